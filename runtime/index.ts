@@ -8,3 +8,86 @@
 
 /** The tool-provider protocol revision this package implements (ProducerRef.protocol_version). */
 export const PROTOCOL_VERSION = 1;
+
+export type {
+  JsonSchema,
+  JsonSchemaArray,
+  JsonSchemaBoolean,
+  JsonSchemaNumber,
+  JsonSchemaObject,
+  JsonSchemaString,
+} from "./schema/json-schema.js";
+export type {
+  ConcurrencyDeclaration,
+  ResourceRiskName,
+  RiskName,
+  ToolDeclaration,
+  ToolKindName,
+} from "./schema/tool-declaration.js";
+export { riskNames, toolKindNames } from "./schema/tool-declaration.js";
+export type { ValueValidator, ValueViolation } from "./schema/value-violation.js";
+export {
+  defineTool,
+  type CheckedToolSpec,
+  type ConcurrencySpec,
+  type DataSourceToolSpec,
+  type InteractiveToolSpec,
+  type ResourceToolSpec,
+  type ToolDefinition,
+  type ToolSpec,
+  type ToolValidators,
+} from "./schema/define-tool.js";
+export { validateValue, validatorFor } from "./schema/validate-value.js";
+export { checkSchemaSubset, checkToolSchemaDocument, type SchemaProblem } from "./schema/schema-subset.js";
+export {
+  checkToolDeclaration,
+  checkToolDeclarations,
+  formatViolation,
+  invariantSources,
+  type InvariantRule,
+  type InvariantSubject,
+  type InvariantViolation,
+} from "./schema/invariants.js";
+export {
+  jsonSchemaFromWire,
+  jsonSchemaToWire,
+  toolDeclarationFromWire,
+  toolDeclarationToWire,
+} from "./schema/wire-schema.js";
+export { ToolError, isToolError, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
+export type {
+  CallInfo,
+  ChildExit,
+  KernelCallbacks,
+  LogLevelName,
+  PreviewContext,
+  ProcessToolContext,
+  RenderContext,
+  RenderTreeInit,
+  SpawnToolOptions,
+  StreamingToolContext,
+  ToolContext,
+  ToolLogger,
+} from "./provider/tool-context.js";
+export type {
+  ConfigAttributeDeclaration,
+  ConfigAttributeTypeName,
+  ConfigDefinition,
+  ContextFor,
+  HandlerFor,
+  PreviewHandler,
+  ProviderDefinition,
+  ProviderIdentity,
+  RenderHandler,
+  ToolHandler,
+  ToolImplementation,
+} from "./provider/provider-definition.js";
+export {
+  assembleProvider,
+  defineProvider,
+  emptyConfig,
+  type HandlersFor,
+  type ProviderParts,
+  type ProviderSpec,
+  type ToolPart,
+} from "./provider/define-provider.js";

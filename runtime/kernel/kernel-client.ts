@@ -1,0 +1,22 @@
+/**
+ * The kernel's callback service as the ToolService semantics see it. The go-plugin transport
+ * implements it over broker ID 1; tests implement it in memory. Requests are complete messages:
+ * binding the call's session id is the semantics' job.
+ */
+import type {
+  CountTokensRequest,
+  CountTokensResult,
+  EmitRequest,
+  EmitResult,
+  LogRequest,
+  RunSessionRequest,
+  RunSessionResult,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+
+/** KernelCallbackService, one method per rpc. Each rejects when the kernel cannot be reached. */
+export interface KernelClient {
+  log(request: LogRequest): Promise<void>;
+  emit(request: EmitRequest): Promise<EmitResult>;
+  runSession(request: RunSessionRequest, signal?: AbortSignal): Promise<RunSessionResult>;
+  countTokens(request: CountTokensRequest, signal?: AbortSignal): Promise<CountTokensResult>;
+}

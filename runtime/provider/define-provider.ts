@@ -1,0 +1,126 @@
+/**
+ * Assembling a ProviderDefinition. Generated `createFooProvider(handlers)` factories call
+ * `assembleProvider` with explicit, cheap types; hand-written providers call `defineProvider`, whose
+ * mapped types give every handler its input, output and context from the tool definitions.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { HookPoint } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import type { ToolDefinition } from "../schema/define-tool.js";
+import type { ToolKindName } from "../schema/tool-declaration.js";
+import { validatorFor } from "../schema/validate-value.js";
+import type {
+  ConfigDefinition,
+  HandlerFor,
+  PreviewHandler,
+  ProviderDefinition,
+  ProviderIdentity,
+  RenderHandler,
+  ToolHandler,
+  ToolImplementation,
+} from "./provider-definition.js";
+
+/** One tool of assembleProvider: its definition, handler and optional preview. */
+export interface ToolPart {
+  readonly tool: ToolDefinition<unknown, unknown>;
+  readonly handler: (input: never, context: never) => Promise<unknown>;
+  readonly preview?: ((input: never, context: never) => Promise<unknown>) | undefined;
+}
+
+/** Everything assembleProvider needs. */
+export interface ProviderParts<Config> extends ProviderIdentity {
+  readonly tools: readonly ToolPart[];
+  readonly config?: ConfigDefinition<Config>;
+  readonly slashCommands?: ProviderDefinition<Config>["slashCommands"];
+  readonly supportedHookPoints?: readonly HookPoint[];
+  readonly renderers?: { readonly [schemaVersion: string]: RenderHandler<Config> };
+  readonly allowedRoots?: (config: Config) => readonly string[];
+}
+
+/** The configuration of a provider that declares none: only an empty object is accepted. */
+export function emptyConfig(): ConfigDefinition<Record<string, never>> {
+  return {
+    attributes: [],
+    decode: (value: JsonObject) => {
+      const extra = Object.keys(value);
+      if (extra.length === 0) return { ok: true, value: {} };
+      return { ok: false, violations: extra.map((name) => ({ path: `/${name}`, message: "is not a known attribute (this provider takes no configuration)" })) };
+    },
+  };
+}
+
+/**
+ * Builds a ProviderDefinition from erased parts. A tool whose definition says `preview` must come
+ * with a preview handler and one that does not must come without: a mismatch throws here, when the
+ * provider is created, naming the tool.
+ */
+export function assembleProvider<Config>(parts: ProviderParts<Config>): ProviderDefinition<Config> {
+  const tools: ToolImplementation[] = parts.tools.map(({ tool, handler, preview }) => {
+    const d = tool.declaration;
+    if (d.preview && !preview) {
+      throw new TypeError(`tool ${d.name} declares preview, but no preview handler was given`);
+    }
+    if (!d.preview && preview) {
+      throw new TypeError(`tool ${d.name} has a preview handler but does not declare preview (set preview: true)`);
+    }
+    return {
+      declaration: d,
+      validateInput: tool.validators?.input ?? validatorFor(d.inputSchema),
+      validateOutput: tool.validators?.output ?? validatorFor(d.outputSchema),
+      handler: handler as ToolHandler<never, unknown, never>,
+      ...(preview ? { preview: preview as ToolImplementation["preview"] & object } : {}),
+    };
+  });
+  return {
+    name: parts.name,
+    version: parts.version,
+    source: parts.source,
+    tools,
+    config: parts.config ?? (emptyConfig() as unknown as ConfigDefinition<Config>),
+    slashCommands: parts.slashCommands ?? [],
+    supportedHookPoints: parts.supportedHookPoints ?? [],
+    ...(parts.renderers ? { renderers: parts.renderers } : {}),
+    ...(parts.allowedRoots ? { allowedRoots: parts.allowedRoots } : {}),
+  };
+}
+
+type InputOf<T> = T extends ToolDefinition<infer Input> ? Input : never;
+type PreviewKeys<Tools> = {
+  [K in keyof Tools]: Tools[K] extends ToolDefinition<unknown, unknown, ToolKindName, boolean, boolean, true> ? K : never;
+}[keyof Tools];
+
+/** The handlers of a record of tools: one per key, typed from each definition. */
+export type HandlersFor<Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config> = {
+  readonly [K in keyof Tools]: HandlerFor<Tools[K], Config>;
+};
+
+/** The spec of a hand-written provider. */
+export interface ProviderSpec<Tools, Config> extends Omit<ProviderParts<Config>, "tools"> {
+  /** The tools, keyed by the handler names. */
+  readonly tools: Tools;
+}
+
+/**
+ * Defines a provider by hand, with every handler typed from its tool:
+ *
+ * ```ts
+ * export const provider = defineProvider(
+ *   { name: "fs", version: "1.0.0", source: "github.com/acme/fs", tools: { readFile } },
+ *   { readFile: async (input, ctx) => ({ content: await readFile(ctx.resolvePath(input.path), "utf8") }) },
+ * );
+ * ```
+ */
+export function defineProvider<const Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config = Record<string, never>>(
+  spec: ProviderSpec<Tools, Config>,
+  handlers: HandlersFor<Tools, Config>,
+  previews?: { readonly [K in PreviewKeys<Tools>]: PreviewHandler<InputOf<Tools[K]>, Config> },
+): ProviderDefinition<Config> {
+  const previewMap = (previews ?? {}) as { readonly [key: string]: ToolPart["preview"] };
+  return assembleProvider<Config>({
+    ...spec,
+    tools: Object.entries(spec.tools).map(([key, tool]) => ({
+      tool: tool as ToolDefinition<unknown, unknown>,
+      handler: handlers[key as keyof Tools] as ToolPart["handler"],
+      preview: previewMap[key],
+    })),
+  });
+}

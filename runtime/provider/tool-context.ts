@@ -1,0 +1,128 @@
+/**
+ * What a handler receives besides its input. The context's type follows the tool's declaration:
+ * a non-streaming tool's context has no way to emit intermediate events, and only a
+ * process-backed tool's context can emit output_chunk and exit_status.
+ */
+import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
+import type { ContentBlockSchema } from "../../generated/pluggableharness/content/v1/content_pb.js";
+import type {
+  EventKind,
+  RunSessionRequestSchema,
+  RunSessionResult,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { ModelRefSchema } from "../../generated/pluggableharness/model/v1/model_pb.js";
+import type { RenderTreeSchema } from "../../generated/pluggableharness/render/v1/render_pb.js";
+
+/** A RenderTree as a handler may write it: a plain object literal or a created message. */
+export type RenderTreeInit = MessageInitShape<typeof RenderTreeSchema>;
+
+/** The call being served, from ToolCall and its CallContext. */
+export interface CallInfo {
+  /** ToolCall.id. */
+  readonly id: string;
+  /** ToolCall.tool_name. */
+  readonly toolName: string;
+  /** CallContext.session_id; echoed on this call's Log and Emit callbacks. */
+  readonly sessionId: string;
+  /** CallContext.turn_id. */
+  readonly turnId: string;
+  /** CallContext.working_directory: what relative paths resolve against. */
+  readonly workingDirectory: string;
+}
+
+/** Log levels a handler may use. */
+export type LogLevelName = "trace" | "debug" | "info" | "warn" | "error";
+
+/** Structured logging that reaches the kernel (KernelCallbackService.Log) with the call's session id. */
+export interface ToolLogger {
+  trace(message: string, fields?: JsonObject): void;
+  debug(message: string, fields?: JsonObject): void;
+  info(message: string, fields?: JsonObject): void;
+  warn(message: string, fields?: JsonObject): void;
+  error(message: string, fields?: JsonObject): void;
+}
+
+/** The kernel's callbacks (KernelCallbackService over go-plugin broker ID 1), bound to the call. */
+export interface KernelCallbacks {
+  /** KernelCallbackService.Log with this call's session id. */
+  log(level: LogLevelName, message: string, fields?: JsonObject): Promise<void>;
+  /** KernelCallbackService.Emit with this call's session id. Secrets are redacted from `payload`. */
+  emit(kind: EventKind, payload: Uint8Array, schemaVersion: string): Promise<{ id: string; sequence: bigint }>;
+  /** KernelCallbackService.RunSession: runs a sub-session and waits for its result. */
+  runSession(request: MessageInitShape<typeof RunSessionRequestSchema>): Promise<RunSessionResult>;
+  /** KernelCallbackService.CountTokens. */
+  countTokens(
+    content: readonly MessageInitShape<typeof ContentBlockSchema>[],
+    modelRef?: MessageInitShape<typeof ModelRefSchema>,
+  ): Promise<{ count: bigint; exact: boolean }>;
+}
+
+/** The context of every tool call. */
+export interface ToolContext<Config> {
+  /** Aborted when the kernel cancels the call, the default timeout passes, or the provider shuts down. */
+  readonly signal: AbortSignal;
+  readonly call: CallInfo;
+  /** The configuration accepted by Configure. */
+  readonly config: Config;
+  readonly kernel: KernelCallbacks;
+  readonly log: ToolLogger;
+  /**
+   * Resolves `path` against the call's working directory and returns the absolute path; throws a
+   * `permission_denied` ToolError when it falls outside the provider's allowed roots.
+   */
+  resolvePath(path: string): string;
+}
+
+/** The context of a tool declared `streaming`. */
+export interface StreamingToolContext<Config> extends ToolContext<Config> {
+  /** Emits a progress event; `fractionComplete` is between 0 and 1. */
+  progress(message: string, fractionComplete?: number): void;
+  /** Emits a partial_result event. */
+  partialResult(payload: { readonly [key: string]: JsonValue }): void;
+}
+
+/** How a child process ended. */
+export interface ChildExit {
+  /** The exit code; -1 when the process was killed by a signal. */
+  readonly exitCode: number;
+  /** The signal's name (e.g. "SIGTERM") when the process was killed by one. */
+  readonly signal?: string;
+}
+
+/** Options of ProcessToolContext.spawn. */
+export interface SpawnToolOptions {
+  /** Resolved with resolvePath; default: the call's working directory. */
+  readonly cwd?: string;
+  /** The child's environment; default: the provider's own. */
+  readonly env?: { readonly [name: string]: string };
+  /** Bytes written to the child's stdin, which is then closed. */
+  readonly stdin?: string | Uint8Array;
+}
+
+/** The context of a tool declared `process_backed`: the exec family. */
+export interface ProcessToolContext<Config> extends StreamingToolContext<Config> {
+  /** Emits an output_chunk; chunks keep their order on the stream. */
+  output(stream: "stdout" | "stderr", data: string | Uint8Array): void;
+  /** Emits the call's one exit_status. A second call is a provider bug and throws. */
+  exitStatus(exitCode: number, signal?: string): void;
+  /**
+   * Runs a child process without a shell: streams its stdout and stderr as output chunks, emits
+   * its exit_status when it ends, and kills it (SIGTERM, then SIGKILL) when the call is cancelled
+   * or the provider shuts down. The child never inherits the provider's stdout or stderr.
+   */
+  spawn(command: string, args: readonly string[], options?: SpawnToolOptions): Promise<ChildExit>;
+}
+
+/** The context of a Preview: side-effect-free by construction, so no emitting and no kernel callbacks. */
+export interface PreviewContext<Config> {
+  readonly signal: AbortSignal;
+  readonly call: CallInfo;
+  readonly config: Config;
+  resolvePath(path: string): string;
+}
+
+/** The context of a Render call. */
+export interface RenderContext<Config> {
+  readonly signal: AbortSignal;
+  readonly config: Config;
+}

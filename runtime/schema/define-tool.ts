@@ -1,0 +1,189 @@
+/**
+ * The schema builder: one declaration site per tool, whose types reject invalid declarations at
+ * compile time with the error on the offending property. The rules are the invariants of
+ * invariants.ts, expressed for the compiler:
+ *
+ * - a resource declares low/moderate/high/critical risk; data_source and interactive read_only;
+ * - resource and data_source declare `concurrency`; interactive never does;
+ * - `keyFields` only with `safe: true`, and only naming top-level keys of the input type;
+ * - `terminatesTurn: true` only on a resource;
+ * - `idempotent` is always stated;
+ * - `kind`, `streaming` and `processBacked` are literals, so a widened value cannot dodge a rule.
+ *
+ * Each kind has its own spec interface (as a data source simply has no place for a resource's
+ * options); `defineTool` infers the kind and the streaming shape as literals and checks the
+ * argument against that one interface, which is what puts each error on its property.
+ */
+import type { JsonSchemaObject } from "./json-schema.js";
+import type { ResourceRiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
+import type { ValueValidator } from "./value-violation.js";
+
+/** `concurrency` of a resource or data source, typed from the input's top-level keys. */
+export type ConcurrencySpec<Input> =
+  | { readonly safe: false; readonly keyFields?: "keyFields needs concurrency.safe = true" }
+  | { readonly safe: true; readonly keyFields?: readonly (keyof Input & string)[] };
+
+/** Validators compiled at generation time; without them the runtime interprets the schemas. */
+export interface ToolValidators {
+  readonly input: ValueValidator;
+  readonly output: ValueValidator;
+}
+
+/** What every tool declares, whatever its kind. */
+interface ToolSpecBase {
+  /** The wire name the model calls, unique within the provider, e.g. "read_file". */
+  readonly name: string;
+  /** Shown to the model for tool selection and to people in plan diffs. Never empty. */
+  readonly description: string;
+  /** The input's JSON Schema, in the common subset. */
+  readonly inputSchema: JsonSchemaObject;
+  /** The result payload's JSON Schema, in the common subset. */
+  readonly outputSchema: JsonSchemaObject;
+  /** True only if re-running with identical arguments cannot end in a different state. Always stated. */
+  readonly idempotent: boolean;
+  /** Invoke may emit intermediate events. Must be a literal. Default false. */
+  readonly streaming?: boolean;
+  /** The tool runs a child process; implies streaming. Must be a literal. Default false. */
+  readonly processBacked?: boolean;
+  /** The deadline the kernel applies, in milliseconds (SHOULD be set). The runtime enforces it too. */
+  readonly defaultTimeoutMs?: number;
+  /** The provider implements Preview for this tool. */
+  readonly preview?: boolean;
+  /** Generated validators; hand-written tools leave this out. */
+  readonly validators?: ToolValidators;
+}
+
+/** A mutating tool, gated behind plan/apply approval. */
+export interface ResourceToolSpec<Input> extends ToolSpecBase {
+  readonly kind: "resource";
+  readonly risk: ResourceRiskName;
+  readonly concurrency: ConcurrencySpec<Input>;
+  /** A call ends the turn as a successful DoneCheck. */
+  readonly terminatesTurn?: boolean;
+}
+
+/** A read-only tool; it executes freely. */
+export interface DataSourceToolSpec<Input> extends ToolSpecBase {
+  readonly kind: "data_source";
+  readonly risk: "read_only";
+  readonly concurrency: ConcurrencySpec<Input>;
+  readonly terminatesTurn?: false | "terminatesTurn is for resource tools only";
+}
+
+/** A tool that blocks the turn on a human answer; the kernel runs these one at a time. */
+export interface InteractiveToolSpec extends ToolSpecBase {
+  readonly kind: "interactive";
+  readonly risk: "read_only";
+  readonly concurrency?: "interactive tools never declare concurrency (the kernel runs them one at a time)";
+  readonly terminatesTurn?: false | "terminatesTurn is for resource tools only";
+}
+
+/** The spec interface of each kind. */
+export interface ToolSpecByKind<Input> {
+  resource: ResourceToolSpec<Input>;
+  data_source: DataSourceToolSpec<Input>;
+  interactive: InteractiveToolSpec;
+}
+
+/** Any valid spec. */
+export type ToolSpec<Input> = ToolSpecByKind<Input>[ToolKindName];
+
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+
+/**
+ * The parameter type of defineTool's inner call: the kind's spec, or a message on the property
+ * whose literal was widened. `S` and `P` are `undefined` when the property is left out.
+ */
+export type CheckedToolSpec<
+  Input,
+  K extends ToolKindName,
+  S extends boolean | undefined,
+  P extends boolean | undefined,
+  Pv extends boolean | undefined,
+> = true extends IsUnion<K>
+  ? { readonly kind: "kind must be one literal: \"resource\", \"data_source\" or \"interactive\"" }
+  : boolean extends S
+    ? { readonly streaming: "streaming must be the literal true or false" }
+    : boolean extends P
+      ? { readonly processBacked: "processBacked must be the literal true or false" }
+      : [P, S] extends [true, false]
+        ? { readonly streaming: "a processBacked tool streams: leave streaming out or set it to true" }
+        : ToolSpecByKind<Input>[K] & {
+            readonly kind: K;
+            readonly streaming?: S & boolean;
+            readonly processBacked?: P & boolean;
+            readonly preview?: Pv & boolean;
+          };
+
+/** Whether a tool streams, from its streaming and processBacked literals. */
+export type StreamingOf<S, P> = P extends true ? true : S extends true ? true : false;
+
+/**
+ * A declared tool: its erased declaration for the runtime, plus phantom types that give the
+ * handler its input, output and context.
+ */
+export interface ToolDefinition<
+  Input = unknown,
+  Output = unknown,
+  Kind extends ToolKindName = ToolKindName,
+  Streaming extends boolean = boolean,
+  ProcessBacked extends boolean = boolean,
+  Preview extends boolean = boolean,
+> {
+  readonly declaration: ToolDeclaration;
+  readonly validators: ToolValidators | undefined;
+  /** Type-level only: never set at run time. */
+  readonly __types?: { input: Input; output: Output; kind: Kind; streaming: Streaming; processBacked: ProcessBacked; preview: Preview };
+}
+
+/**
+ * Declares a tool. Give the input and output types, then the spec:
+ *
+ * ```ts
+ * const readFile = defineTool<ReadFileInput, ReadFileOutput>()({
+ *   name: "read_file",
+ *   kind: "data_source",
+ *   risk: "read_only",
+ *   description: "Reads a text file.",
+ *   inputSchema, outputSchema,
+ *   concurrency: { safe: true },
+ *   idempotent: true,
+ *   defaultTimeoutMs: 10_000,
+ * });
+ * ```
+ */
+export function defineTool<Input extends object, Output extends object>() {
+  return <
+    K extends ToolKindName,
+    S extends boolean | undefined = undefined,
+    P extends boolean | undefined = undefined,
+    Pv extends boolean | undefined = undefined,
+  >(
+    spec: CheckedToolSpec<Input, K, S, P, Pv>,
+  ): ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false> => {
+    const s = spec as unknown as ToolSpec<Input> & { streaming?: boolean; processBacked?: boolean };
+    const processBacked = s.processBacked === true;
+    const concurrency =
+      s.kind === "interactive" || s.concurrency === undefined || typeof s.concurrency === "string"
+        ? undefined
+        : s.concurrency.safe && Array.isArray(s.concurrency.keyFields)
+          ? { safe: true, keyFields: [...(s.concurrency.keyFields as readonly string[])] }
+          : { safe: s.concurrency.safe };
+    const declaration: ToolDeclaration = {
+      name: s.name,
+      kind: s.kind,
+      risk: s.risk,
+      description: s.description,
+      inputSchema: s.inputSchema,
+      outputSchema: s.outputSchema,
+      streaming: processBacked || s.streaming === true,
+      processBacked,
+      ...(concurrency ? { concurrency } : {}),
+      ...(s.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: s.defaultTimeoutMs } : {}),
+      idempotent: s.idempotent,
+      terminatesTurn: s.terminatesTurn === true,
+      preview: s.preview === true,
+    };
+    return { declaration, validators: s.validators };
+  };
+}

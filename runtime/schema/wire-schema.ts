@@ -1,0 +1,147 @@
+/**
+ * Conversions between the plain declarations and the wire messages: JsonSchema <->
+ * schema.v1.Schema, ToolDeclaration <-> tool.v1.ToolSchema. The runtime converts once at start-up
+ * for GetSchema; `harness-tool check` converts a provider's GetSchema back to run the invariants.
+ */
+import { create } from "@bufbuild/protobuf";
+import { DurationSchema } from "@bufbuild/protobuf/wkt";
+import { SchemaSchema, SchemaType, type Schema } from "../../generated/pluggableharness/schema/v1/schema_pb.js";
+import {
+  ConcurrencySpecSchema,
+  RiskClass,
+  ToolKind,
+  ToolSchemaSchema,
+  type ToolSchema,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
+import type { RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
+
+const kindToWire: { readonly [K in ToolKindName]: ToolKind } = {
+  resource: ToolKind.RESOURCE,
+  data_source: ToolKind.DATA_SOURCE,
+  interactive: ToolKind.INTERACTIVE,
+};
+
+const riskToWire: { readonly [R in RiskName]: RiskClass } = {
+  read_only: RiskClass.READ_ONLY,
+  low: RiskClass.LOW,
+  moderate: RiskClass.MODERATE,
+  high: RiskClass.HIGH,
+  critical: RiskClass.CRITICAL,
+};
+
+const typeToWire: { readonly [T in JsonSchema["type"]]: SchemaType } = {
+  object: SchemaType.OBJECT,
+  string: SchemaType.STRING,
+  number: SchemaType.NUMBER,
+  boolean: SchemaType.BOOLEAN,
+  array: SchemaType.ARRAY,
+};
+
+/** A subset JSON Schema as the wire message schema.v1.Schema (`enum` becomes `enum_values`). */
+export function jsonSchemaToWire(schema: JsonSchema): Schema {
+  const wire = create(SchemaSchema, { type: typeToWire[schema.type], description: schema.description ?? "" });
+  switch (schema.type) {
+    case "object":
+      for (const [name, child] of Object.entries(schema.properties)) wire.properties[name] = jsonSchemaToWire(child);
+      wire.required = [...(schema.required ?? [])];
+      break;
+    case "array":
+      wire.items = jsonSchemaToWire(schema.items);
+      break;
+    case "string":
+      if (schema.enum) wire.enumValues = [...schema.enum];
+      break;
+    default:
+      break;
+  }
+  return wire;
+}
+
+/**
+ * A wire schema.v1.Schema back as a JSON Schema document. The result is not checked: a wire
+ * schema may be outside the subset (an unspecified type, items on a string), and the document
+ * keeps what it says so checkSchemaSubset can name it.
+ */
+export function jsonSchemaFromWire(wire: Schema): Record<string, unknown> {
+  const names: { [t: number]: string } = {
+    [SchemaType.OBJECT]: "object",
+    [SchemaType.STRING]: "string",
+    [SchemaType.NUMBER]: "number",
+    [SchemaType.BOOLEAN]: "boolean",
+    [SchemaType.ARRAY]: "array",
+  };
+  const doc: Record<string, unknown> = { type: names[wire.type] ?? `unspecified (${wire.type})` };
+  if (wire.description !== "") doc["description"] = wire.description;
+  const props = Object.entries(wire.properties);
+  if (wire.type === SchemaType.OBJECT || props.length > 0) {
+    doc["properties"] = Object.fromEntries(props.map(([k, v]) => [k, jsonSchemaFromWire(v)]));
+  }
+  if (wire.required.length > 0) doc["required"] = [...wire.required];
+  if (wire.items) doc["items"] = jsonSchemaFromWire(wire.items);
+  if (wire.enumValues.length > 0) doc["enum"] = [...wire.enumValues];
+  return doc;
+}
+
+/** A declaration as the wire ToolSchema GetSchema returns. */
+export function toolDeclarationToWire(tool: ToolDeclaration): ToolSchema {
+  if (tool.kind === "unspecified" || tool.risk === "unspecified") {
+    throw new TypeError(`tool ${tool.name}: kind and risk must be set before it goes on the wire`);
+  }
+  const ms = tool.defaultTimeoutMs;
+  return create(ToolSchemaSchema, {
+    name: tool.name,
+    kind: kindToWire[tool.kind],
+    risk: riskToWire[tool.risk],
+    description: tool.description,
+    inputSchema: jsonSchemaToWire(tool.inputSchema),
+    outputSchema: jsonSchemaToWire(tool.outputSchema),
+    streaming: tool.streaming,
+    ...(tool.concurrency
+      ? { concurrency: create(ConcurrencySpecSchema, { safe: tool.concurrency.safe, keyFields: [...(tool.concurrency.keyFields ?? [])] }) }
+      : {}),
+    ...(ms !== undefined
+      ? { defaultTimeout: create(DurationSchema, { seconds: BigInt(Math.floor(ms / 1000)), nanos: Math.round((ms % 1000) * 1e6) }) }
+      : {}),
+    idempotent: tool.idempotent ?? false,
+    terminatesTurn: tool.terminatesTurn,
+  });
+}
+
+/**
+ * A wire ToolSchema as a declaration, for checking another provider's GetSchema. The wire form
+ * cannot say `processBacked` or `preview`, nor that idempotent was left out: those read false.
+ * Schemas outside the subset are kept as decoded, for the invariants to report.
+ */
+export function toolDeclarationFromWire(wire: ToolSchema): ToolDeclaration {
+  const kinds: { [k: number]: ToolKindName } = {
+    [ToolKind.RESOURCE]: "resource",
+    [ToolKind.DATA_SOURCE]: "data_source",
+    [ToolKind.INTERACTIVE]: "interactive",
+  };
+  const risks: { [r: number]: RiskName } = {
+    [RiskClass.READ_ONLY]: "read_only",
+    [RiskClass.LOW]: "low",
+    [RiskClass.MODERATE]: "moderate",
+    [RiskClass.HIGH]: "high",
+    [RiskClass.CRITICAL]: "critical",
+  };
+  // A missing schema decodes to an empty document, which the subset check reports as having no type.
+  const missing = {};
+  const timeout = wire.defaultTimeout;
+  return {
+    name: wire.name,
+    kind: kinds[wire.kind] ?? "unspecified",
+    risk: risks[wire.risk] ?? "unspecified",
+    description: wire.description,
+    inputSchema: (wire.inputSchema ? jsonSchemaFromWire(wire.inputSchema) : missing) as unknown as JsonSchemaObject,
+    outputSchema: (wire.outputSchema ? jsonSchemaFromWire(wire.outputSchema) : missing) as unknown as JsonSchemaObject,
+    streaming: wire.streaming,
+    processBacked: false,
+    ...(wire.concurrency ? { concurrency: { safe: wire.concurrency.safe, keyFields: [...wire.concurrency.keyFields] } } : {}),
+    ...(timeout ? { defaultTimeoutMs: Number(timeout.seconds) * 1000 + timeout.nanos / 1e6 } : {}),
+    idempotent: wire.idempotent,
+    terminatesTurn: wire.terminatesTurn,
+    preview: false,
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The door between the ToolService semantics (runtime/service) and the go-plugin transport
+ * (runtime/transport): protocol-level methods on protobuf-es messages. The semantics know nothing
+ * of gRPC or go-plugin; the transport knows nothing of tools.
+ */
+import type {
+  ConfigureRequest,
+  ConfigureResponse,
+  DescribeResponse,
+  GetSchemaResponse,
+  InvokeRequest,
+  InvokeResponse,
+  PreviewRequest,
+  PreviewResponse,
+  RenderRequest,
+  RenderResponse,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+
+/** Where Invoke writes its events, and how it learns that the kernel went away. */
+export interface InvokeSink {
+  /** Sends one event; after the call ended or was cancelled it is dropped. */
+  send(response: InvokeResponse): void;
+  /** Aborted when the kernel cancels the stream (closes it mid-call). */
+  readonly cancelled: AbortSignal;
+}
+
+/**
+ * pluggableharness.tool.v1.ToolService as the transport calls it. Unary methods reject with an
+ * RpcStatusError for a gRPC status; anything else they reject with is reported as INTERNAL.
+ */
+export interface ToolServiceCore {
+  /** Static and cheap: built once when the service is created. */
+  getSchema(): GetSchemaResponse;
+  configure(request: ConfigureRequest): Promise<ConfigureResponse>;
+  /** Resolves when the stream should close (OK); never rejects for a handler's failure. */
+  invoke(request: InvokeRequest, sink: InvokeSink): Promise<void>;
+  render(request: RenderRequest): Promise<RenderResponse>;
+  preview(request: PreviewRequest): Promise<PreviewResponse>;
+  describe(): DescribeResponse;
+  /**
+   * Cancels every in-flight call (their signals abort, their children are killed) and resolves
+   * when they have all ended or `graceMs` has passed, whichever is first.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
