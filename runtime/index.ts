@@ -9,6 +9,8 @@
 /** The tool-provider protocol revision this package implements (ProducerRef.protocol_version). */
 export const PROTOCOL_VERSION = 1;
 
+export { serve, type ServeOptions } from "./serve.js";
+
 export type {
   JsonSchema,
   JsonSchemaArray,

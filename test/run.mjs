@@ -25,7 +25,7 @@ function collect(dir) {
 
 const files = collect(testDir);
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-const result = spawnSync(process.execPath, [tsx, "--test", ...process.argv.slice(2), ...files], {
+const result = spawnSync(process.execPath, ["--conditions=harness-tool-source", tsx, "--test", ...process.argv.slice(2), ...files], {
   cwd: root,
   stdio: "inherit",
 });
