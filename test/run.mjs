@@ -25,8 +25,12 @@ function collect(dir) {
 
 const files = collect(testDir);
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-const result = spawnSync(process.execPath, ["--conditions=harness-tool-source", tsx, "--test", ...process.argv.slice(2), ...files], {
+// Resolve `harness-tool` imports (examples, generated code) to this checkout's TypeScript sources,
+// in every process the tests start, through NODE_OPTIONS.
+const nodeOptions = [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ");
+const result = spawnSync(process.execPath, [tsx, "--test", ...process.argv.slice(2), ...files], {
   cwd: root,
   stdio: "inherit",
+  env: { ...process.env, NODE_OPTIONS: nodeOptions },
 });
 process.exit(result.status ?? 1);
