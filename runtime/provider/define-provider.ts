@@ -88,6 +88,16 @@ type PreviewKeys<Tools> = {
   [K in keyof Tools]: Tools[K] extends ToolDefinition<unknown, unknown, ToolKindName, boolean, boolean, true> ? K : never;
 }[keyof Tools];
 
+/**
+ * The preview handlers of a record of tools: required for each tool that declares `preview`,
+ * refused (with a message naming the fix) for the others.
+ */
+export type PreviewsFor<Tools, Config> = {
+  readonly [K in PreviewKeys<Tools>]: PreviewHandler<InputOf<Tools[K]>, Config>;
+} & {
+  readonly [K in Exclude<keyof Tools, PreviewKeys<Tools>>]?: "this tool does not declare preview: set preview: true on it";
+};
+
 /** The handlers of a record of tools: one per key, typed from each definition. */
 export type HandlersFor<Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config> = {
   readonly [K in keyof Tools]: HandlerFor<Tools[K], Config>;
@@ -112,7 +122,7 @@ export interface ProviderSpec<Tools, Config> extends Omit<ProviderParts<Config>,
 export function defineProvider<const Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config = Record<string, never>>(
   spec: ProviderSpec<Tools, Config>,
   handlers: HandlersFor<Tools, Config>,
-  previews?: { readonly [K in PreviewKeys<Tools>]: PreviewHandler<InputOf<Tools[K]>, Config> },
+  previews?: PreviewsFor<Tools, Config>,
 ): ProviderDefinition<Config> {
   const previewMap = (previews ?? {}) as { readonly [key: string]: ToolPart["preview"] };
   return assembleProvider<Config>({
