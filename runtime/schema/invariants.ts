@@ -114,9 +114,12 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
   if (tool.concurrency && !tool.concurrency.safe && keyFields.length > 0) {
     add("key-fields-need-safe", "concurrency.key_fields", "key_fields are set but safe is false (safe: false already takes a provider-wide lock)", "set safe: true, or remove key_fields");
   }
+  // A declaration decoded from another provider's GetSchema may have no usable input schema;
+  // that is reported below as input-schema-subset, so only well-formed properties are read here.
+  const inputProperties: object = typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null ? tool.inputSchema.properties : {};
   for (const key of keyFields) {
-    if (!Object.hasOwn(tool.inputSchema.properties, key)) {
-      add("key-fields-in-input", "concurrency.key_fields", `key field ${JSON.stringify(key)} is not a top-level field of the input`, `name one of: ${Object.keys(tool.inputSchema.properties).join(", ") || "(the input has no fields)"}`);
+    if (!Object.hasOwn(inputProperties, key)) {
+      add("key-fields-in-input", "concurrency.key_fields", `key field ${JSON.stringify(key)} is not a top-level field of the input`, `name one of: ${Object.keys(inputProperties).join(", ") || "(the input has no fields)"}`);
     }
   }
   if (tool.terminatesTurn && tool.kind !== "resource") {
