@@ -39,7 +39,7 @@ export {
   type ToolSpec,
   type ToolValidators,
 } from "./schema/define-tool.js";
-export { validateValue, validatorFor } from "./schema/validate-value.js";
+export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";
 export { checkSchemaSubset, checkToolSchemaDocument, type SchemaProblem } from "./schema/schema-subset.js";
 export {
   checkToolDeclaration,

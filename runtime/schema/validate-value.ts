@@ -6,11 +6,16 @@
 import type { JsonSchema } from "./json-schema.js";
 import type { ValueValidator, ValueViolation } from "./value-violation.js";
 
-function escapePointer(segment: string): string {
+/** One JSON Pointer segment for a property name (`~` and `/` escaped). Compiled validators use it too. */
+export function escapePointer(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function typeOfJson(value: unknown): string {
+/**
+ * The JSON type of `value` as the violation messages name it ("a string", "null", "an array", ...).
+ * Compiled validators use it too, so both say the same thing.
+ */
+export function typeOfJson(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
