@@ -1,0 +1,142 @@
+// `harness-tool sync` adds the handlers a new tool needs, touches nothing else, is idempotent, and
+// reports (never deletes) handlers whose tool is gone.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { syncHandlers } from "../../cli/sync/sync-handlers.js";
+import { repoRoot } from "../support/buf.js";
+
+const generatedBefore = `import type { ToolContext, StreamingToolContext } from "harness-tool";
+/** Reads. */
+export interface ReadFileInput { path: string }
+export interface ReadFileOutput { content: string }
+export interface FsConfig { roots: string[] }
+export interface FsHandlers {
+  /** Reads a file. */
+  readFile(input: ReadFileInput, ctx: ToolContext<FsConfig>): Promise<ReadFileOutput>;
+}
+`;
+
+const generatedAfter = generatedBefore.replace(
+  "}\n`".slice(0, 0) + "  readFile(input: ReadFileInput, ctx: ToolContext<FsConfig>): Promise<ReadFileOutput>;\n}",
+  `  readFile(input: ReadFileInput, ctx: ToolContext<FsConfig>): Promise<ReadFileOutput>;
+  /** Searches files. */
+  grepFiles(input: GrepInput, ctx: StreamingToolContext<FsConfig>): Promise<GrepOutput>;
+}
+export interface GrepInput { pattern: string; paths?: string[] }
+export interface GrepOutput { matches: { path: string; line: number }[] }`,
+);
+
+const handlersSource = `// Hand-written handlers: comments, helpers and formatting here must survive sync.
+import { readFile } from "node:fs/promises";
+import type { FsHandlers } from "./fs_tool.js";
+
+/** A helper of the author's own. */
+function decode(bytes: Buffer): string {
+  return bytes.toString("utf8"); // keep this comment
+}
+
+export const handlers: FsHandlers = {
+  // Reads within the roots.
+  async readFile(input, ctx) {
+    const content = decode(await readFile(ctx.resolvePath(input.path)));
+    return { content };
+  },
+};
+
+export const unrelated = { a: 1 };
+`;
+
+const tsconfig = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ["node"],
+    customConditions: ["harness-tool-source"],
+  },
+  include: ["src"],
+};
+
+describe("harness-tool sync", () => {
+  let dir = "";
+  let handlersPath = "";
+  const typecheck = () =>
+    spawnSync("node", [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir, "--pretty", "false"], { encoding: "utf8" });
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-sync-"));
+    mkdirSync(path.join(dir, "src"));
+    mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
+    symlinkSync(repoRoot, path.join(dir, "node_modules/harness-tool"));
+    symlinkSync(path.join(repoRoot, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
+    symlinkSync(path.join(repoRoot, "node_modules/@bufbuild"), path.join(dir, "node_modules/@bufbuild"));
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedBefore);
+    handlersPath = path.join(dir, "src/handlers.ts");
+    writeFileSync(handlersPath, handlersSource);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("changes nothing when the handlers are complete", () => {
+    const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.equal(report.changed, false);
+    assert.deepEqual(report.objects, [{ interfaceName: "FsHandlers", added: [], stale: [] }]);
+    assert.equal(typecheck().status, 0, typecheck().stdout);
+  });
+
+  it("adds the new tool's handler with its typed signature, leaving every other line as it was", () => {
+    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter);
+    assert.notEqual(typecheck().status, 0, "the handlers object should now be missing grepFiles");
+    const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.equal(report.changed, true);
+    assert.deepEqual(report.objects[0]?.added, ["grepFiles"]);
+    const after = readFileSync(handlersPath, "utf8");
+    assert.match(after, /async grepFiles\(_input: GrepInput, _ctx: StreamingToolContext<FsConfig>\): Promise<GrepOutput> \{/);
+    assert.match(after, /throw new ToolError\("execution_failed", "grepFiles is not implemented yet/);
+    // Every original line is still there, in order; the only new lines are the import and the stub.
+    const before = handlersSource.split("\n");
+    const now = after.split("\n");
+    let j = 0;
+    const added: string[] = [];
+    for (const line of now) {
+      if (j < before.length && line === before[j]) j++;
+      else added.push(line);
+    }
+    assert.equal(j, before.length, "an original line was changed or removed");
+    assert.deepEqual(added.slice(0, 3), [
+      'import { ToolError } from "harness-tool";',
+      'import type { StreamingToolContext } from "harness-tool";',
+      'import type { FsConfig, GrepInput, GrepOutput } from "./fs_tool.js";',
+    ]);
+    assert.equal(added.length, 6);
+    const check = typecheck();
+    assert.equal(check.status, 0, check.stdout);
+  });
+
+  it("is idempotent", () => {
+    const text = readFileSync(handlersPath, "utf8");
+    const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.equal(report.changed, false);
+    assert.equal(readFileSync(handlersPath, "utf8"), text);
+  });
+
+  it("reports a handler whose tool is gone, and keeps it", () => {
+    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/  \/\*\* Reads a file\. \*\/\n  readFile\(.*\n/, ""));
+    const text = readFileSync(handlersPath, "utf8");
+    const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.deepEqual(report.objects[0]?.stale, ["readFile"]);
+    assert.equal(report.changed, false);
+    assert.equal(readFileSync(handlersPath, "utf8"), text);
+  });
+});
