@@ -1,5 +1,12 @@
 /**
  * harness-tool/testing: the host side of go-plugin in TypeScript, for provider authors' tests and
- * the CLI. Owned by the transport work; being written now.
+ * the CLI. `launch()` starts a provider binary exactly as the kernel does and gives typed
+ * ToolService calls, the recorded kernel callbacks, the stderr log lines and a go-plugin Kill().
  */
-export {};
+export { launch, kernelEnvironment, killGraceMs, type KillReport, type LaunchedProvider, type LaunchOptions, type ProviderExit } from "./launch.js";
+export { InvokeCall, type InvokeOutcome } from "./invoke-call.js";
+export { ProviderCallError } from "./provider-call-error.js";
+export { startRecordingKernel, type KernelResponders, type RecordedCallbacks, type RecordingKernel } from "./recording-kernel.js";
+export { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
+export { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
+export { kernelHandshake } from "../transport/plugin-environment.js";

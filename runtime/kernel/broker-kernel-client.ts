@@ -1,0 +1,75 @@
+/**
+ * KernelClient over go-plugin's broker: the kernel serves KernelCallbackService on broker ID 1 and
+ * announces the address on the StartStream stream; this client waits for that ConnInfo (as
+ * go-plugin's Dial does), dials it with plaintext gRPC and redials when the host announces a new one.
+ */
+import type {
+  CountTokensRequest,
+  CountTokensResult,
+  EmitRequest,
+  EmitResult,
+  LogRequest,
+  RunSessionRequest,
+  RunSessionResult,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { KernelCallbackService } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { BrokerConnections } from "../transport/broker-connections.js";
+import type { ConnInfo } from "../transport/go-plugin-messages.js";
+import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
+import type { KernelClient } from "./kernel-client.js";
+
+/** wire-contract.md §3: the kernel's callbacks are served on the fixed broker ID 1. */
+export const kernelCallbackBrokerId = 1;
+
+/** Log and Emit are short; a kernel that does not answer them in this time is treated as gone. */
+const shortCallTimeoutMs = 30_000;
+
+/** A KernelClient that also lets the transport close its channel on shutdown. */
+export interface BrokerKernelClient extends KernelClient {
+  close(): void;
+}
+
+/** Creates the kernel callback client over the broker; nothing is dialed until the first call. */
+export function createBrokerKernelClient(broker: BrokerConnections): BrokerKernelClient {
+  let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
+  let closed = false;
+
+  async function client(signal?: AbortSignal): Promise<ServiceClient<typeof KernelCallbackService>> {
+    if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
+    const info = await broker.waitFor(kernelCallbackBrokerId, undefined, signal);
+    if (current && current.info.address === info.address && current.info.network === info.network) return current.client;
+    current?.client.close();
+    current = { info, client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address)) };
+    return current.client;
+  }
+
+  async function call<K extends "log" | "emit" | "runSession" | "countTokens">(
+    name: K,
+    request: Parameters<KernelClient[K]>[0],
+    control: CallControl,
+  ): Promise<unknown> {
+    const c = await client(control.signal);
+    const method = KernelCallbackService.method[name];
+    return c.unary(method as never, request as never, control);
+  }
+
+  return {
+    async log(request: LogRequest): Promise<void> {
+      await call("log", request, { timeoutMs: shortCallTimeoutMs });
+    },
+    async emit(request: EmitRequest): Promise<EmitResult> {
+      return (await call("emit", request, { timeoutMs: shortCallTimeoutMs })) as EmitResult;
+    },
+    async runSession(request: RunSessionRequest, signal?: AbortSignal): Promise<RunSessionResult> {
+      return (await call("runSession", request, signal ? { signal } : {})) as RunSessionResult;
+    },
+    async countTokens(request: CountTokensRequest, signal?: AbortSignal): Promise<CountTokensResult> {
+      return (await call("countTokens", request, signal ? { signal, timeoutMs: shortCallTimeoutMs } : { timeoutMs: shortCallTimeoutMs })) as CountTokensResult;
+    },
+    close(): void {
+      closed = true;
+      current?.client.close();
+      current = undefined;
+    },
+  };
+}

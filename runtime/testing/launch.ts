@@ -1,0 +1,242 @@
+/**
+ * `launch()`: the host side of go-plugin in TypeScript, doing what the kernel does: spawn the
+ * provider with the kernel's minimal environment (no shell), read the handshake line, connect,
+ * open the broker stream and serve a recording KernelCallbackService on broker ID 1, call
+ * ToolService, and `kill()` the way go-plugin's Client.Kill does.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
+import { Metadata, type ClientDuplexStream, type ServiceError } from "@grpc/grpc-js";
+import {
+  ConfigureRequestSchema,
+  DescribeRequestSchema,
+  GetSchemaRequestSchema,
+  InvokeRequestSchema,
+  PreviewRequestSchema,
+  RenderRequestSchema,
+  ToolService,
+  type ConfigureResponse,
+  type DescribeResponse,
+  type GetSchemaResponse,
+  type PreviewResponse,
+  type RenderResponse,
+  type ToolCallSchema,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { encodeConnInfo, emptyMessage } from "../transport/go-plugin-messages.js";
+import { goPluginServices } from "../transport/grpc-service-definition.js";
+import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
+import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../transport/health-check.js";
+import { kernelHandshake } from "../transport/plugin-environment.js";
+import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
+import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
+import { InvokeCall } from "./invoke-call.js";
+import { ProviderCallError } from "./provider-call-error.js";
+import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
+
+/** Options of launch(). */
+export interface LaunchOptions {
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  /** Operator extras, added to the kernel's minimal environment (and able to override it, for tests). */
+  readonly env?: { readonly [name: string]: string | undefined };
+  /** How long to wait for the handshake line; default 10 s. */
+  readonly handshakeTimeoutMs?: number;
+  /** Answers of the recording kernel. */
+  readonly kernel?: KernelResponders;
+}
+
+/** How kill() ended the provider. */
+export interface KillReport {
+  /** True when the provider exited by itself within the 2 s go-plugin allows; false when SIGKILLed. */
+  readonly graceful: boolean;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** From the start of kill() until the process had exited and closed stdout and stderr. */
+  readonly durationMs: number;
+}
+
+/** How the provider process ended. */
+export interface ProviderExit {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** go-plugin's Kill() waits this long for a graceful exit before SIGKILL. */
+export const killGraceMs = 2000;
+
+/** A provider launched like the kernel launches it. */
+export interface LaunchedProvider {
+  readonly pid: number;
+  readonly handshake: Handshake;
+  /** The recorded KernelCallbackService calls (Log, Emit, RunSession, CountTokens). */
+  readonly kernel: RecordingKernel;
+  /** Every stderr line so far, with the level the host would log it at. */
+  readonly stderr: readonly HostLogEntry[];
+  /** Lines written to stdout after the handshake line (the host discards them; there should be none). */
+  readonly strayStdout: readonly string[];
+  /** Resolves when the process has exited and closed stdout and stderr. */
+  readonly exited: Promise<ProviderExit>;
+  /** grpc.health.v1.Health/Check("plugin"), as the host's Ping: the serving status. */
+  ping(): Promise<number>;
+  getSchema(control?: CallControl): Promise<GetSchemaResponse>;
+  /** Configure; a rejection is a ProviderCallError carrying the status's ToolError. */
+  configure(config: JsonObject, control?: CallControl): Promise<ConfigureResponse>;
+  invoke(call: MessageInitShape<typeof ToolCallSchema>): InvokeCall;
+  render(payload: Uint8Array, schemaVersion: string, control?: CallControl): Promise<RenderResponse>;
+  preview(call: MessageInitShape<typeof ToolCallSchema>, control?: CallControl): Promise<PreviewResponse>;
+  describe(control?: CallControl): Promise<DescribeResponse>;
+  /** go-plugin's Kill(): close the broker, call Shutdown, close the connection, wait 2 s, SIGKILL. */
+  kill(): Promise<KillReport>;
+}
+
+/** The environment the kernel gives a provider: PATH, HOME, TMPDIR, operator extras, go-plugin's variables. */
+export function kernelEnvironment(extra: LaunchOptions["env"] = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ["PATH", "HOME", "TMPDIR", "OTEL_RESOURCE_ATTRIBUTES"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, {
+    [kernelHandshake.cookieKey]: kernelHandshake.cookieValue,
+    PLUGIN_MIN_PORT: "10000",
+    PLUGIN_MAX_PORT: "25000",
+    PLUGIN_PROTOCOL_VERSIONS: kernelHandshake.appVersions.join(","),
+  });
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** Launches a provider binary and connects to it as the kernel does. */
+export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+  const child = spawn(command, options.args ?? [], {
+    cwd: options.cwd,
+    env: kernelEnvironment(options.env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderr: HostLogEntry[] = [];
+  const strayStdout: string[] = [];
+  const exited = new Promise<ProviderExit>((resolve) => child.once("close", (exitCode, signal) => resolve({ exitCode, signal })));
+  const spawnError = new Promise<never>((_, reject) => child.once("error", reject));
+  createInterface({ input: child.stderr! }).on("line", (line) => stderr.push(parseHostLogLine(line)));
+
+  const lines = createInterface({ input: child.stdout! });
+  const firstLine = new Promise<string>((resolve) => {
+    let first = true;
+    lines.on("line", (line) => {
+      if (first) {
+        first = false;
+        resolve(line);
+      } else strayStdout.push(line);
+    });
+  });
+
+  const timeoutMs = options.handshakeTimeoutMs ?? 10_000;
+  const tail = () => stderr.slice(-15).map((e) => `  ${e.raw}`).join("\n") || "  (nothing)";
+  let timer: NodeJS.Timeout | undefined;
+  let handshake: Handshake;
+  try {
+    const line = await Promise.race([
+      firstLine,
+      spawnError,
+      exited.then((how): never => {
+        throw new Error(`the provider exited (code ${how.exitCode}, signal ${how.signal}) before printing its handshake line; its stderr:\n${tail()}`);
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no handshake line from the provider within ${timeoutMs} ms; its stderr:\n${tail()}`)), timeoutMs);
+      }),
+    ]);
+    handshake = parseHandshakeLine(line, kernelHandshake.appVersions);
+  } catch (error) {
+    child.kill("SIGKILL");
+    await exited;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const kernel = await startRecordingKernel(options.kernel);
+  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
+  // As go-plugin's host: open the broker stream right after connecting and keep it open; announce
+  // the callback server on broker ID 1.
+  const broker = client.raw.makeBidiStreamRequest(
+    goPluginServices.broker.startStream.path,
+    goPluginServices.broker.startStream.requestSerialize,
+    goPluginServices.broker.startStream.responseDeserialize,
+    new Metadata(),
+  ) as ClientDuplexStream<Uint8Array, Uint8Array>;
+  broker.on("error", () => {});
+  broker.write(encodeConnInfo({ serviceId: 1, network: "unix", address: kernel.address }));
+
+  const rawUnary = (method: typeof goPluginServices.health.check, request: Uint8Array, timeout?: number) =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      client.raw.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        request,
+        new Metadata(),
+        timeout === undefined ? {} : { deadline: Date.now() + timeout },
+        (error: ServiceError | null, response?: Uint8Array) => (error ? reject(error) : resolve(response as Uint8Array)),
+      );
+    });
+  const unary = async <T>(method: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw isServiceError(error) ? ProviderCallError.from(method, error) : error;
+    }
+  };
+
+  let killing: Promise<KillReport> | undefined;
+  return {
+    pid: child.pid as number,
+    handshake,
+    kernel,
+    stderr,
+    strayStdout,
+    exited,
+    ping: async () => decodeHealthCheckResponse(await rawUnary(goPluginServices.health.check, encodeHealthCheckRequest(pluginHealthServiceName))),
+    getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), control)),
+    configure: (config, control) =>
+      unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), control)),
+    invoke: (call) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call }))),
+    render: (payload, schemaVersion, control) =>
+      unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), control)),
+    preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), control)),
+    describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), control)),
+    kill: () => (killing ??= killLikeGoPlugin(child, exited, () => broker.cancel(), () => rawUnary(goPluginServices.controller.shutdown, emptyMessage, killGraceMs), () => {
+      client.close();
+    }).finally(() => kernel.close())),
+  };
+}
+
+async function killLikeGoPlugin(
+  child: ChildProcess,
+  exited: Promise<ProviderExit>,
+  closeBroker: () => void,
+  shutdown: () => Promise<unknown>,
+  closeConnection: () => void,
+): Promise<KillReport> {
+  const started = performance.now();
+  const already = child.exitCode !== null || child.signalCode !== null;
+  if (!already) {
+    closeBroker();
+    await shutdown().catch(() => {}); // go-plugin ignores Shutdown's reply
+    closeConnection();
+    const graceful = await Promise.race([exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), killGraceMs).unref())]);
+    if (!graceful) child.kill("SIGKILL");
+    const how = await exited;
+    return { graceful, ...how, durationMs: performance.now() - started };
+  }
+  closeConnection();
+  const how = await exited;
+  return { graceful: true, ...how, durationMs: performance.now() - started };
+}
+
+function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === "number" && "details" in error;
+}

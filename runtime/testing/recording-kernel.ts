@@ -1,0 +1,117 @@
+/**
+ * The kernel's side of the callbacks, for tests: a KernelCallbackService on a unix socket that
+ * records every call and answers with the test's responders (or harmless defaults), served to
+ * the provider through broker ID 1 like the kernel does.
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { Server, ServerCredentials, status as grpcStatus, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import {
+  CountTokensResultSchema,
+  EmitResultSchema,
+  KernelCallbackService,
+  LogResultSchema,
+  RunSessionResultSchema,
+  type CountTokensRequest,
+  type EmitRequest,
+  type LogRequest,
+  type RunSessionRequest,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { grpcServiceDefinition } from "../transport/grpc-service-definition.js";
+
+/** How the test's kernel answers the callbacks that return something. */
+export interface KernelResponders {
+  emit?: (request: EmitRequest) => MessageInitShape<typeof EmitResultSchema> | Promise<MessageInitShape<typeof EmitResultSchema>>;
+  runSession?: (request: RunSessionRequest) => MessageInitShape<typeof RunSessionResultSchema> | Promise<MessageInitShape<typeof RunSessionResultSchema>>;
+  countTokens?: (request: CountTokensRequest) => MessageInitShape<typeof CountTokensResultSchema> | Promise<MessageInitShape<typeof CountTokensResultSchema>>;
+}
+
+/** The requests of each callback, in arrival order. */
+export interface RecordedCallbacks {
+  readonly log: readonly LogRequest[];
+  readonly emit: readonly EmitRequest[];
+  readonly runSession: readonly RunSessionRequest[];
+  readonly countTokens: readonly CountTokensRequest[];
+}
+
+type CallbackName = keyof RecordedCallbacks;
+type RequestOf<K extends CallbackName> = RecordedCallbacks[K][number];
+
+/** A running recording kernel. */
+export interface RecordingKernel {
+  readonly address: string;
+  readonly calls: RecordedCallbacks;
+  /** Resolves with the first recorded (or next) request of `method` that `match` accepts. */
+  waitFor<K extends CallbackName>(method: K, match?: (request: RequestOf<K>) => boolean, timeoutMs?: number): Promise<RequestOf<K>>;
+  close(): void;
+}
+
+/** Starts a recording KernelCallbackService on a fresh unix socket under the temp dir. */
+export async function startRecordingKernel(responders: KernelResponders = {}): Promise<RecordingKernel> {
+  const calls = { log: [] as LogRequest[], emit: [] as EmitRequest[], runSession: [] as RunSessionRequest[], countTokens: [] as CountTokensRequest[] };
+  const waiters = new Set<() => void>();
+  const record = <K extends CallbackName>(method: K, request: RequestOf<K>) => {
+    (calls[method] as RequestOf<K>[]).push(request);
+    for (const wake of [...waiters]) wake();
+  };
+  const answer =
+    <Req, Res>(method: CallbackName, respond: (request: Req) => Res | Promise<Res>) =>
+    (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+      record(method, call.request as never);
+      Promise.resolve()
+        .then(() => respond(call.request))
+        .then(
+          (response) => callback(null, response),
+          (error: unknown) => callback({ code: grpcStatus.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
+        );
+    };
+  let emitted = 0n;
+  const server = new Server();
+  server.addService(grpcServiceDefinition(KernelCallbackService), {
+    log: answer("log", () => create(LogResultSchema)),
+    emit: answer("emit", async (request: EmitRequest) => {
+      emitted += 1n;
+      return create(EmitResultSchema, responders.emit ? await responders.emit(request) : { id: `event-${emitted}`, sequence: emitted });
+    }),
+    runSession: answer("runSession", async (request: RunSessionRequest) => {
+      if (!responders.runSession) throw new Error("this test kernel has no runSession responder");
+      return create(RunSessionResultSchema, await responders.runSession(request));
+    }),
+    countTokens: answer("countTokens", async (request: CountTokensRequest) =>
+      create(CountTokensResultSchema, responders.countTokens ? await responders.countTokens(request) : { count: 0n, exact: false }),
+    ),
+  });
+  const address = path.join(os.tmpdir(), `plugin-kernel-${randomBytes(6).toString("hex")}`);
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix:${address}`, ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
+  );
+
+  return {
+    address,
+    calls,
+    waitFor<K extends CallbackName>(method: K, match: (request: RequestOf<K>) => boolean = () => true, timeoutMs = 5000) {
+      return new Promise<RequestOf<K>>((resolve, reject) => {
+        const check = () => {
+          const found = (calls[method] as RequestOf<K>[]).find(match);
+          if (found === undefined) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching KernelCallbackService.${method} call within ${timeoutMs} ms (${calls[method].length} recorded)`));
+        }, timeoutMs);
+        if (!check()) waiters.add(check);
+      });
+    },
+    close() {
+      server.forceShutdown();
+      rmSync(address, { force: true });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * grpc-js service definitions built from protobuf-es descriptors (no proto-loader): the method
+ * paths come from the GenService (`/pluggableharness.tool.v1.ToolService/Invoke`), the
+ * (de)serializers are protobuf-es `toBinary`/`fromBinary`, so the wire shape cannot drift from
+ * the generated types.
+ */
+import { fromBinary, toBinary, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
+
+/** The grpc-js definition of every method of a protobuf-es service, keyed by the method's localName. */
+export function grpcServiceDefinition(service: DescService): ServiceDefinition {
+  const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
+  for (const method of service.methods) {
+    definition[method.localName] = {
+      path: `/${service.typeName}/${method.name}`,
+      originalName: method.name,
+      requestStream: method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
+      responseStream: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
+      ...messageCodec("request", method.input),
+      ...messageCodec("response", method.output),
+    } as MethodDefinition<unknown, unknown>;
+  }
+  return definition;
+}
+
+function messageCodec<Desc extends DescMessage>(side: "request" | "response", desc: Desc) {
+  const serialize = (value: MessageShape<Desc>): Buffer => {
+    const bytes = toBinary(desc, value);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+  const deserialize = (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
+  return side === "request"
+    ? { requestSerialize: serialize, requestDeserialize: deserialize }
+    : { responseSerialize: serialize, responseDeserialize: deserialize };
+}
+
+/** A method whose messages are raw bytes, for services without a protobuf-es descriptor here. */
+export function rawMethod(path: string, shape: { requestStream: boolean; responseStream: boolean }): MethodDefinition<Uint8Array, Uint8Array> {
+  const serialize = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const deserialize = (bytes: Buffer): Uint8Array => bytes;
+  return {
+    path,
+    requestStream: shape.requestStream,
+    responseStream: shape.responseStream,
+    requestSerialize: serialize,
+    requestDeserialize: deserialize,
+    responseSerialize: serialize,
+    responseDeserialize: deserialize,
+  };
+}
+
+/** go-plugin's services and grpc health, as raw-bytes definitions (messages in go-plugin-messages.ts). */
+export const goPluginServices = {
+  health: {
+    check: rawMethod("/grpc.health.v1.Health/Check", { requestStream: false, responseStream: false }),
+  },
+  broker: {
+    startStream: rawMethod("/plugin.GRPCBroker/StartStream", { requestStream: true, responseStream: true }),
+  },
+  controller: {
+    shutdown: rawMethod("/plugin.GRPCController/Shutdown", { requestStream: false, responseStream: false }),
+  },
+  stdio: {
+    streamStdio: rawMethod("/plugin.GRPCStdio/StreamStdio", { requestStream: false, responseStream: true }),
+  },
+} as const satisfies Record<string, ServiceDefinition>;

@@ -1,0 +1,80 @@
+/**
+ * Binding the gRPC server where go-plugin's host expects it: a fresh unix socket file under
+ * PLUGIN_UNIX_SOCKET_DIR or the temp dir (go-plugin's default), or 127.0.0.1 on the first free
+ * port of PLUGIN_MIN_PORT..PLUGIN_MAX_PORT.
+ */
+import { randomBytes } from "node:crypto";
+import { chmodSync, chownSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ServerCredentials, type Server } from "@grpc/grpc-js";
+import type { PluginEnvironment } from "./plugin-environment.js";
+
+/** Where the server listens. */
+export interface Listening {
+  readonly network: "unix" | "tcp";
+  readonly address: string;
+  /** Removes the socket file (unix); safe to call more than once and from an exit handler. */
+  readonly cleanup: () => void;
+}
+
+function bind(server: Server, target: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(target, ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port)));
+  });
+}
+
+/** Binds `server` as the environment says and returns the address for the handshake line. */
+export async function listen(server: Server, env: PluginEnvironment): Promise<Listening> {
+  if (env.network === "tcp") {
+    const span = env.maxPort - env.minPort + 1;
+    const start = Math.floor(Math.random() * span);
+    for (let i = 0; i < span; i++) {
+      const port = env.minPort + ((start + i) % span);
+      try {
+        await bind(server, `127.0.0.1:${port}`);
+        return { network: "tcp", address: `127.0.0.1:${port}`, cleanup: () => {} };
+      } catch {
+        // taken; try the next one
+      }
+    }
+    throw new Error(`no free TCP port in ${env.minPort}..${env.maxPort} on 127.0.0.1`);
+  }
+  const socketPath = path.join(env.socketDir, `plugin${randomBytes(6).toString("hex")}`);
+  // sun_path holds 108 bytes including the terminating NUL.
+  if (Buffer.byteLength(socketPath) > 107) {
+    throw new Error(`the socket path ${socketPath} is too long for a unix socket; set a shorter PLUGIN_UNIX_SOCKET_DIR`);
+  }
+  await bind(server, `unix:${socketPath}`);
+  const cleanup = () => rmSync(socketPath, { force: true });
+  if (env.socketGroup !== undefined) {
+    try {
+      handToGroup(socketPath, env.socketGroup);
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
+  }
+  return { network: "unix", address: socketPath, cleanup };
+}
+
+/** PLUGIN_UNIX_SOCKET_GROUP: the socket's group becomes that group (name or id), group-writable. */
+function handToGroup(socketPath: string, group: string): void {
+  const gid = /^\d+$/.test(group) ? Number(group) : groupIdByName(group);
+  if (gid === undefined) throw new Error(`PLUGIN_UNIX_SOCKET_GROUP: no group named ${JSON.stringify(group)}`);
+  chownSync(socketPath, -1, gid);
+  chmodSync(socketPath, 0o660);
+}
+
+function groupIdByName(name: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync("/etc/group", "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n")) {
+    const [groupName, , gid] = line.split(":");
+    if (groupName === name && gid !== undefined && /^\d+$/.test(gid)) return Number(gid);
+  }
+  return undefined;
+}

@@ -1,0 +1,202 @@
+/**
+ * The plugin side of go-plugin over gRPC (wire-contract.md §3): one grpc-js server on a unix
+ * socket (or TCP) serving ToolService beside go-plugin's health, broker, controller and stdio
+ * services; the handshake line printed once it listens; and every way the process may end
+ * (Shutdown, the broker stream ending, the parent gone, SIGTERM) leading to one orderly exit well
+ * inside the host's 2 s, with the socket file removed.
+ */
+import { writeSync } from "node:fs";
+import {
+  Server,
+  status as grpcStatus,
+  type sendUnaryData,
+  type ServerDuplexStream,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+} from "@grpc/grpc-js";
+import { ToolService } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { createBrokerKernelClient } from "../kernel/broker-kernel-client.js";
+import type { KernelClient } from "../kernel/kernel-client.js";
+import type { ToolServiceCore } from "../service/tool-service-core.js";
+import { BrokerConnections } from "./broker-connections.js";
+import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
+import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
+import { formatHandshakeLine } from "./handshake-line.js";
+import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
+import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
+import { listen, type Listening } from "./listen.js";
+import { readPluginEnvironment } from "./plugin-environment.js";
+import { toolServiceHandlers } from "./tool-service-handlers.js";
+
+/** Options of runPlugin. */
+export interface PluginServerOptions {
+  /** The network when the host does not choose one (HARNESS_TOOL_PLUGIN_NETWORK); default unix. */
+  readonly network?: "unix" | "tcp";
+  /** How long in-flight calls get to finish after Shutdown; default 1000 ms (the host waits 2 s). */
+  readonly shutdownGraceMs?: number;
+  /** Default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Default process.exit. */
+  readonly exit?: (code: number) => void;
+}
+
+/** Why the provider is going away. */
+export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "parent-gone" | "sigterm" | "stderr-closed";
+
+/** How often the parent pid is checked: the backstop when the host dies without closing anything. */
+const parentPollMs = 500;
+/** After the grace, this much more for closing the server before exiting regardless. */
+const closeMarginMs = 300;
+
+/**
+ * Runs the current process as a go-plugin plugin: checks the environment, creates the core with a
+ * kernel client over broker ID 1, listens, prints the handshake line and serves until an exit.
+ * Resolves with the exit code once `exit` was called.
+ */
+export async function runPlugin(
+  createCore: (kernel: KernelClient) => ToolServiceCore,
+  options: PluginServerOptions = {},
+): Promise<number> {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const graceMs = options.shutdownGraceMs ?? 1000;
+  const checked = readPluginEnvironment(options.env ?? process.env, options.network);
+  if (!checked.ok) {
+    writeStderr(`${checked.message}\n`);
+    exit(1);
+    return 1;
+  }
+  const env = checked.value;
+  const stdout = guardStdout();
+
+  const broker = new BrokerConnections();
+  const kernel = createBrokerKernelClient(broker);
+  let core: ToolServiceCore;
+  try {
+    core = createCore(kernel);
+  } catch (error) {
+    // The provider's declarations break a rule: say which, before any handshake.
+    stdout.restore();
+    writeStderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+    return 1;
+  }
+
+  const server = new Server({ "grpc.max_receive_message_length": -1 });
+  const openStreams = new Set<{ end: () => void }>();
+  let stopping: Promise<number> | undefined;
+  let listening: Listening | undefined;
+
+  const stop = (reason: ShutdownReason): Promise<number> => {
+    stopping ??= (async () => {
+      hostLog("debug", "provider shutting down", { reason });
+      const hardStop = setTimeout(() => finish(0), graceMs + closeMarginMs);
+      try {
+        await core.shutdown(graceMs);
+      } catch (error) {
+        hostLog("error", "ToolService shutdown failed", { error: error instanceof Error ? error.message : String(error) });
+      }
+      clearTimeout(hardStop);
+      for (const stream of openStreams) stream.end();
+      kernel.close();
+      broker.close(new Error("the provider is shutting down"));
+      server.forceShutdown();
+      return finish(0);
+    })();
+    return stopping;
+  };
+  let exited = false;
+  let resolveDone: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+  const finish = (code: number): number => {
+    if (exited) return code;
+    exited = true;
+    listening?.cleanup();
+    stdout.flush();
+    resolveDone(code);
+    exit(code);
+    return code;
+  };
+
+  server.addService(grpcServiceDefinition(ToolService), toolServiceHandlers(core));
+  server.addService(goPluginServices.health, {
+    check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
+      const service = decodeHealthCheckRequest(call.request);
+      if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
+        callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+        return;
+      }
+      callback(null, encodeHealthCheckResponse(stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
+    },
+  });
+  server.addService(goPluginServices.broker, {
+    startStream: (call: ServerDuplexStream<Uint8Array, Uint8Array>) => {
+      // Kept open for the life of the process; its end means the host's broker is gone.
+      const stream = { end: () => call.end() };
+      openStreams.add(stream);
+      call.on("data", (bytes: Uint8Array) => {
+        try {
+          broker.record(decodeConnInfo(bytes));
+        } catch (error) {
+          hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
+        }
+      });
+      const closed = () => {
+        openStreams.delete(stream);
+        void stop("broker-closed");
+      };
+      call.on("end", closed);
+      call.on("cancelled", closed);
+      call.on("error", closed);
+    },
+  });
+  server.addService(goPluginServices.controller, {
+    shutdown: (_call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
+      callback(null, emptyMessage);
+      setImmediate(() => void stop("shutdown-rpc"));
+    },
+  });
+  server.addService(goPluginServices.stdio, {
+    // Console output already reaches the host as stderr log lines, so nothing is forwarded here;
+    // the stream stays open (go-plugin v1.8.0 reads it until EOF) and ends on shutdown.
+    streamStdio: (call: ServerWritableStream<Uint8Array, Uint8Array>) => {
+      const stream = { end: () => call.end() };
+      openStreams.add(stream);
+      call.on("cancelled", () => openStreams.delete(stream));
+    },
+  });
+
+  try {
+    listening = await listen(server, env);
+  } catch (error) {
+    stdout.restore();
+    writeStderr(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+    return 1;
+  }
+  process.on("exit", () => listening?.cleanup());
+
+  // Listen first, then the one line; nothing else is ever written to stdout.
+  try {
+    writeSync(1, formatHandshakeLine({ appVersion: env.appVersion, network: listening.network, address: listening.address }));
+  } catch {
+    return finish(1);
+  }
+
+  survivePipeErrors(() => void stop("stderr-closed"));
+  const parentPid = process.ppid;
+  const parentWatch = setInterval(() => {
+    if (process.ppid !== parentPid) void stop("parent-gone");
+  }, parentPollMs);
+  parentWatch.unref();
+  // go-plugin's plugins ignore SIGINT: a Ctrl-C in the host's terminal reaches the whole process
+  // group, and the host shuts its plugins down itself.
+  process.on("SIGINT", () => hostLog("debug", "SIGINT ignored; the host shuts the provider down"));
+  process.on("SIGTERM", () => void stop("sigterm"));
+  // A provider never dies from a misbehaving handler.
+  process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: error.stack ?? error.message }));
+  process.on("unhandledRejection", (reason) =>
+    hostLog("error", "unhandled rejection in the provider", { error: reason instanceof Error ? reason.stack ?? reason.message : String(reason) }),
+  );
+
+  return done;
+}

@@ -1,0 +1,107 @@
+/**
+ * pluggableharness.tool.v1.ToolService on grpc-js, delegating to the ToolServiceCore: unary
+ * failures become statuses (an RpcStatusError keeps its code, its ToolError goes into
+ * google.rpc.Status.details; anything else is INTERNAL, never UNKNOWN, wire-contract.md §2), and
+ * Invoke's stream is closed OK when the core says so, or left when the kernel cancelled it.
+ */
+import {
+  Metadata,
+  status as grpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ToolServiceCore } from "../service/tool-service-core.js";
+import { hostLog } from "./host-log.js";
+import { statusDetailsTrailer, statusWithToolError } from "./rpc-status-details.js";
+
+/** The status a failed unary call ends with. */
+export function serviceErrorFrom(error: unknown): Partial<ServiceError> & { code: number; details: string } {
+  const statusError = asRpcStatusError(error);
+  if (statusError) {
+    const metadata = new Metadata();
+    const code = statusError.code === grpcStatus.UNKNOWN ? grpcStatus.INTERNAL : statusError.code;
+    metadata.set(statusDetailsTrailer, Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)));
+    return { code, details: statusError.message, metadata };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: grpcStatus.INTERNAL, details: `internal error: ${message}` };
+}
+
+/** An RpcStatusError, also from another copy of this package. */
+function asRpcStatusError(error: unknown): { code: number; message: string; toolError?: WireToolError } | undefined {
+  if (!(error instanceof Error) || error.name !== "RpcStatusError") return undefined;
+  const code: unknown = (error as { code?: unknown }).code;
+  if (typeof code !== "number") return undefined;
+  const toolError = (error as { toolError?: WireToolError }).toolError;
+  return toolError ? { code, message: error.message, toolError } : { code, message: error.message };
+}
+
+function unary<Req, Res>(run: (request: Req) => Res | Promise<Res>) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    let result: Res | Promise<Res>;
+    try {
+      result = run(call.request);
+    } catch (error) {
+      callback(serviceErrorFrom(error));
+      return;
+    }
+    Promise.resolve(result).then(
+      (response) => callback(null, response),
+      (error: unknown) => callback(serviceErrorFrom(error)),
+    );
+  };
+}
+
+/** The grpc-js implementation of ToolService, keyed like grpcServiceDefinition(ToolService). */
+export function toolServiceHandlers(core: ToolServiceCore): UntypedServiceImplementation {
+  return {
+    getSchema: unary(() => core.getSchema()),
+    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0]) => core.configure(request)),
+    render: unary((request: Parameters<ToolServiceCore["render"]>[0]) => core.render(request)),
+    preview: unary((request: Parameters<ToolServiceCore["preview"]>[0]) => core.preview(request)),
+    describe: unary(() => core.describe()),
+    invoke: (call: ServerWritableStream<InvokeRequest, InvokeResponse>) => {
+      const cancelled = new AbortController();
+      let open = true;
+      // seed: a stream cancelled by the kernel is normal control flow, never a failure.
+      call.on("cancelled", () => {
+        open = false;
+        cancelled.abort(new Error("the kernel cancelled the call"));
+      });
+      call.on("error", () => {
+        open = false;
+        cancelled.abort(new Error("the Invoke stream failed"));
+      });
+      const sink = {
+        send(response: InvokeResponse): void {
+          if (open) call.write(response);
+        },
+        cancelled: cancelled.signal,
+      };
+      let running: Promise<void>;
+      try {
+        running = core.invoke(call.request, sink);
+      } catch (error) {
+        running = Promise.reject(error);
+      }
+      running.then(
+        () => {
+          if (!open) return;
+          open = false;
+          call.end();
+        },
+        (error: unknown) => {
+          // The core promises never to reject for a handler's failure; this is its own bug.
+          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          if (!open) return;
+          open = false;
+          call.emit("error", serviceErrorFrom(error));
+        },
+      );
+    },
+  };
+}
