@@ -93,3 +93,12 @@ export {
   type ProviderSpec,
   type ToolPart,
 } from "./provider/define-provider.js";
+
+// The ToolService semantics (runtime/service): what serve() runs behind the transport.
+export type { InvokeSink, ToolServiceCore } from "./service/tool-service-core.js";
+export { createToolService, type ToolService, type ToolServiceOptions } from "./service/tool-service.js";
+export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/check-provider.js";
+export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/config-decoder.js";
+export { resolveToolPath, prepareRoots, type PathBoundary } from "./service/resolve-path.js";
+export { createRedactor, collectSecrets, redactionMarker, type SecretRedactor, type StreamRedactor } from "./service/redact-secrets.js";
+export { installProcessGuards } from "./service/process-guards.js";

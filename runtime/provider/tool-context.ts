@@ -97,6 +97,11 @@ export interface SpawnToolOptions {
   readonly env?: { readonly [name: string]: string };
   /** Bytes written to the child's stdin, which is then closed. */
   readonly stdin?: string | Uint8Array;
+  /**
+   * Whether this child's exit is the call's exit_status (default true). Set false for a helper
+   * process when the tool runs several, and report the one exit_status with `exitStatus()`.
+   */
+  readonly exitStatus?: boolean;
 }
 
 /** The context of a tool declared `process_backed`: the exec family. */

@@ -1,0 +1,85 @@
+/**
+ * Configure: decodes ConfigureRequest.config into the typed config, prepares the allowed roots and
+ * learns the secrets to redact. A rejected configuration is INVALID_ARGUMENT with a ToolError
+ * (`invalid_arguments`, the failing paths in `details.violations`) for the status details.
+ *
+ * seed: Configure — MUST reject with a structured error on missing required fields rather than
+ * deferring failure to the first Invoke. wire-contract §2 — INVALID_ARGUMENT with a ToolError
+ * packed in google.rpc.Status.details.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
+import type { ProviderDefinition } from "../provider/provider-definition.js";
+import type { ValueViolation } from "../schema/value-violation.js";
+import { classifyThrown, wireError } from "./classify-error.js";
+import { collectSecrets, createRedactor, minimumSubstringSecretLength, type SecretRedactor } from "./redact-secrets.js";
+import { prepareRoots } from "./resolve-path.js";
+import type { AcceptedConfig } from "./service-runtime.js";
+
+/** An accepted configuration and the secret values it carries. */
+export interface ConfigureOutcome {
+  readonly accepted: AcceptedConfig;
+  readonly secrets: readonly string[];
+  /** Diagnostics for stderr (never containing a secret). */
+  readonly warnings: readonly string[];
+}
+
+function rejected(message: string, redactor: SecretRedactor, violations: readonly ValueViolation[]): RpcStatusError {
+  const details = { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
+  const error = wireError("invalid_arguments", message, redactor, details);
+  return new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+}
+
+/**
+ * Decodes and accepts a configuration, or throws an RpcStatusError: INVALID_ARGUMENT for a
+ * missing required field, a wrong type, an unknown attribute or a bad allowed root; INTERNAL when
+ * the provider's own decoder throws.
+ */
+export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject, known: readonly string[]): ConfigureOutcome {
+  const attributes = provider.config.attributes;
+  // The request's secrets are secrets even when the request is rejected.
+  const rawSecrets = collectSecrets(attributes, raw);
+  const redactor = createRedactor([...known, ...rawSecrets]);
+  let decoded: ReturnType<typeof provider.config.decode>;
+  try {
+    decoded = provider.config.decode(raw);
+  } catch (error) {
+    const wire = classifyThrown(error, redactor, "the provider's configuration decoder threw");
+    throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
+  }
+  if (!decoded.ok) {
+    const shown = decoded.violations.map((v) => `${v.path || "/"} ${v.message}`).join("; ");
+    throw rejected(`configuration rejected: ${shown}`, redactor, decoded.violations);
+  }
+  const config = decoded.value;
+  let roots: readonly string[] | undefined;
+  if (provider.allowedRoots) {
+    try {
+      roots = prepareRoots(provider.allowedRoots(config));
+    } catch (error) {
+      const message = `configuration rejected: the allowed roots are not usable: ${(error as Error)?.message ?? String(error)}`;
+      throw rejected(message, redactor, [{ path: "", message: (error as Error)?.message ?? String(error) }]);
+    }
+  }
+  const secrets = [...rawSecrets];
+  // A generated decoder may rename fields; its value is walked by attribute name when it can be.
+  if (typeof config === "object" && config !== null) secrets.push(...collectSecrets(attributes, config as JsonObject));
+  const warnings: string[] = [];
+  for (const a of attributes) {
+    if (!a.sensitive) continue;
+    const short = collectSecrets([a], raw).filter((s) => s !== "" && s.length < minimumSubstringSecretLength);
+    if (short.length > 0) {
+      warnings.push(`[WARN] harness-tool: sensitive attribute ${JSON.stringify(a.name)} has a value shorter than ${minimumSubstringSecretLength} characters: it is redacted only where a whole string equals it`);
+    }
+  }
+  return { accepted: { config, roots }, secrets, warnings };
+}
+
+/** The configuration used before any Configure: the decoded defaults, when `{}` decodes. */
+export function defaultConfig(provider: ProviderDefinition<unknown>): AcceptedConfig | undefined {
+  try {
+    return acceptConfig(provider, {}, []).accepted;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * ToolContext.kernel and ToolContext.log for one call: the kernel's callbacks with the call's
+ * session id bound and secrets redacted. Logging never fails a call: without a kernel connection,
+ * or when the kernel's Log fails, the line goes to stderr instead.
+ *
+ * seed: Invoke — session_id/turn_id are what the plugin echoes back on its own Emit/Log calls.
+ * wire-contract §3 — stderr lines in go-plugin's JSON form (@level, @message, @timestamp) keep
+ * their level on the host.
+ */
+import { create, type JsonObject } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  CountTokensRequestSchema,
+  EmitRequestSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+  type EventKind,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
+import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelCallbacks, LogLevelName, ToolLogger } from "../provider/tool-context.js";
+import type { SecretRedactor } from "./redact-secrets.js";
+
+const wireLevels: { readonly [L in LogLevelName]: LogLevel } = {
+  trace: LogLevel.TRACE,
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+/** What the bindings of one call need. */
+export interface KernelBindingScope {
+  /** Undefined until the transport has connected to the kernel's broker. */
+  readonly kernel: () => KernelClient | undefined;
+  /** The current redactor (it changes when Configure accepts new secrets). */
+  readonly redactor: () => SecretRedactor;
+  readonly stderr: (line: string) => void;
+  /** LogEntry.logger, e.g. the provider's name and the tool's. */
+  readonly logger: string;
+  readonly sessionId: string;
+  /** Aborts the call's RunSession and CountTokens when the call ends. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A go-plugin JSON log line for stderr (wire-contract §3), redacted. Extra fields become host log
+ * fields.
+ */
+export function stderrLogLine(level: LogLevelName, message: string, fields: JsonObject | undefined, redactor: SecretRedactor): string {
+  const line = { "@level": level, "@message": message, "@timestamp": new Date().toISOString(), ...(fields ?? {}) };
+  return redactor.string(JSON.stringify(line));
+}
+
+function notConnected(): Error {
+  return new Error("the kernel's callback service is not connected (no broker connection on ID 1)");
+}
+
+/** The ToolLogger of one call: fire and forget, never throws, never rejects. */
+export function bindLogger(scope: KernelBindingScope): ToolLogger {
+  const send = (level: LogLevelName, message: string, fields?: JsonObject): void => {
+    void sendLog(scope, level, message, fields);
+  };
+  return {
+    trace: (m, f) => send("trace", m, f),
+    debug: (m, f) => send("debug", m, f),
+    info: (m, f) => send("info", m, f),
+    warn: (m, f) => send("warn", m, f),
+    error: (m, f) => send("error", m, f),
+  };
+}
+
+async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: unknown, fields: JsonObject | undefined): Promise<void> {
+  const redactor = scope.redactor();
+  const text = redactor.string(typeof message === "string" ? message : String(message));
+  const redactedFields = fields === undefined ? undefined : redactor.deep(fields);
+  const kernel = scope.kernel();
+  try {
+    if (!kernel) throw notConnected();
+    await kernel.log(
+      create(LogRequestSchema, {
+        sessionId: scope.sessionId,
+        entry: {
+          level: wireLevels[level] ?? LogLevel.INFO,
+          logger: scope.logger,
+          message: text,
+          ...(redactedFields !== undefined ? { fields: redactedFields } : {}),
+          time: timestampFromDate(new Date()),
+        },
+      }),
+    );
+  } catch {
+    // A log line must never fail the call: keep it on stderr, where the host logs it too.
+    try {
+      scope.stderr(stderrLogLine(level, text, { ...(redactedFields ?? {}), logger: scope.logger, session_id: scope.sessionId }, redactor));
+    } catch {
+      // stderr itself is gone (EPIPE): nothing left to tell.
+    }
+  }
+}
+
+/** The KernelCallbacks of one call. */
+export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
+  const client = (): KernelClient => {
+    const kernel = scope.kernel();
+    if (!kernel) throw notConnected();
+    return kernel;
+  };
+  return {
+    log: (level, message, fields) => sendLog(scope, level, message, fields),
+    async emit(kind: EventKind, payload: Uint8Array, schemaVersion: string) {
+      const redactor = scope.redactor();
+      const result = await client().emit(
+        create(EmitRequestSchema, {
+          sessionId: scope.sessionId,
+          kind,
+          schemaVersion: redactor.string(schemaVersion),
+          payload: redactor.bytes(payload),
+        }),
+      );
+      return { id: result.id, sequence: result.sequence };
+    },
+    async runSession(request) {
+      const redactor = scope.redactor();
+      // A sub-session's prompt reaches a model and its history: no secret may ride along.
+      const message = create(RunSessionRequestSchema, request);
+      message.prompt = redactor.string(message.prompt);
+      return client().runSession(message, scope.signal);
+    },
+    async countTokens(content, modelRef) {
+      const result = await client().countTokens(
+        create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) }),
+        scope.signal,
+      );
+      return { count: result.count, exact: result.exact };
+    },
+  };
+}

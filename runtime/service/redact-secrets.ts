@@ -1,0 +1,248 @@
+/**
+ * Secret redaction: the values of sensitive config attributes are replaced by a marker in
+ * everything the provider sends (error messages and details, results, partial results, output
+ * chunks, log lines, emitted payloads, Render and Preview trees, stderr diagnostics), whatever the
+ * handler does.
+ *
+ * seed: Configure — a plugin MUST NOT echo a received secret into an Emit'd event, Render output,
+ * log line, or error message.
+ */
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { ConfigAttributeDeclaration } from "../provider/provider-definition.js";
+
+/** What replaces a secret. */
+export const redactionMarker = "[REDACTED]";
+
+/**
+ * Secrets shorter than this are only replaced where a whole string equals them: replacing every
+ * occurrence of "ab" inside unrelated text would destroy the output and still reveal where "ab" was.
+ */
+export const minimumSubstringSecretLength = 4;
+
+/** Redacts secrets from strings, bytes and JSON-like values. */
+export interface SecretRedactor {
+  /** False when there is nothing to redact: every method is then the identity. */
+  readonly active: boolean;
+  string(text: string): string;
+  bytes(data: Uint8Array): Uint8Array;
+  /** Deep: strings, object keys and byte arrays inside arrays and plain objects (messages included). */
+  deep<T>(value: T): T;
+  /** A redactor for one chunked byte stream, which finds secrets split across chunks. */
+  stream(): StreamRedactor;
+}
+
+/** Redacts one chunked byte stream, holding back a tail that could be the start of a secret. */
+export interface StreamRedactor {
+  /** The redacted bytes that are safe to send now (possibly empty). */
+  push(chunk: Uint8Array): Uint8Array;
+  /** The redacted rest; call when the stream ends. */
+  flush(): Uint8Array;
+}
+
+
+/** The forms in which a secret may appear in text: raw, JSON-escaped, URL-encoded. */
+function variantsOf(secret: string): string[] {
+  const out = new Set<string>([secret]);
+  out.add(JSON.stringify(secret).slice(1, -1));
+  // A JSON text that was itself JSON-escaped (a stringified details object inside a message).
+  out.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
+  try {
+    out.add(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate cannot be URL-encoded; the raw form is still covered.
+  }
+  return [...out];
+}
+
+type Range = [start: number, end: number];
+
+function mergeRanges(ranges: Range[]): Range[] {
+  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Range[] = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    // Overlapping or touching matches become one marker, so no fragment of either survives.
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
+}
+
+function findInString(text: string, needles: readonly string[]): Range[] | undefined {
+  let ranges: Range[] | undefined;
+  for (const needle of needles) {
+    // Step by one so that overlapping occurrences are all found.
+    for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) {
+      (ranges ??= []).push([i, i + needle.length]);
+    }
+  }
+  return ranges && mergeRanges(ranges);
+}
+
+function findInBytes(data: Buffer, needles: readonly Buffer[]): Range[] | undefined {
+  let ranges: Range[] | undefined;
+  for (const needle of needles) {
+    for (let i = data.indexOf(needle); i !== -1; i = data.indexOf(needle, i + 1)) {
+      (ranges ??= []).push([i, i + needle.length]);
+    }
+  }
+  return ranges && mergeRanges(ranges);
+}
+
+const markerBytes = Buffer.from(redactionMarker, "utf8");
+
+function replaceBytes(data: Buffer, ranges: readonly Range[]): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const [start, end] of ranges) {
+    parts.push(data.subarray(at, start), markerBytes);
+    at = end;
+  }
+  parts.push(data.subarray(at));
+  return Buffer.concat(parts);
+}
+
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+const identity: SecretRedactor = {
+  active: false,
+  string: (text) => text,
+  bytes: (data) => data,
+  deep: (value) => value,
+  stream: () => ({ push: (chunk) => chunk, flush: () => new Uint8Array(0) }),
+};
+
+/** A redactor for these secret values (empty strings are ignored). */
+export function createRedactor(secrets: Iterable<string>): SecretRedactor {
+  const whole = new Set<string>();
+  const needles = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === "") continue;
+    whole.add(secret);
+    if (secret.length >= minimumSubstringSecretLength) for (const v of variantsOf(secret)) needles.add(v);
+  }
+  if (whole.size === 0) return identity;
+  // Longest first only matters for readability of the ranges; merging makes the result order-free.
+  const stringNeedles = [...needles].sort((a, b) => b.length - a.length);
+  const byteNeedles = stringNeedles.map((n) => Buffer.from(n, "utf8"));
+  const longestBytes = byteNeedles.reduce((max, n) => Math.max(max, n.length), 0);
+
+  const string = (text: string): string => {
+    if (whole.has(text)) return redactionMarker;
+    const ranges = findInString(text, stringNeedles);
+    if (!ranges) return text;
+    let out = "";
+    let at = 0;
+    for (const [start, end] of ranges) {
+      out += text.slice(at, start) + redactionMarker;
+      at = end;
+    }
+    return out + text.slice(at);
+  };
+
+  const bytes = (data: Uint8Array): Uint8Array => {
+    if (data.byteLength === 0 || byteNeedles.length === 0) return data;
+    const buf = asBuffer(data);
+    const ranges = findInBytes(buf, byteNeedles);
+    return ranges ? new Uint8Array(replaceBytes(buf, ranges)) : data;
+  };
+
+  const deep = <T>(value: T): T => deepRedact(value, string, bytes) as T;
+
+  const stream = (): StreamRedactor => {
+    let carry: Buffer = Buffer.alloc(0);
+    return {
+      push(chunk) {
+        const buf = carry.length === 0 ? asBuffer(chunk) : Buffer.concat([carry, asBuffer(chunk)]);
+        // Any occurrence not yet complete starts within the last (longest - 1) bytes.
+        let cut = Math.max(0, buf.length - (longestBytes - 1));
+        const ranges = findInBytes(buf, byteNeedles) ?? [];
+        const done: Range[] = [];
+        for (const r of ranges) {
+          if (r[0] >= cut) break;
+          if (r[1] > cut) {
+            // A match crossing the cut is held back whole (a longer, overlapping secret may still be
+            // completing); one at the very start is sent, so the carry stays bounded.
+            if (r[0] > 0) cut = r[0];
+            else {
+              cut = r[1];
+              done.push(r);
+            }
+            break;
+          }
+          done.push(r);
+        }
+        carry = Buffer.from(buf.subarray(cut));
+        const head = buf.subarray(0, cut);
+        return new Uint8Array(done.length > 0 ? replaceBytes(head, done) : Buffer.from(head));
+      },
+      flush() {
+        const rest = carry;
+        carry = Buffer.alloc(0);
+        return bytes(rest);
+      },
+    };
+  };
+
+  return { active: true, string, bytes, deep, stream };
+}
+
+function deepRedact(value: unknown, string: (s: string) => string, bytes: (b: Uint8Array) => Uint8Array): unknown {
+  if (typeof value === "string") return string(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Uint8Array) return bytes(value);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = deepRedact(value[i], string, bytes);
+      if (next !== value[i]) (copy ??= value.slice())[i] = next;
+    }
+    return copy ?? value;
+  }
+  if (!isPlainRecord(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const field = value[key];
+    const nextKey = key === "$typeName" ? key : string(key);
+    const next = deepRedact(field, string, bytes);
+    if (next !== field || nextKey !== key) {
+      copy ??= { ...value };
+      if (nextKey !== key) delete copy[key];
+      copy[nextKey] = next;
+    }
+  }
+  return copy ?? value;
+}
+
+/** Every leaf string (and number, as text) of a JSON value. */
+function leaves(value: unknown, out: string[]): void {
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number" && Number.isFinite(value)) out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) leaves(v, out);
+  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) leaves(v, out);
+}
+
+/**
+ * The secret values in a configuration: every leaf of a `sensitive` attribute's value (lists, maps
+ * and objects included), and the sensitive attributes nested in `object` attributes. Works on a
+ * raw, not yet validated configuration too (wrong types are walked as they are).
+ */
+export function collectSecrets(attributes: readonly ConfigAttributeDeclaration[], config: JsonValue | undefined): string[] {
+  const out: string[] = [];
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return out;
+  const record = config as JsonObject;
+  for (const attribute of attributes) {
+    if (!Object.hasOwn(record, attribute.name)) continue;
+    const value = record[attribute.name];
+    if (attribute.sensitive) leaves(value, out);
+    else if (attribute.type === "object" && attribute.objectAttributes) out.push(...collectSecrets(attribute.objectAttributes, value));
+  }
+  return out;
+}

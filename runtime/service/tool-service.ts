@@ -1,0 +1,197 @@
+/**
+ * createToolService: the ToolService semantics of one provider behind the ToolServiceCore door.
+ * Checks the provider when created (before the handshake), builds GetSchema once, and runs
+ * Configure, Invoke, Preview, Render, Describe and shutdown by the protocol's rules. Knows
+ * nothing of gRPC or go-plugin; the decisions are documented in docs/runtime.md.
+ */
+import { create } from "@bufbuild/protobuf";
+import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import {
+  ConfigureResponseSchema,
+  DescribeResponseSchema,
+  InvokeResponseSchema,
+  type InvokeRequest,
+  type ToolError as WireToolError,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { KernelClient } from "../kernel/kernel-client.js";
+import type { ProviderDefinition } from "../provider/provider-definition.js";
+import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
+import { wireError } from "./classify-error.js";
+import { ConcurrencyGate } from "./concurrency-gate.js";
+import { acceptConfig, defaultConfig } from "./configure-call.js";
+import { buildGetSchemaResponse } from "./get-schema-response.js";
+import { InvokeCall } from "./invoke-call.js";
+import { runPreview } from "./preview-call.js";
+import { installProcessGuards } from "./process-guards.js";
+import { createRedactor, type SecretRedactor } from "./redact-secrets.js";
+import { runRender } from "./render-call.js";
+import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
+import { ChildRegistry } from "./spawn-child.js";
+import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
+
+/** The protocol revision reported in ProducerRef.protocol_version. */
+const protocolVersion = 1;
+
+/** Options of createToolService. */
+export interface ToolServiceOptions {
+  /**
+   * The kernel's callbacks. The transport connects to the broker after the handshake, so pass a
+   * getter that returns undefined until then (or the client itself when it is already there).
+   */
+  readonly kernel?: KernelClient | (() => KernelClient | undefined);
+  /** One diagnostic line, without the newline. Default: process.stderr. Never stdout. */
+  readonly stderr?: (line: string) => void;
+  /** How long a cancelled, timed-out or shut-down handler may still take to settle. Default 1000 ms. */
+  readonly settleGraceMs?: number;
+  /** Between SIGTERM and SIGKILL of a child process. Default 500 ms. */
+  readonly killGraceMs?: number;
+  /**
+   * Report unhandled rejections and uncaught exceptions on stderr instead of letting them end the
+   * process (serve() sets this). Removed by shutdown(). Default false.
+   */
+  readonly guardProcess?: boolean;
+}
+
+/** The service, with what the transport may need beyond the door. */
+export interface ToolService extends ToolServiceCore {
+  /** The redactor for the secrets accepted so far, for the transport's own diagnostics. */
+  readonly redactor: () => SecretRedactor;
+  /** How many Invoke calls are in flight. */
+  readonly inFlight: () => number;
+}
+
+function defaultStderr(line: string): void {
+  try {
+    process.stderr.write(`${line}\n`);
+  } catch {
+    // EPIPE: the host is gone.
+  }
+}
+
+function entriesOf(provider: ProviderDefinition<unknown>): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  for (const implementation of provider.tools) {
+    const d = implementation.declaration;
+    tools.set(d.name, {
+      implementation,
+      name: d.name,
+      streaming: d.streaming || d.processBacked,
+      processBacked: d.processBacked,
+      timeoutMs: d.defaultTimeoutMs,
+    });
+  }
+  return tools;
+}
+
+/**
+ * Creates the ToolService of a provider. Throws a ProviderDefinitionError listing every problem
+ * (`tool: message (fix) [rule]`) when the provider breaks an invariant; warnings go to stderr.
+ */
+export function createToolService<Config>(provider: ProviderDefinition<Config>, options: ToolServiceOptions = {}): ToolService {
+  const erased = provider as ProviderDefinition<unknown>;
+  const stderr = options.stderr ?? defaultStderr;
+  const check = checkProvider(erased);
+  if (check.errors.length > 0) throw new ProviderDefinitionError(String(provider.name), check.errors);
+  for (const warning of check.warnings) stderr(`[WARN] harness-tool: ${warning}`);
+
+  const schema = buildGetSchemaResponse(erased);
+  const describeResponse = create(DescribeResponseSchema, {
+    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion },
+  });
+  const kernelOption = options.kernel;
+  const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
+  const secrets = new Set<string>();
+  let redactor = createRedactor(secrets);
+  // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
+  let accepted: AcceptedConfig | undefined = defaultConfig(erased);
+  let shuttingDown = false;
+  let removeGuards: (() => void) | undefined;
+
+  const rt: ServiceRuntime = {
+    provider: erased,
+    tools: entriesOf(erased),
+    timings: { settleGraceMs: options.settleGraceMs ?? 1000, killGraceMs: options.killGraceMs ?? 500 },
+    gate: new ConcurrencyGate(),
+    children: new ChildRegistry(),
+    calls: new Set(),
+    stderr: (line) => stderr(redactor.string(line)),
+    kernel,
+    redactor: () => redactor,
+    accepted: () => accepted,
+    shuttingDown: () => shuttingDown,
+  };
+  if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr, rt.redactor);
+
+  const refuse = (sink: InvokeSink, error: WireToolError): void => {
+    if (sink.cancelled.aborted) return;
+    sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
+  };
+
+  return {
+    redactor: () => redactor,
+    inFlight: () => rt.calls.size,
+
+    getSchema: () => schema,
+
+    async configure(request) {
+      const outcome = acceptConfig(erased, request.config ?? {}, [...secrets]);
+      // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
+      // the old secrets stay redacted.
+      for (const secret of outcome.secrets) secrets.add(secret);
+      redactor = createRedactor(secrets);
+      accepted = outcome.accepted;
+      for (const warning of outcome.warnings) rt.stderr(warning);
+      return create(ConfigureResponseSchema, {});
+    },
+
+    async invoke(request: InvokeRequest, sink: InvokeSink) {
+      const call = request.call;
+      if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call", redactor));
+      const entry = rt.tools.get(call.toolName);
+      // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
+      if (!entry) {
+        return refuse(
+          sink,
+          wireError("not_found", `provider ${provider.name} has no tool ${JSON.stringify(call.toolName)}`, redactor, {
+            tool_name: call.toolName,
+            known_tools: [...rt.tools.keys()],
+          }),
+        );
+      }
+      if (shuttingDown) return refuse(sink, wireError("cancelled", "the provider is shutting down", redactor, undefined, true));
+      const config = accepted;
+      // docs/runtime.md#invoke-before-configure
+      if (!config) {
+        return refuse(
+          sink,
+          wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, redactor, {
+            error: { name: "NotConfigured", message: "Invoke before Configure" },
+          }),
+        );
+      }
+      await new InvokeCall(rt, entry, call, sink, config).run();
+    },
+
+    preview: (request) => runPreview(rt, request),
+    render: (request) => runRender(rt, request),
+    describe: () => describeResponse,
+
+    async shutdown(graceMs) {
+      shuttingDown = true;
+      const calls = [...rt.calls];
+      const settle = Math.max(0, Math.min(graceMs, rt.timings.settleGraceMs));
+      for (const call of calls) call.stopForShutdown(settle);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([
+        Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]),
+        graceOver,
+      ]);
+      clearTimeout(timer);
+      removeGuards?.();
+      removeGuards = undefined;
+    },
+  };
+}

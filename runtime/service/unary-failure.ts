@@ -1,0 +1,40 @@
+/**
+ * Failures of the unary RPCs (Configure, Preview, Render) as RpcStatusError, always with the
+ * classified ToolError for the status details.
+ *
+ * wire-contract §2 — an unexpected exception is never gRPC UNKNOWN: INTERNAL, with the raw error
+ * in the ToolError's details.
+ */
+import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { GrpcCode, RpcStatusError, type GrpcCodeValue } from "../errors/rpc-status-error.js";
+import { classifyThrown } from "./classify-error.js";
+import type { SecretRedactor } from "./redact-secrets.js";
+
+/**
+ * The status code of each category. GrpcCode has no PERMISSION_DENIED (7), so permission_denied
+ * maps to FAILED_PRECONDITION; the ToolError in the details keeps the exact category.
+ */
+const codeOf: { readonly [c: number]: GrpcCodeValue } = {
+  [ToolErrorCategory.INVALID_ARGUMENTS]: GrpcCode.INVALID_ARGUMENT,
+  [ToolErrorCategory.NOT_FOUND]: GrpcCode.NOT_FOUND,
+  [ToolErrorCategory.PERMISSION_DENIED]: GrpcCode.FAILED_PRECONDITION,
+  [ToolErrorCategory.EXECUTION_FAILED]: GrpcCode.FAILED_PRECONDITION,
+  [ToolErrorCategory.TIMEOUT]: GrpcCode.DEADLINE_EXCEEDED,
+  [ToolErrorCategory.CONCURRENCY_CONFLICT]: GrpcCode.UNAVAILABLE,
+  [ToolErrorCategory.CANCELLED]: GrpcCode.CANCELLED,
+  [ToolErrorCategory.UNKNOWN]: GrpcCode.INTERNAL,
+};
+
+/** A classified ToolError as a status. */
+export function statusFor(error: WireToolError): RpcStatusError {
+  return new RpcStatusError(codeOf[error.category] ?? GrpcCode.INTERNAL, error.message, error);
+}
+
+/** Whatever a unary handler threw, as a status (an RpcStatusError passes through, redacted). */
+export function unaryFailure(thrown: unknown, redactor: SecretRedactor, context: string): RpcStatusError {
+  if (thrown instanceof RpcStatusError) {
+    return new RpcStatusError(thrown.code, redactor.string(thrown.message), thrown.toolError && redactor.deep(thrown.toolError));
+  }
+  return statusFor(classifyThrown(thrown, redactor, context));
+}
