@@ -1,21 +1,55 @@
 /**
  * `serve(provider)`: makes the current process a tool provider the PluggableHarness kernel can
- * launch through go-plugin. Owned by the transport work (runtime/transport); being written now.
+ * launch through go-plugin. The ToolService semantics (runtime/service) sit behind the
+ * ToolServiceCore door; the go-plugin transport (runtime/transport) serves it. Both are imported
+ * lazily, so `import { defineTool } from "harness-tool"` does not load gRPC.
  */
 import type { ProviderDefinition } from "./provider/provider-definition.js";
 
 /** Options of serve(). */
 export interface ServeOptions {
-  /** Where diagnostics go before the handshake; default: process.stderr. */
-  readonly stderr?: NodeJS.WritableStream;
+  /**
+   * Where to listen when the host does not say: a unix socket (go-plugin's default, and the
+   * kernel's) or TCP on 127.0.0.1 within PLUGIN_MIN_PORT..PLUGIN_MAX_PORT. The environment
+   * variable HARNESS_TOOL_PLUGIN_NETWORK=tcp|unix overrides it.
+   */
+  readonly network?: "unix" | "tcp";
+  /** How long in-flight calls get to end after the kernel's Shutdown; default 1000 ms (the host allows 2 s). */
+  readonly shutdownGraceMs?: number;
 }
 
 /**
- * Checks the provider's declarations, starts the gRPC server, prints the go-plugin handshake line
- * and serves until the kernel shuts the provider down. Resolves when the process should exit.
+ * Checks the provider's declarations (a broken rule is printed on stderr, naming the tool and the
+ * rule, and the process exits 1 before any handshake), starts the gRPC server, prints the
+ * go-plugin handshake line and serves until the kernel shuts the provider down, then exits the
+ * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  void provider;
-  void options;
-  throw new Error("serve() is not implemented yet");
+  const [{ runPlugin }, { createToolService }, { writeStderr }] = await Promise.all([
+    import("./transport/plugin-server.js"),
+    import("./service/tool-service.js"),
+    import("./transport/host-log.js"),
+  ]);
+  await runPlugin(
+    (kernel) =>
+      createToolService(provider, {
+        kernel,
+        stderr: (line) => writeStderr(`${withHostTimestamp(line)}\n`),
+        // The service's guards redact secrets; the transport leaves the process events to them.
+        guardProcess: true,
+      }),
+    {
+      guardProcess: false,
+      ...(options.network ? { network: options.network } : {}),
+      ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+    },
+  );
+}
+
+/**
+ * go-plugin's host parses a JSON line's `@timestamp` with six fractional digits and logs the
+ * line verbatim at debug level otherwise; `toISOString()` gives three.
+ */
+function withHostTimestamp(line: string): string {
+  return line.replace(/("@timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z"/, '$1000Z"');
 }

@@ -36,6 +36,11 @@ export interface PluginServerOptions {
   readonly shutdownGraceMs?: number;
   /** Default process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Report uncaught exceptions and unhandled rejections on stderr instead of dying; default true.
+   * serve() turns it off because the ToolService installs its own, redacting, guards.
+   */
+  readonly guardProcess?: boolean;
   /** Default process.exit. */
   readonly exit?: (code: number) => void;
 }
@@ -74,9 +79,10 @@ export async function runPlugin(
   try {
     core = createCore(kernel);
   } catch (error) {
-    // The provider's declarations break a rule: say which, before any handshake.
+    // The provider's declarations break a rule: say which, before any handshake, as one error
+    // line the host keeps the level of.
     stdout.restore();
-    writeStderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    hostLog("error", error instanceof Error ? error.message : String(error));
     exit(1);
     return 1;
   }
@@ -193,10 +199,14 @@ export async function runPlugin(
   process.on("SIGINT", () => hostLog("debug", "SIGINT ignored; the host shuts the provider down"));
   process.on("SIGTERM", () => void stop("sigterm"));
   // A provider never dies from a misbehaving handler.
+  if (options.guardProcess !== false) guardProcess();
+
+  return done;
+}
+
+function guardProcess(): void {
   process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: error.stack ?? error.message }));
   process.on("unhandledRejection", (reason) =>
     hostLog("error", "unhandled rejection in the provider", { error: reason instanceof Error ? reason.stack ?? reason.message : String(reason) }),
   );
-
-  return done;
 }

@@ -1,0 +1,334 @@
+// Command host is a real go-plugin host for the interop tests: it launches a tool provider the
+// way the PluggableHarness kernel does (go-plugin client, the kernel's handshake config, gRPC
+// only, plugin-map key "tool"), serves a recording KernelCallbackService on broker ID 1 and calls
+// ToolService with a raw-bytes codec, so it needs no generated Go code.
+//
+// It is driven over stdin/stdout with JSON lines: one command in, one result out. Messages
+// cross as base64 protobuf bytes; the TypeScript test encodes and decodes them with protobuf-es.
+//
+// Built in GOPATH mode from Debian's packages (go-plugin 1.0.1, grpc 1.33).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/golang/protobuf/proto"
+	hclog "github.com/hashicorp/go-hclog"
+	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+)
+
+// The kernel's handshake config (wire-contract.md §3).
+var handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "PLUGGABLEHARNESS_AGENT_PLUGIN",
+	MagicCookieValue: "pluggableharness-agent-v1-a6f3c9d2-plugin-handshake",
+}
+
+// kernelCallbackBrokerID is the fixed broker ID of KernelCallbackService.
+const kernelCallbackBrokerID = 1
+
+// rawCodec passes message bytes through untouched, on both the client and the broker server.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v interface{}) ([]byte, error) {
+	b, ok := v.(*[]byte)
+	if !ok {
+		return nil, fmt.Errorf("rawCodec cannot marshal %T", v)
+	}
+	return *b, nil
+}
+
+func (rawCodec) Unmarshal(data []byte, v interface{}) error {
+	b, ok := v.(*[]byte)
+	if !ok {
+		return fmt.Errorf("rawCodec cannot unmarshal into %T", v)
+	}
+	*b = append([]byte(nil), data...)
+	return nil
+}
+
+func (rawCodec) Name() string   { return "proto" }
+func (rawCodec) String() string { return "proto" }
+
+// recordedCall is one KernelCallbackService call the provider made.
+type recordedCall struct {
+	Method  string `json:"method"`
+	Request string `json:"request"`
+}
+
+// kernel records the callbacks and answers them with canned bytes per method.
+type kernel struct {
+	mu      sync.Mutex
+	calls   []recordedCall
+	replies map[string][]byte
+}
+
+func (k *kernel) handle(_ interface{}, stream grpc.ServerStream) error {
+	method, _ := grpc.MethodFromServerStream(stream)
+	var request []byte
+	if err := stream.RecvMsg(&request); err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.calls = append(k.calls, recordedCall{Method: method, Request: base64.StdEncoding.EncodeToString(request)})
+	reply := k.replies[method]
+	k.mu.Unlock()
+	if reply == nil {
+		reply = []byte{}
+	}
+	return stream.SendMsg(&reply)
+}
+
+// toolPlugin is the "tool" entry of the plugin map: a gRPC-only plugin whose client is the raw
+// connection, and which serves the kernel's callbacks on broker ID 1 as the kernel does.
+type toolPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	kernel *kernel
+}
+
+func (p *toolPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("the host does not serve plugins")
+}
+
+func (p *toolPlugin) GRPCClient(_ context.Context, broker *plugin.GRPCBroker, conn *grpc.ClientConn) (interface{}, error) {
+	go broker.AcceptAndServe(kernelCallbackBrokerID, func(opts []grpc.ServerOption) *grpc.Server {
+		opts = append(opts, grpc.CustomCodec(rawCodec{}), grpc.UnknownServiceHandler(p.kernel.handle))
+		return grpc.NewServer(opts...)
+	})
+	return conn, nil
+}
+
+// lockedBuffer collects the host's own log lines (hclog JSON), including every provider stderr
+// line as go-plugin logged it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type command struct {
+	Op          string            `json:"op"`
+	Command     string            `json:"command"`
+	Args        []string          `json:"args"`
+	Env         map[string]string `json:"env"`
+	Dir         string            `json:"dir"`
+	Replies     map[string]string `json:"replies"`
+	Method      string            `json:"method"`
+	Request     string            `json:"request"`
+	CancelAfter int               `json:"cancelAfter"`
+}
+
+type host struct {
+	kernel *kernel
+	client *plugin.Client
+	conn   *grpc.ClientConn
+	proto  plugin.ClientProtocol
+	logs   *lockedBuffer
+}
+
+func (h *host) run(c command) (map[string]interface{}, error) {
+	switch c.Op {
+	case "launch":
+		return h.launch(c)
+	case "ping":
+		start := time.Now()
+		if err := h.proto.Ping(); err != nil {
+			return nil, err
+		}
+		return map[string]interface{}{"ms": ms(time.Since(start))}, nil
+	case "unary":
+		return h.unary(c)
+	case "invoke":
+		return h.invoke(c)
+	case "callbacks":
+		h.kernel.mu.Lock()
+		defer h.kernel.mu.Unlock()
+		return map[string]interface{}{"calls": append([]recordedCall{}, h.kernel.calls...)}, nil
+	case "logs":
+		return map[string]interface{}{"logs": h.logs.String()}, nil
+	case "kill":
+		start := time.Now()
+		h.client.Kill()
+		return map[string]interface{}{"ms": ms(time.Since(start)), "exited": h.client.Exited()}, nil
+	}
+	return nil, fmt.Errorf("unknown op %q", c.Op)
+}
+
+func (h *host) launch(c command) (map[string]interface{}, error) {
+	h.kernel = &kernel{replies: map[string][]byte{}}
+	for method, b64 := range c.Replies {
+		reply, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			return nil, err
+		}
+		h.kernel.replies[method] = reply
+	}
+	h.logs = &lockedBuffer{}
+	cmd := exec.Command(c.Command, c.Args...)
+	cmd.Dir = c.Dir
+	// Operator extras; go-plugin 1.0.1 then appends this process's own environment (the test
+	// starts it with the kernel's minimal one) and its own variables.
+	for name, value := range c.Env {
+		cmd.Env = append(cmd.Env, name+"="+value)
+	}
+	start := time.Now()
+	h.client = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  handshake,
+		Plugins:          map[string]plugin.Plugin{"tool": &toolPlugin{kernel: h.kernel}},
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     30 * time.Second,
+		Logger:           hclog.New(&hclog.LoggerOptions{Name: "host", Level: hclog.Trace, Output: h.logs, JSONFormat: true}),
+	})
+	proto, err := h.client.Client()
+	if err != nil {
+		return nil, err
+	}
+	handshakeMs := ms(time.Since(start))
+	raw, err := proto.Dispense("tool")
+	if err != nil {
+		return nil, err
+	}
+	h.proto = proto
+	h.conn = raw.(*grpc.ClientConn)
+	reattach := h.client.ReattachConfig()
+	return map[string]interface{}{
+		"pid":         reattach.Pid,
+		"network":     reattach.Addr.Network(),
+		"address":     reattach.Addr.String(),
+		"protocol":    string(h.client.Protocol()),
+		"version":     h.client.NegotiatedVersion(),
+		"handshakeMs": handshakeMs,
+	}, nil
+}
+
+func (h *host) unary(c command) (map[string]interface{}, error) {
+	request, err := base64.StdEncoding.DecodeString(c.Request)
+	if err != nil {
+		return nil, err
+	}
+	var response []byte
+	start := time.Now()
+	err = h.conn.Invoke(context.Background(), c.Method, &request, &response, grpc.ForceCodec(rawCodec{}))
+	elapsed := ms(time.Since(start))
+	if err != nil {
+		return statusResult(err, elapsed)
+	}
+	return map[string]interface{}{"response": base64.StdEncoding.EncodeToString(response), "code": 0, "ms": elapsed}, nil
+}
+
+// statusResult reports a failed call as grpc-go decoded it, the google.rpc.Status included, so
+// the test sees what the kernel would see through status.FromError.
+func statusResult(err error, elapsed float64) (map[string]interface{}, error) {
+	s, ok := status.FromError(err)
+	if !ok {
+		return nil, err
+	}
+	encoded, merr := proto.Marshal(s.Proto())
+	if merr != nil {
+		return nil, merr
+	}
+	return map[string]interface{}{
+		"code":    int(s.Code()),
+		"message": s.Message(),
+		"status":  base64.StdEncoding.EncodeToString(encoded),
+		"details": len(s.Details()),
+		"ms":      elapsed,
+	}, nil
+}
+
+func (h *host) invoke(c command) (map[string]interface{}, error) {
+	request, err := base64.StdEncoding.DecodeString(c.Request)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	desc := &grpc.StreamDesc{StreamName: "Invoke", ServerStreams: true}
+	stream, err := h.conn.NewStream(ctx, desc, "/pluggableharness.tool.v1.ToolService/Invoke", grpc.ForceCodec(rawCodec{}))
+	if err != nil {
+		return nil, err
+	}
+	if err := stream.SendMsg(&request); err != nil {
+		return nil, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return nil, err
+	}
+	events := []string{}
+	for {
+		var event []byte
+		err := stream.RecvMsg(&event)
+		if err == io.EOF {
+			return map[string]interface{}{"events": events, "code": 0}, nil
+		}
+		if err != nil {
+			result, serr := statusResult(err, 0)
+			if serr != nil {
+				return nil, serr
+			}
+			result["events"] = events
+			return result, nil
+		}
+		events = append(events, base64.StdEncoding.EncodeToString(event))
+		if c.CancelAfter > 0 && len(events) >= c.CancelAfter {
+			// As the kernel abandons a call: cancel the stream's context.
+			cancel()
+			return map[string]interface{}{"events": events, "cancelled": true}, nil
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func main() {
+	h := &host{}
+	defer func() {
+		if h.client != nil {
+			h.client.Kill()
+		}
+	}()
+	out := json.NewEncoder(os.Stdout)
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 64<<20)
+	for in.Scan() {
+		var c command
+		var result map[string]interface{}
+		err := json.Unmarshal(in.Bytes(), &c)
+		if err == nil {
+			result, err = h.run(c)
+		}
+		if err != nil {
+			result = map[string]interface{}{"error": err.Error()}
+		}
+		result["op"] = c.Op
+		if encodeErr := out.Encode(result); encodeErr != nil {
+			return
+		}
+	}
+	// stdin closed: the test is done (or gone); Kill the provider like the kernel would.
+}
