@@ -40,7 +40,7 @@ export {
   type ToolValidators,
 } from "./schema/define-tool.js";
 export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";
-export { checkSchemaSubset, checkToolSchemaDocument, type SchemaProblem } from "./schema/schema-subset.js";
+export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema/schema-subset.js";
 export {
   checkToolDeclaration,
   checkToolDeclarations,

@@ -1,0 +1,32 @@
+/** The conformance report: one row per rule checked, and how to print it. */
+import { renderTable } from "../terminal/table.js";
+
+/** How a rule fared. `warn` marks a SHOULD that is not met; it does not fail the run. */
+export type RuleStatus = "pass" | "fail" | "skip" | "warn";
+
+/** One row of the report. */
+export interface RuleResult {
+  /** Stable id, e.g. "schema.risk-matches-kind" or "invoke.invalid-arguments:read_file". */
+  readonly rule: string;
+  /** Where the protocol says it. */
+  readonly section: string;
+  readonly status: RuleStatus;
+  /** Why it passed, failed or was skipped; empty when there is nothing to add. */
+  readonly why: string;
+}
+
+/** The report as a table. */
+export function renderReport(results: readonly RuleResult[]): string {
+  const counts = { pass: 0, fail: 0, skip: 0, warn: 0 };
+  for (const r of results) counts[r.status]++;
+  const table = renderTable(
+    ["rule", "spec section", "result", "why"],
+    results.map((r) => [r.rule, r.section, r.status, r.why]),
+  );
+  return `${table}\n${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.warn} warnings\n`;
+}
+
+/** True when no rule failed. */
+export function reportPassed(results: readonly RuleResult[]): boolean {
+  return results.every((r) => r.status !== "fail");
+}

@@ -1,0 +1,167 @@
+/**
+ * `harness-tool invoke <provider> <tool> --args '<json>'`: configures the provider, invokes one tool
+ * and shows the stream live. Exit codes: 0 a result, 1 a ToolError, 2 a usage or launch problem,
+ * 130 cancelled with Ctrl-C.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { toJson, type JsonObject } from "@bufbuild/protobuf";
+import { ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { launch, ProviderCallError } from "../../runtime/testing/index.js";
+import type { ProviderCommand } from "../provider-command.js";
+import { progressLine } from "../terminal/progress-bar.js";
+import { categoryName } from "../terminal/wire-names.js";
+
+/** Options of the invoke command. */
+export interface InvokeOptions {
+  readonly tool: string;
+  readonly args: JsonObject;
+  /** A JSON file holding the Configure struct. */
+  readonly configFile?: string;
+  /** CallContext.working_directory; default: the current directory. */
+  readonly cwd: string;
+  readonly json: boolean;
+  readonly out: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+  /** Aborted on Ctrl-C: cancels the call as the kernel would. */
+  readonly interrupt: AbortSignal;
+}
+
+/** Parses --args; a clear message on bad JSON. */
+export function parseArgsJson(text: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--args must be a JSON object, e.g. --args '{\"path\": \"README.md\"}'");
+  return value as JsonObject;
+}
+
+/** A mistake in how the command was called (exit code 2). */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+function readConfig(file: string | undefined): JsonObject {
+  if (file === undefined) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read --config ${file}: ${(e as Error).message}`);
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
+    return value as JsonObject;
+  } catch (e) {
+    throw new UsageError(`--config ${file} is not a JSON object: ${(e as Error).message}`);
+  }
+}
+
+function isTty(stream: NodeJS.WritableStream): boolean {
+  return (stream as NodeJS.WriteStream).isTTY === true;
+}
+
+/** Shows one event for a person. */
+function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressShown: boolean }): void {
+  const { out, err } = options;
+  const tty = isTty(out);
+  const endProgress = () => {
+    if (state.progressShown && tty) out.write("\n");
+    state.progressShown = false;
+  };
+  switch (event.event.case) {
+    case "outputChunk": {
+      endProgress();
+      const target = event.event.value.stream === 2 ? err : out;
+      target.write(event.event.value.data);
+      break;
+    }
+    case "progress": {
+      const line = progressLine(event.event.value.message, event.event.value.fractionComplete);
+      if (tty) out.write(`\r${line}`);
+      else out.write(`${line}\n`);
+      state.progressShown = true;
+      break;
+    }
+    case "partialResult":
+      endProgress();
+      out.write(`partial result: ${JSON.stringify(event.event.value.payload ?? {})}\n`);
+      break;
+    case "exitStatus":
+      endProgress();
+      out.write(`exit status: ${event.event.value.exitCode}${event.event.value.signal ? ` (signal ${event.event.value.signal})` : ""}\n`);
+      break;
+    case "result":
+      endProgress();
+      out.write(`result:\n${JSON.stringify(event.event.value.payload ?? {}, null, 2)}\n`);
+      break;
+    case "error": {
+      endProgress();
+      const e = event.event.value;
+      out.write(`error [${categoryName(e.category)}${e.retryable ? ", retryable" : ""}]: ${e.message}\n`);
+      if (e.details) out.write(`details:\n${JSON.stringify(e.details, null, 2)}\n`);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
+  const config = readConfig(options.configFile);
+  const launched = await launch(provider.command, { args: provider.args });
+  try {
+    try {
+      await launched.configure(config, { timeoutMs: 30_000 });
+    } catch (e) {
+      if (e instanceof ProviderCallError) {
+        const te = e.toolError;
+        options.err.write(`Configure was rejected (gRPC status ${e.code}): ${te?.message ?? e.details}\n`);
+        if (te?.details) options.err.write(`${JSON.stringify(te.details, null, 2)}\n`);
+        return 1;
+      }
+      throw e;
+    }
+    const call = launched.invoke({
+      id: `cli-${randomUUID()}`,
+      toolName: options.tool,
+      arguments: options.args,
+      callContext: { sessionId: `cli-session-${process.pid}`, turnId: "1", workingDirectory: options.cwd },
+    });
+    const onInterrupt = () => call.cancel();
+    options.interrupt.addEventListener("abort", onInterrupt, { once: true });
+    const state = { progressShown: false };
+    let terminal: ToolEvent | undefined;
+    try {
+      for await (const event of call) {
+        if (options.json) options.out.write(`${JSON.stringify(toJson(ToolEventSchema, event))}\n`);
+        else showEvent(event, options, state);
+        if (event.event.case === "result" || event.event.case === "error") terminal = event;
+      }
+    } catch (e) {
+      if (e instanceof ProviderCallError) {
+        options.err.write(`Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
+        return 1;
+      }
+      throw e;
+    } finally {
+      options.interrupt.removeEventListener("abort", onInterrupt);
+    }
+    if (options.interrupt.aborted) {
+      options.err.write(`cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}\n`);
+      return 130;
+    }
+    if (!terminal) {
+      options.err.write("the stream closed without a result or an error (a provider bug)\n");
+      return 1;
+    }
+    return terminal.event.case === "result" ? 0 : 1;
+  } finally {
+    await launched.kill();
+  }
+}

@@ -1,0 +1,37 @@
+/** `harness-tool schema <provider>`: launches a provider and prints its tools. */
+import { toJsonString } from "@bufbuild/protobuf";
+import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { launch } from "../../runtime/testing/index.js";
+import type { ProviderCommand } from "../provider-command.js";
+import { renderTable } from "../terminal/table.js";
+import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
+
+/** The tools table: name, kind, risk, streaming, concurrency, timeout, idempotent, terminates_turn. */
+export function renderToolsTable(schema: GetSchemaResponse): string {
+  return renderTable(
+    ["name", "kind", "risk", "streaming", "concurrency", "timeout", "idempotent", "terminates_turn"],
+    schema.tools.map((t) => [
+      t.name,
+      kindName(t.kind),
+      riskName(t.risk),
+      t.streaming ? "yes" : "no",
+      concurrencyText(t),
+      timeoutText(t),
+      t.idempotent ? "yes" : "no",
+      t.terminatesTurn ? "yes" : "no",
+    ]),
+  );
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream }): Promise<number> {
+  const launched = await launch(provider.command, { args: provider.args });
+  try {
+    const schema = await launched.getSchema({ timeoutMs: 10_000 });
+    if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
+    else options.out.write(renderToolsTable(schema));
+    return 0;
+  } finally {
+    await launched.kill();
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The `harness-tool` command line: init, schema, invoke, check, sync. Each command resolves to an
+ * exit code; usage mistakes print a one-line explanation and exit 2, never a stack trace.
+ */
+import { parseArgs } from "node:util";
+import { checkCommand } from "./commands/check-command.js";
+import { invokeCommand, parseArgsJson, UsageError } from "./commands/invoke-command.js";
+import { schemaCommand } from "./commands/schema-command.js";
+import { syncCommand } from "./commands/sync-command.js";
+import { splitProviderArgs } from "./provider-command.js";
+
+const help = `harness-tool: build, run and test PluggableHarness tool providers
+
+Usage:
+  harness-tool init [dir] [--name N] [--source S] [--examples a,b] [--force]
+  harness-tool schema <provider> [--json] [-- provider args]
+  harness-tool invoke <provider> <tool> --args '<json>' [--config file.json] [--cwd dir] [--json] [-- provider args]
+  harness-tool check <provider> [--config file.json] [--allow-resources --args-file args.json] [--cwd dir] [--json] [-- provider args]
+  harness-tool sync <handlers.ts ...> [--dry-run]
+
+<provider> is the provider's executable, started directly as the kernel starts it (no shell).
+`;
+
+type Streams = { out: NodeJS.WriteStream; err: NodeJS.WriteStream };
+
+async function run(argv: readonly string[], { out, err }: Streams): Promise<number> {
+  const [command, ...rest] = argv;
+  const { cli, providerArgs } = splitProviderArgs(rest);
+  switch (command) {
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      out.write(help);
+      return command === undefined ? 2 : 0;
+    case "schema": {
+      const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
+      const [provider] = positionals;
+      if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool schema <provider> [--json]");
+      return schemaCommand({ command: provider, args: providerArgs }, { json: values.json, out });
+    }
+    case "invoke": {
+      const { values, positionals } = parseArgs({
+        args: cli,
+        allowPositionals: true,
+        options: { args: { type: "string", default: "{}" }, config: { type: "string" }, cwd: { type: "string" }, json: { type: "boolean", default: false } },
+      });
+      const [provider, tool] = positionals;
+      if (!provider || !tool || positionals.length > 2) throw new UsageError("usage: harness-tool invoke <provider> <tool> --args '<json>'");
+      const interrupt = new AbortController();
+      const onSigint = () => interrupt.abort();
+      process.once("SIGINT", onSigint);
+      try {
+        return await invokeCommand(
+          { command: provider, args: providerArgs },
+          {
+            tool,
+            args: parseArgsJson(values.args),
+            ...(values.config ? { configFile: values.config } : {}),
+            cwd: values.cwd ?? process.cwd(),
+            json: values.json,
+            out,
+            err,
+            interrupt: interrupt.signal,
+          },
+        );
+      } finally {
+        process.off("SIGINT", onSigint);
+      }
+    }
+    case "check": {
+      const { values, positionals } = parseArgs({
+        args: cli,
+        allowPositionals: true,
+        options: {
+          config: { type: "string" },
+          "allow-resources": { type: "boolean", default: false },
+          "args-file": { type: "string" },
+          cwd: { type: "string" },
+          json: { type: "boolean", default: false },
+        },
+      });
+      const [provider] = positionals;
+      if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool check <provider>");
+      return checkCommand(
+        { command: provider, args: providerArgs },
+        {
+          ...(values.config ? { configFile: values.config } : {}),
+          allowResources: values["allow-resources"],
+          ...(values["args-file"] ? { argsFile: values["args-file"] } : {}),
+          cwd: values.cwd ?? process.cwd(),
+          json: values.json,
+          out,
+        },
+      );
+    }
+    case "sync": {
+      const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { "dry-run": { type: "boolean", default: false } } });
+      return syncCommand(positionals, { dryRun: values["dry-run"], out });
+    }
+    case "init": {
+      const { initCommand } = await import("./commands/init-command.js");
+      return initCommand(cli, { out, err });
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}; see harness-tool --help`);
+  }
+}
+
+/** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
+export async function main(argv: readonly string[], streams: Streams = { out: process.stdout, err: process.stderr }): Promise<number> {
+  try {
+    return await run(argv, streams);
+  } catch (e) {
+    if (e instanceof UsageError || (e instanceof TypeError && (e as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS"))) {
+      streams.err.write(`harness-tool: ${e.message}\n`);
+      return 2;
+    }
+    streams.err.write(`harness-tool: ${(e as Error).message ?? String(e)}\n`);
+    return 1;
+  }
+}
