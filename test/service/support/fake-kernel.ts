@@ -1,0 +1,51 @@
+// An in-memory KernelClient that records every callback.
+import { create } from "@bufbuild/protobuf";
+import {
+  CountTokensResultSchema,
+  EmitResultSchema,
+  RunSessionResultSchema,
+  type CountTokensRequest,
+  type EmitRequest,
+  type LogRequest,
+  type RunSessionRequest,
+} from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { KernelClient } from "../../../runtime/kernel/kernel-client.js";
+
+/** The fake and what it recorded. */
+export interface FakeKernel extends KernelClient {
+  readonly logs: LogRequest[];
+  readonly emits: EmitRequest[];
+  readonly sessions: RunSessionRequest[];
+  readonly counts: CountTokensRequest[];
+  /** When set, log() rejects with it. */
+  failLog?: Error;
+}
+
+/** A fake kernel; emit answers with increasing sequence numbers. */
+export function fakeKernel(): FakeKernel {
+  let sequence = 0n;
+  const kernel: FakeKernel = {
+    logs: [],
+    emits: [],
+    sessions: [],
+    counts: [],
+    async log(request) {
+      if (kernel.failLog) throw kernel.failLog;
+      kernel.logs.push(request);
+    },
+    async emit(request) {
+      kernel.emits.push(request);
+      sequence += 1n;
+      return create(EmitResultSchema, { id: `event-${sequence}`, sequence });
+    },
+    async runSession(request) {
+      kernel.sessions.push(request);
+      return create(RunSessionResultSchema, { sessionId: "sub-1" });
+    },
+    async countTokens(request) {
+      kernel.counts.push(request);
+      return create(CountTokensResultSchema, { count: 42n, exact: true });
+    },
+  };
+  return kernel;
+}
