@@ -1,0 +1,100 @@
+/**
+ * The TypeScript types of a file: each tool's input and output, the messages they use (each once,
+ * as a named type), and each provider's config. Collected from the model before emit, compiled
+ * with json-schema-to-typescript, printed in the order collected.
+ */
+import { toTypeScriptSchema } from "./shape-to-json-schema.js";
+import type { TypeRequest } from "./compile-types.js";
+import type { FileModel, ProviderModel, ToolMessageModel } from "./tool-model.js";
+import { resolveShape, type NamedShape, type ValueShape } from "./value-shape.js";
+
+/** A declaration to print: a compiled type, or an alias of a shared message's type. */
+export type TypeEntry =
+  | { readonly kind: "compiled"; readonly name: string }
+  | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
+
+/** The types of one provider, in print order, and what to compile for them. */
+export interface ProviderTypes {
+  readonly entries: readonly TypeEntry[];
+}
+
+/** What a file needs compiled, and the print order per provider. */
+export interface FileTypes {
+  readonly requests: readonly TypeRequest[];
+  readonly providers: ReadonlyMap<ProviderModel, ProviderTypes>;
+}
+
+function ioDoc(which: "input" | "output", toolName: string, comment: string | undefined): string {
+  const head = `The ${which} of the \`${toolName}\` tool.`;
+  return comment ? `${head}\n\n${comment}` : head;
+}
+
+/** Collects the types of every provider in `file`. */
+export function collectTypes(file: FileModel): FileTypes {
+  const requests: TypeRequest[] = [];
+  const done = new Set<string>();
+  const providers = new Map<ProviderModel, ProviderTypes>();
+
+  const addNested = (shape: ValueShape, entries: TypeEntry[]): void => {
+    const target = resolveShape(shape);
+    if (shape.kind === "named") {
+      if (done.has(shape.typeName)) return;
+      done.add(shape.typeName);
+      requests.push({ name: shape.typeName, schema: toTypeScriptSchema(shape) });
+      entries.push({ kind: "compiled", name: shape.typeName });
+    }
+    walkChildren(target, (child) => addNested(child, entries));
+  };
+
+  for (const provider of file.providers) {
+    const entries: TypeEntry[] = [];
+    const nested: TypeEntry[] = [];
+    const addIo = (io: ToolMessageModel, which: "input" | "output", toolName: string): void => {
+      const root: NamedShape = io.shape;
+      if (root.typeName !== io.typeName || done.has(io.typeName)) {
+        entries.push({ kind: "alias", name: io.typeName, target: root.typeName, doc: `${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.` });
+        if (!done.has(root.typeName)) addNested(root, nested);
+        return;
+      }
+      done.add(root.typeName);
+      requests.push({ name: root.typeName, schema: toTypeScriptSchema(root, ioDoc(which, toolName, root.target.description)) });
+      entries.push({ kind: "compiled", name: root.typeName });
+      walkChildren(root.target, (child) => addNested(child, nested));
+    };
+    for (const tool of provider.tools) {
+      addIo(tool.input, "input", tool.declaration.name);
+      addIo(tool.output, "output", tool.declaration.name);
+    }
+    entries.push(...nested);
+    if (provider.config) {
+      const description = provider.config.shape.description;
+      const doc = `The configuration of ${provider.serviceName} (its agent.hcl block).${description ? `\n\n${description}` : ""}`;
+      requests.push({ name: provider.names.config, schema: toTypeScriptSchema(provider.config.shape, doc) });
+      entries.push({ kind: "compiled", name: provider.names.config });
+    }
+    providers.set(provider, { entries });
+  }
+  return { requests, providers };
+}
+
+function walkChildren(shape: ValueShape, visit: (child: ValueShape) => void): void {
+  const target = resolveShape(shape);
+  switch (target.kind) {
+    case "object":
+      for (const p of target.properties) {
+        if (p.shape.kind === "named") visit(p.shape);
+        else walkChildren(p.shape, visit);
+      }
+      return;
+    case "array":
+      if (target.items.kind === "named") visit(target.items);
+      else walkChildren(target.items, visit);
+      return;
+    case "map":
+      if (target.values.kind === "named") visit(target.values);
+      else walkChildren(target.values, visit);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Validators compiled at generation time: straight-line checks per object, with the same paths
+ * and messages as the runtime's interpreting validator (runtime/schema/validate-value.ts, the
+ * reference semantics), whose wording they share through `typeOfJson` and `escapePointer`.
+ * Maps appear only in config. Emits lines of Printables, so tests can run it without protoplugin.
+ */
+import { pascalCase } from "./names.js";
+import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+
+/** Something a line is made of: text, or an imported symbol that protoplugin prints. */
+export type Piece = string | { readonly kind: string };
+
+/** One line of code. */
+export type Line = readonly Piece[];
+
+/** The runtime symbols the validators use. */
+export interface ValidatorSymbols {
+  readonly typeOfJson: Piece;
+  readonly escapePointer: Piece;
+  readonly ValueViolation: Piece;
+}
+
+/** Writes the private check functions of one generated file, each shape once. */
+export class ValidatorWriter {
+  private readonly names = new Map<object, string>();
+  private readonly pending: { name: string; shape: Exclude<ValueShape, NamedShape> }[] = [];
+  private readonly written: Line[] = [];
+  private readonly taken = new Set<string>();
+
+  constructor(private readonly symbols: ValidatorSymbols) {}
+
+  /** The check function of a named shape (or inline object), scheduled on first use. */
+  checkFunctionOf(shape: NamedShape | ObjectShape, suggested: string): string {
+    const existing = this.names.get(shape.kind === "named" ? shape.target : shape);
+    if (existing !== undefined) return existing;
+    let name = `check${shape.kind === "named" ? shape.typeName : suggested}`;
+    for (let n = 2; this.taken.has(name); n++) name = `check${shape.kind === "named" ? shape.typeName : suggested}${n}`;
+    this.taken.add(name);
+    const target = shape.kind === "named" ? shape.target : shape;
+    this.names.set(target, name);
+    this.pending.push({ name, shape: target });
+    return name;
+  }
+
+  /** An exported `validateX(value)` that runs the check of `shape` from the root. */
+  validator(exportName: Piece, shape: NamedShape, schemaConst: string): Line[] {
+    const check = this.checkFunctionOf(shape, shape.typeName);
+    return [
+      [`/** Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages. */`],
+      ["export function ", exportName, "(value: unknown): ", this.symbols.ValueViolation, "[] {"],
+      ["  const violations: ", this.symbols.ValueViolation, "[] = [];"],
+      [`  ${check}(value, "", violations);`],
+      ["  return violations;"],
+      ["}"],
+    ];
+  }
+
+  /** Every scheduled check function (including those they call), in first-use order. */
+  functions(): Line[] {
+    while (this.pending.length > 0) {
+      const next = this.pending.shift() as { name: string; shape: Exclude<ValueShape, NamedShape> };
+      if (this.written.length > 0) this.written.push([""]);
+      this.written.push(...this.functionLines(next.name, next.shape));
+    }
+    return this.written;
+  }
+
+  private functionLines(name: string, shape: Exclude<ValueShape, NamedShape>): Line[] {
+    const { typeOfJson, escapePointer, ValueViolation } = this.symbols;
+    const head: Line = [`function ${name}(value: unknown, path: string, out: `, ValueViolation, "[]): void {"];
+    if (shape.kind !== "object") {
+      return [head, ...this.valueCheck(shape, "value", ["${path}"], "  ", name, 0), ["}"]];
+    }
+    const lines: Line[] = [
+      head,
+      ["  if (typeof value !== \"object\" || value === null || Array.isArray(value)) {"],
+      ["    out.push({ path, message: `must be an object, not ${", typeOfJson, "(value)}` });"],
+      ["    return;"],
+      ["  }"],
+      ["  const record = value as { readonly [name: string]: unknown };"],
+    ];
+    for (const p of shape.properties) {
+      if (p.required) lines.push([`  if (record[${JSON.stringify(p.name)}] === undefined) out.push({ path: `, ...pathCode(["${path}/", templateText(pointer(p.name))]), ', message: "is required" });']);
+    }
+    const unknown: Line = ["out.push({ path: `${path}/${", escapePointer, '(name)}`, message: "is not a known property" });'];
+    if (shape.properties.length === 0) {
+      lines.push(["  for (const name of Object.keys(record)) ", ...unknown]);
+      lines.push(["}"]);
+      return lines;
+    }
+    lines.push(["  for (const [name, field] of Object.entries(record)) {"], ["    switch (name) {"]);
+    for (const p of shape.properties) {
+      lines.push([`      case ${JSON.stringify(p.name)}:`]);
+      const path: Line = ["${path}/", templateText(pointer(p.name))];
+      const simple = this.scalarCondition(p.shape, "field");
+      if (simple !== undefined) {
+        lines.push([`        if (field !== undefined && ${simple.condition}) `, ...this.push(path, simple.message)]);
+      } else {
+        lines.push(["        if (field === undefined) break;"], ...this.valueCheck(p.shape, "field", path, "        ", `${name.replace(/^check/, "")}${pascalCase(p.name)}`, 0));
+      }
+      lines.push(["        break;"]);
+    }
+    lines.push(["      default:"], ["        ", ...unknown], ["    }"], ["  }"], ["}"]);
+    return lines;
+  }
+
+  /** The failing condition and message of a scalar without enum, else undefined. */
+  private scalarCondition(shape: ValueShape, v: string): { condition: string; message: Line } | undefined {
+    const target = resolveShape(shape);
+    const not = (type: string): Line => ["`must be ", type, ", not ${", this.symbols.typeOfJson, `(${v})}\``];
+    switch (target.kind) {
+      case "string":
+        return target.enum ? undefined : { condition: `typeof ${v} !== "string"`, message: not("a string") };
+      case "number":
+        return { condition: `(typeof ${v} !== "number" || !Number.isFinite(${v}))`, message: not("a number") };
+      case "boolean":
+        return { condition: `typeof ${v} !== "boolean"`, message: not("a boolean") };
+      default:
+        return undefined;
+    }
+  }
+
+  private push(path: Line, message: Line): Line {
+    return ["out.push({ ", ...(isBarePath(path) ? ["path"] : ["path: ", ...pathCode(path)]), ", message: ", ...message, " });"];
+  }
+
+  /** Checks of a value known not to be undefined. */
+  private valueCheck(shape: ValueShape, v: string, path: Line, pad: string, context: string, depth: number): Line[] {
+    if (shape.kind === "named") return [[pad, `${this.checkFunctionOf(shape, shape.typeName)}(${v}, `, ...pathCode(path), ", out);"]];
+    const simple = this.scalarCondition(shape, v);
+    if (simple) return [[pad, `if (${simple.condition.replace(/^\((.*)\)$/, "$1")}) `, ...this.push(path, simple.message)]];
+    const { typeOfJson, escapePointer } = this.symbols;
+    switch (shape.kind) {
+      case "string": {
+        const values = shape.enum ?? [];
+        const oneOf = `must be one of ${values.map((e) => JSON.stringify(e)).join(", ")}`;
+        return [
+          [pad, `if (typeof ${v} !== "string") `, ...this.push(path, ["`must be a string, not ${", typeOfJson, `(${v})}\``])],
+          [pad, `else if (${values.map((e) => `${v} !== ${JSON.stringify(e)}`).join(" && ")}) `, ...this.push(path, [JSON.stringify(oneOf)])],
+        ];
+      }
+      case "object":
+        return [[pad, `${this.checkFunctionOf(shape, context)}(${v}, `, ...pathCode(path), ", out);"]];
+      case "array": {
+        const index = depth === 0 ? "i" : `i${depth + 1}`;
+        const item = depth === 0 ? "item" : `item${depth + 1}`;
+        return [
+          [pad, `if (!Array.isArray(${v})) `, ...this.push(path, ["`must be an array, not ${", typeOfJson, `(${v})}\``])],
+          [pad, `else for (const [${index}, ${item}] of ${v}.entries()) {`],
+          ...this.valueCheck(shape.items, item, [...path, `/\${${index}}`], `${pad}  `, `${context}Item`, depth + 1),
+          [pad, "}"],
+        ];
+      }
+      case "map": {
+        const key = depth === 0 ? "key" : `key${depth + 1}`;
+        const entry = depth === 0 ? "entry" : `entry${depth + 1}`;
+        return [
+          [pad, `if (typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})) `, ...this.push(path, ["`must be an object, not ${", typeOfJson, `(${v})}\``])],
+          [pad, `else for (const [${key}, ${entry}] of Object.entries(${v})) {`],
+          ...this.valueCheck(shape.values, entry, [...path, "/${", escapePointer, `(${key})}`], `${pad}  `, `${context}Value`, depth + 1),
+          [pad, "}"],
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+}
+
+function pointer(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Text safe inside a template literal. */
+function templateText(text: string): string {
+  return text.replace(/[\\`]/g, (c) => `\\${c}`).replace(/\$\{/g, "\\${");
+}
+
+function isBarePath(path: Line): boolean {
+  return path.length === 1 && path[0] === "${path}";
+}
+
+/** A path (template-literal body pieces) as an expression. */
+function pathCode(path: Line): Line {
+  return isBarePath(path) ? ["path"] : ["`", ...path, "`"];
+}

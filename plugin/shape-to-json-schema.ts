@@ -1,0 +1,87 @@
+/**
+ * Value shapes as JSON Schema: the subset documents a tool declares (every message inlined, since
+ * the subset has no $ref), and the json-schema-to-typescript input of one named type (nested
+ * messages as references to their own named types, through its `tsType` keyword).
+ */
+import type { JsonSchema, JsonSchemaObject } from "../runtime/schema/json-schema.js";
+import { propertyDescription, resolveShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+
+/** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */
+export function toJsonSchema(shape: ValueShape, description?: string): JsonSchema {
+  const target = resolveShape(shape);
+  const text = description ?? target.description;
+  const withDescription = text !== undefined && text !== "" ? { description: text } : {};
+  switch (target.kind) {
+    case "string":
+      return { type: "string", ...withDescription, ...(target.enum ? { enum: [...target.enum] } : {}) };
+    case "number":
+      return { type: "number", ...withDescription };
+    case "boolean":
+      return { type: "boolean", ...withDescription };
+    case "array":
+      return { type: "array", ...withDescription, items: toJsonSchema(target.items) };
+    case "object":
+      return objectSchema(target, withDescription);
+    case "map":
+      // The model rejects maps outside config before any schema is built.
+      throw new Error("a map has no subset JSON Schema");
+  }
+}
+
+function objectSchema(shape: ObjectShape, withDescription: { description?: string }): JsonSchemaObject {
+  const properties: { [name: string]: JsonSchema } = {};
+  const required: string[] = [];
+  for (const property of shape.properties) {
+    properties[property.name] = toJsonSchema(property.shape, property.description);
+    if (property.required) required.push(property.name);
+  }
+  return { type: "object", ...withDescription, properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** A tool's input or output schema; the model guarantees the shape is an object. */
+export function toToolSchema(shape: ValueShape): JsonSchemaObject {
+  const schema = toJsonSchema(shape);
+  if (schema.type !== "object") throw new Error("a tool schema must be an object");
+  return schema;
+}
+
+/** A JSON Schema document for json-schema-to-typescript (it reads keywords the subset lacks). */
+export type TypeScriptSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * The json-schema-to-typescript input for the target of one named type: nested named shapes are
+ * `tsType` references, maps `additionalProperties`, everything else as in the subset.
+ */
+export function toTypeScriptSchema(shape: ValueShape, description?: string, root = true): TypeScriptSchema {
+  if (shape.kind === "named" && !root) {
+    return { tsType: shape.typeName, ...describe(description) };
+  }
+  const target = resolveShape(shape);
+  const text = description ?? target.description;
+  switch (target.kind) {
+    case "string":
+      return { type: "string", ...describe(text), ...(target.enum ? { enum: [...target.enum] } : {}) };
+    case "number":
+    case "boolean":
+      return { type: target.kind, ...describe(text) };
+    case "array":
+      return { type: "array", ...describe(text), items: toTypeScriptSchema(target.items, undefined, false) };
+    case "map":
+      return { type: "object", ...describe(text), additionalProperties: toTypeScriptSchema(target.values, undefined, false) };
+    case "object": {
+      const properties: { [name: string]: TypeScriptSchema } = {};
+      const required: string[] = [];
+      for (const property of target.properties) {
+        // A named property's type carries its message's comment; the property keeps only the field's.
+        const own = property.shape.kind === "named" ? property.description : propertyDescription(property);
+        properties[property.name] = toTypeScriptSchema(property.shape, own, false);
+        if (property.required) required.push(property.name);
+      }
+      return { type: "object", ...describe(text), properties, required };
+    }
+  }
+}
+
+function describe(text: string | undefined): { description?: string } {
+  return text !== undefined && text !== "" ? { description: text } : {};
+}

@@ -1,0 +1,137 @@
+/**
+ * Source positions and comments of descriptors, from each file's SourceCodeInfo. protoplugin's
+ * getComments scans every location on each call (quadratic over a file); this indexes each file's
+ * locations once and computes descriptor paths in one walk.
+ */
+import type { DescEnum, DescField, DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { SourcePosition } from "./diagnostics.js";
+
+// google.protobuf.FileDescriptorProto / DescriptorProto / ... field numbers used in source paths.
+const FILE_MESSAGE_TYPE = 4;
+const FILE_ENUM_TYPE = 5;
+const FILE_SERVICE = 6;
+const MESSAGE_FIELD = 2;
+const MESSAGE_NESTED_TYPE = 3;
+const MESSAGE_ENUM_TYPE = 4;
+const MESSAGE_OPTIONS = 7;
+const FIELD_OPTIONS = 8;
+const SERVICE_METHOD = 2;
+const SERVICE_OPTIONS = 3;
+const METHOD_OPTIONS = 4;
+
+/** The source path numbers of the elements this plugin points at. */
+export const sourcePathParts = {
+  MESSAGE_OPTIONS,
+  FIELD_OPTIONS,
+  SERVICE_OPTIONS,
+  METHOD_OPTIONS,
+  /** MethodDescriptorProto.input_type / output_type. */
+  METHOD_INPUT_TYPE: 2,
+  METHOD_OUTPUT_TYPE: 3,
+} as const;
+
+interface Located {
+  readonly span: readonly number[];
+  readonly leadingComments: string | undefined;
+}
+
+interface FileIndex {
+  readonly locations: Map<string, Located>;
+  readonly paths: Map<object, readonly number[]>;
+}
+
+/** Positions and comments of descriptors, indexed per file on first use. */
+export class SourceIndex {
+  private readonly files = new Map<DescFile, FileIndex>();
+
+  private index(file: DescFile): FileIndex {
+    let found = this.files.get(file);
+    if (found) return found;
+    const locations = new Map<string, Located>();
+    for (const location of file.proto.sourceCodeInfo?.location ?? []) {
+      const key = location.path.join(",");
+      // The first location of a path is the declaration itself; later ones repeat it.
+      if (!locations.has(key)) {
+        locations.set(key, { span: location.span, leadingComments: location.leadingComments === "" ? undefined : location.leadingComments });
+      }
+    }
+    const paths = new Map<object, readonly number[]>();
+    const walkEnums = (enums: readonly DescEnum[], prefix: readonly number[], part: number): void => {
+      enums.forEach((e, i) => paths.set(e, [...prefix, part, i]));
+    };
+    const walkMessages = (messages: readonly DescMessage[], prefix: readonly number[], part: number): void => {
+      messages.forEach((m, i) => {
+        const path = [...prefix, part, i];
+        paths.set(m, path);
+        // DescMessage.fields keeps the declaration order of DescriptorProto.field.
+        m.fields.forEach((f, j) => paths.set(f, [...path, MESSAGE_FIELD, j]));
+        walkMessages(m.nestedMessages, path, MESSAGE_NESTED_TYPE);
+        walkEnums(m.nestedEnums, path, MESSAGE_ENUM_TYPE);
+      });
+    };
+    walkMessages(file.messages, [], FILE_MESSAGE_TYPE);
+    walkEnums(file.enums, [], FILE_ENUM_TYPE);
+    file.services.forEach((s, i) => {
+      const path = [FILE_SERVICE, i];
+      paths.set(s, path);
+      s.methods.forEach((m, j) => paths.set(m, [...path, SERVICE_METHOD, j]));
+    });
+    found = { locations, paths };
+    this.files.set(file, found);
+    return found;
+  }
+
+  /** The source path of a service, rpc, message, enum or field. */
+  pathOf(desc: DescService | DescMethod | DescMessage | DescEnum | DescField): readonly number[] {
+    return this.index(fileOf(desc)).paths.get(desc) ?? [];
+  }
+
+  /**
+   * The position of `path` (relative to `desc`'s own path) in `desc`'s file, or of the longest
+   * prefix of it that has a location: an option that was not written points at its element.
+   */
+  position(desc: DescService | DescMethod | DescMessage | DescEnum | DescField, relative: readonly number[] = []): SourcePosition {
+    const file = fileOf(desc);
+    const { locations } = this.index(file);
+    const full = [...this.pathOf(desc), ...relative];
+    for (let n = full.length; n >= 0; n--) {
+      const found = locations.get(full.slice(0, n).join(","));
+      if (found && found.span.length >= 2) {
+        return { file: file.proto.name, line: (found.span[0] ?? 0) + 1, column: (found.span[1] ?? 0) + 1 };
+      }
+    }
+    return { file: file.proto.name, line: 1, column: 1 };
+  }
+
+  /** The element's leading comment, one space of indentation removed per line, trimmed; "" if none. */
+  leadingComment(desc: DescService | DescMethod | DescMessage | DescEnum | DescField): string {
+    const found = this.index(fileOf(desc)).locations.get(this.pathOf(desc).join(","));
+    return normalizeComment(found?.leadingComments ?? "");
+  }
+
+  /** The leading comment of an enum value (by index in its enum). */
+  enumValueComment(desc: DescEnum, index: number): string {
+    const found = this.index(desc.file).locations.get([...this.pathOf(desc), 2, index].join(","));
+    return normalizeComment(found?.leadingComments ?? "");
+  }
+}
+
+function fileOf(desc: DescService | DescMethod | DescMessage | DescEnum | DescField): DescFile {
+  switch (desc.kind) {
+    case "rpc":
+      return desc.parent.file;
+    case "field":
+      return desc.parent.file;
+    default:
+      return desc.file;
+  }
+}
+
+/** A protoc comment as text: `// Reads a file.` arrives as " Reads a file.\n". */
+export function normalizeComment(raw: string): string {
+  return raw
+    .split("\n")
+    .map((line) => (line.startsWith(" ") ? line.slice(1) : line).trimEnd())
+    .join("\n")
+    .trim();
+}
