@@ -301,7 +301,7 @@ export class InvokeCall implements LiveCall {
     this.#exitSent = true;
     if (this.#closed) return;
     this.#flushOutput();
-    this.#send({ case: "exitStatus", value: { exitCode, ...(signal ? { signal } : {}) } } as EventInit);
+    this.#send({ case: "exitStatus", value: { exitCode, ...(signal ? { signal: this.#rt.redactor().string(String(signal)) } : {}) } } as EventInit);
   }
 
   #flushOutput(): void {
