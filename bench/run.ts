@@ -10,13 +10,15 @@ import path from "node:path";
 import os from "node:os";
 import { buildPackage, createWorkspace, removeAllWorkspaces, repoRoot, type BenchWorkspace, type PackageBuild } from "./bench-workspace.js";
 import { codegenSuite } from "./codegen.js";
+import { invokeSuite } from "./invoke.js";
+import { memorySuite } from "./memory.js";
 import { startupSuite } from "./startup.js";
 import { typecheckSuite } from "./typecheck.js";
 import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite];
+const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite];
 
 interface Args {
   suites: string[];
