@@ -1,0 +1,92 @@
+// `harness-tool invoke` and `schema` through the real handshake: a process-backed tool's output
+// shown live, --json events, an error's exit code, and Ctrl-C cancelling a call.
+import assert from "node:assert/strict";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { after, before, describe, it } from "node:test";
+import { invokeCommand } from "../../cli/commands/invoke-command.js";
+import { main } from "../../cli/main.js";
+import { repoRoot } from "../support/buf.js";
+
+const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/esm/index.mjs");
+
+function capture(): { stream: NodeJS.WriteStream; text: () => string; wait: (pattern: RegExp) => Promise<void> } {
+  const stream = new PassThrough();
+  let text = "";
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  stream.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+    for (const w of [...waiters]) if (w.pattern.test(text)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+  });
+  return {
+    stream: stream as unknown as NodeJS.WriteStream,
+    text: () => text,
+    wait: (pattern) => (pattern.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pattern, resolve }))),
+  };
+}
+
+describe("harness-tool invoke", () => {
+  let dir = "";
+  let provider = "";
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-invoke-"));
+    provider = path.join(dir, "provider.sh");
+    const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
+    writeFileSync(provider, `#!/bin/sh\nexec "${process.execPath}" --conditions=harness-tool-source --import "${tsxLoader}" "${fixture}" "$@"\n`);
+    chmodSync(provider, 0o755);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("prints the tools table", async () => {
+    const out = capture();
+    const err = capture();
+    assert.equal(await main(["schema", provider], { out: out.stream, err: err.stream }), 0, err.text());
+    assert.match(out.text(), /^name\s+kind\s+risk\s+streaming\s+concurrency\s+timeout\s+idempotent\s+terminates_turn$/m);
+    assert.match(out.text(), /^run\s+resource\s+high\s+yes\s+exclusive\s+30s\s+no\s+no$/m);
+    assert.match(out.text(), /^count\s+data_source\s+read_only\s+yes\s+parallel\s+30s\s+yes\s+no$/m);
+  });
+
+  it("streams a process-backed tool's output in order, then its exit status and result", async () => {
+    const out = capture();
+    const err = capture();
+    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })], { out: out.stream, err: err.stream });
+    assert.equal(code, 0, err.text());
+    assert.match(out.text(), /one\ntwo\n[\s\S]*exit status: 4\n[\s\S]*result:\n\{\n  "exit_code": 4\n\}/);
+    assert.match(err.text(), /oops/);
+  });
+
+  it("prints one JSON event per line with --json", async () => {
+    const out = capture();
+    const err = capture();
+    assert.equal(await main(["invoke", provider, "count", "--args", '{"to": 3}', "--json"], { out: out.stream, err: err.stream }), 0, err.text());
+    const events = out.text().trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(events.map((e) => Object.keys(e)[0]), ["progress", "progress", "progress", "result"]);
+    assert.deepEqual(events[3], { result: { payload: { counted: 3 } } });
+  });
+
+  it("exits 1 with the category on an error, and 2 on bad --args", async () => {
+    const out = capture();
+    const err = capture();
+    assert.equal(await main(["invoke", provider, "count", "--args", '{"to": "three"}'], { out: out.stream, err: err.stream }), 1);
+    assert.match(out.text(), /error \[invalid_arguments\]/);
+    assert.equal(await main(["invoke", provider, "count", "--args", "{not json"], { out: out.stream, err: err.stream }), 2);
+    assert.match(err.text(), /--args is not valid JSON/);
+  });
+
+  it("cancels the call on Ctrl-C: no terminal event, exit 130", async () => {
+    const out = capture();
+    const err = capture();
+    const interrupt = new AbortController();
+    const running = invokeCommand(
+      { command: provider, args: [] },
+      { tool: "count", args: { to: 1000 }, cwd: dir, json: true, out: out.stream, err: err.stream, interrupt: interrupt.signal },
+    );
+    await out.wait(/"progress"/);
+    interrupt.abort();
+    assert.equal(await running, 130);
+    assert.doesNotMatch(out.text(), /"result"|"error"/);
+    assert.match(err.text(), /cancelled \(no terminal event/);
+  });
+});
