@@ -100,7 +100,7 @@ describe("Configure", () => {
 
   it("refuses a relative allowed root at Configure", async () => {
     const rooted = defineConfig<{ root: string }>([{ name: "root", type: "string", required: true }]);
-    const s = createToolService(providerWith(echo, async (i) => i, { config: rooted, allowedRoots: (c: { root: string }) => [c.root] }), { stderr: () => {} });
+    const s = createToolService(providerWith(echo, async (i) => i, { config: rooted, allowedRoots: ((c: { root: string }) => [c.root]) as never }), { stderr: () => {} });
     const error = await rejection(configure(s, { root: "relative/dir" }));
     assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
     assert.match(error.message, /not an absolute path/);

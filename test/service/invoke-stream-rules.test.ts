@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { OutputStream, ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../runtime/index.js";
 import { echo, exec, providerWith, stream } from "./support/sample-tools.js";
-import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";
+import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 
 async function invoke(tool: typeof echo | typeof stream | typeof exec, handler: (input: any, ctx: any) => Promise<unknown>) {
   const service = createToolService(providerWith(tool as never, handler), { stderr: () => {} });
@@ -50,7 +50,7 @@ describe("stream rules", () => {
         return { text: i.text };
       });
       assert.deepEqual(rec.cases(), ["error"], method);
-      assert.match(rec.events[0]!.event.value!.message as string, /not declared process_backed/);
+      assert.match(terminalError(rec).message, /not declared process_backed/);
     }
   });
 
@@ -67,7 +67,7 @@ describe("stream rules", () => {
     });
     assert.equal(threw, true);
     assert.deepEqual(rec.cases(), ["exitStatus", "error"]);
-    assert.match(onlyTerminal(rec).value!.message as string, /exit_status was emitted twice/);
+    assert.match(terminalError(rec).message, /exit_status was emitted twice/);
   });
 
   it("a process-backed tool that returns without exit_status is a provider bug, and its result is not sent", async () => {

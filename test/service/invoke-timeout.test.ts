@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../runtime/index.js";
 import { dataTool, providerWith } from "./support/sample-tools.js";
-import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";
+import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 
 describe("default timeout", () => {
   it("aborts the handler's signal with a timeout reason and ends with timeout", async () => {
@@ -39,7 +39,7 @@ describe("default timeout", () => {
     finish!({ text: "late" });
     await sleep(5);
     assert.deepEqual(rec.cases(), ["error"]);
-    assert.equal(onlyTerminal(rec).value!.category, ToolErrorCategory.TIMEOUT);
+    assert.equal(terminalError(rec).category, ToolErrorCategory.TIMEOUT);
   });
 
   it("a handler that resolves a result after the timeout fired still ends with timeout", async () => {
@@ -51,7 +51,7 @@ describe("default timeout", () => {
     const rec = recordingSink();
     await service.invoke(invokeRequest("racy", { text: "a" }), rec.sink);
     assert.deepEqual(rec.cases(), ["error"]);
-    assert.equal(onlyTerminal(rec).value!.category, ToolErrorCategory.TIMEOUT);
+    assert.equal(terminalError(rec).category, ToolErrorCategory.TIMEOUT);
   });
 
   it("events reported while winding down after the timeout come before the terminal error", async () => {

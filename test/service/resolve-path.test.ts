@@ -72,7 +72,7 @@ describe("ToolContext.resolvePath", () => {
   const config = defineConfig<{ root: string }>([{ name: "root", type: "string", required: true }]);
 
   async function call(p: string) {
-    const service = createToolService(providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), { config, allowedRoots: (c: { root: string }) => [c.root] }), { stderr: () => {} });
+    const service = createToolService(providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), { config, allowedRoots: ((c: { root: string }) => [c.root]) as never }), { stderr: () => {} });
     await service.configure(create(ConfigureRequestSchema, { config: { root } }));
     const rec = recordingSink();
     await service.invoke(invokeRequest("read", { path: p }, { workingDirectory: path.join(root, "sub") }), rec.sink);

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../runtime/index.js";
 import { dataTool, exec, providerWith } from "./support/sample-tools.js";
-import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";
+import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 import { defineTool } from "../../runtime/index.js";
 import { textSchema } from "./support/sample-tools.js";
 
@@ -149,7 +149,7 @@ describe("spawn", () => {
     // After shutdown, new calls are refused.
     const later = recordingSink();
     await service.invoke(invokeRequest("exec", { text: "a" }), later.sink);
-    assert.equal(onlyTerminal(later).value!.category, ToolErrorCategory.CANCELLED);
+    assert.equal(terminalError(later).category, ToolErrorCategory.CANCELLED);
     void dataTool;
   });
 

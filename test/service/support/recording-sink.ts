@@ -1,6 +1,6 @@
 // A fake InvokeSink that records every event, and helpers to build Invoke requests.
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { InvokeRequestSchema, type InvokeRequest, type ToolEvent } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { InvokeRequestSchema, type InvokeRequest, type ToolError, type ToolEvent } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { InvokeSink } from "../../../runtime/index.js";
 
 /** A sink recording events, with a cancel() standing in for the kernel closing the stream. */
@@ -57,6 +57,13 @@ export function onlyTerminal(recording: RecordingSink): ToolEvent["event"] {
   const last = recording.events[recording.events.length - 1];
   if (last !== terminals[0]) throw new Error(`the terminal event is not the last one: ${recording.cases().join(", ")}`);
   return terminals[0]!.event;
+}
+
+/** The single terminal event, asserting it is an error. */
+export function terminalError(recording: RecordingSink): ToolError {
+  const terminal = onlyTerminal(recording);
+  if (terminal.case !== "error") throw new Error(`expected a terminal error, got ${String(terminal.case)}`);
+  return terminal.value;
 }
 
 /** Resolves after `ms` milliseconds (for letting timers and children run, never for bounds). */
