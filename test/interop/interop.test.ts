@@ -7,6 +7,9 @@
  * installs them and sets HARNESS_TOOL_REQUIRE_INTEROP=1, so in CI the Go half always runs.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ToolErrorCategory, ToolKind, RiskClass, OutputStream, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategoryNames } from "harness-tool";
@@ -30,6 +33,66 @@ const goneWithinMs = 3000;
 const text = (data: Uint8Array) => new TextDecoder().decode(data);
 const terminal = (events: readonly ToolEvent[]) => events.filter((e) => e.event.case === "result" || e.event.case === "error");
 const callContext = (sessionId: string) => ({ sessionId, turnId: "turn-1", workingDirectory: "/tmp" });
+
+/** A process-backed tool: how to call it with a shell script, and where its result keeps the exit code. */
+interface ProcessTool {
+  readonly tool: string;
+  readonly args: (script: string) => { [key: string]: string };
+  readonly exitCode: (payload: unknown) => unknown;
+}
+
+async function streamingProcessScenario(host: ScenarioHost, p: ProcessTool): Promise<void> {
+  const script = "for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; exit 3";
+  const outcome = await host.invoke({ id: "bash-1", toolName: p.tool, arguments: p.args(script), callContext: callContext("s-bash") });
+  assert.equal(outcome.code, 0);
+  const cases = outcome.events.map((e) => e.event.case);
+  const stdout = outcome.events
+    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDOUT ? [text(e.event.value.data)] : []))
+    .join("");
+  assert.equal(stdout, "line1\nline2\nline3\nline4\nline5\n", `chunks in order (${cases.join(",")})`);
+  const stderr = outcome.events
+    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [text(e.event.value.data)] : []))
+    .join("");
+  assert.equal(stderr, "oops\n");
+  const exits = outcome.events.filter((e) => e.event.case === "exitStatus");
+  assert.equal(exits.length, 1, "exactly one exit_status");
+  assert.equal(exits[0]?.event.case === "exitStatus" ? exits[0].event.value.exitCode : undefined, 3);
+  const last = outcome.events.at(-1);
+  assert.equal(last?.event.case, "result", "the result closes the stream");
+  assert.equal(p.exitCode(last?.event.case === "result" ? last.event.value.payload : undefined), 3);
+  assert.equal(terminal(outcome.events).length, 1);
+  assert.ok(cases.indexOf("exitStatus") < cases.indexOf("result"));
+}
+
+async function cancellationScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number): Promise<void> {
+  // One write with the shell's pid and a grandchild's, then wait: the chunk arrives whole.
+  const script = 'sleep 30 & echo "$$ $!"; wait';
+  const outcome = await host.invoke(
+    { id: "bash-cancel", toolName: p.tool, arguments: p.args(script), callContext: callContext("s-cancel") },
+    eventsBeforePids + 1,
+  );
+  assert.equal(outcome.cancelled, true);
+  const cases = outcome.events.map((e) => e.event.case);
+  assert.ok(!cases.includes("exitStatus"), `cancelled while the command ran (${cases.join(",")})`);
+  assert.equal(terminal(outcome.events).length, 0, "no result or error after a cancel");
+  const printed = outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
+  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(printed)}`);
+  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
+  await host.ping();
+}
+
+async function killScenario(host: ScenarioHost): Promise<void> {
+  const { pid, address } = host;
+  const killed = await host.kill();
+  assert.ok(killed.graceful, "exited by itself");
+  assert.ok(killed.ms < killBoundMs, `Kill() took ${killed.ms} ms`);
+  assert.ok(await eventually(() => processGone(pid), goneWithinMs), "the provider is gone");
+  assert.ok(fileGone(address), `the socket ${address} was removed`);
+  console.log(`# ${host.hostName} host: Kill() took ${killed.ms.toFixed(1)} ms`);
+}
+
+const sampleBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exitCode?: unknown }).exitCode };
 
 interface Harness {
   host: ScenarioHost;
@@ -94,22 +157,9 @@ for (const hostName of ["typescript", "go"] as const) {
     });
 
     test("a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result", async () => {
-      const script = "for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; exit 3";
-      const outcome = await host.invoke({ id: "bash-1", toolName: "bash", arguments: { command: script }, callContext: callContext("s-bash") });
-      assert.equal(outcome.code, 0);
-      const cases = outcome.events.map((e) => e.event.case);
-      assert.ok(cases.includes("progress"), `progress among ${cases.join(",")}`);
-      const stdout = outcome.events
-        .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDOUT ? [text(e.event.value.data)] : []))
-        .join("");
-      assert.equal(stdout, "line1\nline2\nline3\nline4\nline5\n");
-      const exits = outcome.events.filter((e) => e.event.case === "exitStatus");
-      assert.equal(exits.length, 1);
-      assert.equal(exits[0]?.event.case === "exitStatus" ? exits[0].event.value.exitCode : undefined, 3);
-      const last = outcome.events.at(-1);
-      assert.equal(last?.event.case, "result");
-      assert.deepEqual(last?.event.case === "result" ? last.event.value.payload : undefined, { exitCode: 3 });
-      assert.equal(terminal(outcome.events).length, 1);
+      await streamingProcessScenario(host, sampleBash);
+      const outcome = await host.invoke({ id: "bash-2", toolName: "bash", arguments: { command: "true" }, callContext: callContext("s-bash") });
+      assert.ok(outcome.events.some((e) => e.event.case === "progress"), "progress events arrive");
     });
 
     test("an error of each category a provider can emit ends the stream as one terminal error", async () => {
@@ -134,20 +184,8 @@ for (const hostName of ["typescript", "go"] as const) {
     });
 
     test("cancellation mid-stream: no terminal event, the child processes are gone", async () => {
-      // The shell prints its own pid and a grandchild's, then waits.
-      const script = "echo $$; sleep 30 & echo $!; wait";
-      const outcome = await host.invoke(
-        { id: "bash-cancel", toolName: "bash", arguments: { command: script }, callContext: callContext("s-cancel") },
-        // progress, then the chunk(s) with the pids; wait until both pids arrived.
-        3,
-      );
-      assert.equal(outcome.cancelled, true);
-      assert.equal(terminal(outcome.events).length, 0, "no result or error after a cancel");
-      const printed = outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
-      const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
-      assert.ok(pids.length >= 1, `pids printed: ${JSON.stringify(printed)}`);
-      for (const pid of pids) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
-      await host.ping();
+      // The sample's bash reports progress first.
+      await cancellationScenario(host, sampleBash, 1);
     });
 
     test("Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
@@ -163,15 +201,7 @@ for (const hostName of ["typescript", "go"] as const) {
       assert.equal(warn?.level, "warn", JSON.stringify(hostLogs.slice(-5)));
     });
 
-    test("Kill() returns well under the 2 s SIGKILL path; no socket file, no process left", async () => {
-      const { pid, address } = host;
-      const killed = await host.kill();
-      assert.ok(killed.graceful, "exited by itself");
-      assert.ok(killed.ms < killBoundMs, `Kill() took ${killed.ms} ms`);
-      assert.ok(await eventually(() => processGone(pid), goneWithinMs), "the provider is gone");
-      assert.ok(fileGone(address), `the socket ${address} was removed`);
-      console.log(`# ${hostName} host: Kill() took ${killed.ms.toFixed(1)} ms`);
-    });
+    test("Kill() returns well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(host));
   });
 }
 
@@ -187,25 +217,58 @@ describe("go host SIGKILLed: the provider exits by itself, leaving no socket", {
   });
 });
 
-for (const provider of exampleProviders()) {
+const examples = new Map(exampleProviders().map((p) => [p.name, p]));
+
+/** Scenarios of each example, by name; an example without an entry here gets the generic ones. */
+const exampleScenarios: { readonly [name: string]: (host: () => ScenarioHost) => void } = {
+  "examples/exec": (host) => {
+    const bash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+    test("Configure with an allowed root", async () => {
+      assert.equal((await host().configure({ allowed_roots: ["/tmp"] })).code, 0);
+    });
+    test("bash streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), bash));
+    test("bash cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), bash, 0));
+  },
+  "examples/filesystem": (host) => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "harness-tool-interop-fs-"));
+    after(() => rmSync(root, { recursive: true, force: true }));
+    test("Configure with an allowed root", async () => {
+      assert.equal((await host().configure({ allowed_roots: [root] })).code, 0);
+    });
+    test("read_file: one result event, no lead-up", async () => {
+      writeFileSync(path.join(root, "a.txt"), "one\ntwo\n");
+      const outcome = await host().invoke({ id: "read-1", toolName: "read_file", arguments: { path: "a.txt" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
+      assert.equal(outcome.events.length, 1);
+      const [event] = outcome.events;
+      assert.equal(event?.event.case, "result");
+      assert.equal(event?.event.case === "result" ? event.event.value.payload?.content : undefined, "one\ntwo\n");
+    });
+    test("read_file errors: not_found for a missing file, permission_denied outside the roots", async () => {
+      const missing = await host().invoke({ id: "read-2", toolName: "read_file", arguments: { path: "missing.txt" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
+      assert.equal(missing.events[0]?.event.case === "error" ? missing.events[0].event.value.category : undefined, ToolErrorCategory.NOT_FOUND);
+      const outside = await host().invoke({ id: "read-3", toolName: "read_file", arguments: { path: "/etc/hostname" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
+      assert.equal(outside.events[0]?.event.case === "error" ? outside.events[0].event.value.category : undefined, ToolErrorCategory.PERMISSION_DENIED);
+    });
+  },
+};
+
+for (const provider of examples.values()) {
   for (const hostName of ["typescript", "go"] as const) {
     describe(`${hostName} host × ${provider.name}`, { skip: hostName === "go" ? goSkip : false }, () => {
-      test("handshake, Ping, GetSchema, Describe, Kill()", async () => {
-        const h = await start(hostName, provider);
-        try {
-          await h.host.ping();
-          const schema = await h.host.getSchema();
-          assert.ok(schema.tools.length > 0);
-          assert.ok((await h.host.describe()).producer?.name);
-          const { pid, address } = h.host;
-          const killed = await h.host.kill();
-          assert.ok(killed.graceful && killed.ms < killBoundMs, `Kill() took ${killed.ms} ms`);
-          assert.ok(await eventually(() => processGone(pid), goneWithinMs));
-          assert.ok(fileGone(address));
-        } finally {
-          await h.close();
-        }
+      let h: Harness;
+      before(async () => {
+        h = await start(hostName, provider);
       });
+      after(() => h?.close());
+      test("handshake, Ping, GetSchema, Describe", async () => {
+        assert.equal(h.host.network, "unix");
+        await h.host.ping();
+        const schema = await h.host.getSchema();
+        assert.ok(schema.tools.length > 0);
+        assert.ok((await h.host.describe()).producer?.name);
+      });
+      exampleScenarios[provider.name]?.(() => h.host);
+      test("Kill() returns well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(h.host));
     });
   }
 }

@@ -1,0 +1,34 @@
+/**
+ * serve(): a provider that breaks an invariant never reaches the handshake; importing the package
+ * for defineTool does not load gRPC (start-up stays lean for code that never serves).
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { launch, parseHostLogLine } from "harness-tool/testing";
+import { typeScriptProvider } from "../interop/providers.js";
+
+test("a provider breaking an invariant: one error line naming the tool and the rule, exit 1, no handshake", async () => {
+  const broken = typeScriptProvider("broken", "test/transport/fixtures/broken-provider.ts");
+  const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
+  assert.ok(error instanceof Error);
+  assert.match(error.message, /exited \(code 1/);
+  const line = error.message.split("\n").find((l) => l.includes("cannot be served"))?.trim() ?? "";
+  const entry = parseHostLogLine(line);
+  assert.equal(entry.level, "error", "the host logs it as an error");
+  assert.match(entry.message, /provider "broken" cannot be served/);
+  assert.match(entry.message, /same: .*\[name-unique\]/);
+});
+
+test("importing harness-tool does not load @grpc/grpc-js; serve() loads it when called", () => {
+  const sample = typeScriptProvider("sample", "test/transport/fixtures/sample-provider.ts");
+  const script = `
+    import { createRequire } from "node:module";
+    await import("harness-tool");
+    const loaded = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes("@grpc/grpc-js"));
+    process.stdout.write(String(loaded));
+  `;
+  const run = spawnSync(process.execPath, [...sample.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: sample.cwd, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "false");
+});
