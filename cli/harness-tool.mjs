@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `harness-tool` bin. An installed package runs the compiled CLI from dist/; a checkout of the
-// repository without a build runs the TypeScript sources through tsx.
+// The `harness-tool` bin. An installed package runs the compiled CLI from dist/; a git checkout of
+// the repository runs the TypeScript sources through tsx, so a stale dist/ never shadows them.
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
@@ -8,7 +8,7 @@ import path from "node:path";
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const compiled = path.join(root, "dist/cli/main.js");
 let entry;
-if (existsSync(compiled)) {
+if (existsSync(compiled) && !existsSync(path.join(root, ".git"))) {
   entry = compiled;
 } else {
   const { register } = await import("tsx/esm/api");
