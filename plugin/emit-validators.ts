@@ -33,8 +33,10 @@ export class ValidatorWriter {
   checkFunctionOf(shape: NamedShape | ObjectShape, suggested: string): string {
     const existing = this.names.get(shape.kind === "named" ? shape.target : shape);
     if (existing !== undefined) return existing;
-    let name = `check${shape.kind === "named" ? shape.typeName : suggested}`;
-    for (let n = 2; this.taken.has(name); n++) name = `check${shape.kind === "named" ? shape.typeName : suggested}${n}`;
+    // Inline objects are named after their property path, which may hold any character.
+    const base = `check${shape.kind === "named" ? shape.typeName : suggested.replace(/[^A-Za-z0-9_$]/g, "")}`;
+    let name = base;
+    for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`;
     this.taken.add(name);
     const target = shape.kind === "named" ? shape.target : shape;
     this.names.set(target, name);

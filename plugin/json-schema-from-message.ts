@@ -157,7 +157,9 @@ export class MessageShapes {
         case "enum": {
           const values = this.enumShape(field.enum as DescEnum, scope, at);
           if (values === undefined) return undefined;
-          if (values.comments.length > 0) notes.push(`values: ${values.comments.map(([v, c]) => `"${v}" ${c.replace(/\s+/g, " ")}`).join("; ")}`);
+          if (values.comments.length > 0) {
+            notes.push(`values: ${values.comments.map(([v, c]) => `"${v}" (${c.replace(/\s+/g, " ").replace(/\.$/, "")})`).join(", ")}`);
+          }
           return { kind: "string", enum: values.values };
         }
         case "message": {
@@ -170,7 +172,7 @@ export class MessageShapes {
           }
           const refused = refusedWellKnownType(message.typeName);
           if (refused !== undefined) {
-            diagnostics.error(at, scope, `${where} has type ${refused}`, `use a message with named fields${unless}`);
+            diagnostics.error(at, scope, `${where}: ${refused}`, `use a message with named fields${unless}`);
             return undefined;
           }
           if (this.resolving.has(message)) {

@@ -37,6 +37,8 @@ interface Located {
 
 interface FileIndex {
   readonly locations: Map<string, Located>;
+  /** For each path, the first location at or below it (an option written only through its fields). */
+  readonly firstBelow: Map<string, Located>;
   readonly paths: Map<object, readonly number[]>;
 }
 
@@ -48,11 +50,16 @@ export class SourceIndex {
     let found = this.files.get(file);
     if (found) return found;
     const locations = new Map<string, Located>();
+    const firstBelow = new Map<string, Located>();
     for (const location of file.proto.sourceCodeInfo?.location ?? []) {
       const key = location.path.join(",");
+      const located = { span: location.span, leadingComments: location.leadingComments === "" ? undefined : location.leadingComments };
       // The first location of a path is the declaration itself; later ones repeat it.
-      if (!locations.has(key)) {
-        locations.set(key, { span: location.span, leadingComments: location.leadingComments === "" ? undefined : location.leadingComments });
+      if (!locations.has(key)) locations.set(key, located);
+      for (let n = location.path.length; n > 0; n--) {
+        const prefix = location.path.slice(0, n).join(",");
+        const earlier = firstBelow.get(prefix);
+        if (!earlier || before(located.span, earlier.span)) firstBelow.set(prefix, located);
       }
     }
     const paths = new Map<object, readonly number[]>();
@@ -76,7 +83,7 @@ export class SourceIndex {
       paths.set(s, path);
       s.methods.forEach((m, j) => paths.set(m, [...path, SERVICE_METHOD, j]));
     });
-    found = { locations, paths };
+    found = { locations, firstBelow, paths };
     this.files.set(file, found);
     return found;
   }
@@ -92,10 +99,11 @@ export class SourceIndex {
    */
   position(desc: DescService | DescMethod | DescMessage | DescEnum | DescField, relative: readonly number[] = []): SourcePosition {
     const file = fileOf(desc);
-    const { locations } = this.index(file);
+    const { locations, firstBelow } = this.index(file);
     const full = [...this.pathOf(desc), ...relative];
     for (let n = full.length; n >= 0; n--) {
-      const found = locations.get(full.slice(0, n).join(","));
+      const key = full.slice(0, n).join(",");
+      const found = locations.get(key) ?? (n > 0 ? firstBelow.get(key) : undefined);
       if (found && found.span.length >= 2) {
         return { file: file.proto.name, line: (found.span[0] ?? 0) + 1, column: (found.span[1] ?? 0) + 1 };
       }
@@ -114,6 +122,10 @@ export class SourceIndex {
     const found = this.index(desc.file).locations.get([...this.pathOf(desc), 2, index].join(","));
     return normalizeComment(found?.leadingComments ?? "");
   }
+}
+
+function before(a: readonly number[], b: readonly number[]): boolean {
+  return (a[0] ?? 0) < (b[0] ?? 0) || ((a[0] ?? 0) === (b[0] ?? 0) && (a[1] ?? 0) < (b[1] ?? 0));
 }
 
 function fileOf(desc: DescService | DescMethod | DescMessage | DescEnum | DescField): DescFile {

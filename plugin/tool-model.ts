@@ -107,6 +107,13 @@ export const importedTypeNames = [
   "HookPoint",
 ];
 
+/** Global types a generated file may rely on (or a handler author expect), never shadowed. */
+const globalTypeNames = new Set([
+  "Array", "ArrayBuffer", "Boolean", "Date", "Error", "Exclude", "Extract", "Function", "Iterable", "JSON", "Map", "Math",
+  "NonNullable", "Number", "Object", "Omit", "Partial", "Pick", "Promise", "Readonly", "ReadonlyArray", "Record", "RegExp",
+  "Required", "Set", "String", "Symbol", "Uint8Array",
+]);
+
 const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, 51702];
 const providerOptionPath = [sourcePathParts.SERVICE_OPTIONS, 51701];
 
@@ -151,7 +158,9 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
   const typeNameOf = (message: DescMessage): string => {
     let name = messageNames.get(message);
     if (name === undefined) {
-      name = types.allocate(nestedTypeName(message));
+      const wanted = nestedTypeName(message);
+      // A message named like a global type (Record, Map, Error) would shadow it in the file.
+      name = types.allocate(globalTypeNames.has(wanted) ? `${wanted}Message` : wanted);
       messageNames.set(message, name);
     }
     return name;
