@@ -7,7 +7,7 @@
  * installs them and sets HARNESS_TOOL_REQUIRE_INTEROP=1, so in CI the Go half always runs.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -207,6 +207,8 @@ for (const hostName of ["typescript", "go"] as const) {
 
 describe("go host SIGKILLed: the provider exits by itself, leaving no socket", { skip: goSkip }, () => {
   test("the broker stream and the connection break, the provider exits and removes its socket", async () => {
+    const goBrokerSockets = () => new Set(readdirSync(os.tmpdir()).filter((name) => /^plugin\d+$/.test(name)));
+    const before = goBrokerSockets();
     const go = new GoHost((build as { binary: string }).binary);
     const host = await launchWithGoHost(go, sampleProvider);
     await host.ping();
@@ -214,6 +216,8 @@ describe("go host SIGKILLed: the provider exits by itself, leaving no socket", {
     await go.exited;
     assert.ok(await eventually(() => processGone(host.pid), goneWithinMs), "the orphaned provider exited");
     assert.ok(fileGone(host.address), "its socket file is gone");
+    // The SIGKILLed Go host cannot remove its own broker socket (go-plugin names it pluginNNNN).
+    for (const name of goBrokerSockets()) if (!before.has(name)) rmSync(path.join(os.tmpdir(), name), { force: true });
   });
 });
 
