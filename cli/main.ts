@@ -3,11 +3,11 @@
  * exit code; usage mistakes print a one-line explanation and exit 2, never a stack trace.
  */
 import { parseArgs } from "node:util";
-import { checkCommand } from "./commands/check-command.js";
-import { invokeCommand, parseArgsJson, UsageError } from "./commands/invoke-command.js";
-import { schemaCommand } from "./commands/schema-command.js";
-import { syncCommand } from "./commands/sync-command.js";
+import { UsageError } from "./usage-error.js";
 import { splitProviderArgs } from "./provider-command.js";
+
+// Each command is imported when it runs: `sync` loads ts-morph (a whole TypeScript compiler),
+// which the other commands should not pay for at start-up.
 
 const help = `harness-tool: build, run and test PluggableHarness tool providers
 
@@ -37,6 +37,7 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
       const [provider] = positionals;
       if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool schema <provider> [--json]");
+      const { schemaCommand } = await import("./commands/schema-command.js");
       return schemaCommand({ command: provider, args: providerArgs }, { json: values.json, out });
     }
     case "invoke": {
@@ -47,6 +48,7 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       });
       const [provider, tool] = positionals;
       if (!provider || !tool || positionals.length > 2) throw new UsageError("usage: harness-tool invoke <provider> <tool> --args '<json>'");
+      const { invokeCommand, parseArgsJson } = await import("./commands/invoke-command.js");
       const interrupt = new AbortController();
       const onSigint = () => interrupt.abort();
       process.once("SIGINT", onSigint);
@@ -82,6 +84,7 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       });
       const [provider] = positionals;
       if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool check <provider>");
+      const { checkCommand } = await import("./commands/check-command.js");
       return checkCommand(
         { command: provider, args: providerArgs },
         {
@@ -96,6 +99,7 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
     }
     case "sync": {
       const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { "dry-run": { type: "boolean", default: false } } });
+      const { syncCommand } = await import("./commands/sync-command.js");
       return syncCommand(positionals, { dryRun: values["dry-run"], out });
     }
     case "init": {

@@ -173,7 +173,8 @@ async function invokeRules(launched: LaunchedProvider, schema: GetSchemaResponse
           : undefined,
       ));
     }
-    // Invalid arguments never run the tool, so they are safe to send to any kind.
+    // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
+    // them would run a resource with them.
     const failures: string[] = [];
     for (const variant of invalidArgumentVariants(input)) {
       const got = await invokeOnce(launched, tool.name, variant.arguments, cwd);

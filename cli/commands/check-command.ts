@@ -4,7 +4,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { renderReport, reportPassed } from "../check/conformance-report.js";
 import { runConformance } from "../check/run-conformance.js";
 import type { ProviderCommand } from "../provider-command.js";
-import { UsageError } from "./invoke-command.js";
+import { UsageError } from "../usage-error.js";
 
 /** Options of the check command. */
 export interface CheckOptions {

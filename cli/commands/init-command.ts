@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../../templates/provider-repo.js";
-import { UsageError } from "./invoke-command.js";
+import { UsageError } from "../usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
 

@@ -11,6 +11,7 @@ import { launch, ProviderCallError } from "../../runtime/testing/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
+import { UsageError } from "../usage-error.js";
 
 /** Options of the invoke command. */
 export interface InvokeOptions {
@@ -39,10 +40,6 @@ export function parseArgsJson(text: string): JsonObject {
   return value as JsonObject;
 }
 
-/** A mistake in how the command was called (exit code 2). */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
 
 function readConfig(file: string | undefined): JsonObject {
   if (file === undefined) return {};

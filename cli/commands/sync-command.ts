@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { syncHandlers } from "../sync/sync-handlers.js";
-import { UsageError } from "./invoke-command.js";
+import { UsageError } from "../usage-error.js";
 
 /** Finds the tsconfig.json nearest to `file`. */
 function nearestTsconfig(file: string): string | undefined {

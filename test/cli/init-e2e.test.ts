@@ -1,0 +1,68 @@
+// The first hour of a provider author, end to end: pack harness-tool, scaffold a repository with
+// `harness-tool init`, install it from the tarball (and the npm registry), generate, build, run the
+// new repository's own tests, and pass `harness-tool check`.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { repoRoot } from "../support/buf.js";
+
+/** The environment of the new repository's commands: this test runner's own markers removed. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  // NODE_TEST_CONTEXT would make the inner `node --test` report to this runner instead of printing.
+  const { NODE_TEST_CONTEXT: _context, NODE_OPTIONS: _options, ...env } = process.env;
+  return env;
+}
+
+function run(command: string, args: readonly string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: cleanEnv() });
+  assert.equal(result.status, 0, `${command} ${args.join(" ")} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe("harness-tool init, end to end", () => {
+  let dir = "";
+  let repo = "";
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-e2e-"));
+    // Pack from a copy, so the build that `npm pack` runs (prepack) never leaves a dist/ in the checkout.
+    const copy = path.join(dir, "package");
+    cpSync(repoRoot, copy, {
+      recursive: true,
+      filter: (source) => !/[/\\](node_modules|\.git|dist)$/.test(source),
+    });
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(copy, "node_modules"));
+    run("npm", ["pack", "--pack-destination", dir], copy);
+    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+    assert.ok(tarball, "npm pack wrote no tarball");
+    repo = path.join(dir, "notes");
+    const cli = path.join(repoRoot, "cli/harness-tool.mjs");
+    run(process.execPath, [cli, "init", repo, "--name", "notes", "--source", "github.com/acme/provider-notes", "--harness-tool", `file:${path.join(dir, tarball)}`], dir);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("installs, generates, builds and passes its own tests", () => {
+    run("npm", ["install", "--no-audit", "--no-fund"], repo);
+    run("npm", ["run", "generate"], repo);
+    assert.ok(readdirSync(path.join(repo, "src/gen/notes/v1")).includes("notes_tool.ts"));
+    run("npm", ["run", "build"], repo);
+    const out = run("npm", ["test"], repo);
+    assert.match(out, /# fail 0/);
+  });
+
+  it("passes harness-tool check", () => {
+    const out = run("npm", ["run", "check"], repo);
+    assert.match(out, /rules: \d+ pass, 0 fail/);
+  });
+
+  it("runs a tool through invoke with nothing but the built entry", () => {
+    const out = execFileSync("npx", ["harness-tool", "invoke", "dist/src/main.js", "read_note", "--config", "dev-config.json", "--args", '{"title": "x"}'], {
+      cwd: repo,
+      encoding: "utf8",
+      env: cleanEnv(),
+    });
+    assert.match(out, /"found": false/);
+  });
+});
