@@ -4,10 +4,11 @@
  * layouts. Wall time of the whole `buf generate`, and the plugin's own peak RSS (GNU time wraps
  * the plugin command inside buf.gen.yaml; buf's own peak is reported beside it).
  */
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { bufExecutable, repoBin, type BenchWorkspace } from "./bench-workspace.js";
 import { pluginCommand } from "./harness-tool-plugin.js";
+import { hottestFunctions, selfTimeByOwner } from "./cpu-profile.js";
 import { gnuTime, median, parsePeakRss, roundRobinOrder, runTimed } from "./measure.js";
 import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
@@ -133,6 +134,26 @@ function wallValue(r: CaseRuns, timeoutMs: number): { ms: number; lowerBound: bo
   return { ms: median(r.wallMs), lowerBound: false };
 }
 
+/**
+ * One extra, untimed `buf generate` with the plugin under `node --cpu-prof`; returns the
+ * hottest functions as one note line.
+ */
+async function profilePlugin(ws: BenchWorkspace, c: Contender, label: string): Promise<string> {
+  const dir = path.join(ws.root, `cpu-profile-${c.id}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  const [node, ...rest] = c.argv;
+  const argv = node === process.execPath ? [node, "--cpu-prof", `--cpu-prof-dir=${dir}`, ...rest] : c.argv;
+  const template = path.join(ws.root, `buf.gen.profile.yaml`);
+  writeFileSync(template, genTemplate({ ...c, argv }, path.join("out", `profile-${c.id}`), path.join(ws.root, "profile-rss.txt")));
+  const env = { ...process.env, PATH: `${repoBin}${path.delimiter}${process.env["PATH"] ?? ""}` };
+  const run = await runTimed(bufExecutable(), ["generate", "--template", template], { cwd: ws.root, env, timeoutMs: 600_000, measureRss: false });
+  if (run.status !== 0) return `${c.id} profile, ${label}: buf generate failed`;
+  const list = (hot: readonly { name: string; selfMs: number; share: number }[]) =>
+    hot.map((h) => `${h.name} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ");
+  return `${c.id} CPU profile, ${label}: self time by owner: ${list(selfTimeByOwner(dir, 6))}. Hottest functions: ${list(hottestFunctions(dir, 6))}`;
+}
+
 /** The code-generation suite. */
 export const codegenSuite: Suite = {
   id: "codegen",
@@ -148,13 +169,20 @@ export const codegenSuite: Suite = {
     const ours = pluginCommand(build.ok ? ws : undefined);
     const es: Contender = { id: "protoc-gen-es", argv: ["protoc-gen-es"], opts: ["target=ts", "import_extension=js", ...rewriteImports] };
     const contenders: Contender[] = [es];
-    if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: [] });
+    // The same options a provider repository gives it (examples/*/buf.gen.yaml): without
+    // target=ts, protoplugin's default js+dts targets would run the TypeScript compiler.
+    if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: ["target=ts", "import_extension=js"] });
     else notes.push(`protoc-gen-harness-tool: ${ours.why}`);
     const medians = new Map<string, number>();
     for (const layout of protoLayouts) {
       for (const n of context.sizes) {
         const results = await measureCase(ws, contenders, n, layout, runs, timeoutMs, slowMs, context);
         const label = `${layout}, ${n} tools`;
+        const ourContender = contenders.find((c) => c.id === "harness-tool");
+        if (context.profile && ourContender) {
+          context.log(`codegen ${label}: profiling harness-tool`);
+          notes.push(await profilePlugin(ws, ourContender, label));
+        }
         const esRuns = results.get("protoc-gen-es") as CaseRuns;
         const esWall = wallValue(esRuns, timeoutMs);
         const ourRuns = results.get("harness-tool");
@@ -177,7 +205,7 @@ export const codegenSuite: Suite = {
         }
         const esRss = Math.max(...esRuns.pluginRssKb);
         const ourRss = ourRuns ? Math.max(...ourRuns.pluginRssKb) : Number.NaN;
-        const bufNote = `buf itself: ${formatKb(ourRuns ? Math.max(...ourRuns.bufRssKb) : undefined)} vs ${formatKb(Math.max(...esRuns.bufRssKb))}`;
+        const bufNote = `largest process of the whole buf tree: ${formatKb(ourRuns ? Math.max(...ourRuns.bufRssKb) : undefined)} vs ${formatKb(Math.max(...esRuns.bufRssKb))}`;
         if (ourRuns && Number.isFinite(ourRss) && Number.isFinite(esRss)) {
           figures.push(compared(`plugin peak RSS, ${label}`, ourRss, (kb) => formatKb(kb), { label: "protoc-gen-es", value: esRss }, undefined, bufNote));
         } else if (Number.isFinite(esRss)) {
@@ -201,9 +229,9 @@ export const codegenSuite: Suite = {
       title: this.title,
       method: [
         `Synthetic providers from bench/synthetic-protos.ts (each tool: a request of 7 fields with a nested message, a nested enum, repeated scalars and messages, comments; a response of 4 fields), one-file (one service) and many-files (files of ≤10 tools, each with its own service).`,
-        `\`${path.basename(bufExecutable())} generate\` (native binary, strategy all) with one plugin: protoc-gen-es 2.17.0 (target=ts, import_extension=js, rewrite_imports to harness-tool/generated) or protoc-gen-harness-tool (${ours.ok ? ours.describe : "not available"}).`,
+        `\`${path.basename(bufExecutable())} generate\` (native binary, strategy all) with one plugin: protoc-gen-es 2.17.0 (target=ts, import_extension=js, rewrite_imports to harness-tool/generated) or protoc-gen-harness-tool (${ours.ok ? ours.describe : "not available"}; target=ts, import_extension=js).`,
         `Median wall of ${runs} run(s) per contender, round-robin; a contender whose first run exceeds ${formatMs(slowMs)} is run once; limit ${formatMs(timeoutMs)} per run.`,
-        `Peak RSS: GNU time (%M, the largest single process) wrapped around the plugin inside buf.gen.yaml, so it is the plugin's own peak; buf's peak (also %M) is in the note.`,
+        `Peak RSS: GNU time (%M, the largest single process) wrapped around the plugin inside buf.gen.yaml, so it is the plugin's own peak; GNU time around buf (the largest process of the whole tree, plugin included) is in the note.`,
       ],
       figures,
       notes,

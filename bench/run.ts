@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep]`: runs the
+ * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites of issue 6, prints a table per suite (figure, baseline, ratio, target, verdict)
  * and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
@@ -27,18 +27,20 @@ interface Args {
   quick: boolean;
   out: string | undefined;
   keep: boolean;
+  profile: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { suites: [], sizes: undefined, runs: undefined, quick: false, out: undefined, keep: false };
+  const args: Args = { suites: [], sizes: undefined, runs: undefined, quick: false, out: undefined, keep: false, profile: false };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--keep") args.keep = true;
+    else if (a === "--profile") args.profile = true;
     else if (a.startsWith("--sizes=")) args.sizes = a.slice(8).split(",").map(Number);
     else if (a.startsWith("--runs=")) args.runs = Number(a.slice(7));
     else if (a.startsWith("--out=")) args.out = path.resolve(a.slice(6));
     else if (a === "--help" || a === "-h") {
-      process.stdout.write(`usage: npm run bench -- [${allSuites.map((s) => s.id).join("|")} ...] [--sizes=10,100,500] [--runs=N] [--quick] [--out=FILE] [--keep]\n`);
+      process.stdout.write(`usage: npm run bench -- [${allSuites.map((s) => s.id).join("|")} ...] [--sizes=10,100,500] [--runs=N] [--quick] [--out=FILE] [--keep] [--profile]\n`);
       process.exit(0);
     } else if (a.startsWith("-")) throw new Error(`unknown option ${a}`);
     else args.suites.push(a);
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     quick: args.quick,
     sizes: args.sizes ?? (args.quick ? [10] : [10, 100, 500]),
     runs: args.runs,
+    profile: args.profile,
     log: (m) => process.stderr.write(`  … ${m}\n`),
     packagedWorkspace() {
       shared ??= (async () => {

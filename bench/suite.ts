@@ -10,6 +10,8 @@ export interface SuiteContext {
   readonly sizes: readonly number[];
   /** Repetitions per contender, when given on the command line (--runs=N). */
   readonly runs: number | undefined;
+  /** Profile harness-tool where a suite supports it (--profile: the plugin's CPU profile per codegen case). */
+  readonly profile: boolean;
   /** Progress lines, on stderr. */
   log(message: string): void;
   /**

@@ -65,6 +65,7 @@ async function writeOurCorpus(ws: BenchWorkspace, dir: string, tools: readonly S
       `  - local: ${JSON.stringify(plugin.argv)}`,
       "    out: gen",
       "    strategy: all",
+      "    opt: [target=ts, import_extension=js]",
       "",
     ].join("\n"),
   );
