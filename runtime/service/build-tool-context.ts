@@ -32,7 +32,9 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: str
     stderr: rt.stderr,
     logger: `${rt.provider.name}.${toolName}`,
     sessionId: call.info.sessionId,
-    signal: call.signal,
+    get signal() {
+      return call.signal;
+    },
   };
 }
 
@@ -94,7 +96,9 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
     : notDeclared("spawn", "process_backed");
 
   return {
-    signal: call.signal,
+    get signal() {
+      return call.signal;
+    },
     call: info,
     config: accepted.config,
     get kernel() {

@@ -86,9 +86,9 @@ export class ConcurrencyGate {
   /**
    * Grants the claim now (a lease), or later (a promise). Rejects with a `concurrency_conflict`
    * ToolError when an orphan holds a conflicting claim, or with the signal's reason when it aborts
-   * while waiting.
+   * while waiting. The signal may be given lazily: it is only needed when the call has to wait.
    */
-  acquire(claim: CallClaim, signal: AbortSignal): GateLease | Promise<GateLease> {
+  acquire(claim: CallClaim, signalOf: AbortSignal | (() => AbortSignal)): GateLease | Promise<GateLease> {
     // Hot path: a claim-free call with nothing exclusive anywhere.
     if (!claim.exclusive && claim.keys.length === 0 && this.#exclusive === undefined && this.#waiting.length === 0) {
       return this.#grant(claim);
@@ -96,6 +96,7 @@ export class ConcurrencyGate {
     const blocker = this.#blocker(claim);
     if (blocker?.orphaned) throw conflictError(claim, blocker);
     if (!blocker && !this.#blockedByWaiters(claim, this.#waiting.length)) return this.#grant(claim);
+    const signal = typeof signalOf === "function" ? signalOf() : signalOf;
     if (signal.aborted) throw signal.reason;
     return new Promise<GateLease>((resolve, reject) => {
       const onAbort = (): void => {

@@ -68,7 +68,9 @@ export class InvokeCall implements LiveCall {
   readonly #call: ToolCall;
   readonly #sink: InvokeSink;
   readonly #accepted: AcceptedConfig;
-  readonly #controller = new AbortController();
+  // Created on first use: most handlers never read their signal, and AbortController is costly.
+  #controller: AbortController | undefined;
+  #abortReason: ToolError | undefined;
   #markEnded: () => void = () => {};
   /** Set once the stream's last event is decided: afterwards every event is dropped. */
   #closed = false;
@@ -94,6 +96,10 @@ export class InvokeCall implements LiveCall {
 
   /** The handler's signal: aborted on cancellation, timeout and shutdown. */
   get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abortReason) this.#controller.abort(this.#abortReason);
+    }
     return this.#controller.signal;
   }
 
@@ -129,7 +135,7 @@ export class InvokeCall implements LiveCall {
 
       let lease: GateLease;
       try {
-        const granted = rt.gate.acquire(claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`), this.signal);
+        const granted = rt.gate.acquire(claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`), () => this.signal);
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();
@@ -138,11 +144,12 @@ export class InvokeCall implements LiveCall {
 
       const settled = this.#runHandler(input);
       void settled.then(() => lease.release());
-      const stopped = new Promise<"stopped">((resolve) => {
-        if (this.#stopReason) resolve("stopped");
-        else this.#onStop = () => resolve("stopped");
+      // Whichever comes first: the handler settles, or the call is stopped.
+      const first = await new Promise<Settled | "stopped">((resolve) => {
+        if (this.#stopReason) return resolve("stopped");
+        this.#onStop = () => resolve("stopped");
+        void settled.then(resolve);
       });
-      const first = await Promise.race([settled, stopped]);
       if (first !== "stopped") return this.#finishSettled(first);
       // Stopped: give the handler a short grace to settle and report what really happened.
       let graceTimer: NodeJS.Timeout | undefined;
@@ -181,7 +188,8 @@ export class InvokeCall implements LiveCall {
         : reason === "shutdown"
           ? new ToolError("cancelled", "the provider is shutting down", { retryable: true })
           : new ToolError("cancelled", "the kernel cancelled the call");
-    this.#controller.abort(why);
+    this.#abortReason = why;
+    this.#controller?.abort(why);
     this.#onStop?.();
   }
 
@@ -243,8 +251,7 @@ export class InvokeCall implements LiveCall {
       this.#flushOutput();
       return this.#close();
     }
-    const abort = this.signal.reason as ToolError;
-    this.#finish("error", wireToolError(abort, this.#rt.redactor()));
+    this.#finish("error", wireToolError(this.#abortReason!, this.#rt.redactor()));
   }
 
   /** Sends the terminal event, once; later calls do nothing. */
