@@ -44,11 +44,19 @@ export interface KernelBindingScope {
 }
 
 /**
+ * A timestamp as go-plugin's host parses `@timestamp` (layout 2006-01-02T15:04:05.000000Z07:00:
+ * six fractional digits; a line whose timestamp does not parse is logged verbatim at debug level).
+ */
+export function hostTimestamp(date = new Date()): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+}
+
+/**
  * A go-plugin JSON log line for stderr (wire-contract §3), redacted. Extra fields become host log
  * fields.
  */
 export function stderrLogLine(level: LogLevelName, message: string, fields: JsonObject | undefined, redactor: SecretRedactor): string {
-  const line = { "@level": level, "@message": message, "@timestamp": new Date().toISOString(), ...(fields ?? {}) };
+  const line = { "@level": level, "@message": message, "@timestamp": hostTimestamp(), ...(fields ?? {}) };
   return redactor.string(JSON.stringify(line));
 }
 

@@ -7,13 +7,14 @@
  * work where feasible.
  */
 import { describeThrown } from "./classify-error.js";
+import { hostTimestamp } from "./kernel-bindings.js";
 import type { SecretRedactor } from "./redact-secrets.js";
 
 /** Installs the guards; returns the function that removes them. */
 export function installProcessGuards(stderr: (line: string) => void, redactor: () => SecretRedactor): () => void {
   const report = (what: string) => (thrown: unknown) => {
     try {
-      const line = JSON.stringify({ "@level": "error", "@message": `harness-tool: ${what} (the provider keeps running)`, "@timestamp": new Date().toISOString(), error: describeThrown(thrown) });
+      const line = JSON.stringify({ "@level": "error", "@message": `harness-tool: ${what} (the provider keeps running)`, "@timestamp": hostTimestamp(), error: describeThrown(thrown) });
       stderr(redactor().string(line));
     } catch {
       // Reporting must not throw from inside a process event.

@@ -122,9 +122,14 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   };
   if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr, rt.redactor);
 
+  // A call refused before it starts still gets its one terminal event (none if already cancelled).
   const refuse = (sink: InvokeSink, error: WireToolError): void => {
     if (sink.cancelled.aborted) return;
-    sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
+    try {
+      sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
+    } catch (thrown) {
+      rt.stderr(`[WARN] harness-tool: could not send a refusal: ${String(thrown)}`);
+    }
   };
 
   return {
