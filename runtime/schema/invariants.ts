@@ -80,6 +80,11 @@ export const invariantSources: { readonly [R in InvariantRule]: string } = {
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** "a data_source tool", "an interactive tool". */
+function aKind(kind: string): string {
+  return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} tool`;
+}
+
 /** Every rule one tool breaks, errors first in declaration order, then warnings. */
 export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[] {
   const out: InvariantViolation[] = [];
@@ -100,12 +105,12 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
   if (tool.risk === "unspecified") {
     add("risk-required", "risk", "risk is not set", tool.kind === "resource" ? "set risk to low, moderate, high or critical" : "set risk to RISK_CLASS_READ_ONLY");
   } else if ((tool.kind === "data_source" || tool.kind === "interactive") && tool.risk !== "read_only") {
-    add("risk-matches-kind", "risk", `a ${tool.kind} tool must be read_only, not ${tool.risk}`, `set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates`);
+    add("risk-matches-kind", "risk", `${aKind(tool.kind)} must be read_only, not ${tool.risk}`, `set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates`);
   } else if (tool.kind === "resource" && tool.risk === "read_only") {
     add("risk-matches-kind", "risk", "a resource is never read_only", "set risk to low, moderate, high or critical, or make the tool a data_source if it only reads");
   }
   if ((tool.kind === "resource" || tool.kind === "data_source") && !tool.concurrency) {
-    add("concurrency-required", "concurrency", `a ${tool.kind} tool must declare concurrency`, "set concurrency: {safe: true} (with key_fields when same-key calls conflict) or {safe: false}");
+    add("concurrency-required", "concurrency", `${aKind(tool.kind)} must declare concurrency`, "set concurrency: {safe: true} (with key_fields when same-key calls conflict) or {safe: false}");
   }
   if (tool.kind === "interactive" && tool.concurrency) {
     add("concurrency-forbidden", "concurrency", "an interactive tool must not declare concurrency (the kernel runs interactive calls one at a time)", "remove concurrency");
