@@ -92,7 +92,20 @@ async function killScenario(host: ScenarioHost): Promise<void> {
   console.log(`# ${host.hostName} host: Kill() took ${killed.ms.toFixed(1)} ms`);
 }
 
+/** go-plugin's Kill() in the middle of a process-backed call: its children die with the provider. */
+async function killDuringCallScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number): Promise<void> {
+  const running = await host.startInvoke({ id: "bash-kill", toolName: p.tool, arguments: p.args('sleep 30 & echo "$$ $!"; wait'), callContext: callContext("s-kill") });
+  const events = await running.events(eventsBeforePids + 1);
+  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
+  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(printed)}`);
+  await killScenario(host);
+  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `child ${pid} is gone`);
+}
+
 const sampleBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exitCode?: unknown }).exitCode };
+const execBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+const examples = new Map(exampleProviders().map((p) => [p.name, p]));
 
 interface Harness {
   host: ScenarioHost;
@@ -205,6 +218,30 @@ for (const hostName of ["typescript", "go"] as const) {
   });
 }
 
+for (const hostName of ["typescript", "go"] as const) {
+  describe(`${hostName} host: Kill() during a running process-backed call`, { skip: hostName === "go" ? goSkip : false }, () => {
+    test("sample provider: the call's children are gone, no orphan, no socket", async () => {
+      const h = await start(hostName, sampleProvider);
+      try {
+        assert.equal((await h.host.configure({ root: "/tmp" })).code, 0);
+        await killDuringCallScenario(h.host, sampleBash, 1);
+      } finally {
+        await h.close();
+      }
+    });
+    const exec = examples.get("examples/exec");
+    test("examples/exec: the call's children are gone, no orphan, no socket", { skip: exec ? false : "examples/exec is not there" }, async () => {
+      const h = await start(hostName, exec as ProviderCommand);
+      try {
+        assert.equal((await h.host.configure({ allowed_roots: ["/tmp"] })).code, 0);
+        await killDuringCallScenario(h.host, execBash, 0);
+      } finally {
+        await h.close();
+      }
+    });
+  });
+}
+
 describe("go host SIGKILLed: the provider exits by itself, leaving no socket", { skip: goSkip }, () => {
   test("the broker stream and the connection break, the provider exits and removes its socket", async () => {
     const goBrokerSockets = () => new Set(readdirSync(os.tmpdir()).filter((name) => /^plugin\d+$/.test(name)));
@@ -221,12 +258,11 @@ describe("go host SIGKILLed: the provider exits by itself, leaving no socket", {
   });
 });
 
-const examples = new Map(exampleProviders().map((p) => [p.name, p]));
 
 /** Scenarios of each example, by name; an example without an entry here gets the generic ones. */
 const exampleScenarios: { readonly [name: string]: (host: () => ScenarioHost) => void } = {
   "examples/exec": (host) => {
-    const bash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+    const bash = execBash;
     test("Configure with an allowed root", async () => {
       assert.equal((await host().configure({ allowed_roots: ["/tmp"] })).code, 0);
     });

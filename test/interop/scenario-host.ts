@@ -57,6 +57,8 @@ export interface ScenarioHost {
   configure(config: JsonObject): Promise<ConfigureOutcome>;
   /** Invoke; with `cancelAfter`, the host cancels the stream once that many events arrived. */
   invoke(call: MessageInitShape<typeof ToolCallSchema>, cancelAfter?: number): Promise<InvokeOutcome>;
+  /** Starts an Invoke left running; `events(n)` waits until n events arrived (or the stream ended). */
+  startInvoke(call: MessageInitShape<typeof ToolCallSchema>): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
   describe(): Promise<DescribeResponse>;
   /** The KernelCallbackService.Log calls recorded on broker ID 1. */
   logCalls(): Promise<readonly LogRequest[]>;
@@ -96,6 +98,10 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand): Promi
       }
       const outcome = await running.done;
       return { events: outcome.events, code: outcome.code, cancelled: outcome.cancelled };
+    },
+    startInvoke: async (call) => {
+      const running = p.invoke(call);
+      return { events: (count) => running.waitForEvents(count) };
     },
     describe: () => p.describe(),
     logCalls: async () => p.kernel.calls.log,
@@ -141,6 +147,16 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand):
       const result = await host.request({ op: "invoke", request: b64(request), ...(cancelAfter !== undefined ? { cancelAfter } : {}) });
       const events = (result.events as string[]).map((e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent);
       return { events, code: result.cancelled ? 1 : Number(result.code ?? 0), cancelled: result.cancelled === true };
+    },
+    startInvoke: async (call) => {
+      const request = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }));
+      await host.request({ op: "invoke", background: true, request: b64(request) });
+      return {
+        events: async (count) => {
+          const result = await host.request({ op: "events", count });
+          return (result.events as string[]).map((e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent);
+        },
+      };
     },
     describe: async () => fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
     logCalls: async () => {

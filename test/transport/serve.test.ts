@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { launch, parseHostLogLine } from "harness-tool/testing";
+import { eventually, processGone } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 
 test("a provider breaking an invariant: one error line naming the tool and the rule, exit 1, no handshake", async () => {
@@ -31,4 +32,20 @@ test("importing harness-tool does not load @grpc/grpc-js; serve() loads it when 
   const run = spawnSync(process.execPath, [...sample.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: sample.cwd, encoding: "utf8" });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, "false");
+});
+
+test("Kill() while a process-backed call runs: the call's children are killed, the provider exits gracefully", async () => {
+  const sample = typeScriptProvider("sample", "test/transport/fixtures/sample-provider.ts");
+  const p = await launch(sample.command, { args: sample.args, cwd: sample.cwd, handshakeTimeoutMs: 30_000 });
+  await p.configure({ root: "/tmp" });
+  const running = p.invoke({ id: "b", toolName: "bash", arguments: { command: 'sleep 30 & echo "$$ $!"; wait' }, callContext: { sessionId: "s", workingDirectory: "/tmp" } });
+  const events = await running.waitForEvents(2);
+  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : [])).join("");
+  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  assert.equal(pids.length, 2, printed);
+  const report = await p.kill();
+  assert.ok(report.graceful, `exited by itself (${report.durationMs} ms)`);
+  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), 3000), `child ${pid} is gone`);
+  const outcome = await running.done;
+  assert.ok(!outcome.events.some((e) => e.event.case === "result"), "no success claimed");
 });

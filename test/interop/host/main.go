@@ -140,6 +140,15 @@ type command struct {
 	Method      string            `json:"method"`
 	Request     string            `json:"request"`
 	CancelAfter int               `json:"cancelAfter"`
+	Background  bool              `json:"background"`
+	Count       int               `json:"count"`
+}
+
+// background is an Invoke left running while other commands (Kill) go on.
+type background struct {
+	mu     sync.Mutex
+	events []string
+	done   bool
 }
 
 type host struct {
@@ -148,6 +157,7 @@ type host struct {
 	conn   *grpc.ClientConn
 	proto  plugin.ClientProtocol
 	logs   *lockedBuffer
+	bg     *background
 }
 
 func (h *host) run(c command) (map[string]interface{}, error) {
@@ -163,7 +173,12 @@ func (h *host) run(c command) (map[string]interface{}, error) {
 	case "unary":
 		return h.unary(c)
 	case "invoke":
+		if c.Background {
+			return h.invokeInBackground(c)
+		}
 		return h.invoke(c)
+	case "events":
+		return h.backgroundEvents(c.Count)
 	case "callbacks":
 		h.kernel.mu.Lock()
 		defer h.kernel.mu.Unlock()
@@ -300,6 +315,60 @@ func (h *host) invoke(c command) (map[string]interface{}, error) {
 			cancel()
 			return map[string]interface{}{"events": events, "cancelled": true}, nil
 		}
+	}
+}
+
+// invokeInBackground starts an Invoke whose events are collected until the stream ends.
+func (h *host) invokeInBackground(c command) (map[string]interface{}, error) {
+	request, err := base64.StdEncoding.DecodeString(c.Request)
+	if err != nil {
+		return nil, err
+	}
+	desc := &grpc.StreamDesc{StreamName: "Invoke", ServerStreams: true}
+	stream, err := h.conn.NewStream(context.Background(), desc, "/pluggableharness.tool.v1.ToolService/Invoke", grpc.ForceCodec(rawCodec{}))
+	if err != nil {
+		return nil, err
+	}
+	if err := stream.SendMsg(&request); err != nil {
+		return nil, err
+	}
+	if err := stream.CloseSend(); err != nil {
+		return nil, err
+	}
+	bg := &background{}
+	h.bg = bg
+	go func() {
+		for {
+			var event []byte
+			if err := stream.RecvMsg(&event); err != nil {
+				bg.mu.Lock()
+				bg.done = true
+				bg.mu.Unlock()
+				return
+			}
+			bg.mu.Lock()
+			bg.events = append(bg.events, base64.StdEncoding.EncodeToString(event))
+			bg.mu.Unlock()
+		}
+	}()
+	return map[string]interface{}{"started": true}, nil
+}
+
+// backgroundEvents waits (up to 10 s) until the background Invoke has count events or ended.
+func (h *host) backgroundEvents(count int) (map[string]interface{}, error) {
+	if h.bg == nil {
+		return nil, errors.New("no background invoke")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		h.bg.mu.Lock()
+		events := append([]string{}, h.bg.events...)
+		done := h.bg.done
+		h.bg.mu.Unlock()
+		if len(events) >= count || done || time.Now().After(deadline) {
+			return map[string]interface{}{"events": events, "done": done}, nil
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
