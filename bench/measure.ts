@@ -137,3 +137,17 @@ export function residentSetKb(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** CPU time (user + system) a live process has used, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}

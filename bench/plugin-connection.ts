@@ -17,7 +17,7 @@ import {
   type GetSchemaResponse,
   type InvokeResponse,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { killTree, residentSetKb, trackChild } from "./measure.js";
+import { killTree, processCpuMs, residentSetKb, trackChild } from "./measure.js";
 
 /** go-plugin's environment for the kernel's handshake (wire-contract.md §3). */
 export const handshakeEnvironment = {
@@ -137,6 +137,11 @@ export class PluginConnection {
   /** The process's VmRSS in KiB. */
   rssKb(): number | undefined {
     return this.child.pid === undefined ? undefined : residentSetKb(this.child.pid);
+  }
+
+  /** CPU time the process has used so far, in ms. */
+  cpuMs(): number | undefined {
+    return this.child.pid === undefined ? undefined : processCpuMs(this.child.pid);
   }
 
   /** The last stderr lines, for error messages. */

@@ -4,11 +4,10 @@
  * one extra `--extendedDiagnostics` run. Corpora resolve `harness-tool` to the built package's
  * declarations (what a provider repository installs), with skipLibCheck like the MCP SDK's.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import path from "node:path";
-import { bufExecutable, compilers, repoBin, type BenchWorkspace, type CompilerName } from "./bench-workspace.js";
-import { writeBufWorkspace } from "./codegen.js";
-import { pluginCommand } from "./harness-tool-plugin.js";
+import { compilers, type BenchWorkspace, type CompilerName } from "./bench-workspace.js";
+import { generateWithPlugin, toolImport } from "./plugin-generate.js";
 import { median, roundRobinOrder, runTimed } from "./measure.js";
 import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
@@ -42,60 +41,23 @@ function tsc(compiler: CompilerName, dir: string, extra: readonly string[], time
  * Returns how it was written.
  */
 async function writeOurCorpus(ws: BenchWorkspace, dir: string, tools: readonly SyntheticTool[], n: number): Promise<string> {
-  const plugin = pluginCommand(ws);
-  if (!plugin.ok) {
+  const generated = await generateWithPlugin(ws, `typecheck-gen-${n}`, (protoDir) => writeSyntheticProtos(protoDir, n, "one-file"));
+  if (!generated.ok) {
     writeBuilderCorpus(dir, tools);
-    return `hand-written builder, not plugin output (${plugin.why})`;
+    return `hand-written builder, not plugin output (${generated.why})`;
   }
-  const root = path.join(ws.root, "typecheck-gen");
-  rmSync(root, { recursive: true, force: true });
-  cpSync(path.join(ws.root, "node_modules"), path.join(root, "node_modules"), { recursive: true, verbatimSymlinks: true });
-  writeBufWorkspace(root);
-  writeSyntheticProtos(path.join(root, "proto"), n, "one-file");
-  writeFileSync(
-    path.join(root, "buf.gen.yaml"),
-    [
-      "version: v2",
-      "inputs:",
-      "  - directory: proto",
-      "plugins:",
-      "  - local: protoc-gen-es",
-      "    out: gen",
-      "    opt: [target=ts, import_extension=js, rewrite_imports=./harnesstool/**/*_pb.js:harness-tool/generated, rewrite_imports=./pluggableharness/**/*_pb.js:harness-tool/generated]",
-      `  - local: ${JSON.stringify(plugin.argv)}`,
-      "    out: gen",
-      "    strategy: all",
-      "    opt: [target=ts, import_extension=js]",
-      "",
-    ].join("\n"),
-  );
-  const env = { ...process.env, PATH: `${repoBin}${path.delimiter}${process.env["PATH"] ?? ""}` };
-  const gen = await runTimed(bufExecutable(), ["generate"], { cwd: root, env, timeoutMs: 300_000, measureRss: false });
-  const toolFiles = existsSync(path.join(root, "gen"))
-    ? readdirSync(path.join(root, "gen"), { recursive: true, encoding: "utf8" }).filter((f) => /_tool\.ts$/.test(f))
-    : [];
-  const toolFile = toolFiles[0];
-  const text = toolFile ? readFileSync(path.join(root, "gen", toolFile), "utf8") : "";
-  const handlersType = /export (?:interface|type) (\w+Handlers)\b/.exec(text)?.[1];
-  const factory = /export function (create\w*Provider)\b/.exec(text)?.[1];
-  if (gen.status !== 0 || !toolFile || !handlersType || !factory) {
-    writeBuilderCorpus(dir, tools);
-    const why = gen.status !== 0 ? `buf generate failed: ${gen.stderr.trim().slice(0, 300)}` : !toolFile ? "no *_tool.ts in the plugin's output" : "no exported *Handlers type and create*Provider function in its _tool.ts";
-    return `hand-written builder, not plugin output (${why})`;
-  }
-  const importPath = `./gen/${toolFile.replace(/\.ts$/, ".js")}`;
   const handlers = `// Implements the generated handler interface with the body every corpus shares.
-import { ${factory}, type ${handlersType} } from "${importPath}";
+import { ${generated.factory}, type ${generated.handlersType} } from "${toolImport(generated)}";
 
-const handlers: ${handlersType} = {
+const handlers: ${generated.handlersType} = {
 ${tools.map((t) => `  ${t.handlerKey}: async (input) => ${sharedHandlerBody("input")},`).join("\n")}
 };
 
-export const provider = ${factory}(handlers);
+export const provider = ${generated.factory}(handlers);
 `;
   writePluginCorpus(dir, handlers);
-  cpSync(path.join(root, "gen"), path.join(dir, "gen"), { recursive: true });
-  return `plugin output (${toolFile}, ${handlersType}, ${factory}) plus a handlers file`;
+  cpSync(path.join(generated.root, "gen"), path.join(dir, "gen"), { recursive: true });
+  return `plugin output (${generated.toolFile} and protoc-gen-es's _pb.ts, ${generated.handlersType}, ${generated.factory}) plus a handlers file`;
 }
 
 /** The type-check suite. */
