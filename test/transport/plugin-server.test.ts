@@ -174,13 +174,15 @@ test("the host going away (broker stream and connection gone, no Shutdown): the 
     const { launch } = await import("harness-tool/testing");
     const p = await launch(${JSON.stringify(fake.command)}, { args: ${JSON.stringify(fake.args)}, cwd: ${JSON.stringify(fake.cwd)} });
     await p.ping();
-    process.stdout.write(JSON.stringify({ pid: p.pid, address: p.handshake.address }) + "\\n");
+    process.stdout.write(JSON.stringify({ pid: p.pid, address: p.handshake.address, kernel: p.kernel.address }) + "\\n");
     setInterval(() => {}, 1000);
   `;
   const host = spawn(process.execPath, [...fake.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: fake.cwd, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve) => host.stdout.once("data", (d: Buffer) => resolve(String(d))));
-  const { pid, address } = JSON.parse(line) as { pid: number; address: string };
+  const { pid, address, kernel } = JSON.parse(line) as { pid: number; address: string; kernel: string };
   host.kill("SIGKILL");
   assert.ok(await eventually(() => processGone(pid), 3000), "the orphaned provider exited");
   assert.ok(fileGone(address), "and removed its socket");
+  // The SIGKILLed host could not remove its recording kernel's socket.
+  rmSync(kernel, { force: true });
 });
