@@ -1,0 +1,233 @@
+/**
+ * Reliability: faults, through the wire. Every handler failure mode of issue 6 against a real
+ * provider process (test/reliability/fixtures/fault-provider.ts) launched as the kernel launches
+ * it; each gets the terminal category the protocol prescribes (or none, after a cancel), the
+ * process stays healthy (Ping SERVING, a following call succeeds), and child processes die.
+ * Then the host dying: SIGKILLed (the provider exits within go-plugin's 2 s and removes its
+ * socket), and the broker stream ending with the connection still open.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { after, before, describe, test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { Metadata, type ClientDuplexStream } from "@grpc/grpc-js";
+import { InvokeRequestSchema, ToolErrorCategory, ToolService, type ToolError, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { kernelEnvironment, parseHandshakeLine, type LaunchedProvider } from "harness-tool/testing";
+import { goPluginServices } from "../../runtime/transport/grpc-service-definition.js";
+import { grpcTarget, ServiceClient } from "../../runtime/transport/service-client.js";
+import { eventually, fileGone, processGone } from "../interop/process-state.js";
+import { callContext, faultProvider, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
+
+/**
+ * How long killed children may take to disappear: the runtime's SIGTERM → SIGKILL grace is
+ * 500 ms; the rest is slack for a loaded 2-core CI machine. Not a performance bound.
+ */
+const childrenGoneWithinMs = 5000;
+/**
+ * The protocol's own bound: go-plugin SIGKILLs a provider 2 s after Kill(), and a provider whose
+ * host died must be gone as fast (wire-contract §3). Measured here: ~0.6 s (the stubborn child's
+ * 500 ms kill grace dominates).
+ */
+const protocolExitMs = 2000;
+
+/** The one terminal event of a finished call, asserting it is the last event and an error. */
+function terminalError(events: readonly ToolEvent[]): ToolError {
+  const found = terminals(events);
+  assert.equal(found.length, 1, `exactly one terminal event: ${events.map((e) => e.event.case).join(",")}`);
+  assert.equal(events.at(-1), found[0], "the terminal event closes the stream");
+  const event = found[0]!.event;
+  assert.equal(event.case, "error", "a terminal error");
+  return event.value as ToolError;
+}
+
+describe("handler faults through the wire", () => {
+  let p: LaunchedProvider;
+  before(async () => {
+    p = await launchFaultProvider();
+  });
+  after(async () => {
+    await p?.kill();
+  });
+
+  /** The provider still answers: Ping SERVING, the process alive, and a following call succeeds. */
+  async function assertHealthy(): Promise<void> {
+    assert.equal(await p.ping(), 1, "Ping: SERVING");
+    assert.ok(!processGone(p.pid), "the provider process is alive");
+    const echo = await p.invoke({ id: "probe", toolName: "echo", arguments: { text: "still here" }, callContext: callContext() }).done;
+    assert.equal(echo.code, 0);
+    assert.deepEqual(echo.events.map((e) => e.event.case), ["result"]);
+  }
+
+  async function fault(mode: string) {
+    const outcome = await p.invoke({ id: `fault-${mode}`, toolName: "fault", arguments: { mode }, callContext: callContext() }).done;
+    assert.equal(outcome.code, 0, "the stream closes OK: the failure travels as a ToolEvent");
+    return outcome;
+  }
+
+  test("a handler that throws: unknown, the raw error in details", async () => {
+    const error = terminalError((await fault("throw")).events);
+    assert.equal(error.category, ToolErrorCategory.UNKNOWN);
+    const raw = (error.details as { error?: { name?: string; message?: string } } | undefined)?.error;
+    assert.equal(raw?.name, "RangeError");
+    assert.equal(raw?.message, "the handler threw");
+    await assertHealthy();
+  });
+
+  test("a handler that rejects: unknown, the raw error in details", async () => {
+    const error = terminalError((await fault("reject")).events);
+    assert.equal(error.category, ToolErrorCategory.UNKNOWN);
+    assert.equal((error.details as { error?: { name?: string } } | undefined)?.error?.name, "TypeError");
+    await assertHealthy();
+  });
+
+  test("a thrown ToolError keeps its category and details", async () => {
+    const error = terminalError((await fault("tool-error")).events);
+    assert.equal(error.category, ToolErrorCategory.PERMISSION_DENIED);
+    assert.deepEqual(error.details, { where: "/etc" });
+    await assertHealthy();
+  });
+
+  test("an invalid output is never sent as a result: unknown, with the violations", async () => {
+    const { events } = await fault("invalid-output");
+    assert.ok(!events.some((e) => e.event.case === "result"));
+    const error = terminalError(events);
+    assert.equal(error.category, ToolErrorCategory.UNKNOWN);
+    assert.match(error.message, /output_schema/);
+    assert.ok(JSON.stringify(error.details).includes("/text"), JSON.stringify(error.details));
+    await assertHealthy();
+  });
+
+  test("a handler hanging past its timeout: one retryable timeout error", async () => {
+    const outcome = await p.invoke({ id: "hang", toolName: "hang", arguments: { late: false }, callContext: callContext() }).done;
+    const error = terminalError(outcome.events);
+    assert.equal(error.category, ToolErrorCategory.TIMEOUT);
+    assert.equal(error.retryable, true);
+    await assertHealthy();
+  });
+
+  test("a handler returning success after its timeout: still timeout, the late result dropped", async () => {
+    const outcome = await p.invoke({ id: "late", toolName: "hang", arguments: { late: true }, callContext: callContext() }).done;
+    assert.ok(!outcome.events.some((e) => e.event.case === "result"), "no late result");
+    assert.equal(terminalError(outcome.events).category, ToolErrorCategory.TIMEOUT);
+    await assertHealthy();
+  });
+
+  test("the kernel closing the stream mid-call: the handler's signal aborts with `cancelled`, no terminal event", async () => {
+    const call = p.invoke({ id: "coop", toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext("s-coop") });
+    await call.waitForEvents(1);
+    call.cancel();
+    const outcome = await call.done;
+    assert.equal(outcome.cancelled, true);
+    // The handler saw the abort (it logs through the kernel's broker, which outlives the stream).
+    const log = await p.kernel.waitFor("log", (r) => r.entry?.message.startsWith("stopped by") === true);
+    assert.equal(log.entry?.message, "stopped by cancelled");
+    assert.equal(log.sessionId, "s-coop");
+    assert.deepEqual(terminals(outcome.events), [], "no result, even though the handler returned one");
+    await assertHealthy();
+  });
+
+  test("a handler ignoring cancellation: no terminal event, the provider keeps serving the same tool", async () => {
+    const call = p.invoke({ id: "stubborn", toolName: "fault", arguments: { mode: "ignore-cancel" }, callContext: callContext() });
+    await call.waitForEvents(1);
+    call.cancel();
+    const outcome = await call.done;
+    assert.deepEqual(terminals(outcome.events), []);
+    await assertHealthy();
+    const again = terminalError((await fault("tool-error")).events);
+    assert.equal(again.category, ToolErrorCategory.PERMISSION_DENIED, "the same tool still runs (safe: true, the orphan blocks nothing)");
+  });
+
+  for (const [how, tool] of [["cancelled", "stubborn_child"], ["timed out", "stubborn_child_timed"]] as const) {
+    test(`a child process ignoring SIGTERM, its call ${how}: the whole group is SIGKILLed`, async () => {
+      const call = p.invoke({ id: `child-${tool}`, toolName: tool, arguments: {}, callContext: callContext() });
+      let pids: number[] = [];
+      for (let n = 1; pids.length === 0 && n <= 20; n++) pids = printedPids(await call.waitForEvents(n));
+      assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(call.events)}`);
+      if (tool === "stubborn_child") call.cancel();
+      const outcome = await call.done;
+      if (tool === "stubborn_child") assert.deepEqual(terminals(outcome.events), [], "no terminal after a cancel");
+      else assert.equal(terminalError(outcome.events).category, ToolErrorCategory.TIMEOUT);
+      assert.ok(!outcome.events.some((e) => e.event.case === "exitStatus" && e.event.value.exitCode === 0), "never a fake clean exit");
+      for (const pid of pids) assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `process ${pid} is gone`);
+      await assertHealthy();
+    });
+  }
+
+  test("Kill() with orphaned handlers still in flight: a graceful exit, no socket left", async () => {
+    // The ignore-cancel handler above never settles; Shutdown's grace cuts it off.
+    const report = await p.kill();
+    assert.ok(report.graceful, `exited by itself in ${report.durationMs.toFixed(0)} ms (go-plugin SIGKILLs at 2 s)`);
+    assert.equal(report.exitCode, 0);
+    assert.ok(fileGone(p.handshake.address));
+  });
+});
+
+test("the host SIGKILLed: the provider exits within 2 s, kills its children, removes its socket", async () => {
+  const host = spawn(faultProvider.command, [...faultProvider.args.slice(0, 3), "test/reliability/fixtures/sigkill-host.ts", JSON.stringify(faultProvider)], {
+    cwd: faultProvider.cwd,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const hostExited = new Promise<void>((resolve) => host.once("exit", () => resolve()));
+  let reported: { pid: number; address: string; children: number[] } | undefined;
+  try {
+    reported = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: host.stdout }).once("line", resolve))) as typeof reported;
+    const { pid, address, children } = reported!;
+    assert.ok(!processGone(pid) && !fileGone(address));
+    host.kill("SIGKILL");
+    await hostExited;
+    const diedAt = performance.now();
+    // Polled every 25 ms; the bound is the protocol's (see protocolExitMs).
+    const gone = await eventually(() => processGone(pid), protocolExitMs + 3000);
+    const tookMs = performance.now() - diedAt;
+    console.log(`# provider exited ${tookMs.toFixed(0)} ms after its host was SIGKILLed`);
+    assert.ok(gone, "the orphaned provider exited");
+    assert.ok(tookMs <= protocolExitMs, `the provider took ${tookMs.toFixed(0)} ms to exit (the protocol allows 2 s)`);
+    assert.ok(fileGone(address), "its socket file is gone");
+    for (const child of children) assert.ok(await eventually(() => processGone(child), childrenGoneWithinMs), `child ${child} is gone`);
+  } finally {
+    host.kill("SIGKILL");
+    for (const pid of [reported?.pid, ...(reported?.children ?? [])]) if (pid !== undefined && !processGone(pid)) process.kill(pid, "SIGKILL");
+  }
+});
+
+test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", async () => {
+  const child = spawn(faultProvider.command, faultProvider.args, { cwd: faultProvider.cwd, env: kernelEnvironment(), stdio: ["ignore", "pipe", "ignore"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
+  const handshake = parseHandshakeLine(line, [1]);
+  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
+  const m = goPluginServices.broker.startStream;
+  const broker = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<Uint8Array, Uint8Array>;
+  broker.on("error", () => {});
+  broker.on("data", () => {});
+  let pids: number[] = [];
+  try {
+    const events: ToolEvent[] = [];
+    const stream = client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call: { id: "held", toolName: "stubborn_child", callContext: callContext() } }));
+    const streamEnded = new Promise<void>((resolve) => {
+      stream.on("data", (r: { event?: ToolEvent }) => {
+        if (r.event) events.push(r.event);
+      });
+      stream.on("error", () => resolve());
+      stream.on("end", () => resolve());
+    });
+    assert.ok(await eventually(() => printedPids(events).length === 2, 30_000), "the call started its process group");
+    pids = printedPids(events);
+    broker.end(); // the host's broker closes; the gRPC connection stays up
+    const code = await Promise.race([exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), protocolExitMs + 3000))]);
+    assert.equal(code, 0, "an orderly exit");
+    assert.ok(fileGone(handshake.address), "its socket file is gone");
+    await streamEnded;
+    assert.ok(!events.some((e) => e.event.case === "result"), "no result claimed for the interrupted call");
+    const ends = terminals(events);
+    assert.ok(ends.length <= 1, "at most one terminal event");
+    if (ends[0]?.event.case === "error") assert.equal(ends[0].event.value.category, ToolErrorCategory.CANCELLED);
+    for (const pid of pids) assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `child ${pid} is gone`);
+  } finally {
+    broker.cancel();
+    client.close();
+    child.kill("SIGKILL");
+    for (const pid of pids) if (!processGone(pid)) process.kill(pid, "SIGKILL");
+  }
+});
