@@ -1,31 +1,23 @@
 // `harness-tool check` passes a correct provider and, against deliberately broken providers,
 // reports exactly the rules each one breaks.
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { runConformance } from "../../cli/check/run-conformance.js";
 import { renderReport } from "../../cli/check/conformance-report.js";
 import { kernelHandshake } from "../../runtime/testing/index.js";
-import { repoRoot } from "../support/buf.js";
-
-const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/esm/index.mjs");
-const fixture = path.join(repoRoot, "test/cli/fixtures/misbehaving-provider.ts");
+import { writeProviderScript } from "../support/provider-script.js";
 
 describe("harness-tool check", () => {
   let dir = "";
   /** An executable that starts the fixture with one misbehaviour, as the kernel would start a binary. */
-  const provider = (misbehaviour: string, extraEnv = ""): { command: string; args: string[] } => {
-    const file = path.join(dir, `${misbehaviour}.sh`);
-    writeFileSync(
-      file,
-      `#!/bin/sh\n${extraEnv}MISBEHAVIOUR=${misbehaviour} exec "${process.execPath}" --conditions=harness-tool-source --import "${tsxLoader}" "${fixture}" "$@"\n`,
-    );
-    chmodSync(file, 0o755);
-    return { command: file, args: [] };
-  };
-  const failedRules = async (misbehaviour: string, extraEnv = "") => {
+  const provider = (misbehaviour: string, extraEnv: Record<string, string> = {}): { command: string; args: string[] } => ({
+    command: writeProviderScript(dir, `${misbehaviour}-${Object.keys(extraEnv).length}`, "test/cli/fixtures/misbehaving-provider.ts", { ...extraEnv, MISBEHAVIOUR: misbehaviour }),
+    args: [],
+  });
+  const failedRules = async (misbehaviour: string, extraEnv: Record<string, string> = {}) => {
     const results = await runConformance(provider(misbehaviour, extraEnv), { config: { region: "eu" } });
     return { failed: results.filter((r) => r.status === "fail").map((r) => r.rule), report: renderReport(results) };
   };
@@ -42,14 +34,14 @@ describe("harness-tool check", () => {
     assert.match(report, /invoke\.invalid-arguments:lookup\s+\S.*pass/);
   });
 
-  const broken: [string, string[], string?][] = [
+  const broken: [string, string[], Record<string, string>?][] = [
     ["risky-data-source", ["schema.risk-matches-kind"]],
     ["accepts-missing-config", ["configure.rejects-missing-required"]],
     ["skips-argument-validation", ["invoke.invalid-arguments:lookup"]],
     ["stdout-noise", ["handshake.stdout-clean"]],
     ["ignores-shutdown", ["shutdown.graceful"]],
     // A launcher that always sets the right cookie stands for a provider that never checks it.
-    ["none", ["handshake.cookie-refused"], `${kernelHandshake.cookieKey}=${kernelHandshake.cookieValue} `],
+    ["none", ["handshake.cookie-refused"], { [kernelHandshake.cookieKey]: kernelHandshake.cookieValue }],
   ];
   for (const [misbehaviour, expected, env] of broken) {
     it(`reports exactly ${expected.join(", ")} for a provider that ${env ? "ignores the cookie" : misbehaviour.replace(/-/g, " ")}`, async () => {

@@ -1,16 +1,14 @@
 // `harness-tool invoke` and `schema` through the real handshake: a process-backed tool's output
 // shown live, --json events, an error's exit code, and Ctrl-C cancelling a call.
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { invokeCommand } from "../../cli/commands/invoke-command.js";
 import { main } from "../../cli/main.js";
-import { repoRoot } from "../support/buf.js";
-
-const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/esm/index.mjs");
+import { writeProviderScript } from "../support/provider-script.js";
 
 function capture(): { stream: NodeJS.WriteStream; text: () => string; wait: (pattern: RegExp) => Promise<void> } {
   const stream = new PassThrough();
@@ -32,10 +30,7 @@ describe("harness-tool invoke", () => {
   let provider = "";
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-invoke-"));
-    provider = path.join(dir, "provider.sh");
-    const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
-    writeFileSync(provider, `#!/bin/sh\nexec "${process.execPath}" --conditions=harness-tool-source --import "${tsxLoader}" "${fixture}" "$@"\n`);
-    chmodSync(provider, 0o755);
+    provider = writeProviderScript(dir, "provider", "test/cli/fixtures/streaming-provider.ts");
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
