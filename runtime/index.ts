@@ -102,3 +102,5 @@ export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/
 export { resolveToolPath, prepareRoots, type PathBoundary } from "./service/resolve-path.js";
 export { createRedactor, collectSecrets, redactionMarker, type SecretRedactor, type StreamRedactor } from "./service/redact-secrets.js";
 export { installProcessGuards } from "./service/process-guards.js";
+export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./errors/rpc-status-error.js";
+export type { KernelClient } from "./kernel/kernel-client.js";

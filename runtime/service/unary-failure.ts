@@ -12,13 +12,12 @@ import { classifyThrown } from "./classify-error.js";
 import type { SecretRedactor } from "./redact-secrets.js";
 
 /**
- * The status code of each category. GrpcCode has no PERMISSION_DENIED (7), so permission_denied
- * maps to FAILED_PRECONDITION; the ToolError in the details keeps the exact category.
+ * The status code of each category; the ToolError in the details keeps the exact category.
  */
 const codeOf: { readonly [c: number]: GrpcCodeValue } = {
   [ToolErrorCategory.INVALID_ARGUMENTS]: GrpcCode.INVALID_ARGUMENT,
   [ToolErrorCategory.NOT_FOUND]: GrpcCode.NOT_FOUND,
-  [ToolErrorCategory.PERMISSION_DENIED]: GrpcCode.FAILED_PRECONDITION,
+  [ToolErrorCategory.PERMISSION_DENIED]: GrpcCode.PERMISSION_DENIED,
   [ToolErrorCategory.EXECUTION_FAILED]: GrpcCode.FAILED_PRECONDITION,
   [ToolErrorCategory.TIMEOUT]: GrpcCode.DEADLINE_EXCEEDED,
   [ToolErrorCategory.CONCURRENCY_CONFLICT]: GrpcCode.UNAVAILABLE,

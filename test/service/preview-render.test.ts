@@ -71,6 +71,7 @@ describe("Preview", () => {
   it("keeps a thrown ToolError's category in the status details, and times out with DEADLINE_EXCEEDED", async () => {
     const thrown = await status(service.preview(previewRequest("edit", { text: "throw" })));
     assert.equal(thrown.toolError?.category, ToolErrorCategory.PERMISSION_DENIED);
+    assert.equal(thrown.code, GrpcCode.PERMISSION_DENIED);
     const hung = await status(service.preview(previewRequest("edit", { text: "hang" })));
     assert.equal(hung.code, GrpcCode.DEADLINE_EXCEEDED);
   });
