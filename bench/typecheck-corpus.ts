@@ -15,7 +15,10 @@ import path from "node:path";
 import type { SyntheticTool } from "./synthetic-protos.js";
 
 /** The corpora, in report order. */
-export type CorpusId = "floor" | "mcp" | "harness-tool";
+export type CorpusId = "floor" | "mcp" | "harness-tool" | "harness-tool-tool-only";
+
+/** The project file of the plugin corpus without protoc-gen-es's `_pb.ts` (the `_tool.ts` does not import it). */
+export const toolOnlyProject = "tsconfig.tool-only.json";
 
 /** The tsconfig every corpus shares: the project's strictness, as a provider repository would set it. */
 export function corpusTsconfig(include: readonly string[]): string {
@@ -211,6 +214,8 @@ ${tools.map((t) => `    ${t.handlerKey}: async (input) => ${handlerBody("input")
  */
 export function writePluginCorpus(dir: string, handlersFile: string): void {
   writeCorpusDir(dir, { "provider.ts": handlersFile }, ["*.ts", "gen/**/*.ts"]);
+  // Diagnostic: the same corpus without the _pb.ts, to tell the two plugins' costs apart.
+  writeFileSync(path.join(dir, toolOnlyProject), corpusTsconfig(["provider.ts"]));
 }
 
 /** The handler body every corpus shares, for a handlers file written elsewhere. */

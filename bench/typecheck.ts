@@ -12,9 +12,22 @@ import { median, roundRobinOrder, runTimed } from "./measure.js";
 import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 import { syntheticTools, writeSyntheticProtos, type SyntheticTool } from "./synthetic-protos.js";
-import { sharedHandlerBody, writeBuilderCorpus, writeFloorCorpus, writeMcpCorpus, writePluginCorpus, type CorpusId } from "./typecheck-corpus.js";
+import {
+  sharedHandlerBody,
+  toolOnlyProject,
+  writeBuilderCorpus,
+  writeFloorCorpus,
+  writeMcpCorpus,
+  writePluginCorpus,
+  type CorpusId,
+} from "./typecheck-corpus.js";
 
-const corpora: readonly CorpusId[] = ["harness-tool", "floor", "mcp"];
+/** The folder and project file of a corpus. */
+function corpusProject(base: string, corpus: CorpusId): { dir: string; project: string } {
+  return corpus === "harness-tool-tool-only"
+    ? { dir: path.join(base, "harness-tool"), project: toolOnlyProject }
+    : { dir: path.join(base, corpus), project: "tsconfig.json" };
+}
 const compilerNames = Object.keys(compilers) as CompilerName[];
 
 interface CheckRuns {
@@ -30,9 +43,9 @@ function diagnosticCount(output: string, label: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function tsc(compiler: CompilerName, dir: string, extra: readonly string[], timeoutMs: number) {
+function tsc(compiler: CompilerName, where: { dir: string; project: string }, extra: readonly string[], timeoutMs: number) {
   const c = compilers[compiler];
-  return runTimed(c.command, [...c.args, "-p", path.join(dir, "tsconfig.json"), ...extra], { cwd: dir, timeoutMs });
+  return runTimed(c.command, [...c.args, "-p", path.join(where.dir, where.project), ...extra], { cwd: where.dir, timeoutMs });
 }
 
 /**
@@ -84,13 +97,15 @@ export const typecheckSuite: Suite = {
       context.log(`typecheck ${n} tools: writing harness-tool's corpus`);
       const ourSource = await writeOurCorpus(ws, path.join(base, "harness-tool"), tools, n);
       ourSources.add(ourSource);
+      const pluginOutput = ourSource.startsWith("plugin output");
+      const corpora: CorpusId[] = ["harness-tool", "floor", "mcp", ...(pluginOutput ? (["harness-tool-tool-only"] as const) : [])];
       const results = new Map<string, CheckRuns>();
       const pairs = compilerNames.flatMap((compiler) => corpora.map((corpus) => ({ compiler, corpus, key: `${compiler} ${corpus}` })));
       for (const p of pairs) results.set(p.key, { wallMs: [], rssKb: [], failure: undefined, types: undefined, instantiations: undefined });
       // One untimed pass per pair: reports type errors and the type/instantiation counts.
       for (const p of pairs) {
         const r = results.get(p.key) as CheckRuns;
-        const run = await tsc(p.compiler, path.join(base, p.corpus), ["--extendedDiagnostics"], timeoutMs);
+        const run = await tsc(p.compiler, corpusProject(base, p.corpus), ["--extendedDiagnostics"], timeoutMs);
         if (run.timedOut) r.failure = `timed out after ${formatMs(timeoutMs)}`;
         else if (run.status !== 0) r.failure = `tsc exited ${run.status}: ${(run.stdout + run.stderr).split("\n").filter((l) => /error TS/.test(l)).slice(0, 3).join(" / ")}`;
         r.types = diagnosticCount(run.stdout, "Types");
@@ -101,7 +116,7 @@ export const typecheckSuite: Suite = {
           const r = results.get(p.key) as CheckRuns;
           if (r.failure !== undefined) continue;
           context.log(`typecheck ${n} tools: ${p.key} run ${round + 1}/${runs}`);
-          const run = await tsc(p.compiler, path.join(base, p.corpus), [], timeoutMs);
+          const run = await tsc(p.compiler, corpusProject(base, p.corpus), [], timeoutMs);
           if (run.status !== 0) {
             r.failure = run.timedOut ? `timed out after ${formatMs(timeoutMs)}` : `tsc exited ${run.status}`;
             continue;
@@ -128,6 +143,12 @@ export const typecheckSuite: Suite = {
           figures.push(unavailable(`wall vs MCP SDK, ${label}`, `harness-tool: ${ours.failure ?? "ok"}; mcp: ${mcp.failure ?? "ok"}`));
         } else {
           figures.push(compared(`wall vs MCP SDK, ${label}`, median(ours.wallMs), formatMs, { label: "MCP SDK", value: median(mcp.wallMs) }, strict ? 0.5 : undefined, `MCP: ${counts(mcp)}${strict ? "" : "; target applies at 100 and 500 tools"}`));
+        }
+        const toolOnly = results.get(`${compiler} harness-tool-tool-only`);
+        if (toolOnly && !toolOnly.failure && !floor.failure && !mcp.failure) {
+          figures.push(
+            compared(`_tool.ts + handlers only (no _pb.ts) vs floor, ${label}`, median(toolOnly.wallMs), formatMs, { label: "floor", value: median(floor.wallMs) }, undefined, `diagnostic: ${counts(toolOnly)}; vs MCP SDK ${(median(toolOnly.wallMs) / median(mcp.wallMs)).toFixed(2)}×`),
+          );
         }
         if (!ours.failure && !floor.failure && !mcp.failure) {
           const rss = (r: CheckRuns) => Math.max(...r.rssKb);
