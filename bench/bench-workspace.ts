@@ -59,6 +59,20 @@ export function createWorkspace(label: string): BenchWorkspace {
   return { root, packageDir };
 }
 
+let socketDir: string | undefined;
+
+/**
+ * The folder launched providers put their unix sockets in (PLUGIN_UNIX_SOCKET_DIR), so a killed
+ * provider leaves nothing in the OS temp dir; removeAllWorkspaces() deletes it.
+ */
+export function benchSocketDir(): string {
+  if (socketDir === undefined || !existsSync(socketDir)) {
+    socketDir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-bench-sockets-"));
+    workspaces.add(socketDir);
+  }
+  return socketDir;
+}
+
 /** Deletes every workspace this process created. */
 export function removeAllWorkspaces(): void {
   for (const root of workspaces) rmSync(root, { recursive: true, force: true });

@@ -25,7 +25,10 @@ export interface HotFunction {
   readonly share: number;
 }
 
-/** The functions with the most self time across the .cpuprofile files in `dir`, highest first. */
+/**
+ * The functions with the most self time across the .cpuprofile files in `dir`, highest first;
+ * shares are of the busy time (the "(idle)" node is left out).
+ */
 export function hottestFunctions(dir: string, limit: number): HotFunction[] {
   const self = new Map<string, number>();
   let totalHits = 0;
@@ -37,6 +40,10 @@ export function hottestFunctions(dir: string, limit: number): HotFunction[] {
       const hits = node.hitCount ?? 0;
       if (hits === 0) continue;
       const { functionName, url, lineNumber } = node.callFrame;
+      if (functionName === "(idle)") {
+        totalMs -= hits * msPerSample(profile);
+        continue;
+      }
       const where = url ? `${url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "")}:${lineNumber + 1}` : "";
       const key = `${functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
       self.set(key, (self.get(key) ?? 0) + hits);
@@ -61,6 +68,12 @@ function ownerOf(node: ProfileNode): string {
   return local ? `harness-tool ${local[1]}` : url;
 }
 
+/** The sampling interval of a profile, in ms. */
+function msPerSample(profile: CpuProfile): number {
+  const samples = profile.samples?.length ?? 0;
+  return samples === 0 ? 0 : (profile.endTime - profile.startTime) / 1000 / samples;
+}
+
 /** Self time per owner (package, node internals, GC) across the .cpuprofile files in `dir`. */
 export function selfTimeByOwner(dir: string, limit: number): HotFunction[] {
   const self = new Map<string, number>();
@@ -72,6 +85,10 @@ export function selfTimeByOwner(dir: string, limit: number): HotFunction[] {
     for (const node of profile.nodes) {
       const hits = node.hitCount ?? 0;
       if (hits === 0) continue;
+      if (node.callFrame.functionName === "(idle)") {
+        totalMs -= hits * msPerSample(profile);
+        continue;
+      }
       const owner = ownerOf(node);
       self.set(owner, (self.get(owner) ?? 0) + hits);
       totalHits += hits;

@@ -17,6 +17,7 @@ import {
   type GetSchemaResponse,
   type InvokeResponse,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { benchSocketDir } from "./bench-workspace.js";
 import { killTree, processCpuMs, residentSetKb, trackChild } from "./measure.js";
 
 /** go-plugin's environment for the kernel's handshake (wire-contract.md §3). */
@@ -27,9 +28,12 @@ export const handshakeEnvironment = {
   PLUGIN_MAX_PORT: "25000",
 } as const;
 
-/** The environment the kernel gives a provider: PATH, HOME, TMPDIR and go-plugin's variables. */
+/**
+ * The environment the kernel gives a provider: PATH, HOME, TMPDIR and go-plugin's variables, with
+ * PLUGIN_UNIX_SOCKET_DIR pointing into the bench's own temp folder.
+ */
 export function kernelEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...handshakeEnvironment };
+  const env: NodeJS.ProcessEnv = { ...handshakeEnvironment, PLUGIN_UNIX_SOCKET_DIR: benchSocketDir() };
   for (const name of ["PATH", "HOME", "TMPDIR"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
