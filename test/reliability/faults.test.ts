@@ -7,29 +7,12 @@
  * socket), and the broker stream ending with the connection still open.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
-import { create } from "@bufbuild/protobuf";
-import { Metadata, type ClientDuplexStream } from "@grpc/grpc-js";
-import { InvokeRequestSchema, ToolErrorCategory, ToolService, type ToolError, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { kernelEnvironment, parseHandshakeLine, type LaunchedProvider } from "harness-tool/testing";
-import { goPluginServices } from "../../runtime/transport/grpc-service-definition.js";
-import { grpcTarget, ServiceClient } from "../../runtime/transport/service-client.js";
+import { ToolErrorCategory, type ToolError, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import type { LaunchedProvider } from "harness-tool/testing";
 import { eventually, fileGone, processGone } from "../interop/process-state.js";
-import { callContext, faultProvider, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
-
-/**
- * How long killed children may take to disappear: the runtime's SIGTERM → SIGKILL grace is
- * 500 ms; the rest is slack for a loaded 2-core CI machine. Not a performance bound.
- */
-const childrenGoneWithinMs = 5000;
-/**
- * The protocol's own bound: go-plugin SIGKILLs a provider 2 s after Kill(), and a provider whose
- * host died must be gone as fast (wire-contract §3). Measured here: ~0.6 s (the stubborn child's
- * 500 ms kill grace dominates).
- */
-const protocolExitMs = 2000;
+import { callContext, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
+import { brokerEndedScenario, childrenGoneWithinMs, hostSigkilledScenario } from "./support/host-scenarios.js";
 
 /** The one terminal event of a finished call, asserting it is the last event and an error. */
 function terminalError(events: readonly ToolEvent[]): ToolError {
@@ -163,71 +146,34 @@ describe("handler faults through the wire", () => {
   });
 });
 
-test("the host SIGKILLed: the provider exits within 2 s, kills its children, removes its socket", async () => {
-  const host = spawn(faultProvider.command, [...faultProvider.args.slice(0, 3), "test/reliability/fixtures/sigkill-host.ts", JSON.stringify(faultProvider)], {
-    cwd: faultProvider.cwd,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const hostExited = new Promise<void>((resolve) => host.once("exit", () => resolve()));
-  let reported: { pid: number; address: string; children: number[] } | undefined;
+// KNOWN BUG (reported, not fixed here: runtime/transport is another engineer's room). Each
+// cancelled Invoke is an RST_STREAM from the host; nghttp2 (inside node:http2, under grpc-js's
+// server) limits incoming resets to a burst of 1,000 refilled at 33/s and then terminates the
+// whole HTTP/2 session with INTERNAL_ERROR. The broker stream dies with it, so the provider shuts
+// down, and every call in flight ends with gRPC INTERNAL and no terminal event. grpc-go (the
+// kernel) also cancels with RST_STREAM. Marked `todo` so it reports without failing CI; remove the
+// mark once the transport raises the limit (node:http2's streamResetBurst/streamResetRate, not
+// reachable through grpc-js's Server options today).
+test("the kernel cancelling 1,200 streams in a burst: the provider keeps serving", { todo: "known bug: nghttp2's stream-reset rate limit ends the session" }, async () => {
+  const p = await launchFaultProvider();
   try {
-    reported = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: host.stdout }).once("line", resolve))) as typeof reported;
-    const { pid, address, children } = reported!;
-    assert.ok(!processGone(pid) && !fileGone(address));
-    host.kill("SIGKILL");
-    await hostExited;
-    const diedAt = performance.now();
-    // Polled every 25 ms; the bound is the protocol's (see protocolExitMs).
-    const gone = await eventually(() => processGone(pid), protocolExitMs + 3000);
-    const tookMs = performance.now() - diedAt;
-    console.log(`# provider exited ${tookMs.toFixed(0)} ms after its host was SIGKILLed`);
-    assert.ok(gone, "the orphaned provider exited");
-    assert.ok(tookMs <= protocolExitMs, `the provider took ${tookMs.toFixed(0)} ms to exit (the protocol allows 2 s)`);
-    assert.ok(fileGone(address), "its socket file is gone");
-    for (const child of children) assert.ok(await eventually(() => processGone(child), childrenGoneWithinMs), `child ${child} is gone`);
+    for (let batch = 0; batch < 12; batch++) {
+      const calls = Array.from({ length: 100 }, (_, i) => p.invoke({ id: `burst-${batch}-${i}`, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() }));
+      await Promise.all(calls.map((c) => c.waitForEvents(1)));
+      for (const c of calls) c.cancel();
+      await Promise.all(calls.map((c) => c.done));
+    }
+    assert.equal(await p.ping(), 1, "Ping: SERVING after the burst");
+    const echo = await p.invoke({ id: "after", toolName: "echo", arguments: { text: "x" }, callContext: callContext() }).done;
+    assert.equal(echo.code, 0, `a following call succeeds (got ${echo.code} ${echo.details})`);
   } finally {
-    host.kill("SIGKILL");
-    for (const pid of [reported?.pid, ...(reported?.children ?? [])]) if (pid !== undefined && !processGone(pid)) process.kill(pid, "SIGKILL");
+    await p.kill();
   }
 });
 
-test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", async () => {
-  const child = spawn(faultProvider.command, faultProvider.args, { cwd: faultProvider.cwd, env: kernelEnvironment(), stdio: ["ignore", "pipe", "ignore"] });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
-  const handshake = parseHandshakeLine(line, [1]);
-  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
-  const m = goPluginServices.broker.startStream;
-  const broker = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<Uint8Array, Uint8Array>;
-  broker.on("error", () => {});
-  broker.on("data", () => {});
-  let pids: number[] = [];
-  try {
-    const events: ToolEvent[] = [];
-    const stream = client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call: { id: "held", toolName: "stubborn_child", callContext: callContext() } }));
-    const streamEnded = new Promise<void>((resolve) => {
-      stream.on("data", (r: { event?: ToolEvent }) => {
-        if (r.event) events.push(r.event);
-      });
-      stream.on("error", () => resolve());
-      stream.on("end", () => resolve());
-    });
-    assert.ok(await eventually(() => printedPids(events).length === 2, 30_000), "the call started its process group");
-    pids = printedPids(events);
-    broker.end(); // the host's broker closes; the gRPC connection stays up
-    const code = await Promise.race([exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), protocolExitMs + 3000))]);
-    assert.equal(code, 0, "an orderly exit");
-    assert.ok(fileGone(handshake.address), "its socket file is gone");
-    await streamEnded;
-    assert.ok(!events.some((e) => e.event.case === "result"), "no result claimed for the interrupted call");
-    const ends = terminals(events);
-    assert.ok(ends.length <= 1, "at most one terminal event");
-    if (ends[0]?.event.case === "error") assert.equal(ends[0].event.value.category, ToolErrorCategory.CANCELLED);
-    for (const pid of pids) assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `child ${pid} is gone`);
-  } finally {
-    broker.cancel();
-    client.close();
-    child.kill("SIGKILL");
-    for (const pid of pids) if (!processGone(pid)) process.kill(pid, "SIGKILL");
-  }
+test("the host SIGKILLed mid-call: the provider exits within 2 s, kills its children, removes its socket", async () => {
+  const ms = await hostSigkilledScenario();
+  console.log(`# provider exited ${ms.toFixed(0)} ms after its host was SIGKILLed`);
 });
+
+test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", () => brokerEndedScenario());
