@@ -2,4 +2,4 @@
 // and through the wire at 64 concurrent calls), with the same accounting and memory bounds.
 process.env["LOAD_CALLS"] ??= "100000";
 process.env["WIRE_CALLS"] ??= "100000";
-await import("../test/reliability/load.test.ts");
+await import("../test/reliability/load.test.js");

@@ -34,6 +34,11 @@ import { valueNear } from "./support/schema-arbitrary.js";
 /** Multiplies every numRuns below (the soak sets it high). */
 const scale = Number(process.env["FUZZ_RUNS"] ?? "1");
 const runs = (n: number) => Math.max(1, Math.round(n * scale));
+/** FUZZ_SEED / FUZZ_PATH replay a failure fast-check reported. */
+const replay = {
+  ...(process.env["FUZZ_SEED"] ? { seed: Number(process.env["FUZZ_SEED"]) } : {}),
+  ...(process.env["FUZZ_PATH"] ? { path: process.env["FUZZ_PATH"] } : {}),
+};
 
 interface GeneratedTool {
   readonly module: string;
@@ -114,7 +119,7 @@ describe("random arguments against the examples' generated validators", async ()
             assert.equal(reached, before + 1, "valid arguments reach the handler");
           }
         }),
-        { numRuns: runs(200) },
+        { numRuns: runs(200), ...replay },
       );
       // The arbitrary is useful only if it lands on both sides.
       assert.ok(accepted > 0 && rejected > 0, `accepted ${accepted}, rejected ${rejected}`);
@@ -161,7 +166,8 @@ describe("random protos through protoc-gen-harness-tool", () => {
         for (const line of error.split("\n")) assert.match(line, diagnostic, `a clean diagnostic, not an exception${context}`);
       } else {
         generated++;
-        const tools = models[i]!.service?.rpcs.length ?? 0;
+        // A service none of whose rpcs carries the tool option is a plain gRPC service: no file.
+        const tools = models[i]!.service?.rpcs.filter((r) => r.tool !== undefined).length ?? 0;
         if (mustGenerate || tools > 0) assert.equal(run.response.file.length, 1, `one file for a file with tools${context}`);
         for (const file of run.response.file) {
           const out = ts.transpileModule(file.content, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
@@ -180,7 +186,7 @@ describe("random protos through protoc-gen-harness-tool", () => {
         totals.generated += r.generated;
         totals.refused += r.refused;
       }),
-      { numRuns: runs(4), endOnFailure: true },
+      { numRuns: runs(4), endOnFailure: true, ...replay },
     );
     assert.ok(totals.generated > 0 && totals.refused > 0, JSON.stringify(totals));
   });
@@ -190,7 +196,7 @@ describe("random protos through protoc-gen-harness-tool", () => {
       fc.asyncProperty(fc.array(subsetProtoModel, { minLength: 20, maxLength: 20 }), async (models) => {
         await check(models, true);
       }),
-      { numRuns: runs(2), endOnFailure: true },
+      { numRuns: runs(2), endOnFailure: true, ...replay },
     );
   });
 });

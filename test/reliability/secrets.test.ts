@@ -29,6 +29,12 @@ import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 
 const scale = Number(process.env["SECRETS_RUNS"] ?? "1");
+/** SECRETS_SEED / SECRETS_PATH replay a failure fast-check reported. */
+function replay(prefix: string): { seed?: number; path?: string } {
+  const seed = process.env[`${prefix}_SEED`];
+  const at = process.env[`${prefix}_PATH`];
+  return { ...(seed ? { seed: Number(seed) } : {}), ...(at ? { path: at } : {}) };
+}
 
 const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] } as const;
 const spec = {
@@ -81,11 +87,14 @@ const endings = [
 type Action = (typeof actions)[number];
 type Ending = (typeof endings)[number];
 
-/** Every string and byte array (as UTF-8) inside a value, keys included. */
+/**
+ * Every string and byte array (as UTF-8) inside a value, keys included. Numbers are left out: a
+ * sensitive number is matched as text only (out of scope as a JSON number), and sequence numbers
+ * or timestamps would match a PIN's digits by chance.
+ */
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
   else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString("utf8"));
-  else if (typeof value === "bigint" || typeof value === "number") out.push(String(value));
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
   else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) { out.push(k); strings(v, out); }
   return out;
@@ -97,7 +106,8 @@ const secret = fc
   .tuple(fc.string({ unit: secretChars, minLength: 5, maxLength: 23 }), fc.constantFrom("🔑", "é", "\"", "\\", "%", "\n", "&"), fc.nat(23))
   .map(([body, rare, at]) => { const chars = [...body]; chars.splice(at % (chars.length + 1), 0, rare); return chars.join(""); })
   .filter((s) => !redactionMarker.includes(s) && s.trim().length >= 4);
-const pin = fc.integer({ min: 100_000, max: 99_999_999 });
+// Eight digits: never inside the runtime's own texts (ISO timestamps have at most six in a row).
+const pin = fc.integer({ min: 10_000_000, max: 99_999_999 });
 
 const plan = fc.record({
   secrets: fc.record({ oldKey: secret, apiKey: secret, password: secret, tokens: fc.array(secret, { minLength: 1, maxLength: 3 }), pin }),
@@ -212,7 +222,7 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       }
       await service.shutdown(100);
     }),
-    { numRuns: Math.round(1200 * scale) },
+    { numRuns: Math.round(1200 * scale), ...replay("SECRETS") },
   );
   assert.ok(runs >= 1000, `only ${runs} runs`);
   // Every action and ending was exercised a fair number of times.

@@ -59,7 +59,7 @@ interface RpcModel {
         description?: string;
         streaming?: boolean;
         processBacked?: boolean;
-        concurrency?: { safe: boolean; keyFields: string[] };
+        concurrency?: { safe: boolean; keyFields: readonly string[] };
         timeout?: { seconds: number; nanos: number };
         idempotent?: boolean;
         terminatesTurn?: boolean;
