@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Checks that each reliability scenario fails when the behaviour it guards is removed: for every
+// mutation below, a copy of the working tree (node_modules linked, nothing in this checkout
+// touched) gets one edit, and the scenario's tests run against it; the mutation must make them
+// fail. Prints one line per mutation and exits 1 if any mutation survived.
+//
+//   node soak/mutation-check.mjs            # all mutations
+//   node soak/mutation-check.mjs timeout    # those whose name contains "timeout"
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+/** name, file, the exact text to replace, its replacement, the tests that must fail (with a name pattern). */
+const mutations = [
+  ["output validation removed", "runtime/service/invoke-call.ts", "if (violations.length > 0 || !isPlainObject(payload)) {", "if (false) {", ["test/reliability/faults.test.ts"], "invalid output"],
+  ["input validation removed", "runtime/service/invoke-call.ts", "if (violations.length > 0) {\n        // wire-contract §5", "if (false) {\n        // wire-contract §5", ["test/reliability/fuzz.test.ts"], "INVALID_ARGUMENTS"],
+  ["default timeout not enforced", "runtime/service/invoke-call.ts", "if (timeoutMs !== undefined) timer = setTimeout(", "if (false) timer = setTimeout(", ["test/reliability/faults.test.ts"], "timeout"],
+  // Through the wire the cancelled stream is gone before a late terminal could reach the host, so
+  // the in-process load scenario (which cancels every 14th call) is the one that sees it.
+  ["a terminal event after a cancel", "runtime/service/invoke-call.ts", 'if (reason === "cancelled") {', "if (false) {", ["test/reliability/load.test.ts"], "in-process"],
+  ["terminal events duplicated", "runtime/service/invoke-call.ts", "this.#send({ case: kind, value } as EventInit);", "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);", ["test/reliability/load.test.ts"], "in-process"],
+  ["terminal events lost", "runtime/service/invoke-call.ts", "if (this.#closed) return;\n    this.#flushOutput();", "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#flushOutput();", ["test/reliability/load.test.ts"], "in-process"],
+  ["no SIGKILL after SIGTERM", "runtime/service/spawn-child.ts", 'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);', "killTimer = undefined;", ["test/reliability/faults.test.ts"], "SIGTERM"],
+  ["the broker stream ending ignored", "runtime/transport/plugin-server.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "broker stream ending"],
+  ["host death unnoticed (broker and parent pid)", "runtime/transport/plugin-server.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/plugin-server.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""]],
+  // Closing the gRPC server unlinks the socket too (libuv), so both removals go.
+  ["socket file left behind", "runtime/transport/listen.ts", "const cleanup = () => rmSync(socketPath, { force: true });", "const cleanup = () => {};", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/plugin-server.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"]],
+  ["JSON-escaped secrets not redacted", "runtime/service/redact-secrets.ts", "  out.add(JSON.stringify(secret).slice(1, -1));\n", "", ["test/reliability/secrets.test.ts"], ""],
+  ["split secrets not held back", "runtime/service/redact-secrets.ts", "let cut = Math.max(0, buf.length - (longestBytes - 1));", "let cut = buf.length;", ["test/reliability/secrets.test.ts"], ""],
+  ["key_fields gate open", "runtime/service/concurrency-gate.ts", "return { exclusive: false, keys: [key], label };", "return { exclusive: false, keys: [], label };", ["test/reliability/load.test.ts"], "in-process"],
+  ["plugin throws on a oneof", "plugin/json-schema-from-message.ts", "if (field.oneof !== undefined) {\n", 'if (field.oneof !== undefined) {\n      throw new TypeError("cannot read oneof");\n', ["test/reliability/fuzz.test.ts"], "protos"],
+  ["generated validator drops a required check", "examples/search/src/gen/examples/search/v1/search_tool.ts", 'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":', 'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":', ["test/reliability/fuzz.test.ts"], "glob"],
+];
+
+const filter = process.argv[2] ?? "";
+const copy = mkdtempSync(path.join(os.tmpdir(), "harness-tool-mutants-"));
+cpSync(root, copy, { recursive: true, filter: (src) => !/[/\\](node_modules|\.git)$/.test(src) });
+symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+let survived = 0;
+try {
+  for (const [name, file, from, to, tests, pattern, extra] of mutations) {
+    if (!name.includes(filter)) continue;
+    const edits = [[file, from, to], ...(extra ? [extra] : [])];
+    const originals = new Map();
+    for (const [f, a, b] of edits) {
+      const target = path.join(copy, f);
+      const text = originals.get(target) ?? readFileSync(target, "utf8");
+      originals.set(target, text);
+      const current = readFileSync(target, "utf8");
+      if (!current.includes(a)) throw new Error(`${name}: ${f} no longer contains the text to mutate; update soak/mutation-check.mjs`);
+      writeFileSync(target, current.replace(a, b));
+    }
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [path.join(copy, "node_modules/tsx/dist/cli.mjs"), "--test", "--test-timeout=30000", ...(pattern ? [`--test-name-pattern=${pattern}`] : []), ...tests], {
+      cwd: copy,
+      env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ") },
+      encoding: "utf8",
+    });
+    // A test cut off by --test-timeout (a call that never ends) counts as failed too.
+    const failed = /^# (fail|cancelled) [1-9]/m.test(run.stdout);
+    if (!failed) survived++;
+    console.log(`${failed ? "killed  " : "SURVIVED"} ${name} (${tests.join(" ")}${pattern ? ` /${pattern}/` : ""}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    for (const [target, text] of originals) writeFileSync(target, text);
+  }
+} finally {
+  rmSync(copy, { recursive: true, force: true });
+}
+process.exit(survived > 0 ? 1 : 0);
