@@ -16,7 +16,7 @@ import {
 import { compileTypes } from "./compile-types.js";
 import { formatDiagnostic, sortDiagnostics } from "./diagnostics.js";
 import { collectTypes, type FileTypes } from "./emit-types.js";
-import { emitToolFile } from "./emit-tool-file.js";
+import { emitToolFile, schemasFileDirective } from "./emit-tool-file.js";
 import { parseHarnessToolOptions } from "./plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
 import { buildModel, type FileModel } from "./tool-model.js";
@@ -74,12 +74,24 @@ export async function runPlugin(request: CodeGeneratorRequest): Promise<PluginRu
         for (const file of model.files) {
           const desc = byName.get(file.protoFile);
           const f = schema.generateFile(file.outputFile);
-          if (desc) f.preamble(desc);
-          emitToolFile(f, file, types.get(file) as FileTypes, compiled, schema.options);
+          const schemasPath = file.outputFile.replace(/_tool\.ts$/, "_tool_schemas.ts");
+          const s = schema.generateFile(schemasPath);
+          if (desc) {
+            f.preamble(desc);
+            s.preamble(desc);
+          }
+          const asImport = (p: string) => `./${p.replace(/\.ts$/, ".js")}`;
+          emitToolFile(f, s, { tool: asImport(file.outputFile), schemas: asImport(schemasPath) }, file, types.get(file) as FileTypes, compiled, schema.options);
         }
       },
     });
-    return { response: plugin.run(request), warnings, errors: [] };
+    const response = plugin.run(request);
+    // A directive counts only before the first statement; protoplugin puts the imports right after
+    // its preamble, so the schemas files get theirs inside the preamble, after its last line.
+    for (const file of response.file) {
+      if (file.name.endsWith("_tool_schemas.ts")) file.content = file.content.replace("/* eslint-disable */\n", `/* eslint-disable */\n${schemasFileDirective}\n`);
+    }
+    return { response, warnings, errors: [] };
   } catch (error) {
     // Option errors and anything unexpected: one line, no stack trace.
     const message = error instanceof Error ? error.message : String(error);

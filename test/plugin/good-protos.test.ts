@@ -21,7 +21,7 @@ describe("good protos", () => {
   it("warns about a missing default_timeout and still generates", async () => {
     const run = await generate(files, ["no_timeout.proto"]);
     assert.equal(run.response.error ?? "", "");
-    assert.deepEqual(run.response.file.map((f) => f.name), ["no_timeout_tool.ts"]);
+    assert.deepEqual(run.response.file.map((f) => f.name), ["no_timeout_tool.ts", "no_timeout_tool_schemas.ts"]);
     assert.equal(run.warnings.length, 1);
     assert.match(run.warnings[0] ?? "", /^no_timeout\.proto:12:12: LookupService\.Lookup: warning: no default_timeout: .+ \(set default_timeout .+\)$/);
   });

@@ -4,8 +4,9 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import type { JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
 
 /**
  * The input of the `lookup` tool.
@@ -33,50 +34,6 @@ export interface LookupOutput {
 export type LookupConfig = Record<string, never>;
 
 // lookup: data_source, read_only
-
-/**
- * The input schema of `lookup` (common JSON-Schema subset).
- */
-export const lookupInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "What to look up.",
-  properties: {
-    key: {
-      type: "string",
-      description: "The key.",
-    },
-  },
-  required: ["key"],
-};
-
-/**
- * The output schema of `lookup` (common JSON-Schema subset).
- */
-export const lookupOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "What was found.",
-  properties: {
-    value: {
-      type: "string",
-      description: "The value.",
-    },
-  },
-  required: ["value"],
-};
-
-/** Every way `value` falls outside {@link lookupInputSchema}, with the runtime validator's paths and messages. */
-export function validateLookupInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkLookupInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link lookupOutputSchema}, with the runtime validator's paths and messages. */
-export function validateLookupOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkLookupOutput(value, "", violations);
-  return violations;
-}
 
 /**
  * Looks one thing up.
@@ -137,42 +94,9 @@ export function createLookupProvider(handlers: LookupHandlers, options: LookupPr
 /**
  * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const lookupToolSchemas = [lookupTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const lookupToolSchemas = [lookupTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkLookupInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["key"] === undefined) out.push({ path: `${path}/key`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkLookupOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["value"] === undefined) out.push({ path: `${path}/value`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "value":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/value`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ */
+export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

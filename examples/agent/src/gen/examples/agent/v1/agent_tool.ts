@@ -5,8 +5,9 @@
 // @generated from file examples/agent/v1/agent.proto (package examples.agent.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
 
 /**
  * The input of the `spawn_subagent` tool.
@@ -51,62 +52,6 @@ export interface AgentConfig {
 // spawn_subagent: resource, critical
 
 /**
- * The input schema of `spawn_subagent` (common JSON-Schema subset).
- */
-export const spawnSubagentInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The task for the sub-agent.",
-  properties: {
-    prompt: {
-      type: "string",
-      description: "Everything the sub-agent needs to know: it does not see this conversation.",
-    },
-  },
-  required: ["prompt"],
-};
-
-/**
- * The output schema of `spawn_subagent` (common JSON-Schema subset).
- */
-export const spawnSubagentOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "How the sub-agent ended.",
-  properties: {
-    session_id: {
-      type: "string",
-      description: "The sub-session's id.",
-    },
-    status: {
-      type: "string",
-      description: "How it ended, e.g. \"completed\".",
-    },
-    answer: {
-      type: "string",
-      description: "The text of its last message.",
-    },
-    cost_usd: {
-      type: "number",
-      description: "What it cost, in US dollars.",
-    },
-  },
-  required: ["session_id", "status", "answer", "cost_usd"],
-};
-
-/** Every way `value` falls outside {@link spawnSubagentInputSchema}, with the runtime validator's paths and messages. */
-export function validateSpawnSubagentInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSpawnSubagentInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link spawnSubagentOutputSchema}, with the runtime validator's paths and messages. */
-export function validateSpawnSubagentOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSpawnSubagentOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Runs a sub-agent on a task and waits for its final answer.
  */
 export const spawnSubagentTool = defineTool<SpawnSubagentInput, SpawnSubagentOutput>()({
@@ -121,40 +66,6 @@ export const spawnSubagentTool = defineTool<SpawnSubagentInput, SpawnSubagentOut
   defaultTimeoutMs: 900_000,
   validators: { input: validateSpawnSubagentInput, output: validateSpawnSubagentOutput },
 });
-
-/**
- * The agent.hcl attributes of AgentService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const agentConfig: ConfigDefinition<AgentConfig> = {
-  attributes: [
-    {
-      name: "profile",
-      type: "string",
-      required: true,
-      sensitive: false,
-      description: "The agent profile sub-agents run under.",
-    },
-    {
-      name: "max_depth",
-      type: "number",
-      required: false,
-      sensitive: false,
-      description: "How many more levels of sub-agents a sub-agent may start. Default 1.",
-    },
-    {
-      name: "budget_usd",
-      type: "number",
-      required: false,
-      sensitive: false,
-      description: "The most a sub-agent may spend, in US dollars. Default 1.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkAgentConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as AgentConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of AgentService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -201,78 +112,9 @@ export function createAgentProvider(handlers: AgentHandlers, options: AgentProvi
 /**
  * The tools of AgentService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const agentToolSchemas = [spawnSubagentTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const agentToolSchemas = [spawnSubagentTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkSpawnSubagentInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["prompt"] === undefined) out.push({ path: `${path}/prompt`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "prompt":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/prompt`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSpawnSubagentOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["session_id"] === undefined) out.push({ path: `${path}/session_id`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  if (record["answer"] === undefined) out.push({ path: `${path}/answer`, message: "is required" });
-  if (record["cost_usd"] === undefined) out.push({ path: `${path}/cost_usd`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "session_id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/session_id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "answer":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/answer`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "cost_usd":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/cost_usd`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkAgentConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["profile"] === undefined) out.push({ path: `${path}/profile`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "profile":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/profile`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "max_depth":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_depth`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "budget_usd":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/budget_usd`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput, agentConfig };

@@ -4,8 +4,9 @@
 // @generated from file examples/exec/v1/exec.proto (package examples.exec.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
 
 /**
  * The input of the `bash` tool.
@@ -50,62 +51,6 @@ export interface ExecConfig {
 // bash: resource, high
 
 /**
- * The input schema of `bash` (common JSON-Schema subset).
- */
-export const bashInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The command to run.",
-  properties: {
-    command: {
-      type: "string",
-      description: "A shell command line, e.g. \"ls -la src\".",
-    },
-    working_directory: {
-      type: "string",
-      description: "Where to run it, absolute or relative to the call's working directory. Default: the call's working directory.",
-    },
-    stdin: {
-      type: "string",
-      description: "Text written to the command's stdin.",
-    },
-  },
-  required: ["command"],
-};
-
-/**
- * The output schema of `bash` (common JSON-Schema subset).
- */
-export const bashOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "How the command ended; its output was streamed as output chunks.",
-  properties: {
-    exit_code: {
-      type: "number",
-      description: "The exit code; -1 when a signal ended the command.",
-    },
-    signal: {
-      type: "string",
-      description: "The signal that ended the command, e.g. \"SIGTERM\".",
-    },
-  },
-  required: ["exit_code"],
-};
-
-/** Every way `value` falls outside {@link bashInputSchema}, with the runtime validator's paths and messages. */
-export function validateBashInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkBashInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link bashOutputSchema}, with the runtime validator's paths and messages. */
-export function validateBashOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkBashOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
  * exit is reported in the result, not as an error.
  */
@@ -123,33 +68,6 @@ export const bashTool = defineTool<BashInput, BashOutput>()({
   preview: true,
   validators: { input: validateBashInput, output: validateBashOutput },
 });
-
-/**
- * The agent.hcl attributes of ExecService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const execConfig: ConfigDefinition<ExecConfig> = {
-  attributes: [
-    {
-      name: "allowed_roots",
-      type: "list_string",
-      required: true,
-      sensitive: false,
-      description: "Folders a command may run in; the working directory must be inside one of them.",
-    },
-    {
-      name: "env",
-      type: "map_string",
-      required: false,
-      sensitive: false,
-      description: "Extra environment variables for every command.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkExecConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as ExecConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of ExecService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -202,80 +120,9 @@ export function createExecProvider(handlers: ExecHandlers, options: ExecProvider
 /**
  * The tools of ExecService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const execToolSchemas = [bashTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const execToolSchemas = [bashTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkBashInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["command"] === undefined) out.push({ path: `${path}/command`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "command":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/command`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "working_directory":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/working_directory`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "stdin":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/stdin`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkBashOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["exit_code"] === undefined) out.push({ path: `${path}/exit_code`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "exit_code":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/exit_code`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "signal":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/signal`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkExecConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "env":
-        if (field === undefined) break;
-        if (typeof field !== "object" || field === null || Array.isArray(field)) out.push({ path: `${path}/env`, message: `must be an object, not ${typeOfJson(field)}` });
-        else for (const [key, entry] of Object.entries(field)) {
-          if (typeof entry !== "string") out.push({ path: `${path}/env/${escapePointer(key)}`, message: `must be a string, not ${typeOfJson(entry)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { bashInputSchema, bashOutputSchema, validateBashInput, validateBashOutput, execConfig };

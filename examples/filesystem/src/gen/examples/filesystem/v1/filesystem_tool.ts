@@ -5,8 +5,9 @@
 // @generated from file examples/filesystem/v1/filesystem.proto (package examples.filesystem.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
 
 /**
  * The input of the `read_file` tool.
@@ -113,66 +114,6 @@ export interface FilesystemConfig {
 // read_file: data_source, read_only
 
 /**
- * The input schema of `read_file` (common JSON-Schema subset).
- */
-export const readFileInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "Which file to read.",
-  properties: {
-    path: {
-      type: "string",
-      description: "The file, absolute or relative to the call's working directory.",
-    },
-    offset: {
-      type: "number",
-      description: "First line to return, counting from 1. Default: the first line.",
-    },
-    limit: {
-      type: "number",
-      description: "How many lines to return. Default: all of them.",
-    },
-  },
-  required: ["path"],
-};
-
-/**
- * The output schema of `read_file` (common JSON-Schema subset).
- */
-export const readFileOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The text read.",
-  properties: {
-    content: {
-      type: "string",
-      description: "The lines read, joined with \"\\n\".",
-    },
-    total_lines: {
-      type: "number",
-      description: "How many lines the whole file has.",
-    },
-    truncated: {
-      type: "boolean",
-      description: "True when offset or limit left lines out.",
-    },
-  },
-  required: ["content", "total_lines", "truncated"],
-};
-
-/** Every way `value` falls outside {@link readFileInputSchema}, with the runtime validator's paths and messages. */
-export function validateReadFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkReadFileInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link readFileOutputSchema}, with the runtime validator's paths and messages. */
-export function validateReadFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkReadFileOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Reads a UTF-8 text file, optionally a range of its lines.
  */
 export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()({
@@ -189,62 +130,6 @@ export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()({
 });
 
 // write_file: resource, moderate
-
-/**
- * The input schema of `write_file` (common JSON-Schema subset).
- */
-export const writeFileInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The file to write and its new content.",
-  properties: {
-    path: {
-      type: "string",
-      description: "The file, absolute or relative to the call's working directory.",
-    },
-    content: {
-      type: "string",
-      description: "The complete new content.",
-    },
-  },
-  required: ["path", "content"],
-};
-
-/**
- * The output schema of `write_file` (common JSON-Schema subset).
- */
-export const writeFileOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "What the write did.",
-  properties: {
-    path: {
-      type: "string",
-      description: "The absolute path written.",
-    },
-    bytes_written: {
-      type: "number",
-      description: "Bytes written.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
-    },
-    created: {
-      type: "boolean",
-      description: "True when the file did not exist before.",
-    },
-  },
-  required: ["path", "bytes_written", "created"],
-};
-
-/** Every way `value` falls outside {@link writeFileInputSchema}, with the runtime validator's paths and messages. */
-export function validateWriteFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWriteFileInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link writeFileOutputSchema}, with the runtime validator's paths and messages. */
-export function validateWriteFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWriteFileOutput(value, "", violations);
-  return violations;
-}
 
 /**
  * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
@@ -266,66 +151,6 @@ export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()({
 // edit_file: resource, moderate
 
 /**
- * The input schema of `edit_file` (common JSON-Schema subset).
- */
-export const editFileInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The edit to make.",
-  properties: {
-    path: {
-      type: "string",
-      description: "The file, absolute or relative to the call's working directory.",
-    },
-    old_text: {
-      type: "string",
-      description: "The exact text to replace; it must occur once unless replace_all is set.",
-    },
-    new_text: {
-      type: "string",
-      description: "The text to put in its place.",
-    },
-    replace_all: {
-      type: "boolean",
-      description: "Replace every occurrence instead of exactly one.",
-    },
-  },
-  required: ["path", "old_text", "new_text"],
-};
-
-/**
- * The output schema of `edit_file` (common JSON-Schema subset).
- */
-export const editFileOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "What the edit did.",
-  properties: {
-    path: {
-      type: "string",
-      description: "The absolute path edited.",
-    },
-    replacements: {
-      type: "number",
-      description: "How many occurrences were replaced.",
-    },
-  },
-  required: ["path", "replacements"],
-};
-
-/** Every way `value` falls outside {@link editFileInputSchema}, with the runtime validator's paths and messages. */
-export function validateEditFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkEditFileInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link editFileOutputSchema}, with the runtime validator's paths and messages. */
-export function validateEditFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkEditFileOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
  */
 export const editFileTool = defineTool<EditFileInput, EditFileOutput>()({
@@ -341,33 +166,6 @@ export const editFileTool = defineTool<EditFileInput, EditFileOutput>()({
   preview: true,
   validators: { input: validateEditFileInput, output: validateEditFileOutput },
 });
-
-/**
- * The agent.hcl attributes of FilesystemService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const filesystemConfig: ConfigDefinition<FilesystemConfig> = {
-  attributes: [
-    {
-      name: "allowed_roots",
-      type: "list_string",
-      required: true,
-      sensitive: false,
-      description: "Absolute folders the tools may read and write; paths outside them are refused.",
-    },
-    {
-      name: "max_read_bytes",
-      type: "number",
-      required: false,
-      sensitive: false,
-      description: "Largest file read_file returns, in bytes. Default 1 MiB.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkFilesystemConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as FilesystemConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of FilesystemService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -436,180 +234,9 @@ export function createFilesystemProvider(handlers: FilesystemHandlers, options: 
 /**
  * The tools of FilesystemService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const filesystemToolSchemas = [readFileTool, writeFileTool, editFileTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const filesystemToolSchemas = [readFileTool.declaration, writeFileTool.declaration, editFileTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkReadFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "offset":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "limit":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkReadFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["content"] === undefined) out.push({ path: `${path}/content`, message: "is required" });
-  if (record["total_lines"] === undefined) out.push({ path: `${path}/total_lines`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "content":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "total_lines":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/total_lines`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWriteFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["content"] === undefined) out.push({ path: `${path}/content`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "content":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWriteFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["bytes_written"] === undefined) out.push({ path: `${path}/bytes_written`, message: "is required" });
-  if (record["created"] === undefined) out.push({ path: `${path}/created`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "bytes_written":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/bytes_written`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "created":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/created`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkEditFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["old_text"] === undefined) out.push({ path: `${path}/old_text`, message: "is required" });
-  if (record["new_text"] === undefined) out.push({ path: `${path}/new_text`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "old_text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/old_text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "new_text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/new_text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "replace_all":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/replace_all`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkEditFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["replacements"] === undefined) out.push({ path: `${path}/replacements`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "replacements":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/replacements`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkFilesystemConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_read_bytes":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_read_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { readFileInputSchema, readFileOutputSchema, validateReadFileInput, validateReadFileOutput, writeFileInputSchema, writeFileOutputSchema, validateWriteFileInput, validateWriteFileOutput, editFileInputSchema, editFileOutputSchema, validateEditFileInput, validateEditFileOutput, filesystemConfig };

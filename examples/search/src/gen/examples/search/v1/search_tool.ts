@@ -4,8 +4,9 @@
 // @generated from file examples/search/v1/search.proto (package examples.search.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
 
 /**
  * The input of the `glob` tool.
@@ -84,61 +85,6 @@ export interface SearchConfig {
 // glob: data_source, read_only
 
 /**
- * The input schema of `glob` (common JSON-Schema subset).
- */
-export const globInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "Which files to list.",
-  properties: {
-    pattern: {
-      type: "string",
-      description: "The pattern: * matches within a path segment, ** across segments, ? one character.",
-    },
-    path: {
-      type: "string",
-      description: "The folder to search, absolute or relative to the call's working directory. Default: the working directory.",
-    },
-  },
-  required: ["pattern"],
-};
-
-/**
- * The output schema of `glob` (common JSON-Schema subset).
- */
-export const globOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The files found.",
-  properties: {
-    files: {
-      type: "array",
-      description: "Matching paths, relative to the searched folder, sorted.",
-      items: {
-        type: "string",
-      },
-    },
-    truncated: {
-      type: "boolean",
-      description: "True when there were more than max_results matches.",
-    },
-  },
-  required: ["files", "truncated"],
-};
-
-/** Every way `value` falls outside {@link globInputSchema}, with the runtime validator's paths and messages. */
-export function validateGlobInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGlobInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link globOutputSchema}, with the runtime validator's paths and messages. */
-export function validateGlobOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGlobOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
  */
 export const globTool = defineTool<GlobInput, GlobOutput>()({
@@ -157,85 +103,6 @@ export const globTool = defineTool<GlobInput, GlobOutput>()({
 // grep: data_source, read_only
 
 /**
- * The input schema of `grep` (common JSON-Schema subset).
- */
-export const grepInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "What to search for.",
-  properties: {
-    pattern: {
-      type: "string",
-      description: "A JavaScript regular expression.",
-    },
-    path: {
-      type: "string",
-      description: "The folder or file to search. Default: the working directory.",
-    },
-    include: {
-      type: "string",
-      description: "Only files whose path matches this glob, e.g. \"*.ts\".",
-    },
-    ignore_case: {
-      type: "boolean",
-      description: "Match case-insensitively.",
-    },
-  },
-  required: ["pattern"],
-};
-
-/**
- * The output schema of `grep` (common JSON-Schema subset).
- */
-export const grepOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The matching lines.",
-  properties: {
-    matches: {
-      type: "array",
-      description: "Each match.",
-      items: {
-        type: "object",
-        description: "One matching line.",
-        properties: {
-          file: {
-            type: "string",
-            description: "The file, relative to the searched folder.",
-          },
-          line: {
-            type: "number",
-            description: "The line number, counting from 1.",
-          },
-          text: {
-            type: "string",
-            description: "The line's text.",
-          },
-        },
-        required: ["file", "line", "text"],
-      },
-    },
-    truncated: {
-      type: "boolean",
-      description: "True when there were more than max_results matches.",
-    },
-  },
-  required: ["matches", "truncated"],
-};
-
-/** Every way `value` falls outside {@link grepInputSchema}, with the runtime validator's paths and messages. */
-export function validateGrepInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGrepInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link grepOutputSchema}, with the runtime validator's paths and messages. */
-export function validateGrepOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGrepOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Finds the lines of files that match a regular expression.
  */
 export const grepTool = defineTool<GrepInput, GrepOutput>()({
@@ -250,33 +117,6 @@ export const grepTool = defineTool<GrepInput, GrepOutput>()({
   defaultTimeoutMs: 30_000,
   validators: { input: validateGrepInput, output: validateGrepOutput },
 });
-
-/**
- * The agent.hcl attributes of SearchService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const searchConfig: ConfigDefinition<SearchConfig> = {
-  attributes: [
-    {
-      name: "allowed_roots",
-      type: "list_string",
-      required: true,
-      sensitive: false,
-      description: "Folders the tools may search.",
-    },
-    {
-      name: "max_results",
-      type: "number",
-      required: false,
-      sensitive: false,
-      description: "Most results one call returns. Default 500.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkSearchConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as SearchConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of SearchService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -329,157 +169,9 @@ export function createSearchProvider(handlers: SearchHandlers, options: SearchPr
 /**
  * The tools of SearchService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const searchToolSchemas = [globTool, grepTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const searchToolSchemas = [globTool.declaration, grepTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkGlobInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "pattern":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGlobOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["files"] === undefined) out.push({ path: `${path}/files`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "files":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/files`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/files/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGrepInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "pattern":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "include":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/include`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "ignore_case":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/ignore_case`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGrepOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["matches"] === undefined) out.push({ path: `${path}/matches`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "matches":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/matches`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkMatch(item, `${path}/matches/${i}`, out);
-        }
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSearchConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_results":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_results`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkMatch(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["file"] === undefined) out.push({ path: `${path}/file`, message: "is required" });
-  if (record["line"] === undefined) out.push({ path: `${path}/line`, message: "is required" });
-  if (record["text"] === undefined) out.push({ path: `${path}/text`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "file":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/file`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "line":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/line`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { globInputSchema, globOutputSchema, validateGlobInput, validateGlobOutput, grepInputSchema, grepOutputSchema, validateGrepInput, validateGrepOutput, searchConfig };

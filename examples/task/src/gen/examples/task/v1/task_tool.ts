@@ -5,8 +5,9 @@
 // @generated from file examples/task/v1/task.proto (package examples.task.v1, syntax proto3)
 /* eslint-disable */
 
-import type { JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
 
 /**
  * The input of the `task_create` tool.
@@ -102,66 +103,6 @@ export type TaskConfig = Record<string, never>;
 // task_create: resource, low
 
 /**
- * The input schema of `task_create` (common JSON-Schema subset).
- */
-export const taskCreateInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The task to add.",
-  properties: {
-    title: {
-      type: "string",
-      description: "What to do.",
-    },
-  },
-  required: ["title"],
-};
-
-/**
- * The output schema of `task_create` (common JSON-Schema subset).
- */
-export const taskCreateOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The task added.",
-  properties: {
-    task: {
-      type: "object",
-      description: "The new task, pending.",
-      properties: {
-        id: {
-          type: "string",
-          description: "The task's id, e.g. \"t3\".",
-        },
-        title: {
-          type: "string",
-          description: "What to do.",
-        },
-        status: {
-          type: "string",
-          description: "Where it stands.\n\nValues: \"pending\" (Not started), \"in_progress\" (Being worked on), \"done\" (Finished).",
-          enum: ["pending", "in_progress", "done"],
-        },
-      },
-      required: ["id", "title", "status"],
-    },
-  },
-  required: ["task"],
-};
-
-/** Every way `value` falls outside {@link taskCreateInputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskCreateInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskCreateInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link taskCreateOutputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskCreateOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskCreateOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Adds a task to the list.
  */
 export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()({
@@ -180,75 +121,6 @@ export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()({
 // task_update: resource, low
 
 /**
- * The input schema of `task_update` (common JSON-Schema subset).
- */
-export const taskUpdateInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The change to make.",
-  properties: {
-    id: {
-      type: "string",
-      description: "The task's id.",
-    },
-    status: {
-      type: "string",
-      description: "The new status.\n\nValues: \"pending\" (Not started), \"in_progress\" (Being worked on), \"done\" (Finished).",
-      enum: ["pending", "in_progress", "done"],
-    },
-    title: {
-      type: "string",
-      description: "The new title.",
-    },
-  },
-  required: ["id"],
-};
-
-/**
- * The output schema of `task_update` (common JSON-Schema subset).
- */
-export const taskUpdateOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The task after the change.",
-  properties: {
-    task: {
-      type: "object",
-      description: "The task as it is now.",
-      properties: {
-        id: {
-          type: "string",
-          description: "The task's id, e.g. \"t3\".",
-        },
-        title: {
-          type: "string",
-          description: "What to do.",
-        },
-        status: {
-          type: "string",
-          description: "Where it stands.\n\nValues: \"pending\" (Not started), \"in_progress\" (Being worked on), \"done\" (Finished).",
-          enum: ["pending", "in_progress", "done"],
-        },
-      },
-      required: ["id", "title", "status"],
-    },
-  },
-  required: ["task"],
-};
-
-/** Every way `value` falls outside {@link taskUpdateInputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskUpdateInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskUpdateInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link taskUpdateOutputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskUpdateOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskUpdateOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Changes a task's status or title.
  */
 export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()({
@@ -265,70 +137,6 @@ export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()({
 });
 
 // task_list: data_source, read_only
-
-/**
- * The input schema of `task_list` (common JSON-Schema subset).
- */
-export const taskListInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "Which tasks to list.",
-  properties: {
-    status: {
-      type: "string",
-      description: "Only tasks with this status.\n\nValues: \"pending\" (Not started), \"in_progress\" (Being worked on), \"done\" (Finished).",
-      enum: ["pending", "in_progress", "done"],
-    },
-  },
-};
-
-/**
- * The output schema of `task_list` (common JSON-Schema subset).
- */
-export const taskListOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The tasks.",
-  properties: {
-    tasks: {
-      type: "array",
-      description: "The tasks in creation order.",
-      items: {
-        type: "object",
-        description: "One task.",
-        properties: {
-          id: {
-            type: "string",
-            description: "The task's id, e.g. \"t3\".",
-          },
-          title: {
-            type: "string",
-            description: "What to do.",
-          },
-          status: {
-            type: "string",
-            description: "Where it stands.\n\nValues: \"pending\" (Not started), \"in_progress\" (Being worked on), \"done\" (Finished).",
-            enum: ["pending", "in_progress", "done"],
-          },
-        },
-        required: ["id", "title", "status"],
-      },
-    },
-  },
-  required: ["tasks"],
-};
-
-/** Every way `value` falls outside {@link taskListInputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskListInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskListInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link taskListOutputSchema}, with the runtime validator's paths and messages. */
-export function validateTaskListOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskListOutput(value, "", violations);
-  return violations;
-}
 
 /**
  * Lists the tasks, optionally only those with one status.
@@ -402,157 +210,9 @@ export function createTaskProvider(handlers: TaskHandlers, options: TaskProvider
 /**
  * The tools of TaskService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const taskToolSchemas = [taskCreateTool, taskUpdateTool, taskListTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const taskToolSchemas = [taskCreateTool.declaration, taskUpdateTool.declaration, taskListTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkTaskCreateInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskCreateOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["task"] === undefined) out.push({ path: `${path}/task`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "task":
-        if (field === undefined) break;
-        checkTask(field, `${path}/task`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskUpdateInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskUpdateOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["task"] === undefined) out.push({ path: `${path}/task`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "task":
-        if (field === undefined) break;
-        checkTask(field, `${path}/task`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskListInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskListOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["tasks"] === undefined) out.push({ path: `${path}/tasks`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "tasks":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/tasks`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkTask(item, `${path}/tasks/${i}`, out);
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTask(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ */
+export { taskCreateInputSchema, taskCreateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskUpdateInput, validateTaskUpdateOutput, taskListInputSchema, taskListOutputSchema, validateTaskListInput, validateTaskListOutput };

@@ -5,8 +5,9 @@
 // @generated from file examples/user/v1/user.proto (package examples.user.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
 
 /**
  * The input of the `ask_user` tool.
@@ -43,57 +44,6 @@ export interface UserConfig {
 // ask_user: interactive, read_only
 
 /**
- * The input schema of `ask_user` (common JSON-Schema subset).
- */
-export const askUserInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The question.",
-  properties: {
-    question: {
-      type: "string",
-      description: "What to ask, as one short paragraph.",
-    },
-    choices: {
-      type: "array",
-      description: "Answers to offer; the user may still type another.",
-      items: {
-        type: "string",
-      },
-    },
-  },
-  required: ["question"],
-};
-
-/**
- * The output schema of `ask_user` (common JSON-Schema subset).
- */
-export const askUserOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The answer.",
-  properties: {
-    answer: {
-      type: "string",
-      description: "What the user answered.",
-    },
-  },
-  required: ["answer"],
-};
-
-/** Every way `value` falls outside {@link askUserInputSchema}, with the runtime validator's paths and messages. */
-export function validateAskUserInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkAskUserInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link askUserOutputSchema}, with the runtime validator's paths and messages. */
-export function validateAskUserOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkAskUserOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Asks the user a question and waits for the answer.
  */
 export const askUserTool = defineTool<AskUserInput, AskUserOutput>()({
@@ -107,26 +57,6 @@ export const askUserTool = defineTool<AskUserInput, AskUserOutput>()({
   defaultTimeoutMs: 600_000,
   validators: { input: validateAskUserInput, output: validateAskUserOutput },
 });
-
-/**
- * The agent.hcl attributes of UserService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const userConfig: ConfigDefinition<UserConfig> = {
-  attributes: [
-    {
-      name: "scripted_answers",
-      type: "list_string",
-      required: false,
-      sensitive: false,
-      description: "Answers given in order, for headless runs and tests, where no person is attached.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkUserConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as UserConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of UserService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -173,70 +103,9 @@ export function createUserProvider(handlers: UserHandlers, options: UserProvider
 /**
  * The tools of UserService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const userToolSchemas = [askUserTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const userToolSchemas = [askUserTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkAskUserInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["question"] === undefined) out.push({ path: `${path}/question`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "question":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/question`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "choices":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/choices`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/choices/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkAskUserOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["answer"] === undefined) out.push({ path: `${path}/answer`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "answer":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/answer`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkUserConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "scripted_answers":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/scripted_answers`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/scripted_answers/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { askUserInputSchema, askUserOutputSchema, validateAskUserInput, validateAskUserOutput, userConfig };

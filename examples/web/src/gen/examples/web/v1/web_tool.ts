@@ -4,8 +4,9 @@
 // @generated from file examples/web/v1/web.proto (package examples.web.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ProviderDefinition, ToolContext, ValueViolation } from "harness-tool";
-import { assembleProvider, defineTool, escapePointer, toolDeclarationToWire, typeOfJson } from "harness-tool";
+import type { ProviderDefinition, ToolContext } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
 
 /**
  * The input of the `web_search` tool.
@@ -86,73 +87,6 @@ export interface WebConfig {
 // web_search: data_source, read_only
 
 /**
- * The input schema of `web_search` (common JSON-Schema subset).
- */
-export const webSearchInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The search.",
-  properties: {
-    query: {
-      type: "string",
-      description: "What to search for.",
-    },
-    count: {
-      type: "number",
-      description: "How many results to return, 1 to 20. Default 5.",
-    },
-  },
-  required: ["query"],
-};
-
-/**
- * The output schema of `web_search` (common JSON-Schema subset).
- */
-export const webSearchOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The results, best first.",
-  properties: {
-    results: {
-      type: "array",
-      description: "The results.",
-      items: {
-        type: "object",
-        description: "One search result.",
-        properties: {
-          title: {
-            type: "string",
-            description: "The page title.",
-          },
-          url: {
-            type: "string",
-            description: "The page address.",
-          },
-          snippet: {
-            type: "string",
-            description: "An excerpt of the page.",
-          },
-        },
-        required: ["title", "url", "snippet"],
-      },
-    },
-  },
-  required: ["results"],
-};
-
-/** Every way `value` falls outside {@link webSearchInputSchema}, with the runtime validator's paths and messages. */
-export function validateWebSearchInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebSearchInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link webSearchOutputSchema}, with the runtime validator's paths and messages. */
-export function validateWebSearchOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebSearchOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Searches the web and returns the top results.
  */
 export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()({
@@ -171,66 +105,6 @@ export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()({
 // web_fetch: data_source, read_only
 
 /**
- * The input schema of `web_fetch` (common JSON-Schema subset).
- */
-export const webFetchInputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The page to fetch.",
-  properties: {
-    url: {
-      type: "string",
-      description: "An http or https URL.",
-    },
-  },
-  required: ["url"],
-};
-
-/**
- * The output schema of `web_fetch` (common JSON-Schema subset).
- */
-export const webFetchOutputSchema: JsonSchemaObject = {
-  type: "object",
-  description: "The page.",
-  properties: {
-    url: {
-      type: "string",
-      description: "The final URL after redirects.",
-    },
-    status: {
-      type: "number",
-      description: "The HTTP status code.",
-    },
-    content_type: {
-      type: "string",
-      description: "The Content-Type header.",
-    },
-    body: {
-      type: "string",
-      description: "The body as text.",
-    },
-    truncated: {
-      type: "boolean",
-      description: "True when the body was cut at max_bytes.",
-    },
-  },
-  required: ["url", "status", "content_type", "body", "truncated"],
-};
-
-/** Every way `value` falls outside {@link webFetchInputSchema}, with the runtime validator's paths and messages. */
-export function validateWebFetchInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebFetchInput(value, "", violations);
-  return violations;
-}
-
-/** Every way `value` falls outside {@link webFetchOutputSchema}, with the runtime validator's paths and messages. */
-export function validateWebFetchOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebFetchOutput(value, "", violations);
-  return violations;
-}
-
-/**
  * Fetches a page with GET from a domain on the allowlist and returns its text.
  */
 export const webFetchTool = defineTool<WebFetchInput, WebFetchOutput>()({
@@ -245,47 +119,6 @@ export const webFetchTool = defineTool<WebFetchInput, WebFetchOutput>()({
   defaultTimeoutMs: 30_000,
   validators: { input: validateWebFetchInput, output: validateWebFetchOutput },
 });
-
-/**
- * The agent.hcl attributes of WebService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
- */
-export const webConfig: ConfigDefinition<WebConfig> = {
-  attributes: [
-    {
-      name: "api_key",
-      type: "string",
-      required: true,
-      sensitive: true,
-      description: "The search API's key, sent as a bearer token.",
-    },
-    {
-      name: "endpoint",
-      type: "string",
-      required: true,
-      sensitive: false,
-      description: "The search API's endpoint; it takes ?q=...&count=... and returns {\"results\": [{\"title\", \"url\", \"snippet\"}]}.",
-    },
-    {
-      name: "allowed_domains",
-      type: "list_string",
-      required: true,
-      sensitive: false,
-      description: "Domains web_fetch may fetch from (a domain allows its subdomains too).",
-    },
-    {
-      name: "max_bytes",
-      type: "number",
-      required: false,
-      sensitive: false,
-      description: "Largest page web_fetch returns, in bytes. Default 512 KiB.",
-    },
-  ],
-  decode(value) {
-    const violations: ValueViolation[] = [];
-    checkWebConfig(value, "", violations);
-    return violations.length === 0 ? { ok: true, value: value as unknown as WebConfig } : { ok: false, violations };
-  },
-};
 
 /**
  * The handlers of WebService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
@@ -338,160 +171,9 @@ export function createWebProvider(handlers: WebHandlers, options: WebProviderOpt
 /**
  * The tools of WebService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
  */
-export const webToolSchemas = [webSearchTool, webFetchTool].map((tool) => toolDeclarationToWire(tool.declaration));
+export const webToolSchemas = [webSearchTool.declaration, webFetchTool.declaration].map(toolDeclarationToWire);
 
-// The checks the validators above run, one per object type.
-
-function checkWebSearchInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["query"] === undefined) out.push({ path: `${path}/query`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "query":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "count":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebSearchOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["results"] === undefined) out.push({ path: `${path}/results`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "results":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/results`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkSearchResult(item, `${path}/results/${i}`, out);
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebFetchInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebFetchOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  if (record["content_type"] === undefined) out.push({ path: `${path}/content_type`, message: "is required" });
-  if (record["body"] === undefined) out.push({ path: `${path}/body`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/status`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "content_type":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content_type`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "body":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/body`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["api_key"] === undefined) out.push({ path: `${path}/api_key`, message: "is required" });
-  if (record["endpoint"] === undefined) out.push({ path: `${path}/endpoint`, message: "is required" });
-  if (record["allowed_domains"] === undefined) out.push({ path: `${path}/allowed_domains`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "api_key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/api_key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "endpoint":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/endpoint`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "allowed_domains":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_domains`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_domains/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_bytes":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSearchResult(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  if (record["snippet"] === undefined) out.push({ path: `${path}/snippet`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "snippet":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/snippet`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
+/**
+ * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ */
+export { webSearchInputSchema, webSearchOutputSchema, validateWebSearchInput, validateWebSearchOutput, webFetchInputSchema, webFetchOutputSchema, validateWebFetchInput, validateWebFetchOutput, webConfig };
