@@ -185,7 +185,11 @@ function printToolSection(f: GeneratedFile, tool: ToolModel, symbols: RuntimeSym
   if (d.preview) spec.push(["  preview: true,"]);
   spec.push(["  validators: { input: ", fromSchemas(tool.input.validator), ", output: ", fromSchemas(tool.output.validator), " },"]);
   f.print(f.jsDoc(d.description));
-  f.print(`export const ${tool.toolConst} = `, symbols.value("defineTool"), `<${tool.input.typeName}, ${tool.output.typeName}>()({`);
+  // The kind and streaming shape are given, not inferred: the argument is still checked against
+  // that kind's spec (so the type-check proves the declaration valid), at half the compiler's cost.
+  const literals = [JSON.stringify(d.kind), d.streaming && !d.processBacked ? "true" : "undefined", d.processBacked ? "true" : "undefined", d.preview ? "true" : "undefined"];
+  while (literals.length > 1 && literals[literals.length - 1] === "undefined") literals.pop();
+  f.print(`export const ${tool.toolConst} = `, symbols.value("defineTool"), `<${tool.input.typeName}, ${tool.output.typeName}>()<${literals.join(", ")}>({`);
   for (const line of spec) f.print(...line);
   f.print("});");
 }
@@ -261,8 +265,8 @@ function printFactory(f: GeneratedFile, provider: ProviderModel, symbols: Runtim
   if (provider.config) f.print("    config: ", fromSchemas(names.configConst), ",");
   f.print("    tools: [");
   for (const tool of provider.tools) {
-    const preview = tool.previewName ? `, preview: handlers.${tool.previewName}.bind(handlers)` : "";
-    f.print(`      { tool: ${tool.toolConst}, handler: handlers.${tool.handlerName}.bind(handlers)${preview} },`);
+    const preview = tool.previewName ? `, (input, context) => handlers.${tool.previewName}(input, context)` : "";
+    f.print("      ", symbols.value("toolPart"), `(${tool.toolConst}, (input, context) => handlers.${tool.handlerName}(input, context)${preview}),`);
   }
   f.print("    ],");
   if (provider.slashCommands.length > 0) f.print(`    slashCommands: ${printLiteral(provider.slashCommands, "    ")},`);

@@ -88,6 +88,7 @@ export {
   assembleProvider,
   defineProvider,
   emptyConfig,
+  toolPart,
   type HandlersFor,
   type ProviderParts,
   type ProviderSpec,

@@ -26,6 +26,15 @@ export interface ToolPart {
   readonly preview?: ((input: never, context: never) => Promise<unknown>) | undefined;
 }
 
+/**
+ * One tool of a generated factory. A function rather than an object literal per tool: every
+ * element of the factory's list then has the one type ToolPart, where literals would each have
+ * their own and cost the compiler O(N^2) to unify at N tools.
+ */
+export function toolPart(tool: ToolDefinition<unknown, unknown>, handler: ToolPart["handler"], preview?: ToolPart["preview"]): ToolPart {
+  return preview ? { tool, handler, preview } : { tool, handler };
+}
+
 /** Everything assembleProvider needs. */
 export interface ProviderParts<Config> extends ProviderIdentity {
   readonly tools: readonly ToolPart[];

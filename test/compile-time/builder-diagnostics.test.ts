@@ -37,6 +37,9 @@ const table: Record<string, Expectation> = {
   "only a process-backed tool's context emits exit_status": { code: 2339, message: "Property 'exitStatus' does not exist" },
   "the result must match the tool's output type": { code: 2322, message: "Property 'content' is missing" },
   "plain does not declare preview": { code: 2322, message: "this tool does not declare preview" },
+  "an explicitly typed data_source is read_only too": { code: 2322, message: `Type '"critical"' is not assignable to type '"read_only"'` },
+  "the literal kind must match the type argument": { code: 2322, message: `Type '"resource"' is not assignable to type '"data_source"'` },
+  "preview needs its type argument": { code: 2322, message: "Type 'true' is not assignable to type" },
 };
 
 const corpusPath = path.join(repoRoot, "test/compile-time/builder-invalid.ts");

@@ -149,3 +149,23 @@ export const previewWithoutDeclaring = defineProvider(
     plain: async () => ({}),
   },
 );
+
+// The form the plugin generates: the kind and streaming shape given as type arguments. The
+// argument is still checked against that kind's spec.
+export const explicitKindRisk = defineTool<FileInput, FileOutput>()<"data_source">({
+  name: "t", kind: "data_source", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  // @ts-expect-error an explicitly typed data_source is read_only too
+  risk: "critical",
+});
+
+export const explicitKindMismatch = defineTool<FileInput, FileOutput>()<"data_source">({
+  name: "t", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  // @ts-expect-error the literal kind must match the type argument
+  kind: "resource",
+});
+
+export const explicitPreviewUndeclared = defineTool<FileInput, FileOutput>()<"resource">({
+  name: "t", kind: "resource", risk: "low", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  // @ts-expect-error preview needs its type argument
+  preview: true,
+});

@@ -7,7 +7,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 
@@ -175,7 +175,7 @@ export interface MappingConfig {
 /**
  * Searches records.
  */
-export const searchTool = defineTool<SearchInput, SearchOutput>()({
+export const searchTool = defineTool<SearchInput, SearchOutput>()<"data_source", true>({
   name: "search",
   kind: "data_source",
   risk: "read_only",
@@ -194,7 +194,7 @@ export const searchTool = defineTool<SearchInput, SearchOutput>()({
 /**
  * Counts the records a search would return.
  */
-export const countTool = defineTool<CountInput, CountOutput>()({
+export const countTool = defineTool<CountInput, CountOutput>()<"data_source">({
   name: "count_records",
   kind: "data_source",
   risk: "read_only",
@@ -212,7 +212,7 @@ export const countTool = defineTool<CountInput, CountOutput>()({
 /**
  * Stores a blob and finishes the turn.
  */
-export const storeTool = defineTool<StoreInput, StoreOutput>()({
+export const storeTool = defineTool<StoreInput, StoreOutput>()<"resource">({
   name: "store",
   kind: "resource",
   risk: "low",
@@ -277,9 +277,9 @@ export function createMappingProvider(handlers: MappingHandlers, options: Mappin
     source: "",
     config: mappingConfig,
     tools: [
-      { tool: searchTool, handler: handlers.search.bind(handlers) },
-      { tool: countTool, handler: handlers.count.bind(handlers) },
-      { tool: storeTool, handler: handlers.store.bind(handlers) },
+      toolPart(searchTool, (input, context) => handlers.search(input, context)),
+      toolPart(countTool, (input, context) => handlers.count(input, context)),
+      toolPart(storeTool, (input, context) => handlers.store(input, context)),
     ],
     slashCommands: [
       {

@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
 
 /**
@@ -38,7 +38,7 @@ export type LookupConfig = Record<string, never>;
 /**
  * Looks one thing up.
  */
-export const lookupTool = defineTool<LookupInput, LookupOutput>()({
+export const lookupTool = defineTool<LookupInput, LookupOutput>()<"data_source">({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -85,7 +85,7 @@ export function createLookupProvider(handlers: LookupHandlers, options: LookupPr
     version: options.version ?? "0.0.0",
     source: "",
     tools: [
-      { tool: lookupTool, handler: handlers.lookup.bind(handlers) },
+      toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

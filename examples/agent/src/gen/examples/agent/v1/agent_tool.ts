@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
 
 /**
@@ -54,7 +54,7 @@ export interface AgentConfig {
 /**
  * Runs a sub-agent on a task and waits for its final answer.
  */
-export const spawnSubagentTool = defineTool<SpawnSubagentInput, SpawnSubagentOutput>()({
+export const spawnSubagentTool = defineTool<SpawnSubagentInput, SpawnSubagentOutput>()<"resource">({
   name: "spawn_subagent",
   kind: "resource",
   risk: "critical",
@@ -103,7 +103,7 @@ export function createAgentProvider(handlers: AgentHandlers, options: AgentProvi
     source: "github.com/harness-tool/examples/agent",
     config: agentConfig,
     tools: [
-      { tool: spawnSubagentTool, handler: handlers.spawnSubagent.bind(handlers) },
+      toolPart(spawnSubagentTool, (input, context) => handlers.spawnSubagent(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

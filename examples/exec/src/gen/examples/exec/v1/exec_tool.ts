@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
 
 /**
@@ -54,7 +54,7 @@ export interface ExecConfig {
  * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
  * exit is reported in the result, not as an error.
  */
-export const bashTool = defineTool<BashInput, BashOutput>()({
+export const bashTool = defineTool<BashInput, BashOutput>()<"resource", undefined, true, true>({
   name: "bash",
   kind: "resource",
   risk: "high",
@@ -111,7 +111,7 @@ export function createExecProvider(handlers: ExecHandlers, options: ExecProvider
     source: "github.com/harness-tool/examples/exec",
     config: execConfig,
     tools: [
-      { tool: bashTool, handler: handlers.bash.bind(handlers), preview: handlers.previewBash.bind(handlers) },
+      toolPart(bashTool, (input, context) => handlers.bash(input, context), (input, context) => handlers.previewBash(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
 
 /**
@@ -116,7 +116,7 @@ export interface FilesystemConfig {
 /**
  * Reads a UTF-8 text file, optionally a range of its lines.
  */
-export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()({
+export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()<"data_source">({
   name: "read_file",
   kind: "data_source",
   risk: "read_only",
@@ -134,7 +134,7 @@ export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()({
 /**
  * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
  */
-export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()({
+export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()<"resource", undefined, undefined, true>({
   name: "write_file",
   kind: "resource",
   risk: "moderate",
@@ -153,7 +153,7 @@ export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()({
 /**
  * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
  */
-export const editFileTool = defineTool<EditFileInput, EditFileOutput>()({
+export const editFileTool = defineTool<EditFileInput, EditFileOutput>()<"resource", undefined, undefined, true>({
   name: "edit_file",
   kind: "resource",
   risk: "moderate",
@@ -223,9 +223,9 @@ export function createFilesystemProvider(handlers: FilesystemHandlers, options: 
     source: "github.com/harness-tool/examples/filesystem",
     config: filesystemConfig,
     tools: [
-      { tool: readFileTool, handler: handlers.readFile.bind(handlers) },
-      { tool: writeFileTool, handler: handlers.writeFile.bind(handlers), preview: handlers.previewWriteFile.bind(handlers) },
-      { tool: editFileTool, handler: handlers.editFile.bind(handlers), preview: handlers.previewEditFile.bind(handlers) },
+      toolPart(readFileTool, (input, context) => handlers.readFile(input, context)),
+      toolPart(writeFileTool, (input, context) => handlers.writeFile(input, context), (input, context) => handlers.previewWriteFile(input, context)),
+      toolPart(editFileTool, (input, context) => handlers.editFile(input, context), (input, context) => handlers.previewEditFile(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
 
 /**
@@ -87,7 +87,7 @@ export interface SearchConfig {
 /**
  * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
  */
-export const globTool = defineTool<GlobInput, GlobOutput>()({
+export const globTool = defineTool<GlobInput, GlobOutput>()<"data_source">({
   name: "glob",
   kind: "data_source",
   risk: "read_only",
@@ -105,7 +105,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>()({
 /**
  * Finds the lines of files that match a regular expression.
  */
-export const grepTool = defineTool<GrepInput, GrepOutput>()({
+export const grepTool = defineTool<GrepInput, GrepOutput>()<"data_source">({
   name: "grep",
   kind: "data_source",
   risk: "read_only",
@@ -159,8 +159,8 @@ export function createSearchProvider(handlers: SearchHandlers, options: SearchPr
     source: "github.com/harness-tool/examples/search",
     config: searchConfig,
     tools: [
-      { tool: globTool, handler: handlers.glob.bind(handlers) },
-      { tool: grepTool, handler: handlers.grep.bind(handlers) },
+      toolPart(globTool, (input, context) => handlers.glob(input, context)),
+      toolPart(grepTool, (input, context) => handlers.grep(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
 
 /**
@@ -105,7 +105,7 @@ export type TaskConfig = Record<string, never>;
 /**
  * Adds a task to the list.
  */
-export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()({
+export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()<"resource">({
   name: "task_create",
   kind: "resource",
   risk: "low",
@@ -123,7 +123,7 @@ export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()({
 /**
  * Changes a task's status or title.
  */
-export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()({
+export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()<"resource">({
   name: "task_update",
   kind: "resource",
   risk: "low",
@@ -141,7 +141,7 @@ export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()({
 /**
  * Lists the tasks, optionally only those with one status.
  */
-export const taskListTool = defineTool<TaskListInput, TaskListOutput>()({
+export const taskListTool = defineTool<TaskListInput, TaskListOutput>()<"data_source">({
   name: "task_list",
   kind: "data_source",
   risk: "read_only",
@@ -199,9 +199,9 @@ export function createTaskProvider(handlers: TaskHandlers, options: TaskProvider
     version: options.version ?? "0.1.0",
     source: "github.com/harness-tool/examples/task",
     tools: [
-      { tool: taskCreateTool, handler: handlers.taskCreate.bind(handlers) },
-      { tool: taskUpdateTool, handler: handlers.taskUpdate.bind(handlers) },
-      { tool: taskListTool, handler: handlers.taskList.bind(handlers) },
+      toolPart(taskCreateTool, (input, context) => handlers.taskCreate(input, context)),
+      toolPart(taskUpdateTool, (input, context) => handlers.taskUpdate(input, context)),
+      toolPart(taskListTool, (input, context) => handlers.taskList(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

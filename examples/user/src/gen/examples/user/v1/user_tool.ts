@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
 
 /**
@@ -46,7 +46,7 @@ export interface UserConfig {
 /**
  * Asks the user a question and waits for the answer.
  */
-export const askUserTool = defineTool<AskUserInput, AskUserOutput>()({
+export const askUserTool = defineTool<AskUserInput, AskUserOutput>()<"interactive">({
   name: "ask_user",
   kind: "interactive",
   risk: "read_only",
@@ -94,7 +94,7 @@ export function createUserProvider(handlers: UserHandlers, options: UserProvider
     source: "github.com/harness-tool/examples/user",
     config: userConfig,
     tools: [
-      { tool: askUserTool, handler: handlers.askUser.bind(handlers) },
+      toolPart(askUserTool, (input, context) => handlers.askUser(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

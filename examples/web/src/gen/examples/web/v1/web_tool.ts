@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire } from "harness-tool";
+import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
 
 /**
@@ -89,7 +89,7 @@ export interface WebConfig {
 /**
  * Searches the web and returns the top results.
  */
-export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()({
+export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()<"data_source">({
   name: "web_search",
   kind: "data_source",
   risk: "read_only",
@@ -107,7 +107,7 @@ export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()({
 /**
  * Fetches a page with GET from a domain on the allowlist and returns its text.
  */
-export const webFetchTool = defineTool<WebFetchInput, WebFetchOutput>()({
+export const webFetchTool = defineTool<WebFetchInput, WebFetchOutput>()<"data_source">({
   name: "web_fetch",
   kind: "data_source",
   risk: "read_only",
@@ -161,8 +161,8 @@ export function createWebProvider(handlers: WebHandlers, options: WebProviderOpt
     source: "github.com/harness-tool/examples/web",
     config: webConfig,
     tools: [
-      { tool: webSearchTool, handler: handlers.webSearch.bind(handlers) },
-      { tool: webFetchTool, handler: handlers.webFetch.bind(handlers) },
+      toolPart(webSearchTool, (input, context) => handlers.webSearch(input, context)),
+      toolPart(webFetchTool, (input, context) => handlers.webFetch(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });
