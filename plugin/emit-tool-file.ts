@@ -117,7 +117,7 @@ export function emitToolFile(
     if (provider.config) printConfig(data, provider, validators);
     printHandlers(f, provider, symbols);
     f.print();
-    printFactory(f, provider, symbols, fromSchemas);
+    printFactory(f, provider, symbols, fromSchemas, runtime);
   }
   const checks = validators.functions();
   if (checks.length > 0) {
@@ -244,7 +244,13 @@ function printHandlers(f: GeneratedFile, provider: ProviderModel, symbols: Runti
   f.print("}");
 }
 
-function printFactory(f: GeneratedFile, provider: ProviderModel, symbols: RuntimeSymbols, fromSchemas: (name: string) => ImportSymbol): void {
+function printFactory(
+  f: GeneratedFile,
+  provider: ProviderModel,
+  symbols: RuntimeSymbols & { local: (name: string, from: string, typeOnly: boolean) => ImportSymbol },
+  fromSchemas: (name: string) => ImportSymbol,
+  runtimeImportPath: string,
+): void {
   const { names, identity } = provider;
   const config = names.config;
   const defaultVersion = identity.version ?? "0.0.0";
@@ -280,8 +286,11 @@ function printFactory(f: GeneratedFile, provider: ProviderModel, symbols: Runtim
   f.print("  });");
   f.print("}");
   f.print();
-  f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.`));
+  f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.`));
+  const toolSchemaType = symbols.local("ToolSchema", `${runtimeImportPath}/generated/pluggableharness/tool/v1/tool_pb.js`, true);
+  f.print(`export function ${names.toolSchemas}(): `, toolSchemaType, "[] {");
   // An array of the declarations (all one type), not of the tools (each its own type): a literal of
   // N distinct types costs the compiler O(N^2) to unify, 0.85 s of a 2.2 s check at 500 tools.
-  f.print(`export const ${names.toolSchemas} = [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`, symbols.value("toolDeclarationToWire"), ");");
+  f.print(`  return [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`, symbols.value("toolDeclarationToWire"), ");");
+  f.print("}");
 }

@@ -10,6 +10,7 @@ import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolConte
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `search` tool.
@@ -295,9 +296,11 @@ export function createMappingProvider(handlers: MappingHandlers, options: Mappin
 }
 
 /**
- * The tools of MappingService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of MappingService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const mappingToolSchemas = [searchTool.declaration, countTool.declaration, storeTool.declaration].map(toolDeclarationToWire);
+export function mappingToolSchemas(): ToolSchema[] {
+  return [searchTool.declaration, countTool.declaration, storeTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

@@ -7,6 +7,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `lookup` tool.
@@ -92,9 +93,11 @@ export function createLookupProvider(handlers: LookupHandlers, options: LookupPr
 }
 
 /**
- * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const lookupToolSchemas = [lookupTool.declaration].map(toolDeclarationToWire);
+export function lookupToolSchemas(): ToolSchema[] {
+  return [lookupTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators, from the companion schemas module.

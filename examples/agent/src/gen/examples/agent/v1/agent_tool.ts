@@ -8,6 +8,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `spawn_subagent` tool.
@@ -110,9 +111,11 @@ export function createAgentProvider(handlers: AgentHandlers, options: AgentProvi
 }
 
 /**
- * The tools of AgentService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of AgentService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const agentToolSchemas = [spawnSubagentTool.declaration].map(toolDeclarationToWire);
+export function agentToolSchemas(): ToolSchema[] {
+  return [spawnSubagentTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

@@ -7,6 +7,7 @@
 import type { PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `bash` tool.
@@ -118,9 +119,11 @@ export function createExecProvider(handlers: ExecHandlers, options: ExecProvider
 }
 
 /**
- * The tools of ExecService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of ExecService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const execToolSchemas = [bashTool.declaration].map(toolDeclarationToWire);
+export function execToolSchemas(): ToolSchema[] {
+  return [bashTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

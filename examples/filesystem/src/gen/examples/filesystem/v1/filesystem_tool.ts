@@ -8,6 +8,7 @@
 import type { PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `read_file` tool.
@@ -232,9 +233,11 @@ export function createFilesystemProvider(handlers: FilesystemHandlers, options: 
 }
 
 /**
- * The tools of FilesystemService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of FilesystemService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const filesystemToolSchemas = [readFileTool.declaration, writeFileTool.declaration, editFileTool.declaration].map(toolDeclarationToWire);
+export function filesystemToolSchemas(): ToolSchema[] {
+  return [readFileTool.declaration, writeFileTool.declaration, editFileTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

@@ -7,6 +7,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `glob` tool.
@@ -167,9 +168,11 @@ export function createSearchProvider(handlers: SearchHandlers, options: SearchPr
 }
 
 /**
- * The tools of SearchService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of SearchService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const searchToolSchemas = [globTool.declaration, grepTool.declaration].map(toolDeclarationToWire);
+export function searchToolSchemas(): ToolSchema[] {
+  return [globTool.declaration, grepTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

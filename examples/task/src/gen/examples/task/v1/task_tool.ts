@@ -8,6 +8,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `task_create` tool.
@@ -208,9 +209,11 @@ export function createTaskProvider(handlers: TaskHandlers, options: TaskProvider
 }
 
 /**
- * The tools of TaskService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of TaskService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const taskToolSchemas = [taskCreateTool.declaration, taskUpdateTool.declaration, taskListTool.declaration].map(toolDeclarationToWire);
+export function taskToolSchemas(): ToolSchema[] {
+  return [taskCreateTool.declaration, taskUpdateTool.declaration, taskListTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators, from the companion schemas module.

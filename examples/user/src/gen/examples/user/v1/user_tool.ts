@@ -8,6 +8,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `ask_user` tool.
@@ -101,9 +102,11 @@ export function createUserProvider(handlers: UserHandlers, options: UserProvider
 }
 
 /**
- * The tools of UserService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of UserService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const userToolSchemas = [askUserTool.declaration].map(toolDeclarationToWire);
+export function userToolSchemas(): ToolSchema[] {
+  return [askUserTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.

@@ -7,6 +7,7 @@
 import type { ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
 import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /**
  * The input of the `web_search` tool.
@@ -169,9 +170,11 @@ export function createWebProvider(handlers: WebHandlers, options: WebProviderOpt
 }
 
 /**
- * The tools of WebService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema.
+ * The tools of WebService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
  */
-export const webToolSchemas = [webSearchTool.declaration, webFetchTool.declaration].map(toolDeclarationToWire);
+export function webToolSchemas(): ToolSchema[] {
+  return [webSearchTool.declaration, webFetchTool.declaration].map(toolDeclarationToWire);
+}
 
 /**
  * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
