@@ -175,8 +175,8 @@ export type ProviderOptions = Message<"harnesstool.v1.ProviderOptions"> & {
   render: boolean;
 
   /**
-   * ProducerRef.version reported by Describe. Default: the version given to the provider at run
-   * time (the provider package's version). Added by harness-tool; not in the original contract.
+   * ProducerRef.version reported by Describe. The generated factory's `version` option overrides
+   * it at run time; without either, "0.0.0". Added by harness-tool; not in the original contract.
    *
    * @generated from field: optional string version = 7;
    */
