@@ -1,71 +1,54 @@
 /**
- * The real go-plugin host of the interop tests (test/interop/host/main.go), built in GOPATH mode
- * from Debian's packages and driven over JSON lines. Built once per content and Go version into
- * the temp dir, so repeated runs reuse it.
+ * The real go-plugin host of the interop tests (test/interop/host/, a Go module requiring exactly
+ * github.com/hashicorp/go-plugin v1.8.0, the kernel's pin), driven over JSON lines. Built with the
+ * machine's Go toolchain from the module proxy (go.sum is committed), once per content and Go
+ * version into the temp dir, so repeated runs reuse it.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const hostSource = path.join(path.dirname(fileURLToPath(import.meta.url)), "host", "main.go");
-const debianGoPlugin = "/usr/share/gocode/src/github.com/hashicorp/go-plugin";
+const hostModule = path.join(path.dirname(fileURLToPath(import.meta.url)), "host");
+const hostFiles = ["go.mod", "go.sum", "main.go"];
+
+/** The go-plugin version the host is built with: the one its go.mod requires. */
+export const goPluginVersion = /github\.com\/hashicorp\/go-plugin (v\S+)/.exec(readFileSync(path.join(hostModule, "go.mod"), "utf8"))?.[1] ?? "?";
 
 /** The built host binary, or why there is none on this machine. */
 export type GoHostBuild = { binary: string } | { skip: string };
 
 /**
- * Builds the host. Without `go` or Debian's go-plugin source this is a skip, unless
- * HARNESS_TOOL_REQUIRE_INTEROP=1 (set by .ci/run), where it is a failure.
+ * Builds the host. Without `go` this is a skip, unless HARNESS_TOOL_REQUIRE_INTEROP=1 (set by
+ * .ci/run), where it is a failure; a failing build is always a failure.
  */
 export function buildGoHost(): GoHostBuild {
   const version = spawnSync("go", ["version"], { encoding: "utf8" });
-  const missing =
-    version.status !== 0
-      ? "`go` is not installed"
-      : !existsSync(debianGoPlugin)
-        ? `Debian's go-plugin source is not at ${debianGoPlugin}`
-        : undefined;
-  if (missing) {
-    const reason = `${missing}: apt-get install golang-go golang-github-hashicorp-go-plugin-dev golang-google-grpc-dev golang-google-protobuf-dev (as .ci/run does)`;
+  if (version.status !== 0) {
+    const reason = "`go` is not installed (a Go toolchain >= 1.26 with access to the Go module proxy builds the go-plugin v1.8.0 host)";
     if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1") throw new Error(`the interop test must run here, but ${reason}`);
     return { skip: reason };
   }
-  const source = readFileSync(hostSource);
-  const key = createHash("sha256").update(source).update(version.stdout).digest("hex").slice(0, 16);
-  const dir = path.join(os.tmpdir(), `harness-tool-go-host-${key}`);
+  const hash = createHash("sha256").update(version.stdout);
+  for (const file of hostFiles) hash.update(file).update(readFileSync(path.join(hostModule, file)));
+  const dir = path.join(os.tmpdir(), `harness-tool-go-host-${hash.digest("hex").slice(0, 16)}`);
   const binary = path.join(dir, "host");
   if (existsSync(binary)) return { binary };
 
-  // GOPATH mode needs the package under <gopath>/src/<import path>/.
-  const gopath = mkdtempSync(path.join(os.tmpdir(), "harness-tool-gopath-"));
-  try {
-    const pkg = path.join(gopath, "src", "harness-tool-interop-host");
-    mkdirSync(pkg, { recursive: true });
-    writeFileSync(path.join(pkg, "main.go"), source);
-    const output = path.join(gopath, "host");
-    const build = spawnSync("go", ["build", "-o", output, "."], {
-      cwd: pkg,
-      encoding: "utf8",
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME ?? gopath,
-        GO111MODULE: "off",
-        GOPATH: `${gopath}:/usr/share/gocode`,
-        GOCACHE: process.env.GOCACHE ?? path.join(os.tmpdir(), "harness-tool-go-cache"),
-        GOFLAGS: "",
-      },
-    });
-    if (build.status !== 0) throw new Error(`go build of the interop host failed:\n${build.stdout}${build.stderr}`);
-    mkdirSync(dir, { recursive: true });
-    renameSync(output, binary);
-    return { binary };
-  } finally {
-    rmSync(gopath, { recursive: true, force: true });
-  }
+  mkdirSync(dir, { recursive: true });
+  const output = path.join(dir, `host-${process.pid}`);
+  // -mod=readonly: the committed go.sum is the whole truth; a missing entry fails the build.
+  const build = spawnSync("go", ["build", "-mod=readonly", "-o", output, "."], {
+    cwd: hostModule,
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" },
+  });
+  if (build.status !== 0) throw new Error(`go build of the interop host (go-plugin ${goPluginVersion}) failed:\n${build.stdout}${build.stderr}`);
+  renameSync(output, binary);
+  return { binary };
 }
 
 /** One result line of the host. */
@@ -81,8 +64,9 @@ export class GoHost {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(binary: string) {
-    // The kernel gives plugins a minimal environment; go-plugin 1.0.1 passes its host's whole
-    // environment on, so the host itself runs with only that.
+    // The kernel builds a minimal environment for its plugins, but go-plugin v1.8.0 (SkipHostEnv
+    // unset, as in the kernel) appends the host's whole environment to it: the host itself runs
+    // with only the minimal one, so the provider sees what a kernel started that way gives it.
     const env: NodeJS.ProcessEnv = {};
     for (const name of ["PATH", "HOME", "TMPDIR"]) if (process.env[name] !== undefined) env[name] = process.env[name];
     this.#process = spawn(binary, [], { stdio: ["pipe", "pipe", "pipe"], env });
