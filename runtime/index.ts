@@ -6,8 +6,15 @@
  * `import { ToolSchemaSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js"`.
  */
 
+import { armStartFailureGuard } from "./transport/start-failure.js";
+
 /** The tool-provider protocol revision this package implements (ProducerRef.protocol_version). */
 export const PROTOCOL_VERSION = 1;
+
+// In a process a go-plugin host started, an exception before serve() takes over is reported as a
+// start failure the host's launch error shows (runtime/transport/start-failure.ts). The modules
+// of a provider import harness-tool before their own code runs, so this is armed first.
+armStartFailureGuard();
 
 export { serve, type ServeOptions } from "./serve.js";
 

@@ -1,13 +1,24 @@
 // The first hour of a provider author, end to end: pack harness-tool, scaffold a repository with
 // `harness-tool init`, install it from the tarball (and the npm registry), generate, build, run the
-// new repository's own tests, and pass `harness-tool check`.
+// new repository's own tests, and pass `harness-tool check`. Then the built dist/provider.mjs goes
+// through every interop host, the go-plugin v1.8.0 host in Go among them, as the kernel launches it.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { describeProviderInterop } from "../interop/provider-interop.js";
+import { scenario } from "../interop/host-matrix.js";
+import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../interop/scenarios.js";
 import { repoRoot } from "../support/buf.js";
+
+/** The scaffold's process-backed tool runs a command without a shell: give it one. */
+const runCommand: ProcessTool = {
+  tool: "run_command",
+  args: (script) => ({ command: "/bin/sh", args: ["-c", script] }),
+  exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code,
+};
 
 /** The environment of the new repository's commands: this test runner's own markers removed. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -64,5 +75,23 @@ describe("harness-tool init, end to end", () => {
       env: cleanEnv(),
     });
     assert.match(out, /"found": false/);
+  });
+
+  describeProviderInterop({
+    name: "the scaffold's dist/provider.mjs",
+    provider: () => ({ name: "scaffold", command: path.join(repo, "dist/provider.mjs"), args: [], cwd: repo }),
+    scenarios: (id, host) => {
+      scenario(id, "Configure with dev-config.json's roots", async () => {
+        assert.equal((await host().configure({ roots: [repo] })).code, 0);
+      });
+      scenario(id, "read_note: one result event", async () => {
+        const outcome = await host().invoke({ id: "read-1", toolName: "read_note", arguments: { title: "absent" }, callContext: { ...callContext("s-notes"), workingDirectory: repo } });
+        assert.equal(outcome.events.length, 1);
+        const [event] = outcome.events;
+        assert.equal(event?.event.case === "result" ? event.event.value.payload?.found : event?.event.case, false);
+      });
+      scenario(id, "run_command streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), runCommand));
+      scenario(id, "run_command cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), runCommand, 0));
+    },
   });
 });

@@ -51,6 +51,31 @@ export function buildGoHost(): GoHostBuild {
   return { binary };
 }
 
+/** One line of the Go host's own log (hclog JSON): go-plugin's lines and the provider's stderr. */
+export interface GoLogEntry {
+  readonly level: string;
+  readonly message: string;
+  /** `host` for go-plugin's client, `host.stdio` for its StreamStdio reader, `host.<binary>` for the provider's stderr. */
+  readonly module: string;
+  readonly fields: { readonly [key: string]: unknown };
+}
+
+/** Parses the host's hclog JSON output. */
+export function parseGoLog(text: string): GoLogEntry[] {
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => {
+      const { "@level": level, "@message": message, "@module": module, "@timestamp": _timestamp, ...fields } = JSON.parse(line) as Record<string, unknown>;
+      return { level: String(level), message: String(message), module: String(module), fields };
+    });
+}
+
+/** The provider's stderr lines among the host's log entries, as go-plugin logged them. */
+export function providerLogLines(entries: readonly GoLogEntry[]): GoLogEntry[] {
+  return entries.filter((e) => e.module !== "host" && e.module !== "host.stdio");
+}
+
 /** One result line of the host. */
 export type GoResult = { readonly op: string; readonly error?: string } & { readonly [key: string]: unknown };
 
@@ -100,6 +125,23 @@ export class GoHost {
     const next = this.#queue.then(run, run);
     this.#queue = next.catch(() => {});
     return next;
+  }
+
+  /** The host's log so far (go-plugin's own lines and the provider's stderr). */
+  async logEntries(): Promise<GoLogEntry[]> {
+    return parseGoLog(String((await this.request({ op: "logs" })).logs));
+  }
+
+  /** What go-plugin's StreamStdio reader copied to SyncStdout and SyncStderr. */
+  async stdio(): Promise<{ stdout: string; stderr: string }> {
+    const result = await this.request({ op: "logs" });
+    return { stdout: String(result.stdioStdout), stderr: String(result.stdioStderr) };
+  }
+
+  /** Dials the provider with other credentials than the host's and reports whether it refused. */
+  async probe(credentials: "plaintext" | "tls-without-client-cert" | "tls-foreign-client-cert"): Promise<{ refused: boolean; message: string }> {
+    const result = await this.request({ op: "probe", credentials });
+    return { refused: result.refused === true, message: String(result.message ?? "") };
   }
 
   /** SIGKILLs the host, as when the kernel crashes. */

@@ -1,147 +1,69 @@
 /**
- * Interop: the same scenarios through harness-tool/testing's launch() and through a real
- * go-plugin host written in Go (Debian's go-plugin 1.0.1, grpc-go 1.33), against the sample
- * provider and the examples, each launched exactly as the kernel launches plugins.
+ * Interop: the same scenarios through every host of the matrix (harness-tool/testing's launch(),
+ * and the real go-plugin v1.8.0 host in Go with the kernel's client configuration and with
+ * AutoMTLS), against the sample provider and the examples, each launched exactly as the kernel
+ * launches plugins.
  *
- * Skips only where `go` or Debian's go-plugin source is missing (a developer machine); .ci/run
- * installs them and sets HARNESS_TOOL_REQUIRE_INTEROP=1, so in CI the Go half always runs.
+ * The Go hosts skip only where `go` is missing (a developer machine); .ci/run sets
+ * HARNESS_TOOL_REQUIRE_INTEROP=1, so in CI they always run.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
-import { ToolErrorCategory, ToolKind, RiskClass, OutputStream, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { after, before, describe } from "node:test";
+import { ToolErrorCategory, ToolKind, RiskClass } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategoryNames } from "harness-tool";
-import { buildGoHost, GoHost } from "./go-host.js";
-import { eventually, fileGone, processGone } from "./process-state.js";
-import { exampleProviders, sampleProvider } from "./providers.js";
-import { launchWithGoHost, launchWithTypeScriptHost, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
-
-const build = buildGoHost();
-const goSkip = "skip" in build ? build.skip : false;
-if (goSkip) console.log(`# interop with the Go go-plugin host skipped: ${goSkip}`);
-
-/**
- * go-plugin's Kill() SIGKILLs after 2 s; a provider must exit well before. The bound is loose on
- * purpose (a loaded CI machine), and it is the protocol's rule, not a performance target.
- */
-const killBoundMs = 1500;
-/** How long a cancelled child process or an orphaned provider may take to disappear. */
-const goneWithinMs = 3000;
-
-const text = (data: Uint8Array) => new TextDecoder().decode(data);
-const terminal = (events: readonly ToolEvent[]) => events.filter((e) => e.event.case === "result" || e.event.case === "error");
-const callContext = (sessionId: string) => ({ sessionId, turnId: "turn-1", workingDirectory: "/tmp" });
-
-/** A process-backed tool: how to call it with a shell script, and where its result keeps the exit code. */
-interface ProcessTool {
-  readonly tool: string;
-  readonly args: (script: string) => { [key: string]: string };
-  readonly exitCode: (payload: unknown) => unknown;
-}
-
-async function streamingProcessScenario(host: ScenarioHost, p: ProcessTool): Promise<void> {
-  const script = "for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; exit 3";
-  const outcome = await host.invoke({ id: "bash-1", toolName: p.tool, arguments: p.args(script), callContext: callContext("s-bash") });
-  assert.equal(outcome.code, 0);
-  const cases = outcome.events.map((e) => e.event.case);
-  const stdout = outcome.events
-    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDOUT ? [text(e.event.value.data)] : []))
-    .join("");
-  assert.equal(stdout, "line1\nline2\nline3\nline4\nline5\n", `chunks in order (${cases.join(",")})`);
-  const stderr = outcome.events
-    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [text(e.event.value.data)] : []))
-    .join("");
-  assert.equal(stderr, "oops\n");
-  const exits = outcome.events.filter((e) => e.event.case === "exitStatus");
-  assert.equal(exits.length, 1, "exactly one exit_status");
-  assert.equal(exits[0]?.event.case === "exitStatus" ? exits[0].event.value.exitCode : undefined, 3);
-  const last = outcome.events.at(-1);
-  assert.equal(last?.event.case, "result", "the result closes the stream");
-  assert.equal(p.exitCode(last?.event.case === "result" ? last.event.value.payload : undefined), 3);
-  assert.equal(terminal(outcome.events).length, 1);
-  assert.ok(cases.indexOf("exitStatus") < cases.indexOf("result"));
-}
-
-async function cancellationScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number): Promise<void> {
-  // One write with the shell's pid and a grandchild's, then wait: the chunk arrives whole.
-  const script = 'sleep 30 & echo "$$ $!"; wait';
-  const outcome = await host.invoke(
-    { id: "bash-cancel", toolName: p.tool, arguments: p.args(script), callContext: callContext("s-cancel") },
-    eventsBeforePids + 1,
-  );
-  assert.equal(outcome.cancelled, true);
-  const cases = outcome.events.map((e) => e.event.case);
-  assert.ok(!cases.includes("exitStatus"), `cancelled while the command ran (${cases.join(",")})`);
-  assert.equal(terminal(outcome.events).length, 0, "no result or error after a cancel");
-  const printed = outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
-  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
-  assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(printed)}`);
-  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
-  await host.ping();
-}
-
-async function killScenario(host: ScenarioHost): Promise<void> {
-  const { pid, address } = host;
-  const killed = await host.kill();
-  assert.ok(killed.graceful, "exited by itself");
-  assert.ok(killed.ms < killBoundMs, `Kill() took ${killed.ms} ms`);
-  assert.ok(await eventually(() => processGone(pid), goneWithinMs), "the provider is gone");
-  assert.ok(fileGone(address), `the socket ${address} was removed`);
-  console.log(`# ${host.hostName} host: Kill() took ${killed.ms.toFixed(1)} ms`);
-}
-
-/** go-plugin's Kill() in the middle of a process-backed call: its children die with the provider. */
-async function killDuringCallScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number): Promise<void> {
-  const running = await host.startInvoke({ id: "bash-kill", toolName: p.tool, arguments: p.args('sleep 30 & echo "$$ $!"; wait'), callContext: callContext("s-kill") });
-  const events = await running.events(eventsBeforePids + 1);
-  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
-  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
-  assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(printed)}`);
-  await killScenario(host);
-  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `child ${pid} is gone`);
-}
+import { GoHost } from "./go-host.js";
+import { goHostBinary, goSkip, hostIds, hostLabels, scenario, skipFor, start, type Harness, type HostId } from "./host-matrix.js";
+import { eventually, processGone } from "./process-state.js";
+import { describeProviderInterop } from "./provider-interop.js";
+import { brokenProvider, exampleProviders, sampleProvider, throwsAtStartProvider } from "./providers.js";
+import { kernelReplies, launchWithGoHost, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
+import {
+  callContext,
+  cancellationScenario,
+  goneWithinMs,
+  handshakeScenario,
+  hostSigkilledScenario,
+  killDuringCallScenario,
+  killScenario,
+  logHygieneScenario,
+  printedPids,
+  streamingProcessScenario,
+  streamStdioScenario,
+  terminal,
+  type ProcessTool,
+} from "./scenarios.js";
 
 const sampleBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exitCode?: unknown }).exitCode };
 const execBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
 const examples = new Map(exampleProviders().map((p) => [p.name, p]));
+const errorCategory = (host: ScenarioHost, outcome: Awaited<ReturnType<ScenarioHost["invoke"]>>) =>
+  outcome.events[0]?.event.case === "error" ? outcome.events[0].event.value.category : `${host.hostName}: ${outcome.events[0]?.event.case}`;
 
-interface Harness {
-  host: ScenarioHost;
-  close(): Promise<void>;
-}
-
-async function start(hostName: "typescript" | "go", provider: ProviderCommand): Promise<Harness> {
-  if (hostName === "typescript") {
-    const host = await launchWithTypeScriptHost(provider);
-    return { host, close: async () => void (await host.kill()) };
-  }
-  const go = new GoHost((build as { binary: string }).binary);
-  const host = await launchWithGoHost(go, provider);
-  return { host, close: () => go.close() };
-}
-
-for (const hostName of ["typescript", "go"] as const) {
-  describe(`${hostName} host × sample provider`, { skip: hostName === "go" ? goSkip : false }, () => {
+for (const id of hostIds) {
+  describe(`${hostLabels[id]} × sample provider`, { skip: skipFor(id) }, () => {
     let h: Harness;
     let host: ScenarioHost;
     before(async () => {
-      h = await start(hostName, sampleProvider);
+      h = await start(id, sampleProvider);
       host = h.host;
     });
     after(() => h?.close());
 
-    test("handshake: core 1, app version 1, a unix socket, gRPC; Ping answers", async () => {
-      assert.equal(host.appVersion, 1);
-      assert.equal(host.network, "unix");
-      assert.ok(!fileGone(host.address), `the socket ${host.address} exists`);
-      await host.ping();
+    scenario(id, "handshake: core 1, app version 1, a unix socket, gRPC; Ping answers", async () => {
+      await handshakeScenario(host);
+      assert.equal(host.autoMTLS, id === "go-automtls");
     });
 
-    test("GetSchema decodes to the declared tools; Describe names the provider", async () => {
+    if (id !== "typescript") {
+      scenario(id, "StreamStdio: go-plugin v1.8.0 opens it and reads it without a warning", () => streamStdioScenario(h.go as GoHost));
+    }
+
+    scenario(id, "GetSchema decodes to the declared tools; Describe names the provider", async () => {
       const schema = await host.getSchema();
-      assert.deepEqual(schema.tools.map((t) => t.name).sort(), ["bash", "echo", "fail", "note"]);
+      assert.deepEqual(schema.tools.map((t) => t.name).sort(), ["bash", "callbacks", "echo", "fail", "levels", "note", "slow"]);
       const bash = schema.tools.find((t) => t.name === "bash");
       assert.equal(bash?.kind, ToolKind.RESOURCE);
       assert.equal(bash?.risk, RiskClass.HIGH);
@@ -152,7 +74,7 @@ for (const hostName of ["typescript", "go"] as const) {
       assert.equal(described.producer?.protocolVersion, 1);
     });
 
-    test("Configure: a missing required field is INVALID_ARGUMENT with a ToolError in the status details; then accepted", async () => {
+    scenario(id, "Configure: a missing required field is INVALID_ARGUMENT with a ToolError in the status details; then accepted", async () => {
       const rejected = await host.configure({});
       assert.equal(rejected.code, 3);
       assert.equal(rejected.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
@@ -160,7 +82,7 @@ for (const hostName of ["typescript", "go"] as const) {
       assert.equal((await host.configure({ root: "/tmp" })).code, 0);
     });
 
-    test("a non-streaming Invoke: exactly one event, the result", async () => {
+    scenario(id, "a non-streaming Invoke: exactly one event, the result", async () => {
       const outcome = await host.invoke({ id: "echo-1", toolName: "echo", arguments: { text: "hello" }, callContext: callContext("s-echo") });
       assert.equal(outcome.code, 0);
       assert.equal(outcome.events.length, 1);
@@ -169,146 +91,237 @@ for (const hostName of ["typescript", "go"] as const) {
       assert.deepEqual(event?.event.case === "result" ? event.event.value.payload : undefined, { text: "hello" });
     });
 
-    test("a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result", async () => {
+    scenario(id, "a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result", async () => {
       await streamingProcessScenario(host, sampleBash);
       const outcome = await host.invoke({ id: "bash-2", toolName: "bash", arguments: { command: "true" }, callContext: callContext("s-bash") });
       assert.ok(outcome.events.some((e) => e.event.case === "progress"), "progress events arrive");
     });
 
-    test("an error of each category a provider can emit ends the stream as one terminal error", async () => {
+    scenario(id, "an error of each category a provider can emit ends the stream as one terminal error", async () => {
       for (const [index, name] of toolErrorCategoryNames.entries()) {
         const outcome = await host.invoke({ id: `fail-${name}`, toolName: "fail", arguments: { category: name }, callContext: callContext("s-fail") });
         assert.equal(outcome.code, 0, name);
         assert.equal(outcome.events.length, 1, name);
-        const event = outcome.events[0];
-        assert.equal(event?.event.case, "error", name);
         // Wire order: INVALID_ARGUMENTS = 1 ... CANCELLED = 7, then PROCESS_CRASHED (kernel only), UNKNOWN = 9.
         const expected = name === "unknown" ? ToolErrorCategory.UNKNOWN : index + 1;
-        assert.equal(event?.event.case === "error" ? event.event.value.category : undefined, expected, name);
+        assert.equal(errorCategory(host, outcome), expected, name);
       }
       // An unexpected exception is classified, never an UNKNOWN status: unknown, the raw error in details.
       const crash = await host.invoke({ id: "fail-crash", toolName: "fail", arguments: { category: "crash" }, callContext: callContext("s-fail") });
       const event = crash.events[0];
-      assert.equal(event?.event.case === "error" ? event.event.value.category : undefined, ToolErrorCategory.UNKNOWN);
+      assert.equal(errorCategory(host, crash), ToolErrorCategory.UNKNOWN);
       assert.ok(event?.event.case === "error" && event.event.value.details !== undefined, "details carry the raw error");
       // Arguments failing input_schema: invalid_arguments.
       const invalid = await host.invoke({ id: "echo-bad", toolName: "echo", arguments: { text: 42 }, callContext: callContext("s-fail") });
-      assert.equal(invalid.events[0]?.event.case === "error" ? invalid.events[0].event.value.category : undefined, ToolErrorCategory.INVALID_ARGUMENTS);
+      assert.equal(errorCategory(host, invalid), ToolErrorCategory.INVALID_ARGUMENTS);
     });
 
-    test("cancellation mid-stream: no terminal event, the child processes are gone", async () => {
+    scenario(id, "cancellation mid-stream: no terminal event, the child processes are gone", async () => {
       // The sample's bash reports progress first.
       await cancellationScenario(host, sampleBash, 1);
     });
 
-    test("Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
+    scenario(id, "the tool's own timeout: one terminal timeout error, and the provider serves on", async () => {
+      const outcome = await host.invoke({ id: "slow-1", toolName: "slow", arguments: { ms: 30_000 }, callContext: callContext("s-slow") });
+      assert.equal(outcome.code, 0);
+      assert.equal(terminal(outcome.events).length, 1);
+      assert.equal(errorCategory(host, outcome), ToolErrorCategory.TIMEOUT);
+      const quick = await host.invoke({ id: "slow-2", toolName: "slow", arguments: { ms: 1 }, callContext: callContext("s-slow") });
+      assert.equal(quick.events[0]?.event.case, "result");
+    });
+
+    if (id !== "typescript") {
+      scenario(id, "the kernel's deadline: DEADLINE_EXCEEDED on the host, the call's processes are gone", async () => {
+        const outcome = await host.invoke(
+          { id: "bash-deadline", toolName: "bash", arguments: { command: 'sleep 30 & echo "$$ $!"; wait' }, callContext: callContext("s-deadline") },
+          { deadlineMs: 1500 },
+        );
+        assert.equal(outcome.code, 4, "grpc-go reports DEADLINE_EXCEEDED");
+        assert.equal(terminal(outcome.events).length, 0, "nothing claims success or failure after the deadline");
+        for (const pid of printedPids(outcome.events)) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
+        await host.ping();
+      });
+    }
+
+    scenario(id, "Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
       const outcome = await host.invoke({ id: "note-1", toolName: "note", arguments: { message: "noted via the kernel" }, callContext: callContext("session-42") });
       assert.equal(outcome.events[0]?.event.case, "result");
-      let logs = await host.logCalls();
-      await eventually(() => logs.some((l) => l.entry?.message === "noted via the kernel"), 1000);
-      logs = await host.logCalls();
-      const log = logs.find((l) => l.entry?.message === "noted via the kernel");
+      const log = (await host.logCalls()).find((l) => l.entry?.message === "noted via the kernel");
       assert.equal(log?.sessionId, "session-42");
       const hostLogs = await host.hostLogs();
       const warn = hostLogs.find((l) => l.message.includes("note tool called"));
       assert.equal(warn?.level, "warn", JSON.stringify(hostLogs.slice(-5)));
     });
 
-    test("Kill() returns well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(host));
+    scenario(id, "every callback on broker ID 1: Log, Emit, RunSession, CountTokens; the kernel's answers reach the handler", async () => {
+      const outcome = await host.invoke({ id: "cb-1", toolName: "callbacks", arguments: { topic: "quarterly report" }, callContext: callContext("session-cb") });
+      const result = outcome.events[0];
+      assert.equal(result?.event.case, "result", JSON.stringify(outcome.events));
+      assert.deepEqual(result?.event.case === "result" ? result.event.value.payload : undefined, {
+        eventId: kernelReplies.emit.id,
+        sequence: Number(kernelReplies.emit.sequence),
+        subSession: kernelReplies.runSession.sessionId,
+        tokens: Number(kernelReplies.countTokens.count),
+        exact: kernelReplies.countTokens.exact,
+      });
+      const calls = await host.callbackCalls();
+      assert.equal(calls.log.find((l) => l.entry?.message === "callbacks about quarterly report")?.sessionId, "session-cb");
+      const emit = calls.emit.at(-1);
+      assert.equal(emit?.sessionId, "session-cb");
+      assert.equal(new TextDecoder().decode(emit?.payload), "quarterly report");
+      assert.equal(calls.runSession.at(-1)?.prompt, "look into quarterly report");
+      const counted = calls.countTokens.at(-1)?.content[0]?.block;
+      assert.equal(counted?.case === "text" ? counted.value.text : undefined, "quarterly report");
+    });
+
+    scenario(id, "log levels as the host shows them: a debug line at debug, info at info, a runtime error at error", async () => {
+      const outcome = await host.invoke({ id: "levels-1", toolName: "levels", arguments: { text: "marker-7" }, callContext: callContext("s-levels") });
+      assert.equal(outcome.events[0]?.event.case, "result");
+      // The stray exception is reported after the call ended: poll the host's log for a while.
+      const line = async (match: RegExp) => {
+        for (let attempt = 0; attempt < 80; attempt++) {
+          const found = (await host.hostLogs()).find((l) => match.test(l.message) || match.test(JSON.stringify(l.fields)));
+          if (found) return found;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return undefined;
+      };
+      assert.equal((await line(/^debug: marker-7$/))?.level, "debug");
+      assert.equal((await line(/^info: marker-7$/))?.level, "info");
+      const stray = await line(/stray failure after marker-7/);
+      assert.equal(stray?.level, "error", JSON.stringify(stray));
+      await logHygieneScenario(host);
+    });
+
+    scenario(id, "Kill(): controller Shutdown, gone well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(host, h.go));
   });
 }
 
-for (const hostName of ["typescript", "go"] as const) {
-  describe(`${hostName} host: Kill() during a running process-backed call`, { skip: hostName === "go" ? goSkip : false }, () => {
-    test("sample provider: the call's children are gone, no orphan, no socket", async () => {
-      const h = await start(hostName, sampleProvider);
+for (const id of hostIds) {
+  describe(`${hostLabels[id]}: Kill() during a running process-backed call`, { skip: skipFor(id) }, () => {
+    scenario(id, "sample provider: the call's children are gone, no orphan, no socket", async () => {
+      const h = await start(id, sampleProvider);
       try {
         assert.equal((await h.host.configure({ root: "/tmp" })).code, 0);
-        await killDuringCallScenario(h.host, sampleBash, 1);
+        await killDuringCallScenario(h.host, sampleBash, 1, h.go);
       } finally {
         await h.close();
       }
     });
     const exec = examples.get("examples/exec");
-    test("examples/exec: the call's children are gone, no orphan, no socket", { skip: exec ? false : "examples/exec is not there" }, async () => {
-      const h = await start(hostName, exec as ProviderCommand);
-      try {
-        assert.equal((await h.host.configure({ allowed_roots: ["/tmp"] })).code, 0);
-        await killDuringCallScenario(h.host, execBash, 0);
-      } finally {
-        await h.close();
-      }
+    if (exec) {
+      scenario(id, "examples/exec: the call's children are gone, no orphan, no socket", async () => {
+        const h = await start(id, exec);
+        try {
+          assert.equal((await h.host.configure({ allowed_roots: ["/tmp"] })).code, 0);
+          await killDuringCallScenario(h.host, execBash, 0, h.go);
+        } finally {
+          await h.close();
+        }
+      });
+    }
+  });
+}
+
+/** Providers that cannot start: what the host's launch error must say. */
+const startFailures: readonly { readonly provider: ProviderCommand; readonly cause: RegExp }[] = [
+  { provider: throwsAtStartProvider, cause: /credentials\.json is missing/ },
+  { provider: brokenProvider, cause: /tool name "same" is declared more than once/ },
+];
+
+for (const id of hostIds) {
+  describe(`${hostLabels[id]}: a provider that fails at start`, { skip: skipFor(id) }, () => {
+    for (const { provider, cause } of startFailures) {
+      scenario(id, `${provider.name}: the host's launch error names the cause, logged at error level`, async () => {
+        if (id === "typescript") {
+          await assert.rejects(start(id, provider), (error: Error) => cause.test(error.message));
+          return;
+        }
+        const go = new GoHost(goHostBinary());
+        try {
+          await assert.rejects(launchWithGoHost(go, provider, { autoMTLS: id === "go-automtls" }), (error: Error) => {
+            assert.match(error.message, cause);
+            return true;
+          });
+          const logged = (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
+          assert.deepEqual(
+            logged.map((e) => e.level),
+            ["error"],
+            "the cause is logged once, at error level",
+          );
+        } finally {
+          await go.close();
+        }
+      });
+    }
+  });
+}
+
+for (const id of hostIds.filter((h) => h !== "typescript")) {
+  describe(`${hostLabels[id]} SIGKILLed × sample provider`, { skip: skipFor(id) }, () => {
+    scenario(id, "the broker stream and the connection break: the provider exits by itself and removes its socket", async () => {
+      const h = await start(id, sampleProvider);
+      await hostSigkilledScenario(h.go as GoHost, h.host);
     });
   });
 }
 
-describe("go host SIGKILLed: the provider exits by itself, leaving no socket", { skip: goSkip }, () => {
-  test("the broker stream and the connection break, the provider exits and removes its socket", async () => {
-    const goBrokerSockets = () => new Set(readdirSync(os.tmpdir()).filter((name) => /^plugin\d+$/.test(name)));
-    const before = goBrokerSockets();
-    const go = new GoHost((build as { binary: string }).binary);
-    const host = await launchWithGoHost(go, sampleProvider);
-    await host.ping();
-    go.sigkill();
-    await go.exited;
-    assert.ok(await eventually(() => processGone(host.pid), goneWithinMs), "the orphaned provider exited");
-    assert.ok(fileGone(host.address), "its socket file is gone");
-    // The SIGKILLed Go host cannot remove its own broker socket (go-plugin names it pluginNNNN).
-    for (const name of goBrokerSockets()) if (!before.has(name)) rmSync(path.join(os.tmpdir(), name), { force: true });
-  });
+describe(`${hostLabels["go-automtls"]}: only the host's certificate gets in`, { skip: goSkip }, () => {
+  for (const id of ["go", "go-automtls"] as const) {
+    scenario(id, `${id === "go" ? "without AutoMTLS a plaintext client is served" : "a plaintext client, a TLS client without a certificate and one with a foreign certificate are refused"}`, async () => {
+      const h = await start(id, sampleProvider);
+      try {
+        const go = h.go as GoHost;
+        if (id === "go") {
+          assert.deepEqual(await go.probe("plaintext"), { refused: false, message: "" });
+          return;
+        }
+        for (const credentials of ["plaintext", "tls-without-client-cert", "tls-foreign-client-cert"] as const) {
+          const probe = await go.probe(credentials);
+          assert.ok(probe.refused, `${credentials} was served`);
+        }
+        await h.host.ping();
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });
 
-
 /** Scenarios of each example, by name; an example without an entry here gets the generic ones. */
-const exampleScenarios: { readonly [name: string]: (host: () => ScenarioHost) => void } = {
-  "examples/exec": (host) => {
-    const bash = execBash;
-    test("Configure with an allowed root", async () => {
+const exampleScenarios: { readonly [name: string]: (id: HostId, host: () => ScenarioHost) => void } = {
+  "examples/exec": (id, host) => {
+    scenario(id, "Configure with an allowed root", async () => {
       assert.equal((await host().configure({ allowed_roots: ["/tmp"] })).code, 0);
     });
-    test("bash streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), bash));
-    test("bash cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), bash, 0));
+    scenario(id, "bash streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), execBash));
+    scenario(id, "bash cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), execBash, 0));
   },
-  "examples/filesystem": (host) => {
+  "examples/filesystem": (id, host) => {
     const root = mkdtempSync(path.join(os.tmpdir(), "harness-tool-interop-fs-"));
     after(() => rmSync(root, { recursive: true, force: true }));
-    test("Configure with an allowed root", async () => {
+    const at = (sessionId: string) => ({ ...callContext(sessionId), workingDirectory: root });
+    scenario(id, "Configure with an allowed root", async () => {
       assert.equal((await host().configure({ allowed_roots: [root] })).code, 0);
     });
-    test("read_file: one result event, no lead-up", async () => {
+    scenario(id, "read_file: one result event, no lead-up", async () => {
       writeFileSync(path.join(root, "a.txt"), "one\ntwo\n");
-      const outcome = await host().invoke({ id: "read-1", toolName: "read_file", arguments: { path: "a.txt" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
+      const outcome = await host().invoke({ id: "read-1", toolName: "read_file", arguments: { path: "a.txt" }, callContext: at("s-fs") });
       assert.equal(outcome.events.length, 1);
       const [event] = outcome.events;
       assert.equal(event?.event.case, "result");
       assert.equal(event?.event.case === "result" ? event.event.value.payload?.content : undefined, "one\ntwo\n");
     });
-    test("read_file errors: not_found for a missing file, permission_denied outside the roots", async () => {
-      const missing = await host().invoke({ id: "read-2", toolName: "read_file", arguments: { path: "missing.txt" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
-      assert.equal(missing.events[0]?.event.case === "error" ? missing.events[0].event.value.category : undefined, ToolErrorCategory.NOT_FOUND);
-      const outside = await host().invoke({ id: "read-3", toolName: "read_file", arguments: { path: "/etc/hostname" }, callContext: { ...callContext("s-fs"), workingDirectory: root } });
-      assert.equal(outside.events[0]?.event.case === "error" ? outside.events[0].event.value.category : undefined, ToolErrorCategory.PERMISSION_DENIED);
+    scenario(id, "read_file errors: not_found for a missing file, permission_denied outside the roots", async () => {
+      const missing = await host().invoke({ id: "read-2", toolName: "read_file", arguments: { path: "missing.txt" }, callContext: at("s-fs") });
+      assert.equal(errorCategory(host(), missing), ToolErrorCategory.NOT_FOUND);
+      const outside = await host().invoke({ id: "read-3", toolName: "read_file", arguments: { path: "/etc/hostname" }, callContext: at("s-fs") });
+      assert.equal(errorCategory(host(), outside), ToolErrorCategory.PERMISSION_DENIED);
     });
   },
 };
 
 for (const provider of examples.values()) {
-  for (const hostName of ["typescript", "go"] as const) {
-    describe(`${hostName} host × ${provider.name}`, { skip: hostName === "go" ? goSkip : false }, () => {
-      let h: Harness;
-      before(async () => {
-        h = await start(hostName, provider);
-      });
-      after(() => h?.close());
-      test("handshake, Ping, GetSchema, Describe", async () => {
-        assert.equal(h.host.network, "unix");
-        await h.host.ping();
-        const schema = await h.host.getSchema();
-        assert.ok(schema.tools.length > 0);
-        assert.ok((await h.host.describe()).producer?.name);
-      });
-      exampleScenarios[provider.name]?.(() => h.host);
-      test("Kill() returns well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(h.host));
-    });
-  }
+  const scenarios = exampleScenarios[provider.name];
+  describeProviderInterop({ name: provider.name, provider: () => provider, ...(scenarios ? { scenarios } : {}) });
 }

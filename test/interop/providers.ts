@@ -26,6 +26,12 @@ export function typeScriptProvider(name: string, file: string): ProviderCommand 
 /** The sample provider (defineTool, defineProvider, serve) of test/transport/fixtures. */
 export const sampleProvider = typeScriptProvider("sample", "test/transport/fixtures/sample-provider.ts");
 
+/** A provider whose entry point throws before serve() (test/interop/fixtures). */
+export const throwsAtStartProvider = typeScriptProvider("throws-at-start", "test/interop/fixtures/throws-at-start.ts");
+
+/** A provider whose declarations break a rule serve() checks (a duplicate tool name). */
+export const brokenProvider = typeScriptProvider("broken-declarations", "test/transport/fixtures/broken-provider.ts");
+
 /** examples/<name>/src/main.ts, for each example that has one. */
 export function exampleProviders(): ProviderCommand[] {
   const dir = path.join(repoRoot, "examples");

@@ -1,7 +1,8 @@
 /**
  * The interop scenarios run through two hosts: harness-tool/testing's launch() and the real
- * go-plugin host in Go. Both are driven through this one interface, on protobuf-es messages; the
- * Go side only ever sees base64 bytes.
+ * go-plugin v1.8.0 host in Go (with the kernel's client configuration, or with AutoMTLS). Both are
+ * driven through this one interface, on protobuf-es messages; the Go side only ever sees base64
+ * bytes.
  */
 import { create, fromBinary, toBinary, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import {
@@ -18,10 +19,22 @@ import {
   type ToolError,
   type ToolEvent,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { LogRequestSchema, type LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import {
+  CountTokensRequestSchema,
+  CountTokensResultSchema,
+  EmitRequestSchema,
+  EmitResultSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+  RunSessionResultSchema,
+  type CountTokensRequest,
+  type EmitRequest,
+  type LogRequest,
+  type RunSessionRequest,
+} from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/transport/rpc-status-details.js";
-import type { GoHost, GoResult } from "./go-host.js";
+import { providerLogLines, type GoHost, type GoResult } from "./go-host.js";
 
 /** A provider to launch: the command and arguments, as the kernel would exec them. */
 export interface ProviderCommand {
@@ -38,6 +51,36 @@ export interface ConfigureOutcome {
   readonly toolError?: ToolError;
 }
 
+/** How a host launches: the kernel's configuration, or go-plugin's AutoMTLS on top of it. */
+export interface LaunchMode {
+  readonly autoMTLS?: boolean;
+  /** Operator extras added to the provider's environment (PLUGIN_UNIX_SOCKET_DIR, ...). */
+  readonly env?: { readonly [name: string]: string };
+}
+
+/** What the kernel answers to the callbacks that return something, the same for both hosts. */
+export const kernelReplies = {
+  emit: { id: "event-7", sequence: 42n },
+  runSession: { sessionId: "sub-session-1", totalCostUsd: 0.25 },
+  countTokens: { count: 1234n, exact: true },
+} as const;
+
+/** Every KernelCallbackService call a provider made, decoded. */
+export interface KernelCallbackCalls {
+  readonly log: readonly LogRequest[];
+  readonly emit: readonly EmitRequest[];
+  readonly runSession: readonly RunSessionRequest[];
+  readonly countTokens: readonly CountTokensRequest[];
+}
+
+/** One provider stderr line as the host logged it. */
+export interface HostLogLine {
+  readonly level: string;
+  readonly message: string;
+  /** The line's other keys, as host log fields. */
+  readonly fields: { readonly [key: string]: unknown };
+}
+
 /** How an Invoke went, as the host saw it. */
 export interface InvokeOutcome {
   readonly events: readonly ToolEvent[];
@@ -48,6 +91,7 @@ export interface InvokeOutcome {
 /** One provider launched through one host. */
 export interface ScenarioHost {
   readonly hostName: "typescript" | "go";
+  readonly autoMTLS: boolean;
   readonly pid: number;
   readonly network: string;
   readonly address: string;
@@ -55,24 +99,37 @@ export interface ScenarioHost {
   ping(): Promise<void>;
   getSchema(): Promise<GetSchemaResponse>;
   configure(config: JsonObject): Promise<ConfigureOutcome>;
-  /** Invoke; with `cancelAfter`, the host cancels the stream once that many events arrived. */
-  invoke(call: MessageInitShape<typeof ToolCallSchema>, cancelAfter?: number): Promise<InvokeOutcome>;
+  /**
+   * Invoke; with `cancelAfter`, the host cancels the stream once that many events arrived; with
+   * `deadlineMs` (Go host only), the call carries a gRPC deadline, as a kernel-enforced timeout.
+   */
+  invoke(call: MessageInitShape<typeof ToolCallSchema>, control?: { readonly cancelAfter?: number; readonly deadlineMs?: number }): Promise<InvokeOutcome>;
   /** Starts an Invoke left running; `events(n)` waits until n events arrived (or the stream ended). */
   startInvoke(call: MessageInitShape<typeof ToolCallSchema>): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
   describe(): Promise<DescribeResponse>;
   /** The KernelCallbackService.Log calls recorded on broker ID 1. */
   logCalls(): Promise<readonly LogRequest[]>;
+  /** Every KernelCallbackService call recorded on broker ID 1. */
+  callbackCalls(): Promise<KernelCallbackCalls>;
   /** The provider's stderr lines as the host logged them. */
-  hostLogs(): Promise<readonly { level: string; message: string }[]>;
+  hostLogs(): Promise<readonly HostLogLine[]>;
   /** The host's Kill(): how long it took and whether the process exited by itself. */
   kill(): Promise<{ ms: number; graceful: boolean }>;
 }
 
 /** Through harness-tool/testing. */
-export async function launchWithTypeScriptHost(provider: ProviderCommand): Promise<ScenarioHost> {
-  const p: LaunchedProvider = await launch(provider.command, { args: provider.args, cwd: provider.cwd, handshakeTimeoutMs: 30_000 });
+export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: LaunchMode = {}): Promise<ScenarioHost> {
+  if (mode.autoMTLS) throw new Error("the TypeScript host does not launch with AutoMTLS");
+  const p: LaunchedProvider = await launch(provider.command, {
+    args: provider.args,
+    cwd: provider.cwd,
+    handshakeTimeoutMs: 30_000,
+    ...(mode.env ? { env: mode.env } : {}),
+    kernel: { emit: () => kernelReplies.emit, runSession: () => kernelReplies.runSession, countTokens: () => kernelReplies.countTokens },
+  });
   return {
     hostName: "typescript",
+    autoMTLS: false,
     pid: p.pid,
     network: p.handshake.network,
     address: p.handshake.address,
@@ -90,10 +147,11 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand): Promi
         return { code: error.code, message: error.details, ...(error.toolError ? { toolError: error.toolError } : {}) };
       }
     },
-    invoke: async (call, cancelAfter) => {
+    invoke: async (call, control = {}) => {
+      if (control.deadlineMs !== undefined) throw new Error("the TypeScript host's invoke() sets no deadline");
       const running = p.invoke(call);
-      if (cancelAfter !== undefined) {
-        await running.waitForEvents(cancelAfter);
+      if (control.cancelAfter !== undefined) {
+        await running.waitForEvents(control.cancelAfter);
         running.cancel();
       }
       const outcome = await running.done;
@@ -105,7 +163,8 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand): Promi
     },
     describe: () => p.describe(),
     logCalls: async () => p.kernel.calls.log,
-    hostLogs: async () => p.stderr.map((e) => ({ level: e.level, message: e.message })),
+    callbackCalls: async () => p.kernel.calls,
+    hostLogs: async () => p.stderr.map((e) => ({ level: e.level, message: e.message, fields: e.fields })),
     kill: async () => {
       const report = await p.kill();
       return { ms: report.durationMs, graceful: report.graceful };
@@ -116,10 +175,36 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand): Promi
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const unb64 = (text: unknown) => new Uint8Array(Buffer.from(String(text), "base64"));
 const toolService = "/pluggableharness.tool.v1.ToolService";
+const kernelService = "/pluggableharness.kernel.v1.KernelCallbackService";
+
+/** The callbacks the Go host's recording kernel received, decoded. */
+async function goCallbacks(host: GoHost): Promise<KernelCallbackCalls> {
+  const calls = (await host.request({ op: "callbacks" })).calls as { method: string; request: string }[];
+  const of = (method: string) => calls.filter((c) => c.method === `${kernelService}/${method}`).map((c) => unb64(c.request));
+  return {
+    log: of("Log").map((b) => fromBinary(LogRequestSchema, b)),
+    emit: of("Emit").map((b) => fromBinary(EmitRequestSchema, b)),
+    runSession: of("RunSession").map((b) => fromBinary(RunSessionRequestSchema, b)),
+    countTokens: of("CountTokens").map((b) => fromBinary(CountTokensRequestSchema, b)),
+  };
+}
 
 /** Through the real go-plugin host (one provider per Go host process). */
-export async function launchWithGoHost(host: GoHost, provider: ProviderCommand): Promise<ScenarioHost> {
-  const launched = await host.request({ op: "launch", command: provider.command, args: provider.args, dir: provider.cwd });
+export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, mode: LaunchMode = {}): Promise<ScenarioHost> {
+  const replies = {
+    [`${kernelService}/Emit`]: b64(toBinary(EmitResultSchema, create(EmitResultSchema, kernelReplies.emit))),
+    [`${kernelService}/RunSession`]: b64(toBinary(RunSessionResultSchema, create(RunSessionResultSchema, kernelReplies.runSession))),
+    [`${kernelService}/CountTokens`]: b64(toBinary(CountTokensResultSchema, create(CountTokensResultSchema, kernelReplies.countTokens))),
+  };
+  const launched = await host.request({
+    op: "launch",
+    command: provider.command,
+    args: provider.args,
+    dir: provider.cwd,
+    replies,
+    autoMTLS: mode.autoMTLS === true,
+    ...(mode.env ? { env: mode.env } : {}),
+  });
   const unary = (method: string, request: Uint8Array): Promise<GoResult> => host.request({ op: "unary", method: `${toolService}/${method}`, request: b64(request) });
   const ok = (result: GoResult, what: string): Uint8Array => {
     if (result.code !== 0) throw new Error(`${what} failed through the Go host: ${String(result.code)} ${String(result.message)}`);
@@ -127,6 +212,7 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand):
   };
   return {
     hostName: "go",
+    autoMTLS: launched.autoMTLS === true,
     pid: Number(launched.pid),
     network: String(launched.network),
     address: String(launched.address),
@@ -142,9 +228,9 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand):
       const toolError = result.status ? toolErrorFromStatus(decodeRpcStatus(unb64(result.status))) : undefined;
       return { code: Number(result.code), message: String(result.message), ...(toolError ? { toolError } : {}) };
     },
-    invoke: async (call, cancelAfter) => {
+    invoke: async (call, control = {}) => {
       const request = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }));
-      const result = await host.request({ op: "invoke", request: b64(request), ...(cancelAfter !== undefined ? { cancelAfter } : {}) });
+      const result = await host.request({ op: "invoke", request: b64(request), ...control });
       const events = (result.events as string[]).map((e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent);
       return { events, code: result.cancelled ? 1 : Number(result.code ?? 0), cancelled: result.cancelled === true };
     },
@@ -159,25 +245,14 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand):
       };
     },
     describe: async () => fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
-    logCalls: async () => {
-      const result = await host.request({ op: "callbacks" });
-      return (result.calls as { method: string; request: string }[])
-        .filter((c) => c.method === "/pluggableharness.kernel.v1.KernelCallbackService/Log")
-        .map((c) => fromBinary(LogRequestSchema, unb64(c.request)));
-    },
-    hostLogs: async () => {
-      // hclog JSON; the provider's lines are logged under the module named after the binary.
-      const result = await host.request({ op: "logs" });
-      return String(result.logs)
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .filter((entry) => entry["@module"] !== "host")
-        .map((entry) => ({ level: String(entry["@level"]), message: String(entry["@message"]) }));
-    },
+    logCalls: async () => (await goCallbacks(host)).log,
+    callbackCalls: () => goCallbacks(host),
+    hostLogs: async () => providerLogLines(await host.logEntries()),
     kill: async () => {
       const result = await host.request({ op: "kill" });
-      return { ms: Number(result.ms), graceful: result.exited === true && Number(result.ms) < 2000 };
+      // go-plugin logs this just before it SIGKILLs a plugin that outlived the grace period.
+      const forced = (await host.logEntries()).some((e) => e.message === "plugin failed to exit gracefully");
+      return { ms: Number(result.ms), graceful: result.exited === true && !forced };
     },
   };
 }

@@ -1,33 +1,44 @@
 // Command host is a real go-plugin host for the interop tests: it launches a tool provider the
-// way the PluggableHarness kernel does (go-plugin client, the kernel's handshake config, gRPC
-// only, plugin-map key "tool"), serves a recording KernelCallbackService on broker ID 1 and calls
-// ToolService with a raw-bytes codec, so it needs no generated Go code.
+// way the PluggableHarness kernel does (go-plugin v1.8.0 client, the kernel's handshake config,
+// gRPC only, no AutoMTLS, no broker multiplexing, plugin-map key "tool"), serves a recording
+// KernelCallbackService on broker ID 1 and calls ToolService with a raw-bytes codec, so it needs
+// no generated Go code. On request it launches with AutoMTLS instead, as other go-plugin hosts do.
 //
 // It is driven over stdin/stdout with JSON lines: one command in, one result out. Messages
 // cross as base64 protobuf bytes; the TypeScript test encodes and decodes them with protobuf-es.
 //
-// Built in GOPATH mode from Debian's packages (go-plugin 1.0.1, grpc 1.33).
+// A Go module: go.mod pins the kernel's go-plugin and grpc versions, go.sum is committed.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"os/exec"
 	"sync"
 	"time"
 
-	"google.golang.org/protobuf/proto"
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // The kernel's handshake config (wire-contract.md §3).
@@ -43,7 +54,7 @@ const kernelCallbackBrokerID = 1
 // rawCodec passes message bytes through untouched, on both the client and the broker server.
 type rawCodec struct{}
 
-func (rawCodec) Marshal(v interface{}) ([]byte, error) {
+func (rawCodec) Marshal(v any) ([]byte, error) {
 	b, ok := v.(*[]byte)
 	if !ok {
 		return nil, fmt.Errorf("rawCodec cannot marshal %T", v)
@@ -51,7 +62,7 @@ func (rawCodec) Marshal(v interface{}) ([]byte, error) {
 	return *b, nil
 }
 
-func (rawCodec) Unmarshal(data []byte, v interface{}) error {
+func (rawCodec) Unmarshal(data []byte, v any) error {
 	b, ok := v.(*[]byte)
 	if !ok {
 		return fmt.Errorf("rawCodec cannot unmarshal into %T", v)
@@ -60,8 +71,7 @@ func (rawCodec) Unmarshal(data []byte, v interface{}) error {
 	return nil
 }
 
-func (rawCodec) Name() string   { return "proto" }
-func (rawCodec) String() string { return "proto" }
+func (rawCodec) Name() string { return "proto" }
 
 // recordedCall is one KernelCallbackService call the provider made.
 type recordedCall struct {
@@ -76,7 +86,7 @@ type kernel struct {
 	replies map[string][]byte
 }
 
-func (k *kernel) handle(_ interface{}, stream grpc.ServerStream) error {
+func (k *kernel) handle(_ any, stream grpc.ServerStream) error {
 	method, _ := grpc.MethodFromServerStream(stream)
 	var request []byte
 	if err := stream.RecvMsg(&request); err != nil {
@@ -103,9 +113,11 @@ func (p *toolPlugin) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
 	return errors.New("the host does not serve plugins")
 }
 
-func (p *toolPlugin) GRPCClient(_ context.Context, broker *plugin.GRPCBroker, conn *grpc.ClientConn) (interface{}, error) {
+func (p *toolPlugin) GRPCClient(_ context.Context, broker *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	// As the kernel: serve the callbacks on the fixed broker ID as soon as the plugin is dispensed.
+	// go-plugin adds the TLS credentials to opts when AutoMTLS is on.
 	go broker.AcceptAndServe(kernelCallbackBrokerID, func(opts []grpc.ServerOption) *grpc.Server {
-		opts = append(opts, grpc.CustomCodec(rawCodec{}), grpc.UnknownServiceHandler(p.kernel.handle))
+		opts = append(opts, grpc.ForceServerCodec(rawCodec{}), grpc.UnknownServiceHandler(p.kernel.handle))
 		return grpc.NewServer(opts...)
 	})
 	return conn, nil
@@ -130,6 +142,9 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
+// result is one JSON result line.
+type result = map[string]any
+
 type command struct {
 	Op          string            `json:"op"`
 	Command     string            `json:"command"`
@@ -140,8 +155,14 @@ type command struct {
 	Method      string            `json:"method"`
 	Request     string            `json:"request"`
 	CancelAfter int               `json:"cancelAfter"`
+	DeadlineMs  int               `json:"deadlineMs"`
 	Background  bool              `json:"background"`
 	Count       int               `json:"count"`
+	// AutoMTLS launches as go-plugin hosts other than the kernel may: a client certificate in
+	// PLUGIN_CLIENT_CERT, the server's in the handshake line, TLS on every connection.
+	AutoMTLS bool `json:"autoMTLS"`
+	// Credentials of a probe: "plaintext", "tls-without-client-cert" or "tls-foreign-client-cert".
+	Credentials string `json:"credentials"`
 }
 
 // background is an Invoke left running while other commands (Kill) go on.
@@ -157,10 +178,12 @@ type host struct {
 	conn   *grpc.ClientConn
 	proto  plugin.ClientProtocol
 	logs   *lockedBuffer
-	bg     *background
+	// What arrived over plugin.GRPCStdio/StreamStdio (go-plugin's SyncStdout/SyncStderr).
+	stdout, stderr *lockedBuffer
+	bg             *background
 }
 
-func (h *host) run(c command) (map[string]interface{}, error) {
+func (h *host) run(c command) (result, error) {
 	switch c.Op {
 	case "launch":
 		return h.launch(c)
@@ -169,7 +192,7 @@ func (h *host) run(c command) (map[string]interface{}, error) {
 		if err := h.proto.Ping(); err != nil {
 			return nil, err
 		}
-		return map[string]interface{}{"ms": ms(time.Since(start))}, nil
+		return result{"ms": ms(time.Since(start))}, nil
 	case "unary":
 		return h.unary(c)
 	case "invoke":
@@ -182,18 +205,23 @@ func (h *host) run(c command) (map[string]interface{}, error) {
 	case "callbacks":
 		h.kernel.mu.Lock()
 		defer h.kernel.mu.Unlock()
-		return map[string]interface{}{"calls": append([]recordedCall{}, h.kernel.calls...)}, nil
+		return result{"calls": append([]recordedCall{}, h.kernel.calls...)}, nil
 	case "logs":
-		return map[string]interface{}{"logs": h.logs.String()}, nil
+		if h.logs == nil {
+			return nil, errors.New("nothing launched yet")
+		}
+		return result{"logs": h.logs.String(), "stdioStdout": h.stdout.String(), "stdioStderr": h.stderr.String()}, nil
+	case "probe":
+		return h.probe(c)
 	case "kill":
 		start := time.Now()
 		h.client.Kill()
-		return map[string]interface{}{"ms": ms(time.Since(start)), "exited": h.client.Exited()}, nil
+		return result{"ms": ms(time.Since(start)), "exited": h.client.Exited()}, nil
 	}
 	return nil, fmt.Errorf("unknown op %q", c.Op)
 }
 
-func (h *host) launch(c command) (map[string]interface{}, error) {
+func (h *host) launch(c command) (result, error) {
 	h.kernel = &kernel{replies: map[string][]byte{}}
 	for method, b64 := range c.Replies {
 		reply, err := base64.StdEncoding.DecodeString(b64)
@@ -202,11 +230,12 @@ func (h *host) launch(c command) (map[string]interface{}, error) {
 		}
 		h.kernel.replies[method] = reply
 	}
-	h.logs = &lockedBuffer{}
+	h.logs, h.stdout, h.stderr = &lockedBuffer{}, &lockedBuffer{}, &lockedBuffer{}
 	cmd := exec.Command(c.Command, c.Args...)
 	cmd.Dir = c.Dir
-	// Operator extras; go-plugin 1.0.1 then appends this process's own environment (the test
-	// starts it with the kernel's minimal one) and its own variables.
+	// Operator extras; go-plugin v1.8.0 then appends this process's own environment (SkipHostEnv
+	// is unset, as in the kernel; the test starts the host with the kernel's minimal one) and its
+	// own variables.
 	for name, value := range c.Env {
 		cmd.Env = append(cmd.Env, name+"="+value)
 	}
@@ -216,7 +245,10 @@ func (h *host) launch(c command) (map[string]interface{}, error) {
 		Plugins:          map[string]plugin.Plugin{"tool": &toolPlugin{kernel: h.kernel}},
 		Cmd:              cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         c.AutoMTLS,
 		StartTimeout:     30 * time.Second,
+		SyncStdout:       h.stdout,
+		SyncStderr:       h.stderr,
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "host", Level: hclog.Trace, Output: h.logs, JSONFormat: true}),
 	})
 	proto, err := h.client.Client()
@@ -231,17 +263,80 @@ func (h *host) launch(c command) (map[string]interface{}, error) {
 	h.proto = proto
 	h.conn = raw.(*grpc.ClientConn)
 	reattach := h.client.ReattachConfig()
-	return map[string]interface{}{
+	return result{
 		"pid":         reattach.Pid,
 		"network":     reattach.Addr.Network(),
 		"address":     reattach.Addr.String(),
 		"protocol":    string(h.client.Protocol()),
 		"version":     h.client.NegotiatedVersion(),
 		"handshakeMs": handshakeMs,
+		"autoMTLS":    c.AutoMTLS,
 	}, nil
 }
 
-func (h *host) unary(c command) (map[string]interface{}, error) {
+// probe dials the provider's address as an intruder would, with the credentials named, and
+// reports how a health check went: an AutoMTLS provider must refuse all three.
+func (h *host) probe(c command) (result, error) {
+	reattach := h.client.ReattachConfig()
+	var creds credentials.TransportCredentials
+	switch c.Credentials {
+	case "plaintext":
+		creds = insecure.NewCredentials()
+	case "tls-without-client-cert":
+		// Trusts any server: only the provider's demand for a client certificate can refuse it.
+		creds = credentials.NewTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost", MinVersion: tls.VersionTLS12})
+	case "tls-foreign-client-cert":
+		cert, err := selfSignedCertificate()
+		if err != nil {
+			return nil, err
+		}
+		creds = credentials.NewTLS(&tls.Config{InsecureSkipVerify: true, ServerName: "localhost", MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}})
+	default:
+		return nil, fmt.Errorf("unknown probe credentials %q", c.Credentials)
+	}
+	target := reattach.Addr.String()
+	if reattach.Addr.Network() == "unix" {
+		target = "unix://" + target
+	}
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds))
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{Service: "plugin"})
+	if err != nil {
+		return result{"refused": true, "message": err.Error()}, nil
+	}
+	return result{"refused": false}, nil
+}
+
+// selfSignedCertificate is a client certificate the provider has never seen.
+func selfSignedCertificate() (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	template := &x509.Certificate{
+		SerialNumber:          big.NewInt(time.Now().UnixNano()),
+		Subject:               pkix.Name{CommonName: "localhost"},
+		DNSNames:              []string{"localhost"},
+		NotBefore:             time.Now().Add(-time.Minute),
+		NotAfter:              time.Now().Add(time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth},
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, template, key.Public(), key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+}
+
+func (h *host) unary(c command) (result, error) {
 	request, err := base64.StdEncoding.DecodeString(c.Request)
 	if err != nil {
 		return nil, err
@@ -253,12 +348,12 @@ func (h *host) unary(c command) (map[string]interface{}, error) {
 	if err != nil {
 		return statusResult(err, elapsed)
 	}
-	return map[string]interface{}{"response": base64.StdEncoding.EncodeToString(response), "code": 0, "ms": elapsed}, nil
+	return result{"response": base64.StdEncoding.EncodeToString(response), "code": 0, "ms": elapsed}, nil
 }
 
 // statusResult reports a failed call as grpc-go decoded it, the google.rpc.Status included, so
 // the test sees what the kernel would see through status.FromError.
-func statusResult(err error, elapsed float64) (map[string]interface{}, error) {
+func statusResult(err error, elapsed float64) (result, error) {
 	s, ok := status.FromError(err)
 	if !ok {
 		return nil, err
@@ -267,7 +362,7 @@ func statusResult(err error, elapsed float64) (map[string]interface{}, error) {
 	if merr != nil {
 		return nil, merr
 	}
-	return map[string]interface{}{
+	return result{
 		"code":    int(s.Code()),
 		"message": s.Message(),
 		"status":  base64.StdEncoding.EncodeToString(encoded),
@@ -276,12 +371,16 @@ func statusResult(err error, elapsed float64) (map[string]interface{}, error) {
 	}, nil
 }
 
-func (h *host) invoke(c command) (map[string]interface{}, error) {
+func (h *host) invoke(c command) (result, error) {
 	request, err := base64.StdEncoding.DecodeString(c.Request)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if c.DeadlineMs > 0 {
+		// A kernel-enforced deadline: grpc-go sends grpc-timeout and cancels when it passes.
+		ctx, cancel = context.WithTimeout(context.Background(), time.Duration(c.DeadlineMs)*time.Millisecond)
+	}
 	defer cancel()
 	desc := &grpc.StreamDesc{StreamName: "Invoke", ServerStreams: true}
 	stream, err := h.conn.NewStream(ctx, desc, "/pluggableharness.tool.v1.ToolService/Invoke", grpc.ForceCodec(rawCodec{}))
@@ -299,7 +398,7 @@ func (h *host) invoke(c command) (map[string]interface{}, error) {
 		var event []byte
 		err := stream.RecvMsg(&event)
 		if err == io.EOF {
-			return map[string]interface{}{"events": events, "code": 0}, nil
+			return result{"events": events, "code": 0}, nil
 		}
 		if err != nil {
 			result, serr := statusResult(err, 0)
@@ -313,13 +412,13 @@ func (h *host) invoke(c command) (map[string]interface{}, error) {
 		if c.CancelAfter > 0 && len(events) >= c.CancelAfter {
 			// As the kernel abandons a call: cancel the stream's context.
 			cancel()
-			return map[string]interface{}{"events": events, "cancelled": true}, nil
+			return result{"events": events, "cancelled": true}, nil
 		}
 	}
 }
 
 // invokeInBackground starts an Invoke whose events are collected until the stream ends.
-func (h *host) invokeInBackground(c command) (map[string]interface{}, error) {
+func (h *host) invokeInBackground(c command) (result, error) {
 	request, err := base64.StdEncoding.DecodeString(c.Request)
 	if err != nil {
 		return nil, err
@@ -351,11 +450,11 @@ func (h *host) invokeInBackground(c command) (map[string]interface{}, error) {
 			bg.mu.Unlock()
 		}
 	}()
-	return map[string]interface{}{"started": true}, nil
+	return result{"started": true}, nil
 }
 
 // backgroundEvents waits (up to 10 s) until the background Invoke has count events or ended.
-func (h *host) backgroundEvents(count int) (map[string]interface{}, error) {
+func (h *host) backgroundEvents(count int) (result, error) {
 	if h.bg == nil {
 		return nil, errors.New("no background invoke")
 	}
@@ -366,7 +465,7 @@ func (h *host) backgroundEvents(count int) (map[string]interface{}, error) {
 		done := h.bg.done
 		h.bg.mu.Unlock()
 		if len(events) >= count || done || time.Now().After(deadline) {
-			return map[string]interface{}{"events": events, "done": done}, nil
+			return result{"events": events, "done": done}, nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -386,16 +485,16 @@ func main() {
 	in.Buffer(make([]byte, 1<<20), 64<<20)
 	for in.Scan() {
 		var c command
-		var result map[string]interface{}
+		var answer result
 		err := json.Unmarshal(in.Bytes(), &c)
 		if err == nil {
-			result, err = h.run(c)
+			answer, err = h.run(c)
 		}
 		if err != nil {
-			result = map[string]interface{}{"error": err.Error()}
+			answer = result{"error": err.Error()}
 		}
-		result["op"] = c.Op
-		if encodeErr := out.Encode(result); encodeErr != nil {
+		answer["op"] = c.Op
+		if encodeErr := out.Encode(answer); encodeErr != nil {
 			return
 		}
 	}
