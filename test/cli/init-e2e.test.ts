@@ -81,8 +81,9 @@ describe("harness-tool init, end to end", () => {
     name: "the scaffold's dist/provider.mjs",
     provider: () => ({ name: "scaffold", command: path.join(repo, "dist/provider.mjs"), args: [], cwd: repo }),
     scenarios: (id, host) => {
-      scenario(id, "Configure with dev-config.json's roots", async () => {
-        assert.equal((await host().configure({ roots: [repo] })).code, 0);
+      // The process scenarios run their commands in /tmp, so it is a root beside the repository.
+      scenario(id, "Configure with dev-config.json's roots and /tmp", async () => {
+        assert.equal((await host().configure({ roots: [repo, "/tmp"] })).code, 0);
       });
       scenario(id, "read_note: one result event", async () => {
         const outcome = await host().invoke({ id: "read-1", toolName: "read_note", arguments: { title: "absent" }, callContext: { ...callContext("s-notes"), workingDirectory: repo } });
