@@ -1,7 +1,8 @@
 /**
  * KernelClient over go-plugin's broker: the kernel serves KernelCallbackService on broker ID 1 and
  * announces the address on the StartStream stream; this client waits for that ConnInfo (as
- * go-plugin's Dial does), dials it with plaintext gRPC and redials when the host announces a new one.
+ * go-plugin's Dial does), dials it (plaintext gRPC, or mutual TLS when the host asked for AutoMTLS)
+ * and redials when the host announces a new one.
  */
 import type {
   CountTokensRequest,
@@ -15,7 +16,7 @@ import type {
 import { KernelCallbackService } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { BrokerConnections } from "../transport/broker-connections.js";
 import type { ConnInfo } from "../transport/go-plugin-messages.js";
-import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
+import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "../transport/service-client.js";
 import type { KernelClient } from "./kernel-client.js";
 
 /** wire-contract.md §3: the kernel's callbacks are served on the fixed broker ID 1. */
@@ -29,8 +30,11 @@ export interface BrokerKernelClient extends KernelClient {
   close(): void;
 }
 
-/** Creates the kernel callback client over the broker; nothing is dialed until the first call. */
-export function createBrokerKernelClient(broker: BrokerConnections): BrokerKernelClient {
+/**
+ * Creates the kernel callback client over the broker; nothing is dialed until the first call.
+ * `channel`: with AutoMTLS the host serves broker connections with TLS too.
+ */
+export function createBrokerKernelClient(broker: BrokerConnections, channel: ChannelSecurity = plaintextChannel): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
   let closed = false;
 
@@ -39,7 +43,7 @@ export function createBrokerKernelClient(broker: BrokerConnections): BrokerKerne
     const info = await broker.waitFor(kernelCallbackBrokerId, undefined, signal);
     if (current && current.info.address === info.address && current.info.network === info.network) return current.client;
     current?.client.close();
-    current = { info, client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address)) };
+    current = { info, client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), channel) };
     return current.client;
   }
 

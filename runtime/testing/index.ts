@@ -6,7 +6,13 @@
 export { launch, kernelEnvironment, killGraceMs, type KillReport, type LaunchedProvider, type LaunchOptions, type ProviderExit } from "./launch.js";
 export { InvokeCall, type InvokeOutcome } from "./invoke-call.js";
 export { ProviderCallError } from "./provider-call-error.js";
-export { startRecordingKernel, type KernelResponders, type RecordedCallbacks, type RecordingKernel } from "./recording-kernel.js";
+export {
+  startRecordingKernel,
+  type KernelResponders,
+  type RecordedCallbacks,
+  type RecordingKernel,
+  type RecordingKernelOptions,
+} from "./recording-kernel.js";
 export { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 export { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
 export { kernelHandshake } from "../transport/plugin-environment.js";

@@ -27,7 +27,9 @@ import { encodeConnInfo, emptyMessage } from "../transport/go-plugin-messages.js
 import { goPluginServices } from "../transport/grpc-service-definition.js";
 import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../transport/health-check.js";
+import { certificatePemFromDer, mutualTlsChannel, mutualTlsServerCredentials, type MutualTls } from "../transport/mutual-tls.js";
 import { kernelHandshake } from "../transport/plugin-environment.js";
+import { createSelfSignedCertificate } from "../transport/self-signed-certificate.js";
 import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
 import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 import { InvokeCall } from "./invoke-call.js";
@@ -44,6 +46,12 @@ export interface LaunchOptions {
   readonly handshakeTimeoutMs?: number;
   /** Answers of the recording kernel. */
   readonly kernel?: KernelResponders;
+  /**
+   * go-plugin's AutoMTLS: a one-time client certificate in PLUGIN_CLIENT_CERT, the provider's
+   * certificate from the handshake line's 6th field, mutual TLS on the connection and on the
+   * broker's kernel callbacks. Default false, as the kernel.
+   */
+  readonly autoMTLS?: boolean;
 }
 
 /** How kill() ended the provider. */
@@ -112,9 +120,10 @@ export function kernelEnvironment(extra: LaunchOptions["env"] = {}): NodeJS.Proc
 
 /** Launches a provider binary and connects to it as the kernel does. */
 export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+  const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
   const child = spawn(command, options.args ?? [], {
     cwd: options.cwd,
-    env: kernelEnvironment(options.env),
+    env: kernelEnvironment(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem, ...options.env } : options.env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr: HostLogEntry[] = [];
@@ -138,6 +147,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   const tail = () => stderr.slice(-15).map((e) => `  ${e.raw}`).join("\n") || "  (nothing)";
   let timer: NodeJS.Timeout | undefined;
   let handshake: Handshake;
+  let tls: MutualTls | undefined;
   try {
     const line = await Promise.race([
       firstLine,
@@ -150,6 +160,9 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       }),
     ]);
     handshake = parseHandshakeLine(line, kernelHandshake.appVersions);
+    tls = hostCertificate && { own: hostCertificate, peerCertificatePem: providerCertificatePem(handshake) };
+    // go-plugin's host without AutoMTLS dereferences a nil TLS config on a certificate.
+    if (!hostCertificate && handshake.serverCertificate) throw new Error(`the provider sent a certificate, but the host did not ask for AutoMTLS: ${line}`);
   } catch (error) {
     child.kill("SIGKILL");
     await exited;
@@ -158,8 +171,8 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     clearTimeout(timer);
   }
 
-  const kernel = await startRecordingKernel(options.kernel);
-  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
+  const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});
+  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
   // As go-plugin's host: open the broker stream right after connecting and keep it open; announce
   // the callback server on broker ID 1.
   const broker = client.raw.makeBidiStreamRequest(
@@ -235,6 +248,16 @@ async function killLikeGoPlugin(
   closeConnection();
   const how = await exited;
   return { graceful: true, ...how, durationMs: performance.now() - started };
+}
+
+/** The provider's AutoMTLS certificate as PEM; go-plugin's host fails the same way without one. */
+function providerCertificatePem(handshake: Handshake): string {
+  if (!handshake.serverCertificate) throw new Error("the host asked for AutoMTLS, but the provider's handshake line carries no certificate (6th field)");
+  try {
+    return certificatePemFromDer(handshake.serverCertificate);
+  } catch (error) {
+    throw new Error(`error parsing server cert: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function isServiceError(error: unknown): error is ServiceError {

@@ -49,8 +49,14 @@ export interface RecordingKernel {
   close(): void;
 }
 
+/** Options of startRecordingKernel. */
+export interface RecordingKernelOptions {
+  /** Plaintext unless given; with AutoMTLS the host serves its broker connections with mutual TLS. */
+  readonly credentials?: ServerCredentials;
+}
+
 /** Starts a recording KernelCallbackService on a fresh unix socket under the temp dir. */
-export async function startRecordingKernel(responders: KernelResponders = {}): Promise<RecordingKernel> {
+export async function startRecordingKernel(responders: KernelResponders = {}, options: RecordingKernelOptions = {}): Promise<RecordingKernel> {
   const calls = { log: [] as LogRequest[], emit: [] as EmitRequest[], runSession: [] as RunSessionRequest[], countTokens: [] as CountTokensRequest[] };
   const waiters = new Set<() => void>();
   const record = <K extends CallbackName>(method: K, request: RequestOf<K>) => {
@@ -86,7 +92,7 @@ export async function startRecordingKernel(responders: KernelResponders = {}): P
   });
   const address = path.join(os.tmpdir(), `plugin-kernel-${randomBytes(6).toString("hex")}`);
   await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix:${address}`, ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
+    server.bindAsync(`unix:${address}`, options.credentials ?? ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
   );
 
   return {

@@ -17,21 +17,24 @@ export interface Listening {
   readonly cleanup: () => void;
 }
 
-function bind(server: Server, target: string): Promise<number> {
+function bind(server: Server, target: string, credentials: ServerCredentials): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(target, ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port)));
+    server.bindAsync(target, credentials, (error, port) => (error ? reject(error) : resolve(port)));
   });
 }
 
-/** Binds `server` as the environment says and returns the address for the handshake line. */
-export async function listen(server: Server, env: PluginEnvironment): Promise<Listening> {
+/**
+ * Binds `server` as the environment says and returns the address for the handshake line.
+ * `credentials`: plaintext unless the host asked for AutoMTLS (mutual-tls.ts).
+ */
+export async function listen(server: Server, env: PluginEnvironment, credentials: ServerCredentials = ServerCredentials.createInsecure()): Promise<Listening> {
   if (env.network === "tcp") {
     const span = env.maxPort - env.minPort + 1;
     const start = Math.floor(Math.random() * span);
     for (let i = 0; i < span; i++) {
       const port = env.minPort + ((start + i) % span);
       try {
-        await bind(server, `127.0.0.1:${port}`);
+        await bind(server, `127.0.0.1:${port}`, credentials);
         return { network: "tcp", address: `127.0.0.1:${port}`, cleanup: () => {} };
       } catch {
         // taken; try the next one
@@ -44,7 +47,7 @@ export async function listen(server: Server, env: PluginEnvironment): Promise<Li
   if (Buffer.byteLength(socketPath) > 107) {
     throw new Error(`the socket path ${socketPath} is too long for a unix socket; set a shorter PLUGIN_UNIX_SOCKET_DIR`);
   }
-  await bind(server, `unix:${socketPath}`);
+  await bind(server, `unix:${socketPath}`, credentials);
   const cleanup = () => rmSync(socketPath, { force: true });
   if (env.socketGroup !== undefined) {
     try {

@@ -1,6 +1,6 @@
 /**
  * What the kernel's go-plugin host tells a provider through its environment (wire-contract.md §3),
- * checked before anything else happens: the cookie, the protocol versions, where to listen.
+ * checked before anything else happens: the cookie, the protocol versions, where to listen, AutoMTLS.
  */
 import os from "node:os";
 
@@ -26,6 +26,8 @@ export interface PluginEnvironment {
   /** PLUGIN_MIN_PORT..PLUGIN_MAX_PORT, for TCP. */
   readonly minPort: number;
   readonly maxPort: number;
+  /** PLUGIN_CLIENT_CERT: the host asks for AutoMTLS and trusts only this certificate (PEM, unchecked here). */
+  readonly clientCertificatePem?: string;
 }
 
 /** The environment's verdict: where to listen, or why this process must not be a plugin. */
@@ -58,9 +60,6 @@ export function readPluginEnvironment(
       message: `incompatible plugin protocol versions: the host offers ${env.PLUGIN_PROTOCOL_VERSIONS}, this provider speaks ${kernelHandshake.appVersions.join(",")}`,
     };
   }
-  if (env.PLUGIN_CLIENT_CERT) {
-    return { ok: false, message: "the host asked for AutoMTLS (PLUGIN_CLIENT_CERT), which harness-tool providers do not support; the kernel does not use it" };
-  }
   const chosen = env[networkVariable];
   if (chosen !== undefined && chosen !== "" && chosen !== "unix" && chosen !== "tcp") {
     return { ok: false, message: `${networkVariable} must be "unix" or "tcp", not ${JSON.stringify(chosen)}` };
@@ -71,6 +70,8 @@ export function readPluginEnvironment(
     return { ok: false, message: `bad port range PLUGIN_MIN_PORT=${env.PLUGIN_MIN_PORT} PLUGIN_MAX_PORT=${env.PLUGIN_MAX_PORT}` };
   }
   const socketGroup = env.PLUGIN_UNIX_SOCKET_GROUP;
+  // go-plugin: AutoMTLS when the variable is set and not empty.
+  const clientCertificatePem = env.PLUGIN_CLIENT_CERT;
   return {
     ok: true,
     value: {
@@ -80,6 +81,7 @@ export function readPluginEnvironment(
       ...(socketGroup ? { socketGroup } : {}),
       minPort,
       maxPort,
+      ...(clientCertificatePem ? { clientCertificatePem } : {}),
     },
   };
 }

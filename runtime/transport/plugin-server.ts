@@ -1,7 +1,8 @@
 /**
  * The plugin side of go-plugin over gRPC (wire-contract.md §3): one grpc-js server on a unix
- * socket (or TCP) serving ToolService beside go-plugin's health, broker, controller and stdio
- * services; the handshake line printed once it listens; and every way the process may end
+ * socket (or TCP), with mutual TLS when the host asks for AutoMTLS, serving ToolService beside
+ * go-plugin's health, broker, controller and stdio services; the handshake line printed once it
+ * listens; and every way the process may end
  * (Shutdown, the broker stream ending, the parent gone, SIGTERM) leading to one orderly exit well
  * inside the host's 2 s, with the socket file removed.
  */
@@ -25,6 +26,7 @@ import { formatHandshakeLine } from "./handshake-line.js";
 import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
 import { listen, type Listening } from "./listen.js";
+import type { ProviderAutoMtls } from "./mutual-tls.js";
 import { readPluginEnvironment } from "./plugin-environment.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
 
@@ -71,10 +73,21 @@ export async function runPlugin(
     return 1;
   }
   const env = checked.value;
+  // AutoMTLS (the host sent PLUGIN_CLIENT_CERT): loaded, and a certificate made, only when asked.
+  let autoMtls: ProviderAutoMtls | undefined;
+  if (env.clientCertificatePem !== undefined) {
+    try {
+      autoMtls = (await import("./mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
+    } catch (error) {
+      hostLog("error", error instanceof Error ? error.message : String(error));
+      exit(1);
+      return 1;
+    }
+  }
   const stdout = guardStdout();
 
   const broker = new BrokerConnections();
-  const kernel = createBrokerKernelClient(broker);
+  const kernel = createBrokerKernelClient(broker, autoMtls?.brokerChannel);
   let core: ToolServiceCore;
   try {
     core = createCore(kernel);
@@ -172,7 +185,7 @@ export async function runPlugin(
   });
 
   try {
-    listening = await listen(server, env);
+    listening = await listen(server, env, autoMtls?.serverCredentials);
   } catch (error) {
     stdout.restore();
     writeStderr(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -183,7 +196,15 @@ export async function runPlugin(
 
   // Listen first, then the one line; nothing else is ever written to stdout.
   try {
-    writeSync(1, formatHandshakeLine({ appVersion: env.appVersion, network: listening.network, address: listening.address }));
+    writeSync(
+      1,
+      formatHandshakeLine({
+        appVersion: env.appVersion,
+        network: listening.network,
+        address: listening.address,
+        ...(autoMtls ? { serverCertificate: autoMtls.certificateDer } : {}),
+      }),
+    );
   } catch {
     return finish(1);
   }

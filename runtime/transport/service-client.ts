@@ -4,7 +4,16 @@
  * Used by the kernel callback client and by the test host.
  */
 import type { DescMethodServerStreaming, DescMethodUnary, DescService, MessageShape } from "@bufbuild/protobuf";
-import { Client, credentials, type CallOptions, type ClientReadableStream, type ServiceError, Metadata } from "@grpc/grpc-js";
+import {
+  Client,
+  credentials,
+  type CallOptions,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type ClientReadableStream,
+  type ServiceError,
+  Metadata,
+} from "@grpc/grpc-js";
 import { grpcServiceDefinition } from "./grpc-service-definition.js";
 
 /** Options of one call. */
@@ -17,6 +26,15 @@ export interface CallControl {
 /** A unary call's failure: the grpc-js ServiceError (code, details, trailers in `metadata`). */
 export type CallError = ServiceError;
 
+/** How a client dials: credentials plus the channel options they need (mutual-tls.ts for AutoMTLS). */
+export interface ChannelSecurity {
+  readonly credentials: ChannelCredentials;
+  readonly options: ChannelOptions;
+}
+
+/** Plaintext, go-plugin's default (no AutoMTLS). */
+export const plaintextChannel: ChannelSecurity = { credentials: credentials.createInsecure(), options: {} };
+
 /** The grpc-js target for a go-plugin network/address pair. */
 export function grpcTarget(network: string, address: string): string {
   if (network === "unix") return `unix:${address}`;
@@ -24,7 +42,7 @@ export function grpcTarget(network: string, address: string): string {
   throw new Error(`unknown network ${JSON.stringify(network)} for address ${address}`);
 }
 
-/** A plaintext client of `service` at a go-plugin address. */
+/** A client of `service` at a go-plugin address, plaintext unless told otherwise. */
 export class ServiceClient<S extends DescService> {
   readonly #client: Client;
   readonly #definition: ReturnType<typeof grpcServiceDefinition>;
@@ -32,12 +50,12 @@ export class ServiceClient<S extends DescService> {
   constructor(
     readonly service: S,
     target: string,
-    options: Record<string, string | number> = {},
+    security: ChannelSecurity = plaintextChannel,
   ) {
     this.#definition = grpcServiceDefinition(service);
-    this.#client = new Client(target, credentials.createInsecure(), {
+    this.#client = new Client(target, security.credentials, {
       "grpc.max_receive_message_length": -1,
-      ...options,
+      ...security.options,
     });
   }
 

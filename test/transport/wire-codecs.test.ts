@@ -50,7 +50,7 @@ test("health check messages", () => {
   assert.equal(encodeHealthCheckRequest("").length, 0);
 });
 
-test("the handshake line: five fields, no certificate; the parser checks what go-plugin's host checks", () => {
+test("the handshake line: five fields without AutoMTLS; the parser checks what go-plugin's host checks", () => {
   const line = formatHandshakeLine({ appVersion: 1, network: "unix", address: "/tmp/plugin9" });
   assert.equal(line, "1|1|unix|/tmp/plugin9|grpc\n");
   assert.deepEqual(parseHandshakeLine(line, [1]), { coreVersion: 1, appVersion: 1, network: "unix", address: "/tmp/plugin9", protocol: "grpc" });
@@ -89,7 +89,9 @@ test("the environment: the cookie, versions, network and ports", () => {
   assert.equal(readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "udp" }).ok, false);
   assert.equal(readPluginEnvironment({ ...kernelEnv, PLUGIN_MIN_PORT: "30000", PLUGIN_MAX_PORT: "20000" }).ok, false);
   const mtls = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "-----BEGIN CERTIFICATE-----" });
-  assert.ok(!mtls.ok && /AutoMTLS/.test(mtls.message));
+  assert.ok(mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----", "AutoMTLS: the host's certificate, checked by runPlugin");
+  const emptyCert = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "" });
+  assert.ok(emptyCert.ok && emptyCert.value.clientCertificatePem === undefined, "go-plugin: an empty PLUGIN_CLIENT_CERT is no AutoMTLS");
 });
 
 test("host log lines: six fractional digits in @timestamp (go-plugin's layout), level kept", () => {
