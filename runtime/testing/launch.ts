@@ -166,6 +166,9 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   } catch (error) {
     child.kill("SIGKILL");
     await exited;
+    // A line that is no handshake (a start failure's reason, say): the stderr behind it, as the
+    // kernel's log would show it.
+    if (error instanceof Error && !error.message.includes("its stderr:")) error.message += `\nits stderr:\n${tail()}`;
     throw error;
   } finally {
     clearTimeout(timer);

@@ -39,7 +39,8 @@ export function formatHandshakeLine(h: Omit<Handshake, "coreVersion" | "protocol
 export function parseHandshakeLine(line: string, offeredVersions: readonly number[]): Handshake {
   const parts = line.trim().split("|");
   if (parts.length < 4) {
-    throw new Error(`unrecognized handshake line ${JSON.stringify(line)} (expected CORE|APP|NETWORK|ADDRESS|PROTOCOL)`);
+    // Verbatim, as go-plugin quotes it: a provider that cannot start puts its reason here.
+    throw new Error(`unrecognized handshake line (expected CORE|APP|NETWORK|ADDRESS|PROTOCOL): ${line}`);
   }
   const [core, app, network, address, protocol = "netrpc", certificate = ""] = parts as [string, string, string, string, string?, string?];
   if (Number(core) !== coreProtocolVersion) {

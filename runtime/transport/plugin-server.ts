@@ -27,7 +27,8 @@ import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServic
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
 import { listen, type Listening } from "./listen.js";
 import type { ProviderAutoMtls } from "./mutual-tls.js";
-import { readPluginEnvironment } from "./plugin-environment.js";
+import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
+import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
 
 /** Options of runPlugin. */
@@ -66,9 +67,14 @@ export async function runPlugin(
 ): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const graceMs = options.shutdownGraceMs ?? 1000;
-  const checked = readPluginEnvironment(options.env ?? process.env, options.network);
+  // From here on start failures are reported below, and uncaught exceptions by the service's guards.
+  disarmStartFailureGuard();
+  const processEnv = options.env ?? process.env;
+  const checked = readPluginEnvironment(processEnv, options.network);
   if (!checked.ok) {
-    writeStderr(`${checked.message}\n`);
+    // Without the cookie no host is listening: a person ran the binary, tell them on stderr.
+    if (processEnv[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) writeStderr(`${checked.message}\n`);
+    else reportStartFailure(checked.message);
     exit(1);
     return 1;
   }
@@ -79,7 +85,7 @@ export async function runPlugin(
     try {
       autoMtls = (await import("./mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
     } catch (error) {
-      hostLog("error", error instanceof Error ? error.message : String(error));
+      reportStartFailure(error instanceof Error ? error.message : String(error), error);
       exit(1);
       return 1;
     }
@@ -92,10 +98,9 @@ export async function runPlugin(
   try {
     core = createCore(kernel);
   } catch (error) {
-    // The provider's declarations break a rule: say which, before any handshake, as one error
-    // line the host keeps the level of.
+    // The provider's declarations break a rule: say which, before any handshake.
     stdout.restore();
-    hostLog("error", error instanceof Error ? error.message : String(error));
+    reportStartFailure(error instanceof Error ? error.message : String(error));
     exit(1);
     return 1;
   }
@@ -188,7 +193,7 @@ export async function runPlugin(
     listening = await listen(server, env, autoMtls?.serverCredentials);
   } catch (error) {
     stdout.restore();
-    writeStderr(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}\n`);
+    reportStartFailure(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}`, error);
     exit(1);
     return 1;
   }

@@ -165,7 +165,11 @@ test("without the cookie: one line on stderr explaining, exit 1, nothing on stdo
 });
 
 test("incompatible protocol versions: launch() fails with the provider's explanation", async () => {
-  await assert.rejects(start({ PLUGIN_PROTOCOL_VERSIONS: "2" }), /exited \(code 1.*\n.*incompatible plugin protocol versions/s);
+  // The reason in the handshake's place (go-plugin's launch error shows it), and at error level on stderr.
+  await assert.rejects(
+    start({ PLUGIN_PROTOCOL_VERSIONS: "2" }),
+    /unrecognized handshake line .*: harness-tool: the provider cannot start: incompatible plugin protocol versions: the host offers 2.*\n.*"@level":"error","@message":"incompatible plugin protocol versions/s,
+  );
 });
 
 test("the host going away (broker stream and connection gone, no Shutdown): the provider exits and removes its socket", async () => {

@@ -9,12 +9,12 @@ import { launch, parseHostLogLine } from "harness-tool/testing";
 import { eventually, processGone } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 
-test("a provider breaking an invariant: one error line naming the tool and the rule, exit 1, no handshake", async () => {
+test("a provider breaking an invariant: no handshake; the reason in its place and one error line naming the tool and the rule", async () => {
   const broken = typeScriptProvider("broken", "test/transport/fixtures/broken-provider.ts");
   const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
   assert.ok(error instanceof Error);
-  assert.match(error.message, /exited \(code 1/);
-  const line = error.message.split("\n").find((l) => l.includes("cannot be served"))?.trim() ?? "";
+  assert.match(error.message, /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served:; same: tool name "same"/);
+  const line = error.message.split("\n").find((l) => l.trim().startsWith("{") && l.includes("cannot be served"))?.trim() ?? "";
   const entry = parseHostLogLine(line);
   assert.equal(entry.level, "error", "the host logs it as an error");
   assert.match(entry.message, /provider "broken" cannot be served/);
