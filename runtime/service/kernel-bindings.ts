@@ -6,6 +6,8 @@
  * seed: Invoke — session_id/turn_id are what the plugin echoes back on its own Emit/Log calls.
  * wire-contract §3 — stderr lines in go-plugin's JSON form (@level, @message, @timestamp) keep
  * their level on the host.
+ * wire-contract §5 — every failure is classified: a callback the kernel does not implement is
+ * `execution_failed`, not the `unknown` of an unexpected exception.
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -17,6 +19,8 @@ import {
   type EventKind,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
+import { GrpcCode } from "../errors/rpc-status-error.js";
+import { ToolError } from "../errors/tool-error.js";
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { KernelCallbacks, LogLevelName, ToolLogger } from "../provider/tool-context.js";
 import type { SecretRedactor } from "./redact-secrets.js";
@@ -107,6 +111,33 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
   }
 }
 
+/** A callback whose failure the handler sees. */
+type ReturningCallback = "Emit" | "RunSession" | "CountTokens";
+
+/**
+ * The kernel answering UNIMPLEMENTED (at f045591 it serves Log only) becomes a ToolError the
+ * handler may catch and, uncaught, the call's terminal error: the call cannot do what it needs
+ * from this kernel, and asking again will not change that. Any other failure is passed on as is.
+ */
+function kernelRefusal(callback: ReturningCallback, failure: unknown): unknown {
+  const { code, details } = (typeof failure === "object" && failure !== null ? failure : {}) as { code?: unknown; details?: unknown };
+  if (code !== GrpcCode.UNIMPLEMENTED) return failure;
+  const message = typeof details === "string" ? details : failure instanceof Error ? failure.message : String(failure);
+  return new ToolError("execution_failed", `the kernel does not implement ${callback} (UNIMPLEMENTED): ${message}`, {
+    details: { callback, code: "UNIMPLEMENTED", message },
+    cause: failure,
+  });
+}
+
+/** Runs one returning callback, turning the kernel's refusal into a ToolError. */
+async function callKernel<T>(callback: ReturningCallback, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (failure) {
+    throw kernelRefusal(callback, failure);
+  }
+}
+
 /** The KernelCallbacks of one call. */
 export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
   const client = (): KernelClient => {
@@ -118,14 +149,13 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
     log: (level, message, fields) => sendLog(scope, level, message, fields),
     async emit(kind: EventKind, payload: Uint8Array, schemaVersion: string) {
       const redactor = scope.redactor();
-      const result = await client().emit(
-        create(EmitRequestSchema, {
-          sessionId: scope.sessionId,
-          kind,
-          schemaVersion: redactor.string(schemaVersion),
-          payload: redactor.bytes(payload),
-        }),
-      );
+      const request = create(EmitRequestSchema, {
+        sessionId: scope.sessionId,
+        kind,
+        schemaVersion: redactor.string(schemaVersion),
+        payload: redactor.bytes(payload),
+      });
+      const result = await callKernel("Emit", () => client().emit(request));
       return { id: result.id, sequence: result.sequence };
     },
     async runSession(request) {
@@ -133,13 +163,11 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
       // A sub-session's prompt reaches a model and its history: no secret may ride along.
       const message = create(RunSessionRequestSchema, request);
       message.prompt = redactor.string(message.prompt);
-      return client().runSession(message, scope.signal);
+      return callKernel("RunSession", () => client().runSession(message, scope.signal));
     },
     async countTokens(content, modelRef) {
-      const result = await client().countTokens(
-        create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) }),
-        scope.signal,
-      );
+      const request = create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) });
+      const result = await callKernel("CountTokens", () => client().countTokens(request, scope.signal));
       return { count: result.count, exact: result.exact };
     },
   };

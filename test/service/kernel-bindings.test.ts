@@ -2,9 +2,11 @@
 // connected or when Log fails, never failing the call), emit, runSession, countTokens.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { EventKind } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
-import { createToolService } from "../../runtime/index.js";
+import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { createToolService, isToolError } from "../../runtime/index.js";
 import type { KernelClient } from "../../runtime/kernel/kernel-client.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { fakeKernel } from "./support/fake-kernel.js";
@@ -95,5 +97,64 @@ describe("kernel callbacks", () => {
     const t = onlyTerminal(rec);
     assert.equal(t.case, "error");
     assert.match(t.case === "error" ? t.value.message : "", /not connected/);
+  });
+
+  /** A failed callback as grpc-js reports it; the kernel's text for Emit at f045591 by default. */
+  const callError = (code: status, details: string): ServiceError =>
+    Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });
+
+  it("a callback the kernel answers UNIMPLEMENTED ends an uncaught call as execution_failed, not retryable, naming the callback", async () => {
+    // The kernel at f045591 implements Log only: Emit, RunSession and CountTokens answer UNIMPLEMENTED.
+    const calls = {
+      Emit: (ctx: any) => ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "v1"),
+      RunSession: (ctx: any) => ctx.kernel.runSession({ profile: "helper", prompt: "p", remainingDepth: 1 }),
+      CountTokens: (ctx: any) => ctx.kernel.countTokens([]),
+    };
+    for (const [callback, call] of Object.entries(calls)) {
+      const kernel = fakeKernel();
+      const refusal = callError(status.UNIMPLEMENTED, `kernelcallback: ${callback} not implemented`);
+      kernel.failCallbacks = { emit: refusal, runSession: refusal, countTokens: refusal };
+      const { rec } = await run(async (i, ctx) => {
+        await call(ctx);
+        return i;
+      }, kernel);
+      const t = onlyTerminal(rec);
+      assert.equal(t.case, "error", callback);
+      if (t.case !== "error") continue;
+      assert.equal(t.value.category, ToolErrorCategory.EXECUTION_FAILED, callback);
+      assert.equal(t.value.retryable, false, callback);
+      assert.match(t.value.message, new RegExp(`the kernel does not implement ${callback}.*kernelcallback: ${callback} not implemented`));
+      assert.deepEqual(t.value.details, { callback, code: "UNIMPLEMENTED", message: `kernelcallback: ${callback} not implemented` });
+    }
+  });
+
+  it("a handler can catch the kernel's refusal as a ToolError, with the gRPC error as its cause", async () => {
+    const kernel = fakeKernel();
+    const refusal = callError(status.UNIMPLEMENTED, "kernelcallback: RunSession not implemented");
+    kernel.failCallbacks = { runSession: refusal };
+    let caught: unknown;
+    const { rec } = await run(async (i, ctx) => {
+      try {
+        await ctx.kernel.runSession({ profile: "helper", prompt: "p", remainingDepth: 1 });
+      } catch (error) {
+        caught = error;
+      }
+      return i;
+    }, kernel);
+    assert.equal(onlyTerminal(rec).case, "result");
+    assert.ok(isToolError(caught) && caught.category === "execution_failed");
+    assert.equal((caught as Error).cause, refusal);
+  });
+
+  it("other callback failures stay unexpected: unknown, with the raw error in details", async () => {
+    const kernel = fakeKernel();
+    kernel.failCallbacks = { emit: callError(status.UNAVAILABLE, "connection refused") };
+    const { rec } = await run(async (i, ctx) => {
+      await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "v1");
+      return i;
+    }, kernel);
+    const t = onlyTerminal(rec);
+    assert.equal(t.case === "error" ? t.value.category : t.case, ToolErrorCategory.UNKNOWN);
+    assert.match(JSON.stringify(t.case === "error" ? t.value.details : {}), /connection refused/);
   });
 });

@@ -19,6 +19,8 @@ export interface FakeKernel extends KernelClient {
   readonly counts: CountTokensRequest[];
   /** When set, log() rejects with it. */
   failLog?: Error;
+  /** When set, these callbacks reject with their error instead of answering. */
+  failCallbacks?: { emit?: Error; runSession?: Error; countTokens?: Error };
 }
 
 /** A fake kernel; emit answers with increasing sequence numbers. */
@@ -35,15 +37,18 @@ export function fakeKernel(): FakeKernel {
     },
     async emit(request) {
       kernel.emits.push(request);
+      if (kernel.failCallbacks?.emit) throw kernel.failCallbacks.emit;
       sequence += 1n;
       return create(EmitResultSchema, { id: `event-${sequence}`, sequence });
     },
     async runSession(request) {
       kernel.sessions.push(request);
+      if (kernel.failCallbacks?.runSession) throw kernel.failCallbacks.runSession;
       return create(RunSessionResultSchema, { sessionId: "sub-1" });
     },
     async countTokens(request) {
       kernel.counts.push(request);
+      if (kernel.failCallbacks?.countTokens) throw kernel.failCallbacks.countTokens;
       return create(CountTokensResultSchema, { count: 42n, exact: true });
     },
   };
