@@ -7,6 +7,11 @@ import { repoRoot } from "./buf.js";
 
 const tsxLoader = path.join(repoRoot, "node_modules/tsx/dist/esm/index.mjs");
 
+/** The command line that runs `fixture` (relative to the repository root) as a provider: node first. */
+export function providerArgv(fixture: string): string[] {
+  return [process.execPath, "--conditions=harness-tool-source", "--import", tsxLoader, path.join(repoRoot, fixture)];
+}
+
 /**
  * Writes `<dir>/<name>.sh` that execs node on `fixture` (relative to the repository root), with
  * `env` (NAME=value pairs) set for the provider only; returns its path.
@@ -16,10 +21,10 @@ export function writeProviderScript(dir: string, name: string, fixture: string, 
   const assignments = Object.entries(env)
     .map(([k, v]) => `${k}='${v.replace(/'/g, "'\\''")}' `)
     .join("");
-  writeFileSync(
-    file,
-    `#!/bin/sh\n${assignments}exec "${process.execPath}" --conditions=harness-tool-source --import "${tsxLoader}" "${path.join(repoRoot, fixture)}" "$@"\n`,
-  );
+  const command = providerArgv(fixture)
+    .map((arg) => `"${arg}"`)
+    .join(" ");
+  writeFileSync(file, `#!/bin/sh\n${assignments}exec ${command} "$@"\n`);
   chmodSync(file, 0o755);
   return file;
 }
