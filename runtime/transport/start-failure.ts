@@ -41,30 +41,42 @@ function reasonOf(thrown: unknown): string {
 
 /** Shared by every copy of this module in the process (a bundle beside node_modules, say). */
 const guardKey = Symbol.for("harness-tool.start-failure-guard");
-type GuardSlot = { [guardKey]?: { listener?: (thrown: unknown) => void } };
+interface Guard {
+  readonly onException?: (thrown: unknown) => void;
+  readonly onExit?: (code: number) => void;
+}
+type GuardSlot = { [guardKey]?: Guard };
 
 /**
- * Until serve() takes over, an exception nobody caught (the entry point or a module it imports
- * threw, a top-level await rejected) is a start failure: reported as above, exit 1. Armed only in
- * a process a go-plugin host started (the kernel's cookie is set), so importing harness-tool
- * anywhere else changes nothing. Idempotent.
+ * Until serve() takes over, a start that ends is a start failure, reported as above: an
+ * exception nobody caught (the entry point or a module it imports threw, a top-level await
+ * rejected; exit 1), or the process exiting on its own (`process.exit` in start-up code, or an
+ * entry point that never calls serve()). Armed only in a process a go-plugin host started (the
+ * kernel's cookie is set), so importing harness-tool anywhere else changes nothing. Idempotent.
  */
 export function armStartFailureGuard(env: NodeJS.ProcessEnv = process.env): void {
   const slot = globalThis as GuardSlot;
   if (slot[guardKey] || env[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) return;
-  const listener = (thrown: unknown) => {
+  let reported = false;
+  const onException = (thrown: unknown) => {
+    reported = true;
     reportStartFailure(reasonOf(thrown), thrown);
     process.exit(1);
   };
-  slot[guardKey] = { listener };
-  process.on("uncaughtException", listener);
+  const onExit = (code: number) => {
+    if (!reported) reportStartFailure(`the process exited with code ${code} before serve() made the handshake (process.exit during start-up, or serve() never called)`);
+  };
+  slot[guardKey] = { onException, onExit };
+  process.on("uncaughtException", onException);
+  process.on("exit", onExit);
 }
 
 /** serve() has taken over: from here on its own paths report start failures, and its guards the rest. */
 export function disarmStartFailureGuard(): void {
   const slot = globalThis as GuardSlot;
-  const listener = slot[guardKey]?.listener;
-  if (listener) process.off("uncaughtException", listener);
-  // An empty slot, not none: a copy of this module loaded later must not arm again.
+  const guard = slot[guardKey];
+  if (guard?.onException) process.off("uncaughtException", guard.onException);
+  if (guard?.onExit) process.off("exit", guard.onExit);
+  // An empty guard, not none: a copy of this module loaded later must not arm again.
   slot[guardKey] = {};
 }

@@ -243,7 +243,11 @@ for (const id of hostIds) {
             assert.match(error.message, cause);
             return true;
           });
-          const logged = (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
+          // go-plugin reads stdout and stderr concurrently: the launch error may come back before
+          // the stderr line is logged, so wait for the host to process the provider's exit.
+          const causeLines = async () => (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
+          for (let attempt = 0; attempt < 120 && (await causeLines()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+          const logged = await causeLines();
           assert.deepEqual(
             logged.map((e) => e.level),
             ["error"],

@@ -47,6 +47,16 @@ test("a rejected top-level await and a thrown non-Error are start failures too",
   assert.equal(thrown.stdout, "harness-tool: the provider cannot start: plain string\n");
 });
 
+test("process.exit during start-up, or an entry point that never calls serve(): the exit is reported as a start failure", () => {
+  const exited = runModule(`import "harness-tool"; process.exit(3);`, cookie);
+  assert.equal(exited.status, 3);
+  assert.match(exited.stdout, /^harness-tool: the provider cannot start: the process exited with code 3 before serve\(\) made the handshake/);
+  assert.equal(parseHostLogLine(exited.stderr.trim()).level, "error");
+  const neverServed = runModule(`import "harness-tool";`, cookie);
+  assert.equal(neverServed.status, 0);
+  assert.match(neverServed.stdout, /the process exited with code 0 before serve\(\) made the handshake/);
+});
+
 test("without the host's cookie importing harness-tool changes nothing: Node reports the exception itself", () => {
   const run = runModule(`import "harness-tool"; console.log(process.listenerCount("uncaughtException")); throw new Error("by hand");`, {});
   assert.equal(run.status, 1);
@@ -60,12 +70,13 @@ test("one guard per process however many copies arm it; once disarmed, no copy a
      await import("harness-tool");
      armStartFailureGuard();
      const armed = process.listenerCount("uncaughtException");
+     const exitArmed = process.listenerCount("exit");
      disarmStartFailureGuard();
      armStartFailureGuard();
-     process.stderr.write(JSON.stringify([armed, process.listenerCount("uncaughtException")]));`,
+     process.stderr.write(JSON.stringify([armed, process.listenerCount("uncaughtException"), exitArmed - process.listenerCount("exit")]));`,
     cookie,
   );
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, "");
-  assert.equal(run.stderr, "[1,0]");
+  assert.equal(run.stderr, "[1,0,1]");
 });
