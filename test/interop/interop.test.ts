@@ -146,7 +146,7 @@ for (const id of hostIds) {
     scenario(id, "Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
       const outcome = await host.invoke({ id: "note-1", toolName: "note", arguments: { message: "noted via the kernel" }, callContext: callContext("session-42") });
       assert.equal(outcome.events[0]?.event.case, "result");
-      const log = (await host.logCalls()).find((l) => l.entry?.message === "noted via the kernel");
+      const log = (await host.callbackCalls()).log.find((l) => l.entry?.message === "noted via the kernel");
       assert.equal(log?.sessionId, "session-42");
       const hostLogs = await host.hostLogs();
       const warn = hostLogs.find((l) => l.message.includes("note tool called"));

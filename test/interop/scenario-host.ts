@@ -107,8 +107,6 @@ export interface ScenarioHost {
   /** Starts an Invoke left running; `events(n)` waits until n events arrived (or the stream ended). */
   startInvoke(call: MessageInitShape<typeof ToolCallSchema>): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
   describe(): Promise<DescribeResponse>;
-  /** The KernelCallbackService.Log calls recorded on broker ID 1. */
-  logCalls(): Promise<readonly LogRequest[]>;
   /** Every KernelCallbackService call recorded on broker ID 1. */
   callbackCalls(): Promise<KernelCallbackCalls>;
   /** The provider's stderr lines as the host logged them. */
@@ -119,17 +117,17 @@ export interface ScenarioHost {
 
 /** Through harness-tool/testing. */
 export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: LaunchMode = {}): Promise<ScenarioHost> {
-  if (mode.autoMTLS) throw new Error("the TypeScript host does not launch with AutoMTLS");
   const p: LaunchedProvider = await launch(provider.command, {
     args: provider.args,
     cwd: provider.cwd,
     handshakeTimeoutMs: 30_000,
     ...(mode.env ? { env: mode.env } : {}),
+    ...(mode.autoMTLS ? { autoMTLS: true } : {}),
     kernel: { emit: () => kernelReplies.emit, runSession: () => kernelReplies.runSession, countTokens: () => kernelReplies.countTokens },
   });
   return {
     hostName: "typescript",
-    autoMTLS: false,
+    autoMTLS: mode.autoMTLS === true,
     pid: p.pid,
     network: p.handshake.network,
     address: p.handshake.address,
@@ -162,7 +160,6 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: 
       return { events: (count) => running.waitForEvents(count) };
     },
     describe: () => p.describe(),
-    logCalls: async () => p.kernel.calls.log,
     callbackCalls: async () => p.kernel.calls,
     hostLogs: async () => p.stderr.map((e) => ({ level: e.level, message: e.message, fields: e.fields })),
     kill: async () => {
@@ -245,7 +242,6 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
       };
     },
     describe: async () => fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
-    logCalls: async () => (await goCallbacks(host)).log,
     callbackCalls: () => goCallbacks(host),
     hostLogs: async () => providerLogLines(await host.logEntries()),
     kill: async () => {
