@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -86,6 +86,8 @@ export class GoHost {
   readonly #wakers: (() => void)[] = [];
   readonly stderr: string[] = [];
   readonly exited: Promise<void>;
+  /** The host's TMPDIR, removed by close(). */
+  readonly tempDir: string;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(binary: string) {
@@ -93,8 +95,14 @@ export class GoHost {
     // unset, as in the kernel) appends the host's whole environment to it: the host itself runs
     // with only the minimal one, so the provider sees what a kernel started that way gives it.
     const env: NodeJS.ProcessEnv = {};
-    for (const name of ["PATH", "HOME", "TMPDIR"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+    for (const name of ["PATH", "HOME"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+    // A temp dir of its own (the provider inherits it): go-plugin's broker sockets, and the
+    // provider's when no PLUGIN_UNIX_SOCKET_DIR is given, go there, and close() removes what a
+    // SIGKILLed host could not.
+    this.tempDir = mkdtempSync(path.join(os.tmpdir(), "ht-go-"));
+    env.TMPDIR = this.tempDir;
     this.#process = spawn(binary, [], { stdio: ["pipe", "pipe", "pipe"], env });
+    this.#process.stdin!.on("error", () => {}); // a SIGKILLed host's stdin: EPIPE on close()
     this.exited = new Promise((resolve) => this.#process.once("close", () => resolve()));
     createInterface({ input: this.#process.stdout! }).on("line", (line) => {
       this.#results.push(JSON.parse(line) as GoResult);
@@ -149,9 +157,10 @@ export class GoHost {
     this.#process.kill("SIGKILL");
   }
 
-  /** Closes stdin (the host then Kills its plugin) and waits for the host to exit. */
+  /** Closes stdin (the host then Kills its plugin), waits for the host to exit, removes its temp dir. */
   async close(): Promise<void> {
     this.#process.stdin!.end();
     await this.exited;
+    rmSync(this.tempDir, { recursive: true, force: true });
   }
 }

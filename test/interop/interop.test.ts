@@ -265,7 +265,11 @@ for (const id of hostIds.filter((h) => h !== "typescript")) {
   describe(`${hostLabels[id]} SIGKILLed × sample provider`, { skip: skipFor(id) }, () => {
     scenario(id, "the broker stream and the connection break: the provider exits by itself and removes its socket", async () => {
       const h = await start(id, sampleProvider);
-      await hostSigkilledScenario(h.go as GoHost, h.host);
+      try {
+        await hostSigkilledScenario(h.go as GoHost, h.host);
+      } finally {
+        await h.close();
+      }
     });
   });
 }

@@ -57,7 +57,11 @@ export function describeProviderInterop(spec: ProviderInteropSpec): void {
         const socketDir = mkdtempSync(path.join(os.tmpdir(), "ht-sock-"));
         try {
           const h = await start(id, spec.provider(), { PLUGIN_UNIX_SOCKET_DIR: socketDir });
-          await hostSigkilledScenario(h.go as GoHost, h.host);
+          try {
+            await hostSigkilledScenario(h.go as GoHost, h.host);
+          } finally {
+            await h.close();
+          }
         } finally {
           rmSync(socketDir, { recursive: true, force: true });
         }
