@@ -105,6 +105,7 @@ export {
 // The ToolService semantics (runtime/service): what serve() runs behind the transport.
 export type { InvokeSink, ToolServiceCore } from "./service/tool-service-core.js";
 export { createToolService, type ToolService, type ToolServiceOptions } from "./service/tool-service.js";
+export { maxOutputChunkBytes } from "./service/invoke-outbox.js";
 export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/check-provider.js";
 export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/config-decoder.js";
 export { resolveToolPath, prepareRoots, type PathBoundary } from "./service/resolve-path.js";

@@ -73,12 +73,21 @@ export interface ToolContext<Config> {
   resolvePath(path: string): string;
 }
 
-/** The context of a tool declared `streaming`. */
+/**
+ * The context of a tool declared `streaming`.
+ *
+ * Flow control: every emit sends (queues) its event at once and returns a promise that resolves
+ * when the stream has room for more, i.e. when the kernel has read what came before. A handler
+ * that emits in a loop awaits it, so a slow kernel slows the loop down instead of the events
+ * piling up in the provider's memory; a single emit need not be awaited. The promise never
+ * rejects: once the call is cancelled or over, the event is dropped and the promise resolves
+ * (check `signal` to stop).
+ */
 export interface StreamingToolContext<Config> extends ToolContext<Config> {
-  /** Emits a progress event; `fractionComplete` is between 0 and 1. */
-  progress(message: string, fractionComplete?: number): void;
-  /** Emits a partial_result event. */
-  partialResult(payload: { readonly [key: string]: JsonValue }): void;
+  /** Emits a progress event; `fractionComplete` is between 0 and 1. Resolves when there is room for more. */
+  progress(message: string, fractionComplete?: number): Promise<void>;
+  /** Emits a partial_result event. Resolves when there is room for more. */
+  partialResult(payload: { readonly [key: string]: JsonValue }): Promise<void>;
 }
 
 /** How a child process ended. */
@@ -106,14 +115,19 @@ export interface SpawnToolOptions {
 
 /** The context of a tool declared `process_backed`: the exec family. */
 export interface ProcessToolContext<Config> extends StreamingToolContext<Config> {
-  /** Emits an output_chunk; chunks keep their order on the stream. */
-  output(stream: "stdout" | "stderr", data: string | Uint8Array): void;
+  /**
+   * Emits output: chunks keep their order on the stream; data longer than 64 KiB
+   * (`maxOutputChunkBytes`) is split, and while the kernel lags, consecutive output of one stream
+   * is merged up to it. Resolves when there is room for more: `await` it in a loop.
+   */
+  output(stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void>;
   /** Emits the call's one exit_status. A second call is a provider bug and throws. */
   exitStatus(exitCode: number, signal?: string): void;
   /**
    * Runs a child process without a shell: streams its stdout and stderr as output chunks, emits
    * its exit_status when it ends, and kills it (SIGTERM, then SIGKILL) when the call is cancelled
-   * or the provider shuts down. The child never inherits the provider's stdout or stderr.
+   * or the provider shuts down. The child never inherits the provider's stdout or stderr. While the
+   * kernel reads slower than the child writes, its pipes are not read (the child blocks writing).
    */
   spawn(command: string, args: readonly string[], options?: SpawnToolOptions): Promise<ChildExit>;
 }

@@ -49,27 +49,30 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
     call.providerBug(`${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`);
 
   const progress = entry.streaming
-    ? (message: string, fractionComplete?: number): void => {
+    ? (message: string, fractionComplete?: number): Promise<void> => {
         const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
         call.sendIntermediate({
           case: "progress",
           value: { message: rt.redactor().string(String(message)), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
         } as never);
+        return call.room();
       }
     : notDeclared("progress", "streaming");
 
   const partialResult = entry.streaming
-    ? (payload: JsonObject): void => {
+    ? (payload: JsonObject): Promise<void> => {
         if (!isPlainRecord(payload)) call.providerBug("partialResult() needs a plain JSON object");
         call.sendIntermediate({ case: "partialResult", value: { payload: rt.redactor().deep(payload) } } as never);
+        return call.room();
       }
     : notDeclared("partialResult", "streaming");
 
   const output = entry.processBacked
-    ? (stream: "stdout" | "stderr", data: string | Uint8Array): void => {
+    ? (stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void> => {
         if (stream !== "stdout" && stream !== "stderr") call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
         const bytes = typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
         call.sendOutput(stream, bytes);
+        return call.room();
       }
     : notDeclared("output", "process_backed");
 
@@ -88,7 +91,15 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
           command,
           args,
           { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
-          { signal: call.signal, output: (stream, data) => call.sendOutput(stream, data), registry: rt.children, killGraceMs: rt.timings.killGraceMs },
+          {
+            signal: call.signal,
+            output: (stream, data) => {
+              call.sendOutput(stream, data);
+              return call.outputBackpressure();
+            },
+            registry: rt.children,
+            killGraceMs: rt.timings.killGraceMs,
+          },
         );
         if (options.exitStatus !== false) call.sendExitStatus(exit.exitCode, exit.signal);
         return exit;

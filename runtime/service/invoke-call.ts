@@ -7,10 +7,9 @@
  * for streaming tools; exit_status at most once, process-backed tools only; output_schema
  * conformance enforced strictly; on cancellation report what happened and never claim success.
  */
-import { create, type JsonObject } from "@bufbuild/protobuf";
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import {
-  InvokeResponseSchema,
   OutputStream,
   type ToolCall,
   type ToolError as WireToolError,
@@ -23,6 +22,7 @@ import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
 import { classifyThrown, wireError, wireToolError } from "./classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
+import { InvokeOutbox } from "./invoke-outbox.js";
 import type { StreamRedactor } from "./redact-secrets.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
@@ -67,6 +67,7 @@ export class InvokeCall implements LiveCall {
   readonly #entry: ToolEntry;
   readonly #call: ToolCall;
   readonly #sink: InvokeSink;
+  readonly #outbox: InvokeOutbox;
   readonly #accepted: AcceptedConfig;
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
@@ -86,6 +87,9 @@ export class InvokeCall implements LiveCall {
     this.#entry = entry;
     this.#call = call;
     this.#sink = sink;
+    this.#outbox = new InvokeOutbox(sink, (error) =>
+      rt.stderr(rt.redactor().string(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`)),
+    );
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
     this.info = callInfoOf(call);
@@ -170,6 +174,9 @@ export class InvokeCall implements LiveCall {
       cancelled.removeEventListener("abort", onCancel);
       this.#close();
       rt.calls.delete(this);
+      // The stream closes when run() resolves: first every queued event reaches the transport
+      // (at the kernel's pace), unless the kernel went away.
+      await this.#outbox.flushed();
     }
   }
 
@@ -271,11 +278,7 @@ export class InvokeCall implements LiveCall {
   }
 
   #send(event: EventInit): void {
-    try {
-      this.#sink.send(create(InvokeResponseSchema, { event: { event } }));
-    } catch (error) {
-      this.#rt.stderr(this.#rt.redactor().string(`[WARN] harness-tool: could not send an event of ${this.#entry.name}: ${String(error)}`));
-    }
+    this.#outbox.event(event);
   }
 
   // The emitting half, used by the handler's context (build-tool-context.ts).
@@ -292,14 +295,31 @@ export class InvokeCall implements LiveCall {
     this.#send(event);
   }
 
-  /** Sends output bytes through the stream's redactor, in order. */
+  /** Sends output bytes through the stream's redactor, in order (merged or split at the chunk limit). */
   sendOutput(stream: "stdout" | "stderr", data: Uint8Array): void {
     if (this.#closed) return;
     const redactor = this.#rt.redactor();
     let bytes = data;
     if (redactor.active) bytes = (this.#outputRedactors[stream] ??= redactor.stream()).push(data);
-    if (bytes.byteLength === 0) return;
-    this.#send({ case: "outputChunk", value: { stream: stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, data: bytes } } as EventInit);
+    this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, bytes);
+  }
+
+  /**
+   * Undefined while producers may go on; otherwise a promise that resolves when the kernel has
+   * read enough (or the stream is gone). A child's pipes pause on it.
+   */
+  outputBackpressure(): Promise<void> | undefined {
+    return this.#outbox.hasRoom ? undefined : this.#outbox.room();
+  }
+
+  /**
+   * What the handler's emits return: resolves when there is room for more. Once the call is
+   * stopped or closed nothing waits, but the promise still resolves only after a macrotask, so a
+   * handler looping on `await ctx.output()` without checking its signal cannot starve the event loop.
+   */
+  room(): Promise<void> {
+    if (this.#closed || this.#stopReason) return new Promise((resolve) => setImmediate(resolve));
+    return this.#outbox.room();
   }
 
   /** Sends the exit_status, after any held-back output; a second one is a provider bug. */
@@ -317,9 +337,7 @@ export class InvokeCall implements LiveCall {
       if (!redactor) continue;
       delete this.#outputRedactors[stream];
       const rest = redactor.flush();
-      if (rest.byteLength > 0 && !this.#closed) {
-        this.#send({ case: "outputChunk", value: { stream: stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, data: rest } } as EventInit);
-      }
+      if (!this.#closed) this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, rest);
     }
   }
 }

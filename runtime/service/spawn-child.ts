@@ -2,7 +2,8 @@
  * ProcessToolContext.spawn: runs a child without a shell, streams its stdout and stderr as output
  * chunks in arrival order, reports its exit once all output is read, and kills its whole process
  * group (SIGTERM, then SIGKILL after a grace) when the call is cancelled, times out or the provider
- * shuts down.
+ * shuts down. While the kernel reads slower than the child writes, both pipes are paused: the
+ * child then blocks on a full pipe instead of the provider buffering its output.
  *
  * wire-contract §3 Shutdown — children must not inherit the provider's stdout/stderr (they would
  * hold the host's pipes open) and must be gone well inside the host's 2 s.
@@ -60,8 +61,11 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export interface ChildHooks {
   /** Aborted on cancellation, timeout or shutdown: the group is then killed. */
   readonly signal: AbortSignal;
-  /** One chunk of output, in arrival order. */
-  readonly output: (stream: "stdout" | "stderr", data: Uint8Array) => void;
+  /**
+   * One chunk of output, in arrival order. A returned promise asks for a pause: no more output is
+   * read from the child until it resolves.
+   */
+  readonly output: (stream: "stdout" | "stderr", data: Uint8Array) => Promise<void> | undefined | void;
   readonly registry: ChildRegistry;
   /** Between SIGTERM and SIGKILL. */
   readonly killGraceMs: number;
@@ -128,8 +132,22 @@ export function spawnChild(command: string, args: readonly string[], options: Ch
       settle();
       reject(spawnFailure(command, error));
     });
-    child.stdout?.on("data", (chunk: Buffer) => hooks.output("stdout", chunk));
-    child.stderr?.on("data", (chunk: Buffer) => hooks.output("stderr", chunk));
+    // Both pipes pause together, so their interleaving stays the order in which they were read.
+    let paused = false;
+    const forward = (stream: "stdout" | "stderr", chunk: Buffer): void => {
+      const wait = hooks.output(stream, chunk);
+      if (!wait || paused) return;
+      paused = true;
+      child.stdout?.pause();
+      child.stderr?.pause();
+      void wait.then(() => {
+        paused = false;
+        child.stdout?.resume();
+        child.stderr?.resume();
+      });
+    };
+    child.stdout?.on("data", (chunk: Buffer) => forward("stdout", chunk));
+    child.stderr?.on("data", (chunk: Buffer) => forward("stderr", chunk));
     child.once("exit", (code, signal) => {
       exit = code === null ? { exitCode: -1, ...(signal ? { signal } : {}) } : { exitCode: code };
     });

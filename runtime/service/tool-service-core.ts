@@ -16,10 +16,22 @@ import type {
   RenderResponse,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 
-/** Where Invoke writes its events, and how it learns that the kernel went away. */
+/**
+ * Where Invoke writes its events, how it learns that the kernel went away, and (optionally) when
+ * the kernel reads slower than the call produces: flow control as Node's Writable has it.
+ */
 export interface InvokeSink {
-  /** Sends one event; after the call ended or was cancelled it is dropped. */
-  send(response: InvokeResponse): void;
+  /**
+   * Sends one event; after the call ended or was cancelled it is dropped. Returns false when the
+   * transport holds as much as it should (the kernel has not read yet): the service then sends
+   * nothing more until `drained()` resolves. Anything else (true, nothing) means "go on".
+   */
+  send(response: InvokeResponse): boolean | void;
+  /**
+   * Resolves when the transport can take events again after `send` returned false, or when the
+   * stream is gone. A sink whose `send` never returns false needs none.
+   */
+  drained?(): Promise<void>;
   /** Aborted when the kernel cancels the stream (closes it mid-call). */
   readonly cancelled: AbortSignal;
 }

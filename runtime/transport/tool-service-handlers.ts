@@ -2,7 +2,8 @@
  * pluggableharness.tool.v1.ToolService on grpc-js, delegating to the ToolServiceCore: unary
  * failures become statuses (an RpcStatusError keeps its code, its ToolError goes into
  * google.rpc.Status.details; anything else is INTERNAL, never UNKNOWN, wire-contract.md §2), and
- * Invoke's stream is closed OK when the core says so, or left when the kernel cancelled it.
+ * Invoke's stream is closed OK when the core says so, or left when the kernel cancelled it. The
+ * Invoke sink reports grpc-js's backpressure (write() false, then 'drain') to the core.
  */
 import {
   Metadata,
@@ -76,9 +77,23 @@ export function toolServiceHandlers(core: ToolServiceCore): UntypedServiceImplem
         open = false;
         cancelled.abort(new Error("the Invoke stream failed"));
       });
+      // Flow control: write() says false once grpc-js holds a full buffer (the kernel stopped
+      // reading and HTTP/2's window is shut); 'drain' says when it has room again.
       const sink = {
-        send(response: InvokeResponse): void {
-          if (open) call.write(response);
+        send(response: InvokeResponse): boolean {
+          return open ? call.write(response) : true;
+        },
+        drained(): Promise<void> {
+          if (!open || !call.writableNeedDrain) return Promise.resolve();
+          return new Promise<void>((resolve) => {
+            const done = (): void => {
+              call.off("drain", done);
+              cancelled.signal.removeEventListener("abort", done);
+              resolve();
+            };
+            call.on("drain", done);
+            cancelled.signal.addEventListener("abort", done, { once: true });
+          });
         },
         cancelled: cancelled.signal,
       };
