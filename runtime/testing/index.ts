@@ -4,7 +4,7 @@
  * ToolService calls, the recorded kernel callbacks, the stderr log lines and a go-plugin Kill().
  */
 export { launch, kernelEnvironment, killGraceMs, type KillReport, type LaunchedProvider, type LaunchOptions, type ProviderExit } from "./launch.js";
-export { InvokeCall, type InvokeOutcome } from "./invoke-call.js";
+export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
 export { ProviderCallError } from "./provider-call-error.js";
 export {
   startRecordingKernel,

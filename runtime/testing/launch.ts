@@ -32,7 +32,7 @@ import { kernelHandshake } from "../transport/plugin-environment.js";
 import { createSelfSignedCertificate } from "../transport/self-signed-certificate.js";
 import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
 import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
-import { InvokeCall } from "./invoke-call.js";
+import { InvokeCall, type InvokeReadOptions } from "./invoke-call.js";
 import { ProviderCallError } from "./provider-call-error.js";
 import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
 
@@ -90,7 +90,8 @@ export interface LaunchedProvider {
   getSchema(control?: CallControl): Promise<GetSchemaResponse>;
   /** Configure; a rejection is a ProviderCallError carrying the status's ToolError. */
   configure(config: JsonObject, control?: CallControl): Promise<ConfigureResponse>;
-  invoke(call: MessageInitShape<typeof ToolCallSchema>): InvokeCall;
+  /** Starts an Invoke; `read` makes the host read slowly or keep only a digest of the output. */
+  invoke(call: MessageInitShape<typeof ToolCallSchema>, read?: InvokeReadOptions): InvokeCall;
   render(payload: Uint8Array, schemaVersion: string, control?: CallControl): Promise<RenderResponse>;
   preview(call: MessageInitShape<typeof ToolCallSchema>, control?: CallControl): Promise<PreviewResponse>;
   describe(control?: CallControl): Promise<DescribeResponse>;
@@ -219,7 +220,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), control)),
     configure: (config, control) =>
       unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), control)),
-    invoke: (call) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call }))),
+    invoke: (call, read) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call })), read),
     render: (payload, schemaVersion, control) =>
       unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), control)),
     preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), control)),

@@ -29,6 +29,9 @@ export const sampleProvider = typeScriptProvider("sample", "test/transport/fixtu
 /** A provider whose entry point throws before serve() (test/interop/fixtures). */
 export const throwsAtStartProvider = typeScriptProvider("throws-at-start", "test/interop/fixtures/throws-at-start.ts");
 
+/** A provider producing output far faster than a slow kernel reads (test/interop/fixtures). */
+export const floodProvider = typeScriptProvider("flood", "test/interop/fixtures/flood-provider.ts");
+
 /** A provider whose declarations break a rule serve() checks (a duplicate tool name). */
 export const brokenProvider = typeScriptProvider("broken-declarations", "test/transport/fixtures/broken-provider.ts");
 

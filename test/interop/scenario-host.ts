@@ -32,7 +32,7 @@ import {
   type LogRequest,
   type RunSessionRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { launch, ProviderCallError, type LaunchedProvider, type OutputDigest } from "harness-tool/testing";
 import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/transport/rpc-status-details.js";
 import { providerLogLines, type GoHost, type GoResult } from "./go-host.js";
 
@@ -83,9 +83,24 @@ export interface HostLogLine {
 
 /** How an Invoke went, as the host saw it. */
 export interface InvokeOutcome {
+  /** The events in order; without the output chunks when the call was read with `digest`. */
   readonly events: readonly ToolEvent[];
   readonly code: number;
   readonly cancelled: boolean;
+  /** With `digest`: what the output chunks added up to. */
+  readonly digest?: OutputDigest;
+}
+
+/** How a host runs one Invoke. */
+export interface InvokeControl {
+  /** Cancel the stream once this many events (output chunks included) arrived. */
+  readonly cancelAfter?: number;
+  /** Go host only: a gRPC deadline, as a kernel-enforced timeout. */
+  readonly deadlineMs?: number;
+  /** Read like a slow kernel: pause this long after every event. */
+  readonly recvDelayMs?: number;
+  /** Keep only bytes and SHA-256 per stream of the output chunks, for streams of gigabytes. */
+  readonly digest?: boolean;
 }
 
 /** One provider launched through one host. */
@@ -99,11 +114,8 @@ export interface ScenarioHost {
   ping(): Promise<void>;
   getSchema(): Promise<GetSchemaResponse>;
   configure(config: JsonObject): Promise<ConfigureOutcome>;
-  /**
-   * Invoke; with `cancelAfter`, the host cancels the stream once that many events arrived; with
-   * `deadlineMs` (Go host only), the call carries a gRPC deadline, as a kernel-enforced timeout.
-   */
-  invoke(call: MessageInitShape<typeof ToolCallSchema>, control?: { readonly cancelAfter?: number; readonly deadlineMs?: number }): Promise<InvokeOutcome>;
+  /** Invoke, read as `control` says. */
+  invoke(call: MessageInitShape<typeof ToolCallSchema>, control?: InvokeControl): Promise<InvokeOutcome>;
   /** Starts an Invoke left running; `events(n)` waits until n events arrived (or the stream ended). */
   startInvoke(call: MessageInitShape<typeof ToolCallSchema>): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
   describe(): Promise<DescribeResponse>;
@@ -147,13 +159,13 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: 
     },
     invoke: async (call, control = {}) => {
       if (control.deadlineMs !== undefined) throw new Error("the TypeScript host's invoke() sets no deadline");
-      const running = p.invoke(call);
+      const running = p.invoke(call, { readDelayMs: control.recvDelayMs ?? 0, keepOutputChunks: control.digest !== true });
       if (control.cancelAfter !== undefined) {
         await running.waitForEvents(control.cancelAfter);
         running.cancel();
       }
       const outcome = await running.done;
-      return { events: outcome.events, code: outcome.code, cancelled: outcome.cancelled };
+      return { events: outcome.events, code: outcome.code, cancelled: outcome.cancelled, ...(control.digest ? { digest: outcome.outputDigest } : {}) };
     },
     startInvoke: async (call) => {
       const running = p.invoke(call);
@@ -229,7 +241,8 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
       const request = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }));
       const result = await host.request({ op: "invoke", request: b64(request), ...control });
       const events = (result.events as string[]).map((e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent);
-      return { events, code: result.cancelled ? 1 : Number(result.code ?? 0), cancelled: result.cancelled === true };
+      const outcome = { events, code: result.cancelled ? 1 : Number(result.code ?? 0), cancelled: result.cancelled === true };
+      return control.digest ? { ...outcome, digest: result.digest as OutputDigest } : outcome;
     },
     startInvoke: async (call) => {
       const request = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }));

@@ -17,13 +17,16 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math/big"
 	"os"
@@ -38,6 +41,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -163,6 +167,11 @@ type command struct {
 	AutoMTLS bool `json:"autoMTLS"`
 	// Credentials of a probe: "plaintext", "tls-without-client-cert" or "tls-foreign-client-cert".
 	Credentials string `json:"credentials"`
+	// RecvDelayMs makes an Invoke read like a slow kernel: a pause after every Recv.
+	RecvDelayMs int `json:"recvDelayMs"`
+	// Digest reports an Invoke's output chunks as byte counts and SHA-256 per stream instead of
+	// returning them, for streams of gigabytes.
+	Digest bool `json:"digest"`
 }
 
 // background is an Invoke left running while other commands (Kill) go on.
@@ -213,6 +222,8 @@ func (h *host) run(c command) (result, error) {
 		return result{"logs": h.logs.String(), "stdioStdout": h.stdout.String(), "stdioStderr": h.stderr.String()}, nil
 	case "probe":
 		return h.probe(c)
+	case "pipe":
+		return pipe(c)
 	case "kill":
 		start := time.Now()
 		h.client.Kill()
@@ -394,27 +405,166 @@ func (h *host) invoke(c command) (result, error) {
 		return nil, err
 	}
 	events := []string{}
+	digest := newOutputDigest()
+	received := 0
+	start := time.Now()
+	finish := func(r result) result {
+		r["events"] = events
+		r["ms"] = ms(time.Since(start))
+		if c.Digest {
+			r["digest"] = digest.report()
+		}
+		return r
+	}
 	for {
 		var event []byte
 		err := stream.RecvMsg(&event)
 		if err == io.EOF {
-			return result{"events": events, "code": 0}, nil
+			return finish(result{"code": 0}), nil
 		}
 		if err != nil {
-			result, serr := statusResult(err, 0)
+			r, serr := statusResult(err, 0)
 			if serr != nil {
 				return nil, serr
 			}
-			result["events"] = events
-			return result, nil
+			return finish(r), nil
 		}
-		events = append(events, base64.StdEncoding.EncodeToString(event))
-		if c.CancelAfter > 0 && len(events) >= c.CancelAfter {
+		received++
+		if !c.Digest || !digest.add(event) {
+			events = append(events, base64.StdEncoding.EncodeToString(event))
+		}
+		if c.CancelAfter > 0 && received >= c.CancelAfter {
 			// As the kernel abandons a call: cancel the stream's context.
 			cancel()
-			return result{"events": events, "cancelled": true}, nil
+			return finish(result{"cancelled": true}), nil
+		}
+		if c.RecvDelayMs > 0 {
+			time.Sleep(time.Duration(c.RecvDelayMs) * time.Millisecond)
 		}
 	}
+}
+
+// outputDigest sums up the output chunks of one Invoke: bytes and SHA-256 per stream, in order.
+type outputDigest struct {
+	bytes        map[uint64]int
+	hashes       map[uint64]hash.Hash
+	chunks       int
+	largestChunk int
+}
+
+func newOutputDigest() *outputDigest {
+	return &outputDigest{bytes: map[uint64]int{}, hashes: map[uint64]hash.Hash{1: sha256.New(), 2: sha256.New()}}
+}
+
+// add counts an InvokeResponse that carries an output chunk (ToolEvent.output_chunk = 1:
+// OutputChunk{stream = 1, data = 2}) and reports whether it was one.
+func (d *outputDigest) add(response []byte) bool {
+	event, ok := field(response, 1)
+	if !ok {
+		return false
+	}
+	chunk, ok := field(event, 1)
+	if !ok {
+		return false
+	}
+	stream, data := uint64(0), []byte{}
+	for len(chunk) > 0 {
+		num, typ, n := protowire.ConsumeTag(chunk)
+		if n < 0 {
+			return false
+		}
+		chunk = chunk[n:]
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			v, m := protowire.ConsumeVarint(chunk)
+			if m < 0 {
+				return false
+			}
+			stream, chunk = v, chunk[m:]
+		case num == 2 && typ == protowire.BytesType:
+			v, m := protowire.ConsumeBytes(chunk)
+			if m < 0 {
+				return false
+			}
+			data, chunk = v, chunk[m:]
+		default:
+			m := protowire.ConsumeFieldValue(num, typ, chunk)
+			if m < 0 {
+				return false
+			}
+			chunk = chunk[m:]
+		}
+	}
+	h, ok := d.hashes[stream]
+	if !ok {
+		return false
+	}
+	h.Write(data)
+	d.bytes[stream] += len(data)
+	d.chunks++
+	d.largestChunk = max(d.largestChunk, len(data))
+	return true
+}
+
+func (d *outputDigest) report() result {
+	stream := func(id uint64) result {
+		return result{"bytes": d.bytes[id], "sha256": hex.EncodeToString(d.hashes[id].Sum(nil))}
+	}
+	return result{"stdout": stream(1), "stderr": stream(2), "chunks": d.chunks, "largestChunk": d.largestChunk}
+}
+
+// field returns the bytes of the length-delimited field `number` of a message, if present.
+func field(message []byte, number protowire.Number) ([]byte, bool) {
+	for len(message) > 0 {
+		num, typ, n := protowire.ConsumeTag(message)
+		if n < 0 {
+			return nil, false
+		}
+		message = message[n:]
+		if num == number && typ == protowire.BytesType {
+			v, m := protowire.ConsumeBytes(message)
+			return v, m >= 0
+		}
+		m := protowire.ConsumeFieldValue(num, typ, message)
+		if m < 0 {
+			return nil, false
+		}
+		message = message[m:]
+	}
+	return nil, false
+}
+
+// pipe runs a command with no provider between and reads its stdout as the host reads a
+// stream: the bare pipe baseline of the throughput figures.
+func pipe(c command) (result, error) {
+	cmd := exec.Command(c.Command, c.Args...)
+	cmd.Dir = c.Dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	buf := make([]byte, 64<<10)
+	total := 0
+	for {
+		n, rerr := out.Read(buf)
+		h.Write(buf[:n])
+		total += n
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, rerr
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, err
+	}
+	return result{"bytes": total, "sha256": hex.EncodeToString(h.Sum(nil)), "ms": ms(time.Since(start))}, nil
 }
 
 // invokeInBackground starts an Invoke whose events are collected until the stream ends.
