@@ -13,6 +13,8 @@ import type { PluginEnvironment } from "./plugin-environment.js";
 export interface Listening {
   readonly network: "unix" | "tcp";
   readonly address: string;
+  /** What the server was bound to (grpc-js's port string, for `server.unbind`). */
+  readonly target: string;
   /** Removes the socket file (unix); safe to call more than once and from an exit handler. */
   readonly cleanup: () => void;
 }
@@ -35,7 +37,7 @@ export async function listen(server: Server, env: PluginEnvironment, credentials
       const port = env.minPort + ((start + i) % span);
       try {
         await bind(server, `127.0.0.1:${port}`, credentials);
-        return { network: "tcp", address: `127.0.0.1:${port}`, cleanup: () => {} };
+        return { network: "tcp", address: `127.0.0.1:${port}`, target: `127.0.0.1:${port}`, cleanup: () => {} };
       } catch {
         // taken; try the next one
       }
@@ -57,7 +59,7 @@ export async function listen(server: Server, env: PluginEnvironment, credentials
       throw error;
     }
   }
-  return { network: "unix", address: socketPath, cleanup };
+  return { network: "unix", address: socketPath, target: `unix:${socketPath}`, cleanup };
 }
 
 /** PLUGIN_UNIX_SOCKET_GROUP: the socket's group becomes that group (name or id), group-writable. */

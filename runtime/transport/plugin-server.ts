@@ -29,6 +29,7 @@ import { listen, type Listening } from "./listen.js";
 import type { ProviderAutoMtls } from "./mutual-tls.js";
 import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
+import { nghttp2StreamResetLimit, raiseStreamResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
 
 /** Options of runPlugin. */
@@ -48,8 +49,11 @@ export interface PluginServerOptions {
   readonly exit?: (code: number) => void;
 }
 
-/** Why the provider is going away. */
-export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "parent-gone" | "sigterm" | "stderr-closed";
+/**
+ * Why the provider is going away. "stream-reset-limit": the broker stream ended because nghttp2
+ * ended the host's HTTP/2 session after a burst of cancelled calls (Node < 22.10 only).
+ */
+export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-limit" | "parent-gone" | "sigterm" | "stderr-closed";
 
 /** How often the parent pid is checked: the backstop when the host dies without closing anything. */
 const parentPollMs = 500;
@@ -106,12 +110,33 @@ export async function runPlugin(
   }
 
   const server = new Server({ "grpc.max_receive_message_length": -1 });
+  // A burst of cancelled calls must not end the host's connection: raise nghttp2's stream-reset
+  // limit where Node can (>= 22.10); on Node 20 it stays, and a mirror of it names the cause.
+  const resetBudget = raiseStreamResetLimit(server) ? undefined : new StreamResetBudget();
   const openStreams = new Set<{ end: () => void }>();
   let stopping: Promise<number> | undefined;
   let listening: Listening | undefined;
 
-  const stop = (reason: ShutdownReason): Promise<number> => {
+  const stop = (trigger: ShutdownReason): Promise<number> => {
     stopping ??= (async () => {
+      // From here on no new connection is accepted: a host reconnecting meets a closed socket
+      // (UNAVAILABLE at once) rather than a provider on its way out.
+      if (listening) {
+        try {
+          server.unbind(listening.target);
+        } catch {
+          // Not bound any more.
+        }
+      }
+      let reason = trigger;
+      if (trigger === "broker-closed" && resetBudget?.exhausted) {
+        reason = "stream-reset-limit";
+        hostLog(
+          "error",
+          `the host's connection ended after ${resetBudget.resets} cancelled calls: nghttp2 ends an HTTP/2 session past a burst of ${nghttp2StreamResetLimit.burst} stream resets (refilled at ${nghttp2StreamResetLimit.ratePerSecond}/s), and Node ${process.versions.node} cannot raise that limit (Node >= 22.10 can, and the provider then does); the broker stream is gone with it, so the provider exits for the host to start it again`,
+          { cancelledCalls: resetBudget.resets },
+        );
+      }
       hostLog("debug", "provider shutting down", { reason });
       const hardStop = setTimeout(() => finish(0), graceMs + closeMarginMs);
       try {
@@ -141,7 +166,7 @@ export async function runPlugin(
     return code;
   };
 
-  server.addService(grpcServiceDefinition(ToolService), toolServiceHandlers(core));
+  server.addService(grpcServiceDefinition(ToolService), toolServiceHandlers(core, resetBudget ? { streamCancelled: () => resetBudget.reset() } : {}));
   server.addService(goPluginServices.health, {
     check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
       const service = decodeHealthCheckRequest(call.request);

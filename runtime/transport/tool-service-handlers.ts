@@ -57,8 +57,14 @@ function unary<Req, Res>(run: (request: Req) => Res | Promise<Res>) {
   };
 }
 
+/** What the transport learns from the ToolService streams. */
+export interface ToolServiceObserver {
+  /** The host cancelled (reset) an Invoke stream. */
+  readonly streamCancelled?: () => void;
+}
+
 /** The grpc-js implementation of ToolService, keyed like grpcServiceDefinition(ToolService). */
-export function toolServiceHandlers(core: ToolServiceCore): UntypedServiceImplementation {
+export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): UntypedServiceImplementation {
   return {
     getSchema: unary(() => core.getSchema()),
     configure: unary((request: Parameters<ToolServiceCore["configure"]>[0]) => core.configure(request)),
@@ -70,6 +76,7 @@ export function toolServiceHandlers(core: ToolServiceCore): UntypedServiceImplem
       let open = true;
       // seed: a stream cancelled by the kernel is normal control flow, never a failure.
       call.on("cancelled", () => {
+        observer.streamCancelled?.();
         open = false;
         cancelled.abort(new Error("the kernel cancelled the call"));
       });
