@@ -37,9 +37,11 @@ export { riskNames, toolKindNames } from "./schema/tool-declaration.js";
 export type { ValueValidator, ValueViolation } from "./schema/value-violation.js";
 export {
   defineTool,
+  toolDefinition,
   type CheckedToolSpec,
   type ConcurrencySpec,
   type DataSourceToolSpec,
+  type ErasedToolSpec,
   type InteractiveToolSpec,
   type ResourceToolSpec,
   type ToolDefinition,

@@ -13,9 +13,12 @@
  * Each kind has its own spec interface (as a data source simply has no place for a resource's
  * options); `defineTool` infers the kind and the streaming shape as literals and checks the
  * argument against that one interface, which is what puts each error on its property.
+ *
+ * Generated code calls `toolDefinition` instead: its specs were checked by the plugin, so it gives
+ * every type explicitly and leaves the compiler nothing to infer.
  */
 import type { JsonSchemaObject } from "./json-schema.js";
-import type { ResourceRiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
+import type { ConcurrencyDeclaration, ResourceRiskName, RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
 import type { ValueValidator } from "./value-violation.js";
 
 /** `concurrency` of a resource or data source, typed from the input's top-level keys. */
@@ -161,29 +164,62 @@ export function defineTool<Input extends object, Output extends object>() {
   >(
     spec: CheckedToolSpec<Input, K, S, P, Pv>,
   ): ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false> => {
-    const s = spec as unknown as ToolSpec<Input> & { streaming?: boolean; processBacked?: boolean };
-    const processBacked = s.processBacked === true;
-    const concurrency =
-      s.kind === "interactive" || s.concurrency === undefined || typeof s.concurrency === "string"
-        ? undefined
-        : s.concurrency.safe && Array.isArray(s.concurrency.keyFields)
-          ? { safe: true, keyFields: [...(s.concurrency.keyFields as readonly string[])] }
-          : { safe: s.concurrency.safe };
-    const declaration: ToolDeclaration = {
-      name: s.name,
-      kind: s.kind,
-      risk: s.risk,
-      description: s.description,
-      inputSchema: s.inputSchema,
-      outputSchema: s.outputSchema,
-      streaming: processBacked || s.streaming === true,
-      processBacked,
-      ...(concurrency ? { concurrency } : {}),
-      ...(s.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: s.defaultTimeoutMs } : {}),
-      idempotent: s.idempotent,
-      terminatesTurn: s.terminatesTurn === true,
-      preview: s.preview === true,
-    };
-    return { declaration, validators: s.validators };
+    const s = spec as unknown as ErasedToolSpec;
+    return { declaration: declarationOf(s), validators: s.validators };
+  };
+}
+
+/**
+ * A spec of any kind with its types erased: what `toolDefinition` takes, because whoever wrote it
+ * has already checked it against the invariants (protoc-gen-harness-tool, at generation time).
+ */
+export interface ErasedToolSpec extends ToolSpecBase {
+  readonly kind: ToolKindName;
+  readonly risk: RiskName;
+  readonly concurrency?: ConcurrencyDeclaration;
+  readonly terminatesTurn?: boolean;
+}
+
+/**
+ * Declares a tool whose spec was checked where it was written, with every type given: the entry
+ * point of generated code. It needs no inference and no conditional types, so a provider of many
+ * tools type-checks at the cost of plain declarations; the plugin has checked each spec with the
+ * runtime's invariants when it generated it (and `serve()` checks them again at start-up).
+ * Hand-written tools use `defineTool`, whose types reject an invalid spec on the offending property.
+ *
+ * ```ts
+ * export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_source", false, false, false>({ ... });
+ * ```
+ */
+export function toolDefinition<
+  Input,
+  Output,
+  Kind extends ToolKindName,
+  Streaming extends boolean,
+  ProcessBacked extends boolean,
+  Preview extends boolean,
+>(spec: ErasedToolSpec): ToolDefinition<Input, Output, Kind, Streaming, ProcessBacked, Preview> {
+  return { declaration: declarationOf(spec), validators: spec.validators };
+}
+
+/** The erased declaration of a spec, every default stated. */
+function declarationOf(s: ErasedToolSpec): ToolDeclaration {
+  const processBacked = s.processBacked === true;
+  // A hand-written spec may carry the compile-time message strings in place of a concurrency.
+  const concurrency = s.kind === "interactive" || typeof s.concurrency !== "object" ? undefined : s.concurrency;
+  return {
+    name: s.name,
+    kind: s.kind,
+    risk: s.risk,
+    description: s.description,
+    inputSchema: s.inputSchema,
+    outputSchema: s.outputSchema,
+    streaming: processBacked || s.streaming === true,
+    processBacked,
+    ...(concurrency ? { concurrency: concurrency.safe && Array.isArray(concurrency.keyFields) ? { safe: true, keyFields: [...concurrency.keyFields] } : { safe: concurrency.safe } } : {}),
+    ...(s.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: s.defaultTimeoutMs } : {}),
+    idempotent: s.idempotent,
+    terminatesTurn: s.terminatesTurn === true,
+    preview: s.preview === true,
   };
 }

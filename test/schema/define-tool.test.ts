@@ -1,7 +1,7 @@
 // What the builder and assembleProvider produce at run time.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assembleProvider, defineProvider, defineTool, emptyConfig, type ToolDefinition } from "../../runtime/index.js";
+import { assembleProvider, defineProvider, defineTool, emptyConfig, toolDefinition, type HandlerFor, type ProcessToolContext, type ToolDefinition } from "../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -34,6 +34,39 @@ describe("defineTool", () => {
   it("gives an interactive tool no concurrency", () => {
     const t = defineTool<FileInput, FileOutput>()({ name: "ask", kind: "interactive", risk: "read_only", description: "Asks.", ...io, idempotent: false });
     assert.equal("concurrency" in t.declaration, false);
+  });
+});
+
+describe("toolDefinition (the entry of generated code)", () => {
+  it("erases a spec exactly as defineTool does", () => {
+    const spec = {
+      name: "write_file", kind: "resource", risk: "moderate", description: "Writes.", ...io,
+      concurrency: { safe: true, keyFields: ["path"] }, idempotent: true, defaultTimeoutMs: 5_000, terminatesTurn: true, preview: true,
+    } as const;
+    const generated = toolDefinition<FileInput, FileOutput, "resource", false, false, true>(spec);
+    assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
+    assert.notEqual(generated.declaration.concurrency?.keyFields, spec.concurrency.keyFields, "the key fields are copied");
+  });
+
+  it("keeps the compiled validators and makes a process-backed tool streaming", () => {
+    const validators = { input: () => [], output: () => [] };
+    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+      name: "bash", kind: "resource", risk: "high", description: "Runs.", ...io, concurrency: { safe: false }, idempotent: false, processBacked: true, validators,
+    });
+    assert.equal(t.validators, validators);
+    assert.equal(t.declaration.streaming, true);
+    assert.deepEqual(t.declaration.concurrency, { safe: false });
+  });
+
+  it("gives the handler the types it was given", () => {
+    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+      name: "bash", kind: "resource", risk: "high", description: "Runs.", ...io, concurrency: { safe: false }, idempotent: false, processBacked: true,
+    });
+    const handler: HandlerFor<typeof t, { root: string }> = async (input, context) => {
+      const typed: [string, ProcessToolContext<{ root: string }>] = [input.path, context];
+      return { content: typed[0] };
+    };
+    assert.equal(typeof handler, "function");
   });
 });
 
