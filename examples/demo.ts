@@ -1,6 +1,6 @@
 /**
  * `npm run demo`: harness-tool's main job in one command. Generates the exec example provider from
- * its proto with buf (protoc-gen-es and protoc-gen-harness-tool) into a fresh folder, launches the
+ * its proto with buf (protoc-gen-harness-tool) into a fresh folder, launches the
  * result through the go-plugin handshake exactly as the kernel would, and invokes its streaming,
  * process-backed `bash` tool with `harness-tool invoke`, showing the events as they arrive.
  */
@@ -24,7 +24,7 @@ function countFiles(dir: string): number {
 }
 
 try {
-  step("buf generate: examples/exec/proto -> a fresh src/gen (protoc-gen-es + protoc-gen-harness-tool)");
+  step("buf generate: examples/exec/proto -> a fresh src/gen (protoc-gen-harness-tool)");
   const nativeBuf = path.join(repo, "node_modules/@bufbuild/buf-linux-x64/bin/buf");
   const buf = process.platform === "linux" && process.arch === "x64" ? nativeBuf : path.join(repo, "node_modules/.bin/buf");
   const generated = spawnSync(buf, ["generate", "-o", work], {

@@ -1,8 +1,10 @@
 /**
  * The TypeScript types of a file: each tool's input and output, the messages they use (each once,
- * as a named type), and each provider's config. Collected from the model before emit, compiled
+ * as a named type; messages alike to an earlier one as an alias of its interface), and each
+ * provider's config. Collected from the model before emit, compiled
  * with json-schema-to-typescript, printed in the order collected.
  */
+import { SharedTypeNames } from "./shape-identity.js";
 import { toTypeScriptSchema } from "./shape-to-json-schema.js";
 import type { TypeRequest } from "./compile-types.js";
 import type { FileModel, ProviderModel, ToolMessageModel } from "./tool-model.js";
@@ -35,13 +37,19 @@ export function collectTypes(file: FileModel): FileTypes {
   const done = new Set<string>();
   const providers = new Map<ProviderModel, ProviderTypes>();
 
+  const shared = new SharedTypeNames();
   const addNested = (shape: ValueShape, entries: TypeEntry[]): void => {
     const target = resolveShape(shape);
     if (shape.kind === "named") {
       if (done.has(shape.typeName)) return;
       done.add(shape.typeName);
-      requests.push({ name: shape.typeName, schema: toTypeScriptSchema(shape) });
-      entries.push({ kind: "compiled", name: shape.typeName });
+      const declaring = shared.declaringShape(shape);
+      if (declaring === shape) {
+        requests.push({ name: shape.typeName, schema: toTypeScriptSchema(shape) });
+        entries.push({ kind: "compiled", name: shape.typeName });
+      } else {
+        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: sharedShapeDoc(shape, declaring) });
+      }
     }
     walkChildren(target, (child) => addNested(child, entries));
   };
@@ -75,6 +83,13 @@ export function collectTypes(file: FileModel): FileTypes {
     providers.set(provider, { entries });
   }
   return { requests, providers };
+}
+
+/** The JSDoc of an alias of an alike message's interface. */
+function sharedShapeDoc(shape: NamedShape, declaring: NamedShape): string {
+  const note = `${shape.messageName} has the same fields as ${declaring.messageName}, so one interface declares both.`;
+  const description = shape.target.description;
+  return description ? `${description}\n\n${note}` : note;
 }
 
 function walkChildren(shape: ValueShape, visit: (child: ValueShape) => void): void {

@@ -2,9 +2,12 @@
  * Validators compiled at generation time: straight-line checks per object, with the same paths
  * and messages as the runtime's interpreting validator (runtime/schema/validate-value.ts, the
  * reference semantics), whose wording they share through `typeOfJson` and `escapePointer`.
- * Maps appear only in config. Emits lines of Printables, so tests can run it without protoplugin.
+ * Maps appear only in config. Alike shapes (shape-identity.ts) share one check function. Emits
+ * lines of Printables, so tests can run it without protoplugin; TypeScript, or JavaScript without
+ * the type annotations.
  */
 import { pascalCase } from "./names.js";
+import { checkKey } from "./shape-identity.js";
 import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
 /** Something a line is made of: text, or an imported symbol that protoplugin prints. */
@@ -22,24 +25,30 @@ export interface ValidatorSymbols {
 
 /** Writes the private check functions of one generated file, each shape once. */
 export class ValidatorWriter {
-  private readonly names = new Map<object, string>();
+  /** Check function names by the checkKey of the shape they check. */
+  private readonly names = new Map<string, string>();
   private readonly pending: { name: string; shape: Exclude<ValueShape, NamedShape> }[] = [];
   private readonly written: Line[] = [];
   private readonly taken = new Set<string>();
 
-  constructor(private readonly symbols: ValidatorSymbols) {}
+  /** `typed`: TypeScript (parameter and return types); otherwise JavaScript. */
+  constructor(
+    private readonly symbols: ValidatorSymbols,
+    private readonly typed: boolean,
+  ) {}
 
   /** The check function of a named shape (or inline object), scheduled on first use. */
   checkFunctionOf(shape: NamedShape | ObjectShape, suggested: string): string {
-    const existing = this.names.get(shape.kind === "named" ? shape.target : shape);
+    const target = shape.kind === "named" ? shape.target : shape;
+    const key = checkKey(target);
+    const existing = this.names.get(key);
     if (existing !== undefined) return existing;
     // Inline objects are named after their property path, which may hold any character.
     const base = `check${shape.kind === "named" ? shape.typeName : suggested.replace(/[^A-Za-z0-9_$]/g, "")}`;
     let name = base;
     for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`;
     this.taken.add(name);
-    const target = shape.kind === "named" ? shape.target : shape;
-    this.names.set(target, name);
+    this.names.set(key, name);
     this.pending.push({ name, shape: target });
     return name;
   }
@@ -47,10 +56,11 @@ export class ValidatorWriter {
   /** An exported `validateX(value)` that runs the check of `shape` from the root. */
   validator(exportName: Piece, shape: NamedShape, schemaConst: string): Line[] {
     const check = this.checkFunctionOf(shape, shape.typeName);
+    const violations = this.symbols.ValueViolation;
     return [
-      [`/** Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages. */`],
-      ["export function ", exportName, "(value: unknown): ", this.symbols.ValueViolation, "[] {"],
-      ["  const violations: ", this.symbols.ValueViolation, "[] = [];"],
+      [validatorDoc(schemaConst)],
+      this.typed ? ["export function ", exportName, "(value: unknown): ", violations, "[] {"] : ["export function ", exportName, "(value) {"],
+      this.typed ? ["  const violations: ", violations, "[] = [];"] : ["  const violations = [];"],
       [`  ${check}(value, "", violations);`],
       ["  return violations;"],
       ["}"],
@@ -69,7 +79,7 @@ export class ValidatorWriter {
 
   private functionLines(name: string, shape: Exclude<ValueShape, NamedShape>): Line[] {
     const { typeOfJson, escapePointer, ValueViolation } = this.symbols;
-    const head: Line = [`function ${name}(value: unknown, path: string, out: `, ValueViolation, "[]): void {"];
+    const head: Line = this.typed ? [`function ${name}(value: unknown, path: string, out: `, ValueViolation, "[]): void {"] : [`function ${name}(value, path, out) {`];
     if (shape.kind !== "object") {
       return [head, ...this.valueCheck(shape, "value", ["${path}"], "  ", name, 0), ["}"]];
     }
@@ -79,7 +89,7 @@ export class ValidatorWriter {
       ["    out.push({ path, message: `must be an object, not ${", typeOfJson, "(value)}` });"],
       ["    return;"],
       ["  }"],
-      ["  const record = value as { readonly [name: string]: unknown };"],
+      [this.typed ? "  const record = value as { readonly [name: string]: unknown };" : "  const record = value;"],
     ];
     for (const p of shape.properties) {
       if (p.required) lines.push([`  if (record[${JSON.stringify(p.name)}] === undefined) out.push({ path: `, ...pathCode(["${path}/", templateText(pointer(p.name))]), ', message: "is required" });']);
@@ -167,6 +177,11 @@ export class ValidatorWriter {
         return [];
     }
   }
+}
+
+/** The JSDoc of an exported validator, in every target. */
+export function validatorDoc(schemaConst: string): string {
+  return `/** Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages. */`;
 }
 
 function pointer(name: string): string {

@@ -4,7 +4,7 @@
  * once and never as a stack trace; warnings are returned for stderr.
  */
 import { create, createFileRegistry, protoInt64, type DescFile } from "@bufbuild/protobuf";
-import { createEcmaScriptPlugin } from "@bufbuild/protoplugin";
+import { createEcmaScriptPlugin, type Schema } from "@bufbuild/protoplugin";
 import {
   CodeGeneratorResponse_Feature,
   CodeGeneratorResponseSchema,
@@ -16,8 +16,8 @@ import {
 import { compileTypes } from "./compile-types.js";
 import { formatDiagnostic, sortDiagnostics } from "./diagnostics.js";
 import { collectTypes, type FileTypes } from "./emit-types.js";
-import { emitToolFile, schemasFileDirective } from "./emit-tool-file.js";
-import { parseHarnessToolOptions } from "./plugin-options.js";
+import { emitToolFile, schemasFileDirective, targetExtension, type OutputTarget } from "./emit-tool-file.js";
+import { parseHarnessToolOptions, type HarnessToolOptions } from "./plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
 import { buildModel, type FileModel } from "./tool-model.js";
 
@@ -65,25 +65,34 @@ export async function runPlugin(request: CodeGeneratorRequest): Promise<PluginRu
     const types = new Map<FileModel, FileTypes>(model.files.map((file) => [file, collectTypes(file)]));
     const compiled = await compileTypes([...types.values()].flatMap((t) => t.requests));
 
+    const emit = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
+      if (target === "js" && schema.options.jsImportStyle !== "module") {
+        throw new Error("js_import_style=legacy_commonjs is not supported: the harness-tool runtime is an ES module");
+      }
+      const byName = new Map(schema.files.map((f) => [f.proto.name, f]));
+      const extension = targetExtension[target];
+      for (const file of model.files) {
+        const desc = byName.get(file.protoFile);
+        const schemasBase = `${file.outputBase}_schemas`;
+        const f = schema.generateFile(`${file.outputBase}${extension}`);
+        const s = schema.generateFile(`${schemasBase}${extension}`);
+        if (desc) {
+          f.preamble(desc);
+          s.preamble(desc);
+        }
+        const paths = { tool: `./${file.outputBase}.js`, schemas: `./${schemasBase}.js` };
+        emitToolFile(f, s, paths, file, types.get(file) as FileTypes, compiled, schema.options, target);
+      }
+    };
+    // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
+    // transpile one target into another.
     const plugin = createEcmaScriptPlugin({
       name: pluginName,
       version: `v${pluginVersion}`,
       parseOptions: parseHarnessToolOptions,
-      generateTs(schema) {
-        const byName = new Map(schema.files.map((f) => [f.proto.name, f]));
-        for (const file of model.files) {
-          const desc = byName.get(file.protoFile);
-          const f = schema.generateFile(file.outputFile);
-          const schemasPath = file.outputFile.replace(/_tool\.ts$/, "_tool_schemas.ts");
-          const s = schema.generateFile(schemasPath);
-          if (desc) {
-            f.preamble(desc);
-            s.preamble(desc);
-          }
-          const asImport = (p: string) => `./${p.replace(/\.ts$/, ".js")}`;
-          emitToolFile(f, s, { tool: asImport(file.outputFile), schemas: asImport(schemasPath) }, file, types.get(file) as FileTypes, compiled, schema.options);
-        }
-      },
+      generateTs: (schema) => emit(schema, "ts"),
+      generateJs: (schema) => emit(schema, "js"),
+      generateDts: (schema) => emit(schema, "dts"),
     });
     const response = plugin.run(request);
     // A directive counts only before the first statement; protoplugin puts the imports right after

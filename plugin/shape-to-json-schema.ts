@@ -4,7 +4,7 @@
  * messages as references to their own named types, through its `tsType` keyword).
  */
 import type { JsonSchema, JsonSchemaObject } from "../runtime/schema/json-schema.js";
-import { propertyDescription, resolveShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
 /** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */
 export function toJsonSchema(shape: ValueShape, description?: string): JsonSchema {
@@ -50,11 +50,17 @@ export type TypeScriptSchema = { readonly [keyword: string]: unknown };
 
 /**
  * The json-schema-to-typescript input for the target of one named type: nested named shapes are
- * `tsType` references, maps `additionalProperties`, everything else as in the subset.
+ * `tsType` references (by `nameOf`, default their own type name), maps `additionalProperties`,
+ * everything else as in the subset.
  */
-export function toTypeScriptSchema(shape: ValueShape, description?: string, root = true): TypeScriptSchema {
+export function toTypeScriptSchema(
+  shape: ValueShape,
+  description?: string,
+  root = true,
+  nameOf: (named: NamedShape) => string = (named) => named.typeName,
+): TypeScriptSchema {
   if (shape.kind === "named" && !root) {
-    return { tsType: shape.typeName, ...describe(description) };
+    return { tsType: nameOf(shape), ...describe(description) };
   }
   const target = resolveShape(shape);
   const text = description ?? target.description;
@@ -65,16 +71,16 @@ export function toTypeScriptSchema(shape: ValueShape, description?: string, root
     case "boolean":
       return { type: target.kind, ...describe(text) };
     case "array":
-      return { type: "array", ...describe(text), items: toTypeScriptSchema(target.items, undefined, false) };
+      return { type: "array", ...describe(text), items: toTypeScriptSchema(target.items, undefined, false, nameOf) };
     case "map":
-      return { type: "object", ...describe(text), additionalProperties: toTypeScriptSchema(target.values, undefined, false) };
+      return { type: "object", ...describe(text), additionalProperties: toTypeScriptSchema(target.values, undefined, false, nameOf) };
     case "object": {
       const properties: { [name: string]: TypeScriptSchema } = {};
       const required: string[] = [];
       for (const property of target.properties) {
         // A named property's type carries its message's comment; the property keeps only the field's.
         const own = property.shape.kind === "named" ? property.description : propertyDescription(property);
-        properties[property.name] = toTypeScriptSchema(property.shape, own, false);
+        properties[property.name] = toTypeScriptSchema(property.shape, own, false, nameOf);
         if (property.required) required.push(property.name);
       }
       return { type: "object", ...describe(text), properties, required };

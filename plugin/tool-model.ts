@@ -77,12 +77,12 @@ export interface ProviderModel {
   };
 }
 
-/** One `<file>_tool.ts`. */
+/** The generated modules of one proto file (`<file>_tool` and its companion `<file>_tool_schemas`). */
 export interface FileModel {
   /** The proto file's name as protoc gives it, e.g. `examples/fs/v1/fs.proto`. */
   readonly protoFile: string;
-  /** The generated file's name, e.g. `examples/fs/v1/fs_tool.ts`. */
-  readonly outputFile: string;
+  /** The generated API module's path without its extension, e.g. `examples/fs/v1/fs_tool`. */
+  readonly outputBase: string;
   readonly providers: readonly ProviderModel[];
 }
 
@@ -103,6 +103,8 @@ export const importedTypeNames = [
   "RenderTreeInit",
   "StreamingToolContext",
   "ToolContext",
+  "ToolDefinition",
+  "ToolSchema",
   "ValueViolation",
   "HookPoint",
 ];
@@ -153,7 +155,7 @@ export function buildModel(files: readonly DescFile[]): ModelResult {
 
 function buildFileModel(file: DescFile, services: readonly DescService[], source: SourceIndex, diagnostics: DiagnosticSink): FileModel {
   const types = new IdentifierAllocator(importedTypeNames);
-  const values = new IdentifierAllocator(["defineTool", "assembleProvider", "typeOfJson", "escapePointer", "toolDeclarationToWire", "HookPoint"]);
+  const values = new IdentifierAllocator(["toolDefinition", "toolPart", "assembleProvider", "typeOfJson", "escapePointer", "toolDeclarationToWire", "HookPoint"]);
   const messageNames = new Map<DescMessage, string>();
   const typeNameOf = (message: DescMessage): string => {
     let name = messageNames.get(message);
@@ -203,7 +205,7 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
   const providers = plans.map(({ service, base, names }) =>
     buildProviderModel(service, base, names, { source, diagnostics, shapes, values, ioNames, rpcCount }),
   );
-  return { protoFile: file.proto.name, outputFile: `${file.name}_tool.ts`, providers };
+  return { protoFile: file.proto.name, outputBase: `${file.name}_tool`, providers };
 }
 
 interface ProviderContext {

@@ -1,16 +1,17 @@
 // Protos that generate: warnings go to stderr without failing, the output is deterministic and
 // matches the committed golden file (type-checked with the project), and the options work.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, it } from "node:test";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { pluginVersion } from "../../plugin/plugin-version.js";
 import { repoRoot } from "../support/buf.js";
+import { goldenProtos, goldenTargets } from "./support/golden-targets.js";
 import { buildFiles, generate } from "./support/plugin-request.js";
 
-const protos = path.join(import.meta.dirname, "protos");
-const golden = path.join(import.meta.dirname, "golden");
+const testDir = import.meta.dirname;
+const protos = path.join(testDir, "protos");
 
 describe("good protos", () => {
   let files: FileDescriptorProto[] = [];
@@ -26,14 +27,17 @@ describe("good protos", () => {
     assert.match(run.warnings[0] ?? "", /^no_timeout\.proto:12:12: LookupService\.Lookup: warning: no default_timeout: .+ \(set default_timeout .+\)$/);
   });
 
-  it("generates every documented mapping as committed in golden/", async () => {
-    const run = await generate(files, ["mapping.proto", "no_timeout.proto"], "target=ts,import_extension=js");
-    assert.equal(run.response.error ?? "", "");
-    for (const file of run.response.file) {
-      const committed = readFileSync(path.join(golden, file.name), "utf8");
-      assert.equal(file.content, committed, `golden/${file.name} is stale; regenerate it with \`node test/plugin/update-golden.mjs\``);
-    }
-  });
+  for (const { folder, parameter } of goldenTargets) {
+    it(`generates every documented mapping as committed in ${folder}/ (${parameter})`, async () => {
+      const run = await generate(files, goldenProtos, parameter);
+      assert.equal(run.response.error ?? "", "");
+      assert.deepEqual(run.response.file.map((f) => f.name).sort(), readdirSync(path.join(testDir, folder)).filter((name) => /\.(ts|js)$/.test(name)).sort());
+      for (const file of run.response.file) {
+        const committed = readFileSync(path.join(testDir, folder, file.name), "utf8");
+        assert.equal(file.content, committed, `${folder}/${file.name} is stale; regenerate it with \`node test/plugin/update-golden.mjs\``);
+      }
+    });
+  }
 
   it("is deterministic", async () => {
     const a = await generate(files, ["mapping.proto"]);

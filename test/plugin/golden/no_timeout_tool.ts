@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -39,7 +39,7 @@ export type LookupConfig = Record<string, never>;
 /**
  * Looks one thing up.
  */
-export const lookupTool = defineTool<LookupInput, LookupOutput>()<"data_source">({
+export const lookupTool = toolDefinition<LookupInput, LookupOutput, "data_source", false, false, false>({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",

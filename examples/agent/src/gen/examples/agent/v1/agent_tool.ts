@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -55,7 +55,7 @@ export interface AgentConfig {
 /**
  * Runs a sub-agent on a task and waits for its final answer.
  */
-export const spawnSubagentTool = defineTool<SpawnSubagentInput, SpawnSubagentOutput>()<"resource">({
+export const spawnSubagentTool = toolDefinition<SpawnSubagentInput, SpawnSubagentOutput, "resource", false, false, false>({
   name: "spawn_subagent",
   kind: "resource",
   risk: "critical",

@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -55,7 +55,7 @@ export interface ExecConfig {
  * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
  * exit is reported in the result, not as an error.
  */
-export const bashTool = defineTool<BashInput, BashOutput>()<"resource", undefined, true, true>({
+export const bashTool = toolDefinition<BashInput, BashOutput, "resource", true, true, true>({
   name: "bash",
   kind: "resource",
   risk: "high",

@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -117,7 +117,7 @@ export interface FilesystemConfig {
 /**
  * Reads a UTF-8 text file, optionally a range of its lines.
  */
-export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()<"data_source">({
+export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_source", false, false, false>({
   name: "read_file",
   kind: "data_source",
   risk: "read_only",
@@ -135,7 +135,7 @@ export const readFileTool = defineTool<ReadFileInput, ReadFileOutput>()<"data_so
 /**
  * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
  */
-export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()<"resource", undefined, undefined, true>({
+export const writeFileTool = toolDefinition<WriteFileInput, WriteFileOutput, "resource", false, false, true>({
   name: "write_file",
   kind: "resource",
   risk: "moderate",
@@ -154,7 +154,7 @@ export const writeFileTool = defineTool<WriteFileInput, WriteFileOutput>()<"reso
 /**
  * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
  */
-export const editFileTool = defineTool<EditFileInput, EditFileOutput>()<"resource", undefined, undefined, true>({
+export const editFileTool = toolDefinition<EditFileInput, EditFileOutput, "resource", false, false, true>({
   name: "edit_file",
   kind: "resource",
   risk: "moderate",

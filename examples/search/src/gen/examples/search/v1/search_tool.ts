@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -88,7 +88,7 @@ export interface SearchConfig {
 /**
  * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
  */
-export const globTool = defineTool<GlobInput, GlobOutput>()<"data_source">({
+export const globTool = toolDefinition<GlobInput, GlobOutput, "data_source", false, false, false>({
   name: "glob",
   kind: "data_source",
   risk: "read_only",
@@ -106,7 +106,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>()<"data_source">({
 /**
  * Finds the lines of files that match a regular expression.
  */
-export const grepTool = defineTool<GrepInput, GrepOutput>()<"data_source">({
+export const grepTool = toolDefinition<GrepInput, GrepOutput, "data_source", false, false, false>({
   name: "grep",
   kind: "data_source",
   risk: "read_only",

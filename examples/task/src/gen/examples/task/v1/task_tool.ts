@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -106,7 +106,7 @@ export type TaskConfig = Record<string, never>;
 /**
  * Adds a task to the list.
  */
-export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()<"resource">({
+export const taskCreateTool = toolDefinition<TaskCreateInput, TaskCreateOutput, "resource", false, false, false>({
   name: "task_create",
   kind: "resource",
   risk: "low",
@@ -124,7 +124,7 @@ export const taskCreateTool = defineTool<TaskCreateInput, TaskCreateOutput>()<"r
 /**
  * Changes a task's status or title.
  */
-export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()<"resource">({
+export const taskUpdateTool = toolDefinition<TaskUpdateInput, TaskUpdateOutput, "resource", false, false, false>({
   name: "task_update",
   kind: "resource",
   risk: "low",
@@ -142,7 +142,7 @@ export const taskUpdateTool = defineTool<TaskUpdateInput, TaskUpdateOutput>()<"r
 /**
  * Lists the tasks, optionally only those with one status.
  */
-export const taskListTool = defineTool<TaskListInput, TaskListOutput>()<"data_source">({
+export const taskListTool = toolDefinition<TaskListInput, TaskListOutput, "data_source", false, false, false>({
   name: "task_list",
   kind: "data_source",
   risk: "read_only",

@@ -138,7 +138,7 @@ export function validateTaskUpdateInput(value: unknown): ValueViolation[] {
 /** Every way `value` falls outside {@link taskUpdateOutputSchema}, with the runtime validator's paths and messages. */
 export function validateTaskUpdateOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
-  checkTaskUpdateOutput(value, "", violations);
+  checkTaskCreateOutput(value, "", violations);
   return violations;
 }
 
@@ -266,25 +266,6 @@ function checkTaskUpdateInput(value: unknown, path: string, out: ValueViolation[
         break;
       case "title":
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskUpdateOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["task"] === undefined) out.push({ path: `${path}/task`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "task":
-        if (field === undefined) break;
-        checkTask(field, `${path}/task`, out);
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });

@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -47,7 +47,7 @@ export interface UserConfig {
 /**
  * Asks the user a question and waits for the answer.
  */
-export const askUserTool = defineTool<AskUserInput, AskUserOutput>()<"interactive">({
+export const askUserTool = toolDefinition<AskUserInput, AskUserOutput, "interactive", false, false, false>({
   name: "ask_user",
   kind: "interactive",
   risk: "read_only",

@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, defineTool, toolDeclarationToWire, toolPart } from "harness-tool";
+import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
@@ -90,7 +90,7 @@ export interface WebConfig {
 /**
  * Searches the web and returns the top results.
  */
-export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()<"data_source">({
+export const webSearchTool = toolDefinition<WebSearchInput, WebSearchOutput, "data_source", false, false, false>({
   name: "web_search",
   kind: "data_source",
   risk: "read_only",
@@ -108,7 +108,7 @@ export const webSearchTool = defineTool<WebSearchInput, WebSearchOutput>()<"data
 /**
  * Fetches a page with GET from a domain on the allowlist and returns its text.
  */
-export const webFetchTool = defineTool<WebFetchInput, WebFetchOutput>()<"data_source">({
+export const webFetchTool = toolDefinition<WebFetchInput, WebFetchOutput, "data_source", false, false, false>({
   name: "web_fetch",
   kind: "data_source",
   risk: "read_only",
