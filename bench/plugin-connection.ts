@@ -183,8 +183,11 @@ export class PluginConnection {
     await this.unary("Configure", ConfigureRequestSchema, ConfigureResponseSchema, { config: {} }, timeoutMs);
   }
 
-  /** ToolService/Invoke of `toolName` with `args`; resolves when the stream ends. */
-  invoke(id: string, toolName: string, args: { [key: string]: string | number }, timeoutMs = 60_000): Promise<InvokeOutcome> {
+  /**
+   * ToolService/Invoke of `toolName` with `args`; resolves when the stream ends. `readDelayMs`
+   * reads like a slow kernel: the stream pauses that long after every event.
+   */
+  invoke(id: string, toolName: string, args: { [key: string]: string | number }, timeoutMs = 60_000, readDelayMs = 0): Promise<InvokeOutcome> {
     const client = this.requireClient();
     const request = create(InvokeRequestSchema, {
       call: { id, toolName, arguments: args, callContext: { sessionId: "bench", turnId: "1", workingDirectory: "/tmp" } },
@@ -201,6 +204,10 @@ export class PluginConnection {
         const event = response.event?.event;
         if (event?.case === "outputChunk") chunkBytes += event.value.data.byteLength;
         else if (event?.case === "result" || event?.case === "error") terminal = event.case;
+        if (readDelayMs > 0) {
+          stream.pause();
+          setTimeout(() => stream.resume(), readDelayMs);
+        }
       });
       stream.on("error", reject);
       stream.on("end", () => resolve({ events, terminal, chunkBytes }));

@@ -35,6 +35,14 @@ export function bundleProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
   return esbuild(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), path.join(ws.root, "bench-provider.bundle.mjs"), ["--conditions=harness-tool-source"]);
 }
 
+/**
+ * The flood provider of the flow-control tests (test/interop/fixtures/flood-provider.ts: `run` spawns
+ * a shell command, `flood` emits bytes from a handler), bundled from the sources, for the streams suite.
+ */
+export function bundleFloodProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
+  return esbuild(path.join(repoRoot, "test/interop/fixtures/flood-provider.ts"), path.join(ws.root, "flood-provider.bundle.mjs"), ["--conditions=harness-tool-source"]);
+}
+
 /** The bench provider's entry alone, importing `harness-tool` from the workspace's built package. */
 export function compileProviderAgainstPackage(ws: BenchWorkspace): Promise<BuiltEntry> {
   return esbuild(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), path.join(ws.root, "bench-provider.dist.mjs"), ["--packages=external"]);
