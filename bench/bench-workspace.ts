@@ -89,14 +89,18 @@ export interface PackageBuild {
 
 /**
  * Compiles the repository's runtime, generated wire types, plugin and CLI (tsconfig.build.json)
- * into the workspace's node_modules/harness-tool/dist, as `npm pack` would ship them.
+ * into the workspace's node_modules/harness-tool/dist and bundles the plugin beside them
+ * (plugin/bundle-plugin.mjs), as `npm run build` does before `npm pack` ships them.
  */
 export async function buildPackage(ws: BenchWorkspace, timeoutMs: number): Promise<PackageBuild> {
+  const dist = path.join(ws.packageDir, "dist");
   const run = await runTimed(
     compilers["TS 5.9"].command,
-    [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", path.join(ws.packageDir, "dist"), "--sourceMap", "false"],
+    [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", dist, "--sourceMap", "false"],
     { cwd: repoRoot, timeoutMs, measureRss: false },
   );
-  const ok = existsSync(path.join(ws.packageDir, "dist/runtime/index.js")) && existsSync(path.join(ws.packageDir, "dist/runtime/index.d.ts"));
-  return { ok, wallMs: run.wallMs, diagnostics: (run.stdout + run.stderr).trim() };
+  const bundle = await runTimed(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), dist], { cwd: repoRoot, timeoutMs, measureRss: false });
+  const ok = existsSync(path.join(dist, "runtime/index.js")) && existsSync(path.join(dist, "runtime/index.d.ts"));
+  const diagnostics = [run.stdout + run.stderr, bundle.status === 0 ? "" : `plugin bundle: ${bundle.stdout}${bundle.stderr}`].join("").trim();
+  return { ok, wallMs: run.wallMs + bundle.wallMs, diagnostics };
 }

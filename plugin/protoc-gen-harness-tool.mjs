@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// The bin protoc-gen-harness-tool: an installed package runs the built plugin (dist/plugin/main.js);
-// a git checkout runs the TypeScript sources through tsx, so a stale dist/ never shadows them.
+// The bin protoc-gen-harness-tool: an installed package runs the bundled plugin
+// (dist/plugin/protoc-gen-harness-tool.mjs, one file: plugin/bundle-plugin.mjs), or the tsc build of
+// it (dist/plugin/main.js) when there is no bundle; a git checkout runs the TypeScript sources
+// through tsx, so a stale dist/ never shadows them.
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const built = path.resolve(here, "../dist/plugin/main.js");
-if (existsSync(built) && !existsSync(path.resolve(here, "../.git"))) {
+const checkout = existsSync(path.resolve(here, "../.git"));
+const built = ["../dist/plugin/protoc-gen-harness-tool.mjs", "../dist/plugin/main.js"].map((p) => path.resolve(here, p)).find((p) => existsSync(p));
+if (built && !checkout) {
   await import(pathToFileURL(built).href);
 } else {
   const { register } = await import("tsx/esm/api");

@@ -1,0 +1,68 @@
+// The bundled plugin an installed package runs (plugin/bundle-plugin.mjs) stands alone: copied into
+// a folder with no node_modules anywhere above it, so it can load neither the TypeScript compiler
+// nor prettier nor any other package, it answers a CodeGeneratorRequest with exactly the files the
+// plugin's sources write, in every target.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
+import { runPlugin } from "../../plugin/run-plugin.js";
+import { repoRoot } from "../support/buf.js";
+import { buildFiles, requestFor } from "./support/plugin-request.js";
+
+/** The nearest node_modules at or above `dir`, if any. */
+function nodeModulesAbove(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, "node_modules"))) return path.join(d, "node_modules");
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+describe("the bundled plugin", () => {
+  let work = "";
+  let bundle = "";
+  before(() => {
+    work = mkdtempSync(path.join(tmpdir(), "harness-tool-plugin-bundle-"));
+    const built = spawnSync(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(work, "dist")], { encoding: "utf8" });
+    assert.equal(built.status, 0, built.stderr);
+    // Alone: nothing but the bundle in a folder of its own.
+    bundle = path.join(work, "alone/protoc-gen-harness-tool.mjs");
+    mkdirSync(path.dirname(bundle));
+    copyFileSync(path.join(work, "dist/plugin/protoc-gen-harness-tool.mjs"), bundle);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it("runs where no package can be resolved", () => {
+    assert.equal(nodeModulesAbove(path.dirname(bundle)), undefined, "the test needs a temp dir with no node_modules above it");
+    const run = spawnSync(process.execPath, [bundle, "--version"], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^protoc-gen-harness-tool \d+\.\d+\.\d+\n$/);
+  });
+
+  it("holds stand-ins for the TypeScript compiler and prettier, not the packages", () => {
+    const text = readFileSync(bundle, "utf8");
+    assert.match(text, /does not bundle the TypeScript compiler/);
+    assert.match(text, /does not bundle prettier/);
+    assert.doesNotMatch(text, /versionMajorMinor = "/, "the TypeScript compiler is in the bundle");
+  });
+
+  for (const parameter of ["target=ts,import_extension=js", "target=js+dts,import_extension=js"]) {
+    it(`writes what the sources write (${parameter})`, async () => {
+      const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
+      const request = requestFor(files, ["mapping.proto", "no_timeout.proto"], parameter);
+      const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request) });
+      assert.equal(run.status, 0, run.stderr.toString("utf8"));
+      const response = fromBinary(CodeGeneratorResponseSchema, new Uint8Array(run.stdout));
+      const expected = (await runPlugin(request)).response;
+      assert.equal(response.error ?? "", "");
+      assert.deepEqual(
+        response.file.map((f) => [f.name, f.content]),
+        expected.file.map((f) => [f.name, f.content]),
+      );
+    });
+  }
+});
