@@ -26,7 +26,7 @@ import { test } from "node:test";
 import { providerArgv } from "../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, goVersion, installHarnessGoFiles, KernelUnavailable, locateSnapshot, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import { goTestEnvironment, goVersion, installHarnessGoFiles, KernelUnavailable, locateSnapshot, unpackKernel, type KernelSnapshot, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
@@ -34,13 +34,13 @@ const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelC
 const hostOnlyVariable = "HARNESS_TOOL_KERNEL_HOST_ONLY";
 const requireKernel = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
 
-/** The kernel's tree, or why this machine cannot run it (a failure when the kernel is required). */
-function kernelTreeOrSkip(): KernelTree | { skip: string } {
+/** The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when the kernel is required. */
+function kernelOrSkip(): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
   try {
-    return unpackKernel(locateSnapshot(), goVersion());
+    return { snapshot: locateSnapshot(), goVersion: goVersion() };
   } catch (error) {
-    if (!(error instanceof KernelUnavailable)) throw error;
-    if (requireKernel) throw new Error(`the kernel-launch test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`);
+    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
+    if (requireKernel) return { failure: new Error(`the kernel-launch test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
     return { skip: error.message };
   }
 }
@@ -103,11 +103,12 @@ function report(tree: KernelTree, run: GoTestRun, seconds: number): void {
   for (const line of run.notes) console.log(`# note: ${line}`);
 }
 
-const prepared = kernelTreeOrSkip();
+const kernel = kernelOrSkip();
 
-test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", { skip: "skip" in prepared ? prepared.skip : false }, async (t) => {
-  if ("skip" in prepared) return;
-  const tree = prepared;
+test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", { skip: "skip" in kernel ? kernel.skip : false }, async (t) => {
+  if ("skip" in kernel) return;
+  if ("failure" in kernel) throw kernel.failure;
+  const tree = unpackKernel(kernel.snapshot, kernel.goVersion);
   installHarnessGoFiles(tree, providerArgv(kernelFixture));
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-kernel-run-"));
   const { world, server } = await startExampleWorld(dir);
