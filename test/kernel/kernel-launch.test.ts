@@ -117,9 +117,13 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
     rmSync(dir, { recursive: true, force: true });
   });
   const manifest = writeKernelLaunchManifest(dir, world, hostOnlyVariable);
+  // The run's own TMPDIR, removed with it: the sockets of providers SIGKILLed on purpose, and the
+  // fixture folder the kernel's TestMain leaves (its deferred RemoveAll never runs past os.Exit).
+  const tmp = path.join(dir, "tmp");
+  mkdirSync(tmp);
 
   const started = performance.now();
-  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, [hostOnlyVariable]: "1" }));
+  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }));
   const run = parseGoTestJson(result.stdout);
   report(tree, run, (performance.now() - started) / 1000);
 
