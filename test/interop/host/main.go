@@ -37,6 +37,7 @@ import (
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -172,6 +173,8 @@ type command struct {
 	// Digest reports an Invoke's output chunks as byte counts and SHA-256 per stream instead of
 	// returning them, for streams of gigabytes.
 	Digest bool `json:"digest"`
+	// Batch is how many Invokes a cancel burst runs at once (Count in all).
+	Batch int `json:"batch"`
 }
 
 // background is an Invoke left running while other commands (Kill) go on.
@@ -224,6 +227,8 @@ func (h *host) run(c command) (result, error) {
 		return h.probe(c)
 	case "pipe":
 		return pipe(c)
+	case "cancelBurst":
+		return h.cancelBurst(c)
 	case "kill":
 		start := time.Now()
 		h.client.Kill()
@@ -532,6 +537,82 @@ func field(message []byte, number protowire.Number) ([]byte, bool) {
 		message = message[m:]
 	}
 	return nil, false
+}
+
+// cancelBurst cancels Count Invokes (Request), Batch at a time, each once its first event arrived,
+// as a kernel abandoning many calls at once; it stops at the first batch in which a call ended
+// otherwise than cancelled (the session is gone). Then it reports what the host saw: the status
+// codes, a Ping, and whether go-plugin noticed the plugin exit.
+func (h *host) cancelBurst(c command) (result, error) {
+	request, err := base64.StdEncoding.DecodeString(c.Request)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]int{}
+	var mu sync.Mutex
+	count := func(code codes.Code) {
+		mu.Lock()
+		seen[code.String()]++
+		mu.Unlock()
+	}
+	desc := &grpc.StreamDesc{StreamName: "Invoke", ServerStreams: true}
+	sent := 0
+	for sent < c.Count && seen[codes.Canceled.String()] == sent {
+		var wg, started sync.WaitGroup
+		// The batch is cancelled together, once every call of it has its first event.
+		cancelAll := make(chan struct{})
+		started.Add(c.Batch)
+		go func() {
+			started.Wait()
+			close(cancelAll)
+		}()
+		for i := 0; i < c.Batch; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				once := sync.OnceFunc(started.Done)
+				defer once()
+				stream, err := h.conn.NewStream(ctx, desc, "/pluggableharness.tool.v1.ToolService/Invoke", grpc.ForceCodec(rawCodec{}))
+				if err == nil {
+					err = stream.SendMsg(&request)
+				}
+				if err == nil {
+					err = stream.CloseSend()
+				}
+				var event []byte
+				if err == nil {
+					err = stream.RecvMsg(&event)
+				}
+				if err != nil {
+					count(status.Code(err))
+					return
+				}
+				once()
+				<-cancelAll
+				cancel()
+				count(codes.Canceled)
+			}()
+		}
+		wg.Wait()
+		sent += c.Batch
+	}
+	pingErr := h.proto.Ping()
+	// A provider whose session ended exits within its shutdown grace (about 1.3 s).
+	exited := false
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if h.client.Exited() {
+			exited = true
+			break
+		}
+	}
+	r := result{"codes": seen, "sent": sent, "exited": exited}
+	if pingErr != nil {
+		r["pingError"] = pingErr.Error()
+		r["pingCode"] = status.Code(pingErr).String()
+	}
+	return r, nil
 }
 
 // pipe runs a command with no provider between and reads its stdout as the host reads a
