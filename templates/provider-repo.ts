@@ -209,6 +209,32 @@ message AskUserResponse {
   }
 }
 
+/**
+ * The options the scaffold gives protoc-gen-harness-tool: JavaScript with declarations, which
+ * cost an author's type-check the least (bench/RESULTS.md, type-check: target=js+dts against
+ * target=ts on the same repository).
+ */
+export const scaffoldPluginOptions = ["target=js+dts", "import_extension=js"] as const;
+
+/**
+ * The scaffold's buf.gen.yaml: protoc-gen-harness-tool alone (nothing generated imports
+ * protoc-gen-es's output), with scaffoldPluginOptions.
+ */
+export const scaffoldBufGen = `# protoc-gen-harness-tool writes the typed provider into src/gen: JavaScript with declarations
+# (target=js+dts) that state every type, so type-checking reads them and infers nothing. The
+# kernel's and harness-tool's wire types come from harness-tool. protoc-gen-es is not needed:
+# nothing generated imports its message classes (add it beside this plugin to have them).
+version: v2
+inputs:
+  - directory: proto
+plugins:
+  - local: protoc-gen-harness-tool
+    out: src/gen
+    opt:
+${scaffoldPluginOptions.map((o) => `      - ${o}`).join("\n")}
+clean: true
+`;
+
 /** Every file of the new repository, by relative path. */
 export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
   const { name, source } = spec;
@@ -231,15 +257,16 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
         bin: { [`provider-${name.replace(/_/g, "-")}`]: "dist/provider.mjs" },
         scripts: {
           generate: "buf generate",
-          // One bundled file starts as fast as a bare gRPC server; it is what the kernel launches.
-          build: "tsc -p tsconfig.json && harness-tool bundle dist/src/main.js --outfile dist/provider.mjs",
+          // tsc type-checks everything and compiles the tests; the provider is bundled from its
+          // sources (src/gen is JavaScript with declarations) into one file, which starts as fast
+          // as a bare gRPC server and is what the kernel launches.
+          build: "tsc -p tsconfig.json && harness-tool bundle src/main.ts --outfile dist/provider.mjs",
           test: "node --test dist/test/",
           check: "harness-tool check dist/provider.mjs --config dev-config.json",
         },
-        dependencies: { "@bufbuild/protobuf": "2.17.0", "harness-tool": spec.harnessToolSpec },
+        dependencies: { "harness-tool": spec.harnessToolSpec },
         devDependencies: {
           "@bufbuild/buf": "1.75.0",
-          "@bufbuild/protoc-gen-es": "2.17.0",
           "@types/node": "^20.19.0",
           typescript: "~5.9.3",
         },
@@ -260,29 +287,7 @@ modules:
 `,
   );
 
-  files.set(
-    "buf.gen.yaml",
-    `# protoc-gen-es writes the messages, protoc-gen-harness-tool the typed provider beside them. The
-# kernel's and harness-tool's wire types are imported from harness-tool, not regenerated.
-version: v2
-inputs:
-  - directory: proto
-plugins:
-  - local: protoc-gen-es
-    out: src/gen
-    opt:
-      - target=ts
-      - import_extension=js
-      - rewrite_imports=./harnesstool/**/*_pb.js:harness-tool/generated
-      - rewrite_imports=./pluggableharness/**/*_pb.js:harness-tool/generated
-  - local: protoc-gen-harness-tool
-    out: src/gen
-    opt:
-      - target=ts
-      - import_extension=js
-clean: true
-`,
-  );
+  files.set("buf.gen.yaml", scaffoldBufGen);
 
   files.set(
     "tsconfig.json",
@@ -431,10 +436,12 @@ A tool provider for the PluggableHarness kernel, built with harness-tool.
 
 - \`proto/${name}/v1/${name}.proto\` declares the tools (rpcs annotated with \`(harnesstool.v1.tool)\`) and the
   provider's configuration.
-- \`npm run generate\` runs \`buf generate\`: protoc-gen-es and protoc-gen-harness-tool write \`src/gen/\`.
+- \`npm run generate\` runs \`buf generate\`: protoc-gen-harness-tool writes \`src/gen/\`, JavaScript with
+  declarations that state every type (the compiler infers nothing from them).
 - \`src/handlers.ts\` implements the generated \`${pascal}Handlers\`; \`src/main.ts\` is the provider's entry.
-  \`npm run build\` compiles it and bundles it into \`dist/provider.mjs\`, the one executable file the
-  kernel launches (bundled, it starts about twice as fast as the compiled modules).
+  \`npm run build\` type-checks with tsc (and compiles the tests), then bundles \`src/main.ts\` into
+  \`dist/provider.mjs\`, the one executable file the kernel launches (bundled, it starts about twice
+  as fast as separate modules).
 - \`npm test\` launches the built provider through the go-plugin handshake (\`harness-tool/testing\`).
 - \`npm run check\` runs harness-tool's conformance suite against it, configured with \`dev-config.json\`.
 

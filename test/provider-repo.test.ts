@@ -1,12 +1,13 @@
 // A provider repository that installed harness-tool from npm can import the annotations and the
-// kernel's protos from node_modules with the buf configuration the README documents.
+// kernel's protos from node_modules, and generate with the buf configurations the README documents
+// (protoc-gen-harness-tool alone, and with protoc-gen-es beside it).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { repoRoot, runBuf } from "./support/buf.js";
+import { bufExecutable, repoRoot, runBuf } from "./support/buf.js";
 import { readmeExample } from "./support/readme-examples.js";
 
 const providerProto = `syntax = "proto3";
@@ -60,11 +61,23 @@ describe("a provider repository using the installed package", () => {
     const target = path.join(dir, "node_modules/harness-tool");
     mkdirSync(target, { recursive: true });
     execFileSync("tar", ["-xzf", path.join(dir, info.filename), "-C", target, "--strip-components=1"]);
+    // What `npm run build` adds to the tarball (packed above without it): the bundled plugin the
+    // bin runs, and the bin where npm links it.
+    execFileSync(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(target, "dist")]);
+    mkdirSync(path.join(dir, "node_modules/.bin"));
+    symlinkSync(path.join(target, "plugin/protoc-gen-harness-tool.mjs"), path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"));
     mkdirSync(path.join(dir, "proto/acme/fs/v1"), { recursive: true });
     writeFileSync(path.join(dir, "proto/acme/fs/v1/fs.proto"), providerProto);
     writeFileSync(path.join(dir, "buf.yaml"), readmeExample("provider buf.yaml"));
-    writeFileSync(path.join(dir, "buf.gen.yaml"), readmeExample("provider buf.gen.yaml"));
   });
+
+  /** `buf generate` with the README's template `example` into `out`, the repository's bins first on PATH. */
+  function generate(example: string, out: string): void {
+    writeFileSync(path.join(dir, `${out}.gen.yaml`), readmeExample(example).replace(/out: src\/gen/g, `out: ${out}`));
+    const bins = [path.join(dir, "node_modules/.bin"), path.join(repoRoot, "node_modules/.bin"), process.env["PATH"] ?? ""].join(path.delimiter);
+    const run = spawnSync(bufExecutable(), ["generate", "--template", `${out}.gen.yaml`], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: bins } });
+    assert.equal(run.status, 0, `buf generate failed:\n${run.stderr}`);
+  }
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -85,10 +98,17 @@ describe("a provider repository using the installed package", () => {
     assert.equal(run.status, 0, `buf build failed:\n${run.stderr}`);
   });
 
-  it("generates only the provider's own file, importing wire types from harness-tool", () => {
-    const run = runBuf(["generate"], dir);
-    assert.equal(run.status, 0, `buf generate failed:\n${run.stderr}`);
-    const generated = readFileSync(path.join(dir, "src/gen/acme/fs/v1/fs_pb.ts"), "utf8");
+  it("generates only the provider's own modules with protoc-gen-harness-tool alone", () => {
+    generate("provider buf.gen.yaml", "alone");
+    const files = readdirSync(path.join(dir, "alone"), { recursive: true, encoding: "utf8" }).filter((f) => /\.(js|ts)$/.test(f));
+    assert.deepEqual(files.sort(), ["acme/fs/v1/fs_tool.d.ts", "acme/fs/v1/fs_tool.js", "acme/fs/v1/fs_tool_schemas.d.ts", "acme/fs/v1/fs_tool_schemas.js"]);
+    // Only harness-tool's own copies of the wire types, never protoc-gen-es output of this repository.
+    for (const file of files) assert.doesNotMatch(readFileSync(path.join(dir, "alone", file), "utf8"), /from "\.[^"]*_pb\.js"/, `${file} imports protoc-gen-es output`);
+  });
+
+  it("with protoc-gen-es beside it, imports the wire types from harness-tool", () => {
+    generate("provider buf.gen.yaml with protoc-gen-es", "with-es");
+    const generated = readFileSync(path.join(dir, "with-es/acme/fs/v1/fs_pb.js"), "utf8");
     assert.match(generated, /from "harness-tool\/generated\/harnesstool\/v1\/annotations_pb\.js"/);
     assert.doesNotMatch(generated, /from "\.\.\/.*harnesstool/);
   });

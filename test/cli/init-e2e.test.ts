@@ -57,7 +57,8 @@ describe("harness-tool init, end to end", () => {
   it("installs, generates, builds and passes its own tests", () => {
     run("npm", ["install", "--no-audit", "--no-fund"], repo);
     run("npm", ["run", "generate"], repo);
-    assert.ok(readdirSync(path.join(repo, "src/gen/notes/v1")).includes("notes_tool.ts"));
+    // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
+    assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), ["notes_tool.d.ts", "notes_tool.js", "notes_tool_schemas.d.ts", "notes_tool_schemas.js"]);
     run("npm", ["run", "build"], repo);
     const out = run("npm", ["test"], repo);
     assert.match(out, /# fail 0/);
