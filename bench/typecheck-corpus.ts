@@ -1,24 +1,16 @@
 /**
- * The type-check corpora: the same N synthetic tools (bench/synthetic-protos.ts) written three
- * ways, each a folder with its own tsconfig (strict, nodenext, skipLibCheck,
- * exactOptionalPropertyTypes):
+ * The baselines of the type-check suite: the same N synthetic tools (bench/synthetic-protos.ts)
+ * written two ways, each a folder with its own tsconfig (the scaffold's strictness):
  *
  * - floor: plain interfaces and `async function tool(args: In): Promise<Out>`, no builder;
- * - mcp: @modelcontextprotocol/sdk `McpServer.registerTool` with zod 4 input and output shapes;
- * - harness-tool: the plugin's output (`_pb.ts`, `_tool.ts`) plus a handlers file, or, until the
- *   plugin exists, the same tools written by hand with `defineTool`/`defineProvider`.
+ * - mcp: @modelcontextprotocol/sdk `McpServer.registerTool` with zod 4 input and output shapes.
  *
- * Every corpus implements the same handler body, so the figures differ only by the declarations.
+ * harness-tool's corpus is the scaffold's repository (bench/scaffold-corpus.ts). Every corpus
+ * implements the same handler body, so the figures differ only by the declarations.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SyntheticTool } from "./synthetic-protos.js";
-
-/** The corpora, in report order. */
-export type CorpusId = "floor" | "mcp" | "harness-tool" | "harness-tool-tool-only";
-
-/** The project file of the plugin corpus without protoc-gen-es's `_pb.ts` (the `_tool.ts` does not import it). */
-export const toolOnlyProject = "tsconfig.tool-only.json";
 
 /** The tsconfig every corpus shares: the project's strictness, as a provider repository would set it. */
 export function corpusTsconfig(include: readonly string[]): string {
@@ -118,57 +110,6 @@ function mcpTool(t: SyntheticTool): string {
 `;
 }
 
-function schemaConst(t: SyntheticTool): string {
-  const d = (text: string) => `description: ${JSON.stringify(text)}`;
-  return `const ${t.handlerKey}InputSchema: JsonSchemaObject = {
-  type: "object",
-  ${d(`The input of ${t.name}.`)},
-  properties: {
-    path: { type: "string", ${d("Path of the collection, relative to the call's working directory.")} },
-    limit: { type: "number", ${d("Maximum number of entries to consider.")} },
-    recursive: { type: "boolean", ${d("Whether to descend into nested collections.")} },
-    format: { type: "string", ${d("How the result is rendered.")}, enum: ["FORMAT_UNSPECIFIED", "FORMAT_TEXT", "FORMAT_JSON"] },
-    tags: { type: "array", ${d("Tags an entry must carry, all of them.")}, items: { type: "string" } },
-    window: { type: "object", ${d("Which part of the result to return.")}, properties: { offset: { type: "number" }, length: { type: "number" } }, required: ["offset", "length"] },
-    filters: { type: "array", ${d("Label filters, all of which must match.")}, items: { type: "object", properties: { key: { type: "string" }, value: { type: "string" } }, required: ["key", "value"] } },
-  },
-  required: ["path", "limit", "recursive", "format", "tags", "window", "filters"],
-};
-const ${t.handlerKey}OutputSchema: JsonSchemaObject = {
-  type: "object",
-  ${d(`The result of ${t.name}.`)},
-  properties: {
-    summary: { type: "string", ${d("A one-line summary for the model.")} },
-    count: { type: "number", ${d("Number of entries that matched.")} },
-    entries: { type: "array", ${d("The entries in the window.")}, items: { type: "object", properties: { name: { type: "string" }, size: { type: "number" } }, required: ["name", "size"] } },
-    truncated: { type: "boolean", ${d("True when more entries matched than the window holds.")} },
-  },
-  required: ["summary", "count", "entries", "truncated"],
-};
-`;
-}
-
-function builderTool(t: SyntheticTool): string {
-  const types = floorTool(t).replace(/\/\*\* [^*]*\*\/\nexport async function[\s\S]*$/, "");
-  const concurrency = t.concurrency
-    ? `\n  concurrency: { safe: ${t.concurrency.safe}${t.concurrency.keyFields ? `, keyFields: [${t.concurrency.keyFields.map((k) => `"${k}"`).join(", ")}]` : ""} },`
-    : "";
-  const shape = t.processBacked ? "\n  processBacked: true," : t.streaming ? "\n  streaming: true," : "";
-  return `${types}${schemaConst(t)}
-/** ${t.description} */
-export const ${t.handlerKey} = defineTool<${t.rpc}Input, ${t.rpc}Output>()({
-  name: "${t.name}",
-  kind: "${t.kind}",
-  risk: "${t.risk}",
-  description: "${t.description}",
-  inputSchema: ${t.handlerKey}InputSchema,
-  outputSchema: ${t.handlerKey}OutputSchema,${concurrency}
-  idempotent: ${t.idempotent},${shape}
-  defaultTimeoutMs: 30_000,
-});
-`;
-}
-
 /** Writes the floor corpus into `dir`. */
 export function writeFloorCorpus(dir: string, tools: readonly SyntheticTool[]): void {
   writeCorpusDir(dir, { "tools.ts": `// Floor: plain interfaces and functions, no builder. Written by bench/typecheck-corpus.ts.\n\n${tools.map(floorTool).join("\n")}` }, ["*.ts"]);
@@ -184,38 +125,6 @@ export const server = new McpServer({ name: "synthetic", version: "1.0.0" });
 
 ${tools.map(mcpTool).join("\n")}`;
   writeCorpusDir(dir, { "server.ts": text }, ["*.ts"]);
-}
-
-/** Writes harness-tool's corpus by hand with the builder (until the plugin's output can be used). */
-export function writeBuilderCorpus(dir: string, tools: readonly SyntheticTool[]): void {
-  const definitions = `// harness-tool, hand-written with the builder (what the plugin will generate). Written by bench/typecheck-corpus.ts.
-import { defineTool, type JsonSchemaObject } from "harness-tool";
-
-${tools.map(builderTool).join("\n")}`;
-  const keys = tools.map((t) => t.handlerKey).join(", ");
-  const handlers = `// The provider: one handler per tool, typed from the definitions.
-import { defineProvider } from "harness-tool";
-import { ${keys} } from "./tools.js";
-
-export const provider = defineProvider(
-  { name: "synthetic", version: "1.0.0", source: "example.com/bench/synthetic", tools: { ${keys} } },
-  {
-${tools.map((t) => `    ${t.handlerKey}: async (input) => ${handlerBody("input")},`).join("\n")}
-  },
-);
-`;
-  writeCorpusDir(dir, { "tools.ts": definitions, "provider.ts": handlers }, ["*.ts"]);
-}
-
-/**
- * Writes harness-tool's corpus from the plugin's output: `gen/` is copied by the caller from a
- * `buf generate` with protoc-gen-es and protoc-gen-harness-tool; this adds the tsconfig and a
- * handlers file that implements the generated handler interface with the shared body.
- */
-export function writePluginCorpus(dir: string, handlersFile: string): void {
-  writeCorpusDir(dir, { "provider.ts": handlersFile }, ["*.ts", "gen/**/*.ts"]);
-  // Diagnostic: the same corpus without the _pb.ts, to tell the two plugins' costs apart.
-  writeFileSync(path.join(dir, toolOnlyProject), corpusTsconfig(["provider.ts"]));
 }
 
 /** The handler body every corpus shares, for a handlers file written elsewhere. */

@@ -1,33 +1,26 @@
 /**
- * Suite 2, type-check cost: `tsc --noEmit -p` on the corpora of bench/typecheck-corpus.ts for each
- * size, under TS 5.9 and TS 7. Median wall and GNU time's peak RSS; types and instantiations from
- * one extra `--extendedDiagnostics` run. Corpora resolve `harness-tool` to the built package's
- * declarations (what a provider repository installs), with skipLibCheck like the MCP SDK's.
+ * Suite 2, type-check cost: `tsc --noEmit -p` on the corpora for each size, under TS 5.9 and
+ * TS 7. Median wall and GNU time's peak RSS; types and instantiations from one extra
+ * `--extendedDiagnostics` run. harness-tool's corpus is the repository `harness-tool init` writes,
+ * generated for the synthetic tools (bench/scaffold-corpus.ts), once as the scaffold has it
+ * (target=js+dts) and once with target=ts, the comparison that chose the scaffold's default; the
+ * floor and the MCP SDK's come from bench/typecheck-corpus.ts. `harness-tool` resolves to the
+ * built package's declarations (what a provider repository installs), with skipLibCheck as in the
+ * scaffold.
  */
-import { cpSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { compilers, type BenchWorkspace, type CompilerName } from "./bench-workspace.js";
-import { generateWithPlugin, toolImport } from "./plugin-generate.js";
 import { median, roundRobinOrder, runTimed } from "./measure.js";
-import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { writeScaffoldCorpus } from "./scaffold-corpus.js";
 import type { Suite, SuiteContext } from "./suite.js";
-import { syntheticTools, writeSyntheticProtos, type SyntheticTool } from "./synthetic-protos.js";
-import {
-  sharedHandlerBody,
-  toolOnlyProject,
-  writeBuilderCorpus,
-  writeFloorCorpus,
-  writeMcpCorpus,
-  writePluginCorpus,
-  type CorpusId,
-} from "./typecheck-corpus.js";
+import { syntheticTools } from "./synthetic-protos.js";
+import { writeFloorCorpus, writeMcpCorpus } from "./typecheck-corpus.js";
 
-/** The folder and project file of a corpus. */
-function corpusProject(base: string, corpus: CorpusId): { dir: string; project: string } {
-  return corpus === "harness-tool-tool-only"
-    ? { dir: path.join(base, "harness-tool"), project: toolOnlyProject }
-    : { dir: path.join(base, corpus), project: "tsconfig.json" };
-}
+/** The corpora, by folder name under each size's folder. */
+type CorpusId = "harness-tool" | "harness-tool-ts" | "floor" | "mcp";
+
 const compilerNames = Object.keys(compilers) as CompilerName[];
 
 interface CheckRuns {
@@ -43,34 +36,28 @@ function diagnosticCount(output: string, label: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function tsc(compiler: CompilerName, where: { dir: string; project: string }, extra: readonly string[], timeoutMs: number) {
+/** `tsc -p <dir> --noEmit`: the scaffold's tsconfig emits for its build, a type-check does not. */
+function tsc(compiler: CompilerName, dir: string, extra: readonly string[], timeoutMs: number) {
   const c = compilers[compiler];
-  return runTimed(c.command, [...c.args, "-p", path.join(where.dir, where.project), ...extra], { cwd: where.dir, timeoutMs });
+  return runTimed(c.command, [...c.args, "-p", path.join(dir, "tsconfig.json"), "--noEmit", ...extra], { cwd: dir, timeoutMs });
 }
 
-/**
- * Writes harness-tool's corpus from the plugin's output when the plugin is there and its output
- * has a recognizable handlers interface and factory; otherwise from the hand-written builder.
- * Returns how it was written.
- */
-async function writeOurCorpus(ws: BenchWorkspace, dir: string, tools: readonly SyntheticTool[], n: number): Promise<string> {
-  const generated = await generateWithPlugin(ws, `typecheck-gen-${n}`, (protoDir) => writeSyntheticProtos(protoDir, n, "one-file"));
-  if (!generated.ok) {
-    writeBuilderCorpus(dir, tools);
-    return `hand-written builder, not plugin output (${generated.why})`;
-  }
-  const handlers = `// Implements the generated handler interface with the body every corpus shares.
-import { ${generated.factory}, type ${generated.handlersType} } from "${toolImport(generated)}";
+/** The scaffold's buf.gen.yaml with target=ts in place of its target. */
+function withTargetTs(bufGen: string): string {
+  const changed = bufGen.replace(/- target=[\w+]+/, "- target=ts");
+  if (changed === bufGen) throw new Error("the scaffold's buf.gen.yaml names no target");
+  return changed;
+}
 
-const handlers: ${generated.handlersType} = {
-${tools.map((t) => `  ${t.handlerKey}: async (input) => ${sharedHandlerBody("input")},`).join("\n")}
-};
-
-export const provider = ${generated.factory}(handlers);
-`;
-  writePluginCorpus(dir, handlers);
-  cpSync(path.join(generated.root, "gen"), path.join(dir, "gen"), { recursive: true });
-  return `plugin output (${generated.toolFile} and protoc-gen-es's _pb.ts, ${generated.handlersType}, ${generated.factory}) plus a handlers file`;
+/** Writes harness-tool's corpora for `n` tools; the reason for each one that could not be. */
+async function writeOurCorpora(ws: BenchWorkspace, base: string, n: number): Promise<Map<CorpusId, string>> {
+  const failures = new Map<CorpusId, string>();
+  const tools = syntheticTools(n);
+  const scaffold = await writeScaffoldCorpus(ws, path.join(base, "harness-tool"), tools);
+  if (!scaffold.ok) failures.set("harness-tool", scaffold.why);
+  const ts = await writeScaffoldCorpus(ws, path.join(base, "harness-tool-ts"), tools, withTargetTs);
+  if (!ts.ok) failures.set("harness-tool-ts", ts.why);
+  return failures;
 }
 
 /** The type-check suite. */
@@ -87,25 +74,23 @@ export const typecheckSuite: Suite = {
       return { id: this.id, title: this.title, method: [], figures: [], notes: [`the package did not build: ${build.diagnostics.slice(0, 500)}`] };
     }
     const ourMedians = new Map<string, number>();
-    const ourSources = new Set<string>();
     for (const n of context.sizes) {
       const tools = syntheticTools(n);
       const base = path.join(ws.root, `typecheck-${n}`);
       rmSync(base, { recursive: true, force: true });
       writeFloorCorpus(path.join(base, "floor"), tools);
       writeMcpCorpus(path.join(base, "mcp"), tools);
-      context.log(`typecheck ${n} tools: writing harness-tool's corpus`);
-      const ourSource = await writeOurCorpus(ws, path.join(base, "harness-tool"), tools, n);
-      ourSources.add(ourSource);
-      const pluginOutput = ourSource.startsWith("plugin output");
-      const corpora: CorpusId[] = ["harness-tool", "floor", "mcp", ...(pluginOutput ? (["harness-tool-tool-only"] as const) : [])];
+      context.log(`typecheck ${n} tools: writing harness-tool's corpora (init + npm run generate)`);
+      const unwritten = await writeOurCorpora(ws, base, n);
+      const corpora: CorpusId[] = ["harness-tool", "harness-tool-ts", "floor", "mcp"];
       const results = new Map<string, CheckRuns>();
       const pairs = compilerNames.flatMap((compiler) => corpora.map((corpus) => ({ compiler, corpus, key: `${compiler} ${corpus}` })));
-      for (const p of pairs) results.set(p.key, { wallMs: [], rssKb: [], failure: undefined, types: undefined, instantiations: undefined });
+      for (const p of pairs) results.set(p.key, { wallMs: [], rssKb: [], failure: unwritten.get(p.corpus), types: undefined, instantiations: undefined });
       // One untimed pass per pair: reports type errors and the type/instantiation counts.
       for (const p of pairs) {
         const r = results.get(p.key) as CheckRuns;
-        const run = await tsc(p.compiler, corpusProject(base, p.corpus), ["--extendedDiagnostics"], timeoutMs);
+        if (r.failure !== undefined) continue;
+        const run = await tsc(p.compiler, path.join(base, p.corpus), ["--extendedDiagnostics"], timeoutMs);
         if (run.timedOut) r.failure = `timed out after ${formatMs(timeoutMs)}`;
         else if (run.status !== 0) r.failure = `tsc exited ${run.status}: ${(run.stdout + run.stderr).split("\n").filter((l) => /error TS/.test(l)).slice(0, 3).join(" / ")}`;
         r.types = diagnosticCount(run.stdout, "Types");
@@ -116,7 +101,7 @@ export const typecheckSuite: Suite = {
           const r = results.get(p.key) as CheckRuns;
           if (r.failure !== undefined) continue;
           context.log(`typecheck ${n} tools: ${p.key} run ${round + 1}/${runs}`);
-          const run = await tsc(p.compiler, corpusProject(base, p.corpus), [], timeoutMs);
+          const run = await tsc(p.compiler, path.join(base, p.corpus), [], timeoutMs);
           if (run.status !== 0) {
             r.failure = run.timedOut ? `timed out after ${formatMs(timeoutMs)}` : `tsc exited ${run.status}`;
             continue;
@@ -128,31 +113,33 @@ export const typecheckSuite: Suite = {
       for (const compiler of compilerNames) {
         const get = (c: CorpusId) => results.get(`${compiler} ${c}`) as CheckRuns;
         const ours = get("harness-tool");
+        const oursTs = get("harness-tool-ts");
         const floor = get("floor");
         const mcp = get("mcp");
         const label = `${compiler}, ${n} tools`;
         const counts = (r: CheckRuns) => `${r.types ?? "?"} types, ${r.instantiations ?? "?"} inst.`;
         const strict = n >= 100;
+        const rss = (r: CheckRuns) => Math.max(...r.rssKb);
+        const why = (...named: [string, CheckRuns][]) => named.map(([name, r]) => `${name}: ${r.failure ?? "ok"}`).join("; ");
         if (ours.failure || floor.failure) {
-          figures.push(unavailable(`wall vs floor, ${label}`, `harness-tool: ${ours.failure ?? "ok"}; floor: ${floor.failure ?? "ok"}`));
+          figures.push(unavailable(`wall vs floor, ${label}`, why(["harness-tool", ours], ["floor", floor])));
         } else {
           ourMedians.set(`${compiler} ${n}`, median(ours.wallMs));
-          figures.push(compared(`wall vs floor, ${label}`, median(ours.wallMs), formatMs, { label: "floor", value: median(floor.wallMs) }, 2, `${counts(ours)} vs ${counts(floor)}`));
+          figures.push(compared(`wall vs floor, ${label}`, median(ours.wallMs), formatMs, { label: "floor", value: median(floor.wallMs) }, strict ? 1.5 : undefined, `${counts(ours)} vs ${counts(floor)}${strict ? "" : "; target applies at 100 and 500 tools"}`));
         }
         if (ours.failure || mcp.failure) {
-          figures.push(unavailable(`wall vs MCP SDK, ${label}`, `harness-tool: ${ours.failure ?? "ok"}; mcp: ${mcp.failure ?? "ok"}`));
+          figures.push(unavailable(`wall vs MCP SDK, ${label}`, why(["harness-tool", ours], ["mcp", mcp])));
         } else {
           figures.push(compared(`wall vs MCP SDK, ${label}`, median(ours.wallMs), formatMs, { label: "MCP SDK", value: median(mcp.wallMs) }, strict ? 0.5 : undefined, `MCP: ${counts(mcp)}${strict ? "" : "; target applies at 100 and 500 tools"}`));
+          figures.push(compared(`peak RSS vs MCP SDK, ${label}`, rss(ours), (kb) => formatKb(kb), { label: "MCP SDK", value: rss(mcp) }, strict ? 1 : undefined, floor.failure ? undefined : `floor ${formatKb(rss(floor))}`));
         }
-        const toolOnly = results.get(`${compiler} harness-tool-tool-only`);
-        if (toolOnly && !toolOnly.failure && !floor.failure && !mcp.failure) {
+        if (!ours.failure && !oursTs.failure) {
+          const vsMcp = mcp.failure ? "" : `; target=ts vs MCP SDK ${(median(oursTs.wallMs) / median(mcp.wallMs)).toFixed(2)}×`;
           figures.push(
-            compared(`_tool.ts + handlers only (no _pb.ts) vs floor, ${label}`, median(toolOnly.wallMs), formatMs, { label: "floor", value: median(floor.wallMs) }, undefined, `diagnostic: ${counts(toolOnly)}; vs MCP SDK ${(median(toolOnly.wallMs) / median(mcp.wallMs)).toFixed(2)}×`),
+            compared(`target=ts (scaffold otherwise the same) vs target=js+dts, ${label}`, median(oursTs.wallMs), formatMs, { label: "js+dts", value: median(ours.wallMs) }, undefined, `${counts(oursTs)}, peak ${formatKb(rss(oursTs))}${vsMcp}`),
           );
-        }
-        if (!ours.failure && !floor.failure && !mcp.failure) {
-          const rss = (r: CheckRuns) => Math.max(...r.rssKb);
-          figures.push(compared(`peak RSS vs floor, ${label}`, rss(ours), (kb) => formatKb(kb), { label: "floor", value: rss(floor) }, undefined, `MCP SDK ${formatKb(rss(mcp))}`));
+        } else if (oursTs.failure) {
+          figures.push(unavailable(`target=ts vs target=js+dts, ${label}`, why(["harness-tool-ts", oursTs])));
         }
       }
     }
@@ -160,20 +147,17 @@ export const typecheckSuite: Suite = {
       const small = ourMedians.get(`${compiler} 100`);
       const large = ourMedians.get(`${compiler} 500`);
       if (small !== undefined && large !== undefined) {
-        figures.push(compared(`harness-tool growth 100→500 tools, ${compiler}`, large, formatMs, { label: "100 tools", value: small }, 6));
+        figures.push(compared(`harness-tool growth 100→500 tools, ${compiler}`, large, formatMs, { label: "100 tools", value: small }, 5));
       }
     }
     if (!context.sizes.includes(100) || !context.sizes.includes(500)) notes.push("growth 100→500 tools: needs sizes 100 and 500");
-    if ([...ourSources].some((s) => s.startsWith("hand-written"))) {
-      figures.push(absolute("harness-tool corpus source", "hand-written builder", undefined, "not plugin output: the figures above measure defineTool/defineProvider written by hand"));
-    }
     return {
       id: this.id,
       title: this.title,
       method: [
-        "Corpora from bench/typecheck-corpus.ts, the same tools as the code-generation suite (one-file layout): floor (plain interfaces + async functions), MCP SDK 1.32.2 registerTool with zod 4 input and output shapes, and harness-tool.",
-        `harness-tool corpus: ${[...ourSources].join("; ")}.`,
-        "tsconfig: strict, NodeNext, skipLibCheck, exactOptionalPropertyTypes, noUncheckedIndexedAccess, types [node], noEmit; `harness-tool` resolves to the built package's .d.ts (tsconfig.build.json output), as in a provider repository.",
+        "The same tools as the code-generation suite (one-file layout), written three ways: floor (plain interfaces + async functions, bench/typecheck-corpus.ts), MCP SDK 1.32.2 registerTool with zod 4 input and output shapes, and harness-tool.",
+        "harness-tool: the repository `harness-tool init` writes (its package.json, buf.yaml, buf.gen.yaml, tsconfig.json) with the synthetic proto in place of the example, generated by its `npm run generate` (protoc-gen-harness-tool alone, target=js+dts, the installed package's bundled plugin), src/handlers.ts implementing the generated handler interface and src/main.ts serving it; the target=ts row is the same repository with target=ts in buf.gen.yaml.",
+        "tsconfig: the scaffold's (strict, NodeNext, skipLibCheck, exactOptionalPropertyTypes, noUncheckedIndexedAccess, verbatimModuleSyntax, types [node]) with --noEmit; floor and MCP the same flags; `harness-tool` resolves to the built package's .d.ts (tsconfig.build.json output), as in a provider repository.",
         `TS 5.9: node node_modules/typescript/bin/tsc; TS 7: node_modules/typescript7/bin/tsc. Median wall of ${runs} run(s), round-robin over (compiler, corpus); peak RSS from GNU time %M; types/instantiations from one extra --extendedDiagnostics run.`,
       ],
       figures,
