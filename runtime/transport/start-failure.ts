@@ -18,7 +18,7 @@ const maxLineLength = 2000;
  * the reason lost in a version-parse error).
  */
 export function startFailureLine(reason: string): string {
-  const flat = reason.replace(/\s*\n\s*/g, "; ").replace(/\|/g, "/").trim();
+  const flat = reason.replace(/:\s*\n\s*/g, ": ").replace(/\s*\n\s*/g, "; ").replace(/\|/g, "/").trim();
   const text = `harness-tool: the provider cannot start: ${flat}`;
   return `${text.length > maxLineLength ? `${text.slice(0, maxLineLength - 1)}…` : text}\n`;
 }

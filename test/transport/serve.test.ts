@@ -13,7 +13,7 @@ test("a provider breaking an invariant: no handshake; the reason in its place an
   const broken = typeScriptProvider("broken", "test/transport/fixtures/broken-provider.ts");
   const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
   assert.ok(error instanceof Error);
-  assert.match(error.message, /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served:; same: tool name "same"/);
+  assert.match(error.message, /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served: same: tool name "same"/);
   const line = error.message.split("\n").find((l) => l.trim().startsWith("{") && l.includes("cannot be served"))?.trim() ?? "";
   const entry = parseHostLogLine(line);
   assert.equal(entry.level, "error", "the host logs it as an error");
