@@ -1,6 +1,6 @@
-// The examples' generated code is committed: a fresh `buf generate` (protoc-gen-es and
-// protoc-gen-harness-tool through its bin) must give exactly the committed files, and the
-// examples type-check under TypeScript 5.9 and TypeScript 7 with the project's flags.
+// The examples' generated code is committed: a fresh `buf generate` (protoc-gen-harness-tool
+// through its bin) must give exactly the committed files, and the examples type-check under
+// TypeScript 5.9 and TypeScript 7 with the project's flags.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
