@@ -441,7 +441,8 @@ A tool provider for the PluggableHarness kernel, built with harness-tool.
 - \`src/handlers.ts\` implements the generated \`${pascal}Handlers\`; \`src/main.ts\` is the provider's entry.
   \`npm run build\` type-checks with tsc (and compiles the tests), then bundles \`src/main.ts\` into
   \`dist/provider.mjs\`, the one executable file the kernel launches (bundled, it starts about twice
-  as fast as separate modules).
+  as fast as separate modules). tsc's own output of \`src/\` is not used: it lacks the generated
+  JavaScript, which tsc does not copy.
 - \`npm test\` launches the built provider through the go-plugin handshake (\`harness-tool/testing\`).
 - \`npm run check\` runs harness-tool's conformance suite against it, configured with \`dev-config.json\`.
 
