@@ -178,13 +178,10 @@ for (const id of hostIds) {
       const outcome = await host.invoke({ id: "levels-1", toolName: "levels", arguments: { text: "marker-7" }, callContext: callContext("s-levels") });
       assert.equal(outcome.events[0]?.event.case, "result");
       // The stray exception is reported after the call ended: poll the host's log for a while.
+      const find = async (match: RegExp) => (await host.hostLogs()).find((l) => match.test(l.message) || match.test(JSON.stringify(l.fields)));
       const line = async (match: RegExp) => {
-        for (let attempt = 0; attempt < 80; attempt++) {
-          const found = (await host.hostLogs()).find((l) => match.test(l.message) || match.test(JSON.stringify(l.fields)));
-          if (found) return found;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        return undefined;
+        await eventually(async () => (await find(match)) !== undefined, 2000);
+        return find(match);
       };
       assert.equal((await line(/^debug: marker-7$/))?.level, "debug");
       assert.equal((await line(/^info: marker-7$/))?.level, "info");
@@ -246,7 +243,7 @@ for (const id of hostIds) {
           // go-plugin reads stdout and stderr concurrently: the launch error may come back before
           // the stderr line is logged, so wait for the host to process the provider's exit.
           const causeLines = async () => (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
-          for (let attempt = 0; attempt < 120 && (await causeLines()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+          await eventually(async () => (await causeLines()).length > 0, 3000);
           const logged = await causeLines();
           assert.deepEqual(
             logged.map((e) => e.level),

@@ -18,10 +18,10 @@ export function processGone(pid: number): boolean {
 }
 
 /** Polls until `check` holds or `timeoutMs` passes; resolves with whether it held. */
-export async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (check()) return true;
+    if (await check()) return true;
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
