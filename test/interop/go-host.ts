@@ -44,7 +44,7 @@ export function buildGoHost(): GoHostBuild {
   const build = spawnSync("go", ["build", "-mod=readonly", "-o", output, "."], {
     cwd: hostModule,
     encoding: "utf8",
-    env: { ...process.env, GOFLAGS: "-mod=readonly", CGO_ENABLED: "0" },
+    env: { ...process.env, CGO_ENABLED: "0" },
   });
   if (build.status !== 0) throw new Error(`go build of the interop host (go-plugin ${goPluginVersion}) failed:\n${build.stdout}${build.stderr}`);
   renameSync(output, binary);
