@@ -7,12 +7,12 @@
  */
 import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
-import { field as fieldOption, schema as schemaOption } from "../generated/harnesstool/v1/annotations_pb.js";
+import { field as fieldOption, schema as schemaOption, SchemaOptionsSchema } from "../generated/harnesstool/v1/annotations_pb.js";
 import type { JsonSchema } from "../runtime/schema/json-schema.js";
 import { checkSchemaSubset } from "../runtime/schema/schema-subset.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { enumValues } from "./enum-values.js";
-import { sourcePathParts, type SourceIndex } from "./source-locations.js";
+import { fieldNumber, sourcePathParts, type SourceIndex } from "./source-locations.js";
 import type { NamedShape, ObjectShape, PropertyShape, ValueShape } from "./value-shape.js";
 import { bytesDescription, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
 
@@ -30,8 +30,8 @@ export interface ShapeContext {
   readonly typeNameOf: (message: DescMessage) => string;
 }
 
-// Option paths below a message / field declaration: options (7 / 8), our extension, its field.
-const jsonSchemaPath = [sourcePathParts.MESSAGE_OPTIONS, 51703, 1];
+// Where `(harnesstool.v1.schema).json_schema` is written, below a message declaration.
+const jsonSchemaPath = [sourcePathParts.MESSAGE_OPTIONS, schemaOption.number, fieldNumber(SchemaOptionsSchema, "jsonSchema")];
 
 const int64Types = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 

@@ -3,32 +3,49 @@
  * getComments scans every location on each call (quadratic over a file); this indexes each file's
  * locations once and computes descriptor paths in one walk.
  */
-import type { DescEnum, DescField, DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { DescEnum, DescField, DescFile, DescMessage, DescMethod, DescService, Message } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import {
+  DescriptorProtoSchema,
+  EnumDescriptorProtoSchema,
+  FieldDescriptorProtoSchema,
+  FileDescriptorProtoSchema,
+  MethodDescriptorProtoSchema,
+  ServiceDescriptorProtoSchema,
+} from "@bufbuild/protobuf/wkt";
 import type { SourcePosition } from "./diagnostics.js";
 
-// google.protobuf.FileDescriptorProto / DescriptorProto / ... field numbers used in source paths.
-const FILE_MESSAGE_TYPE = 4;
-const FILE_ENUM_TYPE = 5;
-const FILE_SERVICE = 6;
-const MESSAGE_FIELD = 2;
-const MESSAGE_NESTED_TYPE = 3;
-const MESSAGE_ENUM_TYPE = 4;
-const MESSAGE_OPTIONS = 7;
-const FIELD_OPTIONS = 8;
-const SERVICE_METHOD = 2;
-const SERVICE_OPTIONS = 3;
-const METHOD_OPTIONS = 4;
+// google.protobuf.FileDescriptorProto / DescriptorProto / ... field numbers used in source paths,
+// read from the descriptors of descriptor.proto.
+const FILE_MESSAGE_TYPE = fieldNumber(FileDescriptorProtoSchema, "messageType");
+const FILE_ENUM_TYPE = fieldNumber(FileDescriptorProtoSchema, "enumType");
+const FILE_SERVICE = fieldNumber(FileDescriptorProtoSchema, "service");
+const MESSAGE_FIELD = fieldNumber(DescriptorProtoSchema, "field");
+const MESSAGE_NESTED_TYPE = fieldNumber(DescriptorProtoSchema, "nestedType");
+const MESSAGE_ENUM_TYPE = fieldNumber(DescriptorProtoSchema, "enumType");
+const ENUM_VALUE = fieldNumber(EnumDescriptorProtoSchema, "value");
+const SERVICE_METHOD = fieldNumber(ServiceDescriptorProtoSchema, "method");
 
 /** The source path numbers of the elements this plugin points at. */
 export const sourcePathParts = {
-  MESSAGE_OPTIONS,
-  FIELD_OPTIONS,
-  SERVICE_OPTIONS,
-  METHOD_OPTIONS,
+  MESSAGE_OPTIONS: fieldNumber(DescriptorProtoSchema, "options"),
+  FIELD_OPTIONS: fieldNumber(FieldDescriptorProtoSchema, "options"),
+  SERVICE_OPTIONS: fieldNumber(ServiceDescriptorProtoSchema, "options"),
+  METHOD_OPTIONS: fieldNumber(MethodDescriptorProtoSchema, "options"),
   /** MethodDescriptorProto.input_type / output_type. */
-  METHOD_INPUT_TYPE: 2,
-  METHOD_OUTPUT_TYPE: 3,
+  METHOD_INPUT_TYPE: fieldNumber(MethodDescriptorProtoSchema, "inputType"),
+  METHOD_OUTPUT_TYPE: fieldNumber(MethodDescriptorProtoSchema, "outputType"),
 } as const;
+
+/** The field names of a generated message type, as its descriptor's `field` record keys them. */
+export type FieldName<T extends Message> = keyof GenMessage<T>["field"] & string;
+
+/** The number of the field `name` of `schema`, from its generated descriptor. */
+export function fieldNumber<T extends Message>(schema: GenMessage<T>, name: FieldName<T>): number {
+  const found: DescField | undefined = schema.field[name];
+  if (found === undefined) throw new Error(`${schema.typeName} has no field ${name}`);
+  return found.number;
+}
 
 interface Located {
   readonly span: readonly number[];
@@ -119,7 +136,7 @@ export class SourceIndex {
 
   /** The leading comment of an enum value (by index in its enum). */
   enumValueComment(desc: DescEnum, index: number): string {
-    const found = this.index(desc.file).locations.get([...this.pathOf(desc), 2, index].join(","));
+    const found = this.index(desc.file).locations.get([...this.pathOf(desc), ENUM_VALUE, index].join(","));
     return normalizeComment(found?.leadingComments ?? "");
   }
 }

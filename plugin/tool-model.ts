@@ -5,7 +5,15 @@
  * Emitters read only these models.
  */
 import { getOption, hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
-import { provider as providerOption, tool as toolOption } from "../generated/harnesstool/v1/annotations_pb.js";
+import {
+  provider as providerOption,
+  ProviderOptionsSchema,
+  tool as toolOption,
+  ToolOptionsSchema,
+  type ProviderOptions,
+  type ToolOptions,
+} from "../generated/harnesstool/v1/annotations_pb.js";
+import { ConcurrencySpecSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
 import type { ConfigAttributeDeclaration } from "../runtime/provider/provider-definition.js";
 import type { JsonSchemaObject } from "../runtime/schema/json-schema.js";
@@ -16,7 +24,7 @@ import { DiagnosticSink } from "./diagnostics.js";
 import { MessageShapes } from "./json-schema-from-message.js";
 import { IdentifierAllocator, lowerCamelCase, pascalCase, providerBaseName, snakeCase } from "./names.js";
 import { toToolSchema } from "./shape-to-json-schema.js";
-import { sourcePathParts, SourceIndex } from "./source-locations.js";
+import { fieldNumber, sourcePathParts, SourceIndex, type FieldName } from "./source-locations.js";
 import type { NamedShape, ObjectShape, ValueShape } from "./value-shape.js";
 
 /** A tool's input or output. */
@@ -116,23 +124,26 @@ const globalTypeNames = new Set([
   "Required", "Set", "String", "Symbol", "Uint8Array",
 ]);
 
-const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, 51702];
-const providerOptionPath = [sourcePathParts.SERVICE_OPTIONS, 51701];
+// Source paths of the options, relative to the rpc or service, from the generated descriptors.
+const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, toolOption.number];
+const providerOptionPath = [sourcePathParts.SERVICE_OPTIONS, providerOption.number];
+const toolField = (name: FieldName<ToolOptions>): number[] => [...toolOptionPath, fieldNumber(ToolOptionsSchema, name)];
+const providerField = (name: FieldName<ProviderOptions>): number[] => [...providerOptionPath, fieldNumber(ProviderOptionsSchema, name)];
 
 // Where, relative to the rpc, each invariant subject is written.
 const subjectPaths: { readonly [S in InvariantSubject]: readonly number[] } = {
-  name: [...toolOptionPath, 1],
-  description: [...toolOptionPath, 4],
-  kind: [...toolOptionPath, 2],
-  risk: [...toolOptionPath, 3],
-  concurrency: [...toolOptionPath, 7],
-  "concurrency.key_fields": [...toolOptionPath, 7, 2],
-  terminates_turn: [...toolOptionPath, 10],
-  idempotent: [...toolOptionPath, 9],
-  streaming: [...toolOptionPath, 5],
+  name: toolField("name"),
+  description: toolField("description"),
+  kind: toolField("kind"),
+  risk: toolField("risk"),
+  concurrency: toolField("concurrency"),
+  "concurrency.key_fields": [...toolField("concurrency"), fieldNumber(ConcurrencySpecSchema, "keyFields")],
+  terminates_turn: toolField("terminatesTurn"),
+  idempotent: toolField("idempotent"),
+  streaming: toolField("streaming"),
   input_schema: [sourcePathParts.METHOD_INPUT_TYPE],
   output_schema: [sourcePathParts.METHOD_OUTPUT_TYPE],
-  default_timeout: [...toolOptionPath, 8],
+  default_timeout: toolField("defaultTimeout"),
 };
 
 /** True when the service is a provider: it has the provider option or a tool rpc. */
@@ -347,7 +358,7 @@ function buildProviderModel(service: DescService, base: string, names: ProviderM
   for (const [index, point] of (options?.supportedHookPoints ?? []).entries()) {
     const name = HookPoint[point];
     if (point === HookPoint.UNSPECIFIED || name === undefined) {
-      diagnostics.error(source.position(service, [...providerOptionPath, 5, index]), scope, `supported_hook_points[${index}] is not a hook point`, "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED");
+      diagnostics.error(source.position(service, [...providerField("supportedHookPoints"), index]), scope, `supported_hook_points[${index}] is not a hook point`, "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED");
     } else hookPoints.push(name);
   }
   return {
@@ -369,7 +380,7 @@ function resolveConfig(service: DescService, name: string, ctx: ProviderContext)
   const candidates = file.proto.package !== "" && !name.startsWith(".") ? [`${file.proto.package}.${wanted}`, wanted] : [wanted];
   const message = findMessage(file, candidates);
   if (!message) {
-    ctx.diagnostics.error(ctx.source.position(service, [...providerOptionPath, 3]), service.name, `config names ${JSON.stringify(name)}, which is not a message of this file or its imports`, `name a message, e.g. config: "${service.name.replace(/Service$/, "")}Config"`);
+    ctx.diagnostics.error(ctx.source.position(service, providerField("config")), service.name, `config names ${JSON.stringify(name)}, which is not a message of this file or its imports`, `name a message, e.g. config: "${service.name.replace(/Service$/, "")}Config"`);
     return undefined;
   }
   const shape = ctx.shapes.configMessage(message, service.name);
