@@ -51,6 +51,8 @@ export interface InvariantViolation {
   /** Errors make a provider invalid; warnings are SHOULDs and never fail anything. */
   readonly severity: "error" | "warning";
   readonly subject: InvariantSubject;
+  /** When the subject is a list (`concurrency.key_fields`), the index of the offending element. */
+  readonly index?: number;
   /** What is wrong, naming the values involved. */
   readonly message: string;
   /** How to fix it. */
@@ -89,8 +91,8 @@ function aKind(kind: string): string {
 export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[] {
   const out: InvariantViolation[] = [];
   const name = tool.name;
-  const add = (rule: InvariantRule, subject: InvariantSubject, message: string, fix: string, severity: "error" | "warning" = "error"): void => {
-    out.push({ tool: name, rule, severity, subject, message, fix });
+  const add = (rule: InvariantRule, subject: InvariantSubject, message: string, fix: string, severity: "error" | "warning" = "error", index?: number): void => {
+    out.push({ tool: name, rule, severity, subject, ...(index === undefined ? {} : { index }), message, fix });
   };
 
   if (!toolNamePattern.test(name)) {
@@ -122,9 +124,9 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
   // A declaration decoded from another provider's GetSchema may have no usable input schema;
   // that is reported below as input-schema-subset, so only well-formed properties are read here.
   const inputProperties: object = typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null ? tool.inputSchema.properties : {};
-  for (const key of keyFields) {
+  for (const [index, key] of keyFields.entries()) {
     if (!Object.hasOwn(inputProperties, key)) {
-      add("key-fields-in-input", "concurrency.key_fields", `key field ${JSON.stringify(key)} is not a top-level field of the input`, `name one of: ${Object.keys(inputProperties).join(", ") || "(the input has no fields)"}`);
+      add("key-fields-in-input", "concurrency.key_fields", `key field ${JSON.stringify(key)} is not a top-level field of the input`, `name one of: ${Object.keys(inputProperties).join(", ") || "(the input has no fields)"}`, "error", index);
     }
   }
   if (tool.terminatesTurn && tool.kind !== "resource") {

@@ -80,6 +80,17 @@ describe("each broken rule is reported with its id and subject", () => {
     });
   }
 
+  it("gives the index of each key field that is not in the input", () => {
+    const found = errors({ ...base, concurrency: { safe: true, keyFields: ["size", "path", "mode"] } });
+    assert.deepEqual(
+      found.map((v) => [v.rule, v.index]),
+      [
+        ["key-fields-in-input", 0],
+        ["key-fields-in-input", 2],
+      ],
+    );
+  });
+
   it("covers every error rule and names a protocol source for each", () => {
     const covered = new Set(broken.map(([rule]) => rule));
     for (const rule of Object.keys(invariantSources) as InvariantRule[]) {

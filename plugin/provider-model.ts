@@ -1,0 +1,267 @@
+/**
+ * One annotated service resolved into its provider model: each rpc into a tool (declaration,
+ * input and output), the runtime's ToolSchema invariants reported where the option is written,
+ * handler member names checked for clashes, the config message and hook points resolved.
+ */
+import { getOption, hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import {
+  provider as providerOption,
+  ProviderOptionsSchema,
+  tool as toolOption,
+  ToolOptionsSchema,
+  type ProviderOptions,
+  type ToolOptions,
+} from "../generated/harnesstool/v1/annotations_pb.js";
+import { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
+import { ConcurrencySpecSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { checkToolDeclaration, checkToolDeclarations, type InvariantSubject, type InvariantViolation } from "../runtime/schema/invariants.js";
+import { riskNames, toolKindNames, type ToolDeclaration } from "../runtime/schema/tool-declaration.js";
+import { configAttributes } from "./config-model.js";
+import type { DiagnosticSink } from "./diagnostics.js";
+import type { MessageShapes } from "./json-schema-from-message.js";
+import { lowerCamelCase, pascalCase, snakeCase, type IdentifierAllocator } from "./names.js";
+import { toToolSchema } from "./shape-to-json-schema.js";
+import { fieldNumber, sourcePathParts, type FieldName, type SourceIndex } from "./source-locations.js";
+import type { ConfigModel, ProviderModel, ToolMessageModel, ToolModel } from "./tool-model.js";
+import type { NamedShape, ValueShape } from "./value-shape.js";
+
+// Source paths of the options, relative to the rpc or service, from the generated descriptors.
+const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, toolOption.number];
+const providerOptionPath = [sourcePathParts.SERVICE_OPTIONS, providerOption.number];
+const toolField = (name: FieldName<ToolOptions>): number[] => [...toolOptionPath, fieldNumber(ToolOptionsSchema, name)];
+const providerField = (name: FieldName<ProviderOptions>): number[] => [...providerOptionPath, fieldNumber(ProviderOptionsSchema, name)];
+
+// Where, relative to the rpc, each invariant subject is written.
+const subjectPaths: { readonly [S in InvariantSubject]: readonly number[] } = {
+  name: toolField("name"),
+  description: toolField("description"),
+  kind: toolField("kind"),
+  risk: toolField("risk"),
+  concurrency: toolField("concurrency"),
+  "concurrency.key_fields": [...toolField("concurrency"), fieldNumber(ConcurrencySpecSchema, "keyFields")],
+  terminates_turn: toolField("terminatesTurn"),
+  idempotent: toolField("idempotent"),
+  streaming: toolField("streaming"),
+  input_schema: [sourcePathParts.METHOD_INPUT_TYPE],
+  output_schema: [sourcePathParts.METHOD_OUTPUT_TYPE],
+  default_timeout: toolField("defaultTimeout"),
+};
+
+/** What building a provider needs from the file it is in. */
+export interface ProviderContext {
+  readonly source: SourceIndex;
+  readonly diagnostics: DiagnosticSink;
+  readonly shapes: MessageShapes;
+  /** The file's value identifiers (tool constants, schema constants, validators). */
+  readonly values: IdentifierAllocator;
+  /** The type names of each rpc's input and output, claimed before nested messages are named. */
+  readonly ioNames: ReadonlyMap<DescMethod, { readonly input: string; readonly output: string }>;
+  /** How many services of the file have an rpc of each name (a shared name takes the provider prefix). */
+  readonly rpcCount: ReadonlyMap<string, number>;
+}
+
+/** A tool with the rpc it came from, and whether its input or output could not be resolved. */
+interface BuiltTool {
+  readonly tool: ToolModel;
+  readonly method: DescMethod;
+  readonly brokenInput: boolean;
+  readonly brokenOutput: boolean;
+}
+
+/** Resolves one annotated service; every problem is recorded in `ctx.diagnostics`. */
+export function buildProviderModel(service: DescService, base: string, names: ProviderModel["names"], ctx: ProviderContext): ProviderModel {
+  const options = hasOption(service, providerOption) ? getOption(service, providerOption) : undefined;
+  if (service.methods.length === 0) {
+    ctx.diagnostics.error(ctx.source.position(service), service.name, "the provider declares no tools", "add an rpc annotated with (harnesstool.v1.tool)");
+  }
+  // Tools sharing a message share its schema constant (the later ones alias the first).
+  const seenIo = new Map<DescMessage, ToolMessageModel>();
+  const built = service.methods.flatMap((method) => buildTool(method, base, seenIo, ctx) ?? []);
+  reportInvariants(built, ctx);
+  checkHandlerMembers(built, options?.render === true, ctx);
+  return {
+    serviceName: service.name,
+    description: ctx.source.leadingComment(service),
+    identity: { name: options?.name ?? snakeCase(base), source: options?.source ?? "", version: options?.version },
+    tools: built.map((b) => b.tool),
+    config: options?.config !== undefined ? resolveConfig(service, options.config, ctx) : undefined,
+    slashCommands: (options?.slashCommands ?? []).map((c) => ({ name: c.name, description: c.description, template: c.template })),
+    hookPoints: resolveHookPoints(service, options?.supportedHookPoints ?? [], ctx),
+    render: options?.render === true,
+    names,
+  };
+}
+
+/** One rpc as a tool, or undefined (with an error) when it has no tool option. */
+function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, ToolMessageModel>, ctx: ProviderContext): BuiltTool | undefined {
+  const { source, diagnostics } = ctx;
+  const scope = `${method.parent.name}.${method.name}`;
+  if (!hasOption(method, toolOption)) {
+    diagnostics.error(source.position(method), scope, "the rpc has no (harnesstool.v1.tool) option, and every rpc of a provider service is a tool", "annotate it with option (harnesstool.v1.tool) = {...}, or move it to a service that is not a provider");
+    return undefined;
+  }
+  if (method.methodKind !== "unary") {
+    diagnostics.error(source.position(method), scope, `the rpc is ${method.methodKind.replace("_", "-")}; a tool rpc takes one request and returns one response`, "remove `stream` and set streaming: true in (harnesstool.v1.tool) if the tool emits intermediate events");
+  }
+  const opts = getOption(method, toolOption);
+  const prefix = (ctx.rpcCount.get(method.name) ?? 0) > 1 ? `${base}${method.name}` : method.name;
+  const io = ctx.ioNames.get(method) ?? { input: `${prefix}Input`, output: `${prefix}Output` };
+  const at = { method, scope, prefix, seenIo };
+  const input = toolMessage(method.input, io.input, "input", at, ctx);
+  const output = toolMessage(method.output, io.output, "output", at, ctx);
+  const tool: ToolModel = {
+    rpcName: method.name,
+    scope,
+    declaration: toolDeclaration(method, opts, input.model, output.model, source),
+    handlerName: lowerCamelCase(method.name),
+    previewName: opts.preview ? `preview${pascalCase(method.name)}` : undefined,
+    toolConst: ctx.values.allocate(`${lowerCamelCase(prefix)}Tool`),
+    input: input.model,
+    output: output.model,
+  };
+  return { tool, method, brokenInput: input.broken, brokenOutput: output.broken };
+}
+
+/** The ToolDeclaration the options state, as the runtime checks and serves it. */
+function toolDeclaration(method: DescMethod, opts: ToolOptions, input: ToolMessageModel, output: ToolMessageModel, source: SourceIndex): ToolDeclaration {
+  const description = opts.description !== undefined && opts.description.trim() !== "" ? opts.description : source.leadingComment(method);
+  const timeout = opts.defaultTimeout;
+  const keyFields = opts.concurrency?.keyFields ?? [];
+  return {
+    name: opts.name ?? snakeCase(method.name),
+    kind: toolKindNames[opts.kind - 1] ?? "unspecified",
+    risk: riskNames[opts.risk - 1] ?? "unspecified",
+    description,
+    inputSchema: input.schema,
+    outputSchema: output.schema,
+    // The option's own comment: process_backed implies streaming.
+    streaming: opts.streaming || opts.processBacked,
+    processBacked: opts.processBacked,
+    ...(opts.concurrency ? { concurrency: { safe: opts.concurrency.safe, ...(keyFields.length > 0 ? { keyFields: [...keyFields] } : {}) } } : {}),
+    ...(timeout ? { defaultTimeoutMs: Number(timeout.seconds) * 1000 + timeout.nanos / 1e6 } : {}),
+    idempotent: opts.idempotent,
+    terminatesTurn: opts.terminatesTurn,
+    preview: opts.preview,
+  };
+}
+
+/**
+ * A tool's input or output message: its shape (an empty object stands in when it cannot be
+ * resolved, so the rest of the tool is still checked), schema and generated names.
+ */
+function toolMessage(
+  message: DescMessage,
+  typeName: string,
+  which: "input" | "output",
+  at: { readonly method: DescMethod; readonly scope: string; readonly prefix: string; readonly seenIo: Map<DescMessage, ToolMessageModel> },
+  ctx: ProviderContext,
+): { model: ToolMessageModel; broken: boolean } {
+  const shape = ctx.shapes.toolMessage(message, at.scope);
+  let broken = shape === undefined;
+  const target: ValueShape | undefined = shape?.target;
+  if (shape && target && target.kind !== "object") {
+    const subject = which === "input" ? "input_schema" : "output_schema";
+    ctx.diagnostics.error(ctx.source.position(at.method, subjectPaths[subject]), at.scope, `the ${which} message ${message.typeName} has a json_schema of type ${target.kind}, and a tool's ${which} must be an object`, 'give json_schema "type": "object" at the root');
+    broken = true;
+  }
+  const named: NamedShape = shape && !broken ? shape : { kind: "named", typeName, messageName: message.typeName, target: { kind: "object", properties: [] } };
+  const Which = which === "input" ? "Input" : "Output";
+  const earlier = at.seenIo.get(message);
+  const model: ToolMessageModel = {
+    typeName,
+    shape: named,
+    schema: toToolSchema(named),
+    schemaConst: ctx.values.allocate(`${lowerCamelCase(at.prefix)}${Which}Schema`),
+    validator: ctx.values.allocate(`validate${pascalCase(at.prefix)}${Which}`),
+    ...(earlier ? { sameAs: earlier } : {}),
+  };
+  if (!earlier) at.seenIo.set(message, model);
+  return { model, broken };
+}
+
+/**
+ * The runtime's invariants (written once, in runtime/schema/invariants.ts) reported where the
+ * option is written; a rule about an input or output that could not be resolved is left out,
+ * since that problem is already reported.
+ */
+function reportInvariants(built: readonly BuiltTool[], ctx: ProviderContext): void {
+  const report = ({ tool, method, brokenInput, brokenOutput }: BuiltTool, v: InvariantViolation): void => {
+    if (brokenInput && (v.rule === "key-fields-in-input" || v.rule === "input-schema-subset")) return;
+    if (brokenOutput && v.rule === "output-schema-subset") return;
+    const path = v.index === undefined ? subjectPaths[v.subject] : [...subjectPaths[v.subject], v.index];
+    const at = ctx.source.position(method, path);
+    if (v.severity === "warning") ctx.diagnostics.warning(at, tool.scope, v.message, v.fix, v.rule);
+    else ctx.diagnostics.error(at, tool.scope, v.message, v.fix, v.rule);
+  };
+  for (const b of built) for (const v of checkToolDeclaration(b.tool.declaration)) report(b, v);
+  // A repeated name is reported on each tool after the first that bears it.
+  const occurrences = new Map<string, number>();
+  for (const v of checkToolDeclarations(built.map((b) => b.tool.declaration))) {
+    if (v.rule !== "name-unique") continue;
+    const n = (occurrences.get(v.tool) ?? 0) + 1;
+    occurrences.set(v.tool, n);
+    const repeated = built.filter((b) => b.tool.declaration.name === v.tool)[n];
+    if (repeated) report(repeated, v);
+  }
+}
+
+/** Handler members must not collide (an rpc `Render` beside render, `PreviewX` beside X's preview). */
+function checkHandlerMembers(built: readonly BuiltTool[], render: boolean, ctx: ProviderContext): void {
+  const members = new Map<string, string>();
+  const claim = (name: string, what: string, { tool, method }: BuiltTool): void => {
+    const earlier = members.get(name);
+    if (earlier !== undefined) {
+      ctx.diagnostics.error(ctx.source.position(method), tool.scope, `the handler member ${name} (${what}) clashes with ${earlier}`, "rename the rpc");
+    } else members.set(name, what);
+  };
+  if (render) members.set("render", "the provider's render handlers");
+  for (const b of built) {
+    claim(b.tool.handlerName, `the handler of ${b.tool.declaration.name}`, b);
+    if (b.tool.previewName) claim(b.tool.previewName, `the preview of ${b.tool.declaration.name}`, b);
+  }
+}
+
+/** HookPoint member names as protoc-gen-es spells them; an unknown or unspecified point is an error. */
+function resolveHookPoints(service: DescService, points: readonly HookPoint[], ctx: ProviderContext): string[] {
+  const names: string[] = [];
+  for (const [index, point] of points.entries()) {
+    const name = HookPoint[point];
+    if (point === HookPoint.UNSPECIFIED || name === undefined) {
+      ctx.diagnostics.error(ctx.source.position(service, [...providerField("supportedHookPoints"), index]), service.name, `supported_hook_points[${index}] is not a hook point`, "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED");
+    } else names.push(name);
+  }
+  return names;
+}
+
+/** The config message named by the provider option, looked up as protoc resolves type names. */
+function resolveConfig(service: DescService, name: string, ctx: ProviderContext): ConfigModel | undefined {
+  const file = service.file;
+  const wanted = name.replace(/^\./, "");
+  const candidates = file.proto.package !== "" && !name.startsWith(".") ? [`${file.proto.package}.${wanted}`, wanted] : [wanted];
+  const message = findMessage(file, candidates);
+  if (!message) {
+    ctx.diagnostics.error(ctx.source.position(service, providerField("config")), service.name, `config names ${JSON.stringify(name)}, which is not a message of this file or its imports`, `name a message, e.g. config: "${service.name.replace(/Service$/, "")}Config"`);
+    return undefined;
+  }
+  const shape = ctx.shapes.configMessage(message, service.name);
+  if (!shape) return undefined;
+  return { messageName: message.typeName, shape, attributes: configAttributes(shape) };
+}
+
+function findMessage(file: DescFile, candidates: readonly string[]): DescMessage | undefined {
+  const walk = (messages: readonly DescMessage[], wanted: string): DescMessage | undefined => {
+    for (const m of messages) {
+      if (m.typeName === wanted) return m;
+      const nested = walk(m.nestedMessages, wanted);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  for (const candidate of candidates) {
+    for (const f of [file, ...file.dependencies]) {
+      const found = walk(f.messages, candidate);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
