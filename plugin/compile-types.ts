@@ -1,11 +1,22 @@
 /**
- * TypeScript types from JSON Schema through json-schema-to-typescript, run concurrently (its
- * `compile` is async, which is why the plugin builds its model before protoplugin's synchronous
- * emit). Closed types (`additionalProperties: false`), no prettier (`format: false`: several times
- * faster), then indented here so the output reads like hand-written code.
+ * TypeScript types from JSON Schema through json-schema-to-typescript: its linker, normalizer,
+ * parser and optimizer turn each schema into the AST of a TypeScript type, which print-types.ts
+ * prints through protoplugin's GeneratedFile.
+ *
+ * Why its stages and not `compile()`: `compile()` is async (it dereferences `$ref` with
+ * json-schema-ref-parser and may format with prettier), while a protoplugin plugin runs
+ * synchronously under `runNodeJs`. The schemas given here never hold a `$ref` (a nested message is
+ * a `tsType` reference to its own named type, see shape-to-json-schema.ts), so dereferencing has
+ * nothing to do; formatting is done by printing the AST. The stages are the ones `compile()` runs,
+ * in its order; test/plugin/compile-types.test.ts holds them to `compile()`'s output.
  */
-import { compile, type Options } from "json-schema-to-typescript";
-import type { JSONSchema4 } from "json-schema";
+import { DEFAULT_OPTIONS, type Options } from "json-schema-to-typescript";
+import { link } from "json-schema-to-typescript/dist/src/linker.js";
+import { normalize } from "json-schema-to-typescript/dist/src/normalizer.js";
+import { optimize } from "json-schema-to-typescript/dist/src/optimizer.js";
+import { nameAnonymousRecursiveTypes, parse } from "json-schema-to-typescript/dist/src/parser.js";
+import type { AST } from "json-schema-to-typescript/dist/src/types/AST.js";
+import { validate } from "json-schema-to-typescript/dist/src/validator.js";
 import type { TypeScriptSchema } from "./shape-to-json-schema.js";
 
 /** One named type to compile. The name must be a plain identifier (a dot would truncate it). */
@@ -14,7 +25,12 @@ export interface TypeRequest {
   readonly schema: TypeScriptSchema;
 }
 
-const options: Partial<Options> = {
+/** The compiled type of each request, by name. */
+export type CompiledTypes = ReadonlyMap<string, AST>;
+
+/** json-schema-to-typescript's options: closed objects, `unknown` for anything. */
+export const compileOptions: Options = {
+  ...DEFAULT_OPTIONS,
   format: false,
   additionalProperties: false,
   bannerComment: "",
@@ -22,65 +38,23 @@ const options: Partial<Options> = {
   unknownAny: true,
 };
 
-/** Compiles every request concurrently; the result maps each name to its declaration text. */
-export async function compileTypes(requests: readonly TypeRequest[]): Promise<Map<string, string>> {
-  const compiled = await Promise.all(
-    requests.map(async ({ name, schema }) => {
-      // json-schema-to-typescript annotates the schema it is given; give it a copy.
-      const text = await compile(structuredClone(schema) as JSONSchema4, name, options);
-      return [name, tidyDeclaration(text)] as const;
-    }),
-  );
-  return new Map(compiled);
+/** Compiles one schema into the AST of its named type. */
+export function compileType({ name, schema }: TypeRequest): AST {
+  if (JSON.stringify(schema).includes('"$ref"')) throw new Error(`the TypeScript schema of ${name} holds a $ref, which this plugin never writes`);
+  // The stages mutate what they are given; give them a copy.
+  const linked = link(structuredClone(schema) as Parameters<typeof link>[0]);
+  const problems = validate(linked, name);
+  if (problems.length > 0) throw new Error(`json-schema-to-typescript rejects the schema of ${name}: ${problems.join("; ")}`);
+  const noReferences = new WeakMap<object, string>();
+  const normalized = normalize(linked, noReferences, name, compileOptions);
+  const processed = new Map();
+  const usedNames = new Set<string>();
+  const parsed = parse(normalized, compileOptions, undefined, processed, usedNames);
+  nameAnonymousRecursiveTypes(parsed, processed, noReferences, usedNames);
+  return optimize(parsed, compileOptions);
 }
 
-/**
- * Indents json-schema-to-typescript's unformatted output by brace depth, ends members with `;`,
- * writes one-line JSDoc as `/** text *\/`, empty bodies as `{}`, and unwraps a property type that
- * is nothing but a parenthesized union of string literals.
- */
-export function tidyDeclaration(text: string): string {
-  const out: string[] = [];
-  let depth = 0;
-  let comment: string[] | undefined;
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (comment !== undefined) {
-      if (line.startsWith("*/")) {
-        out.push(...formatComment(comment, "  ".repeat(depth)));
-        comment = undefined;
-      } else comment.push(line.replace(/^\* ?/, ""));
-      continue;
-    }
-    if (line === "") continue;
-    if (line.startsWith("/**")) {
-      comment = [];
-      continue;
-    }
-    if (line.startsWith("}")) {
-      depth = Math.max(0, depth - 1);
-      const end = depth > 0 ? `${line};` : line;
-      const last = out[out.length - 1];
-      if (last !== undefined && last.endsWith("{")) out[out.length - 1] = `${last}${end}`;
-      else out.push(`${"  ".repeat(depth)}${end}`);
-      continue;
-    }
-    const member = unwrapUnion(line.replace(/^\[k: string\]:/, "[key: string]:"));
-    out.push(`${"  ".repeat(depth)}${member}${depth > 0 && !line.endsWith("{") ? ";" : ""}`);
-    if (line.endsWith("{")) depth++;
-  }
-  return out.join("\n");
-}
-
-function formatComment(lines: readonly string[], pad: string): string[] {
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines = lines.slice(0, -1);
-  if (lines.length === 1) return [`${pad}/** ${lines[0]} */`];
-  return [`${pad}/**`, ...lines.map((l) => (l === "" ? `${pad} *` : `${pad} * ${l}`)), `${pad} */`];
-}
-
-const literalUnion = /^(.*?\??: )\(("(?:[^"\\]|\\.)*"(?: \| "(?:[^"\\]|\\.)*")*)\)$/;
-
-function unwrapUnion(line: string): string {
-  const match = literalUnion.exec(line);
-  return match ? `${match[1]}${match[2]}` : line;
+/** Compiles every request; the result maps each name to its type. */
+export function compileTypes(requests: readonly TypeRequest[]): CompiledTypes {
+  return new Map(requests.map((request) => [request.name, compileType(request)]));
 }

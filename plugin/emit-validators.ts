@@ -29,13 +29,19 @@ export class ValidatorWriter {
   private readonly names = new Map<string, string>();
   private readonly pending: { name: string; shape: Exclude<ValueShape, NamedShape> }[] = [];
   private readonly written: Line[] = [];
-  private readonly taken = new Set<string>();
+  private readonly taken: Set<string>;
 
-  /** `typed`: TypeScript (parameter and return types); otherwise JavaScript. */
+  /**
+   * `typed`: TypeScript (parameter and return types); otherwise JavaScript. `declared`: the names
+   * the file declares besides the check functions, which no check function may take.
+   */
   constructor(
     private readonly symbols: ValidatorSymbols,
     private readonly typed: boolean,
-  ) {}
+    declared: Iterable<string> = [],
+  ) {
+    this.taken = new Set(declared);
+  }
 
   /** The check function of a named shape (or inline object), scheduled on first use. */
   checkFunctionOf(shape: NamedShape | ObjectShape, suggested: string): string {
@@ -53,13 +59,15 @@ export class ValidatorWriter {
     return name;
   }
 
-  /** An exported `validateX(value)` that runs the check of `shape` from the root. */
-  validator(exportName: Piece, shape: NamedShape, schemaConst: string): Line[] {
+  /**
+   * An exported `validateX(value)` that runs the check of `shape` from the root. `declaration`
+   * prints as `export function validateX` (protoplugin's `f.export("function", name)`).
+   */
+  validator(declaration: Piece, shape: NamedShape): Line[] {
     const check = this.checkFunctionOf(shape, shape.typeName);
     const violations = this.symbols.ValueViolation;
     return [
-      [validatorDoc(schemaConst)],
-      this.typed ? ["export function ", exportName, "(value: unknown): ", violations, "[] {"] : ["export function ", exportName, "(value) {"],
+      this.typed ? [declaration, "(value: unknown): ", violations, "[] {"] : [declaration, "(value) {"],
       this.typed ? ["  const violations: ", violations, "[] = [];"] : ["  const violations = [];"],
       [`  ${check}(value, "", violations);`],
       ["  return violations;"],
@@ -179,9 +187,9 @@ export class ValidatorWriter {
   }
 }
 
-/** The JSDoc of an exported validator, in every target. */
+/** The JSDoc text of an exported validator, in every target. */
 export function validatorDoc(schemaConst: string): string {
-  return `/** Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages. */`;
+  return `Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages.`;
 }
 
 function pointer(name: string): string {

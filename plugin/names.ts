@@ -52,6 +52,11 @@ export class IdentifierAllocator {
     return !this.taken.has(name);
   }
 
+  /** Every name taken so far, reserved or allocated. */
+  names(): string[] {
+    return [...this.taken];
+  }
+
   /** `wanted`, or `wanted2`, `wanted3`, ... whichever is free first. */
   allocate(wanted: string): string {
     let name = wanted;

@@ -1,7 +1,8 @@
 /** The plugin's name and version, as generated headers and `--version` print them. */
+import packageJson from "../package.json" with { type: "json" };
 
 /** The plugin's name. */
 export const pluginName = "protoc-gen-harness-tool";
 
-/** The plugin's version: the harness-tool package version (a test keeps them equal). */
-export const pluginVersion = "0.1.0";
+/** The plugin's version: its package's. */
+export const pluginVersion: string = packageJson.version;

@@ -52,8 +52,8 @@ export interface ProviderContext {
   readonly source: SourceIndex;
   readonly diagnostics: DiagnosticSink;
   readonly shapes: MessageShapes;
-  /** The file's value identifiers (tool constants, schema constants, validators). */
-  readonly values: IdentifierAllocator;
+  /** The names the file's modules declare (tool constants, schema constants, validators, types). */
+  readonly identifiers: IdentifierAllocator;
   /** The type names of each rpc's input and output, claimed before nested messages are named. */
   readonly ioNames: ReadonlyMap<DescMethod, { readonly input: string; readonly output: string }>;
   /** How many services of the file have an rpc of each name (a shared name takes the provider prefix). */
@@ -115,7 +115,7 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
     declaration: toolDeclaration(method, opts, input.model, output.model, source),
     handlerName: lowerCamelCase(method.name),
     previewName: opts.preview ? `preview${pascalCase(method.name)}` : undefined,
-    toolConst: ctx.values.allocate(`${lowerCamelCase(prefix)}Tool`),
+    toolConst: ctx.identifiers.allocate(`${lowerCamelCase(prefix)}Tool`),
     input: input.model,
     output: output.model,
   };
@@ -171,8 +171,8 @@ function toolMessage(
     typeName,
     shape: named,
     schema: toToolSchema(named),
-    schemaConst: ctx.values.allocate(`${lowerCamelCase(at.prefix)}${Which}Schema`),
-    validator: ctx.values.allocate(`validate${pascalCase(at.prefix)}${Which}`),
+    schemaConst: ctx.identifiers.allocate(`${lowerCamelCase(at.prefix)}${Which}Schema`),
+    validator: ctx.identifiers.allocate(`validate${pascalCase(at.prefix)}${Which}`),
     ...(earlier ? { sameAs: earlier } : {}),
   };
   if (!earlier) at.seenIo.set(message, model);

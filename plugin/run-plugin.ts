@@ -1,109 +1,163 @@
 /**
- * The pipeline: CodeGeneratorRequest -> model (or diagnostics) -> compiled types -> protoplugin's
- * emit -> CodeGeneratorResponse. Errors come back in CodeGeneratorResponse.error, every one at
- * once and never as a stack trace; warnings are returned for stderr.
+ * The plugin as protoplugin runs it: CodeGeneratorRequest -> model (or diagnostics) -> compiled
+ * types -> the two emitters -> CodeGeneratorResponse. Problems in the protos come back in
+ * CodeGeneratorResponse.error, every one at once, with no file; warnings go to `warn` (stderr
+ * under `runNodeJs`). A bad plugin option throws protoplugin's option error, which `runNodeJs`
+ * prints as one line.
+ *
+ * Each generated proto file gets two modules, written by two protoplugin plugins over the same
+ * request and model: `<file>_tool` (emit-api-file.ts) with the request's parameters, and
+ * `<file>_tool_schemas` (emit-schemas-file.ts) with `ts_nocheck=true` added, so that protoplugin's
+ * own preamble carries the directive (type-checking a provider skips the generated data and
+ * checks; bench/RESULTS.md, type-check cost).
  */
-import { create, createFileRegistry, protoInt64, type DescFile } from "@bufbuild/protobuf";
-import { createEcmaScriptPlugin, type Schema } from "@bufbuild/protoplugin";
+import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
+import { createEcmaScriptPlugin, type Plugin, type Schema } from "@bufbuild/protoplugin";
 import {
+  CodeGeneratorRequestSchema,
   CodeGeneratorResponse_Feature,
   CodeGeneratorResponseSchema,
-  Edition,
-  FileDescriptorSetSchema,
   type CodeGeneratorRequest,
   type CodeGeneratorResponse,
 } from "@bufbuild/protobuf/wkt";
-import { compileTypes } from "./compile-types.js";
+import { compileTypes, type CompiledTypes } from "./compile-types.js";
 import { formatDiagnostic, sortDiagnostics } from "./diagnostics.js";
+import { emitApiFile, targetExtension, type OutputTarget } from "./emit-api-file.js";
+import { emitSchemasFile } from "./emit-schemas-file.js";
 import { collectTypes, type FileTypes } from "./emit-types.js";
-import { emitToolFile, schemasFileDirective, targetExtension, type OutputTarget } from "./emit-tool-file.js";
 import { parseHarnessToolOptions, type HarnessToolOptions } from "./plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
 import { buildModel, type FileModel } from "./tool-model.js";
 
-/** What one run produced. */
+/** The model of one request, built from the first target protoplugin asks for. */
+interface Generation {
+  readonly files: readonly FileModel[];
+  readonly errors: readonly string[];
+  readonly warnings: readonly string[];
+  /** The types of one file (names are unique per file only), compiled on first use: the js target prints none. */
+  types(file: FileModel): { readonly fileTypes: FileTypes; readonly compiled: CompiledTypes };
+}
+
+function generation(files: readonly DescFile[]): Generation {
+  const model = buildModel(files);
+  const sorted = sortDiagnostics(model.diagnostics.all);
+  const types = new Map<FileModel, { fileTypes: FileTypes; compiled: CompiledTypes }>();
+  return {
+    files: model.files,
+    errors: sorted.filter((d) => d.severity === "error").map(formatDiagnostic),
+    warnings: sorted.filter((d) => d.severity === "warning").map(formatDiagnostic),
+    types(file) {
+      let found = types.get(file);
+      if (!found) {
+        const fileTypes = collectTypes(file);
+        found = { fileTypes, compiled: compileTypes(fileTypes.requests) };
+        types.set(file, found);
+      }
+      return found;
+    },
+  };
+}
+
+/** One of the two modules of each proto file. */
+type Emit = (schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation) => void;
+
+const emitApi: Emit = (schema, target, run) => {
+  for (const file of run.files) {
+    const f = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
+    preamble(f, schema, file);
+    const { fileTypes, compiled } = target === "js" ? { fileTypes: { requests: [], providers: new Map() }, compiled: new Map() } : run.types(file);
+    emitApiFile(f, file, fileTypes, compiled, schema.options, target);
+  }
+};
+
+const emitSchemas: Emit = (schema, target, run) => {
+  for (const file of run.files) {
+    const f = schema.generateFile(`${file.outputBase}_schemas${targetExtension[target]}`);
+    preamble(f, schema, file);
+    emitSchemasFile(f, file, schema.options, target);
+  }
+};
+
+function preamble(f: ReturnType<Schema["generateFile"]>, schema: Schema<HarnessToolOptions>, file: FileModel): void {
+  const desc = schema.files.find((d) => d.proto.name === file.protoFile);
+  if (desc) f.preamble(desc);
+}
+
+/**
+ * A protoplugin plugin printing one module per file. The first target that runs builds the model
+ * (`state.run`); when it holds errors, nothing is printed.
+ */
+function modulePlugin(emit: Emit, state: { run?: Generation }): Plugin {
+  const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
+    if (target === "js" && schema.options.jsImportStyle !== "module") {
+      throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
+    }
+    state.run ??= generation(schema.files);
+    if (state.run.errors.length === 0) emit(schema, target, state.run);
+  };
+  // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
+  // transpile one target into another.
+  return createEcmaScriptPlugin({
+    name: pluginName,
+    version: `v${pluginVersion}`,
+    parseOptions: parseHarnessToolOptions,
+    generateTs: generate,
+    generateJs: generate,
+    generateDts: generate,
+  });
+}
+
+function failure(errors: readonly string[]): CodeGeneratorResponse {
+  return create(CodeGeneratorResponseSchema, {
+    error: errors.join("\n"),
+    supportedFeatures: protoInt64.parse(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS),
+    minimumEdition,
+    maximumEdition,
+  });
+}
+
+/** The request with `ts_nocheck=true` added to its parameters (a later key wins in protoplugin). */
+function withTsNocheck(request: CodeGeneratorRequest): CodeGeneratorRequest {
+  return create(CodeGeneratorRequestSchema, { ...request, parameter: request.parameter === "" ? "ts_nocheck=true" : `${request.parameter},ts_nocheck=true` });
+}
+
+/** protoc-gen-harness-tool as a protoplugin Plugin; `warn` receives each warning line. */
+export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
+  return {
+    name: pluginName,
+    version: `v${pluginVersion}`,
+    run(request) {
+      const state: { run?: Generation } = {};
+      const api = modulePlugin(emitApi, state).run(request);
+      if (!state.run) return api;
+      for (const line of state.run.warnings) warn(line);
+      if (state.run.errors.length > 0) return failure(state.run.errors);
+      const schemas = modulePlugin(emitSchemas, state).run(withTsNocheck(request));
+      // Each module followed by its companion, as one plugin would list them.
+      const files = api.file.flatMap((file, i) => [file, ...(schemas.file[i] ? [schemas.file[i]] : [])]);
+      return create(CodeGeneratorResponseSchema, { ...api, file: [...files, ...schemas.file.slice(api.file.length)] });
+    },
+  };
+}
+
+/** The plugin `runNodeJs` runs (plugin/main.ts): warnings to stderr. */
+export const protocGenHarnessTool: Plugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`));
+
+/** What one in-process run produced. */
 export interface PluginRun {
   readonly response: CodeGeneratorResponse;
-  /** Warning lines for stderr (also produced when generation fails). */
+  /** Warning lines (also produced when generation fails). */
   readonly warnings: readonly string[];
-  /** Error lines (also in response.error), for callers that want them one by one. */
+  /** The lines of response.error, one per problem. */
   readonly errors: readonly string[];
 }
 
-const features = protoInt64.parse(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS);
-
-function failure(errors: readonly string[], warnings: readonly string[]): PluginRun {
-  const response = create(CodeGeneratorResponseSchema, {
-    error: errors.join("\n"),
-    supportedFeatures: features,
-    minimumEdition: Edition.EDITION_PROTO2,
-    maximumEdition: Edition.EDITION_2023,
-  });
-  return { response, warnings, errors };
-}
-
-/** Files to generate, resolved with their source info (as protoplugin does: source descriptors first). */
-function filesToGenerate(request: CodeGeneratorRequest): DescFile[] {
-  const bySource = new Map(request.sourceFileDescriptors.map((f) => [f.name, f]));
-  const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: request.protoFile.map((f) => bySource.get(f.name) ?? f) }));
-  const wanted = new Set(request.fileToGenerate);
-  const out: DescFile[] = [];
-  for (const file of registry.files) if (wanted.has(file.proto.name)) out.push(file);
-  return out;
-}
-
-/** Runs the plugin on one request. Never throws: every failure is a response error. */
-export async function runPlugin(request: CodeGeneratorRequest): Promise<PluginRun> {
-  let warnings: string[] = [];
-  try {
-    const model = buildModel(filesToGenerate(request));
-    const sorted = sortDiagnostics(model.diagnostics.all);
-    warnings = sorted.filter((d) => d.severity === "warning").map(formatDiagnostic);
-    const errors = sorted.filter((d) => d.severity === "error").map(formatDiagnostic);
-    if (errors.length > 0) return failure(errors, warnings);
-
-    const types = new Map<FileModel, FileTypes>(model.files.map((file) => [file, collectTypes(file)]));
-    const compiled = await compileTypes([...types.values()].flatMap((t) => t.requests));
-
-    const emit = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
-      if (target === "js" && schema.options.jsImportStyle !== "module") {
-        throw new Error("js_import_style=legacy_commonjs is not supported: the harness-tool runtime is an ES module");
-      }
-      const byName = new Map(schema.files.map((f) => [f.proto.name, f]));
-      const extension = targetExtension[target];
-      for (const file of model.files) {
-        const desc = byName.get(file.protoFile);
-        const schemasBase = `${file.outputBase}_schemas`;
-        const f = schema.generateFile(`${file.outputBase}${extension}`);
-        const s = schema.generateFile(`${schemasBase}${extension}`);
-        if (desc) {
-          f.preamble(desc);
-          s.preamble(desc);
-        }
-        const paths = { tool: `./${file.outputBase}.js`, schemas: `./${schemasBase}.js` };
-        emitToolFile(f, s, paths, file, types.get(file) as FileTypes, compiled, schema.options, target);
-      }
-    };
-    // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
-    // transpile one target into another.
-    const plugin = createEcmaScriptPlugin({
-      name: pluginName,
-      version: `v${pluginVersion}`,
-      parseOptions: parseHarnessToolOptions,
-      generateTs: (schema) => emit(schema, "ts"),
-      generateJs: (schema) => emit(schema, "js"),
-      generateDts: (schema) => emit(schema, "dts"),
-    });
-    const response = plugin.run(request);
-    // A directive counts only before the first statement; protoplugin puts the imports right after
-    // its preamble, so the schemas files get theirs inside the preamble, after its last line.
-    for (const file of response.file) {
-      if (file.name.endsWith("_tool_schemas.ts")) file.content = file.content.replace("/* eslint-disable */\n", `/* eslint-disable */\n${schemasFileDirective}\n`);
-    }
-    return { response, warnings, errors: [] };
-  } catch (error) {
-    // Option errors and anything unexpected: one line, no stack trace.
-    const message = error instanceof Error ? error.message : String(error);
-    return failure([`${pluginName}: ${message}`], warnings);
-  }
+/**
+ * Runs the plugin in-process on one request, as `runNodeJs` would, collecting the warnings; a bad
+ * plugin option throws protoplugin's option error.
+ */
+export function runPlugin(request: CodeGeneratorRequest): PluginRun {
+  const warnings: string[] = [];
+  const response = createHarnessToolPlugin((line) => warnings.push(line)).run(request);
+  return { response, warnings, errors: response.error ? response.error.split("\n") : [] };
 }

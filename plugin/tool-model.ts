@@ -81,6 +81,8 @@ export interface FileModel {
   /** The generated API module's path without its extension, e.g. `examples/fs/v1/fs_tool`. */
   readonly outputBase: string;
   readonly providers: readonly ProviderModel[];
+  /** Every name the file's generated modules declare (types, tools, schemas, validators, factories). */
+  readonly declaredNames: readonly string[];
 }
 
 /** The model of every file to generate, or why it cannot be built. */
@@ -89,24 +91,11 @@ export interface ModelResult {
   readonly diagnostics: DiagnosticSink;
 }
 
-/** Type names the generated code imports; messages never take them. */
-export const importedTypeNames = [
-  "ConfigDefinition",
-  "JsonSchemaObject",
-  "PreviewContext",
-  "ProcessToolContext",
-  "ProviderDefinition",
-  "RenderHandler",
-  "RenderTreeInit",
-  "StreamingToolContext",
-  "ToolContext",
-  "ToolDefinition",
-  "ToolSchema",
-  "ValueViolation",
-  "HookPoint",
-];
-
-/** Global types a generated file may rely on (or a handler author expect), never shadowed. */
+/**
+ * Global types a generated file may rely on (or a handler author expect), never shadowed by a
+ * message type. Imported names need no such list: protoplugin aliases an import whose name the
+ * file declares.
+ */
 const globalTypeNames = new Set([
   "Array", "ArrayBuffer", "Boolean", "Date", "Error", "Exclude", "Extract", "Function", "Iterable", "JSON", "Map", "Math",
   "NonNullable", "Number", "Object", "Omit", "Partial", "Pick", "Promise", "Readonly", "ReadonlyArray", "Record", "RegExp",
@@ -132,15 +121,16 @@ export function buildModel(files: readonly DescFile[]): ModelResult {
 }
 
 function buildFileModel(file: DescFile, services: readonly DescService[], source: SourceIndex, diagnostics: DiagnosticSink): FileModel {
-  const types = new IdentifierAllocator(importedTypeNames);
-  const values = new IdentifierAllocator(["toolDefinition", "toolPart", "assembleProvider", "typeOfJson", "escapePointer", "toolDeclarationToWire", "HookPoint"]);
+  // One namespace for the types and values the two modules of the file declare: a name the API
+  // module re-exports from the schemas module must not be taken by anything else.
+  const identifiers = new IdentifierAllocator();
   const messageNames = new Map<DescMessage, string>();
   const typeNameOf = (message: DescMessage): string => {
     let name = messageNames.get(message);
     if (name === undefined) {
       const wanted = nestedTypeName(message);
       // A message named like a global type (Record, Map, Error) would shadow it in the file.
-      name = types.allocate(globalTypeNames.has(wanted) ? `${wanted}Message` : wanted);
+      name = identifiers.allocate(globalTypeNames.has(wanted) ? `${wanted}Message` : wanted);
       messageNames.set(message, name);
     }
     return name;
@@ -157,12 +147,12 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
       service,
       base,
       names: {
-        handlers: types.allocate(`${base}Handlers`),
-        config: types.allocate(`${base}Config`),
-        options: types.allocate(`${base}ProviderOptions`),
-        configConst: values.allocate(`${lower}Config`),
-        factory: values.allocate(`create${base}Provider`),
-        toolSchemas: values.allocate(`${lower}ToolSchemas`),
+        handlers: identifiers.allocate(`${base}Handlers`),
+        config: identifiers.allocate(`${base}Config`),
+        options: identifiers.allocate(`${base}ProviderOptions`),
+        configConst: identifiers.allocate(`${lower}Config`),
+        factory: identifiers.allocate(`create${base}Provider`),
+        toolSchemas: identifiers.allocate(`${lower}ToolSchemas`),
       },
     };
   });
@@ -172,7 +162,7 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
     for (const method of service.methods) {
       const prefix = (rpcCount.get(method.name) ?? 0) > 1 ? `${base}${method.name}` : method.name;
       const claim = (message: DescMessage, wanted: string): string => {
-        const name = types.allocate(wanted);
+        const name = identifiers.allocate(wanted);
         if (!messageNames.has(message)) messageNames.set(message, name);
         return name;
       };
@@ -181,9 +171,9 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
   }
 
   const providers = plans.map(({ service, base, names }) =>
-    buildProviderModel(service, base, names, { source, diagnostics, shapes, values, ioNames, rpcCount }),
+    buildProviderModel(service, base, names, { source, diagnostics, shapes, identifiers, ioNames, rpcCount }),
   );
-  return { protoFile: file.proto.name, outputBase: `${file.name}_tool`, providers };
+  return { protoFile: file.proto.name, outputBase: `${file.name}_tool`, providers, declaredNames: identifiers.names() };
 }
 
 /** `Outer.Inner` -> `OuterInner`: nested message names joined, as a TypeScript type name. */

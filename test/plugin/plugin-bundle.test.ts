@@ -40,7 +40,8 @@ describe("the bundled plugin", () => {
     assert.equal(nodeModulesAbove(path.dirname(bundle)), undefined, "the test needs a temp dir with no node_modules above it");
     const run = spawnSync(process.execPath, [bundle, "--version"], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^protoc-gen-harness-tool \d+\.\d+\.\d+\n$/);
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    assert.equal(run.stdout, `protoc-gen-harness-tool v${version}\n`);
   });
 
   it("holds stand-ins for the TypeScript compiler and prettier, not the packages", () => {
@@ -51,13 +52,13 @@ describe("the bundled plugin", () => {
   });
 
   for (const parameter of ["target=ts,import_extension=js", "target=js+dts,import_extension=js"]) {
-    it(`writes what the sources write (${parameter})`, async () => {
+    it(`writes what the sources write (${parameter})`, () => {
       const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
       const request = requestFor(files, ["mapping.proto", "no_timeout.proto"], parameter);
       const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request) });
       assert.equal(run.status, 0, run.stderr.toString("utf8"));
       const response = fromBinary(CodeGeneratorResponseSchema, new Uint8Array(run.stdout));
-      const expected = (await runPlugin(request)).response;
+      const expected = runPlugin(request).response;
       assert.equal(response.error ?? "", "");
       assert.deepEqual(
         response.file.map((f) => [f.name, f.content]),
@@ -65,4 +66,13 @@ describe("the bundled plugin", () => {
       );
     });
   }
+
+  it("refuses a bad option in one line on stderr, exit status 1, nothing on stdout", () => {
+    const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
+    const request = requestFor(files, ["no_timeout.proto"], "target=ts,runtime_path=x");
+    const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request), encoding: "utf8" });
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^protoc-gen-harness-tool: invalid option "runtime_path=x": unknown option "runtime_path" \(.+\)\n$/);
+  });
 });

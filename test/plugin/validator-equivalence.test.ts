@@ -43,7 +43,7 @@ const { value: json } = fc.letrec<{ value: unknown }>((tie) => ({
  */
 function compile(root: NamedShape, typed: boolean): (value: unknown) => ValueViolation[] {
   const writer = new ValidatorWriter({ typeOfJson: "typeOfJson", escapePointer: "escapePointer", ValueViolation: "ValueViolation" }, typed);
-  const lines = [...writer.validator("validate", root, "schema"), ...writer.functions()];
+  const lines = [...writer.validator("export function validate", root), ...writer.functions()];
   const printed = `${lines.map((l) => l.join("")).join("\n")}\nreturn validate;`;
   const js = typed
     ? ts.transpileModule(`type ValueViolation = { path: string; message: string };\n${printed}`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText

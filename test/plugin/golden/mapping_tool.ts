@@ -19,9 +19,13 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * A search.
  */
 export interface SearchInput {
-  /** The query text. */
+  /**
+   * The query text.
+   */
   query: string;
-  /** Largest number of results. */
+  /**
+   * Largest number of results.
+   */
   limit?: number;
   /**
    * Byte offset to start at.
@@ -47,9 +51,13 @@ export interface SearchInput {
    * A duration in seconds with an "s" suffix, e.g. "1.5s".
    */
   budget?: string;
-  /** A nickname filter. */
+  /**
+   * A nickname filter.
+   */
   nickname?: string;
-  /** Tags to match (all of them). */
+  /**
+   * Tags to match (all of them).
+   */
   tags?: string[];
   /**
    * Formats to accept.
@@ -57,9 +65,13 @@ export interface SearchInput {
    * Values: "json" (One JSON object per record), "text" (Plain text lines).
    */
   formats?: ("json" | "text")[];
-  /** Matrix of weights. */
+  /**
+   * Matrix of weights.
+   */
   weights?: Row[];
-  /** A note for the log. */
+  /**
+   * A note for the log.
+   */
   note: string;
 }
 
@@ -69,9 +81,13 @@ export interface SearchInput {
  * The results.
  */
 export interface SearchOutput {
-  /** The records found. */
+  /**
+   * The records found.
+   */
   records: RecordMessage[];
-  /** The best record, if any. */
+  /**
+   * The best record, if any.
+   */
   best?: RecordMessage;
   /**
    * When the search ran.
@@ -98,7 +114,9 @@ export interface CountOutput {
    * A 64-bit integer as a JSON number: exact only up to 2^53.
    */
   count: number;
-  /** Where the counted records came from. */
+  /**
+   * Where the counted records came from.
+   */
   source: CountResponseSource;
 }
 
@@ -121,19 +139,29 @@ export interface StoreInput {
  * What was stored.
  */
 export interface StoreOutput {
-  /** True when a blob with that key existed. */
+  /**
+   * True when a blob with that key existed.
+   */
   replaced: boolean;
 }
 
-/** One row of weights. */
+/**
+ * One row of weights.
+ */
 export interface Row {
-  /** The weights. */
+  /**
+   * The weights.
+   */
   values: number[];
 }
 
-/** One record. */
+/**
+ * One record.
+ */
 export interface RecordMessage {
-  /** The record id. */
+  /**
+   * The record id.
+   */
   id: string;
   /**
    * The raw record.
@@ -141,13 +169,19 @@ export interface RecordMessage {
    * Bytes, base64-encoded.
    */
   raw: string;
-  /** Where it came from. */
+  /**
+   * Where it came from.
+   */
   origin: RecordOrigin;
 }
 
-/** Where a record came from. */
+/**
+ * Where a record came from.
+ */
 export interface RecordOrigin {
-  /** The source name. */
+  /**
+   * The source name.
+   */
   source: string;
 }
 
@@ -164,18 +198,30 @@ export type CountResponseSource = RecordOrigin;
  * The mapping provider's settings.
  */
 export interface MappingConfig {
-  /** The API key. */
+  /**
+   * The API key.
+   */
   api_key: string;
-  /** Where the service lives. */
+  /**
+   * Where the service lives.
+   */
   endpoint: {
-    /** The base URL. */
+    /**
+     * The base URL.
+     */
     url: string;
-    /** Whether to verify TLS. */
+    /**
+     * Whether to verify TLS.
+     */
     verify_tls?: boolean;
   };
-  /** Retry delays in seconds. */
+  /**
+   * Retry delays in seconds.
+   */
   retry_delays?: number[];
-  /** Extra headers. */
+  /**
+   * Extra headers.
+   */
   headers?: {
     [key: string]: string;
   };

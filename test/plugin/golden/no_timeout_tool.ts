@@ -15,7 +15,9 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * What to look up.
  */
 export interface LookupInput {
-  /** The key. */
+  /**
+   * The key.
+   */
   key: string;
 }
 
@@ -25,7 +27,9 @@ export interface LookupInput {
  * What was found.
  */
 export interface LookupOutput {
-  /** The value. */
+  /**
+   * The value.
+   */
   value: string;
 }
 

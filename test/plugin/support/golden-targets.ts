@@ -1,7 +1,7 @@
 // What test/plugin/golden/ holds: the good protos generated for each target, and where.
 
 /** The protos of test/plugin/protos/good that have committed output. */
-export const goldenProtos = ["mapping.proto", "no_timeout.proto"];
+export const goldenProtos = ["mapping.proto", "names.proto", "no_timeout.proto"];
 
 /** Each committed target: its folder under test/plugin and the plugin parameter that made it. */
 export const goldenTargets = [

@@ -20,7 +20,7 @@ export function requestFor(files: readonly FileDescriptorProto[], fileToGenerate
   });
 }
 
-/** Runs the plugin on `fileToGenerate`. */
-export function generate(files: readonly FileDescriptorProto[], fileToGenerate: readonly string[], parameter?: string): Promise<PluginRun> {
+/** Runs the plugin on `fileToGenerate`; a bad plugin option throws protoplugin's option error. */
+export function generate(files: readonly FileDescriptorProto[], fileToGenerate: readonly string[], parameter?: string): PluginRun {
   return runPlugin(requestFor(files, fileToGenerate, parameter));
 }

@@ -14,7 +14,9 @@ import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLoo
  * What to look up.
  */
 export interface LookupInput {
-  /** The key. */
+  /**
+   * The key.
+   */
   key: string;
 }
 
@@ -24,7 +26,9 @@ export interface LookupInput {
  * What was found.
  */
 export interface LookupOutput {
-  /** The value. */
+  /**
+   * The value.
+   */
   value: string;
 }
 

@@ -16,7 +16,9 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The task for the sub-agent.
  */
 export interface SpawnSubagentInput {
-  /** Everything the sub-agent needs to know: it does not see this conversation. */
+  /**
+   * Everything the sub-agent needs to know: it does not see this conversation.
+   */
   prompt: string;
 }
 
@@ -26,13 +28,21 @@ export interface SpawnSubagentInput {
  * How the sub-agent ended.
  */
 export interface SpawnSubagentOutput {
-  /** The sub-session's id. */
+  /**
+   * The sub-session's id.
+   */
   session_id: string;
-  /** How it ended, e.g. "completed". */
+  /**
+   * How it ended, e.g. "completed".
+   */
   status: string;
-  /** The text of its last message. */
+  /**
+   * The text of its last message.
+   */
   answer: string;
-  /** What it cost, in US dollars. */
+  /**
+   * What it cost, in US dollars.
+   */
   cost_usd: number;
 }
 
@@ -42,11 +52,17 @@ export interface SpawnSubagentOutput {
  * The agent provider's agent.hcl block.
  */
 export interface AgentConfig {
-  /** The agent profile sub-agents run under. */
+  /**
+   * The agent profile sub-agents run under.
+   */
   profile: string;
-  /** How many more levels of sub-agents a sub-agent may start. Default 1. */
+  /**
+   * How many more levels of sub-agents a sub-agent may start. Default 1.
+   */
   max_depth?: number;
-  /** The most a sub-agent may spend, in US dollars. Default 1. */
+  /**
+   * The most a sub-agent may spend, in US dollars. Default 1.
+   */
   budget_usd?: number;
 }
 

@@ -15,11 +15,17 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The command to run.
  */
 export interface BashInput {
-  /** A shell command line, e.g. "ls -la src". */
+  /**
+   * A shell command line, e.g. "ls -la src".
+   */
   command: string;
-  /** Where to run it, absolute or relative to the call's working directory. Default: the call's working directory. */
+  /**
+   * Where to run it, absolute or relative to the call's working directory. Default: the call's working directory.
+   */
   working_directory?: string;
-  /** Text written to the command's stdin. */
+  /**
+   * Text written to the command's stdin.
+   */
   stdin?: string;
 }
 
@@ -29,9 +35,13 @@ export interface BashInput {
  * How the command ended; its output was streamed as output chunks.
  */
 export interface BashOutput {
-  /** The exit code; -1 when a signal ended the command. */
+  /**
+   * The exit code; -1 when a signal ended the command.
+   */
   exit_code: number;
-  /** The signal that ended the command, e.g. "SIGTERM". */
+  /**
+   * The signal that ended the command, e.g. "SIGTERM".
+   */
   signal?: string;
 }
 
@@ -41,9 +51,13 @@ export interface BashOutput {
  * The exec provider's agent.hcl block: the sandbox the commands run in.
  */
 export interface ExecConfig {
-  /** Folders a command may run in; the working directory must be inside one of them. */
+  /**
+   * Folders a command may run in; the working directory must be inside one of them.
+   */
   allowed_roots: string[];
-  /** Extra environment variables for every command. */
+  /**
+   * Extra environment variables for every command.
+   */
   env?: {
     [key: string]: string;
   };

@@ -16,11 +16,17 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * Which file to read.
  */
 export interface ReadFileInput {
-  /** The file, absolute or relative to the call's working directory. */
+  /**
+   * The file, absolute or relative to the call's working directory.
+   */
   path: string;
-  /** First line to return, counting from 1. Default: the first line. */
+  /**
+   * First line to return, counting from 1. Default: the first line.
+   */
   offset?: number;
-  /** How many lines to return. Default: all of them. */
+  /**
+   * How many lines to return. Default: all of them.
+   */
   limit?: number;
 }
 
@@ -30,11 +36,17 @@ export interface ReadFileInput {
  * The text read.
  */
 export interface ReadFileOutput {
-  /** The lines read, joined with "\n". */
+  /**
+   * The lines read, joined with "\n".
+   */
   content: string;
-  /** How many lines the whole file has. */
+  /**
+   * How many lines the whole file has.
+   */
   total_lines: number;
-  /** True when offset or limit left lines out. */
+  /**
+   * True when offset or limit left lines out.
+   */
   truncated: boolean;
 }
 
@@ -44,9 +56,13 @@ export interface ReadFileOutput {
  * The file to write and its new content.
  */
 export interface WriteFileInput {
-  /** The file, absolute or relative to the call's working directory. */
+  /**
+   * The file, absolute or relative to the call's working directory.
+   */
   path: string;
-  /** The complete new content. */
+  /**
+   * The complete new content.
+   */
   content: string;
 }
 
@@ -56,7 +72,9 @@ export interface WriteFileInput {
  * What the write did.
  */
 export interface WriteFileOutput {
-  /** The absolute path written. */
+  /**
+   * The absolute path written.
+   */
   path: string;
   /**
    * Bytes written.
@@ -64,7 +82,9 @@ export interface WriteFileOutput {
    * A 64-bit integer as a JSON number: exact only up to 2^53.
    */
   bytes_written: number;
-  /** True when the file did not exist before. */
+  /**
+   * True when the file did not exist before.
+   */
   created: boolean;
 }
 
@@ -74,13 +94,21 @@ export interface WriteFileOutput {
  * The edit to make.
  */
 export interface EditFileInput {
-  /** The file, absolute or relative to the call's working directory. */
+  /**
+   * The file, absolute or relative to the call's working directory.
+   */
   path: string;
-  /** The exact text to replace; it must occur once unless replace_all is set. */
+  /**
+   * The exact text to replace; it must occur once unless replace_all is set.
+   */
   old_text: string;
-  /** The text to put in its place. */
+  /**
+   * The text to put in its place.
+   */
   new_text: string;
-  /** Replace every occurrence instead of exactly one. */
+  /**
+   * Replace every occurrence instead of exactly one.
+   */
   replace_all?: boolean;
 }
 
@@ -90,9 +118,13 @@ export interface EditFileInput {
  * What the edit did.
  */
 export interface EditFileOutput {
-  /** The absolute path edited. */
+  /**
+   * The absolute path edited.
+   */
   path: string;
-  /** How many occurrences were replaced. */
+  /**
+   * How many occurrences were replaced.
+   */
   replacements: number;
 }
 
@@ -102,7 +134,9 @@ export interface EditFileOutput {
  * The filesystem provider's agent.hcl block.
  */
 export interface FilesystemConfig {
-  /** Absolute folders the tools may read and write; paths outside them are refused. */
+  /**
+   * Absolute folders the tools may read and write; paths outside them are refused.
+   */
   allowed_roots: string[];
   /**
    * Largest file read_file returns, in bytes. Default 1 MiB.

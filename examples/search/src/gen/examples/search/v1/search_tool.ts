@@ -15,9 +15,13 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * Which files to list.
  */
 export interface GlobInput {
-  /** The pattern: * matches within a path segment, ** across segments, ? one character. */
+  /**
+   * The pattern: * matches within a path segment, ** across segments, ? one character.
+   */
   pattern: string;
-  /** The folder to search, absolute or relative to the call's working directory. Default: the working directory. */
+  /**
+   * The folder to search, absolute or relative to the call's working directory. Default: the working directory.
+   */
   path?: string;
 }
 
@@ -27,9 +31,13 @@ export interface GlobInput {
  * The files found.
  */
 export interface GlobOutput {
-  /** Matching paths, relative to the searched folder, sorted. */
+  /**
+   * Matching paths, relative to the searched folder, sorted.
+   */
   files: string[];
-  /** True when there were more than max_results matches. */
+  /**
+   * True when there were more than max_results matches.
+   */
   truncated: boolean;
 }
 
@@ -39,13 +47,21 @@ export interface GlobOutput {
  * What to search for.
  */
 export interface GrepInput {
-  /** A JavaScript regular expression. */
+  /**
+   * A JavaScript regular expression.
+   */
   pattern: string;
-  /** The folder or file to search. Default: the working directory. */
+  /**
+   * The folder or file to search. Default: the working directory.
+   */
   path?: string;
-  /** Only files whose path matches this glob, e.g. "*.ts". */
+  /**
+   * Only files whose path matches this glob, e.g. "*.ts".
+   */
   include?: string;
-  /** Match case-insensitively. */
+  /**
+   * Match case-insensitively.
+   */
   ignore_case?: boolean;
 }
 
@@ -55,19 +71,31 @@ export interface GrepInput {
  * The matching lines.
  */
 export interface GrepOutput {
-  /** Each match. */
+  /**
+   * Each match.
+   */
   matches: Match[];
-  /** True when there were more than max_results matches. */
+  /**
+   * True when there were more than max_results matches.
+   */
   truncated: boolean;
 }
 
-/** One matching line. */
+/**
+ * One matching line.
+ */
 export interface Match {
-  /** The file, relative to the searched folder. */
+  /**
+   * The file, relative to the searched folder.
+   */
   file: string;
-  /** The line number, counting from 1. */
+  /**
+   * The line number, counting from 1.
+   */
   line: number;
-  /** The line's text. */
+  /**
+   * The line's text.
+   */
   text: string;
 }
 
@@ -77,9 +105,13 @@ export interface Match {
  * The search provider's agent.hcl block.
  */
 export interface SearchConfig {
-  /** Folders the tools may search. */
+  /**
+   * Folders the tools may search.
+   */
   allowed_roots: string[];
-  /** Most results one call returns. Default 500. */
+  /**
+   * Most results one call returns. Default 500.
+   */
   max_results?: number;
 }
 

@@ -16,7 +16,9 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The task to add.
  */
 export interface TaskCreateInput {
-  /** What to do. */
+  /**
+   * What to do.
+   */
   title: string;
 }
 
@@ -26,7 +28,9 @@ export interface TaskCreateInput {
  * The task added.
  */
 export interface TaskCreateOutput {
-  /** The new task, pending. */
+  /**
+   * The new task, pending.
+   */
   task: Task;
 }
 
@@ -36,7 +40,9 @@ export interface TaskCreateOutput {
  * The change to make.
  */
 export interface TaskUpdateInput {
-  /** The task's id. */
+  /**
+   * The task's id.
+   */
   id: string;
   /**
    * The new status.
@@ -44,7 +50,9 @@ export interface TaskUpdateInput {
    * Values: "pending" (Not started), "in_progress" (Being worked on), "done" (Finished).
    */
   status?: "pending" | "in_progress" | "done";
-  /** The new title. */
+  /**
+   * The new title.
+   */
   title?: string;
 }
 
@@ -54,7 +62,9 @@ export interface TaskUpdateInput {
  * The task after the change.
  */
 export interface TaskUpdateOutput {
-  /** The task as it is now. */
+  /**
+   * The task as it is now.
+   */
   task: Task;
 }
 
@@ -78,15 +88,23 @@ export interface TaskListInput {
  * The tasks.
  */
 export interface TaskListOutput {
-  /** The tasks in creation order. */
+  /**
+   * The tasks in creation order.
+   */
   tasks: Task[];
 }
 
-/** One task. */
+/**
+ * One task.
+ */
 export interface Task {
-  /** The task's id, e.g. "t3". */
+  /**
+   * The task's id, e.g. "t3".
+   */
   id: string;
-  /** What to do. */
+  /**
+   * What to do.
+   */
   title: string;
   /**
    * Where it stands.

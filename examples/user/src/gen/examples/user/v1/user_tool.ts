@@ -16,9 +16,13 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The question.
  */
 export interface AskUserInput {
-  /** What to ask, as one short paragraph. */
+  /**
+   * What to ask, as one short paragraph.
+   */
   question: string;
-  /** Answers to offer; the user may still type another. */
+  /**
+   * Answers to offer; the user may still type another.
+   */
   choices?: string[];
 }
 
@@ -28,7 +32,9 @@ export interface AskUserInput {
  * The answer.
  */
 export interface AskUserOutput {
-  /** What the user answered. */
+  /**
+   * What the user answered.
+   */
   answer: string;
 }
 
@@ -38,7 +44,9 @@ export interface AskUserOutput {
  * The user provider's agent.hcl block.
  */
 export interface UserConfig {
-  /** Answers given in order, for headless runs and tests, where no person is attached. */
+  /**
+   * Answers given in order, for headless runs and tests, where no person is attached.
+   */
   scripted_answers?: string[];
 }
 

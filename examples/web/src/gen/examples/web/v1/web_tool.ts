@@ -15,9 +15,13 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The search.
  */
 export interface WebSearchInput {
-  /** What to search for. */
+  /**
+   * What to search for.
+   */
   query: string;
-  /** How many results to return, 1 to 20. Default 5. */
+  /**
+   * How many results to return, 1 to 20. Default 5.
+   */
   count?: number;
 }
 
@@ -27,7 +31,9 @@ export interface WebSearchInput {
  * The results, best first.
  */
 export interface WebSearchOutput {
-  /** The results. */
+  /**
+   * The results.
+   */
   results: SearchResult[];
 }
 
@@ -37,7 +43,9 @@ export interface WebSearchOutput {
  * The page to fetch.
  */
 export interface WebFetchInput {
-  /** An http or https URL. */
+  /**
+   * An http or https URL.
+   */
   url: string;
 }
 
@@ -47,25 +55,43 @@ export interface WebFetchInput {
  * The page.
  */
 export interface WebFetchOutput {
-  /** The final URL after redirects. */
+  /**
+   * The final URL after redirects.
+   */
   url: string;
-  /** The HTTP status code. */
+  /**
+   * The HTTP status code.
+   */
   status: number;
-  /** The Content-Type header. */
+  /**
+   * The Content-Type header.
+   */
   content_type: string;
-  /** The body as text. */
+  /**
+   * The body as text.
+   */
   body: string;
-  /** True when the body was cut at max_bytes. */
+  /**
+   * True when the body was cut at max_bytes.
+   */
   truncated: boolean;
 }
 
-/** One search result. */
+/**
+ * One search result.
+ */
 export interface SearchResult {
-  /** The page title. */
+  /**
+   * The page title.
+   */
   title: string;
-  /** The page address. */
+  /**
+   * The page address.
+   */
   url: string;
-  /** An excerpt of the page. */
+  /**
+   * An excerpt of the page.
+   */
   snippet: string;
 }
 
@@ -75,13 +101,21 @@ export interface SearchResult {
  * The web provider's agent.hcl block.
  */
 export interface WebConfig {
-  /** The search API's key, sent as a bearer token. */
+  /**
+   * The search API's key, sent as a bearer token.
+   */
   api_key: string;
-  /** The search API's endpoint; it takes ?q=...&count=... and returns {"results": [{"title", "url", "snippet"}]}. */
+  /**
+   * The search API's endpoint; it takes ?q=...&count=... and returns {"results": [{"title", "url", "snippet"}]}.
+   */
   endpoint: string;
-  /** Domains web_fetch may fetch from (a domain allows its subdomains too). */
+  /**
+   * Domains web_fetch may fetch from (a domain allows its subdomains too).
+   */
   allowed_domains: string[];
-  /** Largest page web_fetch returns, in bytes. Default 512 KiB. */
+  /**
+   * Largest page web_fetch returns, in bytes. Default 512 KiB.
+   */
   max_bytes?: number;
 }
 
