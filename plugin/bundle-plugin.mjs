@@ -7,8 +7,9 @@
 // was Node loading modules (bench/RESULTS.md, code generation). One file loads faster than a few
 // hundred, and the bundle leaves out what a run never calls: protoplugin imports the TypeScript
 // compiler for transpiling one target into another, which this plugin never asks it to do (it
-// prints ts, js and dts itself), and json-schema-to-typescript imports prettier, which it only
-// calls with `format: true` (compile-types.ts passes false). Both stand-ins throw if ever called.
+// prints ts, js and dts itself), and json-schema-to-typescript imports prettier, which only its
+// compile() calls, to format (compile-types.ts runs its parser stages and print-types.ts prints
+// the result). Both stand-ins throw if ever called.
 import { build } from "esbuild";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

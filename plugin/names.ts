@@ -38,21 +38,7 @@ export function providerBaseName(serviceName: string): string {
 export class IdentifierAllocator {
   private readonly taken = new Set<string>();
 
-  constructor(reserved: Iterable<string> = []) {
-    for (const name of reserved) this.taken.add(name);
-  }
-
-  /** Marks `name` as used without allocating it. */
-  reserve(name: string): void {
-    this.taken.add(name);
-  }
-
-  /** True when `name` is still free. */
-  isFree(name: string): boolean {
-    return !this.taken.has(name);
-  }
-
-  /** Every name taken so far, reserved or allocated. */
+  /** Every name allocated so far. */
   names(): string[] {
     return [...this.taken];
   }

@@ -14,7 +14,8 @@ export const defaultOptions: HarnessToolOptions = { runtimeImportPath: "harness-
 
 /**
  * Parses harness-tool's options out of the raw key/value list; protoplugin parses the standard
- * ones and calls this for the rest, so an unknown key is an error here.
+ * ones and calls this for the rest, so an unknown key is an error here. protoplugin reports what
+ * this throws as its option error (`invalid option "key=value": ...`).
  */
 export function parseHarnessToolOptions(raw: readonly { key: string; value: string }[]): HarnessToolOptions {
   let runtimeImportPath = defaultOptions.runtimeImportPath;

@@ -12,7 +12,7 @@
  * checks; bench/RESULTS.md, type-check cost).
  */
 import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
-import { createEcmaScriptPlugin, type Plugin, type Schema } from "@bufbuild/protoplugin";
+import { createEcmaScriptPlugin, type GeneratedFile, type Plugin, type Schema } from "@bufbuild/protoplugin";
 import {
   CodeGeneratorRequestSchema,
   CodeGeneratorResponse_Feature,
@@ -78,7 +78,8 @@ const emitSchemas: Emit = (schema, target, run) => {
   }
 };
 
-function preamble(f: ReturnType<Schema["generateFile"]>, schema: Schema<HarnessToolOptions>, file: FileModel): void {
+/** protoplugin's header: the proto file's leading comments, the generator, its parameters. */
+function preamble(f: GeneratedFile, schema: Schema<HarnessToolOptions>, file: FileModel): void {
   const desc = schema.files.find((d) => d.proto.name === file.protoFile);
   if (desc) f.preamble(desc);
 }
