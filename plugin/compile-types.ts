@@ -40,7 +40,7 @@ export const compileOptions: Options = {
 
 /** Compiles one schema into the AST of its named type. */
 export function compileType({ name, schema }: TypeRequest): AST {
-  if (JSON.stringify(schema).includes('"$ref"')) throw new Error(`the TypeScript schema of ${name} holds a $ref, which this plugin never writes`);
+  if (holdsRef(schema)) throw new Error(`the TypeScript schema of ${name} holds a $ref, which this plugin never writes`);
   // The stages mutate what they are given; give them a copy.
   const linked = link(structuredClone(schema) as Parameters<typeof link>[0]);
   const problems = validate(linked, name);
@@ -52,6 +52,15 @@ export function compileType({ name, schema }: TypeRequest): AST {
   const parsed = parse(normalized, compileOptions, undefined, processed, usedNames);
   nameAnonymousRecursiveTypes(parsed, processed, noReferences, usedNames);
   return optimize(parsed, compileOptions);
+}
+
+/** True when `schema` or a schema below it (properties, items, additionalProperties) has `$ref`. */
+function holdsRef(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const s = schema as { readonly [keyword: string]: unknown };
+  if ("$ref" in s) return true;
+  const properties = typeof s["properties"] === "object" && s["properties"] !== null ? Object.values(s["properties"]) : [];
+  return [...properties, s["items"], s["additionalProperties"]].some(holdsRef);
 }
 
 /** Compiles every request; the result maps each name to its type. */
