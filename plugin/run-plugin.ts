@@ -5,11 +5,11 @@
  * under `runNodeJs`). A bad plugin option throws protoplugin's option error, which `runNodeJs`
  * prints as one line.
  *
- * Each generated proto file gets two modules, written by two protoplugin plugins over the same
- * request and model: `<file>_tool` (emit-api-file.ts) with the request's parameters, and
- * `<file>_tool_schemas` (emit-schemas-file.ts) with `ts_nocheck=true` added, so that protoplugin's
- * own preamble carries the directive (type-checking a provider skips the generated data and
- * checks; bench/RESULTS.md, type-check cost).
+ * Each generated proto file gets two modules: `<file>_tool` (emit-api-file.ts) and
+ * `<file>_tool_schemas` (emit-schemas-file.ts). With target ts, the TypeScript schemas modules come
+ * from a second protoplugin run over the same request and model with `ts_nocheck=true` added, so
+ * that protoplugin's own preamble carries the directive (type-checking a provider skips the
+ * generated data and checks; bench/RESULTS.md, type-check cost).
  */
 import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
 import { createEcmaScriptPlugin, type GeneratedFile, type Plugin, type Schema } from "@bufbuild/protoplugin";
@@ -58,24 +58,33 @@ function generation(files: readonly DescFile[]): Generation {
   };
 }
 
-/** One of the two modules of each proto file. */
+/** Prints the modules of every file of `run` that `schema` is asked for, in `target`. */
 type Emit = (schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation) => void;
 
-const emitApi: Emit = (schema, target, run) => {
+function emitApi(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation, file: FileModel): void {
+  const f = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
+  preamble(f, schema, file);
+  const { fileTypes, compiled } = target === "js" ? { fileTypes: { requests: [], providers: new Map() }, compiled: new Map() } : run.types(file);
+  emitApiFile(f, file, fileTypes, compiled, schema.options, target);
+}
+
+function emitSchemas(schema: Schema<HarnessToolOptions>, target: OutputTarget, file: FileModel): void {
+  const f = schema.generateFile(`${file.outputBase}_schemas${targetExtension[target]}`);
+  preamble(f, schema, file);
+  emitSchemasFile(f, file, schema.options, target);
+}
+
+/** The first run: every module, except the TypeScript schemas modules. */
+const emitModules: Emit = (schema, target, run) => {
   for (const file of run.files) {
-    const f = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
-    preamble(f, schema, file);
-    const { fileTypes, compiled } = target === "js" ? { fileTypes: { requests: [], providers: new Map() }, compiled: new Map() } : run.types(file);
-    emitApiFile(f, file, fileTypes, compiled, schema.options, target);
+    emitApi(schema, target, run, file);
+    if (target !== "ts") emitSchemas(schema, target, file);
   }
 };
 
-const emitSchemas: Emit = (schema, target, run) => {
-  for (const file of run.files) {
-    const f = schema.generateFile(`${file.outputBase}_schemas${targetExtension[target]}`);
-    preamble(f, schema, file);
-    emitSchemasFile(f, file, schema.options, target);
-  }
+/** The second run, under `ts_nocheck`: the TypeScript schemas modules. */
+const emitTsSchemas: Emit = (schema, target, run) => {
+  if (target === "ts") for (const file of run.files) emitSchemas(schema, target, file);
 };
 
 /** protoplugin's header: the proto file's leading comments, the generator, its parameters. */
@@ -84,16 +93,21 @@ function preamble(f: GeneratedFile, schema: Schema<HarnessToolOptions>, file: Fi
   if (desc) f.preamble(desc);
 }
 
-/**
- * A protoplugin plugin printing one module per file. The first target that runs builds the model
- * (`state.run`); when it holds errors, nothing is printed.
- */
-function modulePlugin(emit: Emit, state: { run?: Generation }): Plugin {
+/** What the runs of one request share. */
+interface RunState {
+  /** Built by the first target that runs. */
+  run?: Generation;
+  readonly targets: Set<OutputTarget>;
+}
+
+/** A protoplugin plugin printing with `emit`; when the model holds errors, it prints nothing. */
+function modulePlugin(emit: Emit, state: RunState): Plugin {
   const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
     if (target === "js" && schema.options.jsImportStyle !== "module") {
       throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
     }
     state.run ??= generation(schema.files);
+    state.targets.add(target);
     if (state.run.errors.length === 0) emit(schema, target, state.run);
   };
   // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
@@ -128,15 +142,19 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
     name: pluginName,
     version: `v${pluginVersion}`,
     run(request) {
-      const state: { run?: Generation } = {};
-      const api = modulePlugin(emitApi, state).run(request);
-      if (!state.run) return api;
+      const state: RunState = { targets: new Set() };
+      const first = modulePlugin(emitModules, state).run(request);
+      if (!state.run) return first;
       for (const line of state.run.warnings) warn(line);
       if (state.run.errors.length > 0) return failure(state.run.errors);
-      const schemas = modulePlugin(emitSchemas, state).run(withTsNocheck(request));
-      // Each module followed by its companion, as one plugin would list them.
-      const files = api.file.flatMap((file, i) => [file, ...(schemas.file[i] ? [schemas.file[i]] : [])]);
-      return create(CodeGeneratorResponseSchema, { ...api, file: [...files, ...schemas.file.slice(api.file.length)] });
+      if (!state.targets.has("ts")) return first;
+      const schemas = new Map(modulePlugin(emitTsSchemas, state).run(withTsNocheck(request)).file.map((f) => [f.name, f]));
+      // Each module followed by its companion, as the other targets list them.
+      const file = first.file.flatMap((f) => {
+        const companion = f.name.endsWith("_tool.ts") ? schemas.get(f.name.replace(/\.ts$/, "_schemas.ts")) : undefined;
+        return companion ? [f, companion] : [f];
+      });
+      return create(CodeGeneratorResponseSchema, { ...first, file });
     },
   };
 }
