@@ -6,6 +6,7 @@
  * SDK is loaded (the API's no-op tracer then hands out non-recording spans that carry the
  * kernel's span context).
  */
+import { randomBytes } from "node:crypto";
 import { propagation, ROOT_CONTEXT, trace, TraceFlags, type Baggage, type BaggageEntry, type Context, type SpanContext } from "@opentelemetry/api";
 
 /** The propagation headers of one call, as plain strings; the transport copies them verbatim. */
@@ -144,4 +145,17 @@ export function traceHeadersFromContext(context: Context): TraceHeaders | undefi
     ...(state ? { tracestate: state } : {}),
     ...(members ? { baggage: members } : {}),
   };
+}
+
+/** A random trace id (16 bytes, hex) for a host that starts traces, as the kernel does per turn. */
+export function randomTraceId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/**
+ * The `traceparent` a host sends on one call: its trace, a fresh span id standing for its CLIENT
+ * span of the call, sampled (as the kernel's otelgrpc handler sends it).
+ */
+export function hostTraceparent(traceId: string): string {
+  return formatTraceparent({ traceId, spanId: randomBytes(8).toString("hex"), traceFlags: TraceFlags.SAMPLED });
 }
