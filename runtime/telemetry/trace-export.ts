@@ -7,8 +7,8 @@
  * optional peer dependencies, never bundled, so a provider that does not export carries none of
  * them. The resource is the SDK's defaults, then the provider's name and version as service.name
  * and service.version, then OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the kernel's
- * producer stamp), later sources winning. Spans go through a batch processor, flushed when the
- * provider shuts down within the host's grace period.
+ * producer stamp), later sources winning. Spans go through a batch processor (OTEL_BSP_*),
+ * flushed when the provider shuts down within the host's grace period.
  */
 import { diag, DiagLogLevel } from "@opentelemetry/api";
 
@@ -52,6 +52,21 @@ export function exportRequest(env: NodeJS.ProcessEnv): ExportRequest {
     return { export: false, warning: `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not an OTLP protocol (http/protobuf, http/json or grpc); traces are not exported` };
   }
   return { export: true, protocol };
+}
+
+/** The batch span processor's settings from the standard OTEL_BSP_* variables (the SDK leaves them to its caller). */
+export function batchSettings(env: NodeJS.ProcessEnv): { scheduledDelayMillis?: number; exportTimeoutMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number } {
+  const settings: { [key: string]: number } = {};
+  for (const [variable, key] of [
+    ["OTEL_BSP_SCHEDULE_DELAY", "scheduledDelayMillis"],
+    ["OTEL_BSP_EXPORT_TIMEOUT", "exportTimeoutMillis"],
+    ["OTEL_BSP_MAX_QUEUE_SIZE", "maxQueueSize"],
+    ["OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "maxExportBatchSize"],
+  ] as const) {
+    const value = Number(env[variable]);
+    if (set(env[variable]) && Number.isInteger(value) && value > 0) settings[key] = value;
+  }
+  return settings;
 }
 
 /** Export in progress: flush and stop it. */
@@ -122,7 +137,7 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
     const resource = defaultResource()
       .merge(resourceFromAttributes({ "service.name": identity.name, "service.version": identity.version }))
       .merge(detectResources({ detectors: [envDetector] }));
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), batchSettings(env))] });
     // The global tracer provider, the AsyncLocalStorage context manager and the W3C propagators:
     // the runtime's spans and the handlers' own go through them.
     provider.register();

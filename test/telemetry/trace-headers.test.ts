@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Metadata } from "@grpc/grpc-js";
 import { propagation, trace } from "@opentelemetry/api";
-import { exportRequest } from "../../runtime/telemetry/trace-export.js";
+import { batchSettings, exportRequest } from "../../runtime/telemetry/trace-export.js";
 import {
   contextFromTraceHeaders,
   formatTraceparent,
@@ -99,5 +99,15 @@ describe("exportRequest", () => {
     assert.match(console.export ? "" : console.warning ?? "", /stdout/);
     const protocol = exportRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_EXPORTER_OTLP_PROTOCOL: "thrift" });
     assert.match(protocol.export ? "" : protocol.warning ?? "", /not an OTLP protocol/);
+  });
+});
+
+describe("batchSettings", () => {
+  it("takes the positive integers of OTEL_BSP_*, ignoring the rest", () => {
+    assert.deepEqual(batchSettings({}), {});
+    assert.deepEqual(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_BSP_MAX_QUEUE_SIZE: "x", OTEL_BSP_EXPORT_TIMEOUT: "-1", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" }), {
+      scheduledDelayMillis: 200,
+      maxExportBatchSize: 64,
+    });
   });
 });
