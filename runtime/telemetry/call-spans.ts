@@ -41,7 +41,7 @@ const startAttributes = Object.fromEntries(
 /** Starts the SERVER span of one call, as a child of the remote span `headers` name (if any). */
 export function startCallSpan(method: ToolServiceMethod, headers: TraceHeaders | undefined): CallTrace {
   const parent = contextFromTraceHeaders(headers);
-  const span = runtimeTracer.startSpan(`${toolServiceName}/${method}`, { kind: SpanKind.SERVER, attributes: startAttributes[method] }, parent);
+  const span = runtimeTracer().startSpan(`${toolServiceName}/${method}`, { kind: SpanKind.SERVER, attributes: startAttributes[method] }, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -17,10 +17,10 @@ function parentOf(call: CallTrace, explicit: Context | undefined): Context {
 }
 
 /** A Tracer whose spans default to the call's span as their parent. */
-export function callTracer(call: CallTrace, tracer: Tracer = runtimeTracer): Tracer {
+export function callTracer(call: CallTrace, tracer: () => Tracer = runtimeTracer): Tracer {
   return {
     startSpan(name: string, options?: SpanOptions, context?: Context): Span {
-      return tracer.startSpan(name, options, parentOf(call, context));
+      return tracer().startSpan(name, options, parentOf(call, context));
     },
     startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
       // The API's overloads: (name, fn), (name, options, fn), (name, options, context, fn).
@@ -28,7 +28,7 @@ export function callTracer(call: CallTrace, tracer: Tracer = runtimeTracer): Tra
       const options = rest.length >= 2 ? (rest[0] as SpanOptions | undefined) : undefined;
       const explicit = rest.length >= 3 ? (rest[1] as Context | undefined) : undefined;
       const parent = parentOf(call, explicit);
-      const span = tracer.startSpan(name, options, parent);
+      const span = tracer().startSpan(name, options, parent);
       return contextApi.with(trace.setSpan(parent, span), fn as (span: Span) => ReturnType<F>, undefined, span);
     },
   } as Tracer;

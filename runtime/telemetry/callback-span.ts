@@ -21,7 +21,7 @@ export type KernelCallbackMethod = "Log" | "Emit" | "RunSession" | "CountTokens"
  */
 export async function traceCallback<T>(call: CallTrace | undefined, method: KernelCallbackMethod, send: (headers: TraceHeaders | undefined) => Promise<T>): Promise<T> {
   if (call === undefined) return send(undefined);
-  const span = runtimeTracer.startSpan(
+  const span = runtimeTracer().startSpan(
     `${kernelCallbackServiceName}/${method}`,
     {
       kind: SpanKind.CLIENT,

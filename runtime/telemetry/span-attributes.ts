@@ -6,13 +6,24 @@
  * process.* for child processes. Values are names, ids, enums and codes only: never arguments,
  * outputs, configuration, messages or environment.
  */
-import { trace, type Tracer } from "@opentelemetry/api";
+import { trace, type Tracer, type TracerProvider } from "@opentelemetry/api";
 
 /** The instrumentation scope of every span the runtime starts. */
 export const instrumentationScope = "harness-tool";
 
-/** The runtime's tracer: the API's global, so a registered SDK (ours or the author's) receives the spans. */
-export const runtimeTracer: Tracer = trace.getTracer(instrumentationScope);
+let current: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * The runtime's tracer, from the API's global provider, so a registered SDK (ours or the
+ * author's) receives the spans. Looked up per span, cached per provider: a bundled provider
+ * carries its own copy of the API, and the copy the SDK registers through only shares the
+ * global, not the tracers handed out before it registered.
+ */
+export function runtimeTracer(): Tracer {
+  const provider = trace.getTracerProvider();
+  if (current?.provider !== provider) current = { provider, tracer: provider.getTracer(instrumentationScope) };
+  return current.tracer;
+}
 
 /** Attribute keys. */
 export const attributeKeys = {
