@@ -22,7 +22,7 @@ test("a bundled provider exports its spans through the SDK beside it, which the 
       platform: "node",
       format: "esm",
       target: "node20",
-      conditions: ["harness-tool-source"],
+      conditions: ["harness-tool-source", "module"],
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
       logLevel: "silent",
     });
