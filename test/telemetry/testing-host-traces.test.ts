@@ -40,7 +40,10 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   assert.equal(note.kind, 2);
   assert.equal(note.attributes["pluggableharness.tool.name"], "note");
   assert.equal(note.attributes["pluggableharness.outcome"], "ok");
-  assert.equal(named("pluggableharness.kernel.v1.KernelCallbackService/Log").parentSpanId, note.spanId);
+  const log = named("pluggableharness.kernel.v1.KernelCallbackService/Log");
+  assert.equal(log.parentSpanId, note.spanId);
+  // The callback reached the host's kernel with the provider's Log span as its parent.
+  assert.deepEqual(p.kernel.traceparents.log, [`00-${p.traceId}-${log.spanId}-01`]);
   const child = named("spawn sh");
   assert.equal(child.parentSpanId, bash.spanId);
   assert.equal(child.attributes["process.exit.code"], 5);
