@@ -7,7 +7,7 @@
  * kernel's span context).
  */
 import { randomBytes } from "node:crypto";
-import { propagation, ROOT_CONTEXT, trace, TraceFlags, type Baggage, type BaggageEntry, type Context, type SpanContext } from "@opentelemetry/api";
+import { createTraceState, propagation, ROOT_CONTEXT, trace, TraceFlags, type Baggage, type BaggageEntry, type Context, type SpanContext } from "@opentelemetry/api";
 
 /** The propagation headers of one call, as plain strings; the transport copies them verbatim. */
 export type TraceHeaders = {
@@ -51,45 +51,14 @@ export function parseTraceparent(traceparent: string, tracestate?: string): Span
   if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
   if (traceId === invalidTraceId || spanId === invalidSpanId) return undefined;
   const context: SpanContext = { traceId, spanId, traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED, isRemote: true };
-  const state = tracestate === undefined ? undefined : parseTracestate(tracestate);
-  return state ? { ...context, traceState: state } : context;
+  // The API's TraceState keeps the list as it arrived (at most 32 valid members).
+  const state = tracestate === undefined ? undefined : createTraceState(tracestate);
+  return state && state.serialize() !== "" ? { ...context, traceState: state } : context;
 }
 
 /** `traceparent` for a span context (version 00). */
 export function formatTraceparent(context: SpanContext): string {
   return `00-${context.traceId}-${context.spanId}-0${(context.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
-}
-
-/** A tracestate kept as the list it arrived as (W3C: at most 32 members, opaque to us). */
-function parseTracestate(header: string): SpanContext["traceState"] {
-  const members = header
-    .split(",")
-    .map((member) => member.trim())
-    .filter((member) => /^[^=\s]+=[^\s,=][^,]*$/.test(member))
-    .slice(0, 32);
-  if (members.length === 0) return undefined;
-  return new ListTraceState(members);
-}
-
-/** TraceState over its serialized members (what the API's interface asks for, without the SDK). */
-class ListTraceState implements NonNullable<SpanContext["traceState"]> {
-  readonly #members: readonly string[];
-  constructor(members: readonly string[]) {
-    this.#members = members;
-  }
-  get(key: string): string | undefined {
-    const prefix = `${key}=`;
-    return this.#members.find((m) => m.startsWith(prefix))?.slice(prefix.length);
-  }
-  set(key: string, value: string): ListTraceState {
-    return new ListTraceState([`${key}=${value}`, ...this.#members.filter((m) => !m.startsWith(`${key}=`))].slice(0, 32));
-  }
-  unset(key: string): ListTraceState {
-    return new ListTraceState(this.#members.filter((m) => !m.startsWith(`${key}=`)));
-  }
-  serialize(): string {
-    return this.#members.join(",");
-  }
 }
 
 /** W3C Baggage: `key=value;properties` members, percent-encoded values. */
