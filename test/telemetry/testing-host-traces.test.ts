@@ -54,3 +54,28 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   assert.match(tree, /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=note[^\n]*\n\s*└─ pluggableharness\.kernel\.v1\.KernelCallbackService\/Log \[client\]/);
   assert.doesNotMatch(JSON.stringify(spans, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)), /private note|exit 5/);
 });
+
+test("OTEL_EXPORTER_OTLP_PROTOCOL=http/json: the provider loads the JSON exporter, and the receiver decodes it", async () => {
+  const p = await launch(sampleProvider.command, {
+    args: sampleProvider.args,
+    cwd: sampleProvider.cwd,
+    traces: true,
+    env: { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    handshakeTimeoutMs: 30_000,
+  });
+  try {
+    await p.configure({ root: process.cwd() });
+    await p.invoke({ id: "j-1", toolName: "echo", arguments: { text: "a" }, callContext: { workingDirectory: process.cwd() } }).done;
+  } finally {
+    await p.kill();
+  }
+  const invoke = p.spans().find((s) => s.name === "pluggableharness.tool.v1.ToolService/Invoke");
+  assert.ok(invoke, `no Invoke span; stderr: ${p.stderr.map((e) => e.raw).join(" | ")}`);
+  assert.equal(invoke.traceId, p.traceId);
+  assert.match(invoke.parentSpanId, /^[0-9a-f]{16}$/);
+  assert.equal(invoke.kind, 2);
+  assert.equal(invoke.attributes["pluggableharness.tool.call_id"], "j-1");
+  assert.equal(invoke.attributes["rpc.grpc.status_code"], 0);
+  assert.ok(invoke.endTimeUnixNano > invoke.startTimeUnixNano);
+  assert.equal(invoke.resource["service.name"], "sample");
+});
