@@ -87,11 +87,11 @@ export class PluginConnection {
   static async launch(
     command: string,
     args: readonly string[],
-    options: { timeoutMs: number; connect?: boolean; cwd?: string; stop?: "controller" | "sigterm" },
+    options: { timeoutMs: number; connect?: boolean; cwd?: string; stop?: "controller" | "sigterm"; env?: NodeJS.ProcessEnv },
   ): Promise<PluginConnection> {
     const started = performance.now();
     const child = trackChild(
-      spawn(command, args, { cwd: options.cwd, env: kernelEnvironment(), detached: true, stdio: ["ignore", "pipe", "pipe"] }),
+      spawn(command, args, { cwd: options.cwd, env: { ...kernelEnvironment(), ...options.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] }),
     );
     const stderrLines: string[] = [];
     child.stderr?.setEncoding("utf8").on("data", (text: string) => {
@@ -133,6 +133,18 @@ export class PluginConnection {
     return new PluginConnection(child, address, line.at - started, started, client, stderrLines, options.stop ?? "controller");
   }
 
+  /**
+   * When set, every call carries this `traceparent`, as the kernel's otelgrpc client handler
+   * sends one (the telemetry suite).
+   */
+  traceparent: string | undefined;
+
+  private metadata(): Metadata {
+    const metadata = new Metadata();
+    if (this.traceparent !== undefined) metadata.set("traceparent", this.traceparent);
+    return metadata;
+  }
+
   /** Milliseconds since spawn. */
   elapsedMs(): number {
     return performance.now() - this.started;
@@ -166,7 +178,7 @@ export class PluginConnection {
         serializer(input),
         deserializer(output),
         create(input, request) as MessageShape<I>,
-        new Metadata(),
+        this.metadata(),
         { deadline: Date.now() + timeoutMs },
         (error: ServiceError | null, value?: MessageShape<O>) => (error || value === undefined ? reject(error ?? new Error("no reply")) : resolve(value)),
       );
@@ -196,7 +208,7 @@ export class PluginConnection {
       let events = 0;
       let terminal: string | undefined;
       let chunkBytes = 0;
-      const stream = client.makeServerStreamRequest(`${toolService}/Invoke`, invokeSerialize, invokeDeserialize, request, new Metadata(), {
+      const stream = client.makeServerStreamRequest(`${toolService}/Invoke`, invokeSerialize, invokeDeserialize, request, this.metadata(), {
         deadline: Date.now() + timeoutMs,
       });
       stream.on("data", (response: InvokeResponse) => {

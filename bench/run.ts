@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites of issue 6, prints a table per suite (figure, baseline, ratio, target, verdict)
- * and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory, streams (default: all).
+ * and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory, streams, telemetry
+ * (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.
@@ -14,12 +15,13 @@ import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
 import { startupSuite } from "./startup.js";
 import { streamsSuite } from "./streams.js";
+import { telemetrySuite } from "./telemetry.js";
 import { typecheckSuite } from "./typecheck.js";
 import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite];
+const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite];
 
 interface Args {
   suites: string[];

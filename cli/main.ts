@@ -14,7 +14,7 @@ const help = `harness-tool: build, run and test PluggableHarness tool providers
 Usage:
   harness-tool init [dir] [--name N] [--source S] [--examples a,b] [--force]
   harness-tool schema <provider> [--json] [-- provider args]
-  harness-tool invoke <provider> <tool> --args '<json>' [--config file.json] [--cwd dir] [--json] [-- provider args]
+  harness-tool invoke <provider> <tool> --args '<json>' [--config file.json] [--cwd dir] [--json] [--trace] [-- provider args]
   harness-tool check <provider> [--config file.json] [--allow-resources --args-file args.json] [--cwd dir] [--json] [-- provider args]
   harness-tool sync <handlers.ts ...> [--dry-run]
   harness-tool bundle <entry.js> [--outfile dist/provider.mjs] [--external pkg]
@@ -45,7 +45,13 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       const { values, positionals } = parseArgs({
         args: cli,
         allowPositionals: true,
-        options: { args: { type: "string", default: "{}" }, config: { type: "string" }, cwd: { type: "string" }, json: { type: "boolean", default: false } },
+        options: {
+          args: { type: "string", default: "{}" },
+          config: { type: "string" },
+          cwd: { type: "string" },
+          json: { type: "boolean", default: false },
+          trace: { type: "boolean", default: false },
+        },
       });
       const [provider, tool] = positionals;
       if (!provider || !tool || positionals.length > 2) throw new UsageError("usage: harness-tool invoke <provider> <tool> --args '<json>'");
@@ -62,6 +68,7 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
             ...(values.config ? { configFile: values.config } : {}),
             cwd: values.cwd ?? process.cwd(),
             json: values.json,
+            trace: values.trace,
             out,
             err,
             interrupt: interrupt.signal,

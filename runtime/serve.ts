@@ -25,11 +25,14 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ runPlugin }, { createToolService }, { writeStderr }] = await Promise.all([
+  const [{ runPlugin }, { createToolService }, { writeStderr }, { startTraceExport }] = await Promise.all([
     import("./transport/plugin-server.js"),
     import("./service/tool-service.js"),
     import("./transport/host-log.js"),
+    import("./telemetry/trace-export.js"),
   ]);
+  // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
+  const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
   await runPlugin(
     (kernel) =>
       createToolService(provider, {
@@ -40,11 +43,16 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       }),
     {
       guardProcess: false,
+      // Queued spans are flushed before the process exits, inside the host's grace period.
+      ...(traceExport ? { exit: (code: number) => void traceExport.shutdown(exportFlushMs).finally(() => process.exit(code)) } : {}),
       ...(options.network ? { network: options.network } : {}),
       ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
     },
   );
 }
+
+/** How long the last spans may take to reach the collector once the provider stops (go-plugin waits 2 s after Shutdown, and the calls may have used the 1 s grace). */
+const exportFlushMs = 700;
 
 /**
  * go-plugin's host parses a JSON line's `@timestamp` with six fractional digits and logs the

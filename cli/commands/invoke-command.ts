@@ -1,13 +1,14 @@
 /**
  * `harness-tool invoke <provider> <tool> --args '<json>'`: configures the provider, invokes one tool
  * and shows the stream live. Exit codes: 0 a result, 1 a ToolError, 2 a usage or launch problem,
- * 130 cancelled with Ctrl-C.
+ * 130 cancelled with Ctrl-C. Every call carries a traceparent, as the kernel's do; `--trace` also
+ * collects the spans the provider exports (the test host's OTLP receiver) and prints their tree.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch, ProviderCallError } from "../../runtime/testing/index.js";
+import { formatSpanTree, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/testing/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
@@ -22,6 +23,8 @@ export interface InvokeOptions {
   /** CallContext.working_directory; default: the current directory. */
   readonly cwd: string;
   readonly json: boolean;
+  /** Print the tree of the provider's spans (on `err`) once it has shut down. */
+  readonly trace?: boolean;
   readonly out: NodeJS.WriteStream | NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
   /** Aborted on Ctrl-C: cancels the call as the kernel would. */
@@ -111,7 +114,7 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 /** Runs the command; resolves to the exit code. */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = readConfig(options.configFile);
-  const launched = await launch(provider.command, { args: provider.args });
+  const launched = await launch(provider.command, { args: provider.args, ...(options.trace ? { traces: true } : {}) });
   try {
     try {
       await launched.configure(config, { timeoutMs: 30_000 });
@@ -160,5 +163,19 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
     return terminal.event.case === "result" ? 0 : 1;
   } finally {
     await launched.kill();
+    if (options.trace) printTrace(launched, options.err);
   }
+}
+
+/** The provider's spans as a tree under this command's calls, or why there are none. */
+function printTrace(launched: LaunchedProvider, err: NodeJS.WritableStream): void {
+  const spans = launched.spans();
+  err.write(`trace ${launched.traceId}\n`);
+  if (spans.length === 0) {
+    // The provider says why on stderr (no SDK installed beside it, most often).
+    const why = launched.stderr.filter((entry) => /trace export|OpenTelemetry/.test(entry.raw)).map((entry) => `  ${entry.raw}\n`);
+    err.write(`  the provider exported no spans${why.length > 0 ? `:\n${why.join("")}` : " (see docs/runtime.md#tracing)\n"}`);
+    return;
+  }
+  for (const line of formatSpanTree(spans, () => "harness-tool invoke [client]")) err.write(`  ${line}\n`);
 }

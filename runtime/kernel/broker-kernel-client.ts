@@ -14,6 +14,7 @@ import type {
   RunSessionResult,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { KernelCallbackService } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "../transport/broker-connections.js";
 import type { ConnInfo } from "../transport/go-plugin-messages.js";
 import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "../transport/service-client.js";
@@ -58,17 +59,17 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
   }
 
   return {
-    async log(request: LogRequest): Promise<void> {
-      await call("log", request, { timeoutMs: shortCallTimeoutMs });
+    async log(request: LogRequest, trace?: TraceHeaders): Promise<void> {
+      await call("log", request, { timeoutMs: shortCallTimeoutMs, ...(trace ? { metadata: trace } : {}) });
     },
-    async emit(request: EmitRequest): Promise<EmitResult> {
-      return (await call("emit", request, { timeoutMs: shortCallTimeoutMs })) as EmitResult;
+    async emit(request: EmitRequest, trace?: TraceHeaders): Promise<EmitResult> {
+      return (await call("emit", request, { timeoutMs: shortCallTimeoutMs, ...(trace ? { metadata: trace } : {}) })) as EmitResult;
     },
-    async runSession(request: RunSessionRequest, signal?: AbortSignal): Promise<RunSessionResult> {
-      return (await call("runSession", request, signal ? { signal } : {})) as RunSessionResult;
+    async runSession(request: RunSessionRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<RunSessionResult> {
+      return (await call("runSession", request, { ...(signal ? { signal } : {}), ...(trace ? { metadata: trace } : {}) })) as RunSessionResult;
     },
-    async countTokens(request: CountTokensRequest, signal?: AbortSignal): Promise<CountTokensResult> {
-      return (await call("countTokens", request, signal ? { signal, timeoutMs: shortCallTimeoutMs } : { timeoutMs: shortCallTimeoutMs })) as CountTokensResult;
+    async countTokens(request: CountTokensRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<CountTokensResult> {
+      return (await call("countTokens", request, { timeoutMs: shortCallTimeoutMs, ...(signal ? { signal } : {}), ...(trace ? { metadata: trace } : {}) })) as CountTokensResult;
     },
     close(): void {
       closed = true;

@@ -12,11 +12,15 @@ import type {
   RunSessionRequest,
   RunSessionResult,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { TraceHeaders } from "../telemetry/trace-headers.js";
 
-/** KernelCallbackService, one method per rpc. Each rejects when the kernel cannot be reached. */
+/**
+ * KernelCallbackService, one method per rpc. Each rejects when the kernel cannot be reached.
+ * `trace`: propagation headers for the call's metadata (the caller's span, runtime/telemetry).
+ */
 export interface KernelClient {
-  log(request: LogRequest): Promise<void>;
-  emit(request: EmitRequest): Promise<EmitResult>;
-  runSession(request: RunSessionRequest, signal?: AbortSignal): Promise<RunSessionResult>;
-  countTokens(request: CountTokensRequest, signal?: AbortSignal): Promise<CountTokensResult>;
+  log(request: LogRequest, trace?: TraceHeaders): Promise<void>;
+  emit(request: EmitRequest, trace?: TraceHeaders): Promise<EmitResult>;
+  runSession(request: RunSessionRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<RunSessionResult>;
+  countTokens(request: CountTokensRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<CountTokensResult>;
 }

@@ -4,6 +4,7 @@
  * process-backed tool's context can emit output_chunk and exit_status.
  */
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
+import type { Span, Tracer } from "@opentelemetry/api";
 import type { ContentBlockSchema } from "../../generated/pluggableharness/content/v1/content_pb.js";
 import type {
   EventKind,
@@ -66,6 +67,17 @@ export interface ToolContext<Config> {
   readonly config: Config;
   readonly kernel: KernelCallbacks;
   readonly log: ToolLogger;
+  /**
+   * The call's span (`pluggableharness.tool.v1.ToolService/Invoke`), a child of the kernel's span
+   * for the call. Add attributes and events to it; never arguments, outputs or secrets. It does not
+   * record (and costs nothing) unless trace export is on (docs/runtime.md#tracing).
+   */
+  readonly span: Span;
+  /**
+   * A tracer whose spans are children of the call's span (or of the active span inside it):
+   * `ctx.tracer.startActiveSpan("parse", (span) => { ...; span.end(); })`.
+   */
+  readonly tracer: Tracer;
   /**
    * Resolves `path` against the call's working directory and returns the absolute path; throws a
    * `permission_denied` ToolError when it falls outside the provider's allowed roots.

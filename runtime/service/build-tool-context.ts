@@ -9,7 +9,10 @@
  * for process-backed tools.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { Tracer } from "@opentelemetry/api";
 import type { ProcessToolContext, SpawnToolOptions } from "../provider/tool-context.js";
+import { callTracer } from "../telemetry/call-tracer.js";
+import { traceChildProcess } from "../telemetry/child-process-span.js";
 import type { InvokeCall } from "./invoke-call.js";
 import { bindKernel, bindLogger, type KernelBindingScope } from "./kernel-bindings.js";
 import { resolveToolPath } from "./resolve-path.js";
@@ -32,6 +35,7 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: str
     stderr: rt.stderr,
     logger: `${rt.provider.name}.${toolName}`,
     sessionId: call.info.sessionId,
+    trace: call.trace,
     get signal() {
       return call.signal;
     },
@@ -45,6 +49,7 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
   const resolvePath = (target: string): string => resolveToolPath(target, boundary);
   let kernel: ProcessToolContext<unknown>["kernel"] | undefined;
   let log: ProcessToolContext<unknown>["log"] | undefined;
+  let tracer: Tracer | undefined;
   const notDeclared = (method: string, needs: string) => (): never =>
     call.providerBug(`${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`);
 
@@ -87,7 +92,7 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
     ? async (command: string, args: readonly string[], options: SpawnToolOptions = {}) => {
         if (call.closed) throw new Error(`${entry.name}: spawn() after the call ended`);
         const cwd = resolvePath(options.cwd ?? ".");
-        const exit = await spawnChild(
+        const exit = await traceChildProcess(call.trace, command, () => spawnChild(
           command,
           args,
           { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
@@ -100,7 +105,7 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
             registry: rt.children,
             killGraceMs: rt.timings.killGraceMs,
           },
-        );
+        ));
         if (options.exitStatus !== false) call.sendExitStatus(exit.exitCode, exit.signal);
         return exit;
       }
@@ -117,6 +122,10 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
     },
     get log() {
       return (log ??= bindLogger(bindingScope(rt, call, entry.name)));
+    },
+    span: call.trace.span,
+    get tracer() {
+      return (tracer ??= callTracer(call.trace));
     },
     resolvePath,
     progress,

@@ -8,6 +8,7 @@
  * conformance enforced strictly; on cancellation report what happened and never claim success.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import { context as otelContext } from "@opentelemetry/api";
 import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import {
   OutputStream,
@@ -18,6 +19,7 @@ import {
 import { ToolError } from "../errors/tool-error.js";
 import type { CallInfo } from "../provider/tool-context.js";
 import type { ValueViolation } from "../schema/value-violation.js";
+import type { CallTrace } from "../telemetry/call-spans.js";
 import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
 import { classifyThrown, wireError, wireToolError } from "./classify-error.js";
@@ -63,6 +65,8 @@ export function callInfoOf(call: ToolCall): CallInfo {
 export class InvokeCall implements LiveCall {
   readonly ended: Promise<void>;
   readonly info: CallInfo;
+  /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
+  readonly trace: CallTrace;
   readonly #rt: ServiceRuntime;
   readonly #entry: ToolEntry;
   readonly #call: ToolCall;
@@ -82,7 +86,8 @@ export class InvokeCall implements LiveCall {
   #exitSent = false;
   #outputRedactors: { stdout?: StreamRedactor; stderr?: StreamRedactor } = {};
 
-  constructor(rt: ServiceRuntime, entry: ToolEntry, call: ToolCall, sink: InvokeSink, accepted: AcceptedConfig) {
+  constructor(rt: ServiceRuntime, entry: ToolEntry, call: ToolCall, sink: InvokeSink, accepted: AcceptedConfig, trace: CallTrace) {
+    this.trace = trace;
     this.#rt = rt;
     this.#entry = entry;
     this.#call = call;
@@ -204,8 +209,9 @@ export class InvokeCall implements LiveCall {
     const context = buildToolContext(this, this.#rt, this.#entry, this.#accepted);
     const handler = this.#entry.implementation.handler as (input: unknown, context: unknown) => unknown;
     // Promise.resolve().then(): a handler that throws synchronously is caught like a rejection.
+    // Inside the call's context: the handler's own active spans nest under the call's.
     return Promise.resolve()
-      .then(() => handler(input, context))
+      .then(() => otelContext.with(this.trace.context, handler, undefined, input, context))
       .then(
         (value): Settled => ({ ok: true, value }),
         (error: unknown): Settled => ({ ok: false, error }),

@@ -23,6 +23,9 @@ import { GrpcCode } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { KernelCallbacks, LogLevelName, ToolLogger } from "../provider/tool-context.js";
+import { traceCallback } from "../telemetry/callback-span.js";
+import type { CallTrace } from "../telemetry/call-spans.js";
+import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { SecretRedactor } from "./redact-secrets.js";
 
 const wireLevels: { readonly [L in LogLevelName]: LogLevel } = {
@@ -43,6 +46,8 @@ export interface KernelBindingScope {
   /** LogEntry.logger, e.g. the provider's name and the tool's. */
   readonly logger: string;
   readonly sessionId: string;
+  /** The call's span: each callback is its child, and carries its traceparent to the kernel. */
+  readonly trace?: CallTrace;
   /** Aborts the call's RunSession and CountTokens when the call ends. */
   readonly signal: AbortSignal;
 }
@@ -89,8 +94,7 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
   const kernel = scope.kernel();
   try {
     if (!kernel) throw notConnected();
-    await kernel.log(
-      create(LogRequestSchema, {
+    const request = create(LogRequestSchema, {
         sessionId: scope.sessionId,
         entry: {
           level: wireLevels[level] ?? LogLevel.INFO,
@@ -99,8 +103,8 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
           ...(redactedFields !== undefined ? { fields: redactedFields } : {}),
           time: timestampFromDate(new Date()),
         },
-      }),
-    );
+      });
+    await traceCallback(scope.trace, "Log", (headers) => kernel.log(request, headers));
   } catch {
     // A log line must never fail the call: keep it on stderr, where the host logs it too.
     try {
@@ -129,10 +133,10 @@ function kernelRefusal(callback: ReturningCallback, failure: unknown): unknown {
   });
 }
 
-/** Runs one returning callback, turning the kernel's refusal into a ToolError. */
-async function callKernel<T>(callback: ReturningCallback, call: () => Promise<T>): Promise<T> {
+/** Runs one returning callback in its span, turning the kernel's refusal into a ToolError. */
+async function callKernel<T>(scope: KernelBindingScope, callback: ReturningCallback, call: (trace: TraceHeaders | undefined) => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await traceCallback(scope.trace, callback, call);
   } catch (failure) {
     throw kernelRefusal(callback, failure);
   }
@@ -155,7 +159,7 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
         schemaVersion: redactor.string(schemaVersion),
         payload: redactor.bytes(payload),
       });
-      const result = await callKernel("Emit", () => client().emit(request));
+      const result = await callKernel(scope, "Emit", (trace) => client().emit(request, trace));
       return { id: result.id, sequence: result.sequence };
     },
     async runSession(request) {
@@ -163,11 +167,11 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
       // A sub-session's prompt reaches a model and its history: no secret may ride along.
       const message = create(RunSessionRequestSchema, request);
       message.prompt = redactor.string(message.prompt);
-      return callKernel("RunSession", () => client().runSession(message, scope.signal));
+      return callKernel(scope, "RunSession", (trace) => client().runSession(message, scope.signal, trace));
     },
     async countTokens(content, modelRef) {
       const request = create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) });
-      const result = await callKernel("CountTokens", () => client().countTokens(request, scope.signal));
+      const result = await callKernel(scope, "CountTokens", (trace) => client().countTokens(request, scope.signal, trace));
       return { count: result.count, exact: result.exact };
     },
   };

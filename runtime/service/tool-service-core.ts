@@ -15,6 +15,7 @@ import type {
   RenderRequest,
   RenderResponse,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { TraceHeaders } from "../telemetry/trace-headers.js";
 
 /**
  * Where Invoke writes its events, how it learns that the kernel went away, and (optionally) when
@@ -39,16 +40,18 @@ export interface InvokeSink {
 /**
  * pluggableharness.tool.v1.ToolService as the transport calls it. Unary methods reject with an
  * RpcStatusError for a gRPC status; anything else they reject with is reported as INTERNAL.
+ * `trace`: the call's propagation headers (traceparent, tracestate, baggage) from its metadata;
+ * the call's span continues the trace they name (runtime/telemetry).
  */
 export interface ToolServiceCore {
   /** Static and cheap: built once when the service is created. */
-  getSchema(): GetSchemaResponse;
-  configure(request: ConfigureRequest): Promise<ConfigureResponse>;
+  getSchema(trace?: TraceHeaders): GetSchemaResponse;
+  configure(request: ConfigureRequest, trace?: TraceHeaders): Promise<ConfigureResponse>;
   /** Resolves when the stream should close (OK); never rejects for a handler's failure. */
-  invoke(request: InvokeRequest, sink: InvokeSink): Promise<void>;
-  render(request: RenderRequest): Promise<RenderResponse>;
-  preview(request: PreviewRequest): Promise<PreviewResponse>;
-  describe(): DescribeResponse;
+  invoke(request: InvokeRequest, sink: InvokeSink, trace?: TraceHeaders): Promise<void>;
+  render(request: RenderRequest, trace?: TraceHeaders): Promise<RenderResponse>;
+  preview(request: PreviewRequest, trace?: TraceHeaders): Promise<PreviewResponse>;
+  describe(trace?: TraceHeaders): DescribeResponse;
   /**
    * Cancels every in-flight call (their signals abort, their children are killed) and resolves
    * when they have all ended or `graceMs` has passed, whichever is first.

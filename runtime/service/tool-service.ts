@@ -10,11 +10,11 @@ import {
   ConfigureResponseSchema,
   DescribeResponseSchema,
   InvokeResponseSchema,
-  type InvokeRequest,
   type ToolError as WireToolError,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
+import { traceInvoke, traceUnary } from "../telemetry/call-spans.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { wireError } from "./classify-error.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
@@ -136,9 +136,10 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     redactor: () => redactor,
     inFlight: () => rt.calls.size,
 
-    getSchema: () => schema,
+    getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 
-    async configure(request) {
+    // Configure's span never carries the config: it holds secrets.
+    configure: (request, trace) => traceUnary("Configure", trace, async () => {
       const outcome = acceptConfig(erased, request.config ?? {}, [...secrets]);
       // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
       // the old secrets stay redacted.
@@ -147,9 +148,9 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       accepted = outcome.accepted;
       for (const warning of outcome.warnings) rt.stderr(warning);
       return create(ConfigureResponseSchema, {});
-    },
+    }),
 
-    async invoke(request: InvokeRequest, sink: InvokeSink) {
+    invoke: (request, untraced, trace) => traceInvoke(trace, request, rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration, untraced, async (sink, span) => {
       const call = request.call;
       if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call", redactor));
       const entry = rt.tools.get(call.toolName);
@@ -174,12 +175,13 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
           }),
         );
       }
-      await new InvokeCall(rt, entry, call, sink, config).run();
-    },
+      await new InvokeCall(rt, entry, call, sink, config, span).run();
+    }),
 
-    preview: (request) => runPreview(rt, request),
-    render: (request) => runRender(rt, request),
-    describe: () => describeResponse,
+    preview: (request, trace) =>
+      traceUnary("Preview", trace, () => runPreview(rt, request), rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration, request.call?.id),
+    render: (request, trace) => traceUnary("Render", trace, () => runRender(rt, request)),
+    describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
       shuttingDown = true;

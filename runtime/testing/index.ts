@@ -16,3 +16,5 @@ export {
 export { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 export { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
 export { kernelHandshake } from "../transport/plugin-environment.js";
+export type { ReceivedSpan, ReceivedValue } from "../telemetry/otlp-trace-request.js";
+export { formatSpanTree } from "../telemetry/span-tree.js";

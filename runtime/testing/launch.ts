@@ -30,6 +30,9 @@ import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServic
 import { certificatePemFromDer, mutualTlsChannel, mutualTlsServerCredentials, type MutualTls } from "../transport/mutual-tls.js";
 import { kernelHandshake } from "../transport/plugin-environment.js";
 import { createSelfSignedCertificate } from "../transport/self-signed-certificate.js";
+import { startOtlpReceiver, type OtlpReceiver } from "../telemetry/otlp-receiver.js";
+import type { ReceivedSpan } from "../telemetry/otlp-trace-request.js";
+import { hostTraceparent, randomTraceId } from "../telemetry/trace-headers.js";
 import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
 import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 import { InvokeCall, type InvokeReadOptions } from "./invoke-call.js";
@@ -52,6 +55,13 @@ export interface LaunchOptions {
    * broker's kernel callbacks. Default false, as the kernel.
    */
   readonly autoMTLS?: boolean;
+  /**
+   * Collect the provider's spans: an OTLP receiver on 127.0.0.1 is started and the provider's
+   * exporter pointed at it (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), so `spans()` holds what it
+   * exported; complete once kill() resolved (the provider flushes on shutdown). The provider needs
+   * the OpenTelemetry SDK installed (docs/runtime.md#tracing). Default false.
+   */
+  readonly traces?: boolean;
 }
 
 /** How kill() ended the provider. */
@@ -77,6 +87,13 @@ export const killGraceMs = 2000;
 export interface LaunchedProvider {
   readonly pid: number;
   readonly handshake: Handshake;
+  /**
+   * The trace every call continues: like the kernel, the host sends a `traceparent` on each call
+   * (this trace id, a fresh span id per call, sampled).
+   */
+  readonly traceId: string;
+  /** The spans the provider exported so far (only with `traces: true`; empty otherwise). */
+  spans(): readonly ReceivedSpan[];
   /** The recorded KernelCallbackService calls (Log, Emit, RunSession, CountTokens). */
   readonly kernel: RecordingKernel;
   /** Every stderr line so far, with the level the host would log it at. */
@@ -122,9 +139,11 @@ export function kernelEnvironment(extra: LaunchOptions["env"] = {}): NodeJS.Proc
 /** Launches a provider binary and connects to it as the kernel does. */
 export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
   const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
+  const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
+  const traceEnv = receiver ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint } : {};
   const child = spawn(command, options.args ?? [], {
     cwd: options.cwd,
-    env: kernelEnvironment(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem, ...options.env } : options.env),
+    env: kernelEnvironment({ ...traceEnv, ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}), ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderr: HostLogEntry[] = [];
@@ -167,6 +186,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   } catch (error) {
     child.kill("SIGKILL");
     await exited;
+    await receiver?.close();
     // A line that is no handshake (a start failure's reason, say): the stderr behind it, as the
     // kernel's log would show it.
     if (error instanceof Error && !error.message.includes("its stderr:")) error.message += `\nits stderr:\n${tail()}`;
@@ -208,26 +228,32 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     }
   };
 
+  // As the kernel's otelgrpc client handler: every call carries a traceparent.
+  const traceId = randomTraceId();
+  const traced = (control: CallControl = {}): CallControl => ({ ...control, metadata: { ...control.metadata, traceparent: hostTraceparent(traceId) } });
+
   let killing: Promise<KillReport> | undefined;
   return {
     pid: child.pid as number,
     handshake,
+    traceId,
+    spans: () => receiver?.spans() ?? [],
     kernel,
     stderr,
     strayStdout,
     exited,
     ping: async () => decodeHealthCheckResponse(await rawUnary(goPluginServices.health.check, encodeHealthCheckRequest(pluginHealthServiceName))),
-    getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), control)),
+    getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), traced(control))),
     configure: (config, control) =>
-      unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), control)),
-    invoke: (call, read) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call })), read),
+      unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), traced(control))),
+    invoke: (call, read) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call }), traced()), read),
     render: (payload, schemaVersion, control) =>
-      unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), control)),
-    preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), control)),
-    describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), control)),
+      unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), traced(control))),
+    preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), traced(control))),
+    describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control))),
     kill: () => (killing ??= killLikeGoPlugin(child, exited, () => broker.cancel(), () => rawUnary(goPluginServices.controller.shutdown, emptyMessage, killGraceMs), () => {
       client.close();
-    }).finally(() => kernel.close())),
+    }).finally(() => Promise.all([kernel.close(), receiver?.close()]))),
   };
 }
 

@@ -44,6 +44,11 @@ type RequestOf<K extends CallbackName> = RecordedCallbacks[K][number];
 export interface RecordingKernel {
   readonly address: string;
   readonly calls: RecordedCallbacks;
+  /**
+   * The `traceparent` each recorded call carried (undefined: none), index for index with `calls`:
+   * a callback continues the trace of the call that made it.
+   */
+  readonly traceparents: { readonly [K in CallbackName]: readonly (string | undefined)[] };
   /** Resolves with the first recorded (or next) request of `method` that `match` accepts. */
   waitFor<K extends CallbackName>(method: K, match?: (request: RequestOf<K>) => boolean, timeoutMs?: number): Promise<RequestOf<K>>;
   close(): void;
@@ -58,15 +63,17 @@ export interface RecordingKernelOptions {
 /** Starts a recording KernelCallbackService on a fresh unix socket under the temp dir. */
 export async function startRecordingKernel(responders: KernelResponders = {}, options: RecordingKernelOptions = {}): Promise<RecordingKernel> {
   const calls = { log: [] as LogRequest[], emit: [] as EmitRequest[], runSession: [] as RunSessionRequest[], countTokens: [] as CountTokensRequest[] };
+  const traceparents = { log: [] as (string | undefined)[], emit: [] as (string | undefined)[], runSession: [] as (string | undefined)[], countTokens: [] as (string | undefined)[] };
   const waiters = new Set<() => void>();
-  const record = <K extends CallbackName>(method: K, request: RequestOf<K>) => {
+  const record = <K extends CallbackName>(method: K, request: RequestOf<K>, traceparent: string | undefined) => {
+    traceparents[method].push(traceparent);
     (calls[method] as RequestOf<K>[]).push(request);
     for (const wake of [...waiters]) wake();
   };
   const answer =
     <Req, Res>(method: CallbackName, respond: (request: Req) => Res | Promise<Res>) =>
     (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-      record(method, call.request as never);
+      record(method, call.request as never, call.metadata.get("traceparent").map(String)[0]);
       Promise.resolve()
         .then(() => respond(call.request))
         .then(
@@ -98,6 +105,7 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
   return {
     address,
     calls,
+    traceparents,
     waitFor<K extends CallbackName>(method: K, match: (request: RequestOf<K>) => boolean = () => true, timeoutMs = 5000) {
       return new Promise<RequestOf<K>>((resolve, reject) => {
         const check = () => {

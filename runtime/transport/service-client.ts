@@ -21,6 +21,8 @@ export interface CallControl {
   readonly signal?: AbortSignal;
   /** Milliseconds from now. */
   readonly timeoutMs?: number;
+  /** Request metadata (e.g. traceparent); header names lower case. */
+  readonly metadata?: { readonly [name: string]: string | undefined };
 }
 
 /** A unary call's failure: the grpc-js ServiceError (code, details, trailers in `metadata`). */
@@ -68,7 +70,7 @@ export class ServiceClient<S extends DescService> {
         def.requestSerialize,
         def.responseDeserialize,
         request,
-        new Metadata(),
+        metadataOf(control),
         callOptions(control),
         (error: ServiceError | null, response?: unknown) => {
           control.signal?.removeEventListener("abort", onAbort);
@@ -94,7 +96,7 @@ export class ServiceClient<S extends DescService> {
       def.requestSerialize,
       def.responseDeserialize,
       request,
-      new Metadata(),
+      metadataOf(control),
       callOptions(control),
     ) as ClientReadableStream<MessageShape<M["output"]>>;
     if (control.signal?.aborted) call.cancel();
@@ -117,6 +119,12 @@ export class ServiceClient<S extends DescService> {
     if (!def) throw new Error(`${this.service.typeName} has no method ${localName}`);
     return def as typeof def & { requestSerialize: (v: unknown) => Buffer; responseDeserialize: (b: Buffer) => unknown };
   }
+}
+
+function metadataOf(control: CallControl): Metadata {
+  const metadata = new Metadata();
+  for (const [name, value] of Object.entries(control.metadata ?? {})) if (typeof value === "string") metadata.set(name, value);
+  return metadata;
 }
 
 function callOptions(control: CallControl): CallOptions {

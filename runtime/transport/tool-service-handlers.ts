@@ -16,6 +16,7 @@ import {
 } from "@grpc/grpc-js";
 import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ToolServiceCore } from "../service/tool-service-core.js";
+import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
 import { statusDetailsTrailer, statusWithToolError } from "./rpc-status-details.js";
 
@@ -41,11 +42,11 @@ function asRpcStatusError(error: unknown): { code: number; message: string; tool
   return toolError ? { code, message: error.message, toolError } : { code, message: error.message };
 }
 
-function unary<Req, Res>(run: (request: Req) => Res | Promise<Res>) {
+function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined) => Res | Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     let result: Res | Promise<Res>;
     try {
-      result = run(call.request);
+      result = run(call.request, traceHeadersFromMetadata(call.metadata));
     } catch (error) {
       callback(serviceErrorFrom(error));
       return;
@@ -66,11 +67,11 @@ export interface ToolServiceObserver {
 /** The grpc-js implementation of ToolService, keyed like grpcServiceDefinition(ToolService). */
 export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): UntypedServiceImplementation {
   return {
-    getSchema: unary(() => core.getSchema()),
-    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0]) => core.configure(request)),
-    render: unary((request: Parameters<ToolServiceCore["render"]>[0]) => core.render(request)),
-    preview: unary((request: Parameters<ToolServiceCore["preview"]>[0]) => core.preview(request)),
-    describe: unary(() => core.describe()),
+    getSchema: unary((_, trace) => core.getSchema(trace)),
+    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace) => core.configure(request, trace)),
+    render: unary((request: Parameters<ToolServiceCore["render"]>[0], trace) => core.render(request, trace)),
+    preview: unary((request: Parameters<ToolServiceCore["preview"]>[0], trace) => core.preview(request, trace)),
+    describe: unary((_, trace) => core.describe(trace)),
     invoke: (call: ServerWritableStream<InvokeRequest, InvokeResponse>) => {
       const cancelled = new AbortController();
       let open = true;
@@ -106,7 +107,7 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
       };
       let running: Promise<void>;
       try {
-        running = core.invoke(call.request, sink);
+        running = core.invoke(call.request, sink, traceHeadersFromMetadata(call.metadata));
       } catch (error) {
         running = Promise.reject(error);
       }

@@ -9,7 +9,8 @@
  *   test/kernel/fixtures/kernel-fixture-provider.ts, the TypeScript twin of the Go fixture;
  * - harness-tool's scenarios through pluginruntime.Launch, the dispensed ToolServiceClient and
  *   (*Plugin).Close, against the sample provider, a probe, providers that fail to start, and
- *   every example (test/kernel/go/*.go.txt);
+ *   every example (test/kernel/go/*.go.txt), and one trace from the kernel's spans through the
+ *   provider's, exported over OTLP to a receiver in the test (harness_tool_trace_test.go.txt);
  * - the package's unit tests, which come along.
  *
  * Skips only when `go` or the snapshot is missing and HARNESS_TOOL_REQUIRE_INTEROP is not "1"
