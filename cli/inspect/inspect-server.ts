@@ -84,6 +84,11 @@ export async function startInspectServer(session: InspectSession, options: Inspe
     const url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
     const [, given = "", ...rest] = url.pathname.split("/");
     if (!sameToken(given, token)) return send(res, 404, "text/plain; charset=utf-8", "not found\n");
+    // The page's relative URLs need the trailing slash.
+    if (rest.length === 0) {
+      res.writeHead(308, { ...securityHeaders, location: `/${token}/` });
+      return void res.end();
+    }
     const route = `${req.method} /${rest.join("/")}`;
     if (req.method === "POST") {
       // Only the page itself posts: a browser always sends Origin on a cross-site POST.

@@ -43,6 +43,9 @@ async function shoot(t: TestContext, page: Page, name: string): Promise<void> {
   t.diagnostic(`screenshot: ${file}`);
 }
 
+/** A page-side expression: the history table has `n` rows. */
+const historyRows = (n: number) => `document.querySelectorAll('[aria-label="history"] tbody tr').length === ${n}`;
+
 const example = (name: string) => path.join(repoRoot, "examples", name);
 
 after(async () => {
@@ -76,10 +79,10 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     await page.getByLabel(/^command/).fill("echo first; sleep 1.5; echo second; echo to-stderr >&2; exit 3");
     await page.getByRole("button", { name: "Invoke" }).click();
     // Live: the first line is on the page while the call still runs.
-    await page.waitForFunction(() => {
+    await page.waitForFunction(`(() => {
       const call = document.querySelector(".call");
       return call?.getAttribute("data-state") === "running" && (call.querySelector(".terminal")?.textContent ?? "").includes("first");
-    });
+    })()`);
     assert.doesNotMatch(await page.locator(".terminal").innerText(), /second/);
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.locator(".terminal").innerText(), /first\nsecond\nto-stderr/);
@@ -94,7 +97,7 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
   it("cancels a call mid-stream as the kernel does", async (t) => {
     await page.getByLabel(/^command/).fill("for i in $(seq 1 200); do echo tick $i; sleep 0.1; done");
     await page.getByRole("button", { name: "Invoke" }).click();
-    await page.waitForFunction(() => (document.querySelector(".call .terminal")?.textContent ?? "").includes("tick 3"));
+    await page.waitForFunction(`(document.querySelector(".call .terminal")?.textContent ?? "").includes("tick 3")`);
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.locator('.call[data-state="cancelled"]').waitFor();
     const call = await page.locator(".call").innerText();
@@ -129,7 +132,7 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     const first = rows.last();
     assert.match(await first.innerText(), /echo first/);
     await first.getByRole("button", { name: "Re-run" }).click();
-    await page.waitForFunction((n) => document.querySelectorAll('[aria-label="history"] tbody tr').length === n + 1, before);
+    await page.waitForFunction(historyRows(before + 1));
     await page.locator('.call[data-state="result"]').waitFor();
     assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
     await shoot(t, page, "history");
@@ -206,10 +209,10 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
   });
 
   async function everythingShown(): Promise<string> {
-    const inPage = await page.evaluate(() => {
-      const values = [...document.querySelectorAll("input, textarea, select")].map((e) => (e as HTMLInputElement).value);
-      return `${document.documentElement.outerHTML}\n${document.body.innerText}\n${values.join("\n")}`;
-    });
+    const inPage = await page.evaluate<string>(`(() => {
+      const values = [...document.querySelectorAll("input, textarea, select")].map((e) => e.value);
+      return [document.documentElement.outerHTML, document.body.innerText, ...values].join("\\n");
+    })()`);
     const state = await (await fetch(new URL("api/state", inspector.url))).text();
     return `${inPage}\n${state}\n${seen.join("\n")}`;
   }
@@ -231,11 +234,11 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
   it("keeps a secret typed into Configure out of the page after sending it", async () => {
     await page.locator('input[name="api_key"]').fill(second);
     await page.getByRole("button", { name: "Send Configure" }).click();
-    await page.waitForFunction(() => (document.querySelector('input[name="api_key"]') as HTMLInputElement | null)?.value === "");
+    await page.waitForFunction(`document.querySelector('input[name="api_key"]')?.value === ""`);
     assert.match(await page.getByLabel("config status").innerText(), /Configure accepted/);
     await page.getByRole("navigation").getByRole("button", { name: /web_search/ }).click();
     await page.getByRole("button", { name: "Invoke" }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[aria-label="history"] tbody tr').length === 2);
+    await page.waitForFunction(historyRows(2));
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.getByLabel("result payload").innerText(), /token Bearer \[REDACTED\]/);
     const shown = await everythingShown();
@@ -282,7 +285,7 @@ describe("inspect: the agent example's kernel callbacks", { skip }, () => {
     await page.getByText("The kernel answers with these replies from now on.").waitFor();
     await page.getByRole("tab", { name: /History/ }).click();
     await page.getByLabel("history").locator("tbody tr").first().getByRole("button", { name: "Re-run" }).click();
-    await page.waitForFunction(() => document.querySelectorAll('[aria-label="history"] tbody tr').length === 2);
+    await page.waitForFunction(historyRows(2));
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.getByLabel("result payload").innerText(), /an edited answer/);
     await page.getByRole("tab", { name: /Kernel callbacks/ }).click();
