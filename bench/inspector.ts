@@ -26,7 +26,11 @@ const staticPage = "<!doctype html><html><head><meta charset=utf-8><title>baseli
 /** Preact and its hooks alone, minified the way the page is: the floor of any Preact page. */
 async function preactFloorBytes(): Promise<number> {
   const result = await build({
-    stdin: { contents: 'import { render, h } from "preact"; import { useState } from "preact/hooks"; render(h("p", null, String(useState)), document.body);', resolveDir: repoRoot, loader: "js" },
+    stdin: {
+      contents: 'import { render, h } from "preact"; import { useState } from "preact/hooks"; render(h("p", null, String(useState)), document.body);',
+      resolveDir: repoRoot,
+      loader: "js",
+    },
     bundle: true,
     write: false,
     format: "esm",
@@ -50,7 +54,16 @@ export const inspectorSuite: Suite = {
     const style = readFileSync(path.join(dist, "inspector.css"));
     const floor = await preactFloorBytes();
     const pageGzip = gzipSync(script).byteLength + gzipSync(style).byteLength;
-    figures.push(compared("page bundle (inspector.js + .css), gzip", pageGzip, formatKib, { label: "preact + hooks alone", value: floor }, 5, `minified, before gzip: ${formatKib(script.byteLength + style.byteLength)}`));
+    figures.push(
+      compared(
+        "page bundle (inspector.js + .css), gzip",
+        pageGzip,
+        formatKib,
+        { label: "preact + hooks alone", value: floor },
+        5,
+        `minified, before gzip: ${formatKib(script.byteLength + style.byteLength)}`,
+      ),
+    );
 
     const chromiumPath = [process.env["HARNESS_TOOL_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((c): c is string => !!c && existsSync(c));
     if (!chromiumPath) {

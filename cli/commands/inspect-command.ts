@@ -69,10 +69,14 @@ export async function inspectCommand(cli: readonly string[], providerArgs: reado
       server = await startInspectServer(session, { port });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(code === "EADDRINUSE" ? `port ${port} is in use; pick another with --port, or leave it out for a free one` : `cannot serve the inspector: ${(e as Error).message}`);
+      throw new UsageError(
+        code === "EADDRINUSE" ? `port ${port} is in use; pick another with --port, or leave it out for a free one` : `cannot serve the inspector: ${(e as Error).message}`,
+      );
     }
     try {
-      io.out.write(`Inspector for ${session.snapshot().identity.name}: open\n\n  ${server.url}\n\nin a browser (it opens nothing by itself; the token in the URL is the only way in). Ctrl-C stops it.\n`);
+      io.out.write(
+        `Inspector for ${session.snapshot().identity.name}: open\n\n  ${server.url}\n\nin a browser (it opens nothing by itself; the token in the URL is the only way in). Ctrl-C stops it.\n`,
+      );
       io.onReady?.(server.url);
       if (!io.stop.aborted) await new Promise<void>((resolve) => io.stop.addEventListener("abort", () => resolve(), { once: true }));
     } finally {

@@ -163,7 +163,10 @@ export class InspectSession {
   #emitted = 0n;
   #turn = 0;
 
-  private constructor(launched: LaunchedProvider, init: { identity: IdentityView; tools: readonly ToolSchema[]; attributes: ConfigAttributeDeclaration[]; workingDirectory: string; pollMs: number }) {
+  private constructor(
+    launched: LaunchedProvider,
+    init: { identity: IdentityView; tools: readonly ToolSchema[]; attributes: ConfigAttributeDeclaration[]; workingDirectory: string; pollMs: number },
+  ) {
     this.#launched = launched;
     this.#identity = init.identity;
     this.#attributes = init.attributes;
@@ -317,7 +320,12 @@ export class InspectSession {
     let answer: TreeAnswer;
     try {
       const response = await this.#launched.preview(
-        { id: `inspect-preview-${randomUUID()}`, toolName: body.tool, arguments: body.args as JsonObject, callContext: { sessionId: `inspect-session-${process.pid}`, turnId: String(this.#turn + 1), workingDirectory } },
+        {
+          id: `inspect-preview-${randomUUID()}`,
+          toolName: body.tool,
+          arguments: body.args as JsonObject,
+          callContext: { sessionId: `inspect-session-${process.pid}`, turnId: String(this.#turn + 1), workingDirectory },
+        },
         { timeoutMs: 30_000 },
       );
       answer = this.#treeAnswer(response.preview, started);
@@ -508,7 +516,13 @@ export class InspectSession {
     for (; this.#stderrSeen < stderr.length; this.#stderrSeen++) {
       const entry = stderr[this.#stderrSeen];
       if (!entry) continue;
-      const line: LogLineView = { seq: ++this.#seq, level: entry.level, message: entry.message, fields: entry.fields as { [key: string]: Json }, atMs: Math.round(performance.now() - this.#started) };
+      const line: LogLineView = {
+        seq: ++this.#seq,
+        level: entry.level,
+        message: entry.message,
+        fields: entry.fields as { [key: string]: Json },
+        atMs: Math.round(performance.now() - this.#started),
+      };
       this.#logs.push(line);
       if (this.#logs.length > recordLimit) this.#logs.splice(0, this.#logs.length - recordLimit);
       this.#publish({ kind: "log", line });

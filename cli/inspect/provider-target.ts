@@ -11,7 +11,21 @@ import type { ProviderCommand } from "../provider-command.js";
 import { UsageError } from "../usage-error.js";
 
 const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"];
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** harness-tool's own root: two folders up from cli/inspect, three from dist/cli/inspect. */
+function findPackageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) || !existsSync(path.join(dir, "cli/harness-tool.mjs"))) {
+    const up = path.dirname(dir);
+    if (up === dir) return path.dirname(fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+}
+
+const packageRoot = findPackageRoot();
+/** A checkout (or a package never built) resolves `harness-tool` to its TypeScript sources, as the bin does. */
+const sourceCondition = existsSync(path.join(packageRoot, ".git")) || !existsSync(path.join(packageRoot, "dist/runtime/index.js"));
 
 /** tsx's ESM loader, found from `from` upwards, then from harness-tool's own installation. */
 function findTsxLoader(from: string): string | undefined {
@@ -37,8 +51,8 @@ export function providerTarget(target: string, args: readonly string[]): Provide
     if (!existsSync(file)) throw new UsageError(`no file ${file}`);
     const loader = findTsxLoader(path.dirname(path.resolve(file)));
     if (!loader) throw new UsageError(`${file} is TypeScript, and tsx is not installed to run it: \`npm install --save-dev tsx\`, or pass the built provider`);
-    // harness-tool-source: `harness-tool` resolves to its TypeScript sources, which a checkout has even without a build.
-    return { command: process.execPath, args: ["--conditions=harness-tool-source", "--import", pathToFileURL(loader).href, path.resolve(file), ...args] };
+    const conditions = sourceCondition ? ["--conditions=harness-tool-source"] : [];
+    return { command: process.execPath, args: [...conditions, "--import", pathToFileURL(loader).href, path.resolve(file), ...args] };
   }
   if (/\.(c|m)?js$/.test(file)) {
     if (!existsSync(file)) throw new UsageError(`no file ${file}`);

@@ -43,8 +43,8 @@ async function shoot(t: TestContext, page: Page, name: string): Promise<void> {
   t.diagnostic(`screenshot: ${file}`);
 }
 
-/** A page-side expression: the history table has `n` rows. */
-const historyRows = (n: number) => `document.querySelectorAll('[aria-label="history"] tbody tr').length === ${n}`;
+/** Waits until the history table has (at least) `n` rows. */
+const historyRow = (page: Page, n: number) => page.getByLabel("history").locator("tbody tr").nth(n - 1).waitFor();
 
 const example = (name: string) => path.join(repoRoot, "examples", name);
 
@@ -71,7 +71,8 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     assert.match(inspector.printed(), /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\//);
     assert.match(await page.locator("header.identity").innerText(), /exec\s+0\.1\.0[\s\S]*github\.com\/harness-tool\/examples\/exec[\s\S]*tool provider · protocol v1/);
     const facts = await page.getByLabel("tool facts").innerText();
-    for (const fact of [/kind\s+resource/, /risk\s+high/, /streaming\s+yes/, /concurrency\s+exclusive/, /timeout\s+120s/, /idempotent\s+no/, /terminates_turn\s+no/]) assert.match(facts, fact);
+    for (const fact of [/kind\s+resource/, /risk\s+high/, /streaming\s+yes/, /concurrency\s+exclusive/, /timeout\s+120s/, /idempotent\s+no/, /terminates_turn\s+no/])
+      assert.match(facts, fact);
     await shoot(t, page, "tool-form");
   });
 
@@ -79,10 +80,7 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     await page.getByLabel(/^command/).fill("echo first; sleep 1.5; echo second; echo to-stderr >&2; exit 3");
     await page.getByRole("button", { name: "Invoke" }).click();
     // Live: the first line is on the page while the call still runs.
-    await page.waitForFunction(`(() => {
-      const call = document.querySelector(".call");
-      return call?.getAttribute("data-state") === "running" && (call.querySelector(".terminal")?.textContent ?? "").includes("first");
-    })()`);
+    await page.locator('.call[data-state="running"] .terminal', { hasText: "first" }).waitFor();
     assert.doesNotMatch(await page.locator(".terminal").innerText(), /second/);
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.locator(".terminal").innerText(), /first\nsecond\nto-stderr/);
@@ -97,7 +95,7 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
   it("cancels a call mid-stream as the kernel does", async (t) => {
     await page.getByLabel(/^command/).fill("for i in $(seq 1 200); do echo tick $i; sleep 0.1; done");
     await page.getByRole("button", { name: "Invoke" }).click();
-    await page.waitForFunction(`(document.querySelector(".call .terminal")?.textContent ?? "").includes("tick 3")`);
+    await page.locator(".call .terminal", { hasText: "tick 3" }).waitFor();
     await page.getByRole("button", { name: "Cancel" }).click();
     await page.locator('.call[data-state="cancelled"]').waitFor();
     const call = await page.locator(".call").innerText();
@@ -132,7 +130,7 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     const first = rows.last();
     assert.match(await first.innerText(), /echo first/);
     await first.getByRole("button", { name: "Re-run" }).click();
-    await page.waitForFunction(historyRows(before + 1));
+    await historyRow(page, before + 1);
     await page.locator('.call[data-state="result"]').waitFor();
     assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
     await shoot(t, page, "history");
@@ -155,13 +153,19 @@ describe("inspect: the filesystem example's Preview", { skip }, () => {
   });
 
   it("draws the Preview's RenderTree (a collapsible holding a code block) in its region", async (t) => {
-    await page.getByRole("navigation").getByRole("button", { name: /write_file/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /write_file/ })
+      .click();
     await page.getByLabel(/^path/).fill("notes.txt");
     await page.getByLabel(/^content/).fill("hello from the preview");
     await page.getByRole("button", { name: "Preview" }).click();
     const region = page.getByLabel("main chat region");
     await region.waitFor();
-    assert.match(await region.locator("details.rt-collapsible > summary").innerText(), new RegExp(`Create ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/notes\\.txt \\(22 bytes\\)`));
+    assert.match(
+      await region.locator("details.rt-collapsible > summary").innerText(),
+      new RegExp(`Create ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/notes\\.txt \\(22 bytes\\)`),
+    );
     assert.equal(await region.locator(".rt-codeblock code").innerText(), "hello from the preview");
     // Preview does not write.
     assert.equal((await import("node:fs")).existsSync(path.join(dir, "notes.txt")), false);
@@ -169,7 +173,10 @@ describe("inspect: the filesystem example's Preview", { skip }, () => {
   });
 
   it("hides Preview on a tool that has none once the provider says so", async () => {
-    await page.getByRole("navigation").getByRole("button", { name: /read_file/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /read_file/ })
+      .click();
     await page.getByLabel(/^path/).fill("x");
     await page.getByRole("button", { name: "Preview" }).click();
     await page.getByRole("alert").filter({ hasText: "UNIMPLEMENTED" }).waitFor();
@@ -218,12 +225,18 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
   }
 
   it("never shows the configured secret: masked config, redacted results", async (t) => {
-    await page.getByRole("navigation").getByRole("button", { name: /web_search/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /web_search/ })
+      .click();
     await page.getByLabel(/^query/).fill("harness");
     await page.getByRole("button", { name: "Invoke" }).click();
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.getByLabel("result payload").innerText(), /token Bearer \[REDACTED\]/);
-    await page.getByRole("navigation").getByRole("button", { name: /Configure/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /Configure/ })
+      .click();
     assert.match(await page.getByLabel("current config").innerText(), /"api_key": "\[REDACTED\]"/);
     assert.equal(await page.locator('input[name="api_key"]').getAttribute("type"), "password");
     assert.equal(await page.locator('input[name="api_key"]').inputValue(), "");
@@ -233,12 +246,19 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
 
   it("keeps a secret typed into Configure out of the page after sending it", async () => {
     await page.locator('input[name="api_key"]').fill(second);
+    const configured = page.waitForResponse((response) => response.url().endsWith("/api/configure"));
     await page.getByRole("button", { name: "Send Configure" }).click();
-    await page.waitForFunction(`document.querySelector('input[name="api_key"]')?.value === ""`);
+    assert.equal((await configured).status(), 200);
+    // The form is drawn anew from the masked config once Configure answers: the field is empty again.
+    await page.getByRole("button", { name: "Send Configure" }).and(page.locator(":enabled")).waitFor();
+    assert.equal(await page.locator('input[name="api_key"]').inputValue(), "");
     assert.match(await page.getByLabel("config status").innerText(), /Configure accepted/);
-    await page.getByRole("navigation").getByRole("button", { name: /web_search/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /web_search/ })
+      .click();
     await page.getByRole("button", { name: "Invoke" }).click();
-    await page.waitForFunction(historyRows(2));
+    await historyRow(page, 2);
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.getByLabel("result payload").innerText(), /token Bearer \[REDACTED\]/);
     const shown = await everythingShown();
@@ -247,7 +267,10 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
   });
 
   it("keeps the secret when Configure is sent with the field left empty", async () => {
-    await page.getByRole("navigation").getByRole("button", { name: /Configure/ }).click();
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /Configure/ })
+      .click();
     assert.equal(await page.locator('input[name="api_key"]').getAttribute("placeholder"), "set (leave empty to keep it)");
     await page.getByRole("button", { name: "Send Configure" }).click();
     await page.getByLabel("config status").filter({ hasText: "accepted" }).waitFor();
@@ -280,12 +303,14 @@ describe("inspect: the agent example's kernel callbacks", { skip }, () => {
     await callbacks.locator("li").filter({ hasText: "runSession" }).first().waitFor();
     assert.match(await callbacks.innerText(), /runSession Review the change/);
     const reply = page.locator('textarea[name="reply-runSession"]');
-    await reply.fill(JSON.stringify({ sessionId: "sub-2", status: "SESSION_STATUS_COMPLETED", finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "an edited answer" } }] } }));
+    await reply.fill(
+      JSON.stringify({ sessionId: "sub-2", status: "SESSION_STATUS_COMPLETED", finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "an edited answer" } }] } }),
+    );
     await page.getByRole("button", { name: "Save replies" }).click();
     await page.getByText("The kernel answers with these replies from now on.").waitFor();
     await page.getByRole("tab", { name: /History/ }).click();
     await page.getByLabel("history").locator("tbody tr").first().getByRole("button", { name: "Re-run" }).click();
-    await page.waitForFunction(historyRows(2));
+    await historyRow(page, 2);
     await page.locator('.call[data-state="result"]').waitFor();
     assert.match(await page.getByLabel("result payload").innerText(), /an edited answer/);
     await page.getByRole("tab", { name: /Kernel callbacks/ }).click();

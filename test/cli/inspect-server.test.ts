@@ -84,7 +84,18 @@ describe("inspect server", () => {
 
   it("serves nothing without the token", async () => {
     const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
-    for (const p of ["/", "/inspector.js", "/inspector.css", "/events", "/api/state", `/${wrong}/`, `/${wrong}/inspector.js`, `/${wrong}/events`, `/${wrong}/api/state`, "/favicon.ico"]) {
+    for (const p of [
+      "/",
+      "/inspector.js",
+      "/inspector.css",
+      "/events",
+      "/api/state",
+      `/${wrong}/`,
+      `/${wrong}/inspector.js`,
+      `/${wrong}/events`,
+      `/${wrong}/api/state`,
+      "/favicon.ico",
+    ]) {
       const answer = await call(new URL(p, base));
       assert.equal(answer.status, 404, `${p} answered ${answer.status}`);
       assert.doesNotMatch(answer.body, /inspector|harness/i);
@@ -160,7 +171,10 @@ describe("inspect server", () => {
       if (mine.end) {
         assert.equal(mine.end.status, "CANCELLED");
         assert.equal(mine.end.cancelled, true);
-        assert.equal(mine.events.some((e: { type: string }) => e.type === "result" || e.type === "error"), false);
+        assert.equal(
+          mine.events.some((e: { type: string }) => e.type === "result" || e.type === "error"),
+          false,
+        );
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,10 +1,15 @@
 // One Invoke as it streams: stdout and stderr as a terminal shows them, progress, partial results,
 // the exit status, and the terminal result (checked against output_schema) or ToolError, with the
 // call's timings and a Cancel button while it runs.
+import { useEffect, useRef } from "preact/hooks";
 import type { CallEventView, CallView, Json } from "../page-protocol.js";
 
 function JsonBlock({ value, label }: { value: Json | undefined; label?: string }) {
-  return <pre class="json" aria-label={label}>{JSON.stringify(value ?? null, null, 2)}</pre>;
+  return (
+    <pre class="json" aria-label={label}>
+      {JSON.stringify(value ?? null, null, 2)}
+    </pre>
+  );
 }
 
 function lastOf<T extends CallEventView["type"]>(events: readonly CallEventView[], type: T): Extract<CallEventView, { type: T }> | undefined {
@@ -24,16 +29,17 @@ export function CallPanel({ call, onCancel }: { call: CallView; onCancel: () => 
   const result = lastOf(call.events, "result");
   const error = lastOf(call.events, "error");
   const end = call.end;
+  const panel = useRef<HTMLElement>(null);
+  // A new call comes into view; the stream then grows in place.
+  useEffect(() => panel.current?.scrollIntoView({ block: "nearest" }), [call.id]);
   const state = !end ? "running" : end.cancelled ? "cancelled" : error ? "error" : result ? "result" : "failed";
   return (
-    <section class={`call call-${state}`} aria-label="call" data-state={state}>
+    <section ref={panel} class={`call call-${state}`} aria-label="call" data-state={state}>
       <header class="call-header">
         <span class={`status status-${state}`}>{state}</span>
         <code>{call.tool}</code>
         <span class="timings">
-          {end
-            ? `${end.status} · ${end.firstEventMs !== undefined ? `first event ${end.firstEventMs} ms · ` : ""}total ${end.durationMs} ms`
-            : "waiting for events…"}
+          {end ? `${end.status} · ${end.firstEventMs !== undefined ? `first event ${end.firstEventMs} ms · ` : ""}total ${end.durationMs} ms` : "waiting for events…"}
         </span>
         {!end ? (
           <button type="button" class="danger" onClick={onCancel}>
@@ -70,14 +76,7 @@ export function CallPanel({ call, onCancel }: { call: CallView; onCancel: () => 
       ) : null}
       {result ? (
         <div class="result" aria-label="result">
-          <h4>
-            result{" "}
-            {result.violations.length === 0 ? (
-              <span class="badge ok">matches output_schema</span>
-            ) : (
-              <span class="badge bad">does not match output_schema</span>
-            )}
-          </h4>
+          <h4>result {result.violations.length === 0 ? <span class="badge ok">matches output_schema</span> : <span class="badge bad">does not match output_schema</span>}</h4>
           {result.violations.length > 0 ? (
             <ul class="violations">
               {result.violations.map((v, i) => (
@@ -99,8 +98,17 @@ export function CallPanel({ call, onCancel }: { call: CallView; onCancel: () => 
           {error.details !== undefined ? <JsonBlock value={error.details} label="error details" /> : null}
         </div>
       ) : null}
-      {end?.cancelled ? <p class="note">Cancelled: the RPC was cancelled as the kernel cancels it{result || error ? "" : "; no terminal event came, as the protocol requires"}.</p> : null}
-      {end?.problem ? <p class="problem" role="alert">{end.problem}</p> : null}
+      {end?.cancelled ? (
+        <p class="note">
+          Cancelled: the RPC was cancelled as the kernel cancels it
+          {result || error ? "" : "; no terminal event came, as the protocol requires"}.
+        </p>
+      ) : null}
+      {end?.problem ? (
+        <p class="problem" role="alert">
+          {end.problem}
+        </p>
+      ) : null}
     </section>
   );
 }

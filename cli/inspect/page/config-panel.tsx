@@ -13,7 +13,11 @@ function textOf(attribute: ConfigAttributeView, value: Json | undefined): string
     case "list_number":
       return Array.isArray(value) ? value.map(String).join("\n") : "";
     case "map_string":
-      return typeof value === "object" && !Array.isArray(value) ? Object.entries(value).map(([k, v]) => `${k}=${String(v)}`).join("\n") : "";
+      return typeof value === "object" && !Array.isArray(value)
+        ? Object.entries(value)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join("\n")
+        : "";
     default:
       return typeof value === "string" ? value : JSON.stringify(value);
   }
@@ -50,7 +54,10 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
       if (a.sensitive && prefix === "") keep.push(a.name);
       continue;
     }
-    const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+    const lines = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
     switch (a.type) {
       case "number":
         out[a.name] = Number(text);
@@ -71,7 +78,19 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
   return out;
 }
 
-function AttributeFields({ attributes, values, onChange, secretsSet, prefix }: { attributes: readonly ConfigAttributeView[]; values: Values; onChange: (values: Values) => void; secretsSet: readonly string[]; prefix: string }) {
+function AttributeFields({
+  attributes,
+  values,
+  onChange,
+  secretsSet,
+  prefix,
+}: {
+  attributes: readonly ConfigAttributeView[];
+  values: Values;
+  onChange: (values: Values) => void;
+  secretsSet: readonly string[];
+  prefix: string;
+}) {
   return (
     <div class="fields">
       {attributes.map((a) => {
@@ -79,7 +98,11 @@ function AttributeFields({ attributes, values, onChange, secretsSet, prefix }: {
         const label = (
           <span class="field-name">
             {a.name}
-            {a.required ? <abbr class="required" title="required">*</abbr> : null}
+            {a.required ? (
+              <abbr class="required" title="required">
+                *
+              </abbr>
+            ) : null}
             <span class="field-type">{a.type}</span>
             {a.sensitive ? <span class="badge secret">sensitive</span> : null}
           </span>
@@ -91,7 +114,13 @@ function AttributeFields({ attributes, values, onChange, secretsSet, prefix }: {
             <fieldset class="field nested" key={a.name}>
               <legend>{label}</legend>
               {help}
-              <AttributeFields attributes={a.objectAttributes ?? []} values={typeof v === "object" ? v : {}} onChange={set} secretsSet={secretsSet} prefix={`${prefix}${a.name}.`} />
+              <AttributeFields
+                attributes={a.objectAttributes ?? []}
+                values={typeof v === "object" ? v : {}}
+                onChange={set}
+                secretsSet={secretsSet}
+                prefix={`${prefix}${a.name}.`}
+              />
             </fieldset>
           );
         }
@@ -109,7 +138,14 @@ function AttributeFields({ attributes, values, onChange, secretsSet, prefix }: {
           return (
             <label class="field" key={a.name}>
               {label}
-              <input type="password" name={a.name} autocomplete="off" value={typeof v === "string" ? v : ""} placeholder={isSet ? "set (leave empty to keep it)" : "not set"} onInput={(e) => set(e.currentTarget.value)} />
+              <input
+                type="password"
+                name={a.name}
+                autocomplete="off"
+                value={typeof v === "string" ? v : ""}
+                placeholder={isSet ? "set (leave empty to keep it)" : "not set"}
+                onInput={(e) => set(e.currentTarget.value)}
+              />
               {help}
             </label>
           );
@@ -119,13 +155,30 @@ function AttributeFields({ attributes, values, onChange, secretsSet, prefix }: {
           <label class="field" key={a.name}>
             {label}
             {multi ? (
-              <textarea name={a.name} rows={3} placeholder={a.type === "map_string" ? "key=value, one a line" : "one a line"} value={typeof v === "string" ? v : ""} onInput={(e) => set(e.currentTarget.value)} />
+              <textarea
+                name={a.name}
+                rows={3}
+                placeholder={a.type === "map_string" ? "key=value, one a line" : "one a line"}
+                value={typeof v === "string" ? v : ""}
+                onInput={(e) => set(e.currentTarget.value)}
+              />
+            ) : a.type === "number" ? (
+              <input
+                type="number"
+                step="any"
+                name={a.name}
+                value={typeof v === "string" ? v : ""}
+                placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
+                onInput={(e) => set(e.currentTarget.value)}
+              />
             ) : (
-              a.type === "number" ? (
-                <input type="number" step="any" name={a.name} value={typeof v === "string" ? v : ""} placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""} onInput={(e) => set(e.currentTarget.value)} />
-              ) : (
-                <input type="text" name={a.name} value={typeof v === "string" ? v : ""} placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""} onInput={(e) => set(e.currentTarget.value)} />
-              )
+              <input
+                type="text"
+                name={a.name}
+                value={typeof v === "string" ? v : ""}
+                placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
+                onInput={(e) => set(e.currentTarget.value)}
+              />
             )}
             {help}
           </label>
@@ -174,7 +227,9 @@ export function ConfigPanel({ attributes, state }: { attributes: readonly Config
         {failure ? <p class="error-text">{failure}</p> : null}
       </form>
       <h3>Current config</h3>
-      <pre class="json" aria-label="current config">{JSON.stringify(state.config, null, 2)}</pre>
+      <pre class="json" aria-label="current config">
+        {JSON.stringify(state.config, null, 2)}
+      </pre>
     </section>
   );
 }

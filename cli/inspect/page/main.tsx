@@ -93,33 +93,43 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
       </h2>
       <p class="description">{tool.description}</p>
       <ToolFacts tool={tool} />
-      <form onSubmit={invoke} aria-label="arguments">
-        <SchemaForm schema={tool.inputSchema} form={form} onChange={onForm} />
-        <label class="field working-directory">
-          <span class="field-name">working directory (CallContext)</span>
-          <input name="working_directory" value={workingDirectory} onInput={(e) => onWorkingDirectory(e.currentTarget.value)} />
-        </label>
-        <div class="actions">
-          {tool.preview !== false ? (
-            <button type="button" class="secondary" onClick={() => void runPreview()}>
-              Preview
-            </button>
+      <div class="tool-columns">
+        <form class="tool-input" onSubmit={invoke} aria-label="arguments">
+          <SchemaForm schema={tool.inputSchema} form={form} onChange={onForm} />
+          <label class="field working-directory">
+            <span class="field-name">working directory (CallContext)</span>
+            <input name="working_directory" value={workingDirectory} onInput={(e) => onWorkingDirectory(e.currentTarget.value)} />
+          </label>
+          <div class="actions">
+            {tool.preview !== false ? (
+              <button type="button" class="secondary" onClick={() => void runPreview()}>
+                Preview
+              </button>
+            ) : null}
+            <button type="submit">Invoke</button>
+          </div>
+          {failure ? (
+            <p class="error-text" role="alert">
+              {failure}
+            </p>
           ) : null}
-          <button type="submit">Invoke</button>
+        </form>
+        <div class="tool-output">
+          {preview ? (
+            <div class="preview" aria-label="preview">
+              <h3>Preview</h3>
+              <TreeAnswerView answer={preview} region="main chat" />
+            </div>
+          ) : null}
+          {call ? <CallPanel key={call.id} call={call} onCancel={() => void api.cancel(call.id)} /> : null}
+          {!preview && !call ? (
+            <p class="note">
+              Fill the form and Invoke
+              {tool.preview !== false ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
+            </p>
+          ) : null}
         </div>
-        {failure ? (
-          <p class="error-text" role="alert">
-            {failure}
-          </p>
-        ) : null}
-      </form>
-      {preview ? (
-        <div class="preview" aria-label="preview">
-          <h3>Preview</h3>
-          <TreeAnswerView answer={preview} region="main chat" />
-        </div>
-      ) : null}
-      {call ? <CallPanel key={call.id} call={call} onCancel={() => void api.cancel(call.id)} /> : null}
+      </div>
     </section>
   );
 }
@@ -141,7 +151,11 @@ function App() {
     return first ? { kind: "tool", name: first.name } : { kind: "configure" };
   }, [view, s]);
   if (!s) return <p class="loading">{state.connected ? "Loading…" : "Connecting to the inspector…"}</p>;
-  const formOf = (tool: ToolView): FormValue => forms[tool.name] ?? { raw: false, value: initialValue(tool.inputSchema) ?? {} };
+  const formOf = (tool: ToolView): FormValue =>
+    forms[tool.name] ?? {
+      raw: false,
+      value: initialValue(tool.inputSchema) ?? {},
+    };
   const loadCall = (call: CallView) => {
     setForms({ ...forms, [call.tool]: { raw: false, value: call.args } });
     setWorkingDirectory(call.workingDirectory);
@@ -220,10 +234,16 @@ function App() {
               }}
               onEdit={loadCall}
               onRerun={(call) => {
-                void api.invoke({ tool: call.tool, args: call.args, workingDirectory: call.workingDirectory }).then((next) => {
-                  setShownCallId(next.id);
-                  setView({ kind: "tool", name: call.tool });
-                });
+                void api
+                  .invoke({
+                    tool: call.tool,
+                    args: call.args,
+                    workingDirectory: call.workingDirectory,
+                  })
+                  .then((next) => {
+                    setShownCallId(next.id);
+                    setView({ kind: "tool", name: call.tool });
+                  });
               }}
             />
           ) : null}

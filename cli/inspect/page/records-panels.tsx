@@ -13,7 +13,17 @@ function callState(call: CallView): string {
 }
 
 /** Every call of the session, newest first. */
-export function HistoryPanel({ calls, onShow, onRerun, onEdit }: { calls: readonly CallView[]; onShow: (call: CallView) => void; onRerun: (call: CallView) => void; onEdit: (call: CallView) => void }) {
+export function HistoryPanel({
+  calls,
+  onShow,
+  onRerun,
+  onEdit,
+}: {
+  calls: readonly CallView[];
+  onShow: (call: CallView) => void;
+  onRerun: (call: CallView) => void;
+  onEdit: (call: CallView) => void;
+}) {
   if (calls.length === 0) return <p class="note">No calls yet.</p>;
   return (
     <table class="records" aria-label="history">
@@ -40,15 +50,17 @@ export function HistoryPanel({ calls, onShow, onRerun, onEdit }: { calls: readon
             <td>{callState(call)}</td>
             <td>{call.end ? `${call.end.durationMs} ms` : "…"}</td>
             <td class="row-actions">
-              <button type="button" class="small" onClick={() => onShow(call)}>
-                Show
-              </button>
-              <button type="button" class="small" onClick={() => onEdit(call)}>
-                Edit
-              </button>
-              <button type="button" class="small" onClick={() => onRerun(call)}>
-                Re-run
-              </button>
+              <div>
+                <button type="button" class="small" onClick={() => onShow(call)}>
+                  Show
+                </button>
+                <button type="button" class="small" onClick={() => onEdit(call)}>
+                  Edit
+                </button>
+                <button type="button" class="small" onClick={() => onRerun(call)}>
+                  Re-run
+                </button>
+              </div>
             </td>
           </tr>
         ))}
@@ -100,18 +112,31 @@ function RepliesEditor({ replies }: { replies: CannedRepliesView }) {
       try {
         body[name] = JSON.parse(texts[name]) as Json;
       } catch (error) {
-        setMessage({ ok: false, text: `${name}: not JSON: ${(error as Error).message}` });
+        setMessage({
+          ok: false,
+          text: `${name}: not JSON: ${(error as Error).message}`,
+        });
         return;
       }
     }
     try {
       await api.replies(body);
-      setMessage({ ok: true, text: "The kernel answers with these replies from now on." });
+      setMessage({
+        ok: true,
+        text: "The kernel answers with these replies from now on.",
+      });
     } catch (error) {
-      setMessage({ ok: false, text: error instanceof ApiError ? error.message : String(error) });
+      setMessage({
+        ok: false,
+        text: error instanceof ApiError ? error.message : String(error),
+      });
     }
   };
-  const labels = { emit: "Emit → EmitResult (empty id and sequence: numbered)", runSession: "RunSession → RunSessionResult", countTokens: "CountTokens → CountTokensResult" } as const;
+  const labels = {
+    emit: "Emit → EmitResult (empty id and sequence: numbered)",
+    runSession: "RunSession → RunSessionResult",
+    countTokens: "CountTokens → CountTokensResult",
+  } as const;
   return (
     <form class="replies" onSubmit={save} aria-label="canned replies">
       <h3>Canned replies (protobuf JSON)</h3>

@@ -56,7 +56,11 @@ function FieldLabel({ name, schema, required, path }: { name: string; schema: Js
   const content = (
     <>
       {name}
-      {required ? <abbr class="required" title="required">*</abbr> : null}
+      {required ? (
+        <abbr class="required" title="required">
+          *
+        </abbr>
+      ) : null}
       <span class="field-type">{schema.type === "array" ? `${schema.items?.type ?? "any"}[]` : (schema.type ?? "any")}</span>
     </>
   );
@@ -162,7 +166,13 @@ function Field({ name, path, schema, value, required, onChange }: FieldProps) {
           {required ? (
             <input type="checkbox" id={id} aria-describedby={helpId} name={name} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
           ) : (
-            <select id={id} aria-describedby={helpId} name={name} value={value === undefined ? "" : String(value)} onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : e.currentTarget.value === "true")}>
+            <select
+              id={id}
+              aria-describedby={helpId}
+              name={name}
+              value={value === undefined ? "" : String(value)}
+              onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : e.currentTarget.value === "true")}
+            >
               <option value="">(unset)</option>
               <option value="true">true</option>
               <option value="false">false</option>
@@ -195,7 +205,13 @@ function Field({ name, path, schema, value, required, onChange }: FieldProps) {
         return (
           <div class="field">
             <FieldLabel name={name} schema={schema} required={required} path={path} />
-            <select id={id} aria-describedby={helpId} name={name} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.currentTarget.value === "" && !required ? undefined : e.currentTarget.value)}>
+            <select
+              id={id}
+              aria-describedby={helpId}
+              name={name}
+              value={typeof value === "string" ? value : ""}
+              onChange={(e) => onChange(e.currentTarget.value === "" && !required ? undefined : e.currentTarget.value)}
+            >
               {required ? null : <option value="">(unset)</option>}
               {schema.enum.map((v) => (
                 <option key={v} value={v}>
@@ -211,8 +227,10 @@ function Field({ name, path, schema, value, required, onChange }: FieldProps) {
         <div class="field">
           <FieldLabel name={name} schema={schema} required={required} path={path} />
           <textarea
-            id={id} aria-describedby={helpId} name={name}
-            rows={typeof value === "string" && value.includes("\n") ? 4 : 1}
+            id={id}
+            aria-describedby={helpId}
+            name={name}
+            rows={rowsFor(value)}
             value={typeof value === "string" ? value : ""}
             placeholder={required ? "" : "(unset)"}
             onInput={(e) => {
@@ -227,11 +245,25 @@ function Field({ name, path, schema, value, required, onChange }: FieldProps) {
       return (
         <div class="field">
           <FieldLabel name={name} schema={schema} required={required} path={path} />
-          <textarea id={id} aria-describedby={helpId} name={name} rows={1} value={value === undefined ? "" : JSON.stringify(value)} onInput={(e) => onChange(parseOrText(e.currentTarget.value))} />
+          <textarea
+            id={id}
+            aria-describedby={helpId}
+            name={name}
+            rows={1}
+            value={value === undefined ? "" : JSON.stringify(value)}
+            onInput={(e) => onChange(parseOrText(e.currentTarget.value))}
+          />
           <Help schema={schema} id={helpId} />
         </div>
       );
   }
+}
+
+/** A text field grows with its content, up to 8 rows. */
+function rowsFor(value: Json | undefined): number {
+  if (typeof value !== "string") return 1;
+  const lines = value.split("\n").reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 60)), 0);
+  return Math.min(8, Math.max(1, lines));
 }
 
 function parseOrText(text: string): Json | undefined {
@@ -252,7 +284,10 @@ export function formArguments(form: FormValue): { ok: true; value: Json } | { ok
   try {
     return { ok: true, value: JSON.parse(form.text) as Json };
   } catch (error) {
-    return { ok: false, message: `the arguments are not JSON: ${(error as Error).message}` };
+    return {
+      ok: false,
+      message: `the arguments are not JSON: ${(error as Error).message}`,
+    };
   }
 }
 
