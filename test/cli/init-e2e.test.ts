@@ -79,7 +79,9 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {
-    const child = spawn("npx", ["harness-tool", "inspect", "dist/provider.mjs", "--config", "dev-config.json"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    // The installed bin itself, not npx: SIGINT must reach the inspector (npm exec does not pass it on).
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    const child = spawn(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
