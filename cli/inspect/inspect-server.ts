@@ -146,8 +146,8 @@ export async function startInspectServer(session: InspectSession, options: Inspe
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.end();
-      if (error instanceof InspectRequestError) sendJson(res, 400, { error: error.message });
-      else sendJson(res, 500, { error: `the inspector failed: ${error instanceof Error ? error.message : String(error)}` });
+      if (error instanceof InspectRequestError) sendJson(res, 400, { error: session.redactText(error.message) });
+      else sendJson(res, 500, { error: session.redactText(`the inspector failed: ${error instanceof Error ? error.message : String(error)}`) });
     });
   });
   await new Promise<void>((resolve, reject) => {

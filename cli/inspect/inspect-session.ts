@@ -234,6 +234,11 @@ export class InspectSession {
     return () => this.#listeners.delete(listener);
   }
 
+  /** A text for the page (an error message of the inspector itself), redacted. */
+  redactText(text: string): string {
+    return this.#keeper.redactor.string(text);
+  }
+
   /** Everything the page draws, redacted. */
   snapshot(): InspectorSnapshot {
     this.#poll();
