@@ -44,7 +44,12 @@ async function shoot(t: TestContext, page: Page, name: string): Promise<void> {
 }
 
 /** Waits until the history table has (at least) `n` rows. */
-const historyRow = (page: Page, n: number) => page.getByLabel("history").locator("tbody tr").nth(n - 1).waitFor();
+const historyRow = (page: Page, n: number) =>
+  page
+    .getByLabel("history")
+    .locator("tbody tr")
+    .nth(n - 1)
+    .waitFor();
 
 const example = (name: string) => path.join(repoRoot, "examples", name);
 
@@ -319,5 +324,73 @@ describe("inspect: the agent example's kernel callbacks", { skip }, () => {
     await page.getByText(/countTokens reply is not a pluggableharness.kernel.v1.CountTokensResult/).waitFor();
     await shoot(t, page, "kernel-callbacks");
     assert.deepEqual(pageProblems(page), []);
+  });
+});
+
+describe("inspect: Render, Emit and Log callbacks, stderr log lines", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-render-"));
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/render-provider.ts"), { dir });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shows the Log and Emit callbacks with the numbered reply, and the stderr line at its host level", async (t) => {
+    await page.getByLabel(/^title/).fill("Weekly");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /"emitted": "event-1"/);
+    await page.getByRole("tab", { name: /Logs/ }).click();
+    const line = page.getByLabel("log lines").locator("li", { hasText: "the report Weekly is a test" });
+    await line.waitFor();
+    assert.match(await line.innerText(), /warn the report Weekly is a test/);
+    await page.getByRole("tab", { name: /Kernel callbacks/ }).click();
+    const callbacks = page.getByLabel("kernel callbacks");
+    await callbacks.locator("li", { hasText: "emit" }).waitFor();
+    assert.match(await callbacks.innerText(), /log LOG_LEVEL_INFO building the report/);
+    assert.match(await callbacks.innerText(), /emit EVENT_KIND_TOOL_RESULT report\/v1/);
+    await shoot(t, page, "callbacks-and-logs");
+  });
+
+  it("draws an emitted payload through Render: every node kind, as a region shows it", async (t) => {
+    const emitted = page.getByLabel("kernel callbacks").locator("li", { hasText: "emit" });
+    await emitted.locator("summary").click();
+    await emitted.getByRole("button", { name: "Render this payload" }).click();
+    const region = emitted.getByLabel("sidebar region");
+    await region.waitFor();
+    assert.equal(await region.locator(".rt-text.rt-bold").first().innerText(), "Weekly");
+    assert.equal(await region.locator(".rt-codeblock code").innerText(), "const answer = 42;");
+    assert.equal(await region.locator(".rt-codeblock figcaption").innerText(), "ts");
+    assert.deepEqual(await region.locator(".rt-diff span").allInnerTexts(), ["@@ -1,2 +1,2 @@", " keep\n", "-old line\n", "+new line\n"]);
+    assert.deepEqual(await region.locator(".rt-diff .rt-add").allInnerTexts(), ["+new line\n"]);
+    assert.deepEqual(await region.locator(".rt-table td").allInnerTexts(), ["a.ts", "10", "b.ts", "20"]);
+    assert.equal(await region.getByRole("link", { name: "the docs" }).getAttribute("href"), "https://example.test/docs");
+    assert.equal(await region.getByRole("link", { name: "a script link" }).count(), 0, "a javascript: URL is not a link");
+    assert.deepEqual(await region.locator("ol.rt-list > li").allInnerTexts(), ["first", "second"]);
+    assert.equal(await region.locator("details.rt-collapsible").getAttribute("open"), null, "collapsed by default");
+    assert.equal(await region.getByText("hidden until opened").isVisible(), false);
+    assert.match(await region.locator(".rt-subsession").innerText(), /sub-session sub-7 a sub-agent/);
+    assert.equal(await region.getByRole("button", { name: "Retry" }).isDisabled(), true);
+    await shoot(t, page, "render-tree");
+  });
+
+  it("renders from the Render view, and shows the provider's error for an unknown schema_version", async () => {
+    await page.getByRole("navigation").getByRole("button", { name: "Render" }).click();
+    await page.locator('input[name="schema_version"]').fill("report/v1");
+    await page.locator('textarea[name="payload"]').fill("Monthly");
+    await page.getByRole("button", { name: "Render", exact: true }).last().click();
+    await page.getByLabel("main chat region").locator(".rt-bold", { hasText: "Monthly" }).waitFor();
+    await page.locator('input[name="schema_version"]').fill("report/v9");
+    await page.getByLabel("render").getByRole("button", { name: "Render" }).click();
+    const error = page.getByLabel("render").getByRole("alert");
+    await error.waitFor();
+    assert.match(await error.innerText(), /no renderer for schema_version "report\/v9"/);
   });
 });
