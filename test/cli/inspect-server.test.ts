@@ -181,4 +181,26 @@ describe("inspect server", () => {
     }
     assert.fail("the cancelled call never ended");
   });
+  it("outlives a provider that dies mid-call: the call ends with the problem, the identity says how it exited", async () => {
+    // The script kills its parent, the provider itself, while the call runs.
+    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "run", args: { script: "echo going; kill -9 $PPID; sleep 5" } }) });
+    assert.equal(started.status, 200, started.body);
+    const id = JSON.parse(started.body).id as string;
+    for (let i = 0; i < 200; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = state.calls.find((c: { id: string }) => c.id === id);
+      if (mine.end && state.identity.exited) {
+        assert.equal(mine.end.cancelled, false);
+        assert.match(mine.end.problem, /the RPC failed before a terminal event/);
+        assert.equal(state.identity.exited, "ended by SIGKILL");
+        // The page is still served, and a new call fails cleanly instead of taking the server down.
+        const again = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1 } }) });
+        assert.equal(again.status, 200);
+        assert.equal((await call(base)).status, 200);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the provider's death never showed");
+  });
 });
