@@ -20,10 +20,7 @@ import {
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { RenderTreeSchema, type RenderTree } from "../../generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ConfigAttributeDeclaration } from "../../runtime/provider/provider-definition.js";
-import type { JsonSchema } from "../../runtime/schema/json-schema.js";
-import { validateValue } from "../../runtime/schema/validate-value.js";
-import { jsonSchemaFromWire } from "../../runtime/schema/wire-schema.js";
+import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "../../runtime/index.js";
 import { launch, ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/testing/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";

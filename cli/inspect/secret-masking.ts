@@ -6,8 +6,8 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { AttrType, type ConfigAttribute } from "../../generated/pluggableharness/config/v1/config_pb.js";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "../../runtime/provider/provider-definition.js";
-import { collectSecrets, createRedactor, redactionMarker, type SecretRedactor } from "../../runtime/service/redact-secrets.js";
+// The runtime's public entry: its redaction rules, whatever room they live in.
+import { collectSecrets, createRedactor, redactionMarker, type ConfigAttributeDeclaration, type ConfigAttributeTypeName, type SecretRedactor } from "../../runtime/index.js";
 import type { ConfigAttributeView } from "./page-protocol.js";
 
 export { redactionMarker };
