@@ -394,3 +394,36 @@ describe("inspect: Render, Emit and Log callbacks, stderr log lines", { skip }, 
     assert.match(await error.innerText(), /no renderer for schema_version "report\/v9"/);
   });
 });
+
+describe("inspect: Configure from the config schema", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-configure-"));
+    inspector = await startInspector(example("exec"), { dir });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("opens on Configure when the first one was rejected, and sends a list and a map from the form", async (t) => {
+    const status = page.getByLabel("config status");
+    assert.match(await status.innerText(), /Configure rejected/);
+    assert.match(await page.getByLabel("configure").innerText(), /allowed_roots\s*\*\s*list_string/);
+    await page.locator('textarea[name="allowed_roots"]').fill(`${dir}\n/tmp`);
+    await page.locator('textarea[name="env"]').fill("GREETING=hello there\nEMPTY=");
+    await page.getByRole("button", { name: "Send Configure" }).click();
+    await status.filter({ hasText: "Configure accepted" }).waitFor();
+    assert.deepEqual(JSON.parse(await page.getByLabel("current config").innerText()), { allowed_roots: [dir, "/tmp"], env: { GREETING: "hello there", EMPTY: "" } });
+    await shoot(t, page, "configure");
+    await page.getByRole("navigation").getByRole("button", { name: /bash/ }).click();
+    await page.getByLabel(/^command/).fill('echo "$GREETING"');
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.equal(await page.locator(".terminal").innerText(), "hello there\n");
+  });
+});

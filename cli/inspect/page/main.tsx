@@ -1,7 +1,7 @@
 // The inspector page: the provider's identity, its tools (each with a form from its input_schema,
 // Preview and Invoke), Configure, Render, and the history, log and kernel-callback tabs.
 import { render } from "preact";
-import { useEffect, useMemo, useReducer, useState } from "preact/hooks";
+import { useEffect, useReducer, useState } from "preact/hooks";
 import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
 import { CallPanel } from "./call-panel.js";
 import { ConfigPanel } from "./config-panel.js";
@@ -143,13 +143,15 @@ function App() {
   const [workingDirectory, setWorkingDirectory] = useState<string | undefined>();
   useEffect(() => followEvents(dispatch, (connected) => dispatch({ kind: "connection", connected })), []);
   const s = state.snapshot;
-  const current: View | undefined = useMemo(() => {
-    if (view) return view;
-    if (!s) return undefined;
-    if (s.configState.status !== "accepted") return { kind: "configure" };
+  // The first view follows the first snapshot (Configure when it was rejected, else the first tool)
+  // and then stays where the user put it.
+  const hasSnapshot = s !== undefined;
+  useEffect(() => {
+    if (!s || view) return;
     const first = s.tools[0];
-    return first ? { kind: "tool", name: first.name } : { kind: "configure" };
-  }, [view, s]);
+    setView(s.configState.status !== "accepted" || !first ? { kind: "configure" } : { kind: "tool", name: first.name });
+  }, [hasSnapshot]);
+  const current = view;
   if (!s) return <p class="loading">{state.connected ? "Loading…" : "Connecting to the inspector…"}</p>;
   const formOf = (tool: ToolView): FormValue =>
     forms[tool.name] ?? {
