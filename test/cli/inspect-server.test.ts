@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { outputLimitBytes } from "../../cli/inspect/inspect-session.js";
 import type { StreamMessage } from "../../cli/inspect/page-protocol.js";
 import { repoRoot } from "../support/buf.js";
 import { startInspector, type RunningInspector } from "../support/inspector-browser.js";
@@ -181,6 +182,30 @@ describe("inspect server", () => {
     }
     assert.fail("the cancelled call never ended");
   });
+  it("keeps 1 MiB of a call's output and counts the rest", async () => {
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "run", args: { script: "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo tail-line" } }),
+    });
+    const id = JSON.parse(started.body).id as string;
+    for (let i = 0; i < 400; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = state.calls.find((c: { id: string }) => c.id === id);
+      if (mine.end) {
+        const output = mine.events.filter((e: { type: string }) => e.type === "output").map((e: { text: string }) => e.text);
+        const kept = output.slice(0, -1).join("");
+        assert.ok(kept.length <= outputLimitBytes && kept.length > outputLimitBytes - 70_000, `kept ${kept.length} characters`);
+        assert.match(output.at(-1), /\[harness-tool inspect: \d+ more bytes of output not shown\]/);
+        const dropped = Number(/(\d+) more bytes/.exec(output.at(-1))?.[1]);
+        assert.equal(kept.length + dropped, 3_000_000 + "\ntail-line\n".length);
+        assert.equal(mine.events.at(-1).type, "result");
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the call never ended");
+  });
+
   it("outlives a provider that dies mid-call: the call ends with the problem, the identity says how it exited", async () => {
     // The script kills its parent, the provider itself, while the call runs.
     const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "run", args: { script: "echo going; kill -9 $PPID; sleep 5" } }) });
