@@ -43,6 +43,7 @@ import type {
   ToolView,
   TreeAnswer,
 } from "./page-protocol.js";
+import { OutputBatcher } from "./output-batcher.js";
 import { configAttributesFromWire, configAttributeViews, maskConfig, SecretKeeper, secretsSet } from "./secret-masking.js";
 
 /** A request the inspector refuses before it reaches the provider (bad JSON, unknown call id...). */
@@ -64,6 +65,8 @@ export interface InspectSessionOptions {
 export const historyLimit = 100;
 /** Output text kept (and shown) per call; the rest is counted, not kept. */
 export const outputLimitBytes = 1024 * 1024;
+/** Output chunks arriving within this many milliseconds reach the page as one event. */
+export const outputBatchMs = 25;
 /** Log lines and callbacks kept. */
 const recordLimit = 2000;
 
@@ -402,9 +405,15 @@ export class InspectSession {
     };
     let firstEventMs: number | undefined;
     let terminal = false;
-    const add = (event: CallEventView) => {
+    const push = (event: CallEventView) => {
       call.view.events.push(event);
       this.#publish({ kind: "call-event", id: call.view.id, event });
+    };
+    const batcher = new OutputBatcher((batch) => push({ type: "output", ...batch }), outputBatchMs);
+    const flushPending = () => batcher.flush();
+    const add = (event: CallEventView) => {
+      flushPending();
+      push(event);
     };
     const output = (stream: "stdout" | "stderr", bytes: Uint8Array) => {
       const text = streams[stream].decoder.decode(bytes, { stream: true });
@@ -415,7 +424,7 @@ export class InspectSession {
         return;
       }
       call.outputBytes += size;
-      add({ type: "output", stream, text });
+      batcher.add(stream, text);
     };
     const flushOutput = () => {
       for (const name of ["stdout", "stderr"] as const) {
@@ -474,6 +483,7 @@ export class InspectSession {
       if (!(error instanceof ProviderCallError)) problem = `the inspector lost the call: ${(error as Error).message}`;
     }
     if (!terminal) flushOutput();
+    flushPending();
     const outcome = await call.rpc.done;
     if (!problem && !terminal && !outcome.cancelled) {
       problem = outcome.code === grpcStatus.OK ? "the stream closed without a result or an error (a provider bug)" : "the RPC failed before a terminal event";
