@@ -223,7 +223,8 @@ export class InspectSession {
       await session.configure({ config: (options.config ?? {}) as { [key: string]: Json } });
       return session;
     } catch (error) {
-      await launched.kill();
+      if (session) await session.close();
+      else await launched.kill();
       throw error;
     }
   }
