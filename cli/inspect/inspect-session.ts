@@ -113,6 +113,25 @@ function toolView(tool: ToolSchema, preview?: boolean): ToolView {
   };
 }
 
+/**
+ * Copies the current value of the sensitive attribute at `path` (names through object attributes)
+ * into `next`, creating the objects on the way; false when `path` names no sensitive attribute.
+ */
+function keepSecret(attributes: readonly ConfigAttributeDeclaration[], current: JsonObject | undefined, next: JsonObject, path: readonly string[]): boolean {
+  const [name, ...rest] = path;
+  const attribute = attributes.find((a) => a.name === name);
+  if (!attribute || name === undefined) return false;
+  if (rest.length === 0) {
+    if (!attribute.sensitive) return false;
+    if (current && Object.hasOwn(current, name)) next[name] = current[name] as JsonValue;
+    return true;
+  }
+  if (attribute.type !== "object" || !attribute.objectAttributes) return false;
+  const inner = current?.[name];
+  const target = isJsonObject(next[name]) ? (next[name] as JsonObject) : (next[name] = {});
+  return keepSecret(attribute.objectAttributes, isJsonObject(inner) ? inner : undefined, target, rest);
+}
+
 /** A failed unary call as the page shows it. */
 function failureAnswer(error: unknown): TreeAnswer {
   if (error instanceof ProviderCallError) {
@@ -259,11 +278,11 @@ export class InspectSession {
   /** Sends Configure. `keep` fills sensitive attributes from the current config, so the page never needs them. */
   async configure(body: ConfigureRequestBody): Promise<ConfigureAnswer> {
     if (!isJsonObject(body.config)) throw new InspectRequestError("config must be a JSON object");
-    const config: JsonObject = { ...(body.config as JsonObject) };
+    const config = structuredClone(body.config) as JsonObject;
     for (const name of body.keep ?? []) {
-      const attribute = this.#attributes.find((a) => a.name === name);
-      if (!attribute?.sensitive) throw new InspectRequestError(`keep: ${JSON.stringify(name)} is not a sensitive attribute`);
-      if (Object.hasOwn(this.#config, name)) config[name] = this.#config[name] as JsonValue;
+      if (typeof name !== "string" || !keepSecret(this.#attributes, this.#config, config, name.split("."))) {
+        throw new InspectRequestError(`keep: ${JSON.stringify(name)} is not a sensitive attribute`);
+      }
     }
     // Known before the call: a rejection that echoes the secret is redacted too.
     this.#keeper.remember(this.#attributes, config);

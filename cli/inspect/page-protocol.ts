@@ -181,7 +181,10 @@ export interface InvokeRequestBody {
   readonly workingDirectory?: string;
 }
 
-/** A request body of POST /api/configure: `keep` names sensitive attributes whose current value stays. */
+/**
+ * A request body of POST /api/configure: `keep` names sensitive attributes (dotted through object
+ * attributes, e.g. "upstream.token") whose current value stays, so the page never holds it.
+ */
 export interface ConfigureRequestBody {
   readonly config: { readonly [key: string]: Json };
   readonly keep?: readonly string[];

@@ -51,7 +51,7 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
     }
     const text = typeof v === "string" ? v : "";
     if (text === "") {
-      if (a.sensitive && prefix === "") keep.push(a.name);
+      if (a.sensitive) keep.push(`${prefix}${a.name}`);
       continue;
     }
     const lines = text
