@@ -230,6 +230,8 @@ export class InspectSession {
         category: producer ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase() : "",
         protocolVersion: producer?.protocolVersion ?? 0,
         command: [provider.command, ...provider.args].join(" "),
+        executable: provider.command,
+        args: provider.args,
         pid: launched.pid,
       };
       session = new InspectSession(launched, {

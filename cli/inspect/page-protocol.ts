@@ -68,8 +68,11 @@ export interface IdentityView {
   readonly source: string;
   readonly category: string;
   readonly protocolVersion: number;
-  /** The command line the inspector launched. */
+  /** The command line the inspector launched, for display. */
   readonly command: string;
+  /** The same as the executable and its arguments. */
+  readonly executable: string;
+  readonly args: readonly string[];
   readonly pid: number;
   /** Set once the provider process has ended. */
   readonly exited?: string;

@@ -93,6 +93,13 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
     assert.match(await page.getByLabel("result", { exact: true }).innerText(), /matches output_schema[\s\S]*"exit_code": 3/);
     assert.match(await page.locator(".call .timings").innerText(), /OK · first event \d+ ms · total \d+ ms/);
+    await page.locator(".cli-line summary").click();
+    assert.match(
+      await page.locator(".cli-line code").innerText(),
+      new RegExp(
+        `^npx harness-tool invoke ${process.execPath} bash --cwd ${dir} --args '\\{"command":"echo first; sleep 1\\.5; echo second; echo to-stderr >&2; exit 3"\\}' -- --conditions=harness-tool-source --import \\S+ \\S+/examples/exec/src/main\\.ts$`,
+      ),
+    );
     await shoot(t, page, "invoke-streamed");
     assert.deepEqual(pageProblems(page), []);
   });

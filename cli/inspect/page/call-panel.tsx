@@ -2,7 +2,7 @@
 // the exit status, and the terminal result (checked against output_schema) or ToolError, with the
 // call's timings and a Cancel button while it runs.
 import { useEffect, useRef } from "preact/hooks";
-import type { CallEventView, CallView, Json } from "../page-protocol.js";
+import type { CallEventView, CallView, IdentityView, Json } from "../page-protocol.js";
 
 function JsonBlock({ value, label }: { value: Json | undefined; label?: string }) {
   return (
@@ -20,8 +20,20 @@ function lastOf<T extends CallEventView["type"]>(events: readonly CallEventView[
   return undefined;
 }
 
-/** The live view of one call. */
-export function CallPanel({ call, onCancel }: { call: CallView; onCancel: () => void }) {
+/** A word for a POSIX shell, quoted when it needs to be. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The same call for the terminal: `harness-tool invoke`, the provider's own arguments after `--`. */
+function cliLine(identity: IdentityView, call: CallView): string {
+  const words = ["npx", "harness-tool", "invoke", identity.executable, call.tool, "--cwd", call.workingDirectory, "--args", JSON.stringify(call.args)];
+  if (identity.args.length > 0) words.push("--", ...identity.args);
+  return words.map(shellWord).join(" ");
+}
+
+/** The live view of one call; `identity` gives the provider's command line, for the CLI equivalent. */
+export function CallPanel({ call, identity, onCancel }: { call: CallView; identity: IdentityView; onCancel: () => void }) {
   const output = call.events.filter((e): e is Extract<CallEventView, { type: "output" }> => e.type === "output");
   const progress = lastOf(call.events, "progress");
   const partial = lastOf(call.events, "partial");
@@ -104,6 +116,10 @@ export function CallPanel({ call, onCancel }: { call: CallView; onCancel: () => 
           {result || error ? "" : "; no terminal event came, as the protocol requires"}.
         </p>
       ) : null}
+      <details class="cli-line">
+        <summary>as a command line (add --config with your config file, before any --)</summary>
+        <code>{cliLine(identity, call)}</code>
+      </details>
       {end?.problem ? (
         <p class="problem" role="alert">
           {end.problem}

@@ -94,7 +94,18 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
       <p class="description">{tool.description}</p>
       <ToolFacts tool={tool} />
       <div class="tool-columns">
-        <form class="tool-input" onSubmit={invoke} aria-label="arguments">
+        <form
+          class="tool-input"
+          onSubmit={invoke}
+          aria-label="arguments"
+          onKeyDown={(e) => {
+            // Ctrl+Enter (Cmd+Enter) invokes from any field, text areas included.
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              e.currentTarget.requestSubmit();
+            }
+          }}
+        >
           <SchemaForm schema={tool.inputSchema} form={form} onChange={onForm} />
           <label class="field working-directory">
             <span class="field-name">working directory (CallContext)</span>
@@ -106,7 +117,9 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
                 Preview
               </button>
             ) : null}
-            <button type="submit">Invoke</button>
+            <button type="submit" title="Ctrl+Enter">
+              Invoke
+            </button>
           </div>
           {failure ? (
             <p class="error-text" role="alert">
@@ -121,7 +134,7 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
               <TreeAnswerView answer={preview} region="main chat" />
             </div>
           ) : null}
-          {call ? <CallPanel key={call.id} call={call} onCancel={() => void api.cancel(call.id)} /> : null}
+          {call ? <CallPanel key={call.id} call={call} identity={snapshot.identity} onCancel={() => void api.cancel(call.id)} /> : null}
           {!preview && !call ? (
             <p class="note">
               Fill the form and Invoke
