@@ -1,10 +1,14 @@
 // `harness-tool inspect` on bad input: a clear one-line usage error (exit 2) or launch error
 // (exit 1), never a stack trace, and no server left behind.
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { PassThrough } from "node:stream";
 import { it } from "node:test";
 import { main } from "../../cli/main.js";
 import { providerTarget } from "../../cli/inspect/provider-target.js";
+import { repoRoot } from "../support/buf.js";
 
 async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {
   const out = new PassThrough();
@@ -49,4 +53,17 @@ it("starts a folder's src/main.ts and a TypeScript file through tsx, and executa
   assert.match(folder.args.join(" "), /--import file:\/\/\S+tsx\/dist\/esm\/index\.mjs \S+examples\/exec\/src\/main\.ts --verbose$/);
   assert.deepEqual(providerTarget("/usr/local/bin/provider", []), { command: "/usr/local/bin/provider", args: [] });
   assert.equal(providerTarget("examples/exec/src/main.ts", []).command, process.execPath);
+});
+
+it("says so when --port is taken", async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+  const port = (blocker.address() as AddressInfo).port;
+  try {
+    const taken = await run(["inspect", path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), "--port", String(port)]);
+    assert.equal(taken.code, 2);
+    assert.match(taken.err, new RegExp(`port ${port} is in use; pick another with --port`));
+  } finally {
+    blocker.close();
+  }
 });
