@@ -83,7 +83,8 @@ export const defaultReplies: CannedRepliesView = {
 
 interface RunningCall {
   readonly view: CallView & { events: CallEventView[]; end?: CallEndView };
-  readonly rpc: InvokeCall;
+  /** The RPC while it runs; dropped at its end, with every event the host client kept for it. */
+  rpc: InvokeCall | undefined;
   outputBytes: number;
   droppedBytes: number;
 }
@@ -328,7 +329,7 @@ export class InspectSession {
     this.#calls.push(running);
     if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
     this.#publish({ kind: "call-start", call: running.view });
-    void this.#follow(running, performance.now());
+    void this.#follow(running, rpc, performance.now());
     return this.#keeper.json(running.view);
   }
 
@@ -336,7 +337,7 @@ export class InspectSession {
   cancel(id: string): void {
     const call = this.#calls.find((c) => c.view.id === id);
     if (!call) throw new InspectRequestError(`no call ${JSON.stringify(id)}`);
-    if (!call.view.end) call.rpc.cancel();
+    call.rpc?.cancel();
   }
 
   /** Preview of a call: the RenderTree, or why not. */
@@ -401,7 +402,7 @@ export class InspectSession {
   /** Cancels what runs and kills the provider as go-plugin's Kill does. */
   async close(): Promise<void> {
     clearInterval(this.#poller);
-    for (const call of this.#calls) if (!call.view.end) call.rpc.cancel();
+    for (const call of this.#calls) call.rpc?.cancel();
     await this.#launched.kill();
     this.#listeners.clear();
   }
@@ -419,7 +420,7 @@ export class InspectSession {
     this.#publish({ kind: "tool", tool });
   }
 
-  async #follow(call: RunningCall, started: number): Promise<void> {
+  async #follow(call: RunningCall, rpc: InvokeCall, started: number): Promise<void> {
     const redactor = this.#keeper.redactor;
     const streams = {
       stdout: { redact: redactor.stream(), decoder: new TextDecoder() },
@@ -460,7 +461,7 @@ export class InspectSession {
     const schema = this.#schemas.get(call.view.tool);
     let problem: string | undefined;
     try {
-      for await (const event of call.rpc) {
+      for await (const event of rpc) {
         firstEventMs ??= performance.now() - started;
         const e = event.event;
         switch (e.case) {
@@ -506,7 +507,8 @@ export class InspectSession {
     }
     if (!terminal) flushOutput();
     flushPending();
-    const outcome = await call.rpc.done;
+    const outcome = await rpc.done;
+    call.rpc = undefined;
     if (!problem && !terminal && !outcome.cancelled) {
       problem = outcome.code === grpcStatus.OK ? "the stream closed without a result or an error (a provider bug)" : "the RPC failed before a terminal event";
     }
