@@ -11,6 +11,7 @@ import path from "node:path";
 import os from "node:os";
 import { buildPackage, createWorkspace, removeAllWorkspaces, repoRoot, type BenchWorkspace, type PackageBuild } from "./bench-workspace.js";
 import { codegenSuite } from "./codegen.js";
+import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
 import { startupSuite } from "./startup.js";
@@ -21,7 +22,7 @@ import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite];
+const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite, inspectorSuite];
 
 interface Args {
   suites: string[];

@@ -18,6 +18,7 @@ Usage:
   harness-tool check <provider> [--config file.json] [--allow-resources --args-file args.json] [--cwd dir] [--json] [-- provider args]
   harness-tool sync <handlers.ts ...> [--dry-run]
   harness-tool bundle <entry.js> [--outfile dist/provider.mjs] [--external pkg]
+  harness-tool inspect <provider> [--config file.json] [--port N] [--cwd dir] [-- provider args]
 
 <provider> is the provider's executable, started directly as the kernel starts it (no shell).
 `;
@@ -120,6 +121,10 @@ async function run(argv: readonly string[], { out, err }: Streams): Promise<numb
       if (!entry || positionals.length > 1) throw new UsageError("usage: harness-tool bundle <entry.js> [--outfile dist/provider.mjs]");
       const { bundleCommand } = await import("./commands/bundle-command.js");
       return bundleCommand(entry, { outfile: values.outfile, external: values.external, out });
+    }
+    case "inspect": {
+      const { runInspect } = await import("./commands/inspect-command.js");
+      return runInspect(cli, providerArgs, { out, err });
     }
     case "init": {
       const { initCommand } = await import("./commands/init-command.js");

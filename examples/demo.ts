@@ -57,6 +57,19 @@ try {
   const script = "for i in 1 2 3 4 5; do echo \"line $i from the child process\"; sleep 0.2; done; echo 'done, on stderr' >&2; exit 3";
   const code = await main(["invoke", entry, "bash", "--config", path.join(work, "config.json"), "--cwd", work, "--args", JSON.stringify({ command: script })]);
   step(`exit code ${code} (the command's exit 3 is ordinary content of a successful result)`);
+  step("the same provider in a browser: harness-tool inspect");
+  process.stdout.write(
+    [
+      "Run the example from this checkout under the inspector, then open the URL it prints:",
+      "",
+      `  echo '{"allowed_roots": ["${process.cwd()}"]}' > /tmp/exec-config.json`,
+      "  npx harness-tool inspect examples/exec --config /tmp/exec-config.json",
+      "",
+      "It serves a local page (127.0.0.1, a random token in the URL, nothing opened by itself) with a form",
+      "per tool, Preview, the stream live with Cancel, Configure, the history, logs and kernel callbacks.",
+      "",
+    ].join("\n"),
+  );
   process.exitCode = code;
 } catch (e) {
   process.stderr.write(`demo: ${(e as Error).message}\n`);

@@ -16,7 +16,7 @@ it("npm run bench -- --quick runs every suite", () => {
     const run = spawnSync("npm", ["run", "bench", "--", "--quick", `--out=${out}`], { cwd: repoRoot, encoding: "utf8", env, timeout: 600_000 });
     assert.equal(run.status, 0, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`);
     const report = readFileSync(out, "utf8");
-    for (const suite of ["Code generation", "Type-check", "Start-up", "Invoke", "Memory", "Streams", "Tracing cost"]) {
+    for (const suite of ["Code generation", "Type-check", "Start-up", "Invoke", "Memory", "Streams", "Tracing cost", "Inspector page"]) {
       assert.match(report, new RegExp(suite), `the report has no ${suite} section`);
     }
   } finally {

@@ -1,5 +1,6 @@
 // `npm run demo`, the repository's main job in one command, keeps working: generate the exec
-// example from its proto, launch it through the handshake, stream its bash tool live.
+// example from its proto, launch it through the handshake, stream its bash tool live, and say how
+// to open the same provider in the inspector.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { it } from "node:test";
@@ -14,4 +15,5 @@ it("npm run demo generates the exec provider and streams its bash tool", () => {
   assert.match(run.stdout, /line 1 from the child process\nline 2 from the child process\nline 3 from the child process\nline 4 from the child process\nline 5 from the child process\n/);
   assert.match(run.stdout, /exit status: 3\n[\s\S]*"exit_code": 3/);
   assert.match(run.stderr, /done, on stderr/);
+  assert.match(run.stdout, /npx harness-tool inspect examples\/exec --config \/tmp\/exec-config\.json/);
 });

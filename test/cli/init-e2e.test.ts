@@ -1,9 +1,9 @@
 // The first hour of a provider author, end to end: pack harness-tool, scaffold a repository with
 // `harness-tool init`, install it from the tarball (and the npm registry), generate, build, run the
-// new repository's own tests, and pass `harness-tool check`. Then the built dist/provider.mjs goes
+// new repository's own tests, pass `harness-tool check`, and serve `harness-tool inspect`. Then the built dist/provider.mjs goes
 // through every interop host, the go-plugin v1.8.0 host in Go among them, as the kernel launches it.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -76,6 +76,37 @@ describe("harness-tool init, end to end", () => {
       env: cleanEnv(),
     });
     assert.match(out, /"found": false/);
+  });
+
+  it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {
+    // The installed bin itself, not npx: SIGINT must reach the inspector (npm exec does not pass it on).
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    const child = spawn(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString("utf8");
+          const found = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out);
+          if (found) resolve(found[0]);
+        });
+        void exited.then((code) => reject(new Error(`inspect exited with ${code} before printing its URL:\n${out}\n${err}`)));
+      });
+      const page = await fetch(url);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /inspector\.js/);
+      assert.equal((await fetch(new URL("inspector.js", url))).status, 200);
+      assert.equal((await fetch(new URL("/inspector.js", url))).status, 404);
+      const state = (await (await fetch(new URL("api/state", url))).json()) as { tools: { name: string }[]; configState: { status: string } };
+      assert.ok(state.tools.some((t) => t.name === "read_note"), JSON.stringify(state.tools));
+      assert.equal(state.configState.status, "accepted");
+    } finally {
+      child.kill("SIGINT");
+    }
+    assert.equal(await exited, 0, err);
   });
 
   describeProviderInterop({

@@ -1,0 +1,579 @@
+/**
+ * One provider under inspection: launched through the go-plugin handshake as the kernel launches it,
+ * configured, called, and watched (stderr log lines, kernel callbacks). Everything it tells the page
+ * leaves through `#publish` or `snapshot()`, both of which pass the secret keeper: one exit, so a new
+ * kind of message cannot forget redaction.
+ */
+import { randomUUID } from "node:crypto";
+import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { status as grpcStatus } from "@grpc/grpc-js";
+import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import {
+  CountTokensResultSchema,
+  EmitRequestSchema,
+  EmitResultSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+  RunSessionResultSchema,
+  CountTokensRequestSchema,
+  type EmitRequest,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { RenderTreeSchema, type RenderTree } from "../../generated/pluggableharness/render/v1/render_pb.js";
+import { OutputStream, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "../../runtime/index.js";
+import { launch, ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/testing/index.js";
+import type { ProviderCommand } from "../provider-command.js";
+import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
+import type {
+  CallEndView,
+  CallEventView,
+  CallView,
+  CallbackView,
+  CannedRepliesView,
+  ConfigStateView,
+  ConfigureAnswer,
+  ConfigureRequestBody,
+  IdentityView,
+  InspectorSnapshot,
+  InvokeRequestBody,
+  Json,
+  JsonSchemaView,
+  LogLineView,
+  StreamMessage,
+  ToolView,
+  TreeAnswer,
+} from "./page-protocol.js";
+import { OutputBatcher } from "./output-batcher.js";
+import { configAttributesFromWire, configAttributeViews, maskConfig, SecretKeeper, secretsSet } from "./secret-masking.js";
+
+/** A request the inspector refuses before it reaches the provider (bad JSON, unknown call id...). */
+export class InspectRequestError extends Error {
+  override readonly name = "InspectRequestError";
+}
+
+/** Options of InspectSession.start. */
+export interface InspectSessionOptions {
+  /** The Configure struct sent at start-up; default `{}`. */
+  readonly config?: JsonObject;
+  /** CallContext.working_directory of calls that name none. */
+  readonly workingDirectory: string;
+  /** How often the stderr and Log callback records are looked at; default 100 ms. */
+  readonly pollMs?: number;
+}
+
+/** Calls kept in the history; older ones are dropped. */
+export const historyLimit = 100;
+/** Output text kept (and shown) per call; the rest is counted, not kept. */
+export const outputLimitBytes = 1024 * 1024;
+/** Output chunks arriving within this many milliseconds reach the page as one event. */
+export const outputBatchMs = 25;
+/** Log lines and callbacks kept. */
+const recordLimit = 2000;
+
+/** The kernel's answers until the page changes them. */
+export const defaultReplies: CannedRepliesView = {
+  emit: {},
+  runSession: {
+    sessionId: "inspect-sub-session-1",
+    status: "SESSION_STATUS_COMPLETED",
+    finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "A canned answer from harness-tool inspect." } }] },
+  },
+  countTokens: { count: "128", exact: false },
+};
+
+interface RunningCall {
+  readonly view: CallView & { events: CallEventView[]; end?: CallEndView };
+  /** The RPC while it runs; dropped at its end, with every event the host client kept for it. */
+  rpc: InvokeCall | undefined;
+  outputBytes: number;
+  droppedBytes: number;
+}
+
+function statusName(code: number): string {
+  return (grpcStatus as unknown as Record<number, string>)[code] ?? `status ${code}`;
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function toolView(tool: ToolSchema, preview?: boolean): ToolView {
+  return {
+    name: tool.name,
+    description: tool.description,
+    kind: kindName(tool.kind),
+    risk: riskName(tool.risk),
+    streaming: tool.streaming,
+    concurrency: concurrencyText(tool),
+    timeout: timeoutText(tool),
+    idempotent: tool.idempotent,
+    terminatesTurn: tool.terminatesTurn,
+    inputSchema: (tool.inputSchema ? jsonSchemaFromWire(tool.inputSchema) : {}) as JsonSchemaView,
+    outputSchema: (tool.outputSchema ? jsonSchemaFromWire(tool.outputSchema) : {}) as JsonSchemaView,
+    ...(preview !== undefined ? { preview } : {}),
+  };
+}
+
+/**
+ * Copies the current value of the sensitive attribute at `path` (names through object attributes)
+ * into `next`, creating the objects on the way; false when `path` names no sensitive attribute.
+ */
+function keepSecret(attributes: readonly ConfigAttributeDeclaration[], current: JsonObject | undefined, next: JsonObject, path: readonly string[]): boolean {
+  const [name, ...rest] = path;
+  const attribute = attributes.find((a) => a.name === name);
+  if (!attribute || name === undefined) return false;
+  if (rest.length === 0) {
+    if (!attribute.sensitive) return false;
+    if (current && Object.hasOwn(current, name)) next[name] = current[name] as JsonValue;
+    return true;
+  }
+  if (attribute.type !== "object" || !attribute.objectAttributes) return false;
+  const inner = current?.[name];
+  const target = isJsonObject(next[name]) ? (next[name] as JsonObject) : (next[name] = {});
+  return keepSecret(attribute.objectAttributes, isJsonObject(inner) ? inner : undefined, target, rest);
+}
+
+/** A failed unary call as the page shows it. */
+function failureAnswer(error: unknown): TreeAnswer {
+  if (error instanceof ProviderCallError) {
+    const te = error.toolError;
+    return {
+      ok: false,
+      status: statusName(error.code),
+      message: te?.message || error.details,
+      ...(te ? { category: categoryName(te.category) } : {}),
+      ...(te?.details ? { details: te.details as Json } : {}),
+    };
+  }
+  return { ok: false, status: "UNKNOWN", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Emit's payload as text when it is UTF-8, else base64; the page shows and can Render either. */
+function emitRequestJson(request: EmitRequest): Json {
+  const json = toJson(EmitRequestSchema, request) as { [key: string]: Json };
+  try {
+    json["payloadText"] = new TextDecoder("utf-8", { fatal: true }).decode(request.payload);
+  } catch {
+    // binary: the base64 `payload` stays the only form
+  }
+  return json;
+}
+
+/** A provider launched for the inspector, with its history. */
+export class InspectSession {
+  readonly #launched: LaunchedProvider;
+  readonly #keeper = new SecretKeeper();
+  readonly #listeners = new Set<(message: StreamMessage) => void>();
+  readonly #attributes: readonly ConfigAttributeDeclaration[];
+  readonly #tools: ToolView[];
+  readonly #schemas = new Map<string, ToolSchema>();
+  readonly #calls: RunningCall[] = [];
+  readonly #logs: LogLineView[] = [];
+  readonly #callbacks: CallbackView[] = [];
+  readonly #started = performance.now();
+  readonly #workingDirectory: string;
+  readonly #poller: NodeJS.Timeout;
+  #identity: IdentityView;
+  #config: JsonObject = {};
+  #configState: ConfigStateView = { config: {}, status: "unconfigured", secretsSet: [] };
+  #replies: CannedRepliesView = defaultReplies;
+  #seq = 0;
+  #stderrSeen = 0;
+  #logCallbacksSeen = 0;
+  #emitted = 0n;
+  #turn = 0;
+
+  private constructor(
+    launched: LaunchedProvider,
+    init: { identity: IdentityView; tools: readonly ToolSchema[]; attributes: ConfigAttributeDeclaration[]; workingDirectory: string; pollMs: number },
+  ) {
+    this.#launched = launched;
+    this.#identity = init.identity;
+    this.#attributes = init.attributes;
+    this.#tools = init.tools.map((t) => toolView(t));
+    for (const t of init.tools) this.#schemas.set(t.name, t);
+    this.#workingDirectory = init.workingDirectory;
+    this.#poller = setInterval(() => this.#poll(), init.pollMs);
+    this.#poller.unref();
+    void launched.exited.then((how) => {
+      this.#poll();
+      this.#identity = { ...this.#identity, exited: how.signal ? `ended by ${how.signal}` : `exited with code ${how.exitCode}` };
+      this.#publish({ kind: "identity", identity: this.#identity });
+    });
+  }
+
+  /** Launches the provider, reads GetSchema and Describe, and sends the first Configure. */
+  static async start(provider: ProviderCommand, options: InspectSessionOptions): Promise<InspectSession> {
+    // The responders read the session's replies when a callback arrives; the session exists by then.
+    let session: InspectSession | undefined;
+    const launched = await launch(provider.command, {
+      args: provider.args,
+      kernel: {
+        emit: (request) => (session ? session.#answerEmit(request) : { id: "event-0", sequence: 0n }),
+        runSession: (request) => {
+          if (!session) throw new Error("the inspector is still starting");
+          return session.#answer("runSession", toJson(RunSessionRequestSchema, request) as Json, RunSessionResultSchema, session.#replies.runSession);
+        },
+        countTokens: (request) => {
+          if (!session) throw new Error("the inspector is still starting");
+          return session.#answer("countTokens", toJson(CountTokensRequestSchema, request) as Json, CountTokensResultSchema, session.#replies.countTokens);
+        },
+      },
+    });
+    try {
+      const schema = await launched.getSchema({ timeoutMs: 10_000 });
+      const described = await launched.describe({ timeoutMs: 10_000 }).catch(() => undefined);
+      const producer = described?.producer;
+      const identity: IdentityView = {
+        name: producer?.name ?? "(Describe failed)",
+        version: producer?.version ?? "",
+        source: producer?.source ?? "",
+        category: producer ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase() : "",
+        protocolVersion: producer?.protocolVersion ?? 0,
+        command: [provider.command, ...provider.args].join(" "),
+        executable: provider.command,
+        args: provider.args,
+        pid: launched.pid,
+      };
+      session = new InspectSession(launched, {
+        identity,
+        tools: schema.tools,
+        attributes: configAttributesFromWire(schema.configSchema?.attributes ?? []),
+        workingDirectory: options.workingDirectory,
+        pollMs: options.pollMs ?? 100,
+      });
+      await session.configure({ config: (options.config ?? {}) as { [key: string]: Json } });
+      return session;
+    } catch (error) {
+      if (session) await session.close();
+      else await launched.kill();
+      throw error;
+    }
+  }
+
+  /** Receives every stream message from now on (already redacted); returns the unsubscribe. */
+  subscribe(listener: (message: StreamMessage) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A text for the page (an error message of the inspector itself), redacted. */
+  redactText(text: string): string {
+    return this.#keeper.redactor.string(text);
+  }
+
+  /** Everything the page draws, redacted. */
+  snapshot(): InspectorSnapshot {
+    this.#poll();
+    return this.#keeper.json<InspectorSnapshot>({
+      identity: this.#identity,
+      tools: this.#tools,
+      configAttributes: configAttributeViews(this.#attributes),
+      configState: this.#configState,
+      calls: this.#calls.map((c) => c.view),
+      logs: this.#logs,
+      callbacks: this.#callbacks,
+      replies: this.#replies,
+      workingDirectory: this.#workingDirectory,
+    });
+  }
+
+  /** Sends Configure. `keep` fills sensitive attributes from the current config, so the page never needs them. */
+  async configure(body: ConfigureRequestBody): Promise<ConfigureAnswer> {
+    if (!isJsonObject(body.config)) throw new InspectRequestError("config must be a JSON object");
+    const config = structuredClone(body.config) as JsonObject;
+    for (const name of body.keep ?? []) {
+      if (typeof name !== "string" || !keepSecret(this.#attributes, this.#config, config, name.split("."))) {
+        throw new InspectRequestError(`keep: ${JSON.stringify(name)} is not a sensitive attribute`);
+      }
+    }
+    // Known before the call: a rejection that echoes the secret is redacted too.
+    this.#keeper.remember(this.#attributes, config);
+    const shown = { config: maskConfig(this.#attributes, config) as { [key: string]: Json }, secretsSet: secretsSet(this.#attributes, config) };
+    let ok: boolean;
+    try {
+      await this.#launched.configure(config, { timeoutMs: 30_000 });
+      this.#config = config;
+      this.#configState = { ...shown, status: "accepted" };
+      ok = true;
+    } catch (error) {
+      const answer = failureAnswer(error);
+      const message = answer.ok ? "" : answer.message;
+      const details = answer.ok ? undefined : answer.details;
+      this.#configState = { ...shown, status: "rejected", error: { message, ...(details !== undefined ? { details } : {}) } };
+      ok = false;
+    }
+    this.#publish({ kind: "config", state: this.#configState });
+    return this.#keeper.json({ ok, state: this.#configState });
+  }
+
+  /** Starts an Invoke; its events arrive on the stream. */
+  invoke(body: InvokeRequestBody): CallView {
+    if (typeof body.tool !== "string" || body.tool === "") throw new InspectRequestError("tool must be a tool's name");
+    if (!isJsonObject(body.args)) throw new InspectRequestError("args must be a JSON object");
+    const workingDirectory = typeof body.workingDirectory === "string" && body.workingDirectory !== "" ? body.workingDirectory : this.#workingDirectory;
+    const id = `inspect-${randomUUID()}`;
+    this.#turn++;
+    const rpc = this.#launched.invoke({
+      id,
+      toolName: body.tool,
+      arguments: body.args as JsonObject,
+      callContext: { sessionId: `inspect-session-${process.pid}`, turnId: String(this.#turn), workingDirectory },
+    });
+    const running: RunningCall = {
+      view: { id, tool: body.tool, args: body.args, workingDirectory, startedAt: Date.now(), events: [] },
+      rpc,
+      outputBytes: 0,
+      droppedBytes: 0,
+    };
+    this.#calls.push(running);
+    if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
+    this.#publish({ kind: "call-start", call: running.view });
+    void this.#follow(running, rpc, performance.now());
+    return this.#keeper.json(running.view);
+  }
+
+  /** Cancels a running call's RPC, as the kernel does. */
+  cancel(id: string): void {
+    const call = this.#calls.find((c) => c.view.id === id);
+    if (!call) throw new InspectRequestError(`no call ${JSON.stringify(id)}`);
+    call.rpc?.cancel();
+  }
+
+  /** Preview of a call: the RenderTree, or why not. */
+  async preview(body: InvokeRequestBody): Promise<TreeAnswer> {
+    if (!isJsonObject(body.args)) throw new InspectRequestError("args must be a JSON object");
+    const workingDirectory = typeof body.workingDirectory === "string" && body.workingDirectory !== "" ? body.workingDirectory : this.#workingDirectory;
+    const started = performance.now();
+    let answer: TreeAnswer;
+    try {
+      const response = await this.#launched.preview(
+        {
+          id: `inspect-preview-${randomUUID()}`,
+          toolName: body.tool,
+          arguments: body.args as JsonObject,
+          callContext: { sessionId: `inspect-session-${process.pid}`, turnId: String(this.#turn + 1), workingDirectory },
+        },
+        { timeoutMs: 30_000 },
+      );
+      answer = this.#treeAnswer(response.preview, started);
+      this.#markPreview(body.tool, true);
+    } catch (error) {
+      answer = failureAnswer(error);
+      if (error instanceof ProviderCallError && error.code === grpcStatus.UNIMPLEMENTED) this.#markPreview(body.tool, false);
+    }
+    return this.#keeper.json(answer);
+  }
+
+  /** Render of an emitted payload (text or base64) under a schema_version. */
+  async render(body: { schemaVersion: string; payload: string; encoding?: "text" | "base64" }): Promise<TreeAnswer> {
+    if (typeof body.schemaVersion !== "string" || typeof body.payload !== "string") throw new InspectRequestError("schemaVersion and payload must be strings");
+    const payload = body.encoding === "base64" ? new Uint8Array(Buffer.from(body.payload, "base64")) : new TextEncoder().encode(body.payload);
+    const started = performance.now();
+    let answer: TreeAnswer;
+    try {
+      answer = this.#treeAnswer((await this.#launched.render(payload, body.schemaVersion, { timeoutMs: 30_000 })).tree, started);
+    } catch (error) {
+      answer = failureAnswer(error);
+    }
+    return this.#keeper.json(answer);
+  }
+
+  /** Replaces the canned replies; each must be the protobuf JSON of its result message. */
+  setReplies(replies: Partial<CannedRepliesView>): CannedRepliesView {
+    const next = { ...this.#replies, ...replies };
+    const check = [
+      ["emit", EmitResultSchema],
+      ["runSession", RunSessionResultSchema],
+      ["countTokens", CountTokensResultSchema],
+    ] as const;
+    for (const [name, schema] of check) {
+      try {
+        fromJson(schema, next[name] as JsonValue);
+      } catch (error) {
+        throw new InspectRequestError(`the ${name} reply is not a ${schema.typeName}: ${(error as Error).message}`);
+      }
+    }
+    this.#replies = next;
+    this.#publish({ kind: "replies", replies: next });
+    return this.#keeper.json(next);
+  }
+
+  /** Cancels what runs and kills the provider as go-plugin's Kill does. */
+  async close(): Promise<void> {
+    clearInterval(this.#poller);
+    for (const call of this.#calls) call.rpc?.cancel();
+    await this.#launched.kill();
+    this.#listeners.clear();
+  }
+
+  #treeAnswer(tree: RenderTree | undefined, started: number): TreeAnswer {
+    return { ok: true, tree: (tree ? toJson(RenderTreeSchema, tree) : {}) as { root?: Json }, durationMs: Math.round(performance.now() - started) };
+  }
+
+  #markPreview(name: string, preview: boolean): void {
+    const at = this.#tools.findIndex((t) => t.name === name);
+    const schema = this.#schemas.get(name);
+    if (at < 0 || !schema || this.#tools[at]?.preview === preview) return;
+    const tool = toolView(schema, preview);
+    this.#tools[at] = tool;
+    this.#publish({ kind: "tool", tool });
+  }
+
+  async #follow(call: RunningCall, rpc: InvokeCall, started: number): Promise<void> {
+    const redactor = this.#keeper.redactor;
+    const streams = {
+      stdout: { redact: redactor.stream(), decoder: new TextDecoder() },
+      stderr: { redact: redactor.stream(), decoder: new TextDecoder() },
+    };
+    let firstEventMs: number | undefined;
+    let terminal = false;
+    const push = (event: CallEventView) => {
+      call.view.events.push(event);
+      this.#publish({ kind: "call-event", id: call.view.id, event });
+    };
+    const batcher = new OutputBatcher((batch) => push({ type: "output", ...batch }), outputBatchMs);
+    const flushPending = () => batcher.flush();
+    const add = (event: CallEventView) => {
+      flushPending();
+      push(event);
+    };
+    const output = (stream: "stdout" | "stderr", bytes: Uint8Array) => {
+      const text = streams[stream].decoder.decode(bytes, { stream: true });
+      if (text === "") return;
+      const size = Buffer.byteLength(text);
+      if (call.outputBytes + size > outputLimitBytes) {
+        call.droppedBytes += size;
+        return;
+      }
+      call.outputBytes += size;
+      batcher.add(stream, text);
+    };
+    const flushOutput = () => {
+      for (const name of ["stdout", "stderr"] as const) {
+        const s = streams[name];
+        output(name, s.redact.flush());
+        const rest = s.decoder.decode();
+        if (rest !== "") output(name, new TextEncoder().encode(rest));
+      }
+      if (call.droppedBytes > 0) add({ type: "output", stream: "stderr", text: `\n[harness-tool inspect: ${call.droppedBytes} more bytes of output not shown]\n` });
+    };
+    const schema = this.#schemas.get(call.view.tool);
+    let problem: string | undefined;
+    try {
+      for await (const event of rpc) {
+        firstEventMs ??= performance.now() - started;
+        const e = event.event;
+        switch (e.case) {
+          case "outputChunk": {
+            const name = e.value.stream === OutputStream.STDERR ? "stderr" : "stdout";
+            output(name, streams[name].redact.push(e.value.data));
+            break;
+          }
+          case "progress":
+            add({ type: "progress", message: e.value.message, ...(e.value.fractionComplete !== undefined ? { fraction: e.value.fractionComplete } : {}) });
+            break;
+          case "partialResult":
+            add({ type: "partial", payload: (e.value.payload ?? {}) as Json });
+            break;
+          case "exitStatus":
+            add({ type: "exit", exitCode: e.value.exitCode, ...(e.value.signal !== undefined ? { signal: e.value.signal } : {}) });
+            break;
+          case "result": {
+            flushOutput();
+            terminal = true;
+            const payload = e.value.payload ?? {};
+            const violations = schema?.outputSchema ? validateValue(jsonSchemaFromWire(schema.outputSchema) as unknown as JsonSchema, payload) : [];
+            add({ type: "result", payload: payload as Json, violations: violations.map((v) => ({ path: v.path, message: v.message })) });
+            break;
+          }
+          case "error":
+            flushOutput();
+            terminal = true;
+            add({
+              type: "error",
+              category: categoryName(e.value.category),
+              message: e.value.message,
+              retryable: e.value.retryable,
+              ...(e.value.details ? { details: e.value.details as Json } : {}),
+            });
+            break;
+          default:
+            break;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof ProviderCallError)) problem = `the inspector lost the call: ${(error as Error).message}`;
+    }
+    if (!terminal) flushOutput();
+    flushPending();
+    const outcome = await rpc.done;
+    call.rpc = undefined;
+    if (!problem && !terminal && !outcome.cancelled) {
+      problem = outcome.code === grpcStatus.OK ? "the stream closed without a result or an error (a provider bug)" : "the RPC failed before a terminal event";
+    }
+    const end: CallEndView = {
+      status: statusName(outcome.code),
+      details: outcome.details,
+      cancelled: outcome.cancelled,
+      durationMs: Math.round(performance.now() - started),
+      ...(firstEventMs !== undefined ? { firstEventMs: Math.round(firstEventMs) } : {}),
+      ...(problem ? { problem } : {}),
+    };
+    call.view.end = end;
+    this.#publish({ kind: "call-end", id: call.view.id, end });
+  }
+
+  #answerEmit(request: EmitRequest) {
+    this.#emitted += 1n;
+    const canned = fromJson(EmitResultSchema, this.#replies.emit as JsonValue);
+    // An empty id or sequence in the canned reply: numbered like the kernel numbers events.
+    const reply = create(EmitResultSchema, { id: canned.id || `event-${this.#emitted}`, sequence: canned.sequence || this.#emitted });
+    this.#record("emit", emitRequestJson(request), toJson(EmitResultSchema, reply) as Json);
+    return reply;
+  }
+
+  #answer<S extends typeof RunSessionResultSchema | typeof CountTokensResultSchema>(method: "runSession" | "countTokens", request: Json, schema: S, reply: Json) {
+    const message = fromJson(schema, reply as JsonValue);
+    this.#record(method, request, reply);
+    return message;
+  }
+
+  #record(method: CallbackView["method"], request: Json, reply?: Json): void {
+    const callback: CallbackView = { seq: ++this.#seq, method, request, ...(reply !== undefined ? { reply } : {}), atMs: Math.round(performance.now() - this.#started) };
+    this.#callbacks.push(callback);
+    if (this.#callbacks.length > recordLimit) this.#callbacks.splice(0, this.#callbacks.length - recordLimit);
+    this.#publish({ kind: "callback", callback });
+  }
+
+  /** New stderr lines and Log callbacks since the last look (the host client records them in arrays). */
+  #poll(): void {
+    const stderr = this.#launched.stderr;
+    for (; this.#stderrSeen < stderr.length; this.#stderrSeen++) {
+      const entry = stderr[this.#stderrSeen];
+      if (!entry) continue;
+      const line: LogLineView = {
+        seq: ++this.#seq,
+        level: entry.level,
+        message: entry.message,
+        fields: entry.fields as { [key: string]: Json },
+        atMs: Math.round(performance.now() - this.#started),
+      };
+      this.#logs.push(line);
+      if (this.#logs.length > recordLimit) this.#logs.splice(0, this.#logs.length - recordLimit);
+      this.#publish({ kind: "log", line });
+    }
+    const logs = this.#launched.kernel.calls.log;
+    for (; this.#logCallbacksSeen < logs.length; this.#logCallbacksSeen++) {
+      const request = logs[this.#logCallbacksSeen];
+      if (request) this.#record("log", toJson(LogRequestSchema, request) as Json);
+    }
+  }
+
+  /** The one exit towards the page for stream messages: redacted here. */
+  #publish(message: StreamMessage): void {
+    if (this.#listeners.size === 0) return;
+    const safe = this.#keeper.json(message);
+    for (const listener of this.#listeners) listener(safe);
+  }
+}

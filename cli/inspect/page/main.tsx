@@ -1,0 +1,277 @@
+// The inspector page: the provider's identity, its tools (each with a form from its input_schema,
+// Preview and Invoke), Configure, Render, and the history, log and kernel-callback tabs.
+import { render } from "preact";
+import { useEffect, useReducer, useState } from "preact/hooks";
+import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
+import { CallPanel } from "./call-panel.js";
+import { ConfigPanel } from "./config-panel.js";
+import { api, ApiError, followEvents } from "./inspector-api.js";
+import { reduce } from "./inspector-state.js";
+import { CallbacksPanel, HistoryPanel, LogsPanel, RenderPanel } from "./records-panels.js";
+import { formArguments, initialValue, SchemaForm, type FormValue } from "./schema-form.js";
+import { TreeAnswerView } from "./tree-answer.js";
+import "./inspector.css";
+
+type View = { readonly kind: "tool"; readonly name: string } | { readonly kind: "configure" } | { readonly kind: "render" };
+
+function Badges({ tool }: { tool: ToolView }) {
+  return (
+    <span class="badges">
+      <span class={`badge kind-${tool.kind}`}>{tool.kind}</span>
+      <span class={`badge risk-${tool.risk}`}>{tool.risk}</span>
+      {tool.streaming ? <span class="badge">streaming</span> : null}
+    </span>
+  );
+}
+
+function ToolFacts({ tool }: { tool: ToolView }) {
+  const facts: [string, string][] = [
+    ["kind", tool.kind],
+    ["risk", tool.risk],
+    ["streaming", tool.streaming ? "yes" : "no"],
+    ["concurrency", tool.concurrency],
+    ["timeout", tool.timeout],
+    ["idempotent", tool.idempotent ? "yes" : "no"],
+    ["terminates_turn", tool.terminatesTurn ? "yes" : "no"],
+  ];
+  return (
+    <dl class="facts" aria-label="tool facts">
+      {facts.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+interface ToolPanelProps {
+  readonly tool: ToolView;
+  readonly snapshot: InspectorSnapshot;
+  readonly form: FormValue;
+  readonly onForm: (form: FormValue) => void;
+  readonly workingDirectory: string;
+  readonly onWorkingDirectory: (dir: string) => void;
+  readonly shownCallId: string | undefined;
+  readonly onInvoked: (call: CallView) => void;
+}
+
+function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDirectory, shownCallId, onInvoked }: ToolPanelProps) {
+  const [preview, setPreview] = useState<TreeAnswer | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const call = snapshot.calls.find((c) => c.id === shownCallId && c.tool === tool.name) ?? [...snapshot.calls].reverse().find((c) => c.tool === tool.name);
+  const args = () => {
+    const parsed = formArguments(form);
+    if (!parsed.ok) setFailure(parsed.message);
+    else setFailure(undefined);
+    return parsed.ok ? parsed.value : undefined;
+  };
+  const invoke = async (event: Event) => {
+    event.preventDefault();
+    const value = args();
+    if (value === undefined) return;
+    try {
+      onInvoked(await api.invoke({ tool: tool.name, args: value, workingDirectory }));
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+  const runPreview = async () => {
+    const value = args();
+    if (value === undefined) return;
+    try {
+      setPreview(await api.preview({ tool: tool.name, args: value, workingDirectory }));
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+  return (
+    <section class="panel" aria-label={`tool ${tool.name}`}>
+      <h2>
+        <code>{tool.name}</code> <Badges tool={tool} />
+      </h2>
+      <p class="description">{tool.description}</p>
+      <ToolFacts tool={tool} />
+      <div class="tool-columns">
+        <form
+          class="tool-input"
+          onSubmit={invoke}
+          aria-label="arguments"
+          onKeyDown={(e) => {
+            // Ctrl+Enter (Cmd+Enter) invokes from any field, text areas included.
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              e.currentTarget.requestSubmit();
+            }
+          }}
+        >
+          <SchemaForm schema={tool.inputSchema} form={form} onChange={onForm} />
+          <label class="field working-directory">
+            <span class="field-name">working directory (CallContext)</span>
+            <input name="working_directory" value={workingDirectory} onInput={(e) => onWorkingDirectory(e.currentTarget.value)} />
+          </label>
+          <div class="actions">
+            {tool.preview !== false ? (
+              <button type="button" class="secondary" onClick={() => void runPreview()}>
+                Preview
+              </button>
+            ) : null}
+            <button type="submit" title="Ctrl+Enter">
+              Invoke
+            </button>
+          </div>
+          {failure ? (
+            <p class="error-text" role="alert">
+              {failure}
+            </p>
+          ) : null}
+        </form>
+        <div class="tool-output">
+          {preview ? (
+            <div class="preview" aria-label="preview">
+              <h3>Preview</h3>
+              <TreeAnswerView answer={preview} region="main chat" />
+            </div>
+          ) : null}
+          {call ? <CallPanel key={call.id} call={call} identity={snapshot.identity} onCancel={() => void api.cancel(call.id)} /> : null}
+          {!preview && !call ? (
+            <p class="note">
+              Fill the form and Invoke
+              {tool.preview !== false ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function App() {
+  const [state, dispatch] = useReducer(reduce, { connected: false });
+  const [view, setView] = useState<View | undefined>();
+  const [forms, setForms] = useState<{ [tool: string]: FormValue }>({});
+  const [tab, setTab] = useState<"history" | "logs" | "callbacks">("history");
+  const [shownCallId, setShownCallId] = useState<string | undefined>();
+  const [workingDirectory, setWorkingDirectory] = useState<string | undefined>();
+  useEffect(() => followEvents(dispatch, (connected) => dispatch({ kind: "connection", connected })), []);
+  const s = state.snapshot;
+  // The first view follows the first snapshot (Configure when it was rejected, else the first tool)
+  // and then stays where the user put it.
+  const hasSnapshot = s !== undefined;
+  useEffect(() => {
+    if (!s || view) return;
+    const first = s.tools[0];
+    setView(s.configState.status !== "accepted" || !first ? { kind: "configure" } : { kind: "tool", name: first.name });
+  }, [hasSnapshot]);
+  const current = view;
+  if (!s) return <p class="loading">{state.connected ? "Loading…" : "Connecting to the inspector…"}</p>;
+  const formOf = (tool: ToolView): FormValue =>
+    forms[tool.name] ?? {
+      raw: false,
+      value: initialValue(tool.inputSchema) ?? {},
+    };
+  const loadCall = (call: CallView) => {
+    setForms({ ...forms, [call.tool]: { raw: false, value: call.args } });
+    setWorkingDirectory(call.workingDirectory);
+    setView({ kind: "tool", name: call.tool });
+  };
+  const tool = current?.kind === "tool" ? s.tools.find((t) => t.name === current.name) : undefined;
+  const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
+  return (
+    <div class="layout">
+      <header class="identity" aria-label="provider identity">
+        <h1>
+          {s.identity.name} <span class="version">{s.identity.version}</span>
+        </h1>
+        <span class="source">{s.identity.source}</span>
+        <span class="meta">
+          {s.identity.category} provider · protocol v{s.identity.protocolVersion} · pid {s.identity.pid}
+          {s.identity.exited ? <strong class="exited"> · {s.identity.exited}</strong> : null}
+        </span>
+        <span class={`connection ${state.connected ? "up" : "down"}`} title={state.connected ? "connected" : "reconnecting"}>
+          {state.connected ? "live" : "reconnecting"}
+        </span>
+      </header>
+      <nav class="sidebar" aria-label="tools">
+        <button type="button" class={`nav-item ${current?.kind === "configure" ? "active" : ""}`} onClick={() => setView({ kind: "configure" })}>
+          Configure <span class={`badge status-${s.configState.status}`}>{s.configState.status}</span>
+        </button>
+        <h3>Tools</h3>
+        {s.tools.map((t) => (
+          <button type="button" key={t.name} class={`nav-item ${tool?.name === t.name ? "active" : ""}`} onClick={() => setView({ kind: "tool", name: t.name })}>
+            <code>{t.name}</code>
+            <Badges tool={t} />
+          </button>
+        ))}
+        <h3>Kernel</h3>
+        <button type="button" class={`nav-item ${current?.kind === "render" ? "active" : ""}`} onClick={() => setView({ kind: "render" })}>
+          Render
+        </button>
+      </nav>
+      <main class="main">
+        {current?.kind === "configure" ? <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} /> : null}
+        {current?.kind === "render" ? <RenderPanel /> : null}
+        {tool ? (
+          <ToolPanel
+            key={tool.name}
+            tool={tool}
+            snapshot={s}
+            form={formOf(tool)}
+            onForm={(form) => setForms({ ...forms, [tool.name]: form })}
+            workingDirectory={workingDirectory ?? s.workingDirectory}
+            onWorkingDirectory={setWorkingDirectory}
+            shownCallId={shownCallId}
+            onInvoked={(call) => setShownCallId(call.id)}
+          />
+        ) : null}
+      </main>
+      <section class="records" aria-label="records">
+        <div class="tabs" role="tablist">
+          <button type="button" role="tab" aria-selected={tab === "history"} onClick={() => setTab("history")}>
+            History ({s.calls.length})
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "logs"} onClick={() => setTab("logs")}>
+            Logs ({s.logs.length}
+            {errors > 0 ? `, ${errors} warn/error` : ""})
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "callbacks"} onClick={() => setTab("callbacks")}>
+            Kernel callbacks ({s.callbacks.length})
+          </button>
+        </div>
+        <div class="tab-body">
+          {tab === "history" ? (
+            <HistoryPanel
+              calls={s.calls}
+              onShow={(call) => {
+                setShownCallId(call.id);
+                setView({ kind: "tool", name: call.tool });
+              }}
+              onEdit={loadCall}
+              onRerun={(call) => {
+                void api
+                  .invoke({
+                    tool: call.tool,
+                    args: call.args,
+                    workingDirectory: call.workingDirectory,
+                  })
+                  .then((next) => {
+                    setShownCallId(next.id);
+                    setView({ kind: "tool", name: call.tool });
+                  });
+              }}
+            />
+          ) : null}
+          {tab === "logs" ? <LogsPanel logs={s.logs} /> : null}
+          {tab === "callbacks" ? <CallbacksPanel callbacks={s.callbacks} replies={s.replies} /> : null}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+const root = document.getElementById("app");
+if (root) {
+  root.textContent = "";
+  render(<App />, root);
+}

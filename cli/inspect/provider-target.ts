@@ -1,0 +1,62 @@
+/**
+ * What `harness-tool inspect <provider>` starts. An executable is started as it is, as the kernel
+ * starts it. For convenience while writing a provider, a TypeScript or JavaScript entry file, or a
+ * provider folder holding src/main.ts (as every example does), is started with Node, through tsx's
+ * loader for TypeScript, so `harness-tool inspect examples/exec` works on a fresh clone.
+ */
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ProviderCommand } from "../provider-command.js";
+import { UsageError } from "../usage-error.js";
+
+const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"];
+
+/** harness-tool's own root: two folders up from cli/inspect, three from dist/cli/inspect. */
+function findPackageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, "package.json")) || !existsSync(path.join(dir, "cli/harness-tool.mjs"))) {
+    const up = path.dirname(dir);
+    if (up === dir) return path.dirname(fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+}
+
+const packageRoot = findPackageRoot();
+/** A checkout (or a package never built) resolves `harness-tool` to its TypeScript sources, as the bin does. */
+const sourceCondition = existsSync(path.join(packageRoot, ".git")) || !existsSync(path.join(packageRoot, "dist/runtime/index.js"));
+
+/** tsx's ESM loader, found from `from` upwards, then from harness-tool's own installation. */
+function findTsxLoader(from: string): string | undefined {
+  for (const start of [from, packageRoot]) {
+    for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
+      const loader = path.join(dir, "node_modules/tsx/dist/esm/index.mjs");
+      if (existsSync(loader)) return loader;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
+}
+
+/** The command that starts `target` (plus the provider's own arguments). */
+export function providerTarget(target: string, args: readonly string[]): ProviderCommand {
+  let file = target;
+  if (existsSync(target) && statSync(target).isDirectory()) {
+    const entry = entryNames.map((name) => path.join(target, name)).find((candidate) => existsSync(candidate));
+    if (!entry) throw new UsageError(`${target} is a folder without a provider entry (looked for ${entryNames.join(", ")}); pass the provider's executable`);
+    file = entry;
+  }
+  if (/\.(c|m)?ts$/.test(file)) {
+    if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+    const loader = findTsxLoader(path.dirname(path.resolve(file)));
+    if (!loader) throw new UsageError(`${file} is TypeScript, and tsx is not installed to run it: \`npm install --save-dev tsx\`, or pass the built provider`);
+    const conditions = sourceCondition ? ["--conditions=harness-tool-source"] : [];
+    return { command: process.execPath, args: [...conditions, "--import", pathToFileURL(loader).href, path.resolve(file), ...args] };
+  }
+  if (/\.(c|m)?js$/.test(file)) {
+    if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+    return { command: process.execPath, args: [path.resolve(file), ...args] };
+  }
+  return { command: target, args: [...args] };
+}

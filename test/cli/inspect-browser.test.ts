@@ -1,0 +1,436 @@
+// `harness-tool inspect` in a real browser: Debian's chromium driven by playwright-core, against
+// the examples' providers launched through the handshake. Each main view is saved as a screenshot
+// under the OS temp dir (harness-tool-inspect-screenshots/). Without chromium the tests skip with
+// the reason, unless HARNESS_TOOL_REQUIRE_BROWSER=1 (CI), where they fail instead.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it, type TestContext } from "node:test";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { repoRoot } from "../support/buf.js";
+import { findChromium, screenshotPath, startInspector, type RunningInspector } from "../support/inspector-browser.js";
+
+const browserBinary = findChromium();
+const skip = "missing" in browserBinary ? `skipped: ${browserBinary.missing}` : false;
+
+let browser: Browser | undefined;
+
+async function openPage(url: string): Promise<Page> {
+  browser ??= await chromium.launch({ executablePath: (browserBinary as { path: string }).path, args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    // A 4xx the test provokes is the page's expected answer, not a fault of the page.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
+  });
+  (page as Page & { problems?: string[] }).problems = problems;
+  await page.goto(url);
+  await page.locator("header.identity").waitFor();
+  return page;
+}
+
+function pageProblems(page: Page): string[] {
+  return (page as Page & { problems?: string[] }).problems ?? [];
+}
+
+async function shoot(t: TestContext, page: Page, name: string): Promise<void> {
+  const file = screenshotPath(name);
+  await page.screenshot({ path: file, fullPage: true });
+  t.diagnostic(`screenshot: ${file}`);
+}
+
+/** Waits until the history table has (at least) `n` rows. */
+const historyRow = (page: Page, n: number) =>
+  page
+    .getByLabel("history")
+    .locator("tbody tr")
+    .nth(n - 1)
+    .waitFor();
+
+const example = (name: string) => path.join(repoRoot, "examples", name);
+
+after(async () => {
+  await browser?.close();
+});
+
+describe("inspect: the exec example's streaming bash tool", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-exec-"));
+    inspector = await startInspector(example("exec"), { dir, config: { allowed_roots: [dir] } });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("prints the URL with its token and shows the provider's identity and tool facts", async (t) => {
+    assert.match(inspector.printed(), /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\//);
+    assert.match(await page.locator("header.identity").innerText(), /exec\s+0\.1\.0[\s\S]*github\.com\/harness-tool\/examples\/exec[\s\S]*tool provider · protocol v1/);
+    const facts = await page.getByLabel("tool facts").innerText();
+    for (const fact of [/kind\s+resource/, /risk\s+high/, /streaming\s+yes/, /concurrency\s+exclusive/, /timeout\s+120s/, /idempotent\s+no/, /terminates_turn\s+no/])
+      assert.match(facts, fact);
+    await shoot(t, page, "tool-form");
+  });
+
+  it("fills the form, invokes, and shows the output live, then the exit status and the checked result", async (t) => {
+    await page.getByLabel(/^command/).fill("echo first; sleep 1.5; echo second; echo to-stderr >&2; exit 3");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    // Live: the first line is on the page while the call still runs.
+    await page.locator('.call[data-state="running"] .terminal', { hasText: "first" }).waitFor();
+    assert.doesNotMatch(await page.locator(".terminal").innerText(), /second/);
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.locator(".terminal").innerText(), /first\nsecond\nto-stderr/);
+    assert.equal(await page.locator(".terminal .stderr").innerText(), "to-stderr\n");
+    assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
+    assert.match(await page.getByLabel("result", { exact: true }).innerText(), /matches output_schema[\s\S]*"exit_code": 3/);
+    assert.match(await page.locator(".call .timings").innerText(), /OK · first event \d+ ms · total \d+ ms/);
+    await page.locator(".cli-line summary").click();
+    assert.match(
+      await page.locator(".cli-line code").innerText(),
+      new RegExp(
+        `^npx harness-tool invoke ${process.execPath} bash --cwd ${dir} --args '\\{"command":"echo first; sleep 1\\.5; echo second; echo to-stderr >&2; exit 3"\\}' -- --conditions=harness-tool-source --import \\S+ \\S+/examples/exec/src/main\\.ts$`,
+      ),
+    );
+    await shoot(t, page, "invoke-streamed");
+    assert.deepEqual(pageProblems(page), []);
+  });
+
+  it("cancels a call mid-stream as the kernel does", async (t) => {
+    await page.getByLabel(/^command/).fill("for i in $(seq 1 200); do echo tick $i; sleep 0.1; done");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator(".call .terminal", { hasText: "tick 3" }).waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.locator('.call[data-state="cancelled"]').waitFor();
+    const call = await page.locator(".call").innerText();
+    assert.match(call, /CANCELLED/);
+    assert.match(call, /no terminal event came, as the protocol requires/);
+    assert.doesNotMatch(call, /tick 200/);
+    await shoot(t, page, "invoke-cancelled");
+  });
+
+  it("shows the provider's validation error on bad arguments, with its category", async (t) => {
+    await page.getByLabel("Raw JSON").check();
+    await page.locator('textarea[name="raw-arguments"]').fill('{"command": 5}');
+    await page.getByRole("button", { name: "Invoke" }).click();
+    const error = page.getByLabel("tool error");
+    await error.waitFor();
+    assert.match(await error.innerText(), /invalid_arguments[\s\S]*input_schema/);
+    assert.match(await page.getByLabel("error details").innerText(), /"path": "\/command"/);
+    // Bad JSON never leaves the page.
+    await page.locator('textarea[name="raw-arguments"]').fill("{not json");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    assert.match(await page.locator("form .error-text").innerText(), /not JSON/);
+    await shoot(t, page, "validation-error");
+    await page.locator('textarea[name="raw-arguments"]').fill('{"command": "echo back"}');
+    await page.getByLabel("Raw JSON").uncheck();
+    assert.equal(await page.getByLabel(/^command/).inputValue(), "echo back");
+  });
+
+  it("keeps a history whose calls re-run with the same arguments", async (t) => {
+    const rows = page.getByLabel("history").locator("tbody tr");
+    const before = await rows.count();
+    assert.ok(before >= 3, `history has ${before} rows`);
+    const first = rows.last();
+    assert.match(await first.innerText(), /echo first/);
+    await first.getByRole("button", { name: "Re-run" }).click();
+    await historyRow(page, before + 1);
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
+    await shoot(t, page, "history");
+  });
+});
+
+describe("inspect: the filesystem example's Preview", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-fs-"));
+    inspector = await startInspector(example("filesystem"), { dir, config: { allowed_roots: [dir] } });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("draws the Preview's RenderTree (a collapsible holding a code block) in its region", async (t) => {
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /write_file/ })
+      .click();
+    await page.getByLabel(/^path/).fill("notes.txt");
+    await page.getByLabel(/^content/).fill("hello from the preview");
+    await page.getByRole("button", { name: "Preview" }).click();
+    const region = page.getByLabel("main chat region");
+    await region.waitFor();
+    assert.match(
+      await region.locator("details.rt-collapsible > summary").innerText(),
+      new RegExp(`Create ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/notes\\.txt \\(22 bytes\\)`),
+    );
+    assert.equal(await region.locator(".rt-codeblock code").innerText(), "hello from the preview");
+    // Preview does not write.
+    assert.equal((await import("node:fs")).existsSync(path.join(dir, "notes.txt")), false);
+    await shoot(t, page, "preview-render-tree");
+  });
+
+  it("hides Preview on a tool that has none once the provider says so", async () => {
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /read_file/ })
+      .click();
+    await page.getByLabel(/^path/).fill("x");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.getByRole("alert").filter({ hasText: "UNIMPLEMENTED" }).waitFor();
+    await page.getByRole("button", { name: "Preview" }).waitFor({ state: "detached" });
+  });
+});
+
+describe("inspect: the web example's sensitive api_key", { skip }, () => {
+  const secret = "sk-inspect-SECRET-7f3a9c";
+  const second = "sk-second-SECRET-51d2e8";
+  let dir = "";
+  let api: Server;
+  let inspector: RunningInspector;
+  let page: Page;
+  const seen: string[] = [];
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-web-"));
+    // A search API that echoes the bearer token back, as a careless API could.
+    api = createServer((req, res) => {
+      const auth = req.headers.authorization ?? "";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ results: [{ title: `token ${auth}`, url: "http://example.test/", snippet: auth.slice(7) }] }));
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(api.address() as AddressInfo).port}/search`;
+    inspector = await startInspector(example("web"), { dir, config: { api_key: secret, endpoint, allowed_domains: ["example.test"] } });
+    page = await openPage(inspector.url);
+    page.on("response", async (response) => {
+      if (!response.url().includes("/events")) seen.push(await response.text().catch(() => ""));
+    });
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function everythingShown(): Promise<string> {
+    const inPage = await page.evaluate<string>(`(() => {
+      const values = [...document.querySelectorAll("input, textarea, select")].map((e) => e.value);
+      return [document.documentElement.outerHTML, document.body.innerText, ...values].join("\\n");
+    })()`);
+    const state = await (await fetch(new URL("api/state", inspector.url))).text();
+    return `${inPage}\n${state}\n${seen.join("\n")}`;
+  }
+
+  it("never shows the configured secret: masked config, redacted results", async (t) => {
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /web_search/ })
+      .click();
+    await page.getByLabel(/^query/).fill("harness");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /token Bearer \[REDACTED\]/);
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /Configure/ })
+      .click();
+    assert.match(await page.getByLabel("current config").innerText(), /"api_key": "\[REDACTED\]"/);
+    assert.equal(await page.locator('input[name="api_key"]').getAttribute("type"), "password");
+    assert.equal(await page.locator('input[name="api_key"]').inputValue(), "");
+    await shoot(t, page, "configure-masked");
+    assert.doesNotMatch(await everythingShown(), new RegExp(secret));
+  });
+
+  it("keeps a secret typed into Configure out of the page after sending it", async () => {
+    await page.locator('input[name="api_key"]').fill(second);
+    const configured = page.waitForResponse((response) => response.url().endsWith("/api/configure"));
+    await page.getByRole("button", { name: "Send Configure" }).click();
+    assert.equal((await configured).status(), 200);
+    // The form is drawn anew from the masked config once Configure answers: the field is empty again.
+    await page.getByRole("button", { name: "Send Configure" }).and(page.locator(":enabled")).waitFor();
+    assert.equal(await page.locator('input[name="api_key"]').inputValue(), "");
+    assert.match(await page.getByLabel("config status").innerText(), /Configure accepted/);
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /web_search/ })
+      .click();
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await historyRow(page, 2);
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /token Bearer \[REDACTED\]/);
+    const shown = await everythingShown();
+    assert.doesNotMatch(shown, new RegExp(secret));
+    assert.doesNotMatch(shown, new RegExp(second));
+  });
+
+  it("keeps the secret when Configure is sent with the field left empty", async () => {
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /Configure/ })
+      .click();
+    assert.equal(await page.locator('input[name="api_key"]').getAttribute("placeholder"), "set (leave empty to keep it)");
+    await page.getByRole("button", { name: "Send Configure" }).click();
+    await page.getByLabel("config status").filter({ hasText: "accepted" }).waitFor();
+    assert.match(await page.getByLabel("current config").innerText(), /"api_key": "\[REDACTED\]"/);
+  });
+});
+
+describe("inspect: the agent example's kernel callbacks", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-agent-"));
+    inspector = await startInspector(example("agent"), { dir, config: { profile: "reviewer" } });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers RunSession with the canned reply, shows the callback, and uses an edited reply", async (t) => {
+    await page.getByLabel(/^prompt/).fill("Review the change");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /A canned answer from harness-tool inspect\./);
+    await page.getByRole("tab", { name: /Kernel callbacks/ }).click();
+    const callbacks = page.getByLabel("kernel callbacks");
+    await callbacks.locator("li").filter({ hasText: "runSession" }).first().waitFor();
+    assert.match(await callbacks.innerText(), /runSession Review the change/);
+    const reply = page.locator('textarea[name="reply-runSession"]');
+    await reply.fill(
+      JSON.stringify({ sessionId: "sub-2", status: "SESSION_STATUS_COMPLETED", finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "an edited answer" } }] } }),
+    );
+    await page.getByRole("button", { name: "Save replies" }).click();
+    await page.getByText("The kernel answers with these replies from now on.").waitFor();
+    await page.getByRole("tab", { name: /History/ }).click();
+    await page.getByLabel("history").locator("tbody tr").first().getByRole("button", { name: "Re-run" }).click();
+    await historyRow(page, 2);
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /an edited answer/);
+    await page.getByRole("tab", { name: /Kernel callbacks/ }).click();
+    await page.locator('textarea[name="reply-countTokens"]').fill('{"count": "many"}');
+    await page.getByRole("button", { name: "Save replies" }).click();
+    await page.getByText(/countTokens reply is not a pluggableharness.kernel.v1.CountTokensResult/).waitFor();
+    await shoot(t, page, "kernel-callbacks");
+    assert.deepEqual(pageProblems(page), []);
+  });
+});
+
+describe("inspect: Render, Emit and Log callbacks, stderr log lines", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-render-"));
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/render-provider.ts"), { dir });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shows the Log and Emit callbacks with the numbered reply, and the stderr line at its host level", async (t) => {
+    await page.getByLabel(/^title/).fill("Weekly");
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result payload").innerText(), /"emitted": "event-1"/);
+    await page.getByRole("tab", { name: /Logs/ }).click();
+    const line = page.getByLabel("log lines").locator("li", { hasText: "the report Weekly is a test" });
+    await line.waitFor();
+    assert.match(await line.innerText(), /warn the report Weekly is a test/);
+    await page.getByRole("tab", { name: /Kernel callbacks/ }).click();
+    const callbacks = page.getByLabel("kernel callbacks");
+    await callbacks.locator("li", { hasText: "emit" }).waitFor();
+    assert.match(await callbacks.innerText(), /log LOG_LEVEL_INFO building the report/);
+    assert.match(await callbacks.innerText(), /emit EVENT_KIND_TOOL_RESULT report\/v1/);
+    await shoot(t, page, "callbacks-and-logs");
+  });
+
+  it("draws an emitted payload through Render: every node kind, as a region shows it", async (t) => {
+    const emitted = page.getByLabel("kernel callbacks").locator("li", { hasText: "emit" });
+    await emitted.locator("summary").click();
+    await emitted.getByRole("button", { name: "Render this payload" }).click();
+    const region = emitted.getByLabel("sidebar region");
+    await region.waitFor();
+    assert.equal(await region.locator(".rt-text.rt-bold").first().innerText(), "Weekly");
+    assert.equal(await region.locator(".rt-codeblock code").innerText(), "const answer = 42;");
+    assert.equal(await region.locator(".rt-codeblock figcaption").innerText(), "ts");
+    assert.deepEqual(await region.locator(".rt-diff span").allInnerTexts(), ["@@ -1,2 +1,2 @@", " keep\n", "-old line\n", "+new line\n"]);
+    assert.deepEqual(await region.locator(".rt-diff .rt-add").allInnerTexts(), ["+new line\n"]);
+    assert.deepEqual(await region.locator(".rt-table td").allInnerTexts(), ["a.ts", "10", "b.ts", "20"]);
+    assert.equal(await region.getByRole("link", { name: "the docs" }).getAttribute("href"), "https://example.test/docs");
+    assert.equal(await region.getByRole("link", { name: "a script link" }).count(), 0, "a javascript: URL is not a link");
+    assert.deepEqual(await region.locator("ol.rt-list > li").allInnerTexts(), ["first", "second"]);
+    assert.equal(await region.locator("details.rt-collapsible").getAttribute("open"), null, "collapsed by default");
+    assert.equal(await region.getByText("hidden until opened").isVisible(), false);
+    assert.match(await region.locator(".rt-subsession").innerText(), /sub-session sub-7 a sub-agent/);
+    assert.equal(await region.getByRole("button", { name: "Retry" }).isDisabled(), true);
+    await shoot(t, page, "render-tree");
+  });
+
+  it("renders from the Render view, and shows the provider's error for an unknown schema_version", async () => {
+    await page.getByRole("navigation").getByRole("button", { name: "Render" }).click();
+    await page.locator('input[name="schema_version"]').fill("report/v1");
+    await page.locator('textarea[name="payload"]').fill("Monthly");
+    await page.getByRole("button", { name: "Render", exact: true }).last().click();
+    await page.getByLabel("main chat region").locator(".rt-bold", { hasText: "Monthly" }).waitFor();
+    await page.locator('input[name="schema_version"]').fill("report/v9");
+    await page.getByLabel("render").getByRole("button", { name: "Render" }).click();
+    const error = page.getByLabel("render").getByRole("alert");
+    await error.waitFor();
+    assert.match(await error.innerText(), /no renderer for schema_version "report\/v9"/);
+  });
+});
+
+describe("inspect: Configure from the config schema", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-configure-"));
+    inspector = await startInspector(example("exec"), { dir });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("opens on Configure when the first one was rejected, and sends a list and a map from the form", async (t) => {
+    const status = page.getByLabel("config status");
+    assert.match(await status.innerText(), /Configure rejected/);
+    assert.match(await page.getByLabel("configure").innerText(), /allowed_roots\s*\*\s*list_string/);
+    await page.locator('textarea[name="allowed_roots"]').fill(`${dir}\n/tmp`);
+    await page.locator('textarea[name="env"]').fill("GREETING=hello there\nEMPTY=");
+    await page.getByRole("button", { name: "Send Configure" }).click();
+    await status.filter({ hasText: "Configure accepted" }).waitFor();
+    assert.deepEqual(JSON.parse(await page.getByLabel("current config").innerText()), { allowed_roots: [dir, "/tmp"], env: { GREETING: "hello there", EMPTY: "" } });
+    await shoot(t, page, "configure");
+    await page.getByRole("navigation").getByRole("button", { name: /bash/ }).click();
+    await page.getByLabel(/^command/).fill('echo "$GREETING"');
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.equal(await page.locator(".terminal").innerText(), "hello there\n");
+  });
+});

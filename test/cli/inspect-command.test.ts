@@ -1,0 +1,69 @@
+// `harness-tool inspect` on bad input: a clear one-line usage error (exit 2) or launch error
+// (exit 1), never a stack trace, and no server left behind.
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { it } from "node:test";
+import { main } from "../../cli/main.js";
+import { providerTarget } from "../../cli/inspect/provider-target.js";
+import { repoRoot } from "../support/buf.js";
+
+async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let outText = "";
+  let errText = "";
+  out.on("data", (c: Buffer) => (outText += c.toString("utf8")));
+  err.on("data", (c: Buffer) => (errText += c.toString("utf8")));
+  const code = await main(argv, { out: out as unknown as NodeJS.WriteStream, err: err as unknown as NodeJS.WriteStream });
+  return { code, out: outText, err: errText };
+}
+
+it("is listed in --help", async () => {
+  assert.match((await run(["--help"])).out, /harness-tool inspect <provider> \[--config file\.json\] \[--port N\]/);
+});
+
+it("explains its usage without a provider, with a bad --port, a missing or unreadable config", async () => {
+  const none = await run(["inspect"]);
+  assert.equal(none.code, 2);
+  assert.match(none.err, /^harness-tool: usage: harness-tool inspect <provider>/);
+  const port = await run(["inspect", "examples/exec", "--port", "http"]);
+  assert.equal(port.code, 2);
+  assert.match(port.err, /--port must be a port number/);
+  const config = await run(["inspect", "examples/exec", "--config", "/nonexistent/config.json"]);
+  assert.equal(config.code, 2);
+  assert.match(config.err, /cannot read --config \/nonexistent\/config\.json/);
+  const folder = await run(["inspect", "docs"]);
+  assert.equal(folder.code, 2);
+  assert.match(folder.err, /docs is a folder without a provider entry/);
+});
+
+it("reports a provider that cannot start, with exit 1 and no stack trace", async () => {
+  const missing = await run(["inspect", "/nonexistent/provider"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /ENOENT/);
+  assert.doesNotMatch(missing.err, /\n\s+at /);
+});
+
+it("starts a folder's src/main.ts and a TypeScript file through tsx, and executables as they are", () => {
+  const folder = providerTarget("examples/exec", ["--verbose"]);
+  assert.equal(folder.command, process.execPath);
+  assert.match(folder.args.join(" "), /--import file:\/\/\S+tsx\/dist\/esm\/index\.mjs \S+examples\/exec\/src\/main\.ts --verbose$/);
+  assert.deepEqual(providerTarget("/usr/local/bin/provider", []), { command: "/usr/local/bin/provider", args: [] });
+  assert.equal(providerTarget("examples/exec/src/main.ts", []).command, process.execPath);
+});
+
+it("says so when --port is taken", async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+  const port = (blocker.address() as AddressInfo).port;
+  try {
+    const taken = await run(["inspect", path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), "--port", String(port)]);
+    assert.equal(taken.code, 2);
+    assert.match(taken.err, new RegExp(`port ${port} is in use; pick another with --port`));
+  } finally {
+    blocker.close();
+  }
+});

@@ -1,0 +1,231 @@
+// The inspector's server without a browser: nothing is served without the token (page, script,
+// style, API, event stream), a foreign Host or a cross-site POST is refused, bad requests get a
+// clear 400, and the event stream carries a call from its start to its end.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { outputLimitBytes } from "../../cli/inspect/inspect-session.js";
+import type { StreamMessage } from "../../cli/inspect/page-protocol.js";
+import { repoRoot } from "../support/buf.js";
+import { startInspector, type RunningInspector } from "../support/inspector-browser.js";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function call(url: URL, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/** Reads the event stream until `until` accepts the messages so far; `first` resolves on the first message. */
+function readEvents(url: URL, until: (messages: StreamMessage[]) => boolean): { first: Promise<void>; all: Promise<StreamMessage[]> } {
+  let opened!: () => void;
+  const first = new Promise<void>((resolve) => (opened = resolve));
+  const all = new Promise<StreamMessage[]>((resolve, reject) => {
+    const messages: StreamMessage[] = [];
+    const req = request(url, (res) => {
+      let buffer = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split("\n").find((l) => l.startsWith("data: "));
+          if (data) messages.push(JSON.parse(data.slice(6)) as StreamMessage);
+        }
+        if (messages.length > 0) opened();
+        if (until(messages)) {
+          req.destroy();
+          resolve(messages);
+        }
+      });
+    });
+    req.on("error", (error) => (messages.length > 0 ? undefined : reject(error)));
+    req.end();
+  });
+  return { first, all };
+}
+
+describe("inspect server", () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let base: URL;
+  let token = "";
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-server-"));
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), { dir });
+    base = new URL(inspector.url);
+    token = base.pathname.split("/")[1] ?? "";
+  });
+  after(async () => {
+    assert.equal(await inspector?.stop(), 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("listens on 127.0.0.1 under a 32-character random token", () => {
+    assert.equal(base.hostname, "127.0.0.1");
+    assert.match(token, /^[A-Za-z0-9_-]{32}$/);
+  });
+
+  it("serves nothing without the token", async () => {
+    const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    for (const p of [
+      "/",
+      "/inspector.js",
+      "/inspector.css",
+      "/events",
+      "/api/state",
+      `/${wrong}/`,
+      `/${wrong}/inspector.js`,
+      `/${wrong}/events`,
+      `/${wrong}/api/state`,
+      "/favicon.ico",
+    ]) {
+      const answer = await call(new URL(p, base));
+      assert.equal(answer.status, 404, `${p} answered ${answer.status}`);
+      assert.doesNotMatch(answer.body, /inspector|harness/i);
+    }
+    const posted = await call(new URL(`/${wrong}/api/invoke`, base), { method: "POST", body: '{"tool":"run","args":{"script":"touch x"}}' });
+    assert.equal(posted.status, 404);
+  });
+
+  it("serves the page, its script and style with the token, under a strict content security policy", async () => {
+    const page = await call(base);
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<script type="module" src="inspector\.js"><\/script>/);
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'none'; script-src 'self'/);
+    assert.equal((await call(new URL("inspector.js", base))).status, 200);
+    assert.equal((await call(new URL("inspector.css", base))).status, 200);
+    const bare = await call(new URL(`/${token}`, base));
+    assert.equal(bare.status, 308);
+    assert.equal(bare.headers.location, `/${token}/`);
+  });
+
+  it("refuses a foreign Host (DNS rebinding) and a cross-site POST", async () => {
+    assert.equal((await call(base, { headers: { host: `evil.example:${base.port}` } })).status, 421);
+    const crossSite = await call(new URL("api/invoke", base), {
+      method: "POST",
+      headers: { origin: "http://evil.example", "content-type": "application/json" },
+      body: '{"tool":"run","args":{"script":"true"}}',
+    });
+    assert.equal(crossSite.status, 403);
+  });
+
+  it("answers bad requests with a clear 400", async () => {
+    const notJson = await call(new URL("api/invoke", base), { method: "POST", body: "{nope" });
+    assert.equal(notJson.status, 400);
+    assert.match(JSON.parse(notJson.body).error, /not JSON/);
+    const notObject = await call(new URL("api/invoke", base), { method: "POST", body: '{"tool":"run","args":[1]}' });
+    assert.equal(notObject.status, 400);
+    assert.match(JSON.parse(notObject.body).error, /args must be a JSON object/);
+    const unknownCall = await call(new URL("api/cancel", base), { method: "POST", body: '{"id":"nope"}' });
+    assert.equal(unknownCall.status, 400);
+    const badReply = await call(new URL("api/replies", base), { method: "POST", body: '{"countTokens":{"count":"many"}}' });
+    assert.equal(badReply.status, 400);
+    assert.match(JSON.parse(badReply.body).error, /CountTokensResult/);
+  });
+
+  it("streams a call from the snapshot through its events to its end", async () => {
+    const events = readEvents(new URL("events", base), (m) => m.some((x) => x.kind === "call-end"));
+    await events.first;
+    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 3 } }) });
+    assert.equal(started.status, 200, started.body);
+    const id = JSON.parse(started.body).id as string;
+    const messages = await events.all;
+    assert.equal(messages[0]?.kind, "snapshot");
+    const mine = messages.filter((m) => ("id" in m && m.id === id) || (m.kind === "call-start" && m.call.id === id));
+    assert.deepEqual(
+      mine.map((m) => (m.kind === "call-event" ? `${m.kind}:${m.event.type}` : m.kind)),
+      ["call-start", "call-event:progress", "call-event:progress", "call-event:progress", "call-event:result", "call-end"],
+    );
+    const result = mine.find((m) => m.kind === "call-event" && m.event.type === "result");
+    assert.deepEqual(result?.kind === "call-event" && result.event, { type: "result", payload: { counted: 3 }, violations: [] });
+    const state = JSON.parse((await call(new URL("api/state", base))).body);
+    assert.equal(state.calls.at(-1).end.status, "OK");
+    assert.equal(state.identity.name, "streaming");
+  });
+
+  it("cancels a running call through the API: CANCELLED, no terminal event", async () => {
+    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1000 } }) });
+    const id = JSON.parse(started.body).id as string;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status, 200);
+    for (let i = 0; i < 100; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = state.calls.find((c: { id: string }) => c.id === id);
+      if (mine.end) {
+        assert.equal(mine.end.status, "CANCELLED");
+        assert.equal(mine.end.cancelled, true);
+        assert.equal(
+          mine.events.some((e: { type: string }) => e.type === "result" || e.type === "error"),
+          false,
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the cancelled call never ended");
+  });
+  it("keeps 1 MiB of a call's output and counts the rest", async () => {
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "run", args: { script: "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo tail-line" } }),
+    });
+    const id = JSON.parse(started.body).id as string;
+    for (let i = 0; i < 400; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = state.calls.find((c: { id: string }) => c.id === id);
+      if (mine.end) {
+        const output = mine.events.filter((e: { type: string }) => e.type === "output").map((e: { text: string }) => e.text);
+        const kept = output.slice(0, -1).join("");
+        assert.ok(kept.length <= outputLimitBytes && kept.length > outputLimitBytes - 70_000, `kept ${kept.length} characters`);
+        assert.match(output.at(-1), /\[harness-tool inspect: \d+ more bytes of output not shown\]/);
+        const dropped = Number(/(\d+) more bytes/.exec(output.at(-1))?.[1]);
+        assert.equal(kept.length + dropped, 3_000_000 + "\ntail-line\n".length);
+        assert.equal(mine.events.at(-1).type, "result");
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the call never ended");
+  });
+
+  it("outlives a provider that dies mid-call: the call ends with the problem, the identity says how it exited", async () => {
+    // The script kills its parent, the provider itself, while the call runs.
+    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "run", args: { script: "echo going; kill -9 $PPID; sleep 5" } }) });
+    assert.equal(started.status, 200, started.body);
+    const id = JSON.parse(started.body).id as string;
+    for (let i = 0; i < 200; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = state.calls.find((c: { id: string }) => c.id === id);
+      if (mine.end && state.identity.exited) {
+        assert.equal(mine.end.cancelled, false);
+        assert.match(mine.end.problem, /the RPC failed before a terminal event/);
+        assert.equal(state.identity.exited, "ended by SIGKILL");
+        // The page is still served, and a new call fails cleanly instead of taking the server down.
+        const again = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1 } }) });
+        assert.equal(again.status, 200);
+        assert.equal((await call(base)).status, 200);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the provider's death never showed");
+  });
+});
