@@ -5,7 +5,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
 import { pluginName, pluginVersion } from "./plugin-version.js";
-import { runPlugin } from "./run-plugin.js";
+import { runProtocPlugin } from "./run-protoc-plugin.js";
 
 async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
@@ -23,7 +23,7 @@ async function main(args: readonly string[]): Promise<number> {
     return 1;
   }
   const request = fromBinary(CodeGeneratorRequestSchema, await readStdin());
-  const { response, warnings } = await runPlugin(request);
+  const { response, warnings } = await runProtocPlugin(request);
   for (const line of warnings) process.stderr.write(`${line}\n`);
   await new Promise<void>((resolve, reject) => process.stdout.write(toBinary(CodeGeneratorResponseSchema, response), (e) => (e ? reject(e) : resolve())));
   return 0;

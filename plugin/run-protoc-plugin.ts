@@ -53,7 +53,7 @@ function filesToGenerate(request: CodeGeneratorRequest): DescFile[] {
 }
 
 /** Runs the plugin on one request. Never throws: every failure is a response error. */
-export async function runPlugin(request: CodeGeneratorRequest): Promise<PluginRun> {
+export async function runProtocPlugin(request: CodeGeneratorRequest): Promise<PluginRun> {
   let warnings: string[] = [];
   try {
     const model = buildModel(filesToGenerate(request));

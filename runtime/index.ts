@@ -114,4 +114,4 @@ export { resolveToolPath, prepareRoots, type PathBoundary } from "./service/reso
 export { createRedactor, collectSecrets, redactionMarker, type SecretRedactor, type StreamRedactor } from "./service/redact-secrets.js";
 export { installProcessGuards } from "./service/process-guards.js";
 export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./errors/rpc-status-error.js";
-export type { KernelClient } from "./kernel/kernel-client.js";
+export type { KernelClient } from "./service/kernel-client.js";

@@ -25,12 +25,12 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ runPlugin }, { createToolService }, { writeStderr }] = await Promise.all([
-    import("./transport/plugin-server.js"),
+  const [{ serveGoPlugin }, { createToolService }, { writeStderr }] = await Promise.all([
+    import("./transport/serve-go-plugin.js"),
     import("./service/tool-service.js"),
     import("./transport/host-log.js"),
   ]);
-  await runPlugin(
+  await serveGoPlugin(
     (kernel) =>
       createToolService(provider, {
         kernel,

@@ -16,19 +16,19 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** name, file, the exact text to replace, its replacement, the tests that must fail (with a name pattern). */
 const mutations = [
-  ["output validation removed", "runtime/service/invoke-call.ts", "if (violations.length > 0 || !isPlainObject(payload)) {", "if (false) {", ["test/reliability/faults.test.ts"], "invalid output"],
-  ["input validation removed", "runtime/service/invoke-call.ts", "if (violations.length > 0) {\n        // wire-contract §5", "if (false) {\n        // wire-contract §5", ["test/reliability/fuzz.test.ts"], "INVALID_ARGUMENTS"],
-  ["default timeout not enforced", "runtime/service/invoke-call.ts", "if (timeoutMs !== undefined) timer = setTimeout(", "if (false) timer = setTimeout(", ["test/reliability/faults.test.ts"], "timeout"],
+  ["output validation removed", "runtime/service/invoke-in-flight.ts", "if (violations.length > 0 || !isPlainObject(payload)) {", "if (false) {", ["test/reliability/faults.test.ts"], "invalid output"],
+  ["input validation removed", "runtime/service/invoke-in-flight.ts", "if (violations.length > 0) {\n        // wire-contract §5", "if (false) {\n        // wire-contract §5", ["test/reliability/fuzz.test.ts"], "INVALID_ARGUMENTS"],
+  ["default timeout not enforced", "runtime/service/invoke-in-flight.ts", "if (timeoutMs !== undefined) timer = setTimeout(", "if (false) timer = setTimeout(", ["test/reliability/faults.test.ts"], "timeout"],
   // Through the wire the cancelled stream is gone before a late terminal could reach the host, so
   // the in-process load scenario (which cancels every 14th call) is the one that sees it.
-  ["a terminal event after a cancel", "runtime/service/invoke-call.ts", 'if (reason === "cancelled") {', "if (false) {", ["test/reliability/load.test.ts"], "in-process"],
-  ["terminal events duplicated", "runtime/service/invoke-call.ts", "this.#send({ case: kind, value } as EventInit);", "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);", ["test/reliability/load.test.ts"], "in-process"],
-  ["terminal events lost", "runtime/service/invoke-call.ts", "if (this.#closed) return;\n    this.#flushOutput();", "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#flushOutput();", ["test/reliability/load.test.ts"], "in-process"],
+  ["a terminal event after a cancel", "runtime/service/invoke-in-flight.ts", 'if (reason === "cancelled") {', "if (false) {", ["test/reliability/load.test.ts"], "in-process"],
+  ["terminal events duplicated", "runtime/service/invoke-in-flight.ts", "this.#send({ case: kind, value } as EventInit);", "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);", ["test/reliability/load.test.ts"], "in-process"],
+  ["terminal events lost", "runtime/service/invoke-in-flight.ts", "if (this.#closed) return;\n    this.#flushOutput();", "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#flushOutput();", ["test/reliability/load.test.ts"], "in-process"],
   ["no SIGKILL after SIGTERM", "runtime/service/spawn-child.ts", 'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);', "killTimer = undefined;", ["test/reliability/faults.test.ts"], "SIGTERM"],
-  ["the broker stream ending ignored", "runtime/transport/plugin-server.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "broker stream ending"],
-  ["host death unnoticed (broker and parent pid)", "runtime/transport/plugin-server.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/plugin-server.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""]],
+  ["the broker stream ending ignored", "runtime/transport/serve-go-plugin.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "broker stream ending"],
+  ["host death unnoticed (broker and parent pid)", "runtime/transport/serve-go-plugin.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""]],
   // Closing the gRPC server unlinks the socket too (libuv), so both removals go.
-  ["socket file left behind", "runtime/transport/listen.ts", "const cleanup = () => rmSync(socketPath, { force: true });", "const cleanup = () => {};", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/plugin-server.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"]],
+  ["socket file left behind", "runtime/transport/listen.ts", "const cleanup = () => rmSync(socketPath, { force: true });", "const cleanup = () => {};", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/serve-go-plugin.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"]],
   ["JSON-escaped secrets not redacted", "runtime/service/redact-secrets.ts", "  out.add(JSON.stringify(secret).slice(1, -1));\n", "", ["test/reliability/secrets.test.ts"], ""],
   ["split secrets not held back", "runtime/service/redact-secrets.ts", "let cut = Math.max(0, buf.length - (longestBytes - 1));", "let cut = buf.length;", ["test/reliability/secrets.test.ts"], ""],
   ["key_fields gate open", "runtime/service/concurrency-gate.ts", "return { exclusive: false, keys: [key], label };", "return { exclusive: false, keys: [], label };", ["test/reliability/load.test.ts"], "in-process"],

@@ -27,7 +27,7 @@ import {
   toolDeclarationFromWire,
   type InvariantRule,
 } from "../../runtime/index.js";
-import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/testing/index.js";
+import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName } from "../terminal/wire-names.js";
 import type { RuleResult } from "./conformance-report.js";

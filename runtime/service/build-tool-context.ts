@@ -10,7 +10,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ProcessToolContext, SpawnToolOptions } from "../provider/tool-context.js";
-import type { InvokeCall } from "./invoke-call.js";
+import type { InvokeInFlight } from "./invoke-in-flight.js";
 import { bindKernel, bindLogger, type KernelBindingScope } from "./kernel-bindings.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
@@ -25,7 +25,7 @@ function isPlainRecord(value: unknown): value is JsonObject {
 }
 
 /** The scope of the call's kernel bindings. */
-export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: string): KernelBindingScope {
+export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName: string): KernelBindingScope {
   return {
     kernel: () => rt.kernel(),
     redactor: () => rt.redactor(),
@@ -39,7 +39,7 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: str
 }
 
 /** Builds the handler's context for one call. */
-export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
+export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
   const info = call.info;
   const boundary = accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
   const resolvePath = (target: string): string => resolveToolPath(target, boundary);

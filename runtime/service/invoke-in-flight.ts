@@ -60,7 +60,7 @@ export function callInfoOf(call: ToolCall): CallInfo {
 }
 
 /** One Invoke in flight. Create it, then await run(). */
-export class InvokeCall implements LiveCall {
+export class InvokeInFlight implements LiveCall {
   readonly ended: Promise<void>;
   readonly info: CallInfo;
   readonly #rt: ServiceRuntime;

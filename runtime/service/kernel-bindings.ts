@@ -21,7 +21,7 @@ import {
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
 import { GrpcCode } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { KernelCallbacks, LogLevelName, ToolLogger } from "../provider/tool-context.js";
 import type { SecretRedactor } from "./redact-secrets.js";
 

@@ -12,7 +12,7 @@ import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../provider/tool-context.js";
 import { wireError } from "./classify-error.js";
-import { callInfoOf } from "./invoke-call.js";
+import { callInfoOf } from "./invoke-in-flight.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "./unary-failure.js";

@@ -1,9 +1,9 @@
 /**
  * What every call of one ToolService shares: the provider, the accepted configuration, the
  * current redactor, the kernel connection, the concurrency gate, the live children and the
- * in-flight calls. Built by createToolService; read by invoke-call.ts and the unary handlers.
+ * in-flight calls. Built by createToolService; read by invoke-in-flight.ts and the unary handlers.
  */
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition, ToolImplementation } from "../provider/provider-definition.js";
 import type { ConcurrencyGate } from "./concurrency-gate.js";
 import type { SecretRedactor } from "./redact-secrets.js";

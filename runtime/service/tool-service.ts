@@ -13,14 +13,14 @@ import {
   type InvokeRequest,
   type ToolError as WireToolError,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { wireError } from "./classify-error.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig } from "./configure-call.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
-import { InvokeCall } from "./invoke-call.js";
+import { InvokeInFlight } from "./invoke-in-flight.js";
 import { runPreview } from "./preview-call.js";
 import { installProcessGuards } from "./process-guards.js";
 import { createRedactor, type SecretRedactor } from "./redact-secrets.js";
@@ -174,7 +174,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
           }),
         );
       }
-      await new InvokeCall(rt, entry, call, sink, config).run();
+      await new InvokeInFlight(rt, entry, call, sink, config).run();
     },
 
     preview: (request) => runPreview(rt, request),
