@@ -8,8 +8,7 @@
 
 import { armStartFailureGuard } from "./transport/start-failure.js";
 
-/** The tool-provider protocol revision this package implements (ProducerRef.protocol_version). */
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION } from "./service/protocol-version.js";
 
 // In a process a go-plugin host started, an exception before serve() takes over is reported as a
 // start failure the host's launch error shows (runtime/transport/start-failure.ts). The modules

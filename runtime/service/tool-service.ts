@@ -23,14 +23,12 @@ import { buildGetSchemaResponse } from "./get-schema-response.js";
 import { InvokeInFlight } from "./invoke-in-flight.js";
 import { runPreview } from "./preview-call.js";
 import { installProcessGuards } from "./process-guards.js";
+import { PROTOCOL_VERSION } from "./protocol-version.js";
 import { createRedactor, type SecretRedactor } from "./redact-secrets.js";
 import { runRender } from "./render-call.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 import { ChildRegistry } from "./spawn-child.js";
 import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
-
-/** The protocol revision reported in ProducerRef.protocol_version. */
-const protocolVersion = 1;
 
 /** Options of createToolService. */
 export interface ToolServiceOptions {
@@ -96,7 +94,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
 
   const schema = buildGetSchemaResponse(erased);
   const describeResponse = create(DescribeResponseSchema, {
-    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion },
+    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion: PROTOCOL_VERSION },
   });
   const kernelOption = options.kernel;
   const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
