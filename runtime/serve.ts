@@ -25,19 +25,24 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ serveGoPlugin }, { createToolService }, { writeStderr }] = await Promise.all([
+  const [{ serveGoPlugin }, { createToolService }, { filterStderr, writeStderr }] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
     import("./service/tool-service.js"),
     import("./transport/host-log.js"),
   ]);
   await serveGoPlugin(
-    (kernel) =>
-      createToolService(provider, {
+    (kernel) => {
+      const service = createToolService(provider, {
         kernel,
         stderr: (line) => writeStderr(`${withHostTimestamp(line)}\n`),
-        // The service's guards redact secrets; the transport leaves the process events to them.
+        // The service's guards report through its stderr exit; the transport leaves the process events to them.
         guardProcess: true,
-      }),
+      });
+      // stderr is an exit of the process too: whatever else writes there (the transport's own lines,
+      // console output, a handler's process.stderr.write) passes the service's redaction.
+      filterStderr(service.redactText);
+      return service;
+    },
     {
       guardProcess: false,
       ...(options.network ? { network: options.network } : {}),

@@ -28,7 +28,6 @@ function isPlainRecord(value: unknown): value is JsonObject {
 export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName: string): KernelBindingScope {
   return {
     kernel: () => rt.kernel(),
-    redactor: () => rt.redactor(),
     stderr: rt.stderr,
     logger: `${rt.provider.name}.${toolName}`,
     sessionId: call.info.sessionId,
@@ -53,7 +52,7 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
         const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
         call.sendIntermediate({
           case: "progress",
-          value: { message: rt.redactor().string(String(message)), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
+          value: { message: String(message), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
         } as never);
         return call.room();
       }
@@ -62,7 +61,7 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
   const partialResult = entry.streaming
     ? (payload: JsonObject): Promise<void> => {
         if (!isPlainRecord(payload)) call.providerBug("partialResult() needs a plain JSON object");
-        call.sendIntermediate({ case: "partialResult", value: { payload: rt.redactor().deep(payload) } } as never);
+        call.sendIntermediate({ case: "partialResult", value: { payload } } as never);
         return call.room();
       }
     : notDeclared("partialResult", "streaming");
