@@ -118,3 +118,14 @@ it("the service knows nothing of go-plugin, and the transport enters the service
   }
   assert.deepEqual(wrong, []);
 });
+
+it("only the exits hold the redactor: no other runtime file imports it (the index re-exports the marker)", () => {
+  const allowed = new Set(["service/secret-exits.ts", "index.ts"]);
+  const importers = runtimeImports()
+    .filter(([, to]) => path.relative(runtimeDir, to).split(path.sep).join("/") === "service/redact-secrets.ts")
+    .map(([from]) => path.relative(runtimeDir, from).split(path.sep).join("/"));
+  assert.ok(importers.includes("service/secret-exits.ts"), "the exits import the redactor");
+  assert.deepEqual(importers.filter((f) => !allowed.has(f)), []);
+  const index = readFileSync(path.join(runtimeDir, "index.ts"), "utf8");
+  assert.match(index, /export \{ redactionMarker \} from "\.\/service\/redact-secrets\.js";/, "the index exports the marker and nothing else of the redactor");
+});
