@@ -55,6 +55,11 @@ export class SecretExits {
     if (added) this.#redactor = createRedactor(this.#secrets);
   }
 
+  /** The redactor in force: it changes when Configure adds secrets. */
+  get redactor(): SecretRedactor {
+    return this.#redactor;
+  }
+
   /** Text as it may leave the process: for the lines the transport writes to stderr itself. */
   text(text: string): string {
     return this.#redactor.string(text);
@@ -91,7 +96,7 @@ export class SecretExits {
 
   /** The Invoke exit for one call. */
   invoke(sink: InvokeSink): InvokeExit {
-    return new RedactingInvokeSink(sink, () => this.#redactor);
+    return new RedactingInvokeSink(sink, this);
   }
 
   /** The kernel-callback exit: a client whose every request is redacted (undefined while there is no kernel). */
@@ -124,29 +129,30 @@ class RedactingInvokeSink implements InvokeExit {
   readonly cancelled: AbortSignal;
   drained?: () => Promise<void>;
   readonly #sink: InvokeSink;
-  readonly #redactor: () => SecretRedactor;
-  /** One per output stream, created at its first chunk once there are secrets. */
-  readonly #streams = new Map<OutputStream, { readonly redactor: SecretRedactor; readonly tail: StreamRedactor }>();
+  readonly #exits: SecretExits;
+  /** One per output stream, created at its first chunk once there are secrets (most calls never need one). */
+  #streams: Map<OutputStream, { readonly redactor: SecretRedactor; readonly tail: StreamRedactor }> | undefined;
 
-  constructor(sink: InvokeSink, redactor: () => SecretRedactor) {
+  constructor(sink: InvokeSink, exits: SecretExits) {
     this.#sink = sink;
-    this.#redactor = redactor;
+    this.#exits = exits;
     this.cancelled = sink.cancelled;
     // Only a sink that can say when it drains gets asked (the outbox treats the others as always writable).
     if (sink.drained) this.drained = () => (sink.drained as () => Promise<void>).call(sink);
   }
 
   send(response: InvokeResponse): boolean | void {
-    const redactor = this.#redactor();
-    if (!redactor.active && this.#streams.size === 0) return this.#sink.send(response);
+    const redactor = this.#exits.redactor;
+    if (!redactor.active && this.#streams === undefined) return this.#sink.send(response);
     const event = response.event?.event;
     if (event?.case === "outputChunk") {
       const { stream, data } = event.value;
-      const open = this.#streams.get(stream);
+      const streams = (this.#streams ??= new Map());
+      const open = streams.get(stream);
       if (open?.redactor === redactor) return this.#sendOutput(stream, open.tail.push(data));
       // Configure added secrets mid-call: what the old redactor held back goes through the new one.
       const tail = redactor.stream();
-      this.#streams.set(stream, { redactor, tail });
+      streams.set(stream, { redactor, tail });
       return this.#sendOutput(stream, tail.push(open ? Buffer.concat([open.tail.flush(), data]) : data));
     }
     // What a stream redactor holds back goes out before the exit status and the terminal event.
@@ -162,8 +168,10 @@ class RedactingInvokeSink implements InvokeExit {
   /** Sends every held-back tail; true when the sink asked to wait. */
   #flush(): boolean {
     let wait = false;
-    for (const [stream, { tail }] of this.#streams) {
-      this.#streams.delete(stream);
+    const streams = this.#streams;
+    if (!streams) return wait;
+    for (const [stream, { tail }] of streams) {
+      streams.delete(stream);
       if (this.#sendOutput(stream, tail.flush()) === false) wait = true;
     }
     return wait;
