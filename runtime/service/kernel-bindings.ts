@@ -1,8 +1,8 @@
 /**
  * ToolContext.kernel and ToolContext.log for one call: the kernel's callbacks with the call's
- * session id bound (secrets are redacted by the kernel exit, secret-exits.ts, that `scope.kernel` and
- * `scope.stderr` already are). Logging never fails a call: without a kernel connection,
- * or when the kernel's Log fails, the line goes to stderr instead.
+ * session id bound. Nothing is redacted here: `scope.kernel` and `scope.stderr` are the service's
+ * kernel and stderr exits (secret-exits.ts). Logging never fails a call: without a kernel
+ * connection, or when the kernel's Log fails, the line goes to stderr instead.
  *
  * seed: Invoke — session_id/turn_id are what the plugin echoes back on its own Emit/Log calls.
  * wire-contract §3 — stderr lines in go-plugin's JSON form (@level, @message, @timestamp) keep
