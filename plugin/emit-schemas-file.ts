@@ -2,7 +2,7 @@
  * Prints `<file>_tool_schemas`, the companion of `<file>_tool` (emit-api-file.ts): each tool's
  * JSON Schema constants and compiled validators, each provider's config definition, then the
  * private check functions the validators share. Straight-line data and checks, generated with
- * protoplugin's `ts_nocheck` (run-plugin.ts) so that type-checking a provider does not pay for
+ * protoplugin's `ts_nocheck` (run-protoc-plugin.ts) so that type-checking a provider does not pay for
  * them on every build; harness-tool's own tests type-check them once
  * (test/plugin/schemas-typecheck.test.ts).
  */

@@ -3,6 +3,6 @@
  * from stdin and writes the CodeGeneratorResponse to stdout; `--version` prints the version.
  */
 import { runNodeJs } from "@bufbuild/protoplugin";
-import { protocGenHarnessTool } from "./run-plugin.js";
+import { protocGenHarnessTool } from "./run-protoc-plugin.js";
 
 runNodeJs(protocGenHarnessTool);

@@ -4,12 +4,16 @@
  * The wire types (protoc-gen-es output for the kernel's protos and harness-tool's annotations) are
  * exported per file under `harness-tool/generated/...`, e.g.
  * `import { ToolSchemaSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js"`.
+ *
+ * This file is the package's public boundary: what it exports is the API, except declarations
+ * marked `@private` (helpers the code protoc-gen-harness-tool generates calls: toolPart,
+ * assembleProvider, escapePointer, typeOfJson), which follow the generator, not semantic
+ * versioning. Everything else in runtime/ is internal; the tests import it from its own file.
  */
 
 import { armStartFailureGuard } from "./transport/start-failure.js";
 
-/** The tool-provider protocol revision this package implements (ProducerRef.protocol_version). */
-export const PROTOCOL_VERSION = 1;
+export { PROTOCOL_VERSION } from "./service/protocol-version.js";
 
 // In a process a go-plugin host started, an exception before serve() takes over is reported as a
 // start failure the host's launch error shows (runtime/transport/start-failure.ts). The modules
@@ -104,14 +108,17 @@ export {
   type ToolPart,
 } from "./provider/define-provider.js";
 
-// The ToolService semantics (runtime/service): what serve() runs behind the transport.
+// The ToolService semantics (runtime/service), for running a provider in-process (tests, another
+// transport): serve() runs the same service behind go-plugin.
 export type { InvokeSink, ToolServiceCore } from "./service/tool-service-core.js";
 export { createToolService, type ToolService, type ToolServiceOptions } from "./service/tool-service.js";
+export type { KernelClient } from "./service/kernel-client.js";
 export { maxOutputChunkBytes } from "./service/invoke-outbox.js";
 export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/check-provider.js";
 export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/config-decoder.js";
-export { resolveToolPath, prepareRoots, type PathBoundary } from "./service/resolve-path.js";
-export { createRedactor, collectSecrets, redactionMarker, type SecretRedactor, type StreamRedactor } from "./service/redact-secrets.js";
-export { installProcessGuards } from "./service/process-guards.js";
+export { redactionMarker } from "./service/redact-secrets.js";
 export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./errors/rpc-status-error.js";
-export type { KernelClient } from "./kernel/kernel-client.js";
+
+// Not exported, on purpose: the redactor and the exits (secrets are redacted where bytes leave,
+// never by handlers), the process guards, path resolution (a handler has ctx.resolvePath), the
+// error normalizer, the transport and the go-plugin host (harness-tool/testing has the host).

@@ -25,22 +25,27 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ runPlugin }, { createToolService }, { writeStderr }, { startTraceExport }] = await Promise.all([
-    import("./transport/plugin-server.js"),
+  const [{ serveGoPlugin }, { createToolService }, { filterStderr, writeStderr }, { startTraceExport }] = await Promise.all([
+    import("./transport/serve-go-plugin.js"),
     import("./service/tool-service.js"),
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
-  await runPlugin(
-    (kernel) =>
-      createToolService(provider, {
+  await serveGoPlugin(
+    (kernel) => {
+      const service = createToolService(provider, {
         kernel,
         stderr: (line) => writeStderr(`${withHostTimestamp(line)}\n`),
-        // The service's guards redact secrets; the transport leaves the process events to them.
+        // The service's guards report through its stderr exit; the transport leaves the process events to them.
         guardProcess: true,
-      }),
+      });
+      // stderr is an exit of the process too: whatever else writes there (the transport's own lines,
+      // console output, a handler's process.stderr.write) passes the service's redaction.
+      filterStderr(service.redactText);
+      return service;
+    },
     {
       guardProcess: false,
       // Queued spans are flushed before the process exits, inside the host's grace period.

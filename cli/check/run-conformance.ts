@@ -27,7 +27,8 @@ import {
   toolDeclarationFromWire,
   type InvariantRule,
 } from "../../runtime/index.js";
-import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/testing/index.js";
+import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+import { PROTOCOL_VERSION } from "../../runtime/service/protocol-version.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName } from "../terminal/wire-names.js";
 import type { RuleResult } from "./conformance-report.js";
@@ -269,7 +270,7 @@ export async function runConformance(provider: ProviderCommand, options: Conform
         if (d.name === "") problems.push("empty name");
         if (d.version === "") problems.push("empty version");
         if (d.category !== Category.TOOL) problems.push(`category ${Category[d.category] ?? d.category}, not TOOL`);
-        if (d.protocolVersion !== 1) problems.push(`protocol_version ${d.protocolVersion}, not 1`);
+        if (d.protocolVersion !== PROTOCOL_VERSION) problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
       }
       rows.push(result("describe.producer", "Describe", problems.length === 0 ? "pass" : "fail", problems.length === 0 ? `${d?.name} ${d?.version} ${d?.source}` : problems.join("; ")));
     } catch (e) {

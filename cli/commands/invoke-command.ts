@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
-import { ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { formatSpanTree, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/testing/index.js";
+import { OutputStream, ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { formatSpanTree, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
@@ -76,7 +76,7 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
   switch (event.event.case) {
     case "outputChunk": {
       endProgress();
-      const target = event.event.value.stream === 2 ? err : out;
+      const target = event.event.value.stream === OutputStream.STDERR ? err : out;
       target.write(event.event.value.data);
       break;
     }

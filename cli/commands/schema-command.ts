@@ -1,7 +1,7 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch } from "../../runtime/testing/index.js";
+import { launch } from "../../runtime/go-plugin-host/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { renderTable } from "../terminal/table.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";

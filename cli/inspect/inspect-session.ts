@@ -21,7 +21,7 @@ import {
 import { RenderTreeSchema, type RenderTree } from "../../generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "../../runtime/index.js";
-import { launch, ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/testing/index.js";
+import { launch, ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 import type {

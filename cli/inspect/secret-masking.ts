@@ -6,8 +6,10 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { AttrType, type ConfigAttribute } from "../../generated/pluggableharness/config/v1/config_pb.js";
-// The runtime's public entry: its redaction rules, whatever room they live in.
-import { collectSecrets, createRedactor, redactionMarker, type ConfigAttributeDeclaration, type ConfigAttributeTypeName, type SecretRedactor } from "../../runtime/index.js";
+import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "../../runtime/index.js";
+// The runtime's own redaction rules (internal modules: the CLI ships in the same package).
+import { collectSecrets } from "../../runtime/service/collect-secrets.js";
+import { createRedactor, redactionMarker, type SecretRedactor } from "../../runtime/service/redact-secrets.js";
 import type { ConfigAttributeView } from "./page-protocol.js";
 
 export { redactionMarker };

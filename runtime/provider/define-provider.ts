@@ -30,6 +30,8 @@ export interface ToolPart {
  * One tool of a generated factory. A function rather than an object literal per tool: every
  * element of the factory's list then has the one type ToolPart, where literals would each have
  * their own and cost the compiler O(N^2) to unify at N tools.
+ *
+ * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
  */
 export function toolPart(tool: ToolDefinition<unknown, unknown>, handler: ToolPart["handler"], preview?: ToolPart["preview"]): ToolPart {
   return preview ? { tool, handler, preview } : { tool, handler };
@@ -61,6 +63,8 @@ export function emptyConfig(): ConfigDefinition<Record<string, never>> {
  * Builds a ProviderDefinition from erased parts. A tool whose definition says `preview` must come
  * with a preview handler and one that does not must come without: a mismatch throws here, when the
  * provider is created, naming the tool.
+ *
+ * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
  */
 export function assembleProvider<Config>(parts: ProviderParts<Config>): ProviderDefinition<Config> {
   const tools: ToolImplementation[] = parts.tools.map(({ tool, handler, preview }) => {

@@ -6,7 +6,11 @@
 import type { JsonSchema } from "./json-schema.js";
 import type { ValueValidator, ValueViolation } from "./value-violation.js";
 
-/** One JSON Pointer segment for a property name (`~` and `/` escaped). Compiled validators use it too. */
+/**
+ * One JSON Pointer segment for a property name (`~` and `/` escaped). Compiled validators use it too.
+ *
+ * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
+ */
 export function escapePointer(segment: string): string {
   // Hot path: almost no property name holds "~" or "/", so skip the regexes then.
   if (!segment.includes("~") && !segment.includes("/")) return segment;
@@ -16,6 +20,8 @@ export function escapePointer(segment: string): string {
 /**
  * The JSON type of `value` as the violation messages name it ("a string", "null", "an array", ...).
  * Compiled validators use it too, so both say the same thing.
+ *
+ * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
  */
 export function typeOfJson(value: unknown): string {
   if (value === null) return "null";

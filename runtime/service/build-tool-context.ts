@@ -13,7 +13,7 @@ import type { Tracer } from "@opentelemetry/api";
 import type { ProcessToolContext, SpawnToolOptions } from "../provider/tool-context.js";
 import { callTracer } from "../telemetry/call-tracer.js";
 import { traceChildProcess } from "../telemetry/child-process-span.js";
-import type { InvokeCall } from "./invoke-call.js";
+import type { InvokeInFlight } from "./invoke-in-flight.js";
 import { bindKernel, bindLogger, type KernelBindingScope } from "./kernel-bindings.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
@@ -28,10 +28,9 @@ function isPlainRecord(value: unknown): value is JsonObject {
 }
 
 /** The scope of the call's kernel bindings. */
-export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: string): KernelBindingScope {
+export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName: string): KernelBindingScope {
   return {
     kernel: () => rt.kernel(),
-    redactor: () => rt.redactor(),
     stderr: rt.stderr,
     logger: `${rt.provider.name}.${toolName}`,
     sessionId: call.info.sessionId,
@@ -43,7 +42,7 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeCall, toolName: str
 }
 
 /** Builds the handler's context for one call. */
-export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
+export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
   const info = call.info;
   const boundary = accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
   const resolvePath = (target: string): string => resolveToolPath(target, boundary);
@@ -58,7 +57,7 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
         const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
         call.sendIntermediate({
           case: "progress",
-          value: { message: rt.redactor().string(String(message)), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
+          value: { message: String(message), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
         } as never);
         return call.room();
       }
@@ -67,7 +66,7 @@ export function buildToolContext(call: InvokeCall, rt: ServiceRuntime, entry: To
   const partialResult = entry.streaming
     ? (payload: JsonObject): Promise<void> => {
         if (!isPlainRecord(payload)) call.providerBug("partialResult() needs a plain JSON object");
-        call.sendIntermediate({ case: "partialResult", value: { payload: rt.redactor().deep(payload) } } as never);
+        call.sendIntermediate({ case: "partialResult", value: { payload } } as never);
         return call.room();
       }
     : notDeclared("partialResult", "streaming");

@@ -8,7 +8,6 @@
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { ToolErrorCategory, ToolErrorSchema, type ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { isToolError, type ToolError, type ToolErrorCategoryName } from "../errors/tool-error.js";
-import type { SecretRedactor } from "./redact-secrets.js";
 
 const categoryToWire: { readonly [C in ToolErrorCategoryName]: ToolErrorCategory } = {
   invalid_arguments: ToolErrorCategory.INVALID_ARGUMENTS,
@@ -58,33 +57,48 @@ export function describeThrown(thrown: unknown, depth = 0): JsonObject {
   return { type: thrown === null ? "null" : typeof thrown, value: jsonSafe(thrown, depth + 1) };
 }
 
-/** A ToolError as the wire message, redacted. */
-export function wireToolError(error: ToolError, redactor: SecretRedactor): WireToolError {
+/** A ToolError as the wire message. */
+function wireToolError(error: ToolError): WireToolError {
   return create(ToolErrorSchema, {
     category: wireCategory(error.category),
-    message: redactor.string(error.message),
+    message: error.message,
     retryable: error.retryable,
-    ...(error.details !== undefined ? { details: redactor.deep(jsonSafe(error.details) as JsonObject) } : {}),
+    ...(error.details !== undefined ? { details: jsonSafe(error.details) as JsonObject } : {}),
   });
 }
 
-/** A wire ToolError from parts, redacted. */
-export function wireError(category: ToolErrorCategoryName, message: string, redactor: SecretRedactor, details?: JsonObject, retryable = false): WireToolError {
+/** Options of wireError. */
+export interface WireErrorOptions {
+  /** Structured detail (ToolError.details). */
+  readonly details?: JsonObject;
+  /** Whether the kernel may retry the same call; default false. */
+  readonly retryable?: boolean;
+}
+
+/** A wire ToolError the runtime itself decides on (a refusal, a provider bug, a bad argument). */
+export function wireError(category: ToolErrorCategoryName, message: string, options: WireErrorOptions = {}): WireToolError {
   return create(ToolErrorSchema, {
     category: wireCategory(category),
-    message: redactor.string(message),
-    retryable,
-    ...(details !== undefined ? { details: redactor.deep(details) } : {}),
+    message,
+    retryable: options.retryable ?? false,
+    ...(options.details !== undefined ? { details: options.details } : {}),
   });
+}
+
+/** Options of normalizeError. */
+export interface NormalizeErrorOptions {
+  /** What failed, e.g. "search failed": the message of anything but a ToolError starts with it. */
+  readonly context: string;
 }
 
 /**
- * What a handler threw, classified: a ToolError keeps its category (a category the provider may
- * not emit, such as one forged on a plain object, is not a ToolError and becomes `unknown`);
- * anything else is `unknown` with `details: {error: ...}`.
+ * The one error normalizer: whatever was thrown, as the wire ToolError that ends a call. A
+ * ToolError keeps its category (a category the provider may not emit, such as one forged on a
+ * plain object, is not a ToolError and becomes `unknown`); anything else is `unknown` with
+ * `details: {error: ...}`. Nothing here redacts: the exits do (secret-exits.ts).
  */
-export function classifyThrown(thrown: unknown, redactor: SecretRedactor, context: string): WireToolError {
-  if (isToolError(thrown)) return wireToolError(thrown, redactor);
+export function normalizeError(thrown: unknown, options: NormalizeErrorOptions): WireToolError {
+  if (isToolError(thrown)) return wireToolError(thrown);
   const summary = thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : `a non-Error value (${thrown === null ? "null" : typeof thrown})`;
-  return wireError("unknown", `${context}: ${summary}`, redactor, { error: describeThrown(thrown) });
+  return wireError("unknown", `${options.context}: ${summary}`, { details: { error: describeThrown(thrown) } });
 }

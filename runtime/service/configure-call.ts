@@ -11,8 +11,8 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
 import type { ValueViolation } from "../schema/value-violation.js";
-import { classifyThrown, wireError } from "./classify-error.js";
-import { collectSecrets, createRedactor, minimumSubstringSecretLength, type SecretRedactor } from "./redact-secrets.js";
+import { normalizeError, wireError } from "./classify-error.js";
+import { collectSecrets, minimumSubstringSecretLength } from "./collect-secrets.js";
 import { prepareRoots } from "./resolve-path.js";
 import type { AcceptedConfig } from "./service-runtime.js";
 
@@ -24,32 +24,31 @@ export interface ConfigureOutcome {
   readonly warnings: readonly string[];
 }
 
-function rejected(message: string, redactor: SecretRedactor, violations: readonly ValueViolation[]): RpcStatusError {
+function rejected(message: string, violations: readonly ValueViolation[]): RpcStatusError {
   const details = { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
-  const error = wireError("invalid_arguments", message, redactor, details);
+  const error = wireError("invalid_arguments", message, { details });
   return new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
 }
 
 /**
  * Decodes and accepts a configuration, or throws an RpcStatusError: INVALID_ARGUMENT for a
  * missing required field, a wrong type, an unknown attribute or a bad allowed root; INTERNAL when
- * the provider's own decoder throws.
+ * the provider's own decoder throws. Nothing is redacted here: the service's unary exit does that,
+ * with this request's secrets already known to it.
  */
-export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject, known: readonly string[]): ConfigureOutcome {
+export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject): ConfigureOutcome {
   const attributes = provider.config.attributes;
-  // The request's secrets are secrets even when the request is rejected.
   const rawSecrets = collectSecrets(attributes, raw);
-  const redactor = createRedactor([...known, ...rawSecrets]);
   let decoded: ReturnType<typeof provider.config.decode>;
   try {
     decoded = provider.config.decode(raw);
   } catch (error) {
-    const wire = classifyThrown(error, redactor, "the provider's configuration decoder threw");
+    const wire = normalizeError(error, { context: "the provider's configuration decoder threw" });
     throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
   }
   if (!decoded.ok) {
     const shown = decoded.violations.map((v) => `${v.path || "/"} ${v.message}`).join("; ");
-    throw rejected(`configuration rejected: ${shown}`, redactor, decoded.violations);
+    throw rejected(`configuration rejected: ${shown}`, decoded.violations);
   }
   const config = decoded.value;
   let roots: readonly string[] | undefined;
@@ -58,7 +57,7 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
       roots = prepareRoots(provider.allowedRoots(config));
     } catch (error) {
       const message = `configuration rejected: the allowed roots are not usable: ${(error as Error)?.message ?? String(error)}`;
-      throw rejected(message, redactor, [{ path: "", message: (error as Error)?.message ?? String(error) }]);
+      throw rejected(message, [{ path: "", message: (error as Error)?.message ?? String(error) }]);
     }
   }
   const secrets = [...rawSecrets];
@@ -78,7 +77,7 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
 /** The configuration used before any Configure: the decoded defaults, when `{}` decodes. */
 export function defaultConfig(provider: ProviderDefinition<unknown>): AcceptedConfig | undefined {
   try {
-    return acceptConfig(provider, {}, []).accepted;
+    return acceptConfig(provider, {}).accepted;
   } catch {
     return undefined;
   }

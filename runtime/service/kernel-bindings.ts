@@ -1,7 +1,8 @@
 /**
  * ToolContext.kernel and ToolContext.log for one call: the kernel's callbacks with the call's
- * session id bound and secrets redacted. Logging never fails a call: without a kernel connection,
- * or when the kernel's Log fails, the line goes to stderr instead.
+ * session id bound. Nothing is redacted here: `scope.kernel` and `scope.stderr` are the service's
+ * kernel and stderr exits (secret-exits.ts). Logging never fails a call: without a kernel
+ * connection, or when the kernel's Log fails, the line goes to stderr instead.
  *
  * seed: Invoke — session_id/turn_id are what the plugin echoes back on its own Emit/Log calls.
  * wire-contract §3 — stderr lines in go-plugin's JSON form (@level, @message, @timestamp) keep
@@ -21,12 +22,11 @@ import {
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
 import { GrpcCode } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { KernelCallbacks, LogLevelName, ToolLogger } from "../provider/tool-context.js";
 import { traceCallback } from "../telemetry/callback-span.js";
 import type { CallTrace } from "../telemetry/call-spans.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
-import type { SecretRedactor } from "./redact-secrets.js";
 
 const wireLevels: { readonly [L in LogLevelName]: LogLevel } = {
   trace: LogLevel.TRACE,
@@ -40,8 +40,6 @@ const wireLevels: { readonly [L in LogLevelName]: LogLevel } = {
 export interface KernelBindingScope {
   /** Undefined until the transport has connected to the kernel's broker. */
   readonly kernel: () => KernelClient | undefined;
-  /** The current redactor (it changes when Configure accepts new secrets). */
-  readonly redactor: () => SecretRedactor;
   readonly stderr: (line: string) => void;
   /** LogEntry.logger, e.g. the provider's name and the tool's. */
   readonly logger: string;
@@ -61,12 +59,11 @@ export function hostTimestamp(date = new Date()): string {
 }
 
 /**
- * A go-plugin JSON log line for stderr (wire-contract §3), redacted. Extra fields become host log
- * fields.
+ * A go-plugin JSON log line for stderr (wire-contract §3). Extra fields become host log fields.
  */
-export function stderrLogLine(level: LogLevelName, message: string, fields: JsonObject | undefined, redactor: SecretRedactor): string {
+export function stderrLogLine(level: LogLevelName, message: string, fields: JsonObject | undefined): string {
   const line = { "@level": level, "@message": message, "@timestamp": hostTimestamp(), ...(fields ?? {}) };
-  return redactor.string(JSON.stringify(line));
+  return JSON.stringify(line);
 }
 
 function notConnected(): Error {
@@ -88,9 +85,7 @@ export function bindLogger(scope: KernelBindingScope): ToolLogger {
 }
 
 async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: unknown, fields: JsonObject | undefined): Promise<void> {
-  const redactor = scope.redactor();
-  const text = redactor.string(typeof message === "string" ? message : String(message));
-  const redactedFields = fields === undefined ? undefined : redactor.deep(fields);
+  const text = typeof message === "string" ? message : String(message);
   const kernel = scope.kernel();
   try {
     if (!kernel) throw notConnected();
@@ -100,7 +95,7 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
           level: wireLevels[level] ?? LogLevel.INFO,
           logger: scope.logger,
           message: text,
-          ...(redactedFields !== undefined ? { fields: redactedFields } : {}),
+          ...(fields !== undefined ? { fields } : {}),
           time: timestampFromDate(new Date()),
         },
       });
@@ -108,7 +103,7 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
   } catch {
     // A log line must never fail the call: keep it on stderr, where the host logs it too.
     try {
-      scope.stderr(stderrLogLine(level, text, { ...(redactedFields ?? {}), logger: scope.logger, session_id: scope.sessionId }, redactor));
+      scope.stderr(stderrLogLine(level, text, { ...(fields ?? {}), logger: scope.logger, session_id: scope.sessionId }));
     } catch {
       // stderr itself is gone (EPIPE): nothing left to tell.
     }
@@ -152,22 +147,12 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
   return {
     log: (level, message, fields) => sendLog(scope, level, message, fields),
     async emit(kind: EventKind, payload: Uint8Array, schemaVersion: string) {
-      const redactor = scope.redactor();
-      const request = create(EmitRequestSchema, {
-        sessionId: scope.sessionId,
-        kind,
-        schemaVersion: redactor.string(schemaVersion),
-        payload: redactor.bytes(payload),
-      });
+      const request = create(EmitRequestSchema, { sessionId: scope.sessionId, kind, schemaVersion, payload });
       const result = await callKernel(scope, "Emit", (trace) => client().emit(request, trace));
       return { id: result.id, sequence: result.sequence };
     },
     async runSession(request) {
-      const redactor = scope.redactor();
-      // A sub-session's prompt reaches a model and its history: no secret may ride along.
-      const message = create(RunSessionRequestSchema, request);
-      message.prompt = redactor.string(message.prompt);
-      return callKernel(scope, "RunSession", (trace) => client().runSession(message, scope.signal, trace));
+      return callKernel(scope, "RunSession", (trace) => client().runSession(create(RunSessionRequestSchema, request), scope.signal, trace));
     },
     async countTokens(content, modelRef) {
       const request = create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) });

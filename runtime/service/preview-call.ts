@@ -12,7 +12,7 @@ import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../provider/tool-context.js";
 import { wireError } from "./classify-error.js";
-import { callInfoOf } from "./invoke-call.js";
+import { callInfoOf } from "./invoke-in-flight.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "./unary-failure.js";
@@ -39,10 +39,10 @@ export async function withDeadline<T>(timeoutMs: number | undefined, what: strin
   }
 }
 
-/** A handler's RenderTree as the wire message, redacted; a malformed tree is a provider bug. */
-export function renderTreeFrom(init: RenderTreeInit, rt: ServiceRuntime, what: string) {
+/** A handler's RenderTree as the wire message; a malformed tree is a provider bug. */
+export function renderTreeFrom(init: RenderTreeInit, what: string) {
   try {
-    return create(RenderTreeSchema, rt.redactor().deep(init));
+    return create(RenderTreeSchema, init);
   } catch (error) {
     throw new Error(`${what} returned something that is not a RenderTree: ${(error as Error).message}`, { cause: error });
   }
@@ -50,15 +50,14 @@ export function renderTreeFrom(init: RenderTreeInit, rt: ServiceRuntime, what: s
 
 /** Preview, as the service's door calls it. */
 export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): Promise<PreviewResponse> {
-  const redactor = rt.redactor();
   const call = request.call;
   if (!call) throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, "PreviewRequest has no call");
   const entry = rt.tools.get(call.toolName);
   if (!entry) {
     throw new RpcStatusError(
       GrpcCode.NOT_FOUND,
-      redactor.string(`provider ${rt.provider.name} has no tool ${JSON.stringify(call.toolName)}`),
-      wireError("not_found", `no tool ${JSON.stringify(call.toolName)}`, redactor, { tool_name: call.toolName }),
+      `provider ${rt.provider.name} has no tool ${JSON.stringify(call.toolName)}`,
+      wireError("not_found", `no tool ${JSON.stringify(call.toolName)}`, { details: { tool_name: call.toolName } }),
     );
   }
   const preview = entry.implementation.preview;
@@ -71,7 +70,7 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
     const violations = entry.implementation.validateInput(input);
     if (violations.length > 0) {
       const details = { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
-      const error = wireError("invalid_arguments", `the arguments of ${entry.name} do not match its input_schema`, redactor, details);
+      const error = wireError("invalid_arguments", `the arguments of ${entry.name} do not match its input_schema`, { details });
       throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
     }
     const info = callInfoOf(call);
@@ -86,8 +85,8 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
       });
       return (preview as (input: unknown, context: PreviewContext<unknown>) => Promise<RenderTreeInit>)(input, context);
     });
-    return create(PreviewResponseSchema, { preview: renderTreeFrom(tree, rt, `Preview of ${entry.name}`) });
+    return create(PreviewResponseSchema, { preview: renderTreeFrom(tree, `Preview of ${entry.name}`) });
   } catch (error) {
-    throw unaryFailure(error, rt.redactor(), `Preview of ${entry.name} failed`);
+    throw unaryFailure(error, { context: `Preview of ${entry.name} failed` });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Process-wide guards so a misbehaving handler never takes the provider down: an unhandled
- * rejection or an uncaught exception from handler-spawned work is reported on stderr (redacted)
+ * rejection or an uncaught exception from handler-spawned work is reported on stderr
  * instead of ending the process. serve() installs them; tests and embedders may not want them.
  *
  * issue 4 (reliability) — catch everything, including unhandled rejections from handler-spawned
@@ -8,14 +8,16 @@
  */
 import { describeThrown } from "./classify-error.js";
 import { hostTimestamp } from "./kernel-bindings.js";
-import type { SecretRedactor } from "./redact-secrets.js";
 
-/** Installs the guards; returns the function that removes them. */
-export function installProcessGuards(stderr: (line: string) => void, redactor: () => SecretRedactor): () => void {
+/**
+ * Installs the guards; returns the function that removes them. `stderr` is the service's stderr
+ * exit, which redacts what the thrown value carries.
+ */
+export function installProcessGuards(stderr: (line: string) => void): () => void {
   const report = (what: string) => (thrown: unknown) => {
     try {
       const line = JSON.stringify({ "@level": "error", "@message": `harness-tool: ${what} (the provider keeps running)`, "@timestamp": hostTimestamp(), error: describeThrown(thrown) });
-      stderr(redactor().string(line));
+      stderr(line);
     } catch {
       // Reporting must not throw from inside a process event.
     }

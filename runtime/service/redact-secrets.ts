@@ -7,17 +7,12 @@
  * seed: Configure — a plugin MUST NOT echo a received secret into an Emit'd event, Render output,
  * log line, or error message.
  */
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { ConfigAttributeDeclaration } from "../provider/provider-definition.js";
+import type { DescField, DescMessage, MessageShape } from "@bufbuild/protobuf";
+import { ScalarType } from "@bufbuild/protobuf";
+import { minimumSubstringSecretLength } from "./collect-secrets.js";
 
 /** What replaces a secret. */
 export const redactionMarker = "[REDACTED]";
-
-/**
- * Secrets shorter than this are only replaced where a whole string equals them: replacing every
- * occurrence of "ab" inside unrelated text would destroy the output and still reveal where "ab" was.
- */
-export const minimumSubstringSecretLength = 4;
 
 /** Redacts secrets from strings, bytes and JSON-like values. */
 export interface SecretRedactor {
@@ -25,8 +20,14 @@ export interface SecretRedactor {
   readonly active: boolean;
   string(text: string): string;
   bytes(data: Uint8Array): Uint8Array;
-  /** Deep: strings, object keys and byte arrays inside arrays and plain objects (messages included). */
+  /** Deep: strings, object keys and byte arrays inside arrays and plain JSON-like objects. */
   deep<T>(value: T): T;
+  /**
+   * A protobuf-es message, walked by its schema: string and bytes fields, map keys, and the JSON
+   * inside google.protobuf.Struct/Value/ListValue fields (keys included). Field names, oneof cases
+   * and enums are structure, never text: they are left alone. Unchanged parts are shared.
+   */
+  message<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): MessageShape<Desc>;
   /** A redactor for one chunked byte stream, which finds secrets split across chunks. */
   stream(): StreamRedactor;
 }
@@ -116,6 +117,7 @@ const identity: SecretRedactor = {
   string: (text) => text,
   bytes: (data) => data,
   deep: (value) => value,
+  message: (_schema, message) => message,
   stream: () => ({ push: (chunk) => chunk, flush: () => new Uint8Array(0) }),
 };
 
@@ -155,6 +157,9 @@ export function createRedactor(secrets: Iterable<string>): SecretRedactor {
   };
 
   const deep = <T>(value: T): T => deepRedact(value, string, bytes) as T;
+  const leaf: Leaf = { string, bytes, json: (value) => deepRedact(value, string, bytes) };
+  const message = <Desc extends DescMessage>(schema: Desc, value: MessageShape<Desc>): MessageShape<Desc> =>
+    redactMessage(schema, value as unknown as MessageObject, leaf) as unknown as MessageShape<Desc>;
 
   const stream = (): StreamRedactor => {
     let carry: Buffer = Buffer.alloc(0);
@@ -191,7 +196,7 @@ export function createRedactor(secrets: Iterable<string>): SecretRedactor {
     };
   };
 
-  return { active: true, string, bytes, deep, stream };
+  return { active: true, string, bytes, deep, message, stream };
 }
 
 function deepRedact(value: unknown, string: (s: string) => string, bytes: (b: Uint8Array) => Uint8Array): unknown {
@@ -221,28 +226,98 @@ function deepRedact(value: unknown, string: (s: string) => string, bytes: (b: Ui
   return copy ?? value;
 }
 
-/** Every leaf string (and number, as text) of a JSON value. */
-function leaves(value: unknown, out: string[]): void {
-  if (typeof value === "string") out.push(value);
-  else if (typeof value === "number" && Number.isFinite(value)) out.push(String(value));
-  else if (Array.isArray(value)) for (const v of value) leaves(v, out);
-  else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) leaves(v, out);
+/** How the leaves of a message are redacted. */
+interface Leaf {
+  string(text: string): string;
+  bytes(data: Uint8Array): Uint8Array;
+  /** A JSON value (a Struct, Value or ListValue field), object keys included. */
+  json(value: unknown): unknown;
 }
 
-/**
- * The secret values in a configuration: every leaf of a `sensitive` attribute's value (lists, maps
- * and objects included), and the sensitive attributes nested in `object` attributes. Works on a
- * raw, not yet validated configuration too (wrong types are walked as they are).
- */
-export function collectSecrets(attributes: readonly ConfigAttributeDeclaration[], config: JsonValue | undefined): string[] {
-  const out: string[] = [];
-  if (typeof config !== "object" || config === null || Array.isArray(config)) return out;
-  const record = config as JsonObject;
-  for (const attribute of attributes) {
-    if (!Object.hasOwn(record, attribute.name)) continue;
-    const value = record[attribute.name];
-    if (attribute.sensitive) leaves(value, out);
-    else if (attribute.type === "object" && attribute.objectAttributes) out.push(...collectSecrets(attribute.objectAttributes, value));
+type MessageObject = Record<string, unknown>;
+
+/** The JSON well-known types: protobuf-es represents their fields as plain JSON values. */
+const jsonTypes = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
+/** Wrappers are unboxed to their scalar by protobuf-es. */
+const wrapperTypes = new Set(["google.protobuf.StringValue", "google.protobuf.BytesValue"]);
+
+function redactScalar(scalar: ScalarType, value: unknown, leaf: Leaf): unknown {
+  if (scalar === ScalarType.STRING && typeof value === "string") return leaf.string(value);
+  if (scalar === ScalarType.BYTES && value instanceof Uint8Array) return leaf.bytes(value);
+  return value;
+}
+
+function redactMessageField(desc: DescMessage, value: unknown, leaf: Leaf): unknown {
+  if (value === undefined || value === null) return value;
+  if (jsonTypes.has(desc.typeName)) return leaf.json(value);
+  if (wrapperTypes.has(desc.typeName)) {
+    if (typeof value === "string") return leaf.string(value);
+    if (value instanceof Uint8Array) return leaf.bytes(value);
   }
-  return out;
+  return typeof value === "object" ? redactMessage(desc, value as MessageObject, leaf) : value;
+}
+
+function redactField(field: DescField, value: unknown, leaf: Leaf): unknown {
+  switch (field.fieldKind) {
+    case "scalar":
+      return redactScalar(field.scalar, value, leaf);
+    case "enum":
+      return value;
+    case "message":
+      return redactMessageField(field.message, value, leaf);
+    case "list": {
+      if (!Array.isArray(value) || field.listKind === "enum") return value;
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const next = field.listKind === "scalar" ? redactScalar(field.scalar, item, leaf) : redactMessageField(field.message, item, leaf);
+        if (next !== item) (copy ??= value.slice())[i] = next;
+      }
+      return copy ?? value;
+    }
+    case "map": {
+      if (typeof value !== "object") return value;
+      const record = value as Record<string, unknown>;
+      let copy: Record<string, unknown> | undefined;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const nextKey = field.mapKey === ScalarType.STRING ? leaf.string(key) : key;
+        const next = field.mapKind === "scalar" ? redactScalar(field.scalar, item, leaf) : field.mapKind === "message" ? redactMessageField(field.message, item, leaf) : item;
+        if (next !== item || nextKey !== key) {
+          copy ??= { ...record };
+          if (nextKey !== key) delete copy[key];
+          copy[nextKey] = next;
+        }
+      }
+      return copy ?? value;
+    }
+  }
+}
+
+/** A copy of a message with the same prototype (protobuf-es keeps proto2 defaults there). */
+function shallowCopy(message: MessageObject): MessageObject {
+  return Object.assign(Object.create(Object.getPrototypeOf(message) as object | null) as MessageObject, message);
+}
+
+function redactMessage(desc: DescMessage, message: MessageObject, leaf: Leaf): MessageObject {
+  let copy: MessageObject | undefined;
+  const set = (name: string, next: unknown): void => {
+    copy ??= shallowCopy(message);
+    copy[name] = next;
+  };
+  for (const member of desc.members) {
+    const current = message[member.localName];
+    if (current === undefined) continue;
+    if (member.kind === "oneof") {
+      const selected = current as { case?: string; value?: unknown };
+      const field = selected.case === undefined ? undefined : member.fields.find((f) => f.localName === selected.case);
+      if (!field) continue;
+      const next = redactField(field, selected.value, leaf);
+      if (next !== selected.value) set(member.localName, { case: selected.case, value: next });
+    } else {
+      const next = redactField(member, current, leaf);
+      if (next !== current) set(member.localName, next);
+    }
+  }
+  return copy ?? message;
 }

@@ -25,11 +25,9 @@ export async function runRender(rt: ServiceRuntime, request: RenderRequest): Pro
     const known = Object.keys(renderers ?? {});
     throw new RpcStatusError(
       GrpcCode.UNIMPLEMENTED,
-      rt.redactor().string(
-        known.length === 0
-          ? `provider ${rt.provider.name} does not implement Render`
-          : `provider ${rt.provider.name} has no renderer for schema_version ${JSON.stringify(version)} (it renders ${known.map((k) => JSON.stringify(k)).join(", ")})`,
-      ),
+      known.length === 0
+        ? `provider ${rt.provider.name} does not implement Render`
+        : `provider ${rt.provider.name} has no renderer for schema_version ${JSON.stringify(version)} (it renders ${known.map((k) => JSON.stringify(k)).join(", ")})`,
     );
   }
   const accepted = rt.accepted();
@@ -39,8 +37,8 @@ export async function runRender(rt: ServiceRuntime, request: RenderRequest): Pro
       const context: RenderContext<unknown> = Object.freeze({ signal, config: accepted.config });
       return renderer(request.payload, context);
     });
-    return create(RenderResponseSchema, { tree: renderTreeFrom(tree, rt, `the renderer for ${JSON.stringify(version)}`) });
+    return create(RenderResponseSchema, { tree: renderTreeFrom(tree, `the renderer for ${JSON.stringify(version)}`) });
   } catch (error) {
-    throw unaryFailure(error, rt.redactor(), `Render of schema_version ${JSON.stringify(version)} failed`);
+    throw unaryFailure(error, { context: `Render of schema_version ${JSON.stringify(version)} failed` });
   }
 }

@@ -1,12 +1,11 @@
 /**
  * What every call of one ToolService shares: the provider, the accepted configuration, the
- * current redactor, the kernel connection, the concurrency gate, the live children and the
- * in-flight calls. Built by createToolService; read by invoke-call.ts and the unary handlers.
+ * kernel connection and stderr (both behind their exits, secret-exits.ts), the concurrency gate, the live children and the
+ * in-flight calls. Built by createToolService; read by invoke-in-flight.ts and the unary handlers.
  */
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition, ToolImplementation } from "../provider/provider-definition.js";
 import type { ConcurrencyGate } from "./concurrency-gate.js";
-import type { SecretRedactor } from "./redact-secrets.js";
 import type { ChildRegistry } from "./spawn-child.js";
 
 /** The configuration Configure accepted (or the defaults, when they decode on their own). */
@@ -50,9 +49,10 @@ export interface ServiceRuntime {
   readonly gate: ConcurrencyGate;
   readonly children: ChildRegistry;
   readonly calls: Set<LiveCall>;
+  /** One diagnostic line, through the stderr exit. */
   readonly stderr: (line: string) => void;
+  /** The kernel's callbacks through their exit; undefined until the transport has connected. */
   kernel(): KernelClient | undefined;
-  redactor(): SecretRedactor;
   accepted(): AcceptedConfig | undefined;
   shuttingDown(): boolean;
 }

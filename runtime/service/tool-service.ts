@@ -10,27 +10,30 @@ import {
   ConfigureResponseSchema,
   DescribeResponseSchema,
   InvokeResponseSchema,
+  PreviewResponseSchema,
+  RenderResponseSchema,
+  type InvokeRequest,
   type ToolError as WireToolError,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { KernelClient } from "../kernel/kernel-client.js";
+import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
-import { traceInvoke, traceUnary } from "../telemetry/call-spans.js";
+import { traceInvoke, traceUnary, type CallTrace } from "../telemetry/call-spans.js";
+import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { wireError } from "./classify-error.js";
+import { collectSecrets } from "./collect-secrets.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig } from "./configure-call.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
-import { InvokeCall } from "./invoke-call.js";
+import { InvokeInFlight } from "./invoke-in-flight.js";
 import { runPreview } from "./preview-call.js";
 import { installProcessGuards } from "./process-guards.js";
-import { createRedactor, type SecretRedactor } from "./redact-secrets.js";
+import { PROTOCOL_VERSION } from "./protocol-version.js";
 import { runRender } from "./render-call.js";
+import { SecretExits } from "./secret-exits.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 import { ChildRegistry } from "./spawn-child.js";
 import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
-
-/** The protocol revision reported in ProducerRef.protocol_version. */
-const protocolVersion = 1;
 
 /** Options of createToolService. */
 export interface ToolServiceOptions {
@@ -54,8 +57,11 @@ export interface ToolServiceOptions {
 
 /** The service, with what the transport may need beyond the door. */
 export interface ToolService extends ToolServiceCore {
-  /** The redactor for the secrets accepted so far, for the transport's own diagnostics. */
-  readonly redactor: () => SecretRedactor;
+  /**
+   * Text with the secrets accepted so far redacted: the transport passes the lines it writes to
+   * stderr itself through this (serve() does), so they leave by the same stderr exit.
+   */
+  readonly redactText: (text: string) => string;
   /** How many Invoke calls are in flight. */
   readonly inFlight: () => number;
 }
@@ -96,12 +102,12 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
 
   const schema = buildGetSchemaResponse(erased);
   const describeResponse = create(DescribeResponseSchema, {
-    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion },
+    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion: PROTOCOL_VERSION },
   });
   const kernelOption = options.kernel;
   const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
-  const secrets = new Set<string>();
-  let redactor = createRedactor(secrets);
+  // Every byte the service sends leaves through these (secret-exits.ts).
+  const exits = new SecretExits();
   // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
   let accepted: AcceptedConfig | undefined = defaultConfig(erased);
   let shuttingDown = false;
@@ -114,13 +120,12 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     gate: new ConcurrencyGate(),
     children: new ChildRegistry(),
     calls: new Set(),
-    stderr: (line) => stderr(redactor.string(line)),
-    kernel,
-    redactor: () => redactor,
+    stderr: exits.stderr(stderr),
+    kernel: exits.kernel(kernel),
     accepted: () => accepted,
     shuttingDown: () => shuttingDown,
   };
-  if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr, rt.redactor);
+  if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr);
 
   // A call refused before it starts still gets its one terminal event (none if already cancelled).
   const refuse = (sink: InvokeSink, error: WireToolError): void => {
@@ -132,55 +137,79 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     }
   };
 
+  async function invokeBehindExit(request: InvokeRequest, sink: InvokeSink, trace: CallTrace): Promise<void> {
+    const call = request.call;
+    if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call"));
+    const entry = rt.tools.get(call.toolName);
+    // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
+    if (!entry) {
+      return refuse(
+        sink,
+        wireError("not_found", `provider ${provider.name} has no tool ${JSON.stringify(call.toolName)}`, {
+          details: { tool_name: call.toolName, known_tools: [...rt.tools.keys()] },
+        }),
+      );
+    }
+    if (shuttingDown) return refuse(sink, wireError("cancelled", "the provider is shutting down", { retryable: true }));
+    const config = accepted;
+    // docs/runtime.md#invoke-before-configure
+    if (!config) {
+      return refuse(
+        sink,
+        wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, {
+          details: { error: { name: "NotConfigured", message: "Invoke before Configure" } },
+        }),
+      );
+    }
+    await new InvokeInFlight(rt, entry, call, sink, config, trace).run();
+  }
+
   return {
-    redactor: () => redactor,
+    redactText: (text) => exits.text(text),
     inFlight: () => rt.calls.size,
 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 
     // Configure's span never carries the config: it holds secrets.
-    configure: (request, trace) => traceUnary("Configure", trace, async () => {
-      const outcome = acceptConfig(erased, request.config ?? {}, [...secrets]);
-      // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
-      // the old secrets stay redacted.
-      for (const secret of outcome.secrets) secrets.add(secret);
-      redactor = createRedactor(secrets);
-      accepted = outcome.accepted;
-      for (const warning of outcome.warnings) rt.stderr(warning);
-      return create(ConfigureResponseSchema, {});
-    }),
+    configure: (request, trace) =>
+      traceUnary("Configure", trace, () =>
+        exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
+          const raw = request.config ?? {};
+          // A sensitive value is a secret from the moment it arrives, even in a rejected request.
+          exits.learn(collectSecrets(erased.config.attributes, raw));
+          const outcome = acceptConfig(erased, raw);
+          // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
+          // the old secrets stay redacted.
+          exits.learn(outcome.secrets);
+          accepted = outcome.accepted;
+          for (const warning of outcome.warnings) rt.stderr(warning);
+          return create(ConfigureResponseSchema, {});
+        }),
+      ),
 
-    invoke: (request, untraced, trace) => traceInvoke(trace, request, rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration, untraced, async (sink, span) => {
-      const call = request.call;
-      if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call", redactor));
-      const entry = rt.tools.get(call.toolName);
-      // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
-      if (!entry) {
-        return refuse(
-          sink,
-          wireError("not_found", `provider ${provider.name} has no tool ${JSON.stringify(call.toolName)}`, redactor, {
-            tool_name: call.toolName,
-            known_tools: [...rt.tools.keys()],
-          }),
-        );
+    async invoke(request: InvokeRequest, transportSink: InvokeSink, trace?: TraceHeaders) {
+      const sink = exits.invoke(transportSink);
+      try {
+        // The span watches the events before the exit redacts them (it reads only their kind and category).
+        const declaration = rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration;
+        await traceInvoke(trace, request, declaration, sink, (traced, call) => invokeBehindExit(request, traced, call));
+      } catch (error) {
+        // InvokeInFlight never rejects; this is the runtime's own bug, reported and survived.
+        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+      } finally {
+        sink.end();
       }
-      if (shuttingDown) return refuse(sink, wireError("cancelled", "the provider is shutting down", redactor, undefined, true));
-      const config = accepted;
-      // docs/runtime.md#invoke-before-configure
-      if (!config) {
-        return refuse(
-          sink,
-          wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, redactor, {
-            error: { name: "NotConfigured", message: "Invoke before Configure" },
-          }),
-        );
-      }
-      await new InvokeCall(rt, entry, call, sink, config, span).run();
-    }),
+    },
 
     preview: (request, trace) =>
-      traceUnary("Preview", trace, () => runPreview(rt, request), rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration, request.call?.id),
-    render: (request, trace) => traceUnary("Render", trace, () => runRender(rt, request)),
+      traceUnary(
+        "Preview",
+        trace,
+        () => exits.unary(PreviewResponseSchema, { context: "Preview failed" }, () => runPreview(rt, request)),
+        rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
+        request.call?.id,
+      ),
+    render: (request, trace) => traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {

@@ -8,8 +8,7 @@
 import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError, type GrpcCodeValue } from "../errors/rpc-status-error.js";
-import { classifyThrown } from "./classify-error.js";
-import type { SecretRedactor } from "./redact-secrets.js";
+import { normalizeError, type NormalizeErrorOptions } from "./classify-error.js";
 
 /**
  * The status code of each category; the ToolError in the details keeps the exact category.
@@ -30,10 +29,11 @@ export function statusFor(error: WireToolError): RpcStatusError {
   return new RpcStatusError(codeOf[error.category] ?? GrpcCode.INTERNAL, error.message, error);
 }
 
-/** Whatever a unary handler threw, as a status (an RpcStatusError passes through, redacted). */
-export function unaryFailure(thrown: unknown, redactor: SecretRedactor, context: string): RpcStatusError {
-  if (thrown instanceof RpcStatusError) {
-    return new RpcStatusError(thrown.code, redactor.string(thrown.message), thrown.toolError && redactor.deep(thrown.toolError));
-  }
-  return statusFor(classifyThrown(thrown, redactor, context));
+/**
+ * Whatever a unary handler threw, as a status: an RpcStatusError (also one from another copy of
+ * this package) keeps its code, message and ToolError; anything else is normalized (normalizeError).
+ */
+export function unaryFailure(thrown: unknown, options: NormalizeErrorOptions): RpcStatusError {
+  if (thrown instanceof RpcStatusError) return thrown;
+  return statusFor(normalizeError(thrown, options));
 }

@@ -13,12 +13,21 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Sp
 import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
-import type { InvokeSink } from "../service/tool-service-core.js";
 import { attributeKeys, grpcCodeNames, runtimeTracer, type CallOutcome } from "./span-attributes.js";
 import { contextFromTraceHeaders, type TraceHeaders } from "./trace-headers.js";
 
 /** The service the spans are named after (rpc.service). */
 export const toolServiceName = "pluggableharness.tool.v1.ToolService";
+
+/**
+ * The event sink of an Invoke as a span watches it: structurally the service's InvokeSink
+ * (tool-service-core.ts), declared here because the service builds on telemetry, not the reverse.
+ */
+export interface InvokeEventSink {
+  send(response: InvokeResponse): boolean | void;
+  drained?(): Promise<void>;
+  readonly cancelled: AbortSignal;
+}
 
 /** The traced ToolService methods (rpc.method). */
 export type ToolServiceMethod = "GetSchema" | "Describe" | "Configure" | "Invoke" | "Preview" | "Render";
@@ -134,8 +143,8 @@ export async function traceInvoke(
   headers: TraceHeaders | undefined,
   request: InvokeRequest,
   tool: ToolDeclaration | undefined,
-  sink: InvokeSink,
-  run: (sink: InvokeSink, call: CallTrace) => Promise<void>,
+  sink: InvokeEventSink,
+  run: (sink: InvokeEventSink, call: CallTrace) => Promise<void>,
 ): Promise<void> {
   const call = startCallSpan("Invoke", headers);
   if (!call.span.isRecording()) {
@@ -147,7 +156,7 @@ export async function traceInvoke(
   }
   describeCall(call.span, tool, request.call?.id);
   let terminal: "result" | WireToolError | undefined;
-  const watched: InvokeSink = {
+  const watched: InvokeEventSink = {
     send(response: InvokeResponse) {
       const event = response.event?.event;
       if (event?.case === "result") terminal = "result";

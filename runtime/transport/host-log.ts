@@ -2,7 +2,8 @@
  * stderr as the host reads it: every line becomes a host log line, and JSON lines with `@level`,
  * `@message` and `@timestamp` keep their level (wire-contract.md §3). stdout belongs to the
  * handshake alone, so console output and stray `process.stdout.write` calls are turned into such
- * lines on stderr.
+ * lines on stderr. stderr itself is an exit of the provider process: `filterStderr` puts one
+ * filter (serve() gives it the service's redaction) in front of every write to it.
  */
 import { formatWithOptions } from "node:util";
 
@@ -28,6 +29,32 @@ export function hostLogLine(level: HostLogLevel, message: string, fields?: { rea
   const text =
     message.length > maxMessageLength ? `${message.slice(0, maxMessageLength)}… (${message.length - maxMessageLength} more characters cut)` : message;
   return `${JSON.stringify({ ...fields, "@level": level, "@message": text, "@timestamp": hostTimestamp(new Date()) })}\n`;
+}
+
+/**
+ * Puts `filter` in front of every write to the process's stderr: the transport's own lines, console
+ * output turned into log lines, and a handler's direct `process.stderr.write`. Each write is
+ * filtered on its own (a secret split across two raw writes is not found). A filter that throws
+ * drops the write rather than let it through. Returns the function that removes the filter.
+ */
+export function filterStderr(filter: (text: string) => string): () => void {
+  const stderr = process.stderr;
+  const original = stderr.write;
+  const filtered = function write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+    let out: string;
+    try {
+      out = filter(text);
+    } catch {
+      out = `${hostLogLine("error", "harness-tool: a stderr write was dropped because redacting it failed")}`;
+    }
+    const done = typeof encoding === "function" ? encoding : callback;
+    return typeof done === "function" ? original.call(stderr, out, "utf8", done as (error?: Error | null) => void) : original.call(stderr, out, "utf8");
+  };
+  stderr.write = filtered as typeof stderr.write;
+  return () => {
+    if (stderr.write === filtered) stderr.write = original;
+  };
 }
 
 /** Writes a line to stderr, ignoring a closed pipe (the host is gone; exit follows elsewhere). */

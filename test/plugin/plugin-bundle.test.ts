@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
-import { runPlugin } from "../../plugin/run-plugin.js";
+import { runProtocPlugin } from "../../plugin/run-protoc-plugin.js";
 import { repoRoot } from "../support/buf.js";
 import { buildFiles, requestFor } from "./support/plugin-request.js";
 
@@ -58,7 +58,7 @@ describe("the bundled plugin", () => {
       const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request) });
       assert.equal(run.status, 0, run.stderr.toString("utf8"));
       const response = fromBinary(CodeGeneratorResponseSchema, new Uint8Array(run.stdout));
-      const expected = runPlugin(request).response;
+      const expected = runProtocPlugin(request).response;
       assert.equal(response.error ?? "", "");
       assert.deepEqual(
         response.file.map((f) => [f.name, f.content]),

@@ -7,7 +7,7 @@ import { EventKind } from "../../generated/pluggableharness/kernel/v1/kernel_pb.
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
 import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, isToolError } from "../../runtime/index.js";
-import type { KernelClient } from "../../runtime/kernel/kernel-client.js";
+import type { KernelClient } from "../../runtime/service/kernel-client.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { collectSecrets, createRedactor, defineConfig, redactionMarker } from "../../runtime/index.js";
+import { defineConfig, redactionMarker } from "../../runtime/index.js";
+import { collectSecrets } from "../../runtime/service/collect-secrets.js";
+import { createRedactor } from "../../runtime/service/redact-secrets.js";
 
 const R = redactionMarker;
 

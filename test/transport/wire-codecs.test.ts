@@ -89,7 +89,7 @@ test("the environment: the cookie, versions, network and ports", () => {
   assert.equal(readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "udp" }).ok, false);
   assert.equal(readPluginEnvironment({ ...kernelEnv, PLUGIN_MIN_PORT: "30000", PLUGIN_MAX_PORT: "20000" }).ok, false);
   const mtls = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "-----BEGIN CERTIFICATE-----" });
-  assert.ok(mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----", "AutoMTLS: the host's certificate, checked by runPlugin");
+  assert.ok(mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----", "AutoMTLS: the host's certificate, checked by serveGoPlugin");
   const emptyCert = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "" });
   assert.ok(emptyCert.ok && emptyCert.value.clientCertificatePem === undefined, "go-plugin: an empty PLUGIN_CLIENT_CERT is no AutoMTLS");
 });

@@ -3,7 +3,7 @@
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, FileDescriptorSetSchema, type CodeGeneratorRequest, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { buildDescriptorSet } from "../../support/buf.js";
-import { runPlugin, type PluginRun } from "../../../plugin/run-plugin.js";
+import { runProtocPlugin, type PluginRun } from "../../../plugin/run-protoc-plugin.js";
 
 /** The files of a buf build of `input` (run in `cwd`). */
 export function buildFiles(input: string, cwd?: string): FileDescriptorProto[] {
@@ -22,5 +22,5 @@ export function requestFor(files: readonly FileDescriptorProto[], fileToGenerate
 
 /** Runs the plugin on `fileToGenerate`; a bad plugin option throws protoplugin's option error. */
 export function generate(files: readonly FileDescriptorProto[], fileToGenerate: readonly string[], parameter?: string): PluginRun {
-  return runPlugin(requestFor(files, fileToGenerate, parameter));
+  return runProtocPlugin(requestFor(files, fileToGenerate, parameter));
 }

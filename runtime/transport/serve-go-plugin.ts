@@ -16,8 +16,8 @@ import {
   type ServerWritableStream,
 } from "@grpc/grpc-js";
 import { ToolService } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createBrokerKernelClient } from "../kernel/broker-kernel-client.js";
-import type { KernelClient } from "../kernel/kernel-client.js";
+import { createBrokerKernelClient } from "./broker-kernel-client.js";
+import type { KernelClient } from "../service/kernel-client.js";
 import type { ToolServiceCore } from "../service/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
@@ -32,8 +32,8 @@ import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js"
 import { nghttp2StreamResetLimit, raiseStreamResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
 
-/** Options of runPlugin. */
-export interface PluginServerOptions {
+/** Options of serveGoPlugin. */
+export interface GoPluginServerOptions {
   /** The network when the host does not choose one (HARNESS_TOOL_PLUGIN_NETWORK); default unix. */
   readonly network?: "unix" | "tcp";
   /** How long in-flight calls get to finish after Shutdown; default 1000 ms (the host waits 2 s). */
@@ -65,9 +65,9 @@ const closeMarginMs = 300;
  * kernel client over broker ID 1, listens, prints the handshake line and serves until an exit.
  * Resolves with the exit code once `exit` was called.
  */
-export async function runPlugin(
+export async function serveGoPlugin(
   createCore: (kernel: KernelClient) => ToolServiceCore,
-  options: PluginServerOptions = {},
+  options: GoPluginServerOptions = {},
 ): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const graceMs = options.shutdownGraceMs ?? 1000;

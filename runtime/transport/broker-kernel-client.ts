@@ -15,10 +15,10 @@ import type {
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { KernelCallbackService } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
-import type { BrokerConnections } from "../transport/broker-connections.js";
-import type { ConnInfo } from "../transport/go-plugin-messages.js";
-import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "../transport/service-client.js";
-import type { KernelClient } from "./kernel-client.js";
+import type { BrokerConnections } from "./broker-connections.js";
+import type { ConnInfo } from "./go-plugin-messages.js";
+import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "./service-client.js";
+import type { KernelClient } from "../service/kernel-client.js";
 
 /** wire-contract.md §3: the kernel's callbacks are served on the fixed broker ID 1. */
 export const kernelCallbackBrokerId = 1;

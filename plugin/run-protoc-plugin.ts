@@ -175,7 +175,7 @@ export interface PluginRun {
  * Runs the plugin in-process on one request, as `runNodeJs` would, collecting the warnings; a bad
  * plugin option throws protoplugin's option error.
  */
-export function runPlugin(request: CodeGeneratorRequest): PluginRun {
+export function runProtocPlugin(request: CodeGeneratorRequest): PluginRun {
   const warnings: string[] = [];
   const response = createHarnessToolPlugin((line) => warnings.push(line)).run(request);
   return { response, warnings, errors: response.error ? response.error.split("\n") : [] };

@@ -22,10 +22,9 @@ import type { ValueViolation } from "../schema/value-violation.js";
 import type { CallTrace } from "../telemetry/call-spans.js";
 import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
-import { classifyThrown, wireError, wireToolError } from "./classify-error.js";
+import { normalizeError, wireError } from "./classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
-import type { StreamRedactor } from "./redact-secrets.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
@@ -62,7 +61,7 @@ export function callInfoOf(call: ToolCall): CallInfo {
 }
 
 /** One Invoke in flight. Create it, then await run(). */
-export class InvokeCall implements LiveCall {
+export class InvokeInFlight implements LiveCall {
   readonly ended: Promise<void>;
   readonly info: CallInfo;
   /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
@@ -84,7 +83,6 @@ export class InvokeCall implements LiveCall {
   #onStop: (() => void) | undefined;
   #providerBug: string | undefined;
   #exitSent = false;
-  #outputRedactors: { stdout?: StreamRedactor; stderr?: StreamRedactor } = {};
 
   constructor(rt: ServiceRuntime, entry: ToolEntry, call: ToolCall, sink: InvokeSink, accepted: AcceptedConfig, trace: CallTrace) {
     this.trace = trace;
@@ -93,7 +91,7 @@ export class InvokeCall implements LiveCall {
     this.#call = call;
     this.#sink = sink;
     this.#outbox = new InvokeOutbox(sink, (error) =>
-      rt.stderr(rt.redactor().string(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`)),
+      rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`),
     );
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
@@ -135,7 +133,7 @@ export class InvokeCall implements LiveCall {
         // wire-contract §5 — invalid_arguments: fed back to the model with the failing paths.
         return this.#finish(
           "error",
-          wireError("invalid_arguments", `the arguments of ${this.#entry.name} do not match its input_schema: ${summarize(violations)}`, rt.redactor(), violationDetails(violations)),
+          wireError("invalid_arguments", `the arguments of ${this.#entry.name} do not match its input_schema: ${summarize(violations)}`, { details: violationDetails(violations) }),
         );
       }
       const timeoutMs = this.#entry.timeoutMs;
@@ -148,7 +146,7 @@ export class InvokeCall implements LiveCall {
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();
-        return this.#finish("error", classifyThrown(error, rt.redactor(), `${this.#entry.name}`));
+        return this.#finish("error", normalizeError(error, { context: this.#entry.name }));
       }
 
       const settled = this.#runHandler(input);
@@ -172,8 +170,8 @@ export class InvokeCall implements LiveCall {
       return this.#finishStopped();
     } catch (error) {
       // A runtime bug must still end the stream properly.
-      this.#rt.stderr(rt.redactor().string(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${String((error as Error)?.stack ?? error)}`));
-      if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", classifyThrown(error, rt.redactor(), "runtime"));
+      this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+      if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
       clearTimeout(timer);
       cancelled.removeEventListener("abort", onCancel);
@@ -223,7 +221,7 @@ export class InvokeCall implements LiveCall {
     try {
       return run();
     } catch (error) {
-      this.#finish("error", classifyThrown(error, this.#rt.redactor(), `${this.#entry.name}: the ${what} threw`));
+      this.#finish("error", normalizeError(error, { context: `${this.#entry.name}: the ${what} threw` }));
       return undefined;
     }
   }
@@ -232,16 +230,16 @@ export class InvokeCall implements LiveCall {
     const rt = this.#rt;
     const name = this.#entry.name;
     if (this.#providerBug !== undefined) {
-      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${this.#providerBug}`, rt.redactor(), { provider_bug: this.#providerBug }));
+      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${this.#providerBug}`, { details: { provider_bug: this.#providerBug } }));
     }
     if (!settled.ok) {
       // A thrown ToolError keeps its category; anything else is unknown with the raw error.
-      return this.#finish("error", classifyThrown(settled.error, rt.redactor(), `${name} failed`));
+      return this.#finish("error", normalizeError(settled.error, { context: `${name} failed` }));
     }
     // seed: exit_status — process-backed operations MUST emit it before their result.
     if (this.#entry.processBacked && !this.#exitSent) {
       const bug = "the tool is process-backed but returned its result without an exit_status (call context.exitStatus or use context.spawn)";
-      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${bug}`, rt.redactor(), { provider_bug: bug }));
+      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${bug}`, { details: { provider_bug: bug } }));
     }
     const payload = settled.value;
     const violations = this.#validate(() => this.#entry.implementation.validateOutput(payload), "output validator");
@@ -251,20 +249,19 @@ export class InvokeCall implements LiveCall {
       const all = violations.length > 0 ? violations : [{ path: "", message: "must be an object" }];
       return this.#finish(
         "error",
-        wireError("unknown", `provider bug in ${name}: the result does not match its output_schema: ${summarize(all)}`, rt.redactor(), violationDetails(all)),
+        wireError("unknown", `provider bug in ${name}: the result does not match its output_schema: ${summarize(all)}`, { details: violationDetails(all) }),
       );
     }
-    this.#finish("result", { payload: rt.redactor().deep(payload) });
+    this.#finish("result", { payload });
   }
 
   #finishStopped(): void {
     const reason = this.#stopReason;
     if (reason === "cancelled") {
       // seed: cancellation — close without a terminal event; not a failure, so nothing is logged.
-      this.#flushOutput();
       return this.#close();
     }
-    this.#finish("error", wireToolError(this.#abortReason!, this.#rt.redactor()));
+    this.#finish("error", normalizeError(this.#abortReason, { context: this.#entry.name }));
   }
 
   /** Sends the terminal event, once; later calls do nothing. */
@@ -272,7 +269,6 @@ export class InvokeCall implements LiveCall {
   #finish(kind: "error", value: WireToolError): void;
   #finish(kind: "result" | "error", value: { payload: JsonObject } | WireToolError): void {
     if (this.#closed) return;
-    this.#flushOutput();
     this.#send({ case: kind, value } as EventInit);
     this.#close();
   }
@@ -301,13 +297,10 @@ export class InvokeCall implements LiveCall {
     this.#send(event);
   }
 
-  /** Sends output bytes through the stream's redactor, in order (merged or split at the chunk limit). */
+  /** Sends output bytes, in order (merged or split at the chunk limit). */
   sendOutput(stream: "stdout" | "stderr", data: Uint8Array): void {
     if (this.#closed) return;
-    const redactor = this.#rt.redactor();
-    let bytes = data;
-    if (redactor.active) bytes = (this.#outputRedactors[stream] ??= redactor.stream()).push(data);
-    this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, bytes);
+    this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, data);
   }
 
   /**
@@ -328,22 +321,11 @@ export class InvokeCall implements LiveCall {
     return this.#outbox.room();
   }
 
-  /** Sends the exit_status, after any held-back output; a second one is a provider bug. */
+  /** Sends the exit_status; a second one is a provider bug. */
   sendExitStatus(exitCode: number, signal: string | undefined): void {
     if (this.#exitSent) this.providerBug("exit_status was emitted twice (at most once per call)");
     this.#exitSent = true;
     if (this.#closed) return;
-    this.#flushOutput();
-    this.#send({ case: "exitStatus", value: { exitCode, ...(signal ? { signal: this.#rt.redactor().string(String(signal)) } : {}) } } as EventInit);
-  }
-
-  #flushOutput(): void {
-    for (const stream of ["stdout", "stderr"] as const) {
-      const redactor = this.#outputRedactors[stream];
-      if (!redactor) continue;
-      delete this.#outputRedactors[stream];
-      const rest = redactor.flush();
-      if (!this.#closed) this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, rest);
-    }
+    this.#send({ case: "exitStatus", value: { exitCode, ...(signal ? { signal: String(signal) } : {}) } } as EventInit);
   }
 }
