@@ -7,6 +7,7 @@
  */
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { defineCommand } from "../command-definition.js";
 import { UsageError } from "../usage-error.js";
 
 // esbuild's ES module output of CommonJS dependencies (grpc-js) needs a `require` in scope.
@@ -57,3 +58,18 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
     throw e;
   }
 }
+
+/** The command line of `harness-tool bundle`. */
+export const bundleCommandDefinition = defineCommand({
+  name: "bundle",
+  summary: "bundle a provider into one executable ES module the kernel launches",
+  description:
+    "Bundles the entry (TypeScript sources or tsc's output) and everything it imports with esbuild into one file that starts with a shebang and is executable, with a source map beside it so stack traces name the source files. A bundled provider starts about twice as fast as separate modules.",
+  positionals: [{ name: "entry" }],
+  flags: {
+    outfile: { type: "string", value: "file", default: "dist/provider.mjs", description: "where to write the bundle" },
+    external: { type: "string", value: "package", multiple: true, description: "leave this package out of the bundle (resolved from node_modules at run time)" },
+  },
+  examples: ["harness-tool bundle src/main.ts", "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3"],
+  run: ({ values, positionals }, { out }) => bundleCommand(positionals[0] as string, { outfile: values.outfile, external: values.external, out }),
+});

@@ -7,8 +7,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch, ProviderCallError } from "../../runtime/testing/index.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "../command-definition.js";
+import { workingDirectory, type ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { UsageError } from "../usage-error.js";
@@ -111,6 +111,7 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 /** Runs the command; resolves to the exit code. */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = readConfig(options.configFile);
+  const { launch, ProviderCallError } = await import("../../runtime/testing/index.js");
   const launched = await launch(provider.command, { args: provider.args });
   try {
     try {
@@ -162,3 +163,42 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
     await launched.kill();
   }
 }
+
+/** The command line of `harness-tool invoke`. */
+export const invokeCommandDefinition = defineCommand({
+  name: "invoke",
+  summary: "configure a provider, invoke one tool and show its stream live",
+  description: [
+    "Starts the provider as the kernel does, sends Configure (the --config file, or {}), invokes the tool once and shows each event as it arrives: output chunks, progress, partial results, the exit status, then the result or the error. Every invoke starts a fresh provider process, so state kept in memory does not carry over from one invoke to the next.",
+    "Ctrl-C cancels the call the way the kernel does. Exit codes: 0 a result, 1 a tool error, 2 a usage or launch problem, 130 cancelled.",
+  ].join("\n\n"),
+  positionals: [{ name: "provider" }, { name: "tool" }],
+  flags: {
+    args: { type: "string", value: "json", required: true, description: "the tool's arguments as a JSON object; '{}' for a tool without arguments" },
+    config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
+    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
+    json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
+  },
+  providerArgs: true,
+  examples: [
+    `harness-tool invoke dist/provider.mjs read_note --args '{"title": "hi"}'`,
+    `harness-tool invoke dist/provider.mjs read_note --args '{}' --config dev.json`,
+    `harness-tool invoke dist/provider.mjs list --args '{"dir": "/tmp"}' --json`,
+  ],
+  run: async ({ values, positionals, providerArgs }, { out, err }) => {
+    const [command, tool] = positionals as [string, string];
+    const args = parseArgsJson(values.args);
+    const cwd = workingDirectory(values.cwd);
+    const interrupt = new AbortController();
+    const onSigint = () => interrupt.abort();
+    process.once("SIGINT", onSigint);
+    try {
+      return await invokeCommand(
+        { command, args: providerArgs },
+        { tool, args, ...(values.config ? { configFile: values.config } : {}), cwd, json: values.json, out, err, interrupt: interrupt.signal },
+      );
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  },
+});

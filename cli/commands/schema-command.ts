@@ -1,7 +1,7 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch } from "../../runtime/testing/index.js";
+import { defineCommand } from "../command-definition.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { renderTable } from "../terminal/table.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
@@ -25,6 +25,7 @@ export function renderToolsTable(schema: GetSchemaResponse): string {
 
 /** Runs the command; resolves to the exit code. */
 export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream }): Promise<number> {
+  const { launch } = await import("../../runtime/testing/index.js");
   const launched = await launch(provider.command, { args: provider.args });
   try {
     const schema = await launched.getSchema({ timeoutMs: 10_000 });
@@ -35,3 +36,15 @@ export async function schemaCommand(provider: ProviderCommand, options: { json: 
     await launched.kill();
   }
 }
+
+/** The command line of `harness-tool schema`. */
+export const schemaCommandDefinition = defineCommand({
+  name: "schema",
+  summary: "launch a provider through the handshake and list its tools",
+  description: "Prints one row per tool: its kind, risk class, whether it streams, its concurrency, default timeout, idempotence and whether it ends the turn.",
+  positionals: [{ name: "provider" }],
+  flags: { json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" } },
+  providerArgs: true,
+  examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json"],
+  run: ({ values, positionals, providerArgs }, { out }) => schemaCommand({ command: positionals[0] as string, args: providerArgs }, { json: values.json, out }),
+});

@@ -4,26 +4,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { invokeCommand } from "../../cli/commands/invoke-command.js";
 import { main } from "../../cli/main.js";
+import { captureStream } from "../support/captured-stream.js";
 import { writeProviderScript } from "../support/provider-script.js";
 
-function capture(): { stream: NodeJS.WriteStream; text: () => string; wait: (pattern: RegExp) => Promise<void> } {
-  const stream = new PassThrough();
-  let text = "";
-  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
-  stream.on("data", (chunk: Buffer) => {
-    text += chunk.toString("utf8");
-    for (const w of [...waiters]) if (w.pattern.test(text)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
-  });
-  return {
-    stream: stream as unknown as NodeJS.WriteStream,
-    text: () => text,
-    wait: (pattern) => (pattern.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pattern, resolve }))),
-  };
-}
+const capture = () => captureStream();
 
 describe("harness-tool invoke", () => {
   let dir = "";
