@@ -246,8 +246,11 @@ export async function runConformance(provider: ProviderCommand, options: Conform
   try {
     launched = await launch(provider.command, { args: provider.args });
   } catch (e) {
+    // The executable could not be run at all (spawn's ENOENT, EACCES): a launch problem, not a rule.
+    if (typeof (e as NodeJS.ErrnoException).code === "string") throw e;
     rows.push(result("handshake.line", "go-plugin: handshake", "fail", (e as Error).message.split("\n")[0] ?? ""));
-    rows.push(await checkCookieRefused(provider));
+    // A provider that fails to start with the right cookie also "refuses" a wrong one: that shows nothing.
+    rows.push(result("handshake.cookie-refused", "go-plugin: magic cookie", "skip", "the provider does not start with the right cookie either"));
     return rows;
   }
   let killed = false;

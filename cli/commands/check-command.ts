@@ -1,8 +1,9 @@
 /** `harness-tool check <provider>`: runs the conformance suite and prints the report. */
 import { readFileSync } from "node:fs";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { renderReport, reportPassed } from "../check/conformance-report.js";
+import { renderReport, reportPassed, type RuleResult } from "../check/conformance-report.js";
 import { defineCommand } from "../command-definition.js";
+import { assertLaunchable, explainLaunchFailure } from "../launch-provider.js";
 import { workingDirectory, type ProviderCommand } from "../provider-command.js";
 import { UsageError } from "../usage-error.js";
 
@@ -32,13 +33,15 @@ function readJsonObject(file: string, flag: string): JsonObject {
 export async function checkCommand(provider: ProviderCommand, options: CheckOptions): Promise<number> {
   const resourceArguments = options.argsFile ? (readJsonObject(options.argsFile, "--args-file") as { [tool: string]: JsonObject }) : undefined;
   if (resourceArguments && !options.allowResources) throw new UsageError("--args-file only matters with --allow-resources");
+  assertLaunchable(provider);
   const { runConformance } = await import("../check/run-conformance.js");
-  const results = await runConformance(provider, {
-    ...(options.configFile ? { config: readJsonObject(options.configFile, "--config") } : {}),
-    allowResources: options.allowResources,
-    ...(resourceArguments ? { resourceArguments } : {}),
-    cwd: options.cwd,
-  });
+  const config = options.configFile ? readJsonObject(options.configFile, "--config") : undefined;
+  let results: RuleResult[];
+  try {
+    results = await runConformance(provider, { ...(config ? { config } : {}), allowResources: options.allowResources, ...(resourceArguments ? { resourceArguments } : {}), cwd: options.cwd });
+  } catch (e) {
+    throw explainLaunchFailure(provider, e);
+  }
   options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results));
   return reportPassed(results) ? 0 : 1;
 }

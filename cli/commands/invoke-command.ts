@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "../command-definition.js";
+import { launchProvider, providerExitReport } from "../launch-provider.js";
 import { workingDirectory, type ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
@@ -111,13 +112,18 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 /** Runs the command; resolves to the exit code. */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = readConfig(options.configFile);
-  const { launch, ProviderCallError } = await import("../../runtime/testing/index.js");
-  const launched = await launch(provider.command, { args: provider.args });
+  const { ProviderCallError } = await import("../../runtime/testing/index.js");
+  const launched = await launchProvider(provider);
   try {
     try {
       await launched.configure(config, { timeoutMs: 30_000 });
     } catch (e) {
       if (e instanceof ProviderCallError) {
+        const exit = e.toolError ? undefined : await providerExitReport(launched);
+        if (exit) {
+          options.err.write(`Configure failed: ${exit}\n`);
+          return 1;
+        }
         const te = e.toolError;
         options.err.write(`Configure was rejected (gRPC status ${e.code}): ${te?.message ?? e.details}\n`);
         if (te?.details) options.err.write(`${JSON.stringify(te.details, null, 2)}\n`);
@@ -143,7 +149,8 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
       }
     } catch (e) {
       if (e instanceof ProviderCallError) {
-        options.err.write(`Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
+        const exit = await providerExitReport(launched);
+        options.err.write(exit ? `Invoke failed: ${exit}\n` : `Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
         return 1;
       }
       throw e;

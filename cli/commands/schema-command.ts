@@ -2,6 +2,7 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "../command-definition.js";
+import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { renderTable } from "../terminal/table.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
@@ -25,8 +26,7 @@ export function renderToolsTable(schema: GetSchemaResponse): string {
 
 /** Runs the command; resolves to the exit code. */
 export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream }): Promise<number> {
-  const { launch } = await import("../../runtime/testing/index.js");
-  const launched = await launch(provider.command, { args: provider.args });
+  const launched = await launchProvider(provider);
   try {
     const schema = await launched.getSchema({ timeoutMs: 10_000 });
     if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);

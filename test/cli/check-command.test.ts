@@ -34,6 +34,18 @@ describe("harness-tool check", () => {
     assert.match(report, /invoke\.invalid-arguments:lookup\s+\S.*pass/);
   });
 
+  it("fails only the handshake of a provider that crashes at start, and skips the cookie rule", async () => {
+    const results = await runConformance(provider("crashes-at-start"), {});
+    assert.deepEqual(
+      results.map((r) => [r.rule, r.status]),
+      [
+        ["handshake.line", "fail"],
+        ["handshake.cookie-refused", "skip"],
+      ],
+    );
+    assert.match(results[0]?.why ?? "", /exited with code 1/);
+  });
+
   const broken: [string, string[], Record<string, string>?][] = [
     ["risky-data-source", ["schema.risk-matches-kind"]],
     ["accepts-missing-config", ["configure.rejects-missing-required"]],
