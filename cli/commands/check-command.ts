@@ -5,6 +5,7 @@ import { renderReport, reportPassed, type RuleResult } from "../check/conformanc
 import { defineCommand } from "../command-definition.js";
 import { assertLaunchable, explainLaunchFailure } from "../launch-provider.js";
 import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { terminalWidth } from "../terminal/terminal-width.js";
 import { UsageError } from "../usage-error.js";
 
 /** Options of the check command. */
@@ -42,7 +43,7 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
   } catch (e) {
     throw explainLaunchFailure(provider, e);
   }
-  options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results));
+  options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results, terminalWidth(options.out)));
   return reportPassed(results) ? 0 : 1;
 }
 

@@ -5,22 +5,34 @@ import { defineCommand } from "../command-definition.js";
 import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { renderTable } from "../terminal/table.js";
+import { terminalWidth } from "../terminal/terminal-width.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 
-/** The tools table: name, kind, risk, streaming, concurrency, timeout, idempotent, terminates_turn. */
-export function renderToolsTable(schema: GetSchemaResponse): string {
+/**
+ * The tools table, `width` columns wide: name, kind, risk, concurrency, default timeout, and the
+ * tool's flags (streaming, idempotent, terminates_turn; those that are set).
+ */
+export function renderToolsTable(schema: GetSchemaResponse, width = 80): string {
   return renderTable(
-    ["name", "kind", "risk", "streaming", "concurrency", "timeout", "idempotent", "terminates_turn"],
+    ["name", "kind", "risk", "concurrency", "timeout", "flags"],
     schema.tools.map((t) => [
       t.name,
       kindName(t.kind),
       riskName(t.risk),
-      t.streaming ? "yes" : "no",
       concurrencyText(t),
       timeoutText(t),
-      t.idempotent ? "yes" : "no",
-      t.terminatesTurn ? "yes" : "no",
+      [t.streaming ? "streaming" : "", t.idempotent ? "idempotent" : "", t.terminatesTurn ? "terminates_turn" : ""].filter((f) => f !== "").join(", ") || "-",
     ]),
+    {
+      width,
+      overflow: ["truncate", "truncate", "truncate", "truncate", "truncate", "wrap"],
+      // The flags wrap first; then long key_fields lists and tool names are cut.
+      shrink: [
+        { column: 5, downTo: 15 },
+        { column: 3, downTo: 12 },
+        { column: 0, downTo: 16 },
+      ],
+    },
   );
 }
 
@@ -30,7 +42,7 @@ export async function schemaCommand(provider: ProviderCommand, options: { json: 
   try {
     const schema = await launched.getSchema({ timeoutMs: 10_000 });
     if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
-    else options.out.write(renderToolsTable(schema));
+    else options.out.write(renderToolsTable(schema, terminalWidth(options.out)));
     return 0;
   } finally {
     await launched.kill();

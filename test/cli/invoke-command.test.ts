@@ -25,9 +25,9 @@ describe("harness-tool invoke", () => {
     const out = capture();
     const err = capture();
     assert.equal(await main(["schema", provider], { out: out.stream, err: err.stream }), 0, err.text());
-    assert.match(out.text(), /^name\s+kind\s+risk\s+streaming\s+concurrency\s+timeout\s+idempotent\s+terminates_turn$/m);
-    assert.match(out.text(), /^run\s+resource\s+high\s+yes\s+exclusive\s+30s\s+no\s+no$/m);
-    assert.match(out.text(), /^count\s+data_source\s+read_only\s+yes\s+parallel\s+30s\s+yes\s+no$/m);
+    assert.match(out.text(), /^name\s+kind\s+risk\s+concurrency\s+timeout\s+flags$/m);
+    assert.match(out.text(), /^run\s+resource\s+high\s+exclusive\s+30s\s+streaming$/m);
+    assert.match(out.text(), /^count\s+data_source\s+read_only\s+parallel\s+30s\s+streaming, idempotent$/m);
   });
 
   it("streams a process-backed tool's output in order, then its exit status and result", async () => {
