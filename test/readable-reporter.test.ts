@@ -1,0 +1,54 @@
+// The `npm test` reporter: a line per file, a failure's message and location, TODOs without stack
+// traces, and the summary lines CI parses, exactly as the TAP reporter prints them.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { repoRoot } from "./support/buf.js";
+
+function runFixtures(reporter: string): string {
+  const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+  const result = spawnSync(
+    process.execPath,
+    ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "test/fixtures/reporter/failing.test.mjs", "test/fixtures/reporter/passing.test.mjs"],
+    { cwd: repoRoot, encoding: "utf8", env },
+  );
+  assert.equal(result.status, 1, result.stderr);
+  return result.stdout;
+}
+
+const summaryLine = /^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/gm;
+
+describe("test/readable-reporter.mjs", () => {
+  const out = runFixtures(path.join(repoRoot, "test/readable-reporter.mjs"));
+
+  it("ends with the same summary lines as the TAP reporter", () => {
+    const ours = out.match(summaryLine) ?? [];
+    const tap = runFixtures("tap").match(summaryLine) ?? [];
+    const names = (lines: string[]) => lines.map((l) => l.split(" ")[1]);
+    assert.deepEqual(names(ours), ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"]);
+    assert.deepEqual(ours.filter((l) => !l.startsWith("# duration_ms")), tap.filter((l) => !l.startsWith("# duration_ms")));
+    assert.deepEqual(ours.slice(0, 7), ["# tests 7", "# suites 2", "# pass 4", "# fail 1", "# cancelled 0", "# skipped 1", "# todo 1"]);
+    assert.match(out, /\n# duration_ms [\d.]+\n$/, "the summary is the last thing printed");
+  });
+
+  it("prints one line per file, with its counts", () => {
+    assert.match(out, /^FAIL test\/fixtures\/reporter\/failing\.test\.mjs {2}\(1 passed, 1 failed; [\d.]+s\)$/m);
+    assert.match(out, /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m);
+  });
+
+  it("shows a failure with its suite, its message and its location, and recaps it before the summary", () => {
+    assert.match(out, /✖ strings › compares\n {4}AssertionError: Expected values to be strictly equal:[\s\S]*\+ 'actual text'\n {4}- 'expected text'[\s\S]*at .*failing\.test\.mjs:7:\d+/);
+    assert.match(out, /\nfailed \(1\):\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: strings › compares\n\n# tests 7\n/);
+  });
+
+  it("names a TODO without its stack trace, and passes test output through", () => {
+    assert.match(out, /\ntodo \(1\):\n {2}test\/fixtures\/reporter\/passing\.test\.mjs: arithmetic › divides by zero some day \(not yet\)\n/);
+    assert.doesNotMatch(out, /a TODO's failure/);
+    assert.match(out, /^a line the test printed$/m);
+  });
+
+  it("is far shorter than TAP", () => {
+    assert.ok(out.split("\n").length * 2 < runFixtures("tap").split("\n").length, out);
+  });
+});
