@@ -9,6 +9,12 @@ const cwd = process.cwd();
 const relative = (file) => (file ? path.relative(cwd, file) || file : "");
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
+/**
+ * True for the runner's test standing for a whole file: Node 20 names it by the file's absolute
+ * path, Node 22 by its path relative to the working directory.
+ */
+const isFileTest = (data) => data.file !== undefined && data.nesting === 0 && path.resolve(cwd, data.name) === data.file;
+
 /** The error a test failed with, without the runner's wrapper. */
 function unwrap(error) {
   return error?.code === "ERR_TEST_FAILURE" && error.cause !== undefined ? error.cause : error;
@@ -53,7 +59,7 @@ export default async function* readableReporter(source) {
         break;
       case "test:pass":
       case "test:fail": {
-        const isFile = data.file !== undefined && data.name === data.file;
+        const isFile = isFileTest(data);
         const isSuite = data.details?.type === "suite";
         const c = counts(data.file);
         if (data.todo !== undefined) {
@@ -74,7 +80,7 @@ export default async function* readableReporter(source) {
       }
       case "test:complete":
         // The runner's test for a whole file completes once every test in it has reported.
-        if (data.file !== undefined && data.name === data.file) {
+        if (isFileTest(data)) {
           const c = counts(data.file);
           const tally = [`${c.pass} passed`, c.fail ? `${c.fail} failed` : "", c.skip ? `${c.skip} skipped` : "", c.todo ? `${c.todo} todo` : ""].filter(Boolean).join(", ");
           yield `${c.fail > 0 ? "FAIL" : "ok  "} ${relative(data.file)}  (${tally}; ${seconds(data.details?.duration_ms ?? 0)})\n`;
