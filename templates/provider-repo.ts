@@ -253,7 +253,7 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
         version: "0.1.0",
         private: true,
         type: "module",
-        engines: { node: ">=20" },
+        engines: { node: ">=20.12" },
         bin: { [`provider-${name.replace(/_/g, "-")}`]: "dist/provider.mjs" },
         scripts: {
           generate: "buf generate",

@@ -26,7 +26,9 @@ function collect(dir) {
   return found;
 }
 
-const files = collect(testDir);
+// HARNESS_TOOL_TEST_DIRS=cli,transport runs only the files under those folders of test/.
+const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
+const files = collect(testDir).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 // Resolve `harness-tool` imports (examples, generated code) to this checkout's TypeScript sources,
 // in every process the tests start, through NODE_OPTIONS.
