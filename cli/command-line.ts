@@ -18,7 +18,7 @@ function flagByShort(flags: FlagDefinitions, short: string): string | undefined 
 }
 
 /** A mistake in the command line: the message points at the command's help. */
-function usageError(_command: CommandDefinition, message: string): UsageError {
+function usageError(message: string): UsageError {
   return new UsageError(message, { seeHelp: true });
 }
 
@@ -44,22 +44,22 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     const flag = name === undefined ? undefined : command.flags[name];
     if (name === undefined || flag === undefined) {
       const known = Object.keys(command.flags).map((f) => `--${f}`);
-      throw usageError(command, `unknown option ${written}${known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options"}`);
+      throw usageError(`unknown option ${written}${known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options"}`);
     }
     if (flag.type === "boolean") {
-      if (inline !== undefined) throw usageError(command, `${written} takes no value`);
+      if (inline !== undefined) throw usageError(`${written} takes no value`);
       values[name] = true;
       continue;
     }
     let value = inline;
     if (value === undefined) {
       const next = own[i + 1];
-      if (next === undefined || isFlag(command.flags, next)) throw usageError(command, `${written} needs a value: ${written} <${flag.value}>`);
+      if (next === undefined || isFlag(command.flags, next)) throw usageError(`${written} needs a value: ${written} <${flag.value}>`);
       value = next;
       i++;
     }
     if (flag.multiple) values[name] = [...((values[name] as string[] | undefined) ?? []), value];
-    else if (values[name] !== undefined) throw usageError(command, `${written} was given twice`);
+    else if (values[name] !== undefined) throw usageError(`${written} was given twice`);
     else values[name] = value;
   }
   checkPositionals(command, positionals);
@@ -68,7 +68,7 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     if (flag.type === "boolean") values[name] = false;
     else if (flag.multiple) values[name] = [];
     else if (flag.default !== undefined) values[name] = flag.default;
-    else if (flag.required) throw usageError(command, `--${name} <${flag.value}> is required: ${flag.description}`);
+    else if (flag.required) throw usageError(`--${name} <${flag.value}> is required: ${flag.description}`);
   }
   return { help: false, values: values as FlagValues<FlagDefinitions>, positionals, providerArgs: after, empty: argv.length === 0 };
 }
@@ -84,11 +84,11 @@ function checkPositionals(command: CommandDefinition, given: readonly string[]):
   const last = declared.at(-1);
   const missing = declared.slice(given.length).filter((p) => !p.optional);
   if (missing.length > 0) {
-    throw usageError(command, `missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${usageLine(command)}`);
+    throw usageError(`missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${usageLine(command)}`);
   }
   if (!last?.variadic && given.length > declared.length) {
     const extra = given.slice(declared.length);
-    throw usageError(command, `unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((a) => JSON.stringify(a)).join(" ")}${command.providerArgs ? " (arguments for the provider go after --)" : ""}`);
+    throw usageError(`unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((a) => JSON.stringify(a)).join(" ")}${command.providerArgs ? " (arguments for the provider go after --)" : ""}`);
   }
 }
 
