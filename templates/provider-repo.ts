@@ -261,7 +261,9 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
           // sources (src/gen is JavaScript with declarations) into one file, which starts as fast
           // as a bare gRPC server and is what the kernel launches.
           build: "tsc -p tsconfig.json && harness-tool bundle src/main.ts --outfile dist/provider.mjs",
-          test: "node --test dist/test/",
+          // The shell expands the pattern: Node 20's --test takes files and folders, Node 22's
+          // takes files and globs but no folder.
+          test: "node --test dist/test/*.test.js",
           check: "harness-tool check dist/provider.mjs --config dev-config.json",
         },
         dependencies: { "harness-tool": spec.harnessToolSpec },

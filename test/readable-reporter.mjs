@@ -48,7 +48,7 @@ export default async function* readableReporter(source) {
   let summaryStarted = false;
   const counts = (file) => {
     let c = perFile.get(file);
-    if (!c) perFile.set(file, (c = { pass: 0, fail: 0, skip: 0, todo: 0, failures: [] }));
+    if (!c) perFile.set(file, (c = { pass: 0, fail: 0, cancelled: 0, skip: 0, todo: 0, failures: [] }));
     return c;
   };
 
@@ -69,6 +69,9 @@ export default async function* readableReporter(source) {
           c.skip++;
         } else if (type === "test:pass") {
           if (!isSuite && !isFile) c.pass++;
+        } else if (data.details?.error?.failureType === "cancelledByParent") {
+          // Cancelled because its suite failed (a hook, say): the suite's failure says why.
+          c.cancelled++;
         } else if (data.details?.error?.failureType !== "subtestsFailed") {
           // A suite counts when its own hook failed; one that only holds failed tests does not.
           const failure = { file: relative(data.file), name: isFile ? "(the file itself)" : trail(open, data), text: failureText(data.details?.error) };
@@ -82,7 +85,7 @@ export default async function* readableReporter(source) {
         // The runner's test for a whole file completes once every test in it has reported.
         if (isFileTest(data)) {
           const c = counts(data.file);
-          const tally = [`${c.pass} passed`, c.fail ? `${c.fail} failed` : "", c.skip ? `${c.skip} skipped` : "", c.todo ? `${c.todo} todo` : ""].filter(Boolean).join(", ");
+          const tally = [`${c.pass} passed`, c.fail ? `${c.fail} failed` : "", c.cancelled ? `${c.cancelled} cancelled` : "", c.skip ? `${c.skip} skipped` : "", c.todo ? `${c.todo} todo` : ""].filter(Boolean).join(", ");
           yield `${c.fail > 0 ? "FAIL" : "ok  "} ${relative(data.file)}  (${tally}; ${seconds(data.details?.duration_ms ?? 0)})\n`;
           for (const f of c.failures) yield `  ✖ ${f.name}\n${f.text}\n`;
         }

@@ -28,18 +28,23 @@ describe("test/readable-reporter.mjs", () => {
     const names = (lines: string[]) => lines.map((l) => l.split(" ")[1]);
     assert.deepEqual(names(ours), ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"]);
     assert.deepEqual(ours.filter((l) => !l.startsWith("# duration_ms")), tap.filter((l) => !l.startsWith("# duration_ms")));
-    assert.deepEqual(ours.slice(0, 7), ["# tests 7", "# suites 2", "# pass 4", "# fail 1", "# cancelled 0", "# skipped 1", "# todo 1"]);
+    assert.deepEqual(ours.slice(0, 7), ["# tests 8", "# suites 3", "# pass 4", "# fail 1", "# cancelled 1", "# skipped 1", "# todo 1"]);
     assert.match(out, /\n# duration_ms [\d.]+\n$/, "the summary is the last thing printed");
   });
 
   it("prints one line per file, with its counts", () => {
-    assert.match(out, /^FAIL test\/fixtures\/reporter\/failing\.test\.mjs {2}\(1 passed, 1 failed; [\d.]+s\)$/m);
+    assert.match(out, /^FAIL test\/fixtures\/reporter\/failing\.test\.mjs {2}\(1 passed, 2 failed, 1 cancelled; [\d.]+s\)$/m);
     assert.match(out, /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m);
   });
 
   it("shows a failure with its suite, its message and its location, and recaps it before the summary", () => {
-    assert.match(out, /✖ strings › compares\n {4}AssertionError: Expected values to be strictly equal:[\s\S]*\+ 'actual text'\n {4}- 'expected text'[\s\S]*at .*failing\.test\.mjs:7:\d+/);
-    assert.match(out, /\nfailed \(1\):\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: strings › compares\n\n# tests 7\n/);
+    assert.match(out, /✖ strings › compares\n {4}AssertionError: Expected values to be strictly equal:[\s\S]*\+ 'actual text'\n {4}- 'expected text'[\s\S]*at .*failing\.test\.mjs:8:\d+/);
+    assert.match(out, /\nfailed \(2\):\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: strings › compares\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: a suite whose setup fails\n\n# tests 8\n/);
+  });
+
+  it("shows a failed hook once, on its suite, and counts the tests it cancelled as cancelled", () => {
+    assert.match(out, /✖ a suite whose setup fails\n {4}Error: the setup failed\n {4}at .*failing\.test\.mjs:15:\d+/);
+    assert.doesNotMatch(out, /never runs/);
   });
 
   it("names a TODO without its stack trace, and passes test output through", () => {
