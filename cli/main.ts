@@ -1,150 +1,102 @@
 /**
- * The `harness-tool` command line: init, schema, invoke, check, sync. Each command resolves to an
- * exit code; usage mistakes print a one-line explanation and exit 2, never a stack trace.
+ * The `harness-tool` command line. Each command resolves to an exit code; usage mistakes print a
+ * short explanation and exit 2, never a stack trace.
  */
-import { parseArgs } from "node:util";
+import type { CommandDefinition, CommandStreams } from "./command-definition.js";
+import { parseCommandLine, renderCommandHelp, renderOverview } from "./command-line.js";
+import { bundleCommandDefinition } from "./commands/bundle-command.js";
+import { checkCommandDefinition } from "./commands/check-command.js";
+import { initCommandDefinition } from "./commands/init-command.js";
+import { inspectCommandDefinition } from "./commands/inspect-command.js";
+import { invokeCommandDefinition } from "./commands/invoke-command.js";
+import { schemaCommandDefinition } from "./commands/schema-command.js";
+import { syncCommandDefinition } from "./commands/sync-command.js";
+import { packageVersion } from "./package-version.js";
+import { terminalWidth } from "./terminal/terminal-width.js";
 import { UsageError } from "./usage-error.js";
-import { splitProviderArgs } from "./provider-command.js";
 
-// Each command is imported when it runs: `sync` loads ts-morph (a whole TypeScript compiler),
-// which the other commands should not pay for at start-up.
+/**
+ * The command table, in the order `harness-tool --help` lists it.
+ *
+ * To add a command: in cli/commands/<name>-command.ts export
+ * `const <name>CommandDefinition = defineCommand({ name, summary, positionals, flags, examples, run })`
+ * (see cli/command-definition.ts), import it here and add it to this list. Parsing, `--help`, usage
+ * errors and exit codes come from the declaration; nothing else in this file changes. Keep a
+ * command module's top-level imports light and import heavy dependencies (grpc-js, ts-morph,
+ * esbuild) inside `run`: every command module loads for `harness-tool --help`.
+ */
+export const commands: readonly CommandDefinition[] = [
+  initCommandDefinition,
+  schemaCommandDefinition,
+  invokeCommandDefinition,
+  checkCommandDefinition,
+  syncCommandDefinition,
+  bundleCommandDefinition,
+  inspectCommandDefinition,
+];
 
-const help = `harness-tool: build, run and test PluggableHarness tool providers
-
-Usage:
-  harness-tool init [dir] [--name N] [--source S] [--examples a,b] [--force]
-  harness-tool schema <provider> [--json] [-- provider args]
-  harness-tool invoke <provider> <tool> --args '<json>' [--config file.json] [--cwd dir] [--json] [--trace] [-- provider args]
-  harness-tool check <provider> [--config file.json] [--allow-resources --args-file args.json] [--cwd dir] [--json] [-- provider args]
-  harness-tool sync <handlers.ts ...> [--dry-run]
-  harness-tool bundle <entry.js> [--outfile dist/provider.mjs] [--external pkg]
-  harness-tool inspect <provider> [--config file.json] [--port N] [--cwd dir] [-- provider args]
-
-<provider> is the provider's executable, started directly as the kernel starts it (no shell).
-`;
-
-type Streams = { out: NodeJS.WriteStream; err: NodeJS.WriteStream };
-
-async function run(argv: readonly string[], { out, err }: Streams): Promise<number> {
-  const [command, ...rest] = argv;
-  const { cli, providerArgs } = splitProviderArgs(rest);
-  switch (command) {
+async function run(argv: readonly string[], streams: CommandStreams): Promise<number> {
+  const [name, ...rest] = argv;
+  const width = terminalWidth(streams.out);
+  switch (name) {
     case undefined:
+      streams.err.write(renderOverview(commands, terminalWidth(streams.err)));
+      return 2;
     case "help":
     case "--help":
-    case "-h":
-      out.write(help);
-      return command === undefined ? 2 : 0;
-    case "schema": {
-      const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { json: { type: "boolean", default: false } } });
-      const [provider] = positionals;
-      if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool schema <provider> [--json]");
-      const { schemaCommand } = await import("./commands/schema-command.js");
-      return schemaCommand({ command: provider, args: providerArgs }, { json: values.json, out });
+    case "-h": {
+      const topic = name === "help" ? rest[0] : undefined;
+      const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
+      if (topic !== undefined && !command) throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${commands.map((c) => c.name).join(", ")}`);
+      streams.out.write(command ? renderCommandHelp(command, width) : renderOverview(commands, width));
+      return 0;
     }
-    case "invoke": {
-      const { values, positionals } = parseArgs({
-        args: cli,
-        allowPositionals: true,
-        options: {
-          args: { type: "string", default: "{}" },
-          config: { type: "string" },
-          cwd: { type: "string" },
-          json: { type: "boolean", default: false },
-          trace: { type: "boolean", default: false },
-        },
-      });
-      const [provider, tool] = positionals;
-      if (!provider || !tool || positionals.length > 2) throw new UsageError("usage: harness-tool invoke <provider> <tool> --args '<json>'");
-      const { invokeCommand, parseArgsJson } = await import("./commands/invoke-command.js");
-      const interrupt = new AbortController();
-      const onSigint = () => interrupt.abort();
-      process.once("SIGINT", onSigint);
-      try {
-        return await invokeCommand(
-          { command: provider, args: providerArgs },
-          {
-            tool,
-            args: parseArgsJson(values.args),
-            ...(values.config ? { configFile: values.config } : {}),
-            cwd: values.cwd ?? process.cwd(),
-            json: values.json,
-            trace: values.trace,
-            out,
-            err,
-            interrupt: interrupt.signal,
-          },
-        );
-      } finally {
-        process.off("SIGINT", onSigint);
-      }
+    case "--version":
+    case "-v":
+    case "version":
+      streams.out.write(`${packageVersion()}\n`);
+      return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; the commands are ${commands.map((c) => c.name).join(", ")}`, { seeHelp: true });
+  try {
+    const parsed = parseCommandLine(command, rest);
+    if (parsed.help) {
+      streams.out.write(renderCommandHelp(command, width));
+      return 0;
     }
-    case "check": {
-      const { values, positionals } = parseArgs({
-        args: cli,
-        allowPositionals: true,
-        options: {
-          config: { type: "string" },
-          "allow-resources": { type: "boolean", default: false },
-          "args-file": { type: "string" },
-          cwd: { type: "string" },
-          json: { type: "boolean", default: false },
-        },
-      });
-      const [provider] = positionals;
-      if (!provider || positionals.length > 1) throw new UsageError("usage: harness-tool check <provider>");
-      const { checkCommand } = await import("./commands/check-command.js");
-      return checkCommand(
-        { command: provider, args: providerArgs },
-        {
-          ...(values.config ? { configFile: values.config } : {}),
-          allowResources: values["allow-resources"],
-          ...(values["args-file"] ? { argsFile: values["args-file"] } : {}),
-          cwd: values.cwd ?? process.cwd(),
-          json: values.json,
-          out,
-        },
-      );
-    }
-    case "sync": {
-      const { values, positionals } = parseArgs({ args: cli, allowPositionals: true, options: { "dry-run": { type: "boolean", default: false } } });
-      const { syncCommand } = await import("./commands/sync-command.js");
-      return syncCommand(positionals, { dryRun: values["dry-run"], out });
-    }
-    case "bundle": {
-      const { values, positionals } = parseArgs({
-        args: cli,
-        allowPositionals: true,
-        options: { outfile: { type: "string", default: "dist/provider.mjs" }, external: { type: "string", multiple: true, default: [] } },
-      });
-      const [entry] = positionals;
-      if (!entry || positionals.length > 1) throw new UsageError("usage: harness-tool bundle <entry.js> [--outfile dist/provider.mjs]");
-      const { bundleCommand } = await import("./commands/bundle-command.js");
-      return bundleCommand(entry, { outfile: values.outfile, external: values.external, out });
-    }
-    case "inspect": {
-      const { runInspect } = await import("./commands/inspect-command.js");
-      return runInspect(cli, providerArgs, { out, err });
-    }
-    case "init": {
-      const { initCommand } = await import("./commands/init-command.js");
-      return initCommand(cli, { out, err });
-    }
-    default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}; see harness-tool --help`);
+    return await command.run(parsed, streams);
+  } catch (e) {
+    throw new CommandFailure(command.name, e);
+  }
+}
+
+/** An error on its way out of a command, with the command's name for the message. */
+class CommandFailure extends Error {
+  constructor(
+    readonly command: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
   }
 }
 
 /** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
-export async function main(argv: readonly string[], streams: Streams = { out: process.stdout, err: process.stderr }): Promise<number> {
+export async function main(argv: readonly string[], streams: CommandStreams = { out: process.stdout, err: process.stderr }): Promise<number> {
   try {
     return await run(argv, streams);
   } catch (e) {
-    if (e instanceof UsageError || (e instanceof TypeError && (e as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS"))) {
-      streams.err.write(`harness-tool: ${e.message}\n`);
+    const command = e instanceof CommandFailure ? e.command : undefined;
+    const cause = e instanceof CommandFailure ? e.cause : e;
+    const prefix = command ? `harness-tool ${command}` : "harness-tool";
+    const message = cause instanceof Error ? cause.message : String(cause);
+    if (cause instanceof UsageError) {
+      streams.err.write(`${prefix}: ${message}\n${cause.seeHelp ? `(see ${prefix} --help)\n` : ""}`);
       return 2;
     }
-    streams.err.write(`harness-tool: ${(e as Error).message ?? String(e)}\n`);
+    // An unexpected failure: its message, not a stack trace, unless asked for one.
+    const stack = process.env["HARNESS_TOOL_DEBUG"] && cause instanceof Error ? `${cause.stack}\n` : "";
+    streams.err.write(`${prefix}: ${message}\n${stack}`);
     return 1;
   }
 }

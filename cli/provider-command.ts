@@ -1,7 +1,10 @@
 /**
  * The `<provider command>` the CLI launches: an executable started directly, as the kernel starts
- * providers (no shell). Arguments for the provider itself follow a `--`.
+ * providers (no shell). Arguments for the provider itself follow a `--` on the command line.
  */
+import { statSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "./usage-error.js";
 
 /** The executable and its arguments. */
 export interface ProviderCommand {
@@ -9,8 +12,16 @@ export interface ProviderCommand {
   readonly args: readonly string[];
 }
 
-/** Splits argv at the first `--`: what comes after is the provider's own arguments. */
-export function splitProviderArgs(argv: readonly string[]): { cli: string[]; providerArgs: string[] } {
-  const at = argv.indexOf("--");
-  return at < 0 ? { cli: [...argv], providerArgs: [] } : { cli: argv.slice(0, at), providerArgs: argv.slice(at + 1) };
+/** The working directory a call runs in: it must exist, as it would for the kernel. */
+export function workingDirectory(given: string | undefined): string {
+  if (given === undefined) return process.cwd();
+  const resolved = path.resolve(given);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(resolved).isDirectory();
+  } catch {
+    throw new UsageError(`--cwd ${given}: no such directory`);
+  }
+  if (!isDirectory) throw new UsageError(`--cwd ${given} is not a directory`);
+  return resolved;
 }

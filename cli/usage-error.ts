@@ -1,4 +1,11 @@
 /** A mistake in how a command was called: the CLI prints its message and exits 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+  /** The mistake is in the command line itself: the message ends by pointing at `--help`. */
+  readonly seeHelp: boolean;
+
+  constructor(message: string, options: { seeHelp?: boolean } = {}) {
+    super(message);
+    this.seeHelp = options.seeHelp ?? false;
+  }
 }

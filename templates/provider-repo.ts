@@ -253,7 +253,7 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
         version: "0.1.0",
         private: true,
         type: "module",
-        engines: { node: ">=20" },
+        engines: { node: ">=20.12" },
         bin: { [`provider-${name.replace(/_/g, "-")}`]: "dist/provider.mjs" },
         scripts: {
           generate: "buf generate",
@@ -261,7 +261,9 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
           // sources (src/gen is JavaScript with declarations) into one file, which starts as fast
           // as a bare gRPC server and is what the kernel launches.
           build: "tsc -p tsconfig.json && harness-tool bundle src/main.ts --outfile dist/provider.mjs",
-          test: "node --test dist/test/",
+          // The shell expands the pattern: Node 20's --test takes files and folders, Node 22's
+          // takes files and globs but no folder.
+          test: "node --test dist/test/*.test.js",
           check: "harness-tool check dist/provider.mjs --config dev-config.json",
         },
         dependencies: { "harness-tool": spec.harnessToolSpec },
@@ -304,6 +306,7 @@ modules:
           noUncheckedIndexedAccess: true,
           verbatimModuleSyntax: true,
           skipLibCheck: true,
+          resolveJsonModule: true,
           outDir: "dist",
           rootDir: ".",
           sourceMap: true,
@@ -382,10 +385,12 @@ ${parts.map((p) => p.handler).join("")}};
 // The provider's executable: the kernel starts it directly (no shell, no npx) and talks to it
 // through go-plugin. Nothing but the handshake line may go to stdout; console output goes to stderr.
 import { serve } from "harness-tool";
+import packageJson from "../package.json" with { type: "json" };
 import { create${pascal}Provider } from "${genModule}";
 import { handlers } from "./handlers.js";
 
-await serve(create${pascal}Provider(handlers, { allowedRoots: (config) => config.roots }));
+// Describe reports package.json's version (bundled into dist/provider.mjs at build time).
+await serve(create${pascal}Provider(handlers, { version: packageJson.version, allowedRoots: (config) => config.roots }));
 `,
   );
 
@@ -397,6 +402,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
+import packageJson from "../package.json" with { type: "json" };
+import { handlers } from "../src/handlers.js";
 
 const entry = fileURLToPath(new URL("../provider.mjs", import.meta.url));
 const callContext = { sessionId: "test-session", turnId: "1", workingDirectory: process.cwd() };
@@ -412,11 +419,17 @@ describe("the ${name} provider", () => {
     assert.ok(report.graceful, "the provider should exit by itself on Shutdown");
   });
 
-  it("declares its tools", async () => {
+  it("serves a tool for every handler, and a handler for every tool", async () => {
     const schema = await provider.getSchema();
-    assert.deepEqual(schema.tools.map((t) => t.name).sort(), ${JSON.stringify(
-      spec.examples.map((e) => ({ data_source: "read_note", resource: "save_note", process: "run_command", interactive: "ask_user" })[e]).sort(),
-    )});
+    // Handlers are the tools' names in lowerCamelCase: read_note -> readNote.
+    const handlerTools = Object.keys(handlers).map((key) => key.replace(/[A-Z]/g, (c) => \`_\${c.toLowerCase()}\`));
+    assert.ok(schema.tools.length > 0);
+    assert.deepEqual(schema.tools.map((t) => t.name).sort(), handlerTools.sort());
+  });
+
+  it("reports package.json's version in Describe", async () => {
+    const { producer } = await provider.describe();
+    assert.equal(producer?.version, packageJson.version);
   });
 
 ${parts.map((p) => p.test).filter((t) => t !== "").join("\n")}});

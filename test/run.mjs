@@ -2,6 +2,9 @@
 // Runs every *.test.ts under test/ (fixtures excluded) on Node's test runner through tsx.
 // Node 20's `--test` neither expands globs nor picks up .ts files by itself, hence this list.
 // Arguments are passed on, so `npm test -- --test-name-pattern=wire` works.
+// The report is test/readable-reporter.mjs (a line per file, failures in full, then the TAP summary
+// lines CI reads); `npm test -- --test-reporter=tap` prints raw TAP instead, and
+// HARNESS_TOOL_TEST_TAP=<file> writes raw TAP to that file beside the readable report.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -23,12 +26,22 @@ function collect(dir) {
   return found;
 }
 
-const files = collect(testDir);
+// HARNESS_TOOL_TEST_DIRS=cli,transport runs only the files under those folders of test/.
+const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
+const files = collect(testDir).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 // Resolve `harness-tool` imports (examples, generated code) to this checkout's TypeScript sources,
 // in every process the tests start, through NODE_OPTIONS.
 const nodeOptions = [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ");
-const result = spawnSync(process.execPath, [tsx, "--test", ...process.argv.slice(2), ...files], {
+const args = process.argv.slice(2);
+const reporters = args.some((a) => a.startsWith("--test-reporter"))
+  ? []
+  : [
+      `--test-reporter=${path.join(testDir, "readable-reporter.mjs")}`,
+      "--test-reporter-destination=stdout",
+      ...(process.env.HARNESS_TOOL_TEST_TAP ? ["--test-reporter=tap", `--test-reporter-destination=${process.env.HARNESS_TOOL_TEST_TAP}`] : []),
+    ];
+const result = spawnSync(process.execPath, [tsx, "--test", ...reporters, ...args, ...files], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NODE_OPTIONS: nodeOptions },

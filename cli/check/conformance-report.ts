@@ -15,13 +15,29 @@ export interface RuleResult {
   readonly why: string;
 }
 
-/** The report as a table. */
-export function renderReport(results: readonly RuleResult[]): string {
+/**
+ * The report as a table `width` columns wide: the reasons wrap onto more lines; when that is not
+ * enough, the spec section and then the rule are cut, with an ellipsis.
+ */
+export function renderReport(results: readonly RuleResult[], width = 80): string {
   const counts = { pass: 0, fail: 0, skip: 0, warn: 0 };
   for (const r of results) counts[r.status]++;
   const table = renderTable(
     ["rule", "spec section", "result", "why"],
     results.map((r) => [r.rule, r.section, r.status, r.why]),
+    {
+      width,
+      overflow: ["truncate", "truncate", "truncate", "wrap"],
+      // The reasons wrap first (nothing is lost) down to 36 columns; then unusually long rule ids
+      // are cut to 34, the section to 12, the reasons narrow to 24 and the rule ids to 20.
+      shrink: [
+        { column: 3, downTo: 36 },
+        { column: 0, downTo: 34 },
+        { column: 1, downTo: 12 },
+        { column: 3, downTo: 24 },
+        { column: 0, downTo: 20 },
+      ],
+    },
   );
   // Not "N passed, N failed" alone on a line: CI reads that shape as a test-runner summary.
   return `${table}\nrules: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip, ${counts.warn} warn\n`;

@@ -30,6 +30,7 @@ import {
 import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
 import { PROTOCOL_VERSION } from "../../runtime/service/protocol-version.js";
 import type { ProviderCommand } from "../provider-command.js";
+import { truncate } from "../terminal/terminal-width.js";
 import { categoryName } from "../terminal/wire-names.js";
 import type { RuleResult } from "./conformance-report.js";
 import { invalidArgumentVariants, sampleValue } from "./sample-arguments.js";
@@ -79,10 +80,10 @@ async function checkCookieRefused(provider: ProviderCommand): Promise<RuleResult
     child.kill("SIGKILL");
     return result("handshake.cookie-refused", section, "fail", "with a wrong cookie the provider kept running instead of exiting");
   }
-  if (stdout !== "") return result("handshake.cookie-refused", section, "fail", `with a wrong cookie it printed on stdout: ${JSON.stringify(stdout.slice(0, 80))}`);
+  if (stdout !== "") return result("handshake.cookie-refused", section, "fail", `with a wrong cookie it printed on stdout: ${JSON.stringify(truncate(stdout, 80))}`);
   if (ended.code === 0) return result("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited 0");
   if (stderr.trim() === "") return result("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited without explaining why on stderr");
-  return result("handshake.cookie-refused", section, "pass", `exit ${ended.code}: ${stderr.trim().split("\n")[0]?.slice(0, 80) ?? ""}`);
+  return result("handshake.cookie-refused", section, "pass", `exit ${ended.code}: ${truncate(stderr.trim().split("\n")[0] ?? "", 80)}`);
 }
 
 function schemaRules(schema: GetSchemaResponse): RuleResult[] {
@@ -160,13 +161,16 @@ async function invokeRules(launched: LaunchedProvider, schema: GetSchemaResponse
       continue;
     }
     const invocable = tool.kind === ToolKind.DATA_SOURCE || options.allowResources === true;
+    // How to give a resource or interactive tool its arguments, with the file's shape for this tool.
+    const argsFileLine = JSON.stringify({ [tool.name]: sampleValue(input) });
     if (!invocable) {
-      rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", `${tool.kind === ToolKind.INTERACTIVE ? "interactive" : "resource"} tool: pass --allow-resources to invoke it`));
+      const kind = tool.kind === ToolKind.INTERACTIVE ? "interactive" : "resource";
+      rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", `${kind} tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding ${argsFileLine}`));
       continue;
     }
     const valid = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
     if (tool.kind !== ToolKind.DATA_SOURCE && !options.resourceArguments?.[tool.name]) {
-      rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", "no arguments for it in the --args-file"));
+      rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
     } else {
       rows.push(streamRow(`invoke.valid:${tool.name}`, tool, await invokeOnce(launched, tool.name, valid, cwd), (terminal) =>
         terminal?.event.case === "error" && terminal.event.value.category === ToolErrorCategory.INVALID_ARGUMENTS
@@ -247,8 +251,11 @@ export async function runConformance(provider: ProviderCommand, options: Conform
   try {
     launched = await launch(provider.command, { args: provider.args });
   } catch (e) {
+    // The executable could not be run at all (spawn's ENOENT, EACCES): a launch problem, not a rule.
+    if (typeof (e as NodeJS.ErrnoException).code === "string") throw e;
     rows.push(result("handshake.line", "go-plugin: handshake", "fail", (e as Error).message.split("\n")[0] ?? ""));
-    rows.push(await checkCookieRefused(provider));
+    // A provider that fails to start with the right cookie also "refuses" a wrong one: that shows nothing.
+    rows.push(result("handshake.cookie-refused", "go-plugin: magic cookie", "skip", "the provider does not start with the right cookie either"));
     return rows;
   }
   let killed = false;
@@ -329,7 +336,7 @@ export async function runConformance(provider: ProviderCommand, options: Conform
       rows.push(result("invoke.*", "Invoke", "skip", "Configure failed"));
     }
     const stray = launched.strayStdout;
-    rows.push(result("handshake.stdout-clean", "go-plugin: stdout", stray.length === 0 ? "pass" : "fail", stray.length === 0 ? "only the handshake line on stdout" : `${stray.length} line(s) after the handshake, e.g. ${JSON.stringify(stray[0]?.slice(0, 60))}`));
+    rows.push(result("handshake.stdout-clean", "go-plugin: stdout", stray.length === 0 ? "pass" : "fail", stray.length === 0 ? "only the handshake line on stdout" : `${stray.length} line(s) after the handshake, e.g. ${JSON.stringify(truncate(stray[0] ?? "", 60))}`));
     const kill = await launched.kill();
     killed = true;
     rows.push(

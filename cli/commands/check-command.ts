@@ -1,9 +1,11 @@
 /** `harness-tool check <provider>`: runs the conformance suite and prints the report. */
 import { readFileSync } from "node:fs";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { renderReport, reportPassed } from "../check/conformance-report.js";
-import { runConformance } from "../check/run-conformance.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { renderReport, reportPassed, type RuleResult } from "../check/conformance-report.js";
+import { defineCommand } from "../command-definition.js";
+import { assertLaunchable, explainLaunchFailure } from "../launch-provider.js";
+import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { terminalWidth } from "../terminal/terminal-width.js";
 import { UsageError } from "../usage-error.js";
 
 /** Options of the check command. */
@@ -32,12 +34,48 @@ function readJsonObject(file: string, flag: string): JsonObject {
 export async function checkCommand(provider: ProviderCommand, options: CheckOptions): Promise<number> {
   const resourceArguments = options.argsFile ? (readJsonObject(options.argsFile, "--args-file") as { [tool: string]: JsonObject }) : undefined;
   if (resourceArguments && !options.allowResources) throw new UsageError("--args-file only matters with --allow-resources");
-  const results = await runConformance(provider, {
-    ...(options.configFile ? { config: readJsonObject(options.configFile, "--config") } : {}),
-    allowResources: options.allowResources,
-    ...(resourceArguments ? { resourceArguments } : {}),
-    cwd: options.cwd,
-  });
-  options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results));
+  assertLaunchable(provider);
+  const { runConformance } = await import("../check/run-conformance.js");
+  const config = options.configFile ? readJsonObject(options.configFile, "--config") : undefined;
+  let results: RuleResult[];
+  try {
+    results = await runConformance(provider, { ...(config ? { config } : {}), allowResources: options.allowResources, ...(resourceArguments ? { resourceArguments } : {}), cwd: options.cwd });
+  } catch (e) {
+    throw explainLaunchFailure(provider, e);
+  }
+  options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results, terminalWidth(options.out)));
   return reportPassed(results) ? 0 : 1;
 }
+
+/** The command line of `harness-tool check`. */
+export const checkCommandDefinition = defineCommand({
+  name: "check",
+  summary: "run the conformance suite against a provider executable",
+  description: [
+    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails.",
+    `Data-source tools are invoked with sample arguments. Resource and interactive tools change things or wait for a person, so they are invoked only with --allow-resources, and only those named in --args-file, a JSON object of arguments by tool name: {"save_note": {"title": "t", "body": "b"}}.`,
+  ].join("\n\n"),
+  positionals: [{ name: "provider" }],
+  flags: {
+    config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
+    "allow-resources": { type: "boolean", description: "invoke resource and interactive tools too (those named in --args-file)" },
+    "args-file": { type: "string", value: "args.json", description: "arguments for resource and interactive tools, by tool name" },
+    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of every call (default: the current directory)" },
+    json: { type: "boolean", description: "print the results as JSON" },
+  },
+  providerArgs: true,
+  examples: ["harness-tool check dist/provider.mjs --config dev-config.json", "harness-tool check dist/provider.mjs --allow-resources --args-file args.json"],
+  run: ({ values, positionals, providerArgs }, { out }) => {
+    return checkCommand(
+      { command: positionals[0] as string, args: providerArgs },
+      {
+        ...(values.config ? { configFile: values.config } : {}),
+        allowResources: values["allow-resources"],
+        ...(values["args-file"] ? { argsFile: values["args-file"] } : {}),
+        cwd: workingDirectory(values.cwd),
+        json: values.json,
+        out,
+      },
+    );
+  },
+});

@@ -1,30 +1,40 @@
 /**
- * `harness-tool init [dir]`: scaffolds a provider repository. With flags it is non-interactive; on
- * a terminal with no arguments it asks for the name, the source address and the example tools. It
- * refuses a non-empty directory unless `--force`, and prints the next commands when done.
+ * `harness-tool init [dir]`: scaffolds a provider repository. On a terminal it asks for what its
+ * flags did not give (the name, the directory, the source address, where harness-tool is installed
+ * from, the example tools); elsewhere, or with `--yes`, it takes the defaults. It refuses a
+ * non-empty directory unless `--force`, and prints the next commands when done.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../../templates/provider-repo.js";
+import { defineCommand } from "../command-definition.js";
+import { packageRoot, packageVersion } from "../package-version.js";
 import { UsageError } from "../usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
 
-/** This package's version, for the new repository's dependency on it. */
-function ownVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, "package.json");
-    if (existsSync(candidate)) {
-      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "harness-tool" && pkg.version) return pkg.version;
+/**
+ * Where the new repository installs harness-tool from. When this copy was installed from a tarball
+ * (`npx --package ./harness-tool-0.1.0.tgz`, or `npm install ./harness-tool-0.1.0.tgz` in a
+ * project), the installing package.json names it as `file:<path>`: the new repository gets the same
+ * tarball by its absolute path. Otherwise the registry's release of this version.
+ */
+export function defaultHarnessToolSpec(root = packageRoot()): string {
+  const nodeModules = path.dirname(root);
+  if (path.basename(nodeModules) === "node_modules") {
+    const installer = path.join(path.dirname(nodeModules), "package.json");
+    try {
+      const pkg = JSON.parse(readFileSync(installer, "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const spec = pkg.dependencies?.["harness-tool"] ?? pkg.devDependencies?.["harness-tool"];
+      if (spec?.startsWith("file:")) {
+        const tarball = path.resolve(path.dirname(installer), spec.slice("file:".length));
+        if (existsSync(tarball)) return `file:${tarball}`;
+      }
+    } catch {
+      // No readable package.json above node_modules: fall through to the registry.
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return "0.1.0";
-    dir = parent;
   }
+  return `^${packageVersion()}`;
 }
 
 function parseExamples(text: string): ExampleName[] {
@@ -36,77 +46,127 @@ function parseExamples(text: string): ExampleName[] {
   return [...new Set(chosen)] as ExampleName[];
 }
 
-/** Asks on the terminal, with @clack/prompts. Returns undefined when the user cancels. */
-async function ask(defaults: { dir: string; name: string }): Promise<{ dir: string; name: string; source: string; examples: ExampleName[] } | undefined> {
+/** What init writes; each field either came from a flag or is still open to a question. */
+interface InitAnswers {
+  dir: string;
+  name: string;
+  source: string;
+  harnessTool: string;
+  examples: ExampleName[];
+}
+
+const defaultSource = (name: string) => `github.com/you/provider-${name.replace(/_/g, "-")}`;
+const nameFromDir = (dir: string) => path.basename(path.resolve(dir)).replace(/^provider[-_]/, "").replace(/-/g, "_").toLowerCase();
+
+/**
+ * Asks on the terminal (@clack/prompts) for each answer in `open`; the others stay as given.
+ * Returns undefined when the user cancels.
+ */
+async function ask(given: InitAnswers, open: ReadonlySet<keyof InitAnswers>): Promise<InitAnswers | undefined> {
   const prompts = await import("@clack/prompts");
+  const answers = { ...given };
   prompts.intro("harness-tool init: a new tool provider");
-  const name = await prompts.text({
-    message: "Provider name (snake_case)",
-    placeholder: defaults.name,
-    defaultValue: defaults.name,
-    validate: (v) => (v === undefined || v === "" || namePattern.test(v) ? undefined : "lowercase letters, digits and _, starting with a letter"),
-  });
-  if (prompts.isCancel(name)) return undefined;
-  const dir = await prompts.text({ message: "Directory", placeholder: name, defaultValue: name });
-  if (prompts.isCancel(dir)) return undefined;
-  const source = await prompts.text({ message: "Source address (ProducerRef.source)", placeholder: `github.com/you/provider-${name}`, defaultValue: `github.com/you/provider-${name}` });
-  if (prompts.isCancel(source)) return undefined;
-  const examples = await prompts.multiselect({
-    message: "Example tools",
-    options: [
-      { value: "data_source", label: "data_source", hint: "read_note: reads, runs freely" },
-      { value: "resource", label: "resource with key_fields", hint: "save_note: mutates, approved first" },
-      { value: "process", label: "streaming, process-backed", hint: "run_command: streams a child's output" },
-      { value: "interactive", label: "interactive", hint: "ask_user: waits for a person" },
-    ],
-    initialValues: [...exampleNames],
-    required: true,
-  });
-  if (prompts.isCancel(examples)) return undefined;
+  if (open.has("name")) {
+    const fallback = namePattern.test(answers.name) ? answers.name : "my_tools";
+    const name = await prompts.text({
+      message: "Provider name (snake_case)",
+      placeholder: fallback,
+      defaultValue: fallback,
+      validate: (v) => (v === undefined || v === "" || namePattern.test(v) ? undefined : "lowercase letters, digits and _, starting with a letter"),
+    });
+    if (prompts.isCancel(name)) return undefined;
+    answers.name = name;
+    if (open.has("source")) answers.source = defaultSource(name);
+  }
+  if (open.has("dir")) {
+    const dir = await prompts.text({ message: "Directory", placeholder: answers.name, defaultValue: answers.name });
+    if (prompts.isCancel(dir)) return undefined;
+    answers.dir = dir;
+  }
+  if (open.has("source")) {
+    const source = await prompts.text({ message: "Source address (ProducerRef.source)", placeholder: answers.source, defaultValue: answers.source });
+    if (prompts.isCancel(source)) return undefined;
+    answers.source = source;
+  }
+  if (open.has("harnessTool")) {
+    const spec = await prompts.text({
+      message: "Install harness-tool from (an npm version range, or file:<path to a .tgz>)",
+      placeholder: answers.harnessTool,
+      defaultValue: answers.harnessTool,
+    });
+    if (prompts.isCancel(spec)) return undefined;
+    answers.harnessTool = spec;
+  }
+  if (open.has("examples")) {
+    const examples = await prompts.multiselect({
+      message: "Example tools",
+      options: [
+        { value: "data_source", label: "data_source", hint: "read_note: reads, runs freely" },
+        { value: "resource", label: "resource with key_fields", hint: "save_note: mutates, approved first" },
+        { value: "process", label: "streaming, process-backed", hint: "run_command: streams a child's output" },
+        { value: "interactive", label: "interactive", hint: "ask_user: waits for a person" },
+      ],
+      initialValues: [...exampleNames],
+      required: true,
+    });
+    if (prompts.isCancel(examples)) return undefined;
+    answers.examples = examples as ExampleName[];
+  }
   prompts.outro("Writing the repository.");
-  return { dir, name, source, examples: examples as ExampleName[] };
+  return answers;
+}
+
+/** Options of the init command, as its flags give them. */
+export interface InitOptions {
+  readonly dir?: string | undefined;
+  readonly name?: string | undefined;
+  readonly source?: string | undefined;
+  readonly harnessTool?: string | undefined;
+  readonly examples?: string | undefined;
+  readonly force: boolean;
+  /** Take the defaults for what the flags did not give, even on a terminal. */
+  readonly yes: boolean;
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function initCommand(argv: readonly string[], streams: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      name: { type: "string" },
-      source: { type: "string" },
-      examples: { type: "string" },
-      force: { type: "boolean", default: false },
-      "harness-tool": { type: "string" },
-    },
-  });
-  if (positionals.length > 1) throw new UsageError("usage: harness-tool init [dir] [--name N] [--source S] [--examples a,b] [--force]");
-  const interactive = argv.length === 0 && process.stdin.isTTY === true && process.stdout.isTTY === true;
-
-  let dir = positionals[0] ?? ".";
-  let name = values.name ?? path.basename(path.resolve(dir)).replace(/^provider[-_]/, "").replace(/-/g, "_").toLowerCase();
-  let source = values.source ?? `github.com/you/provider-${name.replace(/_/g, "-")}`;
-  let examples = values.examples ? parseExamples(values.examples) : [...exampleNames];
+export async function initCommand(options: InitOptions, streams: { out: NodeJS.WriteStream | NodeJS.WritableStream; err: NodeJS.WritableStream }, terminal = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+  const dir = options.dir ?? ".";
+  const name = options.name ?? nameFromDir(dir);
+  let answers: InitAnswers = {
+    dir,
+    name,
+    source: options.source ?? defaultSource(name),
+    harnessTool: options.harnessTool ?? defaultHarnessToolSpec(),
+    examples: options.examples !== undefined ? parseExamples(options.examples) : [...exampleNames],
+  };
+  const open = new Set<keyof InitAnswers>();
+  if (options.dir === undefined) open.add("dir");
+  if (options.name === undefined) open.add("name");
+  if (options.source === undefined) open.add("source");
+  if (options.harnessTool === undefined) open.add("harnessTool");
+  if (options.examples === undefined) open.add("examples");
+  const interactive = !options.yes && open.size > 0 && terminal.stdin.isTTY === true && terminal.stdout.isTTY === true;
   if (interactive) {
-    const answers = await ask({ dir, name: namePattern.test(name) ? name : "my_tools" });
-    if (!answers) {
+    const asked = await ask(answers, open);
+    if (!asked) {
       streams.err.write("harness-tool init: cancelled\n");
       return 130;
     }
-    ({ dir, name, source, examples } = answers);
+    answers = asked;
   }
-  if (!namePattern.test(name)) {
-    throw new UsageError(`provider name ${JSON.stringify(name)} is not snake_case (lowercase letters, digits and _): pass --name`);
+  if (!namePattern.test(answers.name)) {
+    throw new UsageError(`provider name ${JSON.stringify(answers.name)} is not snake_case (lowercase letters, digits and _): pass --name`);
   }
-  const target = path.resolve(dir);
-  if (existsSync(target) && readdirSync(target).length > 0 && !values.force) {
+  if (answers.harnessTool.trim() === "") throw new UsageError("--harness-tool must name a version range or a file: path");
+  const target = path.resolve(answers.dir);
+  if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
     throw new UsageError(`${target} is not empty: choose an empty directory, or pass --force to write into it`);
   }
   const spec: ScaffoldSpec = {
-    name,
-    source,
-    examples,
-    harnessToolSpec: values["harness-tool"] ?? `^${ownVersion()}`,
+    name: answers.name,
+    source: answers.source,
+    examples: answers.examples,
+    harnessToolSpec: answers.harnessTool,
     directory: target,
   };
   const files = scaffoldFiles(spec);
@@ -117,9 +177,47 @@ export async function initCommand(argv: readonly string[], streams: { out: NodeJ
   }
   const shown = path.relative(process.cwd(), target) || ".";
   streams.out.write(
-    `Created provider-${name.replace(/_/g, "-")} in ${target} (${files.size} files).\n\nNext:\n` +
+    `Created provider-${answers.name.replace(/_/g, "-")} in ${target} (${files.size} files), installing harness-tool from ${answers.harnessTool}.\n\nNext:\n` +
       (shown === "." ? "" : `  cd ${shown}\n`) +
       "  npm install\n  npm run generate && npm run build && npm test\n  npm run check\n",
   );
   return 0;
 }
+
+/** The command line of `harness-tool init`. */
+export const initCommandDefinition = defineCommand({
+  name: "init",
+  summary: "scaffold a new provider repository",
+  description: [
+    "Writes a proto with example tools, their handlers, the provider's entry, tests on harness-tool/testing and the buf configuration. On a terminal it asks for whatever the flags below did not give; elsewhere (or with --yes) it takes the defaults.",
+    "harness-tool is installed from the npm registry by default. Run from a tarball (npx --yes --package ./harness-tool-0.1.0.tgz harness-tool init ...) it defaults to that tarball.",
+  ].join("\n\n"),
+  positionals: [{ name: "dir", optional: true }],
+  flags: {
+    name: { type: "string", value: "snake_name", description: "the provider's name, used for the proto package and the generated names (default: from the directory)" },
+    source: { type: "string", value: "address", description: "ProducerRef.source (default: github.com/you/provider-<name>)" },
+    "harness-tool": { type: "string", value: "spec", description: "the package.json spec harness-tool is installed from: a version range or file:<path to a .tgz>" },
+    examples: { type: "string", value: "list", description: `the example tools, comma-separated from ${exampleNames.join(", ")} (default: all)` },
+    force: { type: "boolean", description: "write into a directory that is not empty" },
+    yes: { type: "boolean", short: "y", description: "never ask: take the defaults for what the flags did not give" },
+  },
+  examples: [
+    "harness-tool init",
+    "harness-tool init notes --source github.com/acme/provider-notes --yes",
+    "harness-tool init notes --examples data_source,resource --yes",
+    "harness-tool init notes --harness-tool file:/tmp/harness-tool-0.1.0.tgz",
+  ],
+  run: ({ values, positionals }, streams) =>
+    initCommand(
+      {
+        dir: positionals[0],
+        name: values.name,
+        source: values.source,
+        harnessTool: values["harness-tool"],
+        examples: values.examples,
+        force: values.force,
+        yes: values.yes,
+      },
+      streams,
+    ),
+});

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { JsonObject } from "@bufbuild/protobuf";
+import { defineCommand } from "../command-definition.js";
 import { InspectSession } from "../inspect/inspect-session.js";
 import { startInspectServer } from "../inspect/inspect-server.js";
 import { providerTarget } from "../inspect/provider-target.js";
@@ -58,9 +59,21 @@ export async function inspectCommand(cli: readonly string[], providerArgs: reado
   });
   const [target] = positionals;
   if (!target || positionals.length > 1) throw new UsageError(`usage: ${inspectUsage}`);
+  return inspectTarget({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, io);
+}
+
+/** The command's parsed arguments. */
+interface InspectArguments {
+  readonly target: string;
+  readonly config: string | undefined;
+  readonly port: string | undefined;
+  readonly cwd: string | undefined;
+}
+
+async function inspectTarget(values: InspectArguments, providerArgs: readonly string[], io: InspectIo): Promise<number> {
   const config = values.config === undefined ? undefined : readConfig(values.config);
   const port = parsePort(values.port);
-  const provider = providerTarget(target, providerArgs);
+  const provider = providerTarget(values.target, providerArgs);
   io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
   const session = await InspectSession.start(provider, { ...(config ? { config } : {}), workingDirectory: values.cwd ?? process.cwd() });
   try {
@@ -89,16 +102,33 @@ export async function inspectCommand(cli: readonly string[], providerArgs: reado
   return 0;
 }
 
-/** The command as the CLI runs it: Ctrl-C stops it. */
-export async function runInspect(cli: readonly string[], providerArgs: readonly string[], streams: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }): Promise<number> {
-  const stop = new AbortController();
-  const onSigint = () => stop.abort();
-  process.once("SIGINT", onSigint);
-  process.once("SIGTERM", onSigint);
-  try {
-    return await inspectCommand(cli, providerArgs, { ...streams, stop: stop.signal });
-  } finally {
-    process.off("SIGINT", onSigint);
-    process.off("SIGTERM", onSigint);
-  }
-}
+/** The command line of `harness-tool inspect`; Ctrl-C (or SIGTERM) stops it. */
+export const inspectCommandDefinition = defineCommand({
+  name: "inspect",
+  summary: "serve a local web page to configure, preview and invoke a provider's tools by hand",
+  description: [
+    "Launches the provider as the kernel does and serves a page on 127.0.0.1 under a random token, printed here; open it in a browser (nothing opens by itself, and nothing is served without the token). The page lists the tools, builds a form from each input_schema, shows Preview and Render trees, streams Invoke live with Cancel, and answers kernel callbacks with canned replies.",
+    "<provider> is an executable, a .ts/.js entry file (run with Node, through tsx for TypeScript) or a provider folder with src/main.ts. Ctrl-C stops the page and the provider.",
+  ].join("\n\n"),
+  positionals: [{ name: "provider" }],
+  flags: {
+    config: { type: "string", value: "file.json", description: "a JSON object file sent as the first Configure (the page can send others)" },
+    port: { type: "string", value: "N", description: "the port to listen on (default: a free one)" },
+    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the calls (default: the current directory)" },
+  },
+  providerArgs: true,
+  examples: ["harness-tool inspect dist/provider.mjs --config dev-config.json", "harness-tool inspect src/main.ts --port 8123", "harness-tool inspect examples/exec"],
+  run: async ({ values, positionals, providerArgs }, streams) => {
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    try {
+      const [target] = positionals as [string];
+      return await inspectTarget({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, { ...streams, stop: stop.signal });
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    }
+  },
+});

@@ -8,8 +8,10 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { formatSpanTree, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+import { defineCommand } from "../command-definition.js";
+import { launchProvider, providerExitReport } from "../launch-provider.js";
+import { workingDirectory, type ProviderCommand } from "../provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { UsageError } from "../usage-error.js";
@@ -114,12 +116,17 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 /** Runs the command; resolves to the exit code. */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = readConfig(options.configFile);
-  const launched = await launch(provider.command, { args: provider.args, ...(options.trace ? { traces: true } : {}) });
+  const launched = await launchProvider(provider, options.trace ? { traces: true } : {});
   try {
     try {
       await launched.configure(config, { timeoutMs: 30_000 });
     } catch (e) {
       if (e instanceof ProviderCallError) {
+        const exit = e.toolError ? undefined : await providerExitReport(launched);
+        if (exit) {
+          options.err.write(`Configure failed: ${exit}\n`);
+          return 1;
+        }
         const te = e.toolError;
         options.err.write(`Configure was rejected (gRPC status ${e.code}): ${te?.message ?? e.details}\n`);
         if (te?.details) options.err.write(`${JSON.stringify(te.details, null, 2)}\n`);
@@ -145,7 +152,8 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
       }
     } catch (e) {
       if (e instanceof ProviderCallError) {
-        options.err.write(`Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
+        const exit = await providerExitReport(launched);
+        options.err.write(exit ? `Invoke failed: ${exit}\n` : `Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
         return 1;
       }
       throw e;
@@ -179,3 +187,43 @@ function printTrace(launched: LaunchedProvider, err: NodeJS.WritableStream): voi
   }
   for (const line of formatSpanTree(spans, () => "harness-tool invoke [client]")) err.write(`  ${line}\n`);
 }
+
+/** The command line of `harness-tool invoke`. */
+export const invokeCommandDefinition = defineCommand({
+  name: "invoke",
+  summary: "configure a provider, invoke one tool and show its stream live",
+  description: [
+    "Starts the provider as the kernel does, sends Configure (the --config file, or {}), invokes the tool once and shows each event as it arrives: output chunks, progress, partial results, the exit status, then the result or the error. Every invoke starts a fresh provider process, so state kept in memory does not carry over from one invoke to the next.",
+    "Ctrl-C cancels the call the way the kernel does. Exit codes: 0 a result, 1 a tool error, 2 a usage or launch problem, 130 cancelled.",
+  ].join("\n\n"),
+  positionals: [{ name: "provider" }, { name: "tool" }],
+  flags: {
+    args: { type: "string", value: "json", required: true, description: "the tool's arguments as a JSON object; '{}' for a tool without arguments" },
+    config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
+    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
+    json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
+    trace: { type: "boolean", description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)" },
+  },
+  providerArgs: true,
+  examples: [
+    `harness-tool invoke dist/provider.mjs read_note --args '{"title": "hi"}'`,
+    `harness-tool invoke dist/provider.mjs read_note --args '{}' --config dev.json`,
+    `harness-tool invoke dist/provider.mjs list --args '{"dir": "/tmp"}' --json`,
+  ],
+  run: async ({ values, positionals, providerArgs }, { out, err }) => {
+    const [command, tool] = positionals as [string, string];
+    const args = parseArgsJson(values.args);
+    const cwd = workingDirectory(values.cwd);
+    const interrupt = new AbortController();
+    const onSigint = () => interrupt.abort();
+    process.once("SIGINT", onSigint);
+    try {
+      return await invokeCommand(
+        { command, args: providerArgs },
+        { tool, args, ...(values.config ? { configFile: values.config } : {}), cwd, json: values.json, trace: values.trace, out, err, interrupt: interrupt.signal },
+      );
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  },
+});

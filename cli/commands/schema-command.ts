@@ -1,37 +1,62 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch } from "../../runtime/go-plugin-host/index.js";
+import { defineCommand } from "../command-definition.js";
+import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { renderTable } from "../terminal/table.js";
+import { terminalWidth } from "../terminal/terminal-width.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 
-/** The tools table: name, kind, risk, streaming, concurrency, timeout, idempotent, terminates_turn. */
-export function renderToolsTable(schema: GetSchemaResponse): string {
+/**
+ * The tools table, `width` columns wide: name, kind, risk, concurrency, default timeout, and the
+ * tool's flags (streaming, idempotent, terminates_turn; those that are set).
+ */
+export function renderToolsTable(schema: GetSchemaResponse, width = 80): string {
   return renderTable(
-    ["name", "kind", "risk", "streaming", "concurrency", "timeout", "idempotent", "terminates_turn"],
+    ["name", "kind", "risk", "concurrency", "timeout", "flags"],
     schema.tools.map((t) => [
       t.name,
       kindName(t.kind),
       riskName(t.risk),
-      t.streaming ? "yes" : "no",
       concurrencyText(t),
       timeoutText(t),
-      t.idempotent ? "yes" : "no",
-      t.terminatesTurn ? "yes" : "no",
+      [t.streaming ? "streaming" : "", t.idempotent ? "idempotent" : "", t.terminatesTurn ? "terminates_turn" : ""].filter((f) => f !== "").join(", ") || "-",
     ]),
+    {
+      width,
+      overflow: ["truncate", "truncate", "truncate", "truncate", "truncate", "wrap"],
+      // The flags wrap first; then long key_fields lists and tool names are cut.
+      shrink: [
+        { column: 5, downTo: 15 },
+        { column: 3, downTo: 12 },
+        { column: 0, downTo: 16 },
+      ],
+    },
   );
 }
 
 /** Runs the command; resolves to the exit code. */
 export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream }): Promise<number> {
-  const launched = await launch(provider.command, { args: provider.args });
+  const launched = await launchProvider(provider);
   try {
     const schema = await launched.getSchema({ timeoutMs: 10_000 });
     if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
-    else options.out.write(renderToolsTable(schema));
+    else options.out.write(renderToolsTable(schema, terminalWidth(options.out)));
     return 0;
   } finally {
     await launched.kill();
   }
 }
+
+/** The command line of `harness-tool schema`. */
+export const schemaCommandDefinition = defineCommand({
+  name: "schema",
+  summary: "launch a provider through the handshake and list its tools",
+  description: "Prints one row per tool: its kind, risk class, whether it streams, its concurrency, default timeout, idempotence and whether it ends the turn.",
+  positionals: [{ name: "provider" }],
+  flags: { json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" } },
+  providerArgs: true,
+  examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json"],
+  run: ({ values, positionals, providerArgs }, { out }) => schemaCommand({ command: positionals[0] as string, args: providerArgs }, { json: values.json, out }),
+});

@@ -3,9 +3,10 @@
  * interface. Each handler the interface declares and the object lacks is added with its exact
  * typed signature (the parameter and return types as the interface writes them, with the type
  * imports they need) and a body that throws a clear "not implemented" ToolError; handlers whose
- * tool no longer exists are reported, never deleted. Edits are plain text insertions (new import
- * lines, the stubs before the object's closing brace, a comma after the last member when it has
- * none), so comments and formatting elsewhere stay byte for byte. Running it twice changes nothing.
+ * tool no longer exists are reported, never deleted. Edits are plain text insertions (names added to
+ * an existing import of their module, or a new import line; the stubs before the object's closing
+ * brace; a comma after the last member when it has none), so comments and formatting elsewhere stay
+ * byte for byte. Running it twice changes nothing.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import {
@@ -13,6 +14,7 @@ import {
   Project,
   SyntaxKind,
   ts,
+  type ImportDeclaration,
   type InterfaceDeclaration,
   type ObjectLiteralExpression,
   type SourceFile,
@@ -149,15 +151,55 @@ function boundNames(file: SourceFile): Set<string> {
   return names;
 }
 
-/** Inserts `lines` after the file's last import (or at the top). */
-function insertImports(text: string, file: SourceFile, lines: readonly string[]): string {
-  if (lines.length === 0) return text;
-  const imports = file.getImportDeclarations();
-  const last = imports[imports.length - 1];
-  if (!last) return lines.join("") + text;
-  const lineEnd = text.indexOf("\n", last.getEnd());
-  const at = lineEnd < 0 ? text.length : lineEnd + 1;
-  return text.slice(0, at) + lines.join("") + text.slice(at);
+/** What one module must newly provide: value names and type-only names. */
+interface WantedImport {
+  readonly values: Set<string>;
+  readonly types: Set<string>;
+}
+
+/**
+ * Edits (at positions in the original text) that import what the stubs need. Names from a module
+ * the file already imports join that import declaration (`import { a, type B }`, or the list of an
+ * `import type`); only a module not imported yet gets a new line, after the last import.
+ */
+function importEdits(file: SourceFile, original: string, wanted: ReadonlyMap<string, WantedImport>): { at: number; text: string }[] {
+  const edits: { at: number; text: string }[] = [];
+  const newLines: string[] = [];
+  for (const [spec, { values, types }] of wanted) {
+    if (values.size === 0 && types.size === 0) continue;
+    const named = file
+      .getImportDeclarations()
+      .filter((d) => d.getModuleSpecifierValue() === spec && Node.isNamedImports(d.getImportClause()?.getNamedBindings()));
+    const valueImport = named.find((d) => !d.isTypeOnly());
+    const typeImport = named.find((d) => d.isTypeOnly());
+    const appendTo = (declaration: ImportDeclaration, names: readonly string[]): void => {
+      const bindings = declaration.getImportClause()?.getNamedBindings();
+      if (!Node.isNamedImports(bindings) || names.length === 0) return;
+      const elements = bindings.getElements();
+      const last = elements[elements.length - 1];
+      if (last) edits.push({ at: last.getEnd(), text: `, ${names.join(", ")}` });
+      else edits.push({ at: bindings.getStart() + 1, text: ` ${names.join(", ")} ` });
+    };
+    const sortedValues = [...values].sort();
+    const sortedTypes = [...types].sort();
+    if (valueImport) {
+      appendTo(valueImport, [...sortedValues, ...sortedTypes.map((t) => `type ${t}`)]);
+    } else if (typeImport && sortedValues.length === 0) {
+      appendTo(typeImport, sortedTypes);
+    } else if (sortedValues.length > 0) {
+      newLines.push(`import { ${[...sortedValues, ...sortedTypes.map((t) => `type ${t}`)].join(", ")} } from "${spec}";\n`);
+    } else {
+      newLines.push(`import type { ${sortedTypes.join(", ")} } from "${spec}";\n`);
+    }
+  }
+  if (newLines.length > 0) {
+    const imports = file.getImportDeclarations();
+    const last = imports[imports.length - 1];
+    const lineEnd = last ? original.indexOf("\n", last.getEnd()) : -1;
+    const at = !last ? 0 : lineEnd < 0 ? original.length : lineEnd + 1;
+    edits.push({ at, text: newLines.join("") });
+  }
+  return edits;
 }
 
 /** Adds missing handlers to every handlers object in `filePath` and reports stale ones. */
@@ -193,20 +235,25 @@ export function syncHandlers(filePath: string, options: SyncOptions = {}): SyncR
     return { interfaceName, added: missing.map((p) => p.getName()), stale };
   });
 
-  let text = original;
-  for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.text + text.slice(edit.at);
   if (edits.length > 0) {
     const bound = boundNames(file);
-    const lines: string[] = [];
-    if (!bound.has("ToolError")) lines.push(`import { ToolError } from "${options.runtimeImportPath ?? "harness-tool"}";\n`);
+    const wanted = new Map<string, WantedImport>();
+    const entry = (spec: string): WantedImport => {
+      const found = wanted.get(spec) ?? { values: new Set<string>(), types: new Set<string>() };
+      wanted.set(spec, found);
+      return found;
+    };
+    if (!bound.has("ToolError")) entry(options.runtimeImportPath ?? "harness-tool").values.add("ToolError");
     // Packages first, then relative modules, as imports are usually ordered.
     const order = (spec: string): string => `${spec.startsWith(".") ? 1 : 0}${spec}`;
     for (const [spec, names] of [...needed].sort(([a], [b]) => order(a).localeCompare(order(b)))) {
-      const unbound = [...names].filter((n) => !bound.has(n)).sort();
-      if (unbound.length > 0) lines.push(`import type { ${unbound.join(", ")} } from "${spec}";\n`);
+      for (const name of names) if (!bound.has(name)) entry(spec).types.add(name);
     }
-    text = insertImports(text, file, lines);
+    edits.push(...importEdits(file, original, wanted));
   }
+  let text = original;
+  // Back to front, so each edit's position in the original text still holds.
+  for (const edit of edits.sort((a, b) => b.at - a.at)) text = text.slice(0, edit.at) + edit.text + text.slice(edit.at);
   const changed = text !== original;
   if (changed && !options.dryRun) writeFileSync(filePath, text);
   return { file: filePath, objects, changed };

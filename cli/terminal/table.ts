@@ -1,12 +1,69 @@
-/** Plain-text tables for the terminal: columns padded to the widest cell, a rule under the header. */
+/**
+ * Plain-text tables for the terminal: columns padded to the widest cell, a rule under the header,
+ * and, given a width, fitted to it. Columns give up width in the steps the caller names (a column
+ * may appear in several, each down to a narrower width); a cell too long for its column is wrapped
+ * onto more lines or cut with an ellipsis, as the column says.
+ */
+import { truncate, wrapText } from "./terminal-width.js";
 
-/** Renders `rows` under `header`; cells are strings already. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n") + "\n";
+/** What a cell too long for its column becomes: more lines, or cut ending in "…". */
+export type Overflow = "wrap" | "truncate";
+
+/** Fitting a table to a width. */
+export interface TableLayout {
+  /** The width to fit, in columns. */
+  readonly width: number;
+  /** Per column (default: truncate). */
+  readonly overflow: readonly (Overflow | undefined)[];
+  /** In order, until the table fits: narrow `column` as far as `downTo` columns. */
+  readonly shrink: readonly { readonly column: number; readonly downTo: number }[];
+}
+
+const gap = "  ";
+
+/** `text` in lines of at most `width` characters: at spaces where it can, else mid-word. */
+function hardWrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const line of wrapText(text, width)) {
+    for (let at = 0; at < line.length; at += width) lines.push(line.slice(at, at + width));
+  }
+  return lines.length > 0 ? lines : [""];
+}
+
+function fittedWidths(natural: number[], layout: TableLayout): number[] {
+  const widths = [...natural];
+  let excess = widths.reduce((a, b) => a + b, 0) + gap.length * (widths.length - 1) - layout.width;
+  for (const { column, downTo } of layout.shrink) {
+    if (excess <= 0) break;
+    const give = Math.max(0, Math.min(excess, (widths[column] ?? 0) - downTo));
+    widths[column] = (widths[column] ?? 0) - give;
+    excess -= give;
+  }
+  return widths;
+}
+
+/** Renders `rows` under `header`; cells are strings already. With `layout`, fits its width. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], layout?: TableLayout): string {
+  const natural = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const widths = layout ? fittedWidths(natural, layout) : natural;
+  const cellLines = (cell: string, i: number): string[] => {
+    const w = widths[i] ?? 0;
+    if (cell.length <= w) return [cell];
+    return layout?.overflow[i] === "wrap" ? hardWrap(cell, w) : [truncate(cell, w)];
+  };
+  const render = (cells: readonly string[]): string[] => {
+    const split = header.map((_, i) => cellLines(cells[i] ?? "", i));
+    const height = Math.max(...split.map((s) => s.length));
+    const lines: string[] = [];
+    for (let l = 0; l < height; l++) {
+      lines.push(
+        split
+          .map((s, i) => (i === split.length - 1 ? (s[l] ?? "") : (s[l] ?? "").padEnd(widths[i] ?? 0)))
+          .join(gap)
+          .trimEnd(),
+      );
+    }
+    return lines;
+  };
+  return [...render(header), widths.map((w) => "-".repeat(w)).join(gap), ...rows.flatMap(render)].join("\n") + "\n";
 }

@@ -78,6 +78,27 @@ export interface ChildOptions {
   readonly stdin?: string | Uint8Array;
 }
 
+/**
+ * What a go-plugin host sets for its plugin: the kernel's magic cookie and go-plugin's PLUGIN_*
+ * variables. A child that is itself a go-plugin program would take them as its own launch (and
+ * wait for a host that never comes), so children inherit the provider's environment without them.
+ */
+const hostOnlyVariables = new Set([
+  "PLUGGABLEHARNESS_AGENT_PLUGIN",
+  "PLUGIN_MIN_PORT",
+  "PLUGIN_MAX_PORT",
+  "PLUGIN_PROTOCOL_VERSIONS",
+  "PLUGIN_CLIENT_CERT",
+  "PLUGIN_UNIX_SOCKET_DIR",
+  "PLUGIN_UNIX_SOCKET_GROUP",
+  "PLUGIN_MULTIPLEX_GRPC",
+]);
+
+/** `env` without the variables meant for the provider alone. */
+export function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !hostOnlyVariables.has(name)));
+}
+
 function spawnFailure(command: string, error: NodeJS.ErrnoException): ToolError {
   const details = { command, code: error.code ?? "", message: error.message };
   if (error.code === "ENOENT") return new ToolError("not_found", `command ${JSON.stringify(command)} was not found`, { details, cause: error });
@@ -99,7 +120,7 @@ export function spawnChild(command: string, args: readonly string[], options: Ch
     try {
       child = spawn(command, [...args], {
         cwd: options.cwd,
-        env: options.env ?? process.env,
+        env: options.env ?? inheritedEnvironment(process.env),
         shell: false,
         // A process group of its own, so cancellation reaches grandchildren too.
         detached: true,

@@ -19,7 +19,7 @@ describe("harness-tool check", () => {
   });
   const failedRules = async (misbehaviour: string, extraEnv: Record<string, string> = {}) => {
     const results = await runConformance(provider(misbehaviour, extraEnv), { config: { region: "eu" } });
-    return { failed: results.filter((r) => r.status === "fail").map((r) => r.rule), report: renderReport(results) };
+    return { failed: results.filter((r) => r.status === "fail").map((r) => r.rule), report: renderReport(results, 400) };
   };
 
   before(() => {
@@ -32,6 +32,30 @@ describe("harness-tool check", () => {
     assert.deepEqual(failed, [], report);
     assert.match(report, /configure\.rejects-missing-required\s+Configure\s+pass/);
     assert.match(report, /invoke\.invalid-arguments:lookup\s+\S.*pass/);
+  });
+
+  it("fails only the handshake of a provider that crashes at start, and skips the cookie rule", async () => {
+    const results = await runConformance(provider("crashes-at-start"), {});
+    assert.deepEqual(
+      results.map((r) => [r.rule, r.status]),
+      [
+        ["handshake.line", "fail"],
+        ["handshake.cookie-refused", "skip"],
+      ],
+    );
+    assert.match(results[0]?.why ?? "", /exited with code 1/);
+  });
+
+  it("says how to give a resource tool its arguments, with the args-file's shape for that tool", async () => {
+    const streaming = { command: writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts"), args: [] };
+    const why = async (allowResources: boolean) => (await runConformance(streaming, { allowResources })).find((r) => r.rule === "invoke.valid:run");
+    assert.deepEqual(await why(false), {
+      rule: "invoke.valid:run",
+      section: "Invoke",
+      status: "skip",
+      why: 'resource tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding {"run":{"script":"example"}}',
+    });
+    assert.equal((await why(true))?.why, 'no arguments for it in the --args-file: add {"run":{"script":"example"}}');
   });
 
   const broken: [string, string[], Record<string, string>?][] = [

@@ -1,17 +1,21 @@
-// The first hour of a provider author, end to end: pack harness-tool, scaffold a repository with
-// `harness-tool init`, install it from the tarball (and the npm registry), generate, build, run the
-// new repository's own tests, pass `harness-tool check`, and serve `harness-tool inspect`. Then the built dist/provider.mjs goes
-// through every interop host, the go-plugin v1.8.0 host in Go among them, as the kernel launches it.
+// The first hour of a provider author, end to end: pack harness-tool, then run the README's
+// quickstart block exactly as written (with npm's `yes` set to false, as on machines that never
+// install without asking): `npx --yes --package <tarball> harness-tool init`, install, generate,
+// build, the new repository's own tests, and an invoke. Then `harness-tool check`, `harness-tool
+// inspect` from the installed package, the interactive `init` under a pseudo-terminal, and the built dist/provider.mjs through every interop host, the
+// go-plugin v1.8.0 host in Go among them, as the kernel launches it.
 import assert from "node:assert/strict";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { describeProviderInterop } from "../interop/provider-interop.js";
 import { scenario } from "../interop/host-matrix.js";
 import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../interop/scenarios.js";
 import { repoRoot } from "../support/buf.js";
+import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
+import { readmeExample } from "../support/readme-examples.js";
 
 /** The scaffold's process-backed tool runs a command without a shell: give it one. */
 const runCommand: ProcessTool = {
@@ -24,7 +28,23 @@ const runCommand: ProcessTool = {
 function cleanEnv(): NodeJS.ProcessEnv {
   // NODE_TEST_CONTEXT would make the inner `node --test` report to this runner instead of printing.
   const { NODE_TEST_CONTEXT: _context, NODE_OPTIONS: _options, ...env } = process.env;
-  return env;
+  // npm never installs without asking; with nobody to ask it refuses (`npx` without --yes fails).
+  return { ...env, npm_config_yes: "false" };
+}
+
+/** npx's cache folders that installed `tarball`, to remove after the run. */
+function npxInstallsOf(tarball: string): string[] {
+  const cache = path.join(process.env["npm_config_cache"] ?? path.join(homedir(), ".npm"), "_npx");
+  if (!existsSync(cache)) return [];
+  return readdirSync(cache)
+    .map((d) => path.join(cache, d))
+    .filter((d) => {
+      try {
+        return readFileSync(path.join(d, "package.json"), "utf8").includes(path.basename(path.dirname(tarball)));
+      } catch {
+        return false;
+      }
+    });
 }
 
 function run(command: string, args: readonly string[], cwd: string): string {
@@ -35,7 +55,10 @@ function run(command: string, args: readonly string[], cwd: string): string {
 
 describe("harness-tool init, end to end", () => {
   let dir = "";
+  let quickstart = "";
+  let tarball = "";
   let repo = "";
+  let quickstartOutput = "";
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-e2e-"));
     // Pack from a copy, so the build that `npm pack` runs (prepack) never leaves a dist/ in the checkout.
@@ -46,22 +69,29 @@ describe("harness-tool init, end to end", () => {
     });
     symlinkSync(path.join(repoRoot, "node_modules"), path.join(copy, "node_modules"));
     run("npm", ["pack", "--pack-destination", dir], copy);
-    const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"));
-    assert.ok(tarball, "npm pack wrote no tarball");
-    repo = path.join(dir, "notes");
-    const cli = path.join(repoRoot, "cli/harness-tool.mjs");
-    run(process.execPath, [cli, "init", repo, "--name", "notes", "--source", "github.com/acme/provider-notes", "--harness-tool", `file:${path.join(dir, tarball)}`], dir);
+    const packed = readdirSync(dir).find((f) => f.endsWith(".tgz"));
+    assert.ok(packed, "npm pack wrote no tarball");
+    // The README: copy the tarball into an empty folder and run the quickstart from there.
+    quickstart = path.join(dir, "quickstart");
+    mkdirSync(quickstart);
+    tarball = path.join(quickstart, packed);
+    copyFileSync(path.join(dir, packed), tarball);
+    quickstartOutput = run("bash", ["-euo", "pipefail", "-c", readmeExample("quickstart")], quickstart);
+    repo = path.join(quickstart, "notes");
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    for (const install of npxInstallsOf(tarball)) rmSync(install, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it("installs, generates, builds and passes its own tests", () => {
-    run("npm", ["install", "--no-audit", "--no-fund"], repo);
-    run("npm", ["run", "generate"], repo);
+  it("runs the README quickstart as written: installs from the tarball npx ran, builds, tests, invokes", () => {
+    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    assert.equal(pkg.name, "provider-notes");
+    assert.equal(pkg.dependencies["harness-tool"], `file:${tarball}`);
     // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
     assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), ["notes_tool.d.ts", "notes_tool.js", "notes_tool_schemas.d.ts", "notes_tool_schemas.js"]);
-    run("npm", ["run", "build"], repo);
-    const out = run("npm", ["test"], repo);
-    assert.match(out, /# fail 0/);
+    assert.match(quickstartOutput, /# fail 0/);
+    assert.match(quickstartOutput, /"found": false/);
   });
 
   it("passes harness-tool check", () => {
@@ -69,13 +99,47 @@ describe("harness-tool init, end to end", () => {
     assert.match(out, /rules: \d+ pass, 0 fail/);
   });
 
-  it("runs a tool through invoke with nothing but the built entry", () => {
-    const out = execFileSync("npx", ["harness-tool", "invoke", "dist/provider.mjs", "read_note", "--config", "dev-config.json", "--args", '{"title": "x"}'], {
-      cwd: repo,
-      encoding: "utf8",
-      env: cleanEnv(),
-    });
-    assert.match(out, /"found": false/);
+  // CI always has util-linux's `script` (Debian's bsdutils); a machine without it skips.
+  const terminal = hasScript() || process.env["CI"] ? {} : { skip: "util-linux's script is not installed" };
+
+  it("on a terminal: asks for what the flags did not give, defaulting to the tarball npx ran from", terminal, async () => {
+    const session = runOnTerminal("npx", ["--yes", "--package", `./${path.basename(tarball)}`, "harness-tool", "init", "--examples", "data_source,resource"], { cwd: quickstart, env: cleanEnv() });
+    try {
+      await session.waitFor(/Provider name/);
+      session.type("my_notes\r");
+      await session.waitFor(/Directory[\s\S]*my_notes/);
+      session.type("\r");
+      await session.waitFor(/Source address[\s\S]*github\.com\/you\/provider-my-notes/);
+      session.type("\r");
+      await session.waitFor(/Install harness-tool from[\s\S]*file:\S*harness-tool-[\d.]+\.tgz/);
+      session.type("\r");
+      assert.equal(await session.exited, 0, session.screen());
+    } finally {
+      session.kill();
+    }
+    assert.doesNotMatch(session.screen(), /Example tools/, "--examples was given: no question about it");
+    const created = path.join(quickstart, "my_notes");
+    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    assert.equal(pkg.name, "provider-my-notes");
+    assert.equal(pkg.dependencies["harness-tool"], `file:${tarball}`);
+    const proto = readFileSync(path.join(created, "proto/my_notes/v1/my_notes.proto"), "utf8");
+    assert.match(proto, /source: "github\.com\/you\/provider-my-notes"/);
+    assert.match(proto, /rpc ReadNote/);
+    assert.match(proto, /rpc SaveNote/);
+    assert.doesNotMatch(proto, /rpc RunCommand|rpc AskUser/);
+  });
+
+  it("on a terminal: Ctrl-C at a question cancels with exit 130 and writes nothing", terminal, async () => {
+    const session = runOnTerminal("npx", ["--yes", "--package", `./${path.basename(tarball)}`, "harness-tool", "init", "cancelled"], { cwd: quickstart, env: cleanEnv() });
+    try {
+      await session.waitFor(/Provider name/);
+      session.type("\x03");
+      assert.equal(await session.exited, 130, session.screen());
+    } finally {
+      session.kill();
+    }
+    assert.match(session.screen(), /cancelled/);
+    assert.equal(existsSync(path.join(quickstart, "cancelled")), false);
   });
 
   it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {

@@ -4,26 +4,13 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { invokeCommand } from "../../cli/commands/invoke-command.js";
 import { main } from "../../cli/main.js";
+import { captureStream } from "../support/captured-stream.js";
 import { writeProviderScript } from "../support/provider-script.js";
 
-function capture(): { stream: NodeJS.WriteStream; text: () => string; wait: (pattern: RegExp) => Promise<void> } {
-  const stream = new PassThrough();
-  let text = "";
-  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
-  stream.on("data", (chunk: Buffer) => {
-    text += chunk.toString("utf8");
-    for (const w of [...waiters]) if (w.pattern.test(text)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
-  });
-  return {
-    stream: stream as unknown as NodeJS.WriteStream,
-    text: () => text,
-    wait: (pattern) => (pattern.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pattern, resolve }))),
-  };
-}
+const capture = () => captureStream();
 
 describe("harness-tool invoke", () => {
   let dir = "";
@@ -38,9 +25,9 @@ describe("harness-tool invoke", () => {
     const out = capture();
     const err = capture();
     assert.equal(await main(["schema", provider], { out: out.stream, err: err.stream }), 0, err.text());
-    assert.match(out.text(), /^name\s+kind\s+risk\s+streaming\s+concurrency\s+timeout\s+idempotent\s+terminates_turn$/m);
-    assert.match(out.text(), /^run\s+resource\s+high\s+yes\s+exclusive\s+30s\s+no\s+no$/m);
-    assert.match(out.text(), /^count\s+data_source\s+read_only\s+yes\s+parallel\s+30s\s+yes\s+no$/m);
+    assert.match(out.text(), /^name\s+kind\s+risk\s+concurrency\s+timeout\s+flags$/m);
+    assert.match(out.text(), /^run\s+resource\s+high\s+exclusive\s+30s\s+streaming$/m);
+    assert.match(out.text(), /^count\s+data_source\s+read_only\s+parallel\s+30s\s+streaming, idempotent$/m);
   });
 
   it("streams a process-backed tool's output in order, then its exit status and result", async () => {

@@ -6,8 +6,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { main } from "../../cli/main.js";
 import { syncHandlers } from "../../cli/sync/sync-handlers.js";
 import { repoRoot } from "../support/buf.js";
+import { captureStream } from "../support/captured-stream.js";
 
 const generatedBefore = `import type { ToolContext, StreamingToolContext } from "harness-tool";
 /** Reads. */
@@ -104,8 +106,10 @@ describe("harness-tool sync", () => {
     const after = readFileSync(handlersPath, "utf8");
     assert.match(after, /async grepFiles\(_input: GrepInput, _ctx: StreamingToolContext<FsConfig>\): Promise<GrepOutput> \{/);
     assert.match(after, /throw new ToolError\("execution_failed", "grepFiles is not implemented yet/);
-    // Every original line is still there, in order; the only new lines are the import and the stub.
-    const before = handlersSource.split("\n");
+    // Every other original line is still there, in order. The generated module's names join its
+    // existing import; harness-tool, not imported yet, gets one new line; then the stub.
+    const importLine = 'import type { FsHandlers } from "./fs_tool.js";';
+    const before = handlersSource.split("\n").filter((l) => l !== importLine);
     const now = after.split("\n");
     let j = 0;
     const added: string[] = [];
@@ -114,12 +118,11 @@ describe("harness-tool sync", () => {
       else added.push(line);
     }
     assert.equal(j, before.length, "an original line was changed or removed");
-    assert.deepEqual(added.slice(0, 3), [
-      'import { ToolError } from "harness-tool";',
-      'import type { StreamingToolContext } from "harness-tool";',
-      'import type { FsConfig, GrepInput, GrepOutput } from "./fs_tool.js";',
+    assert.deepEqual(added.slice(0, 2), [
+      'import type { FsHandlers, FsConfig, GrepInput, GrepOutput } from "./fs_tool.js";',
+      'import { ToolError, type StreamingToolContext } from "harness-tool";',
     ]);
-    assert.equal(added.length, 6);
+    assert.equal(added.length, 5);
     const check = typecheck();
     assert.equal(check.status, 0, check.stdout);
   });
@@ -131,12 +134,48 @@ describe("harness-tool sync", () => {
     assert.equal(readFileSync(handlersPath, "utf8"), text);
   });
 
-  it("reports a handler whose tool is gone, and keeps it", () => {
+  it("a second new tool's names join the imports the first sync wrote, adding no import line", () => {
+    const generated = readFileSync(path.join(dir, "src/fs_tool.ts"), "utf8");
+    writeFileSync(
+      path.join(dir, "src/fs_tool.ts"),
+      generated.replace(
+        "  grepFiles(",
+        "  /** Lists a folder. */\n  listDir(input: ListDirInput, ctx: ToolContext<FsConfig>): Promise<ListDirOutput>;\n  grepFiles(",
+      ) + "export interface ListDirInput { path: string }\nexport interface ListDirOutput { names: string[] }\n",
+    );
+    const importsBefore = readFileSync(handlersPath, "utf8").split("\n").filter((l) => l.startsWith("import ")).length;
+    const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.deepEqual(report.objects[0]?.added, ["listDir"]);
+    const after = readFileSync(handlersPath, "utf8");
+    assert.equal(after.split("\n").filter((l) => l.startsWith("import ")).length, importsBefore);
+    assert.match(after, /^import type \{ FsHandlers, FsConfig, GrepInput, GrepOutput, ListDirInput, ListDirOutput \} from "\.\/fs_tool\.js";$/m);
+    assert.match(after, /^import \{ ToolError, type StreamingToolContext, type ToolContext \} from "harness-tool";$/m);
+    const check = typecheck();
+    assert.equal(check.status, 0, check.stdout);
+    // And once more: nothing changes.
+    assert.equal(syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") }).changed, false);
+  });
+
+  it("reports handlers whose tool is gone, keeps them, and exits 1 (the build fails until they go)", async () => {
     writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/  \/\*\* Reads a file\. \*\/\n  readFile\(.*\n/, ""));
     const text = readFileSync(handlersPath, "utf8");
     const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
-    assert.deepEqual(report.objects[0]?.stale, ["readFile"]);
+    assert.deepEqual(report.objects[0]?.stale, ["readFile", "listDir"]);
     assert.equal(report.changed, false);
     assert.equal(readFileSync(handlersPath, "utf8"), text);
+    const out = captureStream();
+    const err = captureStream();
+    assert.equal(await main(["sync", handlersPath], { out: out.stream, err: err.stream }), 1, err.text());
+    assert.doesNotMatch(out.text(), /up to date/);
+    assert.match(out.text(), /FsHandlers: nothing to add\n.*readFile has no tool any more; the build fails until you remove it/);
+  });
+
+  it("a file with no handlers object: exit 2, naming the file to give", async () => {
+    const main_ = path.join(dir, "src/main.ts");
+    writeFileSync(main_, 'import { handlers } from "./handlers.js";\nconsole.error(Object.keys(handlers));\n');
+    const out = captureStream();
+    const err = captureStream();
+    assert.equal(await main(["sync", main_], { out: out.stream, err: err.stream }), 2);
+    assert.match(err.text(), /^harness-tool sync: \S+main\.ts has no object typed as a generated \.\.\.Handlers interface .*: name the file that holds it, e\.g\. src\/handlers\.ts\n$/);
   });
 });

@@ -18,7 +18,7 @@ import { GoHost } from "./go-host.js";
 import { goHostBinary, goSkip, hostIds, hostLabels, scenario, skipFor, start, type Harness, type HostId } from "./host-matrix.js";
 import { eventually, processGone } from "./process-state.js";
 import { describeProviderInterop } from "./provider-interop.js";
-import { brokenProvider, exampleProviders, sampleProvider, throwsAtStartProvider } from "./providers.js";
+import { brokenProvider, exampleProviders, sampleProvider, throwsAtStartProvider, withEnvironment } from "./providers.js";
 import { kernelReplies, launchWithGoHost, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
 import {
   callContext,
@@ -224,6 +224,9 @@ for (const id of hostIds) {
 const startFailures: readonly { readonly provider: ProviderCommand; readonly cause: RegExp }[] = [
   { provider: throwsAtStartProvider, cause: /credentials\.json is missing/ },
   { provider: brokenProvider, cause: /tool name "same" is declared more than once/ },
+  // The provider refuses a protocol version it does not speak, and an AutoMTLS certificate it cannot read.
+  { provider: withEnvironment(sampleProvider, "offered-protocol-2", { PLUGIN_PROTOCOL_VERSIONS: "2" }), cause: /incompatible plugin protocol versions: the host offers 2, this provider speaks 1/ },
+  { provider: withEnvironment(sampleProvider, "garbled-client-cert", { PLUGIN_CLIENT_CERT: "not a certificate" }), cause: /PLUGIN_CLIENT_CERT \(AutoMTLS\) holds no PEM certificate/ },
 ];
 
 for (const id of hostIds) {

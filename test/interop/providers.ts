@@ -29,6 +29,14 @@ export const sampleProvider = typeScriptProvider("sample", "test/transport/fixtu
 /** A provider whose entry point throws before serve() (test/interop/fixtures). */
 export const throwsAtStartProvider = typeScriptProvider("throws-at-start", "test/interop/fixtures/throws-at-start.ts");
 
+/**
+ * `provider` started through env(1) with `variables` set over what the host gives it: a kernel
+ * whose go-plugin offers another protocol version, or a garbled AutoMTLS certificate.
+ */
+export function withEnvironment(provider: ProviderCommand, name: string, variables: Record<string, string>): ProviderCommand {
+  return { ...provider, name, command: "/usr/bin/env", args: [...Object.entries(variables).map(([k, v]) => `${k}=${v}`), provider.command, ...provider.args] };
+}
+
 /** A provider producing output far faster than a slow kernel reads (test/interop/fixtures). */
 export const floodProvider = typeScriptProvider("flood", "test/interop/fixtures/flood-provider.ts");
 

@@ -60,6 +60,30 @@ describe("spawn", () => {
     assert.deepEqual(t.case === "result" && t.value.payload, { text: "exit 3" });
   });
 
+  it("a child inherits the provider's environment without the go-plugin host's variables", async () => {
+    const hostVariables = { PLUGGABLEHARNESS_AGENT_PLUGIN: "cookie", PLUGIN_PROTOCOL_VERSIONS: "1", PLUGIN_MIN_PORT: "10000", PLUGIN_CLIENT_CERT: "pem" };
+    const saved = Object.fromEntries(Object.keys(hostVariables).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, hostVariables, { HARNESS_TOOL_TEST_KEPT: "kept" });
+    try {
+      const service = createToolService(
+        providerWith(exec, async (_i, ctx) => {
+          await ctx.spawn(node, ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /PLUGIN|HARNESS_TOOL_TEST/.test(k)).sort()))"]);
+          return { text: "" };
+        }),
+        { stderr: () => {} },
+      );
+      const rec = recordingSink();
+      await service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), rec.sink);
+      assert.deepEqual(JSON.parse(text(rec.events, 1)), ["HARNESS_TOOL_TEST_KEPT"]);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      delete process.env["HARNESS_TOOL_TEST_KEPT"];
+    }
+  });
+
   it("uses no shell: shell syntax reaches the program as a literal argument", async () => {
     const service = createToolService(
       providerWith(exec, async (_i, ctx) => {

@@ -1,0 +1,83 @@
+/**
+ * Launching a provider for a CLI command, with errors that say what to do: a missing file, a file
+ * that is not executable, TypeScript sources, an interpreter that is not installed, a provider that
+ * exits before its handshake. Each is a launch problem (exit 2). A provider that dies during a call
+ * is described by how it exited and the last lines it wrote to stderr.
+ */
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { LaunchedProvider, LaunchOptions } from "../runtime/go-plugin-host/index.js";
+import type { ProviderCommand } from "./provider-command.js";
+import { UsageError } from "./usage-error.js";
+
+/** The provider could not be started, or never completed its handshake: exit 2. */
+export class ProviderLaunchError extends UsageError {}
+
+const bundleHint = "`npm run build` writes dist/provider.mjs (harness-tool bundle), the executable to launch";
+
+/** What is wrong with `command` as an executable, before trying it; undefined when nothing is seen. */
+function launchProblem(command: string, code: string | undefined): string | undefined {
+  const isPath = command.includes("/") || command.includes(path.sep);
+  if (!isPath) {
+    if (code !== "ENOENT") return undefined;
+    return existsSync(command) ? `${command} is not on PATH: give its path, ./${command}` : `no executable named ${command} on PATH: give the provider's path (e.g. dist/provider.mjs)`;
+  }
+  if (!existsSync(command)) {
+    const underDist = command.split(/[/\\]/).includes("dist");
+    return `${command} does not exist${underDist ? `: build it first (${bundleHint})` : ""}`;
+  }
+  if (statSync(command).isDirectory()) return `${command} is a directory, not an executable: launch the provider's entry, e.g. ${path.join(command, "provider.mjs")}`;
+  if (/\.(m|c)?ts$/.test(command)) return `${command} is TypeScript, which the kernel cannot launch: ${bundleHint}`;
+  try {
+    accessSync(command, constants.X_OK);
+  } catch {
+    return `${command} is not executable: chmod +x ${command}, or launch dist/provider.mjs, which harness-tool bundle makes executable`;
+  }
+  if (code === "ENOENT" || code === "ENOEXEC") {
+    const first = readFileSync(command, "utf8").split("\n", 1)[0] ?? "";
+    return first.startsWith("#!")
+      ? `${command} names an interpreter that is not installed here: ${first}`
+      : `${command} has no #! line naming its interpreter (e.g. #!/usr/bin/env node)`;
+  }
+  return undefined;
+}
+
+/** Throws a ProviderLaunchError when `provider.command` visibly cannot be launched (missing, not executable, ...). */
+export function assertLaunchable(provider: ProviderCommand): void {
+  const seen = launchProblem(provider.command, undefined);
+  if (seen) throw new ProviderLaunchError(`cannot launch the provider: ${seen}`);
+}
+
+/** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
+export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+  assertLaunchable(provider);
+  const { launch } = await import("../runtime/go-plugin-host/index.js");
+  try {
+    return await launch(provider.command, { ...options, args: provider.args });
+  } catch (e) {
+    throw explainLaunchFailure(provider, e);
+  }
+}
+
+/** A failed launch as a ProviderLaunchError saying what to do, or the provider's own reason. */
+export function explainLaunchFailure(provider: ProviderCommand, error: unknown): ProviderLaunchError {
+  const problem = launchProblem(provider.command, (error as NodeJS.ErrnoException).code);
+  if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
+  // A harness-tool provider states why it cannot start where the handshake line would be.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /, "");
+  return new ProviderLaunchError(`the provider did not start: ${message}`);
+}
+
+/**
+ * When the provider has exited (or exits within `graceMs`), how it ended and the last lines of its
+ * stderr; undefined while it runs.
+ */
+export async function providerExitReport(launched: LaunchedProvider, graceMs = 1000): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([launched.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
+  clearTimeout(timer);
+  if (!exit) return undefined;
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const tail = launched.stderr.slice(-10).map((e) => `  ${e.raw}`);
+  return `the provider ${how} during the call; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
+}

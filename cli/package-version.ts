@@ -1,0 +1,36 @@
+/** harness-tool's own package: where it is installed and its version (from the sources or dist/). */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+interface OwnPackage {
+  readonly root: string;
+  readonly version: string;
+}
+
+let found: OwnPackage | undefined;
+
+function ownPackage(): OwnPackage {
+  if (found) return found;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, "package.json");
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "harness-tool" && typeof pkg.version === "string") return (found = { root: dir, version: pkg.version });
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("harness-tool's package.json was not found above its own module");
+    dir = parent;
+  }
+}
+
+/** The version of the harness-tool package this module belongs to. */
+export function packageVersion(): string {
+  return ownPackage().version;
+}
+
+/** The directory of the harness-tool package this module belongs to. */
+export function packageRoot(): string {
+  return ownPackage().root;
+}

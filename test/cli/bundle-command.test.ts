@@ -1,0 +1,52 @@
+// `harness-tool bundle`: the executable, the bundle and its source map, and stack traces from the
+// bundled provider that name the source file and line rather than the bundle's.
+import assert from "node:assert/strict";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { main } from "../../cli/main.js";
+import { repoRoot } from "../support/buf.js";
+import { captureStream } from "../support/captured-stream.js";
+
+const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
+const throwLine = readFileSync(fixture, "utf8").split("\n").findIndex((l) => l.includes('throw new Error("failed on purpose")')) + 1;
+
+describe("harness-tool bundle", () => {
+  let dir = "";
+  let outfile = "";
+  let bundleOutput = "";
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-bundle-"));
+    outfile = path.join(dir, "dist/provider.mjs");
+    const out = captureStream();
+    const err = captureStream();
+    assert.equal(await main(["bundle", fixture, "--outfile", outfile], { out: out.stream, err: err.stream }), 0, err.text());
+    bundleOutput = out.text();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes an executable that loads the bundle, the bundle, and its source map", () => {
+    accessSync(outfile, constants.X_OK);
+    const launcher = readFileSync(outfile, "utf8");
+    assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
+    assert.match(launcher, /process\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);/);
+    const bundle = readFileSync(path.join(dir, "dist/provider.bundle.mjs"), "utf8");
+    assert.match(bundle, /\/\/# sourceMappingURL=provider\.bundle\.mjs\.map\n?$/);
+    const map = JSON.parse(readFileSync(path.join(dir, "dist/provider.bundle.mjs.map"), "utf8")) as { sources: string[]; sourcesContent?: unknown };
+    assert.ok(map.sources.some((s) => s.endsWith("test/cli/fixtures/streaming-provider.ts")), "the map lists the entry's source");
+    assert.equal(map.sourcesContent, undefined, "mappings only: the sources stay on disk");
+    assert.match(bundleOutput, /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/);
+    assert.ok(statSync(path.join(dir, "dist/provider.bundle.mjs")).size > 100_000);
+  });
+
+  it("a handler's stack trace names the source file and line, not the bundle", async () => {
+    const out = captureStream();
+    const err = captureStream();
+    assert.equal(await main(["invoke", outfile, "fail", "--args", "{}", "--json"], { out: out.stream, err: err.stream }), 1, err.text());
+    const event = JSON.parse(out.text().trim()) as { error: { details: { error: { stack: string } } } };
+    const stack = event.error.details.error.stack;
+    assert.match(stack, new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`), stack);
+    assert.doesNotMatch(stack.split("\n").slice(0, 2).join("\n"), /provider\.bundle\.mjs/);
+  });
+});

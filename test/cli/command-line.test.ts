@@ -1,0 +1,103 @@
+// The CLI's command line: every command's --help (snapshots at 80 and 100 columns, every line
+// within the width), --version, and a clear message with exit 2 for each kind of usage mistake.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { parseCommandLine } from "../../cli/command-line.js";
+import { commands, main } from "../../cli/main.js";
+import { repoRoot } from "../support/buf.js";
+import { captureStream } from "../support/captured-stream.js";
+import { assertSnapshot, widestLine } from "../support/output-snapshot.js";
+
+async function cli(argv: string[], columns?: number): Promise<{ code: number; out: string; err: string }> {
+  const out = captureStream(columns);
+  const err = captureStream(columns);
+  const code = await main(argv, { out: out.stream, err: err.stream });
+  return { code, out: out.text(), err: err.text() };
+}
+
+/** Splits an example command line into arguments the way a POSIX shell would (quotes only). */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+}
+
+describe("harness-tool --help", () => {
+  for (const columns of [80, 100]) {
+    it(`lists every command, within ${columns} columns`, async () => {
+      const { code, out } = await cli(["--help"], columns);
+      assert.equal(code, 0);
+      for (const c of commands) assert.match(out, new RegExp(`^  ${c.name}\\s+\\S`, "m"));
+      assert.ok(widestLine(out) <= columns, out);
+      assertSnapshot(`help-${columns}`, out);
+    });
+    for (const command of commands) {
+      it(`${command.name} --help: usage, every flag, examples, within ${columns} columns`, async () => {
+        const { code, out, err } = await cli([command.name, "--help"], columns);
+        assert.equal(code, 0, err);
+        assert.match(out, new RegExp(`^Usage: harness-tool ${command.name} `));
+        for (const flag of Object.keys(command.flags)) assert.match(out, new RegExp(`--${flag}\\b`));
+        assert.match(out, /^Examples:\n {2}harness-tool /m);
+        assert.ok(widestLine(out) <= columns, `a line is wider than ${columns} columns:\n${out}`);
+        assertSnapshot(`${command.name}-help-${columns}`, out);
+      });
+    }
+  }
+
+  it("is the same for -h, help <command>, and --help after other arguments", async () => {
+    const expected = (await cli(["invoke", "--help"])).out;
+    assert.equal((await cli(["invoke", "-h"])).out, expected);
+    assert.equal((await cli(["help", "invoke"])).out, expected);
+    assert.equal((await cli(["invoke", "dist/provider.mjs", "read_note", "--help"])).out, expected);
+  });
+
+  it("without a command: the overview on stderr, exit 2", async () => {
+    const { code, out, err } = await cli([]);
+    assert.equal(code, 2);
+    assert.equal(out, "");
+    assert.match(err, /^Commands:/m);
+  });
+
+  it("every example in every command's help parses against the command's own declaration", () => {
+    for (const command of commands) {
+      for (const example of command.examples) {
+        const [program, name, ...args] = shellWords(example);
+        assert.equal(`${program} ${name}`, `harness-tool ${command.name}`, example);
+        assert.doesNotThrow(() => parseCommandLine(command, args), example);
+      }
+    }
+  });
+});
+
+describe("harness-tool --version", () => {
+  it("prints package.json's version", async () => {
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-v"]) assert.deepEqual(await cli([flag]), { code: 0, out: `${version}\n`, err: "" });
+  });
+});
+
+describe("usage mistakes: one clear message, exit 2", () => {
+  const cases: [string, string[], RegExp][] = [
+    ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, check, sync, bundle/],
+    ["an unknown option", ["invoke", "p", "t", "--args", "{}", "--arg", "x"], /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json\n\(see harness-tool invoke --help\)\n$/],
+    ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
+    ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
+    ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],
+    ["invoke without --args", ["invoke", "p", "t"], /^harness-tool invoke: --args <json> is required: the tool's arguments as a JSON object; '\{\}' for a tool without arguments\n/],
+    ["invoke without a tool", ["invoke", "p", "--args", "{}"], /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json> \[options\] \[-- <provider args>\]\n/],
+    ["an extra positional", ["schema", "p", "q"], /^harness-tool schema: unexpected argument "q" \(arguments for the provider go after --\)\n/],
+    ["invoke with --cwd that does not exist", ["invoke", "p", "t", "--args", "{}", "--cwd", "/nonexistent/dir"], /^harness-tool invoke: --cwd \/nonexistent\/dir: no such directory\n$/],
+    ["check with --cwd that is a file", ["check", "p", "--cwd", path.join(repoRoot, "package.json")], /^harness-tool check: --cwd \S+package\.json is not a directory\n$/],
+    ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not valid JSON: /],
+    ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"; the commands are /],
+  ];
+  for (const [what, argv, message] of cases) {
+    it(what, async () => {
+      const { code, out, err } = await cli(argv);
+      assert.equal(code, 2, err);
+      assert.equal(out, "");
+      assert.match(err, message);
+      assert.doesNotMatch(err, /\n\s+at /, "no stack trace");
+    });
+  }
+});

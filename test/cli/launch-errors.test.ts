@@ -1,0 +1,68 @@
+// What the CLI says when a provider cannot be launched (exit 2, with what to do), and when it dies
+// in the middle of a call (how it exited, and the last lines of its stderr).
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { main } from "../../cli/main.js";
+import { captureStream } from "../support/captured-stream.js";
+import { writeProviderScript } from "../support/provider-script.js";
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out = captureStream();
+  const err = captureStream();
+  const code = await main(argv, { out: out.stream, err: err.stream });
+  return { code, out: out.text(), err: err.text() };
+}
+
+describe("launch errors", () => {
+  let dir = "";
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-launch-"));
+    mkdirSync(path.join(dir, "dist"));
+    writeFileSync(path.join(dir, "dist/not-executable.mjs"), "#!/usr/bin/env node\n");
+    writeFileSync(path.join(dir, "no-interpreter"), "#!/nonexistent/bin/node\n");
+    chmodSync(path.join(dir, "no-interpreter"), 0o755);
+    writeFileSync(path.join(dir, "main.ts"), "export {};\n");
+    chmodSync(path.join(dir, "main.ts"), 0o755);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cases: [string, () => string, RegExp][] = [
+    ["a provider under dist/ that was never built", () => path.join(dir, "dist/nope.mjs"), /dist\/nope\.mjs does not exist: build it first \(`npm run build` writes dist\/provider\.mjs/],
+    ["a file that is not executable", () => path.join(dir, "dist/not-executable.mjs"), /not-executable\.mjs is not executable: chmod \+x \S+not-executable\.mjs, or launch dist\/provider\.mjs/],
+    ["TypeScript sources", () => path.join(dir, "main.ts"), /main\.ts is TypeScript, which the kernel cannot launch/],
+    ["a directory", () => path.join(dir, "dist"), /dist is a directory, not an executable: launch the provider's entry, e.g. \S+dist\/provider\.mjs/],
+    ["an interpreter that is not installed", () => path.join(dir, "no-interpreter"), /names an interpreter that is not installed here: #!\/nonexistent\/bin\/node/],
+    ["a bare name that is not on PATH", () => "no-such-provider-anywhere", /no executable named no-such-provider-anywhere on PATH: give the provider's path/],
+  ];
+  for (const [what, provider, message] of cases) {
+    for (const command of ["invoke", "schema", "check"]) {
+      it(`${command}: ${what}: exit 2 and what to do`, async () => {
+        const argv = command === "invoke" ? [command, provider(), "tool", "--args", "{}"] : [command, provider()];
+        const { code, out, err } = await cli(argv);
+        assert.equal(code, 2, err);
+        assert.equal(out, "");
+        assert.match(err, new RegExp(`^harness-tool ${command}: cannot launch the provider: `));
+        assert.match(err, message);
+        assert.doesNotMatch(err, /spawn \S+ E[A-Z]+|\n\s+at /, "no raw spawn error, no stack trace");
+      });
+    }
+  }
+
+  it("a provider that exits before its handshake: exit 2, with its stderr", async () => {
+    const provider = writeProviderScript(dir, "crash-at-start", "test/cli/fixtures/misbehaving-provider.ts", { MISBEHAVIOUR: "crashes-at-start" });
+    const { code, err } = await cli(["invoke", provider, "lookup", "--args", "{}"]);
+    assert.equal(code, 2, err);
+    assert.match(err, /^harness-tool invoke: the provider did not start: the process exited with code 1 before serve\(\) made the handshake[^\n]*\nits stderr:\n(.*\n)*.*cannot open the database/);
+  });
+
+  it("a provider that exits during a call: its exit code and the last lines of its stderr, exit 1", async () => {
+    const provider = writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts");
+    const { code, err } = await cli(["invoke", provider, "crash", "--args", '{"code": 7}']);
+    assert.equal(code, 1, err);
+    assert.match(err, /^Invoke failed: the provider exited with code 7 during the call; the last lines of its stderr:\n(.*\n)*.*giving up: the disk is full/);
+    assert.doesNotMatch(err, /gRPC status 14/);
+  });
+});
