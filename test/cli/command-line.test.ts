@@ -79,7 +79,7 @@ describe("harness-tool --version", () => {
 describe("usage mistakes: one clear message, exit 2", () => {
   const cases: [string, string[], RegExp][] = [
     ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, check, sync, bundle/],
-    ["an unknown option", ["invoke", "p", "t", "--args", "{}", "--arg", "x"], /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json\n\(see harness-tool invoke --help\)\n$/],
+    ["an unknown option", ["invoke", "p", "t", "--args", "{}", "--arg", "x"], /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json, --trace\n\(see harness-tool invoke --help\)\n$/],
     ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
     ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
     ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],
