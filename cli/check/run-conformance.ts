@@ -100,7 +100,28 @@ function schemaRules(schema: GetSchemaResponse): RuleResult[] {
       rows.push(result(id, invariantSources[rule], status, broken.map((v) => `${v.tool}: ${v.message}`).join("; ")));
     }
   }
+  rows.push(resourceKeysRule(schema));
   return rows;
+}
+
+/**
+ * A resource tool declared `safe: true` without key_fields lets the kernel run any two of its
+ * calls at once, writes to the same thing included. That is a legitimate claim (annotations.proto:
+ * "safe = true alone claims no two calls can conflict"), so it is never an error and the plugin does
+ * not warn on every generate; check, where an author reviews what the kernel will trust, says so.
+ */
+export function resourceKeysRule(schema: GetSchemaResponse): RuleResult {
+  const section = "GetSchema: resource concurrency without key_fields (review)";
+  const unkeyed = schema.tools.filter((t) => t.kind === ToolKind.RESOURCE && t.concurrency?.safe === true && t.concurrency.keyFields.length === 0);
+  if (unkeyed.length === 0) return result("schema.resource-keys", section, "pass");
+  return result(
+    "schema.resource-keys",
+    section,
+    "warn",
+    unkeyed
+      .map((t) => `${t.name}: safe = true with no key_fields, so the kernel may run two of its calls at once; name the input fields that identify what a call changes in key_fields, unless no two calls can ever conflict`)
+      .join("; "),
+  );
 }
 
 /** Sample values for the config's required attributes (used when no --config is given). */

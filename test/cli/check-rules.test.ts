@@ -3,10 +3,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import {
+  GetSchemaResponseSchema,
   ToolErrorCategory,
   ToolEventSchema,
   type ToolEvent,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { resourceKeysRule } from "../../cli/check/run-conformance.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";
 import { toolDeclarationToWire, validateValue, type JsonSchemaObject, type ToolDeclaration } from "../../runtime/index.js";
@@ -90,4 +92,23 @@ describe("Invoke stream rules", () => {
       assert.ok(rules.includes(rule as never), `${rules.join(", ")} does not include ${rule}`);
     });
   }
+});
+
+describe("resource concurrency review", () => {
+  const resource: ToolDeclaration = { ...declaration, name: "save", kind: "resource", risk: "low", idempotent: false, concurrency: { safe: true, keyFields: ["path"] } };
+  const schemaOf = (...tools: ToolDeclaration[]) => create(GetSchemaResponseSchema, { tools: tools.map(toolDeclarationToWire) });
+
+  it("passes keyed, provider-locked and data-source tools", () => {
+    const locked = { ...resource, name: "wipe", concurrency: { safe: false } };
+    assert.equal(resourceKeysRule(schemaOf(declaration, resource, locked)).status, "pass");
+  });
+
+  it("warns, naming the tool, when a resource runs in parallel with no key_fields", () => {
+    const unkeyed = { ...resource, name: "append", concurrency: { safe: true } };
+    const row = resourceKeysRule(schemaOf(declaration, resource, unkeyed));
+    assert.equal(row.status, "warn");
+    assert.equal(row.rule, "schema.resource-keys");
+    assert.match(row.why, /^append: safe = true with no key_fields/);
+    assert.doesNotMatch(row.why, /save:/);
+  });
 });
