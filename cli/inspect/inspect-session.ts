@@ -21,7 +21,8 @@ import {
 import { RenderTreeSchema, type RenderTree } from "../../generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "../../runtime/index.js";
-import { launch, ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 import type {
@@ -206,8 +207,8 @@ export class InspectSession {
   static async start(provider: ProviderCommand, options: InspectSessionOptions): Promise<InspectSession> {
     // The responders read the session's replies when a callback arrives; the session exists by then.
     let session: InspectSession | undefined;
-    const launched = await launch(provider.command, {
-      args: provider.args,
+    // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
+    const launched = await launchProvider(provider, {
       kernel: {
         emit: (request) => (session ? session.#answerEmit(request) : { id: "event-0", sequence: 0n }),
         runSession: (request) => {

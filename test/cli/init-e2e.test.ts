@@ -76,6 +76,9 @@ describe("harness-tool init, end to end", () => {
     mkdirSync(quickstart);
     tarball = path.join(quickstart, packed);
     copyFileSync(path.join(dir, packed), tarball);
+    // npx keys its cache by the spec as typed (./harness-tool-0.1.0.tgz), so a run that was killed
+    // before its cleanup would hand this run its stale install: start without it.
+    for (const install of npxInstallsOf(tarball)) rmSync(install, { recursive: true, force: true });
     quickstartOutput = run("bash", ["-euo", "pipefail", "-c", readmeExample("quickstart")], quickstart);
     repo = path.join(quickstart, "notes");
   });

@@ -1,5 +1,5 @@
-// `harness-tool inspect` on bad input: a clear one-line usage error (exit 2) or launch error
-// (exit 1), never a stack trace, and no server left behind.
+// `harness-tool inspect` on bad input: a clear usage or launch error (exit 2), never a stack
+// trace, and no server left behind.
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -21,14 +21,19 @@ async function run(argv: string[]): Promise<{ code: number; err: string; out: st
   return { code, out: outText, err: errText };
 }
 
-it("is listed in --help", async () => {
-  assert.match((await run(["--help"])).out, /harness-tool inspect <provider> \[--config file\.json\] \[--port N\]/);
+it("is listed in --help and has its own", async () => {
+  assert.match((await run(["--help"])).out, /^ {2}inspect {2}serve a local web page/m);
+  const help = await run(["inspect", "--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^Usage: harness-tool inspect <provider> \[options\] \[-- <provider args>\]/);
+  assert.match(help.out, /--config <file\.json>/);
+  assert.match(help.out, /--port <N>/);
 });
 
 it("explains its usage without a provider, with a bad --port, a missing or unreadable config", async () => {
   const none = await run(["inspect"]);
   assert.equal(none.code, 2);
-  assert.match(none.err, /^harness-tool: usage: harness-tool inspect <provider>/);
+  assert.match(none.err, /^harness-tool inspect: missing <provider>/);
   const port = await run(["inspect", "examples/exec", "--port", "http"]);
   assert.equal(port.code, 2);
   assert.match(port.err, /--port must be a port number/);
@@ -40,10 +45,10 @@ it("explains its usage without a provider, with a bad --port, a missing or unrea
   assert.match(folder.err, /docs is a folder without a provider entry/);
 });
 
-it("reports a provider that cannot start, with exit 1 and no stack trace", async () => {
+it("reports a provider that cannot start as a launch problem (exit 2) saying what is wrong, no stack trace", async () => {
   const missing = await run(["inspect", "/nonexistent/provider"]);
-  assert.equal(missing.code, 1);
-  assert.match(missing.err, /ENOENT/);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /cannot launch the provider: \/nonexistent\/provider does not exist/);
   assert.doesNotMatch(missing.err, /\n\s+at /);
 });
 
