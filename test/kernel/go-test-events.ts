@@ -75,7 +75,10 @@ export function countOutcomes(tests: readonly GoTestOutcome[]): { passed: number
   };
 }
 
-/** One `# ` line per test: its outcome, name and time. */
+/**
+ * One `# go test` line per test: its outcome, name and time. Never `# pass …` or `# fail …` at the
+ * start of a line: those are the runner's summary lines, which CI reads.
+ */
 export function outcomeLines(tests: readonly GoTestOutcome[]): string[] {
-  return tests.map((t) => `# ${t.action.padEnd(10)} ${t.name} (${t.elapsedSeconds.toFixed(2)} s)`);
+  return tests.map((t) => `# go test ${t.action.padEnd(10)} ${t.name} (${t.elapsedSeconds.toFixed(2)} s)`);
 }

@@ -67,7 +67,7 @@ describe("spawn", () => {
     try {
       const service = createToolService(
         providerWith(exec, async (_i, ctx) => {
-          await ctx.spawn(node, ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /PLUGIN|HARNESS_TOOL_TEST/.test(k)).sort()))"]);
+          await ctx.spawn(node, ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /^(PLUGGABLEHARNESS_AGENT_PLUGIN|PLUGIN_.*|HARNESS_TOOL_TEST_KEPT)$/.test(k)).sort()))"]);
           return { text: "" };
         }),
         { stderr: () => {} },
