@@ -37,7 +37,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     (kernel) => {
       const service = createToolService(provider, {
         kernel,
-        stderr: (line) => writeStderr(`${withHostTimestamp(line)}\n`),
+        // The service's JSON lines already carry go-plugin's six-digit @timestamp (kernel-bindings.ts).
+        stderr: (line) => writeStderr(`${line}\n`),
         // The service's guards report through its stderr exit; the transport leaves the process events to them.
         guardProcess: true,
       });
@@ -58,11 +59,3 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
 
 /** How long the last spans may take to reach the collector once the provider stops (go-plugin waits 2 s after Shutdown, and the calls may have used the 1 s grace). */
 const exportFlushMs = 700;
-
-/**
- * go-plugin's host parses a JSON line's `@timestamp` with six fractional digits and logs the
- * line verbatim at debug level otherwise; `toISOString()` gives three.
- */
-function withHostTimestamp(line: string): string {
-  return line.replace(/("@timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z"/, '$1000Z"');
-}
