@@ -38,8 +38,10 @@ const workspaces = new Set<string>();
 /** A temp provider-repository folder. */
 export interface BenchWorkspace {
   readonly root: string;
-  /** node_modules/harness-tool inside root. */
+  /** node_modules/harness-tool (the runtime package) inside root. */
   readonly packageDir: string;
+  /** node_modules/@harness-tool/protoc-gen-harness-tool (the plugin package) inside root. */
+  readonly pluginDir: string;
 }
 
 /** Creates a workspace under the OS temp dir; removeAllWorkspaces() deletes it. */
@@ -48,15 +50,21 @@ export function createWorkspace(label: string): BenchWorkspace {
   workspaces.add(root);
   const modules = path.join(root, "node_modules");
   mkdirSync(modules);
+  // Everything the repository installed, except its own workspaces: those are built into the
+  // workspace as npm would install them (buildPackage), never linked to their sources.
   for (const entry of readdirSync(path.join(repoRoot, "node_modules"))) {
-    if (entry === "harness-tool" || entry === ".package-lock.json") continue;
+    if (entry === "harness-tool" || entry === "@harness-tool" || entry === ".package-lock.json") continue;
     symlinkSync(path.join(repoRoot, "node_modules", entry), path.join(modules, entry));
   }
   const packageDir = path.join(modules, "harness-tool");
   mkdirSync(packageDir);
-  copyFileSync(path.join(repoRoot, "package.json"), path.join(packageDir, "package.json"));
-  symlinkSync(path.join(repoRoot, "proto"), path.join(packageDir, "proto"));
-  return { root, packageDir };
+  copyFileSync(path.join(repoRoot, "runtime/package.json"), path.join(packageDir, "package.json"));
+  const pluginDir = path.join(modules, "@harness-tool/protoc-gen-harness-tool");
+  mkdirSync(pluginDir, { recursive: true });
+  copyFileSync(path.join(repoRoot, "plugin/package.json"), path.join(pluginDir, "package.json"));
+  copyFileSync(path.join(repoRoot, "plugin/protoc-gen-harness-tool.mjs"), path.join(pluginDir, "protoc-gen-harness-tool.mjs"));
+  symlinkSync(path.join(repoRoot, "proto"), path.join(pluginDir, "proto"));
+  return { root, packageDir, pluginDir };
 }
 
 let socketDir: string | undefined;
@@ -88,19 +96,19 @@ export interface PackageBuild {
 }
 
 /**
- * Compiles the repository's runtime, generated wire types, plugin and CLI (tsconfig.build.json)
- * into the workspace's node_modules/harness-tool/dist and bundles the plugin beside them
- * (plugin/bundle-plugin.mjs), as `npm run build` does before `npm pack` ships them.
+ * Builds the runtime package into the workspace's node_modules/harness-tool/dist (its
+ * tsconfig.build.json and tsconfig.types.json, as its `npm run build`) and bundles the plugin
+ * into node_modules/@harness-tool/protoc-gen-harness-tool/dist (plugin/bundle-plugin.mjs), as
+ * `npm pack` ships them.
  */
 export async function buildPackage(ws: BenchWorkspace, timeoutMs: number): Promise<PackageBuild> {
   const dist = path.join(ws.packageDir, "dist");
-  const run = await runTimed(
-    compilers["TS 5.9"].command,
-    [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", dist, "--sourceMap", "false"],
-    { cwd: repoRoot, timeoutMs, measureRss: false },
-  );
-  const bundle = await runTimed(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), dist], { cwd: repoRoot, timeoutMs, measureRss: false });
-  const ok = existsSync(path.join(dist, "runtime/index.js")) && existsSync(path.join(dist, "runtime/index.d.ts"));
-  const diagnostics = [run.stdout + run.stderr, bundle.status === 0 ? "" : `plugin bundle: ${bundle.stdout}${bundle.stderr}`].join("").trim();
-  return { ok, wallMs: run.wallMs + bundle.wallMs, diagnostics };
+  const tsc = (config: string) =>
+    runTimed(compilers["TS 5.9"].command, [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "runtime", config), "--outDir", dist], { cwd: repoRoot, timeoutMs, measureRss: false });
+  const js = await tsc("tsconfig.build.json");
+  const types = await tsc("tsconfig.types.json");
+  const bundle = await runTimed(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(ws.pluginDir, "dist")], { cwd: repoRoot, timeoutMs, measureRss: false });
+  const ok = existsSync(path.join(dist, "index.js")) && existsSync(path.join(dist, "index.d.ts")) && bundle.status === 0;
+  const diagnostics = [js.stdout + js.stderr, types.stdout + types.stderr, bundle.status === 0 ? "" : `plugin bundle: ${bundle.stdout}${bundle.stderr}`].join("").trim();
+  return { ok, wallMs: js.wallMs + types.wallMs + bundle.wallMs, diagnostics };
 }

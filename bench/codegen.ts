@@ -12,7 +12,7 @@ import { hottestFunctions, selfTimeByOwner } from "./cpu-profile.js";
 import { gnuTime, median, parsePeakRss, roundRobinOrder, runTimed } from "./measure.js";
 import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
-import { scaffoldPluginOptions } from "../templates/provider-repo.js";
+import { scaffoldPluginOptions } from "../cli/templates/provider-repo.js";
 import { protoLayouts, writeSyntheticProtos, type ProtoLayout } from "./synthetic-protos.js";
 
 type ContenderId = "harness-tool" | "protoc-gen-es";
@@ -42,7 +42,7 @@ const rewriteImports = [
 
 /** The workspace's buf.yaml: the synthetic module plus the package's protos as a second module. */
 export function writeBufWorkspace(root: string): void {
-  writeFileSync(path.join(root, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: node_modules/harness-tool/proto\n");
+  writeFileSync(path.join(root, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: node_modules/@harness-tool/protoc-gen-harness-tool/proto\n");
 }
 
 function genTemplate(c: Contender, out: string, rssFile: string): string {

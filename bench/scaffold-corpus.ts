@@ -9,7 +9,7 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { scaffoldFiles } from "../templates/provider-repo.js";
+import { scaffoldFiles } from "../cli/templates/provider-repo.js";
 import { bufExecutable, repoBin, type BenchWorkspace } from "./bench-workspace.js";
 import { pluginCommand } from "./harness-tool-plugin.js";
 import { runTimed } from "./measure.js";
@@ -34,7 +34,7 @@ export async function writeScaffoldCorpus(ws: BenchWorkspace, dir: string, tools
   if (!plugin.ok) return { ok: false, why: plugin.why };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, "node_modules/.bin"), { recursive: true });
-  const scaffold = scaffoldFiles({ name: "synthetic", source: "example.com/bench/synthetic", examples: [], harnessToolSpec: "^0.1.0", directory: dir });
+  const scaffold = scaffoldFiles({ name: "synthetic", source: "example.com/bench/synthetic", examples: [], packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" }, directory: dir });
   for (const name of keptScaffoldFiles) {
     const text = scaffold.get(name);
     if (text === undefined) return { ok: false, why: `the scaffold has no ${name}` };
@@ -42,6 +42,8 @@ export async function writeScaffoldCorpus(ws: BenchWorkspace, dir: string, tools
   }
   // As npm installs it: the package, and its bins linked (the plugin's bin finds the bundle beside it).
   symlinkSync(ws.packageDir, path.join(dir, "node_modules/harness-tool"));
+  mkdirSync(path.join(dir, "node_modules/@harness-tool"));
+  symlinkSync(ws.pluginDir, path.join(dir, "node_modules/@harness-tool/protoc-gen-harness-tool"));
   const [, bin] = plugin.argv;
   if (bin === undefined) return { ok: false, why: `unexpected plugin command ${plugin.argv.join(" ")}` };
   symlinkSync(bin, path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"));

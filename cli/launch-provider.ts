@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { LaunchedProvider, LaunchOptions } from "../runtime/go-plugin-host/index.js";
+import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
 import type { ProviderCommand } from "./provider-command.js";
 import { UsageError } from "./usage-error.js";
 
@@ -51,7 +51,7 @@ export function assertLaunchable(provider: ProviderCommand): void {
 /** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
 export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
   assertLaunchable(provider);
-  const { launch } = await import("../runtime/go-plugin-host/index.js");
+  const { launch } = await import("harness-tool/testing");
   try {
     return await launch(provider.command, { ...options, args: provider.args });
   } catch (e) {

@@ -38,7 +38,7 @@ try {
   // The example's hand-written handlers and entry, beside the freshly generated code.
   for (const file of ["handlers.ts", "main.ts"]) cpSync(path.join(example, "src", file), path.join(work, "src", file));
   mkdirSync(path.join(work, "node_modules"));
-  symlinkSync(repo, path.join(work, "node_modules/harness-tool"));
+  symlinkSync(path.join(repo, "runtime"), path.join(work, "node_modules/harness-tool"));
   symlinkSync(path.join(repo, "node_modules/@bufbuild"), path.join(work, "node_modules/@bufbuild"));
   // What the kernel starts: one executable, no shell features needed at launch.
   const entry = path.join(work, "provider");

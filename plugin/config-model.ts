@@ -2,7 +2,7 @@
  * A provider's config message as agent.hcl attributes (config.v1.ConfigAttribute): the value
  * shape decides the attribute type; `(harnesstool.v1.field).sensitive` marks secrets.
  */
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "../runtime/provider/provider-definition.js";
+import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "harness-tool";
 import { propertyDescription, resolveShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
 function attributeType(shape: ValueShape): ConfigAttributeTypeName {

@@ -7,9 +7,8 @@
  */
 import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
-import { field as fieldOption, schema as schemaOption, SchemaOptionsSchema } from "../generated/harnesstool/v1/annotations_pb.js";
-import type { JsonSchema } from "../runtime/schema/json-schema.js";
-import { checkSchemaSubset } from "../runtime/schema/schema-subset.js";
+import { field as fieldOption, schema as schemaOption, SchemaOptionsSchema } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
+import { checkSchemaSubset, type JsonSchema } from "harness-tool/schema";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { enumValues } from "./enum-values.js";
 import { fieldNumber, sourcePathParts, type SourceIndex } from "./source-locations.js";

@@ -11,11 +11,18 @@ import {
   ToolOptionsSchema,
   type ProviderOptions,
   type ToolOptions,
-} from "../generated/harnesstool/v1/annotations_pb.js";
-import { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
-import { ConcurrencySpecSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { checkToolDeclaration, checkToolDeclarations, type InvariantSubject, type InvariantViolation } from "../runtime/schema/invariants.js";
-import { riskNames, toolKindNames, type ToolDeclaration } from "../runtime/schema/tool-declaration.js";
+} from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
+import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import { ConcurrencySpecSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  checkToolDeclaration,
+  checkToolDeclarations,
+  riskNames,
+  toolKindNames,
+  type InvariantSubject,
+  type InvariantViolation,
+  type ToolDeclaration,
+} from "harness-tool/schema";
 import { configAttributes } from "./config-model.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import type { MessageShapes } from "./json-schema-from-message.js";

@@ -3,7 +3,7 @@
  * the subset has no $ref), and the json-schema-to-typescript input of one named type (nested
  * messages as references to their own named types, through its `tsType` keyword).
  */
-import type { JsonSchema, JsonSchemaObject } from "../runtime/schema/json-schema.js";
+import type { JsonSchema, JsonSchemaObject } from "harness-tool/schema";
 import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
 /** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */

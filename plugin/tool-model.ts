@@ -5,10 +5,9 @@
  * read only these models.
  */
 import { hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
-import { provider as providerOption, tool as toolOption } from "../generated/harnesstool/v1/annotations_pb.js";
-import type { ConfigAttributeDeclaration } from "../runtime/provider/provider-definition.js";
-import type { JsonSchemaObject } from "../runtime/schema/json-schema.js";
-import type { ToolDeclaration } from "../runtime/schema/tool-declaration.js";
+import { provider as providerOption, tool as toolOption } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
+import type { ConfigAttributeDeclaration } from "harness-tool";
+import type { JsonSchemaObject, ToolDeclaration } from "harness-tool/schema";
 import { DiagnosticSink } from "./diagnostics.js";
 import { MessageShapes } from "./json-schema-from-message.js";
 import { IdentifierAllocator, lowerCamelCase, pascalCase, providerBaseName } from "./names.js";

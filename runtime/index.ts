@@ -22,22 +22,8 @@ armStartFailureGuard();
 
 export { serve, type ServeOptions } from "./serve.js";
 
-export type {
-  JsonSchema,
-  JsonSchemaArray,
-  JsonSchemaBoolean,
-  JsonSchemaNumber,
-  JsonSchemaObject,
-  JsonSchemaString,
-} from "./schema/json-schema.js";
-export type {
-  ConcurrencyDeclaration,
-  ResourceRiskName,
-  RiskName,
-  ToolDeclaration,
-  ToolKindName,
-} from "./schema/tool-declaration.js";
-export { riskNames, toolKindNames } from "./schema/tool-declaration.js";
+// The ToolSchema rules (also `harness-tool/schema` on their own, without the server).
+export * from "./schema/index.js";
 export type { ValueValidator, ValueViolation } from "./schema/value-violation.js";
 export {
   defineTool,
@@ -53,16 +39,6 @@ export {
   type ToolValidators,
 } from "./schema/define-tool.js";
 export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";
-export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema/schema-subset.js";
-export {
-  checkToolDeclaration,
-  checkToolDeclarations,
-  formatViolation,
-  invariantSources,
-  type InvariantRule,
-  type InvariantSubject,
-  type InvariantViolation,
-} from "./schema/invariants.js";
 export {
   jsonSchemaFromWire,
   jsonSchemaToWire,

@@ -1,12 +1,14 @@
-// The Node versions harness-tool claims are true: package.json's `engines` floor satisfies the
-// engines of every package a provider author installs with it (the non-dev part of the lockfile),
-// the scaffold claims the same floor, and Node 22, which CI also runs the tests on, satisfies every
-// package, the dev tools included (protoc-gen-es 2.17 asks for Node >= 22).
+// The Node versions harness-tool's packages claim are true: each workspace package's `engines`
+// floor satisfies the engines of every package it brings (its dependencies and required peers,
+// followed through the lockfile; for the plugin, the packages its bundle holds as well), the
+// scaffold claims the CLI's floor, and Node 22, which CI also runs the tests on, satisfies every
+// package, the dev tools included (protoc-gen-es 2.17, which only regenerates runtime/generated/,
+// asks for Node >= 22).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { scaffoldFiles } from "../templates/provider-repo.js";
+import { scaffoldFiles } from "../cli/templates/provider-repo.js";
 import { repoRoot } from "./support/buf.js";
 
 type Version = [number, number, number];
@@ -54,11 +56,66 @@ function satisfies(version: Version, range: string): boolean {
   );
 }
 
-const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
-  packages: Record<string, { dev?: boolean; engines?: { node?: string } | string[] }>;
-};
-const engines = Object.entries(lock.packages).flatMap(([name, p]) => (p.engines && !Array.isArray(p.engines) && p.engines.node ? [{ name: name || "harness-tool", dev: p.dev === true, range: p.engines.node }] : []));
+interface LockEntry {
+  name?: string;
+  dev?: boolean;
+  link?: boolean;
+  resolved?: string;
+  engines?: { node?: string } | string[];
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+const nodeRange = (e: LockEntry | undefined) => (e?.engines && !Array.isArray(e.engines) ? e.engines.node : undefined);
+const engines = Object.entries(lock.packages).flatMap(([name, p]) => {
+  const range = nodeRange(p);
+  return range ? [{ name: name || "the workspace root", dev: p.dev === true, range }] : [];
+});
+
+/** Where Node finds `name` from the package at lockfile path `from`: its own node_modules, then upwards. */
+function lookup(from: string, name: string): string | undefined {
+  let dir = from;
+  for (;;) {
+    const candidate = dir === "" ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
+    const entry = lock.packages[candidate];
+    if (entry) return entry.link && entry.resolved !== undefined ? entry.resolved : candidate;
+    if (dir === "") return undefined;
+    const at = dir.lastIndexOf("/node_modules/");
+    dir = at < 0 ? "" : dir.slice(0, at);
+  }
+}
+
+const requiredPeers = (e: LockEntry) => Object.keys(e.peerDependencies ?? {}).filter((n) => e.peerDependenciesMeta?.[n]?.optional !== true);
+
+/** Every package `workspace` brings into an installation: lockfile path -> package name. */
+function closure(workspace: string, withBundled: boolean): Map<string, string> {
+  const seen = new Map<string, string>();
+  const visit = (at: string, names: readonly string[]) => {
+    for (const name of names) {
+      const found = lookup(at, name);
+      if (found === undefined || seen.has(found)) continue;
+      seen.set(found, name);
+      const e = lock.packages[found] ?? {};
+      visit(found, [...Object.keys(e.dependencies ?? {}), ...requiredPeers(e)]);
+    }
+  };
+  const own = lock.packages[workspace] ?? {};
+  visit(workspace, [...Object.keys(own.dependencies ?? {}), ...requiredPeers(own), ...(withBundled ? Object.keys(own.devDependencies ?? {}) : [])]);
+  return seen;
+}
+
+const floorOf = (range: string | undefined) => parseVersion(/^>=\s*(\S+)$/.exec(range ?? "")?.[1] ?? "");
+
+/** The workspaces, and which dependency sets each floor (undefined: our own choice, CI's oldest Node). */
+const workspaces = [
+  { dir: "runtime", bundles: false, floorFrom: undefined },
+  { dir: "cli", bundles: false, floorFrom: "@clack/prompts" },
+  // The plugin's bin is one bundle (plugin/bundle-plugin.mjs): what it bundles is what it runs.
+  { dir: "plugin", bundles: true, floorFrom: undefined },
+] as const;
 
 describe("Node engines", () => {
   it("the range check reads the lockfile's forms", () => {
@@ -71,22 +128,44 @@ describe("Node engines", () => {
     assert.equal(satisfies([10, 0, 0], "6.* || 8.* || >= 10.*"), true);
   });
 
-  it("package.json's floor satisfies every package a provider author installs", () => {
-    const floor = parseVersion(/^>=\s*(\S+)$/.exec(pkg.engines.node)?.[1] ?? "");
-    const refused = engines.filter((e) => !e.dev && !satisfies(floor, e.range));
-    assert.deepEqual(refused, [], `engines.node ${pkg.engines.node} is below what these need`);
-    // And no higher than needed: an installed package refuses the minor line below it.
-    assert.ok(engines.some((e) => !e.dev && e.name !== "harness-tool" && !satisfies([floor[0], floor[1] - 1, 99], e.range)));
+  for (const w of workspaces) {
+    const entry = lock.packages[w.dir];
+    it(`${entry?.name ?? w.dir}: its engines floor satisfies every package it brings`, () => {
+      const range = nodeRange(entry);
+      assert.ok(range, `${w.dir}/package.json has no engines.node`);
+      const floor = floorOf(range);
+      const brought = closure(w.dir, w.bundles);
+      assert.ok(brought.size > 0, `${w.dir}: no dependencies found in the lockfile: the walk is broken`);
+      const refused = [...brought.keys()].filter((p) => {
+        const needs = nodeRange(lock.packages[p]);
+        return needs !== undefined && !satisfies(floor, needs);
+      });
+      assert.deepEqual(refused, [], `${w.dir}: engines.node ${range} is below what these need`);
+      if (w.floorFrom !== undefined) {
+        // And no higher than needed: the package named as the reason refuses the minor line below.
+        const reason = [...brought].find(([, name]) => name === w.floorFrom)?.[0];
+        assert.ok(reason, `${w.floorFrom} is not among what ${w.dir} brings`);
+        assert.equal(satisfies([floor[0], floor[1] - 1, 99], nodeRange(lock.packages[reason]) ?? ""), false, `${w.floorFrom} would accept a lower floor`);
+      }
+    });
+  }
+
+  it("the runtime brings none of the CLI's or the plugin's dependencies", () => {
+    const brought = new Set(closure("runtime", false).values());
+    assert.ok(brought.has("@grpc/grpc-js"), "the walk is broken: the runtime brings grpc-js");
+    for (const heavy of ["typescript", "ts-morph", "esbuild", "@clack/prompts", "json-schema-to-typescript", "@bufbuild/protoplugin", "prettier"]) {
+      assert.ok(!brought.has(heavy), `the runtime brings ${heavy}`);
+    }
   });
 
   it("Node 22 satisfies every package, the dev tools included", () => {
     assert.deepEqual(engines.filter((e) => !satisfies([22, 0, 0], e.range)), []);
-    assert.ok(engines.some((e) => e.dev && !satisfies([20, 20, 0], e.range)), "a dev tool needs Node 22 (else the Node 22 CI run would not be needed)");
+    assert.ok(engines.some((e) => !satisfies([20, 20, 0], e.range)), "a package needs Node 22 (else the Node 22 CI run would not be needed)");
   });
 
-  it("the scaffold claims the same floor", () => {
-    const files = scaffoldFiles({ name: "notes", source: "x", examples: ["data_source"], harnessToolSpec: "^0.1.0", directory: "/tmp/notes" });
+  it("the scaffold claims the CLI's floor, the highest of the three", () => {
+    const files = scaffoldFiles({ name: "notes", source: "x", examples: ["data_source"], packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" }, directory: "/tmp/notes" });
     const scaffold = JSON.parse(files.get("package.json") ?? "{}") as { engines?: { node?: string } };
-    assert.equal(scaffold.engines?.node, pkg.engines.node);
+    assert.equal(scaffold.engines?.node, nodeRange(lock.packages["cli"]));
   });
 });

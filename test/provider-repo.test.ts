@@ -1,13 +1,16 @@
-// A provider repository that installed harness-tool from npm can import the annotations and the
-// kernel's protos from node_modules, and generate with the buf configurations the README documents
+// harness-tool's three packages, packed as a release is: what each tarball ships, and a provider
+// repository that installed them can import the annotations and the kernel's protos from
+// node_modules and generate with the buf configurations the README documents
 // (protoc-gen-harness-tool alone, and with protoc-gen-es beside it).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { bufExecutable, repoRoot, runBuf } from "./support/buf.js";
+import { harnessToolPackages, type HarnessToolPackage } from "../cli/templates/package-sources.js";
+import { packWorkspaces, type PackedPackages } from "./support/pack-workspaces.js";
 import { readmeExample } from "./support/readme-examples.js";
 
 const providerProto = `syntax = "proto3";
@@ -44,28 +47,31 @@ message ReadFileResponse {
 }
 `;
 
-describe("a provider repository using the installed package", () => {
+/** The paths of a tarball's files, without npm's package/ prefix. */
+function tarballFiles(tarball: string): string[] {
+  return execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .split("\n")
+    .filter((f) => f !== "")
+    .map((f) => f.replace(/^package\//, ""));
+}
+
+describe("a provider repository using the installed packages", () => {
   let dir = "";
-  let packed: string[] = [];
+  let packed: PackedPackages;
+  const files = new Map<HarnessToolPackage, string[]>();
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-provider-"));
-    // What npm would install: the package's tarball, unpacked into node_modules/harness-tool.
-    const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
-    const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-    assert.ok(info);
-    packed = info.files.map((f) => f.path);
-    const target = path.join(dir, "node_modules/harness-tool");
-    mkdirSync(target, { recursive: true });
-    execFileSync("tar", ["-xzf", path.join(dir, info.filename), "-C", target, "--strip-components=1"]);
-    // What `npm run build` adds to the tarball (packed above without it): the bundled plugin the
-    // bin runs, and the bin where npm links it.
-    execFileSync(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(target, "dist")]);
+    packed = packWorkspaces(path.join(dir, "packed"));
+    // What npm would install: each tarball unpacked into node_modules, the plugin's bin linked.
+    for (const which of ["runtime", "plugin", "cli"] as const) {
+      files.set(which, tarballFiles(packed[which]));
+      const target = path.join(dir, "node_modules", harnessToolPackages[which]);
+      mkdirSync(target, { recursive: true });
+      execFileSync("tar", ["-xzf", packed[which], "-C", target, "--strip-components=1"]);
+    }
     mkdirSync(path.join(dir, "node_modules/.bin"));
-    symlinkSync(path.join(target, "plugin/protoc-gen-harness-tool.mjs"), path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"));
+    symlinkSync(path.join(dir, "node_modules", harnessToolPackages.plugin, "protoc-gen-harness-tool.mjs"), path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"));
     mkdirSync(path.join(dir, "proto/acme/fs/v1"), { recursive: true });
     writeFileSync(path.join(dir, "proto/acme/fs/v1/fs.proto"), providerProto);
     writeFileSync(path.join(dir, "buf.yaml"), readmeExample("provider buf.yaml"));
@@ -81,15 +87,37 @@ describe("a provider repository using the installed package", () => {
 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("ships the annotation and kernel protos and the generated wire types", () => {
-    for (const file of [
-      "proto/harnesstool/v1/annotations.proto",
-      "proto/pluggableharness/tool/v1/tool.proto",
-      "proto/pluggableharness/kernel/v1/kernel.proto",
-      "generated/harnesstool/v1/annotations_pb.ts",
-      "generated/pluggableharness/tool/v1/tool_pb.ts",
-    ]) {
-      assert.ok(packed.includes(file), `the npm package does not ship ${file}`);
+  it("the plugin ships the annotations and the kernel protos; the runtime the generated wire types", () => {
+    for (const file of ["proto/harnesstool/v1/annotations.proto", "proto/pluggableharness/tool/v1/tool.proto", "proto/pluggableharness/kernel/v1/kernel.proto"]) {
+      assert.ok(files.get("plugin")?.includes(file), `the plugin package does not ship ${file}`);
+    }
+    for (const file of ["dist/generated/harnesstool/v1/annotations_pb.js", "dist/generated/pluggableharness/tool/v1/tool_pb.js", "dist/generated/pluggableharness/tool/v1/tool_pb.d.ts"]) {
+      assert.ok(files.get("runtime")?.includes(file), `the runtime package does not ship ${file}`);
+    }
+  });
+
+  it("each package ships what runs, its README and LICENSE, and no TypeScript sources or source maps", () => {
+    for (const [which, list] of files) {
+      for (const file of ["package.json", "README.md", "LICENSE"]) assert.ok(list.includes(file), `${which} does not ship ${file}`);
+      assert.deepEqual(list.filter((f) => /\.map$|(?<!\.d)\.ts$|\.tsx$/.test(f)), [], `${which} ships sources or maps`);
+      assert.deepEqual(list.filter((f) => /(^|\/)test\/|\.test\./.test(f)), [], `${which} ships tests`);
+    }
+    assert.ok(files.get("plugin")?.includes("dist/protoc-gen-harness-tool.mjs"));
+    assert.ok(files.get("plugin")?.includes("dist/THIRD-PARTY-NOTICES.md"));
+    assert.ok(files.get("cli")?.includes("inspect/page-dist/inspector.js"));
+    assert.ok(files.get("cli")?.includes("dist/main.js"));
+    assert.ok(files.get("runtime")?.includes("dist/index.d.ts"));
+  });
+
+  it("every entry point of the runtime's exports map is in its tarball", () => {
+    const manifest = JSON.parse(readFileSync(path.join(dir, "node_modules/harness-tool/package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (entry.includes("*")) continue;
+      const conditions = typeof target === "string" ? { default: target } : target;
+      for (const [condition, file] of Object.entries(conditions)) {
+        if (condition === "harness-tool-source") continue; // this repository's own tests only
+        assert.ok(existsSync(path.join(dir, "node_modules/harness-tool", file)), `${entry} (${condition}) -> ${file} is not shipped`);
+      }
     }
   });
 

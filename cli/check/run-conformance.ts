@@ -9,8 +9,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { equals, type JsonObject } from "@bufbuild/protobuf";
-import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
-import { AttrType } from "../../generated/pluggableharness/config/v1/config_pb.js";
+import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import { AttrType } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
 import {
   GetSchemaResponseSchema,
   ToolErrorCategory,
@@ -18,7 +18,7 @@ import {
   type GetSchemaResponse,
   type ToolEvent,
   type ToolSchema,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   checkToolDeclarations,
   invariantSources,
@@ -26,9 +26,9 @@ import {
   jsonSchemaFromWire,
   toolDeclarationFromWire,
   type InvariantRule,
-} from "../../runtime/index.js";
-import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
-import { PROTOCOL_VERSION } from "../../runtime/service/protocol-version.js";
+} from "harness-tool";
+import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { PROTOCOL_VERSION } from "harness-tool";
 import type { ProviderCommand } from "../provider-command.js";
 import { truncate } from "../terminal/terminal-width.js";
 import { categoryName } from "../terminal/wire-names.js";

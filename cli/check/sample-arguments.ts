@@ -3,7 +3,7 @@
  * variants that a conforming provider must refuse with `invalid_arguments`.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { JsonSchema, JsonSchemaObject } from "../../runtime/index.js";
+import type { JsonSchema, JsonSchemaObject } from "harness-tool";
 
 /** The smallest value that conforms to `schema`: every required field, first enum values, empty arrays. */
 export function sampleValue(schema: JsonSchema): JsonValue {

@@ -6,8 +6,8 @@ import {
   ToolErrorCategory,
   type ToolEvent,
   type ToolSchema,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, validateValue, type JsonSchema } from "../../runtime/index.js";
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { jsonSchemaFromWire, validateValue, type JsonSchema } from "harness-tool";
 
 /** A broken stream rule. */
 export interface StreamProblem {

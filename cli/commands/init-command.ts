@@ -6,29 +6,32 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../../templates/provider-repo.js";
+import { PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
+import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/provider-repo.js";
 import { defineCommand } from "../command-definition.js";
-import { packageRoot, packageVersion } from "../package-version.js";
+import { cliPackageName, packageRoot, packageVersion } from "../package-version.js";
 import { UsageError } from "../usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
 
 /**
- * Where the new repository installs harness-tool from. When this copy was installed from a tarball
- * (`npx --package ./harness-tool-0.1.0.tgz`, or `npm install ./harness-tool-0.1.0.tgz` in a
- * project), the installing package.json names it as `file:<path>`: the new repository gets the same
- * tarball by its absolute path. Otherwise the registry's release of this version.
+ * Where the new repository installs harness-tool's packages from, by default. When this CLI was
+ * installed from a tarball (`npx --package ./harness-tool-cli-0.1.0.tgz ...`, or `npm install` of
+ * the tarballs in a project), the installing package.json names it as `file:<path>`: the new
+ * repository gets the tarballs of that folder by their absolute paths. Otherwise the registry's
+ * release of this version.
  */
-export function defaultHarnessToolSpec(root = packageRoot()): string {
-  const nodeModules = path.dirname(root);
+export function defaultPackageSource(root = packageRoot()): string {
+  // node_modules/@harness-tool/cli: the installer's folder is two levels above node_modules' scope.
+  const nodeModules = path.dirname(path.dirname(root));
   if (path.basename(nodeModules) === "node_modules") {
     const installer = path.join(path.dirname(nodeModules), "package.json");
     try {
       const pkg = JSON.parse(readFileSync(installer, "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-      const spec = pkg.dependencies?.["harness-tool"] ?? pkg.devDependencies?.["harness-tool"];
+      const spec = pkg.dependencies?.[cliPackageName] ?? pkg.devDependencies?.[cliPackageName];
       if (spec?.startsWith("file:")) {
         const tarball = path.resolve(path.dirname(installer), spec.slice("file:".length));
-        if (existsSync(tarball)) return `file:${tarball}`;
+        if (existsSync(tarball)) return `file:${path.dirname(tarball)}`;
       }
     } catch {
       // No readable package.json above node_modules: fall through to the registry.
@@ -90,9 +93,17 @@ async function ask(given: InitAnswers, open: ReadonlySet<keyof InitAnswers>): Pr
   }
   if (open.has("harnessTool")) {
     const spec = await prompts.text({
-      message: "Install harness-tool from (an npm version range, or file:<path to a .tgz>)",
+      message: "Install harness-tool's packages from (an npm version range, or file:<folder with their .tgz files>)",
       placeholder: answers.harnessTool,
       defaultValue: answers.harnessTool,
+      validate: (v) => {
+        try {
+          packageSpecs(v === undefined || v === "" ? answers.harnessTool : v, packageVersion());
+          return undefined;
+        } catch (e) {
+          return e instanceof PackageSourceError ? e.message : String(e);
+        }
+      },
     });
     if (prompts.isCancel(spec)) return undefined;
     answers.harnessTool = spec;
@@ -136,7 +147,7 @@ export async function initCommand(options: InitOptions, streams: { out: NodeJS.W
     dir,
     name,
     source: options.source ?? defaultSource(name),
-    harnessTool: options.harnessTool ?? defaultHarnessToolSpec(),
+    harnessTool: options.harnessTool ?? defaultPackageSource(),
     examples: options.examples !== undefined ? parseExamples(options.examples) : [...exampleNames],
   };
   const open = new Set<keyof InitAnswers>();
@@ -157,7 +168,13 @@ export async function initCommand(options: InitOptions, streams: { out: NodeJS.W
   if (!namePattern.test(answers.name)) {
     throw new UsageError(`provider name ${JSON.stringify(answers.name)} is not snake_case (lowercase letters, digits and _): pass --name`);
   }
-  if (answers.harnessTool.trim() === "") throw new UsageError("--harness-tool must name a version range or a file: path");
+  let packages: PackageSpecs;
+  try {
+    packages = packageSpecs(answers.harnessTool, packageVersion());
+  } catch (e) {
+    if (e instanceof PackageSourceError) throw new UsageError(`--harness-tool: ${e.message}`);
+    throw e;
+  }
   const target = path.resolve(answers.dir);
   if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
     throw new UsageError(`${target} is not empty: choose an empty directory, or pass --force to write into it`);
@@ -166,7 +183,7 @@ export async function initCommand(options: InitOptions, streams: { out: NodeJS.W
     name: answers.name,
     source: answers.source,
     examples: answers.examples,
-    harnessToolSpec: answers.harnessTool,
+    packages,
     directory: target,
   };
   const files = scaffoldFiles(spec);
@@ -177,7 +194,7 @@ export async function initCommand(options: InitOptions, streams: { out: NodeJS.W
   }
   const shown = path.relative(process.cwd(), target) || ".";
   streams.out.write(
-    `Created provider-${answers.name.replace(/_/g, "-")} in ${target} (${files.size} files), installing harness-tool from ${answers.harnessTool}.\n\nNext:\n` +
+    `Created provider-${answers.name.replace(/_/g, "-")} in ${target} (${files.size} files), installing harness-tool's packages from ${answers.harnessTool}.\n\nNext:\n` +
       (shown === "." ? "" : `  cd ${shown}\n`) +
       "  npm install\n  npm run generate && npm run build && npm test\n  npm run check\n",
   );
@@ -190,13 +207,13 @@ export const initCommandDefinition = defineCommand({
   summary: "scaffold a new provider repository",
   description: [
     "Writes a proto with example tools, their handlers, the provider's entry, tests on harness-tool/testing and the buf configuration. On a terminal it asks for whatever the flags below did not give; elsewhere (or with --yes) it takes the defaults.",
-    "harness-tool is installed from the npm registry by default. Run from a tarball (npx --yes --package ./harness-tool-0.1.0.tgz harness-tool init ...) it defaults to that tarball.",
+    "The new repository installs harness-tool (the runtime), @harness-tool/protoc-gen-harness-tool and @harness-tool/cli from the npm registry by default. Run from a tarball (npx --yes --package ./harness-tool-cli-0.1.0.tgz --package ./harness-tool-0.1.0.tgz harness-tool init ...) it installs all three from the tarballs of that folder.",
   ].join("\n\n"),
   positionals: [{ name: "dir", optional: true }],
   flags: {
     name: { type: "string", value: "snake_name", description: "the provider's name, used for the proto package and the generated names (default: from the directory)" },
     source: { type: "string", value: "address", description: "ProducerRef.source (default: github.com/you/provider-<name>)" },
-    "harness-tool": { type: "string", value: "spec", description: "the package.json spec harness-tool is installed from: a version range or file:<path to a .tgz>" },
+    "harness-tool": { type: "string", value: "spec", description: "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>" },
     examples: { type: "string", value: "list", description: `the example tools, comma-separated from ${exampleNames.join(", ")} (default: all)` },
     force: { type: "boolean", description: "write into a directory that is not empty" },
     yes: { type: "boolean", short: "y", description: "never ask: take the defaults for what the flags did not give" },
@@ -205,7 +222,7 @@ export const initCommandDefinition = defineCommand({
     "harness-tool init",
     "harness-tool init notes --source github.com/acme/provider-notes --yes",
     "harness-tool init notes --examples data_source,resource --yes",
-    "harness-tool init notes --harness-tool file:/tmp/harness-tool-0.1.0.tgz",
+    "harness-tool init notes --harness-tool file:/tmp/harness-tool-tarballs",
   ],
   run: ({ values, positionals }, streams) =>
     initCommand(

@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
-import { OutputStream, ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { defineCommand } from "../command-definition.js";
 import { launchProvider, providerExitReport } from "../launch-provider.js";
 import { workingDirectory, type ProviderCommand } from "../provider-command.js";

@@ -1,6 +1,6 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
-import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "../command-definition.js";
 import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";

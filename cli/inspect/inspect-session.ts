@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import {
   CountTokensResultSchema,
   EmitRequestSchema,
@@ -17,11 +17,11 @@ import {
   RunSessionResultSchema,
   CountTokensRequestSchema,
   type EmitRequest,
-} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { RenderTreeSchema, type RenderTree } from "../../generated/pluggableharness/render/v1/render_pb.js";
-import { OutputStream, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "../../runtime/index.js";
-import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "../../runtime/go-plugin-host/index.js";
+} from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
+import { OutputStream, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
+import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
 import { launchProvider } from "../launch-provider.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";

@@ -16,10 +16,10 @@ export interface PageAssets {
   readonly style: string;
 }
 
-/** The bundle's folder: beside this file in a checkout, under the package root when compiled to dist/. */
+/** The bundle's folder: beside this file in a checkout, at the same place in the package when compiled to dist/inspect/. */
 export function pageDistDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, "page-dist"), path.resolve(here, "../../../cli/inspect/page-dist")];
+  const candidates = [path.join(here, "page-dist"), path.resolve(here, "../../inspect/page-dist")];
   const found = candidates.find((dir) => existsSync(path.join(dir, "inspector.js")));
   if (!found) throw new Error(`the inspector page's bundle is missing (looked in ${candidates.join(", ")}); run \`npm run build:inspector\``);
   return found;

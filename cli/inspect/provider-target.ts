@@ -5,27 +5,31 @@
  * loader for TypeScript, so `harness-tool inspect examples/exec` works on a fresh clone.
  */
 import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { packageRoot as cliPackageRoot } from "../package-version.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { UsageError } from "../usage-error.js";
 
 const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"];
 
-/** harness-tool's own root: two folders up from cli/inspect, three from dist/cli/inspect. */
-function findPackageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, "package.json")) || !existsSync(path.join(dir, "cli/harness-tool.mjs"))) {
-    const up = path.dirname(dir);
-    if (up === dir) return path.dirname(fileURLToPath(import.meta.url));
-    dir = up;
+const packageRoot = cliPackageRoot();
+/** Where `harness-tool` (the runtime) is installed beside the CLI, if it can be found. */
+function runtimeRoot(): string | undefined {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve("harness-tool/package.json"));
+  } catch {
+    return undefined;
   }
-  return dir;
 }
-
-const packageRoot = findPackageRoot();
-/** A checkout (or a package never built) resolves `harness-tool` to its TypeScript sources, as the bin does. */
-const sourceCondition = existsSync(path.join(packageRoot, ".git")) || !existsSync(path.join(packageRoot, "dist/runtime/index.js"));
+const runtime = runtimeRoot();
+/**
+ * In a checkout (or with a runtime never built), `harness-tool` resolves to its TypeScript sources,
+ * as the bin does: the provider must see the same runtime the CLI does.
+ */
+const sourceCondition =
+  runtime !== undefined && existsSync(path.join(runtime, "index.ts")) && (existsSync(path.join(runtime, "../.git")) || !existsSync(path.join(runtime, "dist/index.js")));
 
 /** tsx's ESM loader, found from `from` upwards, then from harness-tool's own installation. */
 function findTsxLoader(from: string): string | undefined {

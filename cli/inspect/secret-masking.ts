@@ -5,11 +5,10 @@
  * it or has a bug, and for the config the inspector itself holds.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { AttrType, type ConfigAttribute } from "../../generated/pluggableharness/config/v1/config_pb.js";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "../../runtime/index.js";
-// The runtime's own redaction rules (internal modules: the CLI ships in the same package).
-import { collectSecrets } from "../../runtime/service/collect-secrets.js";
-import { createRedactor, redactionMarker, type SecretRedactor } from "../../runtime/service/redact-secrets.js";
+import { AttrType, type ConfigAttribute } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
+import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "harness-tool";
+// The runtime's own redaction rules, through the entry the runtime keeps for this use.
+import { collectSecrets, createRedactor, redactionMarker, type SecretRedactor } from "harness-tool/redaction";
 import type { ConfigAttributeView } from "./page-protocol.js";
 
 export { redactionMarker };

@@ -1,5 +1,5 @@
 /** Readable names for the wire enums the CLI prints. */
-import { ToolErrorCategory, RiskClass, ToolKind, type ToolSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory, RiskClass, ToolKind, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 
 /** "data_source", "resource", ... or "unspecified". */
 export function kindName(kind: ToolKind): string {

@@ -3,7 +3,7 @@
  * transport turns into a status with, for Configure, a ToolError packed in google.rpc.Status
  * details (type URL type.googleapis.com/pluggableharness.tool.v1.ToolError).
  */
-import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 
 /** The gRPC status codes the runtime uses (numbers as in grpc's status.proto). */
 export const GrpcCode = {

@@ -7,7 +7,7 @@
 import { createHash, type Hash } from "node:crypto";
 import type { ClientReadableStream, ServiceError } from "@grpc/grpc-js";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { OutputStream, type InvokeResponse, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { OutputStream, type InvokeResponse, type ToolEvent } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ProviderCallError } from "./provider-call-error.js";
 
 /** How the test host reads one Invoke stream. */

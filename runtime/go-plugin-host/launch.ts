@@ -22,7 +22,7 @@ import {
   type PreviewResponse,
   type RenderResponse,
   type ToolCallSchema,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { encodeConnInfo, emptyMessage } from "../transport/go-plugin-messages.js";
 import { goPluginServices } from "../transport/grpc-service-definition.js";
 import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";

@@ -3,7 +3,7 @@
  * code, the message and the ToolError packed in google.rpc.Status.details, if any.
  */
 import type { ServiceError } from "@grpc/grpc-js";
-import type { ToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { decodeRpcStatus, statusDetailsTrailer, toolErrorFromStatus } from "../transport/rpc-status-details.js";
 
 /** A failed ToolService call. */

@@ -19,7 +19,7 @@ import {
   type EmitRequest,
   type LogRequest,
   type RunSessionRequest,
-} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+} from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { grpcServiceDefinition } from "../transport/grpc-service-definition.js";
 
 /** How the test's kernel answers the callbacks that return something. */

@@ -4,7 +4,7 @@
  * mapped types give every handler its input, output and context from the tool definitions.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { HookPoint } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import type { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
 import type { ToolDefinition } from "../schema/define-tool.js";
 import type { ToolKindName } from "../schema/tool-declaration.js";
 import { validatorFor } from "../schema/validate-value.js";

@@ -5,14 +5,14 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
-import { SchemaSchema, SchemaType, type Schema } from "../../generated/pluggableharness/schema/v1/schema_pb.js";
+import { SchemaSchema, SchemaType, type Schema } from "../generated/pluggableharness/schema/v1/schema_pb.js";
 import {
   ConcurrencySpecSchema,
   RiskClass,
   ToolKind,
   ToolSchemaSchema,
   type ToolSchema,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 import type { RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
 

@@ -6,7 +6,7 @@
  * is classified, never one generic error. `process_crashed` is kernel-synthesized only.
  */
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { ToolErrorCategory, ToolErrorSchema, type ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory, ToolErrorSchema, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { isToolError, type ToolError, type ToolErrorCategoryName } from "../errors/tool-error.js";
 
 const categoryToWire: { readonly [C in ToolErrorCategoryName]: ToolErrorCategory } = {

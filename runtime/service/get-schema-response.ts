@@ -9,8 +9,8 @@ import {
   ConfigAttributeSchema,
   ConfigSchemaSchema,
   type ConfigAttribute,
-} from "../../generated/pluggableharness/config/v1/config_pb.js";
-import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/config/v1/config_pb.js";
+import { GetSchemaResponseSchema, type GetSchemaResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ProviderDefinition } from "../provider/provider-definition.js";
 import { toolDeclarationToWire } from "../schema/wire-schema.js";
 

@@ -9,13 +9,13 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { context as otelContext } from "@opentelemetry/api";
-import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import type { CallContext } from "../generated/pluggableharness/common/v1/common_pb.js";
 import {
   OutputStream,
   type ToolCall,
   type ToolError as WireToolError,
   type ToolEvent,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { CallInfo } from "../provider/tool-context.js";
 import type { ValueViolation } from "../schema/value-violation.js";

@@ -18,8 +18,8 @@ import {
   LogRequestSchema,
   RunSessionRequestSchema,
   type EventKind,
-} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
+} from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { LogLevel } from "../generated/pluggableharness/log/v1/log_pb.js";
 import { GrpcCode } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { KernelClient } from "./kernel-client.js";

@@ -11,7 +11,7 @@ import type {
   LogRequest,
   RunSessionRequest,
   RunSessionResult,
-} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+} from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 
 /**

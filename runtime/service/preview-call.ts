@@ -6,8 +6,8 @@
  * mutate anything.
  */
 import { create } from "@bufbuild/protobuf";
-import { RenderTreeSchema } from "../../generated/pluggableharness/render/v1/render_pb.js";
-import { PreviewResponseSchema, type PreviewRequest, type PreviewResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { RenderTreeSchema } from "../generated/pluggableharness/render/v1/render_pb.js";
+import { PreviewResponseSchema, type PreviewRequest, type PreviewResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../provider/tool-context.js";

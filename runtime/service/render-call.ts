@@ -6,7 +6,7 @@
  * schema; not implemented means the kernel falls back to its generic default.
  */
 import { create } from "@bufbuild/protobuf";
-import { RenderResponseSchema, type RenderRequest, type RenderResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { RenderResponseSchema, type RenderRequest, type RenderResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import type { RenderContext } from "../provider/tool-context.js";
 import { renderTreeFrom, withDeadline } from "./preview-call.js";

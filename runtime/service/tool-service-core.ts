@@ -14,7 +14,7 @@ import type {
   PreviewResponse,
   RenderRequest,
   RenderResponse,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 
 /**

@@ -5,7 +5,7 @@
  * nothing of gRPC or go-plugin; the decisions are documented in docs/runtime.md.
  */
 import { create } from "@bufbuild/protobuf";
-import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import { Category } from "../generated/pluggableharness/common/v1/common_pb.js";
 import {
   ConfigureResponseSchema,
   DescribeResponseSchema,
@@ -14,7 +14,7 @@ import {
   RenderResponseSchema,
   type InvokeRequest,
   type ToolError as WireToolError,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
 import { traceInvoke, traceUnary, type CallTrace } from "../telemetry/call-spans.js";

@@ -5,8 +5,8 @@
  * wire-contract §2 — an unexpected exception is never gRPC UNKNOWN: INTERNAL, with the raw error
  * in the ToolError's details.
  */
-import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError, type GrpcCodeValue } from "../errors/rpc-status-error.js";
 import { normalizeError, type NormalizeErrorOptions } from "./classify-error.js";
 

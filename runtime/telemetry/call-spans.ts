@@ -10,7 +10,7 @@
  * skipped (isRecording() is false), which keeps the telemetry-off cost to a parse and two objects.
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
-import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
 import { attributeKeys, grpcCodeNames, runtimeTracer, type CallOutcome } from "./span-attributes.js";

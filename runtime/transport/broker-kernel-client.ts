@@ -12,8 +12,8 @@ import type {
   LogRequest,
   RunSessionRequest,
   RunSessionResult,
-} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { KernelCallbackService } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+} from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { KernelCallbackService } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { ConnInfo } from "./go-plugin-messages.js";

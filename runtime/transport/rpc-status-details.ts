@@ -6,7 +6,7 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { ToolErrorSchema, type ToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorSchema, type ToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 
 /** The trailer grpc-go's `status.FromError(err).Details()` reads. */
 export const statusDetailsTrailer = "grpc-status-details-bin";

@@ -15,7 +15,7 @@ import {
   type ServerUnaryCall,
   type ServerWritableStream,
 } from "@grpc/grpc-js";
-import { ToolService } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel-client.js";
 import type { ToolServiceCore } from "../service/tool-service-core.js";

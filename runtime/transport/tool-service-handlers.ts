@@ -14,7 +14,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ToolServiceCore } from "../service/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";

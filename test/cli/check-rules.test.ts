@@ -7,7 +7,7 @@ import {
   ToolErrorCategory,
   ToolEventSchema,
   type ToolEvent,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { resourceKeysRule } from "../../cli/check/run-conformance.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";

@@ -71,7 +71,7 @@ describe("harness-tool --help", () => {
 
 describe("harness-tool --version", () => {
   it("prints package.json's version", async () => {
-    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "cli/package.json"), "utf8")) as { version: string };
     for (const flag of ["--version", "-v"]) assert.deepEqual(await cli([flag]), { code: 0, out: `${version}\n`, err: "" });
   });
 });

@@ -1,19 +1,21 @@
-// The first hour of a provider author, end to end: pack harness-tool, then run the README's
-// quickstart block exactly as written (with npm's `yes` set to false, as on machines that never
-// install without asking): `npx --yes --package <tarball> harness-tool init`, install, generate,
+// The first hour of a provider author, end to end: pack harness-tool's three packages, then run the
+// README's quickstart block exactly as written (with npm's `yes` set to false, as on machines that
+// never install without asking): `npx --yes --package <cli> --package <runtime> harness-tool init`,
+// the new repository installing all three from their tarballs, install, generate,
 // build, the new repository's own tests, and an invoke. Then `harness-tool check`, `harness-tool
 // inspect` from the installed package, the interactive `init` under a pseudo-terminal, and the built dist/provider.mjs through every interop host, the
 // go-plugin v1.8.0 host in Go among them, as the kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { describeProviderInterop } from "../interop/provider-interop.js";
 import { scenario } from "../interop/host-matrix.js";
 import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../interop/scenarios.js";
-import { repoRoot } from "../support/buf.js";
+import { harnessToolPackages } from "../../cli/templates/package-sources.js";
+import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
 import { readmeExample } from "../support/readme-examples.js";
 
@@ -57,40 +59,44 @@ describe("harness-tool init, end to end", () => {
   let dir = "";
   let quickstart = "";
   let tarball = "";
+  const tarballs: Record<"runtime" | "plugin" | "cli", string> = { runtime: "", plugin: "", cli: "" };
   let repo = "";
   let quickstartOutput = "";
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-e2e-"));
-    // Pack from a copy, so the build that `npm pack` runs (prepack) never leaves a dist/ in the checkout.
-    const copy = path.join(dir, "package");
-    cpSync(repoRoot, copy, {
-      recursive: true,
-      filter: (source) => !/[/\\](node_modules|\.git|dist)$/.test(source),
-    });
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(copy, "node_modules"));
-    run("npm", ["pack", "--pack-destination", dir], copy);
-    const packed = readdirSync(dir).find((f) => f.endsWith(".tgz"));
-    assert.ok(packed, "npm pack wrote no tarball");
-    // The README: copy the tarball into an empty folder and run the quickstart from there.
+    const packed = packWorkspaces(path.join(dir, "packed"));
+    // The README: copy the three tarballs into an empty folder and run the quickstart from there.
     quickstart = path.join(dir, "quickstart");
     mkdirSync(quickstart);
-    tarball = path.join(quickstart, packed);
-    copyFileSync(path.join(dir, packed), tarball);
-    // npx keys its cache by the spec as typed (./harness-tool-0.1.0.tgz), so a run that was killed
+    for (const which of ["runtime", "plugin", "cli"] as const) {
+      tarballs[which] = path.join(quickstart, path.basename(packed[which]));
+      copyFileSync(packed[which], tarballs[which]);
+    }
+    tarball = tarballs.cli;
+    // npx keys its cache by the specs as typed (./harness-tool-cli-0.1.0.tgz ...), so a run that was killed
     // before its cleanup would hand this run its stale install: start without it.
     for (const install of npxInstallsOf(tarball)) rmSync(install, { recursive: true, force: true });
     quickstartOutput = run("bash", ["-euo", "pipefail", "-c", readmeExample("quickstart")], quickstart);
     repo = path.join(quickstart, "notes");
   });
+  /** npx's flags for the CLI and the runtime tarballs, as the README's quickstart gives them. */
+  const npxPackages = () => ["--yes", "--package", `./${path.basename(tarballs.cli)}`, "--package", `./${path.basename(tarballs.runtime)}`];
   after(() => {
     for (const install of npxInstallsOf(tarball)) rmSync(install, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("runs the README quickstart as written: installs from the tarball npx ran, builds, tests, invokes", () => {
-    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+  it("runs the README quickstart as written: installs the three packages from the tarballs beside the one npx ran, builds, tests, invokes", () => {
+    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     assert.equal(pkg.name, "provider-notes");
-    assert.equal(pkg.dependencies["harness-tool"], `file:${tarball}`);
+    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.cli], `file:${tarballs.cli}`);
+    // The runtime is what runs: the CLI's and the plugin's dependencies stay out of --omit=dev.
+    const installed = JSON.parse(run("npm", ["ls", "--omit=dev", "--all", "--json"], repo)) as { dependencies?: Record<string, unknown> };
+    const names = JSON.stringify(installed);
+    for (const heavy of ["ts-morph", "esbuild", "typescript", "@clack/prompts", "json-schema-to-typescript"]) assert.ok(!names.includes(`"${heavy}"`), `--omit=dev keeps ${heavy}`);
+    assert.ok(names.includes('"@grpc/grpc-js"'));
     // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
     assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), ["notes_tool.d.ts", "notes_tool.js", "notes_tool_schemas.d.ts", "notes_tool_schemas.js"]);
     assert.match(quickstartOutput, /# fail 0/);
@@ -105,8 +111,8 @@ describe("harness-tool init, end to end", () => {
   // CI always has util-linux's `script` (Debian's bsdutils); a machine without it skips.
   const terminal = hasScript() || process.env["CI"] ? {} : { skip: "util-linux's script is not installed" };
 
-  it("on a terminal: asks for what the flags did not give, defaulting to the tarball npx ran from", terminal, async () => {
-    const session = runOnTerminal("npx", ["--yes", "--package", `./${path.basename(tarball)}`, "harness-tool", "init", "--examples", "data_source,resource"], { cwd: quickstart, env: cleanEnv() });
+  it("on a terminal: asks for what the flags did not give, defaulting to the tarballs' folder npx ran from", terminal, async () => {
+    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "--examples", "data_source,resource"], { cwd: quickstart, env: cleanEnv() });
     try {
       await session.waitFor(/Provider name/);
       session.type("my_notes\r");
@@ -114,7 +120,7 @@ describe("harness-tool init, end to end", () => {
       session.type("\r");
       await session.waitFor(/Source address[\s\S]*github\.com\/you\/provider-my-notes/);
       session.type("\r");
-      await session.waitFor(/Install harness-tool from[\s\S]*file:\S*harness-tool-[\d.]+\.tgz/);
+      await session.waitFor(/Install harness-tool's packages from[\s\S]*file:\S*quickstart/);
       session.type("\r");
       assert.equal(await session.exited, 0, session.screen());
     } finally {
@@ -122,9 +128,10 @@ describe("harness-tool init, end to end", () => {
     }
     assert.doesNotMatch(session.screen(), /Example tools/, "--examples was given: no question about it");
     const created = path.join(quickstart, "my_notes");
-    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     assert.equal(pkg.name, "provider-my-notes");
-    assert.equal(pkg.dependencies["harness-tool"], `file:${tarball}`);
+    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
     const proto = readFileSync(path.join(created, "proto/my_notes/v1/my_notes.proto"), "utf8");
     assert.match(proto, /source: "github\.com\/you\/provider-my-notes"/);
     assert.match(proto, /rpc ReadNote/);
@@ -133,7 +140,7 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("on a terminal: Ctrl-C at a question cancels with exit 130 and writes nothing", terminal, async () => {
-    const session = runOnTerminal("npx", ["--yes", "--package", `./${path.basename(tarball)}`, "harness-tool", "init", "cancelled"], { cwd: quickstart, env: cleanEnv() });
+    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "cancelled"], { cwd: quickstart, env: cleanEnv() });
     try {
       await session.waitFor(/Provider name/);
       session.type("\x03");

@@ -79,7 +79,7 @@ describe("harness-tool sync", () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-sync-"));
     mkdirSync(path.join(dir, "src"));
     mkdirSync(path.join(dir, "node_modules/@types"), { recursive: true });
-    symlinkSync(repoRoot, path.join(dir, "node_modules/harness-tool"));
+    symlinkSync(path.join(repoRoot, "runtime"), path.join(dir, "node_modules/harness-tool"));
     symlinkSync(path.join(repoRoot, "node_modules/@types/node"), path.join(dir, "node_modules/@types/node"));
     symlinkSync(path.join(repoRoot, "node_modules/@bufbuild"), path.join(dir, "node_modules/@bufbuild"));
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(tsconfig));

@@ -32,7 +32,7 @@ describe("the bundled plugin", () => {
     // Alone: nothing but the bundle in a folder of its own.
     bundle = path.join(work, "alone/protoc-gen-harness-tool.mjs");
     mkdirSync(path.dirname(bundle));
-    copyFileSync(path.join(work, "dist/plugin/protoc-gen-harness-tool.mjs"), bundle);
+    copyFileSync(path.join(work, "dist/protoc-gen-harness-tool.mjs"), bundle);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -40,8 +40,19 @@ describe("the bundled plugin", () => {
     assert.equal(nodeModulesAbove(path.dirname(bundle)), undefined, "the test needs a temp dir with no node_modules above it");
     const run = spawnSync(process.execPath, [bundle, "--version"], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
-    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "plugin/package.json"), "utf8")) as { version: string };
     assert.equal(run.stdout, `protoc-gen-harness-tool v${version}\n`);
+  });
+
+  it("keeps the license of every third-party package it holds", () => {
+    const notices = readFileSync(path.join(work, "dist/THIRD-PARTY-NOTICES.md"), "utf8");
+    for (const bundled of ["@bufbuild/protoplugin", "@bufbuild/protobuf", "json-schema-to-typescript", "lodash"]) {
+      assert.match(notices, new RegExp(`^## ${bundled.replace("/", "\\/")} \\d`, "m"), `no notice for ${bundled}`);
+    }
+    assert.match(notices, /Permission is hereby granted/, "the license texts themselves are in it");
+    // The runtime's rules are bundled from this repository's sources, not from a package: no notice.
+    assert.doesNotMatch(notices, /^## harness-tool /m);
+    assert.doesNotMatch(notices, /^## @grpc\/grpc-js /m, "gRPC is in the bundle: the plugin imports the runtime's server");
   });
 
   it("holds stand-ins for the TypeScript compiler and prettier, not the packages", () => {

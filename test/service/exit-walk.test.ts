@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import {
   ConfigureRequestSchema,
   ConfigureResponseSchema,
@@ -19,7 +19,7 @@ import {
   RenderResponseSchema,
   ToolEventSchema,
   type ToolEvent,
-} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, maxOutputChunkBytes } from "../../runtime/index.js";
 import { serviceErrorFrom } from "../../runtime/transport/tool-service-handlers.js";
 import { statusDetailsTrailer } from "../../runtime/transport/rpc-status-details.js";

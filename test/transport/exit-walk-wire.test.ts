@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { toBinary } from "@bufbuild/protobuf";
-import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError } from "../../runtime/go-plugin-host/index.js";
 import { redactionMarker } from "../../runtime/index.js";
 import { eventually } from "../interop/process-state.js";

@@ -3,6 +3,7 @@
  * npm registry. Each example tool is one fragment of the proto, one handler and one test, so any
  * subset of them makes a consistent repository.
  */
+import { harnessToolPackages, protobufVersion, type PackageSpecs } from "./package-sources.js";
 
 /** The example tools a new repository can start with, one per kind of tool. */
 export const exampleNames = ["data_source", "resource", "process", "interactive"] as const;
@@ -17,8 +18,8 @@ export interface ScaffoldSpec {
   /** ProducerRef.source, e.g. "github.com/acme/provider-notes". */
   readonly source: string;
   readonly examples: readonly ExampleName[];
-  /** The npm spec of the harness-tool dependency, e.g. "^0.1.0" or a tarball path. */
-  readonly harnessToolSpec: string;
+  /** Where harness-tool's packages are installed from (cli/templates/package-sources.ts). */
+  readonly packages: PackageSpecs;
   /** The repository's absolute path: the root dev-config.json allows. */
   readonly directory: string;
 }
@@ -266,8 +267,12 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
           test: "node --test dist/test/*.test.js",
           check: "harness-tool check dist/provider.mjs --config dev-config.json",
         },
-        dependencies: { "harness-tool": spec.harnessToolSpec },
+        // The runtime is all the provider needs to run; generated code imports @bufbuild/protobuf,
+        // the runtime's peer. The plugin and the CLI are for building and testing it.
+        dependencies: { "@bufbuild/protobuf": `^${protobufVersion}`, [harnessToolPackages.runtime]: spec.packages.runtime },
         devDependencies: {
+          [harnessToolPackages.cli]: spec.packages.cli,
+          [harnessToolPackages.plugin]: spec.packages.plugin,
           "@bufbuild/buf": "1.75.0",
           "@types/node": "^20.19.0",
           typescript: "~5.9.3",
@@ -280,12 +285,12 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
 
   files.set(
     "buf.yaml",
-    `# The buf workspace: this provider's protos, plus harness-tool's (annotations and the kernel's
-# wire contract) straight from node_modules. No registry is needed.
+    `# The buf workspace: this provider's protos, plus the ones the plugin package ships (harness-tool's
+# annotations and the kernel's wire contract) straight from node_modules. No registry is needed.
 version: v2
 modules:
   - path: proto
-  - path: node_modules/harness-tool/proto
+  - path: node_modules/${harnessToolPackages.plugin}/proto
 `,
   );
 

@@ -1,0 +1,18 @@
+/**
+ * `harness-tool/schema`: the ToolSchema rules on their own, without the server (no gRPC, no
+ * telemetry): the declaration types, the invariants of kind, risk, concurrency and key_fields, and
+ * the JSON-Schema subset. The protoc plugin checks protos with these at generation time; serve()
+ * checks a provider with the same functions at start-up, and `harness-tool check` a running binary.
+ */
+export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
+export { riskNames, toolKindNames, type ConcurrencyDeclaration, type ResourceRiskName, type RiskName, type ToolDeclaration, type ToolKindName } from "./tool-declaration.js";
+export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema-subset.js";
+export {
+  checkToolDeclaration,
+  checkToolDeclarations,
+  formatViolation,
+  invariantSources,
+  type InvariantRule,
+  type InvariantSubject,
+  type InvariantViolation,
+} from "./invariants.js";
