@@ -14,6 +14,7 @@ import { codegenSuite } from "./codegen.js";
 import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
+import { packagingSuite } from "./packaging.js";
 import { startupSuite } from "./startup.js";
 import { streamsSuite } from "./streams.js";
 import { telemetrySuite } from "./telemetry.js";
@@ -22,7 +23,7 @@ import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite, inspectorSuite];
+const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite, inspectorSuite, packagingSuite];
 
 interface Args {
   suites: string[];
