@@ -134,7 +134,9 @@ function twoColumns(rows: readonly (readonly [string, string])[], width: number)
       lines.push(`  ${label}`);
       for (const w of wrapped) lines.push(`  ${" ".repeat(labelWidth)}  ${w}`);
     } else {
-      wrapped.forEach((w, i) => lines.push(`  ${(i === 0 ? label : "").padEnd(labelWidth)}  ${w}`));
+      wrapped.forEach((w, i) => {
+        lines.push(`  ${(i === 0 ? label : "").padEnd(labelWidth)}  ${w}`);
+      });
     }
   }
   return lines;

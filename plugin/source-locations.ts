@@ -81,14 +81,18 @@ export class SourceIndex {
     }
     const paths = new Map<object, readonly number[]>();
     const walkEnums = (enums: readonly DescEnum[], prefix: readonly number[], part: number): void => {
-      enums.forEach((e, i) => paths.set(e, [...prefix, part, i]));
+      enums.forEach((e, i) => {
+        paths.set(e, [...prefix, part, i]);
+      });
     };
     const walkMessages = (messages: readonly DescMessage[], prefix: readonly number[], part: number): void => {
       messages.forEach((m, i) => {
         const path = [...prefix, part, i];
         paths.set(m, path);
         // DescMessage.fields keeps the declaration order of DescriptorProto.field.
-        m.fields.forEach((f, j) => paths.set(f, [...path, MESSAGE_FIELD, j]));
+        m.fields.forEach((f, j) => {
+          paths.set(f, [...path, MESSAGE_FIELD, j]);
+        });
         walkMessages(m.nestedMessages, path, MESSAGE_NESTED_TYPE);
         walkEnums(m.nestedEnums, path, MESSAGE_ENUM_TYPE);
       });
@@ -98,7 +102,9 @@ export class SourceIndex {
     file.services.forEach((s, i) => {
       const path = [FILE_SERVICE, i];
       paths.set(s, path);
-      s.methods.forEach((m, j) => paths.set(m, [...path, SERVICE_METHOD, j]));
+      s.methods.forEach((m, j) => {
+        paths.set(m, [...path, SERVICE_METHOD, j]);
+      });
     });
     found = { locations, firstBelow, paths };
     this.files.set(file, found);

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { defineCommand } from "../command-definition.js";
 import { InspectSession } from "../inspect/inspect-session.js";
-import { startInspectServer } from "../inspect/inspect-server.js";
+import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
 import { providerTarget } from "../inspect/provider-target.js";
 import { UsageError } from "../usage-error.js";
 
@@ -77,7 +77,7 @@ async function inspectTarget(values: InspectArguments, providerArgs: readonly st
   io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
   const session = await InspectSession.start(provider, { ...(config ? { config } : {}), workingDirectory: values.cwd ?? process.cwd() });
   try {
-    let server;
+    let server: InspectServer;
     try {
       server = await startInspectServer(session, { port });
     } catch (e) {

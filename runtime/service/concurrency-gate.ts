@@ -42,7 +42,7 @@ const interactiveLane = "\u0000interactive";
 export function claimFor(declaration: ToolDeclaration, input: JsonObject, label: string): CallClaim {
   if (declaration.kind === "interactive") return { exclusive: false, keys: [interactiveLane], label };
   const spec = declaration.concurrency;
-  if (!spec || !spec.safe) return { exclusive: true, keys: [], label };
+  if (!spec?.safe) return { exclusive: true, keys: [], label };
   const fields = spec.keyFields ?? [];
   if (fields.length === 0) return { exclusive: false, keys: [], label };
   const key = JSON.stringify([...fields].sort().map((name) => [name, input[name] ?? null]));

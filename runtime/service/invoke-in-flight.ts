@@ -227,7 +227,6 @@ export class InvokeInFlight implements LiveCall {
   }
 
   #finishSettled(settled: Settled): void {
-    const rt = this.#rt;
     const name = this.#entry.name;
     if (this.#providerBug !== undefined) {
       return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${this.#providerBug}`, { details: { provider_bug: this.#providerBug } }));

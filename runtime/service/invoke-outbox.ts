@@ -10,7 +10,7 @@
  * place: only adjacent output of the same stream is merged).
  */
 import { create } from "@bufbuild/protobuf";
-import { InvokeResponseSchema, OutputStream, type ToolEvent } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { InvokeResponseSchema, type OutputStream, type ToolEvent } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { InvokeSink } from "./tool-service-core.js";
 
 /**

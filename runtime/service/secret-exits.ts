@@ -24,7 +24,7 @@ import {
   LogRequestSchema,
   RunSessionRequestSchema,
 } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { InvokeResponseSchema, OutputStream, ToolErrorSchema, type InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { InvokeResponseSchema, type OutputStream, ToolErrorSchema, type InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { RpcStatusError } from "../errors/rpc-status-error.js";
 import type { NormalizeErrorOptions } from "./classify-error.js";
 import { maxOutputChunkBytes } from "./invoke-outbox.js";

@@ -4,7 +4,7 @@
  * what the test host and `harness-tool invoke --trace` read from the provider. Only the fields a
  * span tree needs are read; the rest is skipped. Field numbers from opentelemetry-proto v1.
  */
-import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { BinaryReader, type WireType } from "@bufbuild/protobuf/wire";
 
 /** An attribute value as OTLP carries it (arrays and maps flattened to JSON text). */
 export type ReceivedValue = string | number | boolean | bigint;

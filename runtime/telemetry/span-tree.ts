@@ -36,7 +36,9 @@ export function formatSpanTree(spans: readonly ReceivedSpan[], rootLabel?: (pare
     lines.push(top ? describe(span) : `${prefix}${last ? "└─ " : "├─ "}${describe(span)}`);
     const below = children.get(span.spanId) ?? [];
     const childPrefix = top ? "" : `${prefix}${last ? "   " : "│  "}`;
-    below.forEach((child, i) => walk(child, childPrefix, i === below.length - 1, false));
+    below.forEach((child, i) => {
+      walk(child, childPrefix, i === below.length - 1, false);
+    });
   };
   for (const root of children.get("") ?? []) {
     const label = root.parentSpanId === "" ? undefined : rootLabel?.(root.parentSpanId);

@@ -35,7 +35,7 @@ describe("harness-tool invoke", () => {
     const err = capture();
     const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })], { out: out.stream, err: err.stream });
     assert.equal(code, 0, err.text());
-    assert.match(out.text(), /one\ntwo\n[\s\S]*exit status: 4\n[\s\S]*result:\n\{\n  "exit_code": 4\n\}/);
+    assert.match(out.text(), /one\ntwo\n[\s\S]*exit status: 4\n[\s\S]*result:\n\{\n {2}"exit_code": 4\n\}/);
     assert.match(err.text(), /oops/);
   });
 

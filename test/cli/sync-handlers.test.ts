@@ -157,7 +157,7 @@ describe("harness-tool sync", () => {
   });
 
   it("reports handlers whose tool is gone, keeps them, and exits 1 (the build fails until they go)", async () => {
-    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/  \/\*\* Reads a file\. \*\/\n  readFile\(.*\n/, ""));
+    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/ {2}\/\*\* Reads a file\. \*\/\n {2}readFile\(.*\n/, ""));
     const text = readFileSync(handlersPath, "utf8");
     const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
     assert.deepEqual(report.objects[0]?.stale, ["readFile", "listDir"]);

@@ -11,6 +11,8 @@ it("filesystemToolSchemas() equals GetSchema's tools", () => {
   const served = createToolService(createFilesystemProvider(handlers), { stderr: () => {} }).getSchema().tools;
   const generated = filesystemToolSchemas();
   assert.equal(generated.length, served.length);
-  generated.forEach((tool, i) => assert.ok(equals(ToolSchemaSchema, tool, served[i]!), `${tool.name} differs from GetSchema's`));
+  generated.forEach((tool, i) => {
+    assert.ok(equals(ToolSchemaSchema, tool, served[i]!), `${tool.name} differs from GetSchema's`);
+  });
   assert.deepEqual(generated.map((t) => t.name), ["read_file", "write_file", "edit_file"]);
 });

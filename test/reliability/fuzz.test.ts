@@ -143,7 +143,9 @@ describe("random protos through protoc-gen-harness-tool", () => {
     mkdirSync(moduleDir);
     const names = models.map((_, i) => `f${i}.proto`);
     const sources = models.map((m, i) => printProto(names[i]!, m));
-    names.forEach((n, i) => writeFileSync(path.join(moduleDir, n), sources[i]!));
+    names.forEach((n, i) => {
+      writeFileSync(path.join(moduleDir, n), sources[i]!);
+    });
     return { names, files: buildFiles(".", dir), sources };
   }
 

@@ -45,7 +45,7 @@ describe("Configure", () => {
   it("rejects a wrong type and an unknown attribute", async () => {
     const error = await rejection(configure(service(), { root: 7, colour: "red" }));
     assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
-    const paths = (error.toolError?.details?.["violations"] as { path: string }[]).map((v) => v.path);
+    const paths = (error.toolError?.details?.["violations"] as { path: string }[] | undefined)?.map((v) => v.path);
     assert.deepEqual(paths, ["/root", "/colour"]);
   });
 
@@ -110,8 +110,6 @@ describe("Configure", () => {
 describe("Invoke before Configure", () => {
   it("ends with a terminal unknown error when the config has required attributes", async () => {
     const s = service();
-    let ran = false;
-    void ran;
     const rec = recordingSink();
     await s.invoke(invokeRequest("echo", { text: "x" }), rec.sink);
     const terminal = onlyTerminal(rec);

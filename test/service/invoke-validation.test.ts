@@ -32,7 +32,7 @@ describe("Invoke validation", () => {
     assert.equal(t.case, "error");
     assert.equal(t.value.category, ToolErrorCategory.INVALID_ARGUMENTS);
     assert.deepEqual(
-      (t.value.details?.["violations"] as { path: string }[]).map((v) => v.path),
+      (t.value.details?.["violations"] as { path: string }[] | undefined)?.map((v) => v.path),
       ["/text", "/extra"],
     );
     assert.equal(calls(), 0);
@@ -55,7 +55,7 @@ describe("Invoke validation", () => {
     assert.equal(t.case, "error");
     assert.equal(t.value.category, ToolErrorCategory.UNKNOWN);
     assert.deepEqual(
-      (t.value.details?.["violations"] as { path: string }[]).map((v) => v.path),
+      (t.value.details?.["violations"] as { path: string }[] | undefined)?.map((v) => v.path),
       ["/text", "/more"],
     );
     assert.ok(!rec.cases().includes("result"));

@@ -21,6 +21,7 @@ export function hasScript(): boolean {
   return probe.status === 0;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: it matches terminal escape sequences, which start with ESC.
 const escapes = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\x1b[=>]/g;
 
 function quote(arg: string): string {

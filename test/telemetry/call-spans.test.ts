@@ -55,10 +55,22 @@ function tracingKernel(): KernelClient & { headers: { method: string; trace: Tra
   return {
     base,
     headers,
-    log: (request, t) => (headers.push({ method: "Log", trace: t }), base.log(request)),
-    emit: (request, t) => (headers.push({ method: "Emit", trace: t }), base.emit(request)),
-    runSession: (request, signal, t) => (headers.push({ method: "RunSession", trace: t }), base.runSession(request, signal)),
-    countTokens: (request, signal, t) => (headers.push({ method: "CountTokens", trace: t }), base.countTokens(request, signal)),
+    log: (request, t) => {
+      headers.push({ method: "Log", trace: t });
+      return base.log(request);
+    },
+    emit: (request, t) => {
+      headers.push({ method: "Emit", trace: t });
+      return base.emit(request);
+    },
+    runSession: (request, signal, t) => {
+      headers.push({ method: "RunSession", trace: t });
+      return base.runSession(request, signal);
+    },
+    countTokens: (request, signal, t) => {
+      headers.push({ method: "CountTokens", trace: t });
+      return base.countTokens(request, signal);
+    },
   };
 }
 

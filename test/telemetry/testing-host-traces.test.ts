@@ -35,7 +35,10 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   const providerIds = new Set(spans.map((s) => s.spanId));
   const parents = [configure, note, bash].map((s) => s.parentSpanId);
   assert.equal(new Set(parents).size, 3);
-  for (const parent of parents) assert.match(parent, /^[0-9a-f]{16}$/), assert.ok(!providerIds.has(parent));
+  for (const parent of parents) {
+    assert.match(parent, /^[0-9a-f]{16}$/);
+    assert.ok(!providerIds.has(parent));
+  }
 
   assert.equal(note.kind, 2);
   assert.equal(note.attributes["pluggableharness.tool.name"], "note");
