@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { packageRoot as cliPackageRoot } from "../package-version.js";
 import type { ProviderCommand } from "../provider-command.js";
 import { UsageError } from "../usage-error.js";
