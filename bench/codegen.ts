@@ -91,7 +91,8 @@ async function measureCase(
   // Warm buf's cache (well-known types, module resolution) outside the timed runs.
   const warm = await runTimed(buf, ["build"], { cwd: ws.root, env, timeoutMs: 60_000, measureRss: false });
   const results = new Map<ContenderId, CaseRuns>();
-  for (const c of contenders) results.set(c.id, { wallMs: [], pluginRssKb: [], bufRssKb: [], timedOut: false, failure: undefined, outputBytes: 0, outputFiles: 0 });
+  for (const c of contenders)
+    results.set(c.id, { wallMs: [], pluginRssKb: [], bufRssKb: [], timedOut: false, failure: undefined, outputBytes: 0, outputFiles: 0 });
   if (warm.status !== 0) {
     for (const r of results.values()) r.failure = `buf build failed: ${warm.stderr.slice(0, 400)}`;
     return results;
@@ -196,12 +197,16 @@ export const codegenSuite: Suite = {
         } else if (!ourWall || !esWall) {
           figures.push(unavailable(`wall, ${label}`, ourRuns.failure ?? esRuns.failure ?? "failed"));
         } else if (ourWall.lowerBound) {
-          figures.push(absolute(`wall, ${label}`, `> ${formatMs(ourWall.ms)}`, { target: "≤ 1.5× protoc-gen-es", ok: false }, "harness-tool hit the time limit"));
+          figures.push(
+            absolute(`wall, ${label}`, `> ${formatMs(ourWall.ms)}`, { target: "≤ 1.5× protoc-gen-es", ok: false }, "harness-tool hit the time limit"),
+          );
         } else {
           const note = esWall.lowerBound
             ? `protoc-gen-es hit the ${formatMs(timeoutMs)} limit: the ratio is an upper bound`
             : `${runsNote(ourRuns)} / ${runsNote(esRuns)}; output ${ourRuns.outputFiles} files ${(ourRuns.outputBytes / 1024).toFixed(0)} KiB vs ${esRuns.outputFiles} files ${(esRuns.outputBytes / 1024).toFixed(0)} KiB`;
-          figures.push(compared(`wall, ${label}`, ourWall.ms, formatMs, { label: esWall.lowerBound ? "protoc-gen-es >" : "protoc-gen-es", value: esWall.ms }, 1.5, note));
+          figures.push(
+            compared(`wall, ${label}`, ourWall.ms, formatMs, { label: esWall.lowerBound ? "protoc-gen-es >" : "protoc-gen-es", value: esWall.ms }, 1.5, note),
+          );
         }
         const esRss = Math.max(...esRuns.pluginRssKb);
         const ourRss = ourRuns ? Math.max(...ourRuns.pluginRssKb) : Number.NaN;
@@ -219,7 +224,13 @@ export const codegenSuite: Suite = {
         const small = medians.get(`${id} ${layout} 100`);
         const large = medians.get(`${id} ${layout} 500`);
         if (small === undefined || large === undefined) continue;
-        const figure = compared(`${id} growth 100→500 tools, ${layout}`, large, formatMs, { label: "100 tools", value: small }, id === "harness-tool" ? 6 : undefined);
+        const figure = compared(
+          `${id} growth 100→500 tools, ${layout}`,
+          large,
+          formatMs,
+          { label: "100 tools", value: small },
+          id === "harness-tool" ? 6 : undefined,
+        );
         figures.push(figure);
       }
     }

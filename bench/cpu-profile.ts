@@ -44,7 +44,12 @@ export function hottestFunctions(dir: string, limit: number): HotFunction[] {
         totalMs -= hits * msPerSample(profile);
         continue;
       }
-      const where = url ? `${url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "")}:${lineNumber + 1}` : "";
+      const where = url
+        ? `${url
+            .replace(/^file:\/\//, "")
+            .replace(/^.*\/node_modules\//, "")
+            .replace(/^.*\/dist\//, "")}:${lineNumber + 1}`
+        : "";
       const key = `${functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
       self.set(key, (self.get(key) ?? 0) + hits);
       totalHits += hits;

@@ -9,9 +9,7 @@ import path from "node:path";
 import type { BenchWorkspace } from "./bench-workspace.js";
 
 /** How to run the plugin, or why it cannot be. */
-export type PluginCommand =
-  | { readonly ok: true; readonly argv: readonly string[]; readonly describe: string }
-  | { readonly ok: false; readonly why: string };
+export type PluginCommand = { readonly ok: true; readonly argv: readonly string[]; readonly describe: string } | { readonly ok: false; readonly why: string };
 
 /** The command that runs the plugin, for a buf.gen.yaml `local:` list. */
 export function pluginCommand(ws: BenchWorkspace | undefined): PluginCommand {
@@ -22,5 +20,9 @@ export function pluginCommand(ws: BenchWorkspace | undefined): PluginCommand {
   if (!existsSync(path.join(ws.pluginDir, "dist/protoc-gen-harness-tool.mjs"))) {
     return { ok: false, why: "the plugin's bundle was not built into the workspace (see the build diagnostics)" };
   }
-  return { ok: true, argv: [process.execPath, bin], describe: "node node_modules/@harness-tool/protoc-gen-harness-tool/protoc-gen-harness-tool.mjs (the bundle)" };
+  return {
+    ok: true,
+    argv: [process.execPath, bin],
+    describe: "node node_modules/@harness-tool/protoc-gen-harness-tool/protoc-gen-harness-tool.mjs (the bundle)",
+  };
 }

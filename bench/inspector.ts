@@ -65,7 +65,9 @@ export const inspectorSuite: Suite = {
       ),
     );
 
-    const chromiumPath = [process.env["HARNESS_TOOL_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((c): c is string => !!c && existsSync(c));
+    const chromiumPath = [process.env["HARNESS_TOOL_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+      (c): c is string => !!c && existsSync(c),
+    );
     if (!chromiumPath) {
       figures.push(unavailable("first paint", "no chromium (apt-get install chromium)"));
       return report(this, runs, figures, notes);

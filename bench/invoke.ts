@@ -98,11 +98,23 @@ export const invokeSuite: Suite = {
       const ours = contenders.find((c) => c.id === "harness-tool");
       const bare = contenders.find((c) => c.id === "bare");
       if (!ours || !bare) {
-        return { id: this.id, title: this.title, method: [], figures: [unavailable("Invoke", "serve() not available or the bare server did not start: see the notes")], notes };
+        return {
+          id: this.id,
+          title: this.title,
+          method: [],
+          figures: [unavailable("Invoke", "serve() not available or the bare server did not start: see the notes")],
+          notes,
+        };
       }
       const results = new Map<string, { c1: Pooled; c32: Pooled; streamMs: number[]; streamBytes: number; streamFailure: string | undefined }>();
       for (const c of contenders) {
-        results.set(c.id, { c1: { cpuPerCall: [], latencies: [], rates: [], failures: 0, firstFailure: undefined }, c32: { cpuPerCall: [], latencies: [], rates: [], failures: 0, firstFailure: undefined }, streamMs: [], streamBytes: 0, streamFailure: undefined });
+        results.set(c.id, {
+          c1: { cpuPerCall: [], latencies: [], rates: [], failures: 0, firstFailure: undefined },
+          c32: { cpuPerCall: [], latencies: [], rates: [], failures: 0, firstFailure: undefined },
+          streamMs: [],
+          streamBytes: 0,
+          streamFailure: undefined,
+        });
         context.log(`invoke: warming up ${c.label}`);
         await echoLoad(c.conn, context.quick ? 200 : 1000, 32);
       }
@@ -111,7 +123,10 @@ export const invokeSuite: Suite = {
           const r = results.get(c.id);
           if (!r) continue;
           context.log(`invoke round ${round + 1}/${rounds}: ${c.label}`);
-          for (const [key, calls, concurrency] of [["c1", callsAt1, 1], ["c32", callsAt32, 32]] as const) {
+          for (const [key, calls, concurrency] of [
+            ["c1", callsAt1, 1],
+            ["c32", callsAt32, 32],
+          ] as const) {
             const cpuBefore = c.conn.cpuMs();
             const run = await echoLoad(c.conn, calls, concurrency);
             const cpuAfter = c.conn.cpuMs();
@@ -132,19 +147,66 @@ export const invokeSuite: Suite = {
       const o = results.get("harness-tool");
       const b = results.get("bare");
       if (o && b) {
-        for (const [level, key] of [["1", "c1"], ["32", "c32"]] as const) {
+        for (const [level, key] of [
+          ["1", "c1"],
+          ["32", "c32"],
+        ] as const) {
           const failures = o[key].failures + b[key].failures;
-          const note = failures > 0 ? `failed calls: harness-tool ${o[key].failures}, bare ${b[key].failures}; first: ${o[key].firstFailure ?? b[key].firstFailure}` : undefined;
-          figures.push(compared(`p50 latency, concurrency ${level}`, percentile(o[key].latencies, 50), formatMs, { label: "bare", value: percentile(b[key].latencies, 50) }, 1.25, note));
-          figures.push(compared(`p99 latency, concurrency ${level}`, percentile(o[key].latencies, 99), formatMs, { label: "bare", value: percentile(b[key].latencies, 99) }));
-          figures.push(compared(`server CPU per call, concurrency ${level}`, median(o[key].cpuPerCall), formatMs, { label: "bare", value: median(b[key].cpuPerCall) }, undefined, "user+system time of the server process over the block, per call (10 ms ticks)"));
-          figures.push(compared(`calls/s, concurrency ${level}`, median(o[key].rates), (v) => `${v.toFixed(0)}/s`, { label: "bare", value: median(b[key].rates) }, undefined, "higher is better: a ratio below 1 is slower"));
+          const note =
+            failures > 0
+              ? `failed calls: harness-tool ${o[key].failures}, bare ${b[key].failures}; first: ${o[key].firstFailure ?? b[key].firstFailure}`
+              : undefined;
+          figures.push(
+            compared(
+              `p50 latency, concurrency ${level}`,
+              percentile(o[key].latencies, 50),
+              formatMs,
+              { label: "bare", value: percentile(b[key].latencies, 50) },
+              1.25,
+              note,
+            ),
+          );
+          figures.push(
+            compared(`p99 latency, concurrency ${level}`, percentile(o[key].latencies, 99), formatMs, {
+              label: "bare",
+              value: percentile(b[key].latencies, 99),
+            }),
+          );
+          figures.push(
+            compared(
+              `server CPU per call, concurrency ${level}`,
+              median(o[key].cpuPerCall),
+              formatMs,
+              { label: "bare", value: median(b[key].cpuPerCall) },
+              undefined,
+              "user+system time of the server process over the block, per call (10 ms ticks)",
+            ),
+          );
+          figures.push(
+            compared(
+              `calls/s, concurrency ${level}`,
+              median(o[key].rates),
+              (v) => `${v.toFixed(0)}/s`,
+              { label: "bare", value: median(b[key].rates) },
+              undefined,
+              "higher is better: a ratio below 1 is slower",
+            ),
+          );
         }
         const mbps = (r: typeof o) => r.streamBytes / 1e6 / (median(r.streamMs) / 1000);
         if (o.streamFailure || b.streamFailure) {
           figures.push(unavailable("streaming 10,000 chunks", `harness-tool: ${o.streamFailure ?? "ok"}; bare: ${b.streamFailure ?? "ok"}`));
         } else {
-          figures.push(compared(`streaming ${chunkCount} × ${chunkSize} B output chunks`, mbps(o), (v) => `${v.toFixed(1)} MB/s`, { label: "bare", value: mbps(b) }, undefined, `median stream ${formatMs(median(o.streamMs))} vs ${formatMs(median(b.streamMs))}; higher is better`));
+          figures.push(
+            compared(
+              `streaming ${chunkCount} × ${chunkSize} B output chunks`,
+              mbps(o),
+              (v) => `${v.toFixed(1)} MB/s`,
+              { label: "bare", value: mbps(b) },
+              undefined,
+              `median stream ${formatMs(median(o.streamMs))} vs ${formatMs(median(b.streamMs))}; higher is better`,
+            ),
+          );
         }
       }
     } finally {
@@ -152,7 +214,9 @@ export const invokeSuite: Suite = {
     }
     if (profileDir) {
       const hot = hottestFunctions(profileDir, 12);
-      notes.push(`provider CPU profile over the whole suite (self time; the bundle keeps function names): ${hot.map((h) => `${h.name.replace(/ \/.*\//, " ")} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ")}`);
+      notes.push(
+        `provider CPU profile over the whole suite (self time; the bundle keeps function names): ${hot.map((h) => `${h.name.replace(/ \/.*\//, " ")} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ")}`,
+      );
     }
     return {
       id: this.id,

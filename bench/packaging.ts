@@ -26,8 +26,14 @@ const targets = { runtimeTarball: 150_000, providerInstall: 20_000_000, bundle: 
 
 /** Runs a command; throws with its output when it fails. */
 function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): string {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: timeoutMs, env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" } });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed in ${cwd} (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    timeout: timeoutMs,
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
+  });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd} (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
 
@@ -75,10 +81,23 @@ export const packagingSuite: Suite = {
 
     // Tarballs: the runtime against the anchor, the other two as figures.
     const anchor = registryTarball(`@bufbuild/protobuf@${protobufVersion}`, path.join(ws.root, "packed"));
-    const sizes = Object.fromEntries((Object.keys(harnessToolPackages) as HarnessToolPackage[]).map((p) => [p, statSync(packed[p]).size])) as Record<HarnessToolPackage, number>;
+    const sizes = Object.fromEntries((Object.keys(harnessToolPackages) as HarnessToolPackage[]).map((p) => [p, statSync(packed[p]).size])) as Record<
+      HarnessToolPackage,
+      number
+    >;
     figures.push(
-      compared("runtime tarball (harness-tool)", sizes.runtime, formatKB, { label: `@bufbuild/protobuf ${protobufVersion}`, value: anchor }, undefined, `target ≤ ${formatKB(targets.runtimeTarball)}`),
-      absolute("runtime tarball against its target", formatKB(sizes.runtime), { target: `≤ ${formatKB(targets.runtimeTarball)}`, ok: sizes.runtime <= targets.runtimeTarball }),
+      compared(
+        "runtime tarball (harness-tool)",
+        sizes.runtime,
+        formatKB,
+        { label: `@bufbuild/protobuf ${protobufVersion}`, value: anchor },
+        undefined,
+        `target ≤ ${formatKB(targets.runtimeTarball)}`,
+      ),
+      absolute("runtime tarball against its target", formatKB(sizes.runtime), {
+        target: `≤ ${formatKB(targets.runtimeTarball)}`,
+        ok: sizes.runtime <= targets.runtimeTarball,
+      }),
       absolute("plugin tarball (@harness-tool/protoc-gen-harness-tool: one bundle, notices, protos)", formatKB(sizes.plugin)),
       absolute("CLI tarball (@harness-tool/cli)", formatKB(sizes.cli)),
     );
@@ -88,7 +107,10 @@ export const packagingSuite: Suite = {
     mkdirSync(floorDir);
     const runtimeManifest = JSON.parse(readFileSync(path.join(repoRoot, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
     const grpc = runtimeManifest.dependencies["@grpc/grpc-js"] ?? "^1";
-    writeFileSync(path.join(floorDir, "package.json"), JSON.stringify({ name: "floor", private: true, dependencies: { "@bufbuild/protobuf": `^${protobufVersion}`, "@grpc/grpc-js": grpc } }));
+    writeFileSync(
+      path.join(floorDir, "package.json"),
+      JSON.stringify({ name: "floor", private: true, dependencies: { "@bufbuild/protobuf": `^${protobufVersion}`, "@grpc/grpc-js": grpc } }),
+    );
     context.log("installing the floor (@bufbuild/protobuf, @grpc/grpc-js)");
     run("npm", ["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], floorDir);
     const floor = installSize(path.join(floorDir, "node_modules"));
@@ -101,8 +123,18 @@ export const packagingSuite: Suite = {
     run("npm", ["install", "--omit=dev", "--ignore-scripts"], repo);
     const lean = installSize(path.join(repo, "node_modules"));
     figures.push(
-      compared(`provider repository, npm install --omit=dev (${lean.packages} packages)`, lean.bytes, formatMB, { label: `floor (${floor.packages} packages)`, value: floor.bytes }, undefined, `target ≤ ${formatMB(targets.providerInstall)}`),
-      absolute("provider repository --omit=dev against its target", formatMB(lean.bytes), { target: `≤ ${formatMB(targets.providerInstall)}`, ok: lean.bytes <= targets.providerInstall }),
+      compared(
+        `provider repository, npm install --omit=dev (${lean.packages} packages)`,
+        lean.bytes,
+        formatMB,
+        { label: `floor (${floor.packages} packages)`, value: floor.bytes },
+        undefined,
+        `target ≤ ${formatMB(targets.providerInstall)}`,
+      ),
+      absolute("provider repository --omit=dev against its target", formatMB(lean.bytes), {
+        target: `≤ ${formatMB(targets.providerInstall)}`,
+        ok: lean.bytes <= targets.providerInstall,
+      }),
     );
 
     // The whole repository (dev tools included), then its bundle.
@@ -114,10 +146,21 @@ export const packagingSuite: Suite = {
       run("npm", ["run", "generate"], repo);
       run(path.join(repo, "node_modules/.bin/harness-tool"), ["bundle", "src/main.ts", "--outfile", "dist/provider.mjs"], repo);
       const bundle = statSync(path.join(repo, "dist/provider.bundle.mjs")).size;
-      run(path.join(repo, "node_modules/.bin/harness-tool"), ["bundle", path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"), "--outfile", path.join(ws.root, "bare/provider.mjs")], repo);
+      run(
+        path.join(repo, "node_modules/.bin/harness-tool"),
+        ["bundle", path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"), "--outfile", path.join(ws.root, "bare/provider.mjs")],
+        repo,
+      );
       const bare = statSync(path.join(ws.root, "bare/provider.bundle.mjs")).size;
       figures.push(
-        compared("scaffold's dist/provider.bundle.mjs (harness-tool bundle)", bundle, formatKB, { label: "bare gRPC tool server, bundled alike", value: bare }, undefined, `target ≤ ${formatKB(targets.bundle)}`),
+        compared(
+          "scaffold's dist/provider.bundle.mjs (harness-tool bundle)",
+          bundle,
+          formatKB,
+          { label: "bare gRPC tool server, bundled alike", value: bare },
+          undefined,
+          `target ≤ ${formatKB(targets.bundle)}`,
+        ),
         absolute("bundle against its target", formatKB(bundle), { target: `≤ ${formatKB(targets.bundle)}`, ok: bundle <= targets.bundle }),
       );
     } catch (error) {

@@ -170,7 +170,13 @@ export class PluginConnection {
     return this.client;
   }
 
-  private unary<I extends DescMessage, O extends DescMessage>(method: string, input: I, output: O, request: MessageInitShape<I>, timeoutMs: number): Promise<MessageShape<O>> {
+  private unary<I extends DescMessage, O extends DescMessage>(
+    method: string,
+    input: I,
+    output: O,
+    request: MessageInitShape<I>,
+    timeoutMs: number,
+  ): Promise<MessageShape<O>> {
     const client = this.requireClient();
     return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
@@ -236,7 +242,15 @@ export class PluginConnection {
       const client = this.client;
       await new Promise<void>((resolve) => {
         const empty = (): Buffer => Buffer.alloc(0);
-        client.makeUnaryRequest("/plugin.GRPCController/Shutdown", empty, (b: Buffer) => b, Buffer.alloc(0), new Metadata(), { deadline: Date.now() + 1000 }, () => resolve());
+        client.makeUnaryRequest(
+          "/plugin.GRPCController/Shutdown",
+          empty,
+          (b: Buffer) => b,
+          Buffer.alloc(0),
+          new Metadata(),
+          { deadline: Date.now() + 1000 },
+          () => resolve(),
+        );
       });
       client.close();
       this.client = undefined;

@@ -24,7 +24,17 @@ const requireBanner = "import { createRequire as __benchCreateRequire } from 'no
 async function esbuild(entry: string, outfile: string, extra: readonly string[]): Promise<BuiltEntry> {
   const run = await runTimed(
     path.join(repoBin, "esbuild"),
-    [entry, "--bundle", "--platform=node", "--format=esm", "--target=node20", `--outfile=${outfile}`, `--banner:js=${requireBanner}`, "--log-level=error", ...extra],
+    [
+      entry,
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      "--target=node20",
+      `--outfile=${outfile}`,
+      `--banner:js=${requireBanner}`,
+      "--log-level=error",
+      ...extra,
+    ],
     { cwd: repoRoot, timeoutMs: 60_000, measureRss: false },
   );
   return run.status === 0 ? { ok: true, file: outfile } : { ok: false, why: `esbuild ${path.basename(entry)} failed: ${run.stderr.trim().slice(0, 500)}` };
@@ -32,7 +42,9 @@ async function esbuild(entry: string, outfile: string, extra: readonly string[])
 
 /** The bench provider bundled into one file (sources resolved through the harness-tool-source condition). */
 export function bundleProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
-  return esbuild(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), path.join(ws.root, "bench-provider.bundle.mjs"), ["--conditions=harness-tool-source"]);
+  return esbuild(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), path.join(ws.root, "bench-provider.bundle.mjs"), [
+    "--conditions=harness-tool-source",
+  ]);
 }
 
 /**
@@ -40,7 +52,9 @@ export function bundleProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
  * a shell command, `flood` emits bytes from a handler), bundled from the sources, for the streams suite.
  */
 export function bundleFloodProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
-  return esbuild(path.join(repoRoot, "test/interop/fixtures/flood-provider.ts"), path.join(ws.root, "flood-provider.bundle.mjs"), ["--conditions=harness-tool-source"]);
+  return esbuild(path.join(repoRoot, "test/interop/fixtures/flood-provider.ts"), path.join(ws.root, "flood-provider.bundle.mjs"), [
+    "--conditions=harness-tool-source",
+  ]);
 }
 
 /** The bench provider's entry alone, importing `harness-tool` from the workspace's built package. */
@@ -107,4 +121,3 @@ void serve(provider);
   );
   return esbuild(entry, path.join(ws.root, `generated-synthetic-${n}.bundle.mjs`), []);
 }
-

@@ -120,7 +120,10 @@ export function machineInfo(repoRoot: string): MachineInfo {
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     date: new Date().toISOString(),
     commit,
-    loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+    loadAverage: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
   };
 }
 
@@ -139,7 +142,11 @@ function cells(f: Figure): string[] {
 export function textTable(report: SuiteReport): string {
   const rows = [columns.map(String), ...report.figures.map(cells)];
   const widths = columns.map((_, i) => Math.min(60, Math.max(...rows.map((r) => (r[i] ?? "").length))));
-  const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
   const out = [`== ${report.title}`, line(rows[0] as string[]), ...rows.slice(1).map(line)];
   for (const n of report.notes) out.push(`   note: ${n}`);
   return out.join("\n");
@@ -174,12 +181,7 @@ const notesMarker = "<!-- notes: hand-written, kept by every run -->";
  * Writes RESULTS.md: the header, every suite section (this run's, plus the previous file's for
  * suites not run now, in `order`), and the previous file's hand-written notes.
  */
-export function writeResults(
-  file: string,
-  header: string,
-  sections: ReadonlyMap<string, string>,
-  order: readonly string[],
-): void {
+export function writeResults(file: string, header: string, sections: ReadonlyMap<string, string>, order: readonly string[]): void {
   const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
   const kept = new Map<string, string>();
   for (const m of previous.matchAll(/<!-- suite:([\w-]+) -->[\s\S]*?<!-- \/suite:\1 -->/g)) {
@@ -187,11 +189,7 @@ export function writeResults(
   }
   const notesAt = previous.indexOf(notesMarker);
   const notes =
-    notesAt >= 0
-      ? previous.slice(notesAt)
-      : `${notesMarker}\n## Notes on misses\n\nWhere a target is missed: the figure, the profile and the cause.\n`;
-  const body = order
-    .map((id) => sections.get(id) ?? kept.get(id))
-    .filter((s): s is string => s !== undefined);
+    notesAt >= 0 ? previous.slice(notesAt) : `${notesMarker}\n## Notes on misses\n\nWhere a target is missed: the figure, the profile and the cause.\n`;
+  const body = order.map((id) => sections.get(id) ?? kept.get(id)).filter((s): s is string => s !== undefined);
   writeFileSync(file, `${header}\n\n${body.join("\n\n")}\n\n${notes.trimEnd()}\n`);
 }

@@ -23,7 +23,17 @@ import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-const allSuites: readonly Suite[] = [codegenSuite, typecheckSuite, startupSuite, invokeSuite, memorySuite, streamsSuite, telemetrySuite, inspectorSuite, packagingSuite];
+const allSuites: readonly Suite[] = [
+  codegenSuite,
+  typecheckSuite,
+  startupSuite,
+  invokeSuite,
+  memorySuite,
+  streamsSuite,
+  telemetrySuite,
+  inspectorSuite,
+  packagingSuite,
+];
 
 interface Args {
   suites: string[];
@@ -45,7 +55,9 @@ function parseArgs(argv: readonly string[]): Args {
     else if (a.startsWith("--runs=")) args.runs = Number(a.slice(7));
     else if (a.startsWith("--out=")) args.out = path.resolve(a.slice(6));
     else if (a === "--help" || a === "-h") {
-      process.stdout.write(`usage: npm run bench -- [${allSuites.map((s) => s.id).join("|")} ...] [--sizes=10,100,500] [--runs=N] [--quick] [--out=FILE] [--keep] [--profile]\n`);
+      process.stdout.write(
+        `usage: npm run bench -- [${allSuites.map((s) => s.id).join("|")} ...] [--sizes=10,100,500] [--runs=N] [--quick] [--out=FILE] [--keep] [--profile]\n`,
+      );
       process.exit(0);
     } else if (a.startsWith("-")) throw new Error(`unknown option ${a}`);
     else args.suites.push(a);
@@ -91,7 +103,13 @@ async function main(): Promise<void> {
     try {
       report = await suite.run(context);
     } catch (error) {
-      report = { id: suite.id, title: suite.title, method: [], figures: [], notes: [`the suite failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`] };
+      report = {
+        id: suite.id,
+        title: suite.title,
+        method: [],
+        figures: [],
+        notes: [`the suite failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
+      };
     } finally {
       killAllChildren();
     }
@@ -109,7 +127,12 @@ async function main(): Promise<void> {
     "",
     `Last run: ${machine.date}, ${mode}, suites ${selected.map((s) => s.id).join(", ")}; machine: ${machineLine(machine)}.`,
   ].join("\n");
-  writeResults(out, header, sections, allSuites.map((s) => s.id));
+  writeResults(
+    out,
+    header,
+    sections,
+    allSuites.map((s) => s.id),
+  );
   process.stdout.write(`wrote ${out}\n`);
   const failed = reports.some((r) => r.notes.some((n) => n.startsWith("the suite failed")));
   if (!args.keep) removeAllWorkspaces();

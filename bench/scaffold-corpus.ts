@@ -29,12 +29,23 @@ export type ScaffoldCorpus = { readonly ok: true; readonly dir: string } | { rea
  * Writes the corpus into `dir` and generates its src/gen. `bufGen` replaces the scaffold's
  * buf.gen.yaml (to measure another target on the same repository).
  */
-export async function writeScaffoldCorpus(ws: BenchWorkspace, dir: string, tools: readonly SyntheticTool[], bufGen?: (scaffold: string) => string): Promise<ScaffoldCorpus> {
+export async function writeScaffoldCorpus(
+  ws: BenchWorkspace,
+  dir: string,
+  tools: readonly SyntheticTool[],
+  bufGen?: (scaffold: string) => string,
+): Promise<ScaffoldCorpus> {
   const plugin = pluginCommand(ws);
   if (!plugin.ok) return { ok: false, why: plugin.why };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, "node_modules/.bin"), { recursive: true });
-  const scaffold = scaffoldFiles({ name: "synthetic", source: "example.com/bench/synthetic", examples: [], packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" }, directory: dir });
+  const scaffold = scaffoldFiles({
+    name: "synthetic",
+    source: "example.com/bench/synthetic",
+    examples: [],
+    packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" },
+    directory: dir,
+  });
   for (const name of keptScaffoldFiles) {
     const text = scaffold.get(name);
     if (text === undefined) return { ok: false, why: `the scaffold has no ${name}` };

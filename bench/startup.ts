@@ -64,15 +64,29 @@ export const startupSuite: Suite = {
     const notes: string[] = [];
     const figures: Figure[] = [];
     const { ws, build } = await context.packagedWorkspace();
-    const floor: Contender = { id: "floor", label: "bare node", args: ["-e", "process.stdout.write('1|1|unix|/tmp/none|grpc\\n')"], grpc: false, stop: "sigterm" };
+    const floor: Contender = {
+      id: "floor",
+      label: "bare node",
+      args: ["-e", "process.stdout.write('1|1|unix|/tmp/none|grpc\\n')"],
+      grpc: false,
+      stop: "sigterm",
+    };
     const bare = contenderFrom(await bundleBareServer(ws), "bare-grpc", "bare grpc-js server", "sigterm", notes);
     const syntheticTools = context.quick ? 10 : 100;
     const built = build.ok;
     const generated = built ? contenderFrom(await bundleGeneratedProvider(ws), "generated", "generated provider (bundle)", "controller", notes) : undefined;
     const bundled = contenderFrom(await bundleProvider(ws), "bundled", "hand-declared provider (bundle)", "controller", notes);
-    const packaged = built ? contenderFrom(await compileProviderAgainstPackage(ws), "packaged", "hand-declared provider (tsc-built package)", "controller", notes) : undefined;
+    const packaged = built
+      ? contenderFrom(await compileProviderAgainstPackage(ws), "packaged", "hand-declared provider (tsc-built package)", "controller", notes)
+      : undefined;
     const synthetic = built
-      ? contenderFrom(await bundleGeneratedSynthetic(ws, syntheticTools), "synthetic", `generated ${syntheticTools}-tool synthetic provider (bundle)`, "controller", notes)
+      ? contenderFrom(
+          await bundleGeneratedSynthetic(ws, syntheticTools),
+          "synthetic",
+          `generated ${syntheticTools}-tool synthetic provider (bundle)`,
+          "controller",
+          notes,
+        )
       : undefined;
     if (!built) notes.push("the package did not build: only the hand-declared bundle runs");
     const contenders = [floor, bare, generated, bundled, packaged, synthetic].filter((c): c is Contender => c !== undefined);
@@ -105,7 +119,14 @@ export const startupSuite: Suite = {
       const target = c.id === "bare-grpc" ? undefined : 3;
       figures.push(compared(`${c.label}: spawn → handshake`, median(s.handshake), formatMs, { label: "bare node", value: floorHandshake }, target));
       figures.push(
-        compared(`${c.label}: spawn → GetSchema reply`, median(s.schema), formatMs, { label: "bare node line", value: floorHandshake }, target, bareSamples && c.id !== "bare-grpc" ? `bare grpc-js server: ${formatMs(median(bareSamples.schema))}` : undefined),
+        compared(
+          `${c.label}: spawn → GetSchema reply`,
+          median(s.schema),
+          formatMs,
+          { label: "bare node line", value: floorHandshake },
+          target,
+          bareSamples && c.id !== "bare-grpc" ? `bare grpc-js server: ${formatMs(median(bareSamples.schema))}` : undefined,
+        ),
       );
     }
     const floorSamples = samples.get("floor") as Samples;

@@ -109,13 +109,20 @@ export const streamsSuite: Suite = {
             const started = performance.now();
             const outcome = await conn.invoke(`cat-${round}`, "run", { command: `cat ${file}` }, 300_000);
             const ms = performance.now() - started;
-            if (outcome.chunkBytes !== expected || outcome.terminal !== "result") throw new Error(`the tool delivered ${outcome.chunkBytes} of ${expected} bytes, then ${outcome.terminal}`);
+            if (outcome.chunkBytes !== expected || outcome.terminal !== "result")
+              throw new Error(`the tool delivered ${outcome.chunkBytes} of ${expected} bytes, then ${outcome.terminal}`);
             wire.push(mbps(outcome.chunkBytes, ms));
           }
         }
       }
       figures.push(
-        throughputFigure(`cat of ${sizeMib} MiB through the wire, grpc-js client`, wire, bare, "bare pipe", `MB/s per round: wire ${range(wire)}, bare ${range(bare)}; medians of ${rounds}`),
+        throughputFigure(
+          `cat of ${sizeMib} MiB through the wire, grpc-js client`,
+          wire,
+          bare,
+          "bare pipe",
+          `MB/s per round: wire ${range(wire)}, bare ${range(bare)}; medians of ${rounds}`,
+        ),
       );
     } finally {
       await conn.close();
@@ -129,7 +136,11 @@ export const streamsSuite: Suite = {
       try {
         const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
         await host.request({ op: "launch", command: process.execPath, args: [provider.file], dir: ws.root });
-        await host.request({ op: "unary", method: "/pluggableharness.tool.v1.ToolService/Configure", request: b64(toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: {} }))) });
+        await host.request({
+          op: "unary",
+          method: "/pluggableharness.tool.v1.ToolService/Configure",
+          request: b64(toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: {} }))),
+        });
         const wire: number[] = [];
         const bare: number[] = [];
         // The host keeps only bytes and SHA-256 per stream of the output chunks (digest).
@@ -175,7 +186,12 @@ export const streamsSuite: Suite = {
     for (const producer of ["child", "handler"] as const) {
       const slow = await launchProvider();
       try {
-        await slow.invoke("warm", producer === "child" ? "run" : "flood", producer === "child" ? { command: `head -c ${mib} ${file}` } : { bytes: mib }, 60_000);
+        await slow.invoke(
+          "warm",
+          producer === "child" ? "run" : "flood",
+          producer === "child" ? { command: `head -c ${mib} ${file}` } : { bytes: mib },
+          60_000,
+        );
         await sleep(context.quick ? 200 : 1000);
         const idle = memoryKb(slow.child.pid ?? -1);
         context.log(`streams: ${producer} writing ${slowMib} MiB to a slow reader`);

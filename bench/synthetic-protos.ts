@@ -60,22 +60,66 @@ export function syntheticTools(n: number): SyntheticTool[] {
       case "Read":
       case "List":
       case "Fetch":
-        tools.push({ ...base, kind: "data_source", risk: "read_only", concurrency: { safe: true }, idempotent: true, description: `${verb}s the items of collection ${suffix} that match the filters.` });
+        tools.push({
+          ...base,
+          kind: "data_source",
+          risk: "read_only",
+          concurrency: { safe: true },
+          idempotent: true,
+          description: `${verb}s the items of collection ${suffix} that match the filters.`,
+        });
         break;
       case "Search":
-        tools.push({ ...base, kind: "data_source", risk: "read_only", concurrency: { safe: true }, idempotent: true, streaming: true, description: `Searches collection ${suffix}, reporting progress as it goes.` });
+        tools.push({
+          ...base,
+          kind: "data_source",
+          risk: "read_only",
+          concurrency: { safe: true },
+          idempotent: true,
+          streaming: true,
+          description: `Searches collection ${suffix}, reporting progress as it goes.`,
+        });
         break;
       case "Write":
-        tools.push({ ...base, kind: "resource", risk: "moderate", concurrency: { safe: true, keyFields: ["path"] }, idempotent: true, description: `Writes an item of collection ${suffix}; writes to one path are serialized.` });
+        tools.push({
+          ...base,
+          kind: "resource",
+          risk: "moderate",
+          concurrency: { safe: true, keyFields: ["path"] },
+          idempotent: true,
+          description: `Writes an item of collection ${suffix}; writes to one path are serialized.`,
+        });
         break;
       case "Delete":
-        tools.push({ ...base, kind: "resource", risk: "critical", concurrency: { safe: false }, idempotent: false, description: `Deletes the matching items of collection ${suffix}, irreversibly.` });
+        tools.push({
+          ...base,
+          kind: "resource",
+          risk: "critical",
+          concurrency: { safe: false },
+          idempotent: false,
+          description: `Deletes the matching items of collection ${suffix}, irreversibly.`,
+        });
         break;
       case "Run":
-        tools.push({ ...base, kind: "resource", risk: "high", concurrency: { safe: false }, idempotent: false, streaming: true, processBacked: true, description: `Runs the job of collection ${suffix} as a child process and streams its output.` });
+        tools.push({
+          ...base,
+          kind: "resource",
+          risk: "high",
+          concurrency: { safe: false },
+          idempotent: false,
+          streaming: true,
+          processBacked: true,
+          description: `Runs the job of collection ${suffix} as a child process and streams its output.`,
+        });
         break;
       case "Ask":
-        tools.push({ ...base, kind: "interactive", risk: "read_only", idempotent: false, description: `Asks the user to choose among the items of collection ${suffix}.` });
+        tools.push({
+          ...base,
+          kind: "interactive",
+          risk: "read_only",
+          idempotent: false,
+          description: `Asks the user to choose among the items of collection ${suffix}.`,
+        });
         break;
     }
   }

@@ -37,14 +37,27 @@ async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<Built
   const dir = path.join(ws.root, `source-${commit}`);
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true });
-    const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], { cwd: repoRoot, encoding: "utf8" });
+    const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     if (archive.status !== 0) return { ok: false, why: `git archive ${commit} failed: ${archive.stderr.trim()}` };
     symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
   }
   const outfile = path.join(ws.root, `bench-provider-${commit}.bundle.mjs`);
   const run = await runTimed(
     path.join(repoBin, "esbuild"),
-    [path.join(dir, "bench/fixtures/bench-provider.ts"), "--bundle", "--platform=node", "--format=esm", "--target=node20", `--outfile=${outfile}`, `--banner:js=${requireBanner}`, "--log-level=error", "--conditions=harness-tool-source"],
+    [
+      path.join(dir, "bench/fixtures/bench-provider.ts"),
+      "--bundle",
+      "--platform=node",
+      "--format=esm",
+      "--target=node20",
+      `--outfile=${outfile}`,
+      `--banner:js=${requireBanner}`,
+      "--log-level=error",
+      "--conditions=harness-tool-source",
+    ],
     { cwd: dir, timeoutMs: 60_000, measureRss: false },
   );
   return run.status === 0 ? { ok: true, file: outfile } : { ok: false, why: `esbuild at ${commit} failed: ${run.stderr.trim().slice(0, 500)}` };
@@ -84,7 +97,12 @@ export const telemetrySuite: Suite = {
     const contenders: Contender[] = [
       ...(base.ok ? [{ id: "base" as const, label: `before tracing (${baseCommit})`, file: base.file, env: {} }] : []),
       { id: "off", label: "telemetry off", file: current.file, env: {} },
-      { id: "on", label: "export on (OTLP/protobuf)", file: current.file, env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint, OTEL_TRACES_EXPORTER: "otlp" } },
+      {
+        id: "on",
+        label: "export on (OTLP/protobuf)",
+        file: current.file,
+        env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint, OTEL_TRACES_EXPORTER: "otlp" },
+      },
     ];
     try {
       // Start-up: spawn → first GetSchema reply; round 0 warms the page cache.
@@ -117,7 +135,10 @@ export const telemetrySuite: Suite = {
             context.log(`telemetry invoke round ${round + 1}/${rounds}: ${c.label}`);
             const conn = conns.get(c.id)!;
             const into = latencies.get(c.id)!;
-            for (const [key, calls, concurrency] of [["c1", callsAt1, 1], ["c32", callsAt32, 32]] as const) {
+            for (const [key, calls, concurrency] of [
+              ["c1", callsAt1, 1],
+              ["c32", callsAt32, 32],
+            ] as const) {
               const run = await echoLoad(conn, calls, concurrency);
               into[key].push(...run.latenciesMs);
               into.failures += run.failures;
@@ -133,16 +154,47 @@ export const telemetrySuite: Suite = {
       const baseline = base.ok ? "base" : "off";
       const baseLabel = base.ok ? "before tracing" : "telemetry off";
       const startupOf = (id: string) => median(startup.get(id) ?? []);
-      figures.push(compared("spawn → GetSchema reply, telemetry off", startupOf("off"), formatMs, { label: baseLabel, value: startupOf(baseline) }, base.ok ? 1.1 : undefined));
-      figures.push(compared("spawn → GetSchema reply, export on", startupOf("on"), formatMs, { label: "telemetry off", value: startupOf("off") }, undefined, "the SDK and exporter imported before the handshake"));
-      for (const [level, key] of [["1", "c1"], ["32", "c32"]] as const) {
+      figures.push(
+        compared(
+          "spawn → GetSchema reply, telemetry off",
+          startupOf("off"),
+          formatMs,
+          { label: baseLabel, value: startupOf(baseline) },
+          base.ok ? 1.1 : undefined,
+        ),
+      );
+      figures.push(
+        compared(
+          "spawn → GetSchema reply, export on",
+          startupOf("on"),
+          formatMs,
+          { label: "telemetry off", value: startupOf("off") },
+          undefined,
+          "the SDK and exporter imported before the handshake",
+        ),
+      );
+      for (const [level, key] of [
+        ["1", "c1"],
+        ["32", "c32"],
+      ] as const) {
         const p50 = (id: string) => percentile(latencies.get(id)?.[key] ?? [], 50);
-        figures.push(compared(`Invoke p50, concurrency ${level}, telemetry off`, p50("off"), formatMs, { label: baseLabel, value: p50(baseline) }, base.ok ? 1.1 : undefined));
-        figures.push(compared(`Invoke p50, concurrency ${level}, export on`, p50("on"), formatMs, { label: "telemetry off", value: p50("off") }, undefined, exported));
+        figures.push(
+          compared(
+            `Invoke p50, concurrency ${level}, telemetry off`,
+            p50("off"),
+            formatMs,
+            { label: baseLabel, value: p50(baseline) },
+            base.ok ? 1.1 : undefined,
+          ),
+        );
+        figures.push(
+          compared(`Invoke p50, concurrency ${level}, export on`, p50("on"), formatMs, { label: "telemetry off", value: p50("off") }, undefined, exported),
+        );
       }
       const failed = [...latencies.entries()].filter(([, l]) => l.failures > 0).map(([id, l]) => `${id}: ${l.failures}`);
       if (failed.length > 0) notes.push(`failed calls: ${failed.join(", ")}`);
-      if (receiver.failures.length > 0) notes.push(`the receiver could not decode ${receiver.failures.length} export(s): ${receiver.failures.slice(0, 3).join("; ")}`);
+      if (receiver.failures.length > 0)
+        notes.push(`the receiver could not decode ${receiver.failures.length} export(s): ${receiver.failures.slice(0, 3).join("; ")}`);
     } finally {
       await receiver.close();
     }

@@ -80,7 +80,11 @@ export async function ${t.handlerKey}(args: ${t.rpc}Input): Promise<${t.rpc}Outp
 
 function mcpTool(t: SyntheticTool): string {
   const annotations =
-    t.kind === "data_source" ? "{ readOnlyHint: true, idempotentHint: true }" : t.kind === "interactive" ? "{ readOnlyHint: true }" : `{ destructiveHint: ${t.risk === "high" || t.risk === "critical"}, idempotentHint: ${t.idempotent} }`;
+    t.kind === "data_source"
+      ? "{ readOnlyHint: true, idempotentHint: true }"
+      : t.kind === "interactive"
+        ? "{ readOnlyHint: true }"
+        : `{ destructiveHint: ${t.risk === "high" || t.risk === "critical"}, idempotentHint: ${t.idempotent} }`;
   return `server.registerTool(
   "${t.name}",
   {
@@ -112,7 +116,11 @@ function mcpTool(t: SyntheticTool): string {
 
 /** Writes the floor corpus into `dir`. */
 export function writeFloorCorpus(dir: string, tools: readonly SyntheticTool[]): void {
-  writeCorpusDir(dir, { "tools.ts": `// Floor: plain interfaces and functions, no builder. Written by bench/typecheck-corpus.ts.\n\n${tools.map(floorTool).join("\n")}` }, ["*.ts"]);
+  writeCorpusDir(
+    dir,
+    { "tools.ts": `// Floor: plain interfaces and functions, no builder. Written by bench/typecheck-corpus.ts.\n\n${tools.map(floorTool).join("\n")}` },
+    ["*.ts"],
+  );
 }
 
 /** Writes the MCP SDK peer corpus into `dir`. */

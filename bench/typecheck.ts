@@ -92,7 +92,12 @@ export const typecheckSuite: Suite = {
         if (r.failure !== undefined) continue;
         const run = await tsc(p.compiler, path.join(base, p.corpus), ["--extendedDiagnostics"], timeoutMs);
         if (run.timedOut) r.failure = `timed out after ${formatMs(timeoutMs)}`;
-        else if (run.status !== 0) r.failure = `tsc exited ${run.status}: ${(run.stdout + run.stderr).split("\n").filter((l) => /error TS/.test(l)).slice(0, 3).join(" / ")}`;
+        else if (run.status !== 0)
+          r.failure = `tsc exited ${run.status}: ${(run.stdout + run.stderr)
+            .split("\n")
+            .filter((l) => /error TS/.test(l))
+            .slice(0, 3)
+            .join(" / ")}`;
         r.types = diagnosticCount(run.stdout, "Types");
         r.instantiations = diagnosticCount(run.stdout, "Instantiations");
       }
@@ -125,18 +130,52 @@ export const typecheckSuite: Suite = {
           figures.push(unavailable(`wall vs floor, ${label}`, why(["harness-tool", ours], ["floor", floor])));
         } else {
           ourMedians.set(`${compiler} ${n}`, median(ours.wallMs));
-          figures.push(compared(`wall vs floor, ${label}`, median(ours.wallMs), formatMs, { label: "floor", value: median(floor.wallMs) }, strict ? 1.5 : undefined, `${counts(ours)} vs ${counts(floor)}${strict ? "" : "; target applies at 100 and 500 tools"}`));
+          figures.push(
+            compared(
+              `wall vs floor, ${label}`,
+              median(ours.wallMs),
+              formatMs,
+              { label: "floor", value: median(floor.wallMs) },
+              strict ? 1.5 : undefined,
+              `${counts(ours)} vs ${counts(floor)}${strict ? "" : "; target applies at 100 and 500 tools"}`,
+            ),
+          );
         }
         if (ours.failure || mcp.failure) {
           figures.push(unavailable(`wall vs MCP SDK, ${label}`, why(["harness-tool", ours], ["mcp", mcp])));
         } else {
-          figures.push(compared(`wall vs MCP SDK, ${label}`, median(ours.wallMs), formatMs, { label: "MCP SDK", value: median(mcp.wallMs) }, strict ? 0.5 : undefined, `MCP: ${counts(mcp)}${strict ? "" : "; target applies at 100 and 500 tools"}`));
-          figures.push(compared(`peak RSS vs MCP SDK, ${label}`, rss(ours), (kb) => formatKb(kb), { label: "MCP SDK", value: rss(mcp) }, strict ? 1 : undefined, floor.failure ? undefined : `floor ${formatKb(rss(floor))}`));
+          figures.push(
+            compared(
+              `wall vs MCP SDK, ${label}`,
+              median(ours.wallMs),
+              formatMs,
+              { label: "MCP SDK", value: median(mcp.wallMs) },
+              strict ? 0.5 : undefined,
+              `MCP: ${counts(mcp)}${strict ? "" : "; target applies at 100 and 500 tools"}`,
+            ),
+          );
+          figures.push(
+            compared(
+              `peak RSS vs MCP SDK, ${label}`,
+              rss(ours),
+              (kb) => formatKb(kb),
+              { label: "MCP SDK", value: rss(mcp) },
+              strict ? 1 : undefined,
+              floor.failure ? undefined : `floor ${formatKb(rss(floor))}`,
+            ),
+          );
         }
         if (!ours.failure && !oursTs.failure) {
           const vsMcp = mcp.failure ? "" : `; target=ts vs MCP SDK ${(median(oursTs.wallMs) / median(mcp.wallMs)).toFixed(2)}×`;
           figures.push(
-            compared(`target=ts (scaffold otherwise the same) vs target=js+dts, ${label}`, median(oursTs.wallMs), formatMs, { label: "js+dts", value: median(ours.wallMs) }, undefined, `${counts(oursTs)}, peak ${formatKb(rss(oursTs))}${vsMcp}`),
+            compared(
+              `target=ts (scaffold otherwise the same) vs target=js+dts, ${label}`,
+              median(oursTs.wallMs),
+              formatMs,
+              { label: "js+dts", value: median(ours.wallMs) },
+              undefined,
+              `${counts(oursTs)}, peak ${formatKb(rss(oursTs))}${vsMcp}`,
+            ),
           );
         } else if (oursTs.failure) {
           figures.push(unavailable(`target=ts vs target=js+dts, ${label}`, why(["harness-tool-ts", oursTs])));

@@ -88,7 +88,9 @@ function checkPositionals(command: CommandDefinition, given: readonly string[]):
   }
   if (!last?.variadic && given.length > declared.length) {
     const extra = given.slice(declared.length);
-    throw usageError(`unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((a) => JSON.stringify(a)).join(" ")}${command.providerArgs ? " (arguments for the provider go after --)" : ""}`);
+    throw usageError(
+      `unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map((a) => JSON.stringify(a)).join(" ")}${command.providerArgs ? " (arguments for the provider go after --)" : ""}`,
+    );
   }
 }
 
@@ -119,7 +121,9 @@ function flagLabel(name: string, flag: FlagDefinition): string {
 
 function flagDescription(flag: FlagDefinition): string {
   if (flag.type === "boolean") return flag.description;
-  const notes = [flag.required ? "required" : "", flag.default !== undefined ? `default: ${flag.default}` : "", flag.multiple ? "may be repeated" : ""].filter((n) => n !== "");
+  const notes = [flag.required ? "required" : "", flag.default !== undefined ? `default: ${flag.default}` : "", flag.multiple ? "may be repeated" : ""].filter(
+    (n) => n !== "",
+  );
   return notes.length > 0 ? `${flag.description} (${notes.join("; ")})` : flag.description;
 }
 
@@ -173,12 +177,24 @@ export function renderOverview(commands: readonly CommandDefinition[], width: nu
     "Usage: harness-tool <command> [arguments] [options]",
     "",
     "Commands:",
-    ...twoColumns(commands.map((c) => [c.name, c.summary] as const), width),
+    ...twoColumns(
+      commands.map((c) => [c.name, c.summary] as const),
+      width,
+    ),
     "",
     "Options:",
-    ...twoColumns([["-h, --help", "show this help; harness-tool <command> --help shows a command's"], ["-v, --version", "print harness-tool's version"]], width),
+    ...twoColumns(
+      [
+        ["-h, --help", "show this help; harness-tool <command> --help shows a command's"],
+        ["-v, --version", "print harness-tool's version"],
+      ],
+      width,
+    ),
     "",
-    ...wrapText("<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it: no shell, a fresh process for every command.", width),
+    ...wrapText(
+      "<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it: no shell, a fresh process for every command.",
+      width,
+    ),
   ];
   return `${lines.join("\n")}\n`;
 }

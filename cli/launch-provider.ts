@@ -20,13 +20,16 @@ function launchProblem(command: string, code: string | undefined): string | unde
   const isPath = command.includes("/") || command.includes(path.sep);
   if (!isPath) {
     if (code !== "ENOENT") return undefined;
-    return existsSync(command) ? `${command} is not on PATH: give its path, ./${command}` : `no executable named ${command} on PATH: give the provider's path (e.g. dist/provider.mjs)`;
+    return existsSync(command)
+      ? `${command} is not on PATH: give its path, ./${command}`
+      : `no executable named ${command} on PATH: give the provider's path (e.g. dist/provider.mjs)`;
   }
   if (!existsSync(command)) {
     const underDist = command.split(/[/\\]/).includes("dist");
     return `${command} does not exist${underDist ? `: build it first (${bundleHint})` : ""}`;
   }
-  if (statSync(command).isDirectory()) return `${command} is a directory, not an executable: launch the provider's entry, e.g. ${path.join(command, "provider.mjs")}`;
+  if (statSync(command).isDirectory())
+    return `${command} is a directory, not an executable: launch the provider's entry, e.g. ${path.join(command, "provider.mjs")}`;
   if (/\.(m|c)?ts$/.test(command)) return `${command} is TypeScript, which the kernel cannot launch: ${bundleHint}`;
   try {
     accessSync(command, constants.X_OK);
@@ -64,7 +67,10 @@ export function explainLaunchFailure(provider: ProviderCommand, error: unknown):
   const problem = launchProblem(provider.command, (error as NodeJS.ErrnoException).code);
   if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
   // A harness-tool provider states why it cannot start where the handshake line would be.
-  const message = (error instanceof Error ? error.message : String(error)).replace(/^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /, "");
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /,
+    "",
+  );
   return new ProviderLaunchError(`the provider did not start: ${message}`);
 }
 

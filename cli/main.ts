@@ -47,7 +47,8 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "-h": {
       const topic = name === "help" ? rest[0] : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
-      if (topic !== undefined && !command) throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${commands.map((c) => c.name).join(", ")}`);
+      if (topic !== undefined && !command)
+        throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${commands.map((c) => c.name).join(", ")}`);
       streams.out.write(command ? renderCommandHelp(command, width) : renderOverview(commands, width));
       return 0;
     }

@@ -53,7 +53,11 @@ const result = await build({
     {
       name: "stand-ins",
       setup(b) {
-        const filter = new RegExp(`^(${Object.keys(standIns).map((n) => n.replace(/[/@]/g, "\\$&")).join("|")})$`);
+        const filter = new RegExp(
+          `^(${Object.keys(standIns)
+            .map((n) => n.replace(/[/@]/g, "\\$&"))
+            .join("|")})$`,
+        );
         b.onResolve({ filter }, (args) => ({ path: args.path, namespace: "stand-in" }));
         b.onLoad({ filter: /.*/, namespace: "stand-in" }, (args) => ({ contents: standIns[args.path], loader: "js" }));
       },
@@ -76,10 +80,18 @@ function packageFolderOf(input) {
 
 // Every third-party package in the bundle keeps its license text: one section per package.
 const notices = [];
-for (const folder of [...new Set(Object.keys(result.metafile.inputs).map(packageFolderOf).filter((f) => f !== undefined))].sort()) {
+for (const folder of [
+  ...new Set(
+    Object.keys(result.metafile.inputs)
+      .map(packageFolderOf)
+      .filter((f) => f !== undefined),
+  ),
+].sort()) {
   const pkg = JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8"));
   const licenseFile = readdirSync(folder).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-  const text = licenseFile ? readFileSync(path.join(folder, licenseFile), "utf8").trim() : `${pkg.license ?? "no license file"} (no license text in the package)`;
+  const text = licenseFile
+    ? readFileSync(path.join(folder, licenseFile), "utf8").trim()
+    : `${pkg.license ?? "no license file"} (no license text in the package)`;
   notices.push(`## ${pkg.name} ${pkg.version}\n\nLicense: ${pkg.license ?? "unknown"}\n\n\`\`\`\n${text}\n\`\`\`\n`);
 }
 writeFileSync(
@@ -94,4 +106,6 @@ if (process.argv[2] === undefined) {
   cpSync(path.join(repoRoot, "proto"), protoCopy, { recursive: true, filter: (source) => !source.endsWith(".md") });
   if (!existsSync(path.join(protoCopy, "harnesstool/v1/annotations.proto"))) throw new Error("proto/harnesstool/v1/annotations.proto was not copied");
 }
-process.stdout.write(`bundled protoc-gen-harness-tool: ${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB, ${notices.length} third-party packages\n`);
+process.stdout.write(
+  `bundled protoc-gen-harness-tool: ${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB, ${notices.length} third-party packages\n`,
+);

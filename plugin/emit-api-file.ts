@@ -36,7 +36,14 @@ interface ApiFile {
 }
 
 /** Prints the API module of `model` into `f` as `target`, with the compiled types of `fileTypes`. */
-export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileTypes, compiled: CompiledTypes, options: HarnessToolOptions, target: OutputTarget): void {
+export function emitApiFile(
+  f: GeneratedFile,
+  model: FileModel,
+  fileTypes: FileTypes,
+  compiled: CompiledTypes,
+  options: HarnessToolOptions,
+  target: OutputTarget,
+): void {
   const runtime = options.runtimeImportPath;
   const schemasModule = `./${model.outputBase}_schemas.js`;
   const api: ApiFile = {
@@ -75,7 +82,11 @@ function printReexports(api: ApiFile, model: FileModel): void {
   if (names.length === 0) return;
   const { f } = api;
   f.print();
-  f.print(f.jsDoc(`The tools' JSON Schemas and compiled validators${model.providers.some((p) => p.config) ? " and the config definitions" : ""}, from the companion schemas module.`));
+  f.print(
+    f.jsDoc(
+      `The tools' JSON Schemas and compiled validators${model.providers.some((p) => p.config) ? " and the config definitions" : ""}, from the companion schemas module.`,
+    ),
+  );
   f.print("export { ", ...names.flatMap((name, i) => [...(i > 0 ? [", "] : []), api.fromSchemas(name)]), " };");
 }
 
@@ -112,7 +123,14 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   f.print();
   f.print(f.jsDoc(d.description));
   // Exactly the types defineTool would give this spec, stated instead of inferred.
-  const typeArguments = [tool.input.typeName, tool.output.typeName, JSON.stringify(d.kind), literal(d.streaming), literal(d.processBacked), literal(d.preview)].join(", ");
+  const typeArguments = [
+    tool.input.typeName,
+    tool.output.typeName,
+    JSON.stringify(d.kind),
+    literal(d.streaming),
+    literal(d.processBacked),
+    literal(d.preview),
+  ].join(", ");
   if (api.target === "dts") {
     f.print(f.export("declare const", tool.toolConst), ": ", api.runtime("ToolDefinition", true), `<${typeArguments}>;`);
     return;
@@ -159,11 +177,21 @@ function printHandlers(api: ApiFile, provider: ProviderModel): void {
   for (const [index, tool] of provider.tools.entries()) {
     if (index > 0) f.print();
     f.print(f.jsDoc(tool.declaration.description, "  "));
-    f.print(`  ${tool.handlerName}(input: ${tool.input.typeName}, context: `, api.runtime(contextType(tool), true), `<${config}>): Promise<${tool.output.typeName}>;`);
+    f.print(
+      `  ${tool.handlerName}(input: ${tool.input.typeName}, context: `,
+      api.runtime(contextType(tool), true),
+      `<${config}>): Promise<${tool.output.typeName}>;`,
+    );
     if (tool.previewName) {
       f.print();
       f.print(f.jsDoc(`Describes what \`${tool.declaration.name}\` would do with \`input\`, without doing it (Preview; side-effect-free).`, "  "));
-      f.print(`  ${tool.previewName}(input: ${tool.input.typeName}, context: `, api.runtime("PreviewContext", true), `<${config}>): Promise<`, api.runtime("RenderTreeInit", true), ">;");
+      f.print(
+        `  ${tool.previewName}(input: ${tool.input.typeName}, context: `,
+        api.runtime("PreviewContext", true),
+        `<${config}>): Promise<`,
+        api.runtime("RenderTreeInit", true),
+        ">;",
+      );
     }
   }
   if (provider.render) {
@@ -182,14 +210,21 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
   if (target !== "js") {
     f.print(f.jsDoc(`Options of ${names.factory}.`));
     f.print(f.export("interface", names.options), " {");
-    f.print(f.jsDoc(`ProducerRef.version reported by Describe. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`, "  "));
+    f.print(
+      f.jsDoc(
+        `ProducerRef.version reported by Describe. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`,
+        "  ",
+      ),
+    );
     f.print("  readonly version?: string;");
     f.print(f.jsDoc("The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.", "  "));
     f.print(`  readonly allowedRoots?: (config: ${config}) => readonly string[];`);
     f.print("}");
     f.print();
   }
-  f.print(f.jsDoc(`The ${identity.name} provider, ready for \`serve()\`: its tools with their handlers and compiled validators, its configuration and its identity.`));
+  f.print(
+    f.jsDoc(`The ${identity.name} provider, ready for \`serve()\`: its tools with their handlers and compiled validators, its configuration and its identity.`),
+  );
   const providerDefinition = api.runtime("ProviderDefinition", true);
   if (target === "dts") {
     f.print(f.export("declare function", names.factory), `(handlers: ${names.handlers}, options?: ${names.options}): `, providerDefinition, `<${config}>;`);
@@ -222,7 +257,11 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print("}");
   }
   f.print();
-  f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.`));
+  f.print(
+    f.jsDoc(
+      `The tools of ${provider.serviceName} as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.`,
+    ),
+  );
   const toolSchema = api.runtimeGenerated("ToolSchema", "pluggableharness/tool/v1/tool_pb.js", true);
   if (target === "dts") {
     f.print(f.export("declare function", names.toolSchemas), "(): ", toolSchema, "[];");

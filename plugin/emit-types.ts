@@ -60,7 +60,12 @@ export function collectTypes(file: FileModel): FileTypes {
     const addIo = (io: ToolMessageModel, which: "input" | "output", toolName: string): void => {
       const root: NamedShape = io.shape;
       if (root.typeName !== io.typeName || done.has(io.typeName)) {
-        entries.push({ kind: "alias", name: io.typeName, target: root.typeName, doc: `${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.` });
+        entries.push({
+          kind: "alias",
+          name: io.typeName,
+          target: root.typeName,
+          doc: `${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.`,
+        });
         if (!done.has(root.typeName)) addNested(root, nested);
         return;
       }

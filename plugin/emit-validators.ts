@@ -87,20 +87,27 @@ export class ValidatorWriter {
 
   private functionLines(name: string, shape: Exclude<ValueShape, NamedShape>): Line[] {
     const { typeOfJson, escapePointer, ValueViolation } = this.symbols;
-    const head: Line = this.typed ? [`function ${name}(value: unknown, path: string, out: `, ValueViolation, "[]): void {"] : [`function ${name}(value, path, out) {`];
+    const head: Line = this.typed
+      ? [`function ${name}(value: unknown, path: string, out: `, ValueViolation, "[]): void {"]
+      : [`function ${name}(value, path, out) {`];
     if (shape.kind !== "object") {
       return [head, ...this.valueCheck(shape, "value", ["${path}"], "  ", name, 0), ["}"]];
     }
     const lines: Line[] = [
       head,
-      ["  if (typeof value !== \"object\" || value === null || Array.isArray(value)) {"],
+      ['  if (typeof value !== "object" || value === null || Array.isArray(value)) {'],
       ["    out.push({ path, message: `must be an object, not ${", typeOfJson, "(value)}` });"],
       ["    return;"],
       ["  }"],
       [this.typed ? "  const record = value as { readonly [name: string]: unknown };" : "  const record = value;"],
     ];
     for (const p of shape.properties) {
-      if (p.required) lines.push([`  if (record[${JSON.stringify(p.name)}] === undefined) out.push({ path: `, ...pathCode(["${path}/", templateText(pointer(p.name))]), ', message: "is required" });']);
+      if (p.required)
+        lines.push([
+          `  if (record[${JSON.stringify(p.name)}] === undefined) out.push({ path: `,
+          ...pathCode(["${path}/", templateText(pointer(p.name))]),
+          ', message: "is required" });',
+        ]);
     }
     const unknown: Line = ["out.push({ path: `${path}/${", escapePointer, '(name)}`, message: "is not a known property" });'];
     if (shape.properties.length === 0) {
@@ -116,7 +123,10 @@ export class ValidatorWriter {
       if (simple !== undefined) {
         lines.push([`        if (field !== undefined && ${simple.condition}) `, ...this.push(path, simple.message)]);
       } else {
-        lines.push(["        if (field === undefined) break;"], ...this.valueCheck(p.shape, "field", path, "        ", `${name.replace(/^check/, "")}${pascalCase(p.name)}`, 0));
+        lines.push(
+          ["        if (field === undefined) break;"],
+          ...this.valueCheck(p.shape, "field", path, "        ", `${name.replace(/^check/, "")}${pascalCase(p.name)}`, 0),
+        );
       }
       lines.push(["        break;"]);
     }
@@ -175,7 +185,11 @@ export class ValidatorWriter {
         const key = depth === 0 ? "key" : `key${depth + 1}`;
         const entry = depth === 0 ? "entry" : `entry${depth + 1}`;
         return [
-          [pad, `if (typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})) `, ...this.push(path, ["`must be an object, not ${", typeOfJson, `(${v})}\``])],
+          [
+            pad,
+            `if (typeof ${v} !== "object" || ${v} === null || Array.isArray(${v})) `,
+            ...this.push(path, ["`must be an object, not ${", typeOfJson, `(${v})}\``]),
+          ],
           [pad, `else for (const [${key}, ${entry}] of Object.entries(${v})) {`],
           ...this.valueCheck(shape.values, entry, [...path, "/${", escapePointer, `(${key})}`], `${pad}  `, `${context}Value`, depth + 1),
           [pad, "}"],

@@ -91,7 +91,12 @@ export class MessageShapes {
     try {
       document = JSON.parse(text);
     } catch (error) {
-      this.ctx.diagnostics.error(at, scope, `json_schema of ${message.typeName} is not valid JSON: ${(error as Error).message}`, "write the schema as one JSON document");
+      this.ctx.diagnostics.error(
+        at,
+        scope,
+        `json_schema of ${message.typeName} is not valid JSON: ${(error as Error).message}`,
+        "write the schema as one JSON document",
+      );
       return null;
     }
     if (typeof document === "object" && document !== null && !Array.isArray(document)) {
@@ -140,7 +145,12 @@ export class MessageShapes {
       return undefined;
     }
     if (options?.sensitive && mode === "tool") {
-      diagnostics.warning(at, scope, `${where} is marked sensitive, which only applies to config fields`, "remove sensitive, or move the field to the config message");
+      diagnostics.warning(
+        at,
+        scope,
+        `${where} is marked sensitive, which only applies to config fields`,
+        "remove sensitive, or move the field to the config message",
+      );
     }
 
     let shape: ValueShape | undefined;
@@ -151,7 +161,11 @@ export class MessageShapes {
           const scalar = field.scalar as ScalarType;
           if (int64Types.has(scalar)) notes.push(int64Description);
           if (scalar === ScalarType.BYTES) notes.push(bytesDescription);
-          return scalar === ScalarType.BOOL ? { kind: "boolean" } : scalar === ScalarType.STRING || scalar === ScalarType.BYTES ? { kind: "string" } : { kind: "number" };
+          return scalar === ScalarType.BOOL
+            ? { kind: "boolean" }
+            : scalar === ScalarType.STRING || scalar === ScalarType.BYTES
+              ? { kind: "string" }
+              : { kind: "number" };
         }
         case "enum": {
           const values = this.enumShape(field.enum as DescEnum, scope, at);
@@ -175,7 +189,12 @@ export class MessageShapes {
             return undefined;
           }
           if (this.resolving.has(message)) {
-            diagnostics.error(at, scope, `${where} refers back to ${message.typeName}: recursive messages cannot be expressed (the subset has no $ref)`, `bound the nesting with a separate message${mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${message.name}` : ""}`);
+            diagnostics.error(
+              at,
+              scope,
+              `${where} refers back to ${message.typeName}: recursive messages cannot be expressed (the subset has no $ref)`,
+              `bound the nesting with a separate message${mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${message.name}` : ""}`,
+            );
             return undefined;
           }
           if (mode === "config") return this.configMessage(message, scope);
@@ -189,7 +208,12 @@ export class MessageShapes {
     if (field.fieldKind === "map") {
       const valueIsString = field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
       if (mode === "tool") {
-        diagnostics.error(at, scope, `${where} is a map, and the subset has no maps (objects are closed)`, `use a repeated message with key and value fields${unless}`);
+        diagnostics.error(
+          at,
+          scope,
+          `${where} is a map, and the subset has no maps (objects are closed)`,
+          `use a repeated message with key and value fields${unless}`,
+        );
         return undefined;
       }
       if (field.mapKey !== ScalarType.STRING || !valueIsString) {
@@ -202,7 +226,12 @@ export class MessageShapes {
       const items = element();
       if (items === undefined) return undefined;
       if (mode === "config" && items.kind !== "string" && items.kind !== "number") {
-        diagnostics.error(at, scope, `${where} is a list of ${items.kind === "boolean" ? "booleans" : "messages"}, and config lists hold strings or numbers`, "use repeated string or a repeated number type");
+        diagnostics.error(
+          at,
+          scope,
+          `${where} is a list of ${items.kind === "boolean" ? "booleans" : "messages"}, and config lists hold strings or numbers`,
+          "use repeated string or a repeated number type",
+        );
         return undefined;
       }
       shape = { kind: "array", ...describe(withNotes(own, notes)), items };
@@ -276,7 +305,12 @@ export function shapeFromJsonSchema(schema: JsonSchema): Exclude<ValueShape, Nam
       return {
         kind: "object",
         ...d,
-        properties: Object.entries(schema.properties).map(([name, child]) => ({ name, shape: shapeFromJsonSchema(child), required: required.has(name), sensitive: false })),
+        properties: Object.entries(schema.properties).map(([name, child]) => ({
+          name,
+          shape: shapeFromJsonSchema(child),
+          required: required.has(name),
+          sensitive: false,
+        })),
       };
     }
   }

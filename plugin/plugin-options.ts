@@ -26,7 +26,9 @@ export function parseHarnessToolOptions(raw: readonly { key: string; value: stri
         runtimeImportPath = value.replace(/\/+$/, "");
         break;
       default:
-        throw new Error(`unknown option ${JSON.stringify(key)} (protoc-gen-harness-tool takes runtime_import_path and protoplugin's target, import_extension, rewrite_imports, keep_empty_files, ts_nocheck, elide_plugin_version, json_types=false)`);
+        throw new Error(
+          `unknown option ${JSON.stringify(key)} (protoc-gen-harness-tool takes runtime_import_path and protoplugin's target, import_extension, rewrite_imports, keep_empty_files, ts_nocheck, elide_plugin_version, json_types=false)`,
+        );
     }
   }
   return { runtimeImportPath };

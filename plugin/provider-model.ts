@@ -104,11 +104,21 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
   const { source, diagnostics } = ctx;
   const scope = `${method.parent.name}.${method.name}`;
   if (!hasOption(method, toolOption)) {
-    diagnostics.error(source.position(method), scope, "the rpc has no (harnesstool.v1.tool) option, and every rpc of a provider service is a tool", "annotate it with option (harnesstool.v1.tool) = {...}, or move it to a service that is not a provider");
+    diagnostics.error(
+      source.position(method),
+      scope,
+      "the rpc has no (harnesstool.v1.tool) option, and every rpc of a provider service is a tool",
+      "annotate it with option (harnesstool.v1.tool) = {...}, or move it to a service that is not a provider",
+    );
     return undefined;
   }
   if (method.methodKind !== "unary") {
-    diagnostics.error(source.position(method), scope, `the rpc is ${method.methodKind.replace("_", "-")}; a tool rpc takes one request and returns one response`, "remove `stream` and set streaming: true in (harnesstool.v1.tool) if the tool emits intermediate events");
+    diagnostics.error(
+      source.position(method),
+      scope,
+      `the rpc is ${method.methodKind.replace("_", "-")}; a tool rpc takes one request and returns one response`,
+      "remove `stream` and set streaming: true in (harnesstool.v1.tool) if the tool emits intermediate events",
+    );
   }
   const opts = getOption(method, toolOption);
   const prefix = (ctx.rpcCount.get(method.name) ?? 0) > 1 ? `${base}${method.name}` : method.name;
@@ -168,7 +178,12 @@ function toolMessage(
   const target: ValueShape | undefined = shape?.target;
   if (shape && target && target.kind !== "object") {
     const subject = which === "input" ? "input_schema" : "output_schema";
-    ctx.diagnostics.error(ctx.source.position(at.method, subjectPaths[subject]), at.scope, `the ${which} message ${message.typeName} has a json_schema of type ${target.kind}, and a tool's ${which} must be an object`, 'give json_schema "type": "object" at the root');
+    ctx.diagnostics.error(
+      ctx.source.position(at.method, subjectPaths[subject]),
+      at.scope,
+      `the ${which} message ${message.typeName} has a json_schema of type ${target.kind}, and a tool's ${which} must be an object`,
+      'give json_schema "type": "object" at the root',
+    );
     broken = true;
   }
   const named: NamedShape = shape && !broken ? shape : { kind: "named", typeName, messageName: message.typeName, target: { kind: "object", properties: [] } };
@@ -234,7 +249,12 @@ function resolveHookPoints(service: DescService, points: readonly HookPoint[], c
   for (const [index, point] of points.entries()) {
     const name = HookPoint[point];
     if (point === HookPoint.UNSPECIFIED || name === undefined) {
-      ctx.diagnostics.error(ctx.source.position(service, [...providerField("supportedHookPoints"), index]), service.name, `supported_hook_points[${index}] is not a hook point`, "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED");
+      ctx.diagnostics.error(
+        ctx.source.position(service, [...providerField("supportedHookPoints"), index]),
+        service.name,
+        `supported_hook_points[${index}] is not a hook point`,
+        "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED",
+      );
     } else names.push(name);
   }
   return names;
@@ -247,7 +267,12 @@ function resolveConfig(service: DescService, name: string, ctx: ProviderContext)
   const candidates = file.proto.package !== "" && !name.startsWith(".") ? [`${file.proto.package}.${wanted}`, wanted] : [wanted];
   const message = findMessage(file, candidates);
   if (!message) {
-    ctx.diagnostics.error(ctx.source.position(service, providerField("config")), service.name, `config names ${JSON.stringify(name)}, which is not a message of this file or its imports`, `name a message, e.g. config: "${service.name.replace(/Service$/, "")}Config"`);
+    ctx.diagnostics.error(
+      ctx.source.position(service, providerField("config")),
+      service.name,
+      `config names ${JSON.stringify(name)}, which is not a message of this file or its imports`,
+      `name a message, e.g. config: "${service.name.replace(/Service$/, "")}Config"`,
+    );
     return undefined;
   }
   const shape = ctx.shapes.configMessage(message, service.name);

@@ -148,7 +148,11 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
       for (const line of state.run.warnings) warn(line);
       if (state.run.errors.length > 0) return failure(state.run.errors);
       if (!state.targets.has("ts")) return first;
-      const schemas = new Map(modulePlugin(emitTsSchemas, state).run(withTsNocheck(request)).file.map((f) => [f.name, f]));
+      const schemas = new Map(
+        modulePlugin(emitTsSchemas, state)
+          .run(withTsNocheck(request))
+          .file.map((f) => [f.name, f]),
+      );
       // Each module followed by its companion, as the other targets list them.
       const file = first.file.flatMap((f) => {
         const companion = f.name.endsWith("_tool.ts") ? schemas.get(f.name.replace(/\.ts$/, "_schemas.ts")) : undefined;

@@ -96,9 +96,34 @@ export interface ModelResult {
  * file declares.
  */
 const globalTypeNames = new Set([
-  "Array", "ArrayBuffer", "Boolean", "Date", "Error", "Exclude", "Extract", "Function", "Iterable", "JSON", "Map", "Math",
-  "NonNullable", "Number", "Object", "Omit", "Partial", "Pick", "Promise", "Readonly", "ReadonlyArray", "Record", "RegExp",
-  "Required", "Set", "String", "Symbol", "Uint8Array",
+  "Array",
+  "ArrayBuffer",
+  "Boolean",
+  "Date",
+  "Error",
+  "Exclude",
+  "Extract",
+  "Function",
+  "Iterable",
+  "JSON",
+  "Map",
+  "Math",
+  "NonNullable",
+  "Number",
+  "Object",
+  "Omit",
+  "Partial",
+  "Pick",
+  "Promise",
+  "Readonly",
+  "ReadonlyArray",
+  "Record",
+  "RegExp",
+  "Required",
+  "Set",
+  "String",
+  "Symbol",
+  "Uint8Array",
 ]);
 
 /** True when the service is a provider: it has the provider option or a tool rpc. */

@@ -24,7 +24,9 @@ test(`${rounds} rounds of every fault against one provider: still serving, no gr
     for (let round = 0; round < rounds; round++) {
       if (round === Math.min(10, rounds - 1)) baseline = { fds: fds(p.pid), rss: rssMb(p.pid) };
       const failures = await Promise.all(
-        ["throw", "reject", "invalid-output", "tool-error"].map((mode) => p.invoke({ id: `${round}-${mode}`, toolName: "fault", arguments: { mode }, callContext: callContext() }).done),
+        ["throw", "reject", "invalid-output", "tool-error"].map(
+          (mode) => p.invoke({ id: `${round}-${mode}`, toolName: "fault", arguments: { mode }, callContext: callContext() }).done,
+        ),
       );
       for (const f of failures) assert.equal(terminals(f.events).length, 1);
       const timeout = await p.invoke({ id: `${round}-hang`, toolName: "hang", arguments: { late: round % 2 === 0 }, callContext: callContext() }).done;

@@ -16,35 +16,205 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /** name, file, the exact text to replace, its replacement, the tests that must fail (with a name pattern). */
 const mutations = [
-  ["output validation removed", "runtime/service/invoke-in-flight.ts", "if (violations.length > 0 || !isPlainObject(payload)) {", "if (false) {", ["test/reliability/faults.test.ts"], "invalid output"],
-  ["input validation removed", "runtime/service/invoke-in-flight.ts", "if (violations.length > 0) {\n        // wire-contract §5", "if (false) {\n        // wire-contract §5", ["test/reliability/fuzz.test.ts"], "INVALID_ARGUMENTS"],
-  ["default timeout not enforced", "runtime/service/invoke-in-flight.ts", "if (timeoutMs !== undefined) timer = setTimeout(", "if (false) timer = setTimeout(", ["test/reliability/faults.test.ts"], "timeout"],
+  [
+    "output validation removed",
+    "runtime/service/invoke-in-flight.ts",
+    "if (violations.length > 0 || !isPlainObject(payload)) {",
+    "if (false) {",
+    ["test/reliability/faults.test.ts"],
+    "invalid output",
+  ],
+  [
+    "input validation removed",
+    "runtime/service/invoke-in-flight.ts",
+    "if (violations.length > 0) {\n        // wire-contract §5",
+    "if (false) {\n        // wire-contract §5",
+    ["test/reliability/fuzz.test.ts"],
+    "INVALID_ARGUMENTS",
+  ],
+  [
+    "default timeout not enforced",
+    "runtime/service/invoke-in-flight.ts",
+    "if (timeoutMs !== undefined) timer = setTimeout(",
+    "if (false) timer = setTimeout(",
+    ["test/reliability/faults.test.ts"],
+    "timeout",
+  ],
   // Through the wire the cancelled stream is gone before a late terminal could reach the host, so
   // the in-process load scenario (which cancels every 14th call) is the one that sees it.
-  ["a terminal event after a cancel", "runtime/service/invoke-in-flight.ts", 'if (reason === "cancelled") {', "if (false) {", ["test/reliability/load.test.ts"], "in-process"],
-  ["terminal events duplicated", "runtime/service/invoke-in-flight.ts", "this.#send({ case: kind, value } as EventInit);", "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);", ["test/reliability/load.test.ts"], "in-process"],
-  ["terminal events lost", "runtime/service/invoke-in-flight.ts", "if (this.#closed) return;\n    this.#send({ case: kind, value } as EventInit);", "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#send({ case: kind, value } as EventInit);", ["test/reliability/load.test.ts"], "in-process"],
-  ["no SIGKILL after SIGTERM", "runtime/service/spawn-child.ts", 'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);', "killTimer = undefined;", ["test/reliability/faults.test.ts"], "SIGTERM"],
-  ["the broker stream ending ignored", "runtime/transport/serve-go-plugin.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "broker stream ending"],
-  ["host death unnoticed (broker and parent pid)", "runtime/transport/serve-go-plugin.ts", 'void stop("broker-closed");', "", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""]],
+  [
+    "a terminal event after a cancel",
+    "runtime/service/invoke-in-flight.ts",
+    'if (reason === "cancelled") {',
+    "if (false) {",
+    ["test/reliability/load.test.ts"],
+    "in-process",
+  ],
+  [
+    "terminal events duplicated",
+    "runtime/service/invoke-in-flight.ts",
+    "this.#send({ case: kind, value } as EventInit);",
+    "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);",
+    ["test/reliability/load.test.ts"],
+    "in-process",
+  ],
+  [
+    "terminal events lost",
+    "runtime/service/invoke-in-flight.ts",
+    "if (this.#closed) return;\n    this.#send({ case: kind, value } as EventInit);",
+    "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#send({ case: kind, value } as EventInit);",
+    ["test/reliability/load.test.ts"],
+    "in-process",
+  ],
+  [
+    "no SIGKILL after SIGTERM",
+    "runtime/service/spawn-child.ts",
+    'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);',
+    "killTimer = undefined;",
+    ["test/reliability/faults.test.ts"],
+    "SIGTERM",
+  ],
+  [
+    "the broker stream ending ignored",
+    "runtime/transport/serve-go-plugin.ts",
+    'void stop("broker-closed");',
+    "",
+    ["test/reliability/faults.test.ts"],
+    "broker stream ending",
+  ],
+  [
+    "host death unnoticed (broker and parent pid)",
+    "runtime/transport/serve-go-plugin.ts",
+    'void stop("broker-closed");',
+    "",
+    ["test/reliability/faults.test.ts"],
+    "SIGKILLed",
+    ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""],
+  ],
   // Closing the gRPC server unlinks the socket too (libuv), so both removals go.
-  ["socket file left behind", "runtime/transport/listen.ts", "const cleanup = () => rmSync(socketPath, { force: true });", "const cleanup = () => {};", ["test/reliability/faults.test.ts"], "SIGKILLed", ["runtime/transport/serve-go-plugin.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"]],
-  ["JSON-escaped secrets not redacted", "runtime/service/redact-secrets.ts", "  out.add(JSON.stringify(secret).slice(1, -1));\n", "", ["test/reliability/secrets.test.ts"], ""],
-  ["split secrets not held back", "runtime/service/redact-secrets.ts", "let cut = Math.max(0, buf.length - (longestBytes - 1));", "let cut = buf.length;", ["test/reliability/secrets.test.ts"], ""],
+  [
+    "socket file left behind",
+    "runtime/transport/listen.ts",
+    "const cleanup = () => rmSync(socketPath, { force: true });",
+    "const cleanup = () => {};",
+    ["test/reliability/faults.test.ts"],
+    "SIGKILLed",
+    ["runtime/transport/serve-go-plugin.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"],
+  ],
+  [
+    "JSON-escaped secrets not redacted",
+    "runtime/service/redact-secrets.ts",
+    "  out.add(JSON.stringify(secret).slice(1, -1));\n",
+    "",
+    ["test/reliability/secrets.test.ts"],
+    "",
+  ],
+  [
+    "split secrets not held back",
+    "runtime/service/redact-secrets.ts",
+    "let cut = Math.max(0, buf.length - (longestBytes - 1));",
+    "let cut = buf.length;",
+    ["test/reliability/secrets.test.ts"],
+    "",
+  ],
   // One per exit (runtime/service/secret-exits.ts, docs/runtime.md#exits): the redaction at that
   // exit removed, and the exit walk must see the secret leave.
-  ["Invoke exit: events sent unredacted", "runtime/service/secret-exits.ts", "this.#sink.send(redactor.message(InvokeResponseSchema, response))", "this.#sink.send(response)", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["Invoke exit: output chunks sent unredacted", "runtime/service/secret-exits.ts", "if (open?.redactor === redactor) return this.#sendOutput(stream, open.tail.push(data));", "return this.#sendOutput(stream, data);", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["Invoke exit: held-back output sent after the terminal event", "runtime/service/secret-exits.ts", 'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();', "", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["unary exit: responses sent unredacted", "runtime/service/secret-exits.ts", "return this.#redactor.message(schema, message);", "return message;", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["unary exit: status messages sent unredacted", "runtime/service/secret-exits.ts", "new RpcStatusError(status.code, redactor.string(status.message),", "new RpcStatusError(status.code, status.message,", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["unary exit: grpc-status-details-bin sent unredacted", "runtime/service/secret-exits.ts", "status.toolError && redactor.message(ToolErrorSchema, status.toolError)", "status.toolError", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["stderr exit: service lines unredacted", "runtime/service/secret-exits.ts", "return (line) => write(this.#redactor.string(line));", "return write;", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["kernel exit: callbacks unredacted", "runtime/service/secret-exits.ts", "wrapped = { inner, outer: this.#kernelExit(inner) };", "wrapped = { inner, outer: inner };", ["test/service/exit-walk.test.ts"], "no exit"],
-  ["host stderr exit: no filter in the served process", "runtime/serve.ts", "filterStderr(service.redactText);", "", ["test/transport/exit-walk-wire.test.ts"], ""],
-  ["key_fields gate open", "runtime/service/concurrency-gate.ts", "return { exclusive: false, keys: [key], label };", "return { exclusive: false, keys: [], label };", ["test/reliability/load.test.ts"], "in-process"],
-  ["plugin throws on a oneof", "plugin/json-schema-from-message.ts", "if (field.oneof !== undefined) {\n", 'if (field.oneof !== undefined) {\n      throw new TypeError("cannot read oneof");\n', ["test/reliability/fuzz.test.ts"], "protos"],
-  ["generated validator drops a required check", "examples/search/src/gen/examples/search/v1/search_tool_schemas.ts", 'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":', 'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":', ["test/reliability/fuzz.test.ts"], "glob"],
+  [
+    "Invoke exit: events sent unredacted",
+    "runtime/service/secret-exits.ts",
+    "this.#sink.send(redactor.message(InvokeResponseSchema, response))",
+    "this.#sink.send(response)",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "Invoke exit: output chunks sent unredacted",
+    "runtime/service/secret-exits.ts",
+    "if (open?.redactor === redactor) return this.#sendOutput(stream, open.tail.push(data));",
+    "return this.#sendOutput(stream, data);",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "Invoke exit: held-back output sent after the terminal event",
+    "runtime/service/secret-exits.ts",
+    'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
+    "",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "unary exit: responses sent unredacted",
+    "runtime/service/secret-exits.ts",
+    "return this.#redactor.message(schema, message);",
+    "return message;",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "unary exit: status messages sent unredacted",
+    "runtime/service/secret-exits.ts",
+    "new RpcStatusError(status.code, redactor.string(status.message),",
+    "new RpcStatusError(status.code, status.message,",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "unary exit: grpc-status-details-bin sent unredacted",
+    "runtime/service/secret-exits.ts",
+    "status.toolError && redactor.message(ToolErrorSchema, status.toolError)",
+    "status.toolError",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "stderr exit: service lines unredacted",
+    "runtime/service/secret-exits.ts",
+    "return (line) => write(this.#redactor.string(line));",
+    "return write;",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "kernel exit: callbacks unredacted",
+    "runtime/service/secret-exits.ts",
+    "wrapped = { inner, outer: this.#kernelExit(inner) };",
+    "wrapped = { inner, outer: inner };",
+    ["test/service/exit-walk.test.ts"],
+    "no exit",
+  ],
+  [
+    "host stderr exit: no filter in the served process",
+    "runtime/serve.ts",
+    "filterStderr(service.redactText);",
+    "",
+    ["test/transport/exit-walk-wire.test.ts"],
+    "",
+  ],
+  [
+    "key_fields gate open",
+    "runtime/service/concurrency-gate.ts",
+    "return { exclusive: false, keys: [key], label };",
+    "return { exclusive: false, keys: [], label };",
+    ["test/reliability/load.test.ts"],
+    "in-process",
+  ],
+  [
+    "plugin throws on a oneof",
+    "plugin/json-schema-from-message.ts",
+    "if (field.oneof !== undefined) {\n",
+    'if (field.oneof !== undefined) {\n      throw new TypeError("cannot read oneof");\n',
+    ["test/reliability/fuzz.test.ts"],
+    "protos",
+  ],
+  [
+    "generated validator drops a required check",
+    "examples/search/src/gen/examples/search/v1/search_tool_schemas.ts",
+    'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
+    'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
+    ["test/reliability/fuzz.test.ts"],
+    "glob",
+  ],
 ];
 
 const filter = process.argv[2] ?? "";
@@ -66,15 +236,21 @@ try {
       writeFileSync(target, current.replace(a, b));
     }
     const started = Date.now();
-    const run = spawnSync(process.execPath, [path.join(copy, "node_modules/tsx/dist/cli.mjs"), "--test", "--test-timeout=30000", ...(pattern ? [`--test-name-pattern=${pattern}`] : []), ...tests], {
-      cwd: copy,
-      env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ") },
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(copy, "node_modules/tsx/dist/cli.mjs"), "--test", "--test-timeout=30000", ...(pattern ? [`--test-name-pattern=${pattern}`] : []), ...tests],
+      {
+        cwd: copy,
+        env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ") },
+        encoding: "utf8",
+      },
+    );
     // A test cut off by --test-timeout (a call that never ends) counts as failed too.
     const failed = /^# (fail|cancelled) [1-9]/m.test(run.stdout);
     if (!failed) survived++;
-    console.log(`${failed ? "killed  " : "SURVIVED"} ${name} (${tests.join(" ")}${pattern ? ` /${pattern}/` : ""}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    console.log(
+      `${failed ? "killed  " : "SURVIVED"} ${name} (${tests.join(" ")}${pattern ? ` /${pattern}/` : ""}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
     for (const [target, text] of originals) writeFileSync(target, text);
   }
 } finally {

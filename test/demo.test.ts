@@ -12,7 +12,10 @@ it("npm run demo generates the exec provider and streams its bash tool", () => {
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stdout, /wrote 2 files under/);
   assert.match(run.stdout, /^bash\s+resource\s+high\s+exclusive\s+120s\s+streaming$/m);
-  assert.match(run.stdout, /line 1 from the child process\nline 2 from the child process\nline 3 from the child process\nline 4 from the child process\nline 5 from the child process\n/);
+  assert.match(
+    run.stdout,
+    /line 1 from the child process\nline 2 from the child process\nline 3 from the child process\nline 4 from the child process\nline 5 from the child process\n/,
+  );
   assert.match(run.stdout, /exit status: 3\n[\s\S]*"exit_code": 3/);
   assert.match(run.stderr, /done, on stderr/);
   assert.match(run.stdout, /npx harness-tool inspect examples\/exec --config \/tmp\/exec-config\.json/);

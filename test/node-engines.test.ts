@@ -14,7 +14,11 @@ import { repoRoot } from "./support/buf.js";
 type Version = [number, number, number];
 
 function parseVersion(text: string): Version {
-  const [major = 0, minor = 0, patch = 0] = text.replace(/^v/, "").replace(/\.\*$/, "").split(".").map((p) => Number.parseInt(p, 10) || 0);
+  const [major = 0, minor = 0, patch = 0] = text
+    .replace(/^v/, "")
+    .replace(/\.\*$/, "")
+    .split(".")
+    .map((p) => Number.parseInt(p, 10) || 0);
   return [major, minor, patch];
 }
 
@@ -159,12 +163,24 @@ describe("Node engines", () => {
   });
 
   it("Node 22 satisfies every package, the dev tools included", () => {
-    assert.deepEqual(engines.filter((e) => !satisfies([22, 0, 0], e.range)), []);
-    assert.ok(engines.some((e) => !satisfies([20, 20, 0], e.range)), "a package needs Node 22 (else the Node 22 CI run would not be needed)");
+    assert.deepEqual(
+      engines.filter((e) => !satisfies([22, 0, 0], e.range)),
+      [],
+    );
+    assert.ok(
+      engines.some((e) => !satisfies([20, 20, 0], e.range)),
+      "a package needs Node 22 (else the Node 22 CI run would not be needed)",
+    );
   });
 
   it("the scaffold claims the CLI's floor, the highest of the three", () => {
-    const files = scaffoldFiles({ name: "notes", source: "x", examples: ["data_source"], packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" }, directory: "/tmp/notes" });
+    const files = scaffoldFiles({
+      name: "notes",
+      source: "x",
+      examples: ["data_source"],
+      packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" },
+      directory: "/tmp/notes",
+    });
     const scaffold = JSON.parse(files.get("package.json") ?? "{}") as { engines?: { node?: string } };
     assert.equal(scaffold.engines?.node, nodeRange(lock.packages["cli"]));
   });

@@ -71,7 +71,10 @@ describe("a provider repository using the installed packages", () => {
       execFileSync("tar", ["-xzf", packed[which], "-C", target, "--strip-components=1"]);
     }
     mkdirSync(path.join(dir, "node_modules/.bin"));
-    symlinkSync(path.join(dir, "node_modules", harnessToolPackages.plugin, "protoc-gen-harness-tool.mjs"), path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"));
+    symlinkSync(
+      path.join(dir, "node_modules", harnessToolPackages.plugin, "protoc-gen-harness-tool.mjs"),
+      path.join(dir, "node_modules/.bin/protoc-gen-harness-tool"),
+    );
     mkdirSync(path.join(dir, "proto/acme/fs/v1"), { recursive: true });
     writeFileSync(path.join(dir, "proto/acme/fs/v1/fs.proto"), providerProto);
     writeFileSync(path.join(dir, "buf.yaml"), readmeExample("provider buf.yaml"));
@@ -88,10 +91,18 @@ describe("a provider repository using the installed packages", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("the plugin ships the annotations and the kernel protos; the runtime the generated wire types", () => {
-    for (const file of ["proto/harnesstool/v1/annotations.proto", "proto/pluggableharness/tool/v1/tool.proto", "proto/pluggableharness/kernel/v1/kernel.proto"]) {
+    for (const file of [
+      "proto/harnesstool/v1/annotations.proto",
+      "proto/pluggableharness/tool/v1/tool.proto",
+      "proto/pluggableharness/kernel/v1/kernel.proto",
+    ]) {
       assert.ok(files.get("plugin")?.includes(file), `the plugin package does not ship ${file}`);
     }
-    for (const file of ["dist/generated/harnesstool/v1/annotations_pb.js", "dist/generated/pluggableharness/tool/v1/tool_pb.js", "dist/generated/pluggableharness/tool/v1/tool_pb.d.ts"]) {
+    for (const file of [
+      "dist/generated/harnesstool/v1/annotations_pb.js",
+      "dist/generated/pluggableharness/tool/v1/tool_pb.js",
+      "dist/generated/pluggableharness/tool/v1/tool_pb.d.ts",
+    ]) {
       assert.ok(files.get("runtime")?.includes(file), `the runtime package does not ship ${file}`);
     }
   });
@@ -99,8 +110,16 @@ describe("a provider repository using the installed packages", () => {
   it("each package ships what runs, its README and LICENSE, and no TypeScript sources or source maps", () => {
     for (const [which, list] of files) {
       for (const file of ["package.json", "README.md", "LICENSE"]) assert.ok(list.includes(file), `${which} does not ship ${file}`);
-      assert.deepEqual(list.filter((f) => /\.map$|(?<!\.d)\.ts$|\.tsx$/.test(f)), [], `${which} ships sources or maps`);
-      assert.deepEqual(list.filter((f) => /(^|\/)test\/|\.test\./.test(f)), [], `${which} ships tests`);
+      assert.deepEqual(
+        list.filter((f) => /\.map$|(?<!\.d)\.ts$|\.tsx$/.test(f)),
+        [],
+        `${which} ships sources or maps`,
+      );
+      assert.deepEqual(
+        list.filter((f) => /(^|\/)test\/|\.test\./.test(f)),
+        [],
+        `${which} ships tests`,
+      );
     }
     assert.ok(files.get("plugin")?.includes("dist/protoc-gen-harness-tool.mjs"));
     assert.ok(files.get("plugin")?.includes("dist/THIRD-PARTY-NOTICES.md"));
@@ -110,7 +129,9 @@ describe("a provider repository using the installed packages", () => {
   });
 
   it("every entry point of the runtime's exports map is in its tarball", () => {
-    const manifest = JSON.parse(readFileSync(path.join(dir, "node_modules/harness-tool/package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+    const manifest = JSON.parse(readFileSync(path.join(dir, "node_modules/harness-tool/package.json"), "utf8")) as {
+      exports: Record<string, string | Record<string, string>>;
+    };
     for (const [entry, target] of Object.entries(manifest.exports)) {
       if (entry.includes("*")) continue;
       const conditions = typeof target === "string" ? { default: target } : target;
@@ -131,7 +152,8 @@ describe("a provider repository using the installed packages", () => {
     const files = readdirSync(path.join(dir, "alone"), { recursive: true, encoding: "utf8" }).filter((f) => /\.(js|ts)$/.test(f));
     assert.deepEqual(files.sort(), ["acme/fs/v1/fs_tool.d.ts", "acme/fs/v1/fs_tool.js", "acme/fs/v1/fs_tool_schemas.d.ts", "acme/fs/v1/fs_tool_schemas.js"]);
     // Only harness-tool's own copies of the wire types, never protoc-gen-es output of this repository.
-    for (const file of files) assert.doesNotMatch(readFileSync(path.join(dir, "alone", file), "utf8"), /from "\.[^"]*_pb\.js"/, `${file} imports protoc-gen-es output`);
+    for (const file of files)
+      assert.doesNotMatch(readFileSync(path.join(dir, "alone", file), "utf8"), /from "\.[^"]*_pb\.js"/, `${file} imports protoc-gen-es output`);
   });
 
   it("with protoc-gen-es beside it, imports the wire types from harness-tool", () => {

@@ -85,7 +85,15 @@ export default async function* readableReporter(source) {
         // The runner's test for a whole file completes once every test in it has reported.
         if (isFileTest(data)) {
           const c = counts(data.file);
-          const tally = [`${c.pass} passed`, c.fail ? `${c.fail} failed` : "", c.cancelled ? `${c.cancelled} cancelled` : "", c.skip ? `${c.skip} skipped` : "", c.todo ? `${c.todo} todo` : ""].filter(Boolean).join(", ");
+          const tally = [
+            `${c.pass} passed`,
+            c.fail ? `${c.fail} failed` : "",
+            c.cancelled ? `${c.cancelled} cancelled` : "",
+            c.skip ? `${c.skip} skipped` : "",
+            c.todo ? `${c.todo} todo` : "",
+          ]
+            .filter(Boolean)
+            .join(", ");
           yield `${c.fail > 0 ? "FAIL" : "ok  "} ${relative(data.file)}  (${tally}; ${seconds(data.details?.duration_ms ?? 0)})\n`;
           for (const f of c.failures) yield `  ✖ ${f.name}\n${f.text}\n`;
         }

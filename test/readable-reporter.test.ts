@@ -10,7 +10,13 @@ function runFixtures(reporter: string): string {
   const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
   const result = spawnSync(
     process.execPath,
-    ["--test", `--test-reporter=${reporter}`, "--test-reporter-destination=stdout", "test/fixtures/reporter/failing.test.mjs", "test/fixtures/reporter/passing.test.mjs"],
+    [
+      "--test",
+      `--test-reporter=${reporter}`,
+      "--test-reporter-destination=stdout",
+      "test/fixtures/reporter/failing.test.mjs",
+      "test/fixtures/reporter/passing.test.mjs",
+    ],
     { cwd: repoRoot, encoding: "utf8", env },
   );
   assert.equal(result.status, 1, result.stderr);
@@ -27,7 +33,10 @@ describe("test/readable-reporter.mjs", () => {
     const tap = runFixtures("tap").match(summaryLine) ?? [];
     const names = (lines: string[]) => lines.map((l) => l.split(" ")[1]);
     assert.deepEqual(names(ours), ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"]);
-    assert.deepEqual(ours.filter((l) => !l.startsWith("# duration_ms")), tap.filter((l) => !l.startsWith("# duration_ms")));
+    assert.deepEqual(
+      ours.filter((l) => !l.startsWith("# duration_ms")),
+      tap.filter((l) => !l.startsWith("# duration_ms")),
+    );
     assert.deepEqual(ours.slice(0, 7), ["# tests 8", "# suites 3", "# pass 4", "# fail 1", "# cancelled 1", "# skipped 1", "# todo 1"]);
     assert.match(out, /\n# duration_ms [\d.]+\n$/, "the summary is the last thing printed");
   });
@@ -38,8 +47,14 @@ describe("test/readable-reporter.mjs", () => {
   });
 
   it("shows a failure with its suite, its message and its location, and recaps it before the summary", () => {
-    assert.match(out, /✖ strings › compares\n {4}AssertionError: Expected values to be strictly equal:[\s\S]*\+ 'actual text'\n {4}- 'expected text'[\s\S]*at .*failing\.test\.mjs:8:\d+/);
-    assert.match(out, /\nfailed \(2\):\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: strings › compares\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: a suite whose setup fails\n\n# tests 8\n/);
+    assert.match(
+      out,
+      /✖ strings › compares\n {4}AssertionError: Expected values to be strictly equal:[\s\S]*\+ 'actual text'\n {4}- 'expected text'[\s\S]*at .*failing\.test\.mjs:8:\d+/,
+    );
+    assert.match(
+      out,
+      /\nfailed \(2\):\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: strings › compares\n {2}test\/fixtures\/reporter\/failing\.test\.mjs: a suite whose setup fails\n\n# tests 8\n/,
+    );
   });
 
   it("shows a failed hook once, on its suite, and counts the tests it cancelled as cancelled", () => {

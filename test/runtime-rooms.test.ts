@@ -23,8 +23,7 @@ function sourceFiles(dir: string): string[] {
     // dist/ is a build of these files, node_modules/ is npm's: neither is a room.
     if (entry.isDirectory()) {
       if (entry.name !== "dist" && entry.name !== "node_modules") out.push(...sourceFiles(full));
-    }
-    else if (entry.name.endsWith(".ts")) out.push(full);
+    } else if (entry.name.endsWith(".ts")) out.push(full);
   }
   return out;
 }
@@ -129,7 +128,10 @@ it("only the exits hold the redactor: no other runtime file imports it (the inde
     .filter(([, to]) => path.relative(runtimeDir, to).split(path.sep).join("/") === "service/redact-secrets.ts")
     .map(([from]) => path.relative(runtimeDir, from).split(path.sep).join("/"));
   assert.ok(importers.includes("service/secret-exits.ts"), "the exits import the redactor");
-  assert.deepEqual(importers.filter((f) => !allowed.has(f)), []);
+  assert.deepEqual(
+    importers.filter((f) => !allowed.has(f)),
+    [],
+  );
   const index = readFileSync(path.join(runtimeDir, "index.ts"), "utf8");
   assert.match(index, /export \{ redactionMarker \} from "\.\/service\/redact-secrets\.js";/, "the index exports the marker and nothing else of the redactor");
 });

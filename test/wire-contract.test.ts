@@ -8,14 +8,7 @@ import { describe, it } from "node:test";
 import { fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema, type FieldDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { buildDescriptorSet, repoRoot } from "./support/buf.js";
-import {
-  applyRevision,
-  compareWireFacts,
-  wireFactsFromDescriptors,
-  type FieldFact,
-  type WireFacts,
-  type WireRevision,
-} from "./support/wire-facts.js";
+import { applyRevision, compareWireFacts, wireFactsFromDescriptors, type FieldFact, type WireFacts, type WireRevision } from "./support/wire-facts.js";
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(path.join(repoRoot, file), "utf8")) as T;
@@ -56,9 +49,7 @@ describe("wire contract", () => {
   });
 
   it("names a changed field number in a sentence that says how to fix it", () => {
-    const dir = mutatedProtoCopy("pluggableharness/tool/v1/tool.proto", (text) =>
-      text.replace(/(RiskClass risk = )3;/, "$112;"),
-    );
+    const dir = mutatedProtoCopy("pluggableharness/tool/v1/tool.proto", (text) => text.replace(/(RiskClass risk = )3;/, "$112;"));
     try {
       const problems = compareWireFacts(expected, factsOf(dir));
       assert.equal(problems.length, 1, problems.join("\n"));
@@ -86,9 +77,7 @@ describe("wire contract", () => {
   });
 
   it("notices a field number changed in a file other than tool.proto", () => {
-    const dir = mutatedProtoCopy("pluggableharness/kernel/v1/kernel.proto", (text) =>
-      text.replace(/(LogEntry entry = )2;/, "$17;"),
-    );
+    const dir = mutatedProtoCopy("pluggableharness/kernel/v1/kernel.proto", (text) => text.replace(/(LogEntry entry = )2;/, "$17;"));
     try {
       const text = compareWireFacts(expected, factsOf(dir)).join("\n");
       assert.match(text, /LogRequest\.entry has field number 7/);
@@ -104,9 +93,7 @@ describe("annotation options", () => {
     number: number;
     type: string;
   }
-  const contract = readJson<{ extensions: Record<string, ExtensionFact>; messages: WireFacts[string]["messages"] }>(
-    "test/fixtures/annotations-contract.json",
-  );
+  const contract = readJson<{ extensions: Record<string, ExtensionFact>; messages: WireFacts[string]["messages"] }>("test/fixtures/annotations-contract.json");
   const set = fromBinary(FileDescriptorSetSchema, buildDescriptorSet("."));
   const annotations = set.file.find((f) => f.name === "harnesstool/v1/annotations.proto");
 

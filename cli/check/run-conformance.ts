@@ -19,14 +19,7 @@ import {
   type ToolEvent,
   type ToolSchema,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import {
-  checkToolDeclarations,
-  invariantSources,
-  isToolSchemaDocument,
-  jsonSchemaFromWire,
-  toolDeclarationFromWire,
-  type InvariantRule,
-} from "harness-tool";
+import { checkToolDeclarations, invariantSources, isToolSchemaDocument, jsonSchemaFromWire, toolDeclarationFromWire, type InvariantRule } from "harness-tool";
 import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { PROTOCOL_VERSION } from "harness-tool";
 import type { ProviderCommand } from "../provider-command.js";
@@ -80,7 +73,8 @@ async function checkCookieRefused(provider: ProviderCommand): Promise<RuleResult
     child.kill("SIGKILL");
     return result("handshake.cookie-refused", section, "fail", "with a wrong cookie the provider kept running instead of exiting");
   }
-  if (stdout !== "") return result("handshake.cookie-refused", section, "fail", `with a wrong cookie it printed on stdout: ${JSON.stringify(truncate(stdout, 80))}`);
+  if (stdout !== "")
+    return result("handshake.cookie-refused", section, "fail", `with a wrong cookie it printed on stdout: ${JSON.stringify(truncate(stdout, 80))}`);
   if (ended.code === 0) return result("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited 0");
   if (stderr.trim() === "") return result("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited without explaining why on stderr");
   return result("handshake.cookie-refused", section, "pass", `exit ${ended.code}: ${truncate(stderr.trim().split("\n")[0] ?? "", 80)}`);
@@ -119,7 +113,10 @@ export function resourceKeysRule(schema: GetSchemaResponse): RuleResult {
     section,
     "warn",
     unkeyed
-      .map((t) => `${t.name}: safe = true with no key_fields, so the kernel may run two of its calls at once; name the input fields that identify what a call changes in key_fields, unless no two calls can ever conflict`)
+      .map(
+        (t) =>
+          `${t.name}: safe = true with no key_fields, so the kernel may run two of its calls at once; name the input fields that identify what a call changes in key_fields, unless no two calls can ever conflict`,
+      )
       .join("; "),
   );
 }
@@ -186,18 +183,27 @@ async function invokeRules(launched: LaunchedProvider, schema: GetSchemaResponse
     const argsFileLine = JSON.stringify({ [tool.name]: sampleValue(input) });
     if (!invocable) {
       const kind = tool.kind === ToolKind.INTERACTIVE ? "interactive" : "resource";
-      rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", `${kind} tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding ${argsFileLine}`));
+      rows.push(
+        result(
+          `invoke.valid:${tool.name}`,
+          "Invoke",
+          "skip",
+          `${kind} tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding ${argsFileLine}`,
+        ),
+      );
       continue;
     }
     const valid = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
     if (tool.kind !== ToolKind.DATA_SOURCE && !options.resourceArguments?.[tool.name]) {
       rows.push(result(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
     } else {
-      rows.push(streamRow(`invoke.valid:${tool.name}`, tool, await invokeOnce(launched, tool.name, valid, cwd), (terminal) =>
-        terminal?.event.case === "error" && terminal.event.value.category === ToolErrorCategory.INVALID_ARGUMENTS
-          ? { status: "warn", why: `schema-valid arguments ${JSON.stringify(valid)} were refused as invalid_arguments: ${terminal.event.value.message}` }
-          : undefined,
-      ));
+      rows.push(
+        streamRow(`invoke.valid:${tool.name}`, tool, await invokeOnce(launched, tool.name, valid, cwd), (terminal) =>
+          terminal?.event.case === "error" && terminal.event.value.category === ToolErrorCategory.INVALID_ARGUMENTS
+            ? { status: "warn", why: `schema-valid arguments ${JSON.stringify(valid)} were refused as invalid_arguments: ${terminal.event.value.message}` }
+            : undefined,
+        ),
+      );
     }
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
@@ -206,14 +212,17 @@ async function invokeRules(launched: LaunchedProvider, schema: GetSchemaResponse
       const got = await invokeOnce(launched, tool.name, variant.arguments, cwd);
       const problems = checkInvokeStream(tool, got.events, { cancelled: false });
       const terminal = terminalOf(got.events);
-      if (got.code !== 0) failures.push(`${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`);
+      if (got.code !== 0)
+        failures.push(`${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`);
       else if (problems.length > 0) failures.push(`${variant.why}: ${problems.map((p) => p.message).join("; ")}`);
       else if (terminal?.event.case !== "error" || terminal.event.value.category !== ToolErrorCategory.INVALID_ARGUMENTS) {
         const what = terminal?.event.case === "error" ? `a ${categoryName(terminal.event.value.category)} error` : "a result";
         failures.push(`${variant.why}: got ${what}, not invalid_arguments`);
       }
     }
-    rows.push(result(`invoke.invalid-arguments:${tool.name}`, "error taxonomy: invalid_arguments", failures.length === 0 ? "pass" : "fail", failures.join("; ")));
+    rows.push(
+      result(`invoke.invalid-arguments:${tool.name}`, "error taxonomy: invalid_arguments", failures.length === 0 ? "pass" : "fail", failures.join("; ")),
+    );
   }
   return rows;
 }
@@ -230,7 +239,10 @@ function streamRow(
   const terminal = terminalOf(got.events);
   const override = extra?.(terminal);
   if (override) return result(rule, "Invoke", override.status, override.why);
-  const ending = terminal?.event.case === "error" ? `ended with ${categoryName(terminal.event.value.category)}: ${terminal.event.value.message}` : "ended with a conforming result";
+  const ending =
+    terminal?.event.case === "error"
+      ? `ended with ${categoryName(terminal.event.value.category)}: ${terminal.event.value.message}`
+      : "ended with a conforming result";
   return result(rule, "Invoke: stream shape, output_schema", "pass", `${got.events.length} event(s), ${ending}`);
 }
 
@@ -258,11 +270,17 @@ async function cancellationRule(launched: LaunchedProvider, schema: GetSchemaRes
   } catch {
     healthy = false;
   }
-  if (!healthy) return result("invoke.cancellation", section, "fail", `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`);
+  if (!healthy)
+    return result("invoke.cancellation", section, "fail", `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`);
   if (lateTerminal && outcome.code !== 0) {
     return result("invoke.cancellation", section, "fail", `a terminal ${lateTerminal.event.case} arrived after ${tool.name} was cancelled`);
   }
-  return result("invoke.cancellation", section, "pass", `cancelled ${tool.name}; ${lateTerminal ? "it had already finished" : "no terminal event followed"}; still healthy`);
+  return result(
+    "invoke.cancellation",
+    section,
+    "pass",
+    `cancelled ${tool.name}; ${lateTerminal ? "it had already finished" : "no terminal event followed"}; still healthy`,
+  );
 }
 
 /** Runs every rule and returns the rows, in order. */
@@ -286,9 +304,9 @@ export async function runConformance(provider: ProviderCommand, options: Conform
     rows.push(await checkCookieRefused(provider));
     try {
       const status = await launched.ping();
-      rows.push(result("health.serving", "go-plugin: health (\"plugin\")", status === 1 ? "pass" : "fail", status === 1 ? "SERVING" : `status ${status}`));
+      rows.push(result("health.serving", 'go-plugin: health ("plugin")', status === 1 ? "pass" : "fail", status === 1 ? "SERVING" : `status ${status}`));
     } catch (e) {
-      rows.push(result("health.serving", "go-plugin: health (\"plugin\")", "fail", (e as Error).message));
+      rows.push(result("health.serving", 'go-plugin: health ("plugin")', "fail", (e as Error).message));
     }
     try {
       const d = (await launched.describe(unaryTimeout)).producer;
@@ -300,7 +318,14 @@ export async function runConformance(provider: ProviderCommand, options: Conform
         if (d.category !== Category.TOOL) problems.push(`category ${Category[d.category] ?? d.category}, not TOOL`);
         if (d.protocolVersion !== PROTOCOL_VERSION) problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
       }
-      rows.push(result("describe.producer", "Describe", problems.length === 0 ? "pass" : "fail", problems.length === 0 ? `${d?.name} ${d?.version} ${d?.source}` : problems.join("; ")));
+      rows.push(
+        result(
+          "describe.producer",
+          "Describe",
+          problems.length === 0 ? "pass" : "fail",
+          problems.length === 0 ? `${d?.name} ${d?.version} ${d?.source}` : problems.join("; "),
+        ),
+      );
     } catch (e) {
       rows.push(result("describe.producer", "Describe", "fail", e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message));
     }
@@ -308,7 +333,14 @@ export async function runConformance(provider: ProviderCommand, options: Conform
     try {
       schema = await launched.getSchema(unaryTimeout);
       const again = await launched.getSchema(unaryTimeout);
-      rows.push(result("schema.static", "GetSchema: re-queryable, static", equals(GetSchemaResponseSchema, schema, again) ? "pass" : "fail", equals(GetSchemaResponseSchema, schema, again) ? `${schema.tools.length} tool(s)` : "two GetSchema calls returned different answers"));
+      rows.push(
+        result(
+          "schema.static",
+          "GetSchema: re-queryable, static",
+          equals(GetSchemaResponseSchema, schema, again) ? "pass" : "fail",
+          equals(GetSchemaResponseSchema, schema, again) ? `${schema.tools.length} tool(s)` : "two GetSchema calls returned different answers",
+        ),
+      );
     } catch (e) {
       rows.push(result("schema.static", "GetSchema", "fail", (e as Error).message));
       return rows;
@@ -320,7 +352,14 @@ export async function runConformance(provider: ProviderCommand, options: Conform
     else {
       try {
         await launched.configure({}, unaryTimeout);
-        rows.push(result("configure.rejects-missing-required", "Configure", "fail", `Configure({}) was accepted though ${required.map((a) => a.name).join(", ")} are required`));
+        rows.push(
+          result(
+            "configure.rejects-missing-required",
+            "Configure",
+            "fail",
+            `Configure({}) was accepted though ${required.map((a) => a.name).join(", ")} are required`,
+          ),
+        );
       } catch (e) {
         const ok = e instanceof ProviderCallError && (e.code === 3 || e.code === 9) && e.toolError !== undefined;
         rows.push(
@@ -344,20 +383,48 @@ export async function runConformance(provider: ProviderCommand, options: Conform
       configured = true;
       rows.push(result("configure.accepts", "Configure", "pass", options.config ? "the given config" : "sample values for the required attributes"));
     } catch (e) {
-      rows.push(result("configure.accepts", "Configure", "fail", e instanceof ProviderCallError ? `Configure rejected the config: ${e.toolError?.message ?? e.details}` : (e as Error).message));
+      rows.push(
+        result(
+          "configure.accepts",
+          "Configure",
+          "fail",
+          e instanceof ProviderCallError ? `Configure rejected the config: ${e.toolError?.message ?? e.details}` : (e as Error).message,
+        ),
+      );
     }
     if (configured) {
       rows.push(...(await invokeRules(launched, schema, options)));
       const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, options.cwd ?? process.cwd());
       const t = terminalOf(unknown.events);
-      const classified = unknown.code !== 0 || (unknown.events.length === 1 && t?.event.case === "error" && t.event.value.category !== ToolErrorCategory.UNSPECIFIED);
-      rows.push(result("invoke.unknown-tool", "Invoke", classified ? "pass" : "fail", classified ? (t?.event.case === "error" ? `${categoryName(t.event.value.category)}: ${t.event.value.message}` : `gRPC status ${unknown.code}`) : "an unknown tool did not give one classified error"));
+      const classified =
+        unknown.code !== 0 || (unknown.events.length === 1 && t?.event.case === "error" && t.event.value.category !== ToolErrorCategory.UNSPECIFIED);
+      rows.push(
+        result(
+          "invoke.unknown-tool",
+          "Invoke",
+          classified ? "pass" : "fail",
+          classified
+            ? t?.event.case === "error"
+              ? `${categoryName(t.event.value.category)}: ${t.event.value.message}`
+              : `gRPC status ${unknown.code}`
+            : "an unknown tool did not give one classified error",
+        ),
+      );
       rows.push(await cancellationRule(launched, schema, options));
     } else {
       rows.push(result("invoke.*", "Invoke", "skip", "Configure failed"));
     }
     const stray = launched.strayStdout;
-    rows.push(result("handshake.stdout-clean", "go-plugin: stdout", stray.length === 0 ? "pass" : "fail", stray.length === 0 ? "only the handshake line on stdout" : `${stray.length} line(s) after the handshake, e.g. ${JSON.stringify(truncate(stray[0] ?? "", 60))}`));
+    rows.push(
+      result(
+        "handshake.stdout-clean",
+        "go-plugin: stdout",
+        stray.length === 0 ? "pass" : "fail",
+        stray.length === 0
+          ? "only the handshake line on stdout"
+          : `${stray.length} line(s) after the handshake, e.g. ${JSON.stringify(truncate(stray[0] ?? "", 60))}`,
+      ),
+    );
     const kill = await launched.kill();
     killed = true;
     rows.push(

@@ -2,11 +2,7 @@
  * The Invoke stream rules, checked on the events a provider actually sent (seed: Invoke; wire
  * facts §5). Works on any provider: it needs only the wire ToolSchema and the events.
  */
-import {
-  ToolErrorCategory,
-  type ToolEvent,
-  type ToolSchema,
-} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, validateValue, type JsonSchema } from "harness-tool";
 
 /** A broken stream rule. */
@@ -38,11 +34,15 @@ export function checkInvokeStream(tool: ToolSchema, events: readonly ToolEvent[]
   });
   const intermediates = events.filter((e) => e.event.case === "outputChunk" || e.event.case === "progress" || e.event.case === "partialResult");
   if (!tool.streaming && intermediates.length > 0) {
-    problems.push({ rule: "intermediate-needs-streaming", message: `the tool declares streaming: false but sent ${intermediates.length} intermediate event(s)` });
+    problems.push({
+      rule: "intermediate-needs-streaming",
+      message: `the tool declares streaming: false but sent ${intermediates.length} intermediate event(s)`,
+    });
   }
   const exits = events.filter((e) => e.event.case === "exitStatus");
   if (exits.length > 1) problems.push({ rule: "exit-status-once", message: `exit_status was sent ${exits.length} times` });
-  if (exits.length > 0 && !tool.streaming) problems.push({ rule: "exit-status-once", message: "exit_status from a tool that does not stream (only process-backed tools emit it)" });
+  if (exits.length > 0 && !tool.streaming)
+    problems.push({ rule: "exit-status-once", message: "exit_status from a tool that does not stream (only process-backed tools emit it)" });
   for (const e of terminals) {
     if (e.event.case === "result") {
       const payload = e.event.value.payload; // protobuf-es surfaces google.protobuf.Struct fields as JSON objects
@@ -53,9 +53,12 @@ export function checkInvokeStream(tool: ToolSchema, events: readonly ToolEvent[]
       }
     } else if (e.event.case === "error") {
       const category = e.event.value.category;
-      if (category === ToolErrorCategory.PROCESS_CRASHED) problems.push({ rule: "error-category", message: "PROCESS_CRASHED is synthesized by the kernel only" });
-      if (category === ToolErrorCategory.UNSPECIFIED) problems.push({ rule: "error-category", message: "the error has no category (every failure is classified)" });
-      if (category === ToolErrorCategory.UNKNOWN && !e.event.value.details) problems.push({ rule: "error-category", message: "an UNKNOWN error must carry the raw error in details" });
+      if (category === ToolErrorCategory.PROCESS_CRASHED)
+        problems.push({ rule: "error-category", message: "PROCESS_CRASHED is synthesized by the kernel only" });
+      if (category === ToolErrorCategory.UNSPECIFIED)
+        problems.push({ rule: "error-category", message: "the error has no category (every failure is classified)" });
+      if (category === ToolErrorCategory.UNKNOWN && !e.event.value.details)
+        problems.push({ rule: "error-category", message: "an UNKNOWN error must carry the raw error in details" });
     }
   }
   return problems;

@@ -84,7 +84,9 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
     const inputs = Object.keys(result.metafile.inputs).length;
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     const shown = (file: string) => path.relative(process.cwd(), file);
-    options.out.write(`bundled ${inputs} modules into ${shown(bundleFile)} (${kib(size(".mjs"))}, source map ${kib(size(".map"))}); ${shown(options.outfile)} runs it\n`);
+    options.out.write(
+      `bundled ${inputs} modules into ${shown(bundleFile)} (${kib(size(".mjs"))}, source map ${kib(size(".map"))}); ${shown(options.outfile)} runs it\n`,
+    );
     return 0;
   } catch (e) {
     const errors = (e as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
@@ -104,7 +106,12 @@ export const bundleCommandDefinition = defineCommand({
   positionals: [{ name: "entry" }],
   flags: {
     outfile: { type: "string", value: "file", default: "dist/provider.mjs", description: "where to write the bundle" },
-    external: { type: "string", value: "package", multiple: true, description: "leave this package out of the bundle (resolved from node_modules at run time)" },
+    external: {
+      type: "string",
+      value: "package",
+      multiple: true,
+      description: "leave this package out of the bundle (resolved from node_modules at run time)",
+    },
   },
   examples: ["harness-tool bundle src/main.ts", "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3"],
   run: ({ values, positionals }, { out }) => bundleCommand(positionals[0] as string, { outfile: values.outfile, external: values.external, out }),

@@ -39,7 +39,12 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
   const config = options.configFile ? readJsonObject(options.configFile, "--config") : undefined;
   let results: RuleResult[];
   try {
-    results = await runConformance(provider, { ...(config ? { config } : {}), allowResources: options.allowResources, ...(resourceArguments ? { resourceArguments } : {}), cwd: options.cwd });
+    results = await runConformance(provider, {
+      ...(config ? { config } : {}),
+      allowResources: options.allowResources,
+      ...(resourceArguments ? { resourceArguments } : {}),
+      cwd: options.cwd,
+    });
   } catch (e) {
     throw explainLaunchFailure(provider, e);
   }

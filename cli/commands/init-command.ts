@@ -41,7 +41,10 @@ export function defaultPackageSource(root = packageRoot()): string {
 }
 
 function parseExamples(text: string): ExampleName[] {
-  const chosen = text.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const chosen = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const e of chosen) {
     if (!(exampleNames as readonly string[]).includes(e)) throw new UsageError(`unknown example ${JSON.stringify(e)}: choose from ${exampleNames.join(", ")}`);
   }
@@ -59,7 +62,12 @@ interface InitAnswers {
 }
 
 const defaultSource = (name: string) => `github.com/you/provider-${name.replace(/_/g, "-")}`;
-const nameFromDir = (dir: string) => path.basename(path.resolve(dir)).replace(/^provider[-_]/, "").replace(/-/g, "_").toLowerCase();
+const nameFromDir = (dir: string) =>
+  path
+    .basename(path.resolve(dir))
+    .replace(/^provider[-_]/, "")
+    .replace(/-/g, "_")
+    .toLowerCase();
 
 /**
  * Asks on the terminal (@clack/prompts) for each answer in `open`; the others stay as given.
@@ -140,7 +148,11 @@ export interface InitOptions {
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function initCommand(options: InitOptions, streams: { out: NodeJS.WriteStream | NodeJS.WritableStream; err: NodeJS.WritableStream }, terminal = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+export async function initCommand(
+  options: InitOptions,
+  streams: { out: NodeJS.WriteStream | NodeJS.WritableStream; err: NodeJS.WritableStream },
+  terminal = { stdin: process.stdin, stdout: process.stdout },
+): Promise<number> {
   const dir = options.dir ?? ".";
   const name = options.name ?? nameFromDir(dir);
   let answers: InitAnswers = {
@@ -211,9 +223,17 @@ export const initCommandDefinition = defineCommand({
   ].join("\n\n"),
   positionals: [{ name: "dir", optional: true }],
   flags: {
-    name: { type: "string", value: "snake_name", description: "the provider's name, used for the proto package and the generated names (default: from the directory)" },
+    name: {
+      type: "string",
+      value: "snake_name",
+      description: "the provider's name, used for the proto package and the generated names (default: from the directory)",
+    },
     source: { type: "string", value: "address", description: "ProducerRef.source (default: github.com/you/provider-<name>)" },
-    "harness-tool": { type: "string", value: "spec", description: "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>" },
+    "harness-tool": {
+      type: "string",
+      value: "spec",
+      description: "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>",
+    },
     examples: { type: "string", value: "list", description: `the example tools, comma-separated from ${exampleNames.join(", ")} (default: all)` },
     force: { type: "boolean", description: "write into a directory that is not empty" },
     yes: { type: "boolean", short: "y", description: "never ask: take the defaults for what the flags did not give" },

@@ -83,7 +83,9 @@ async function inspectTarget(values: InspectArguments, providerArgs: readonly st
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(
-        code === "EADDRINUSE" ? `port ${port} is in use; pick another with --port, or leave it out for a free one` : `cannot serve the inspector: ${(e as Error).message}`,
+        code === "EADDRINUSE"
+          ? `port ${port} is in use; pick another with --port, or leave it out for a free one`
+          : `cannot serve the inspector: ${(e as Error).message}`,
       );
     }
     try {
@@ -117,7 +119,11 @@ export const inspectCommandDefinition = defineCommand({
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the calls (default: the current directory)" },
   },
   providerArgs: true,
-  examples: ["harness-tool inspect dist/provider.mjs --config dev-config.json", "harness-tool inspect src/main.ts --port 8123", "harness-tool inspect examples/exec"],
+  examples: [
+    "harness-tool inspect dist/provider.mjs --config dev-config.json",
+    "harness-tool inspect src/main.ts --port 8123",
+    "harness-tool inspect examples/exec",
+  ],
   run: async ({ values, positionals, providerArgs }, streams) => {
     const stop = new AbortController();
     const onSignal = () => stop.abort();

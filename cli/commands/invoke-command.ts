@@ -41,10 +41,10 @@ export function parseArgsJson(text: string): JsonObject {
   } catch (e) {
     throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--args must be a JSON object, e.g. --args '{\"path\": \"README.md\"}'");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
   return value as JsonObject;
 }
-
 
 function readConfig(file: string | undefined): JsonObject {
   if (file === undefined) return {};
@@ -202,7 +202,10 @@ export const invokeCommandDefinition = defineCommand({
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
     json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
-    trace: { type: "boolean", description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)" },
+    trace: {
+      type: "boolean",
+      description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)",
+    },
   },
   providerArgs: true,
   examples: [
@@ -220,7 +223,17 @@ export const invokeCommandDefinition = defineCommand({
     try {
       return await invokeCommand(
         { command, args: providerArgs },
-        { tool, args, ...(values.config ? { configFile: values.config } : {}), cwd, json: values.json, trace: values.trace, out, err, interrupt: interrupt.signal },
+        {
+          tool,
+          args,
+          ...(values.config ? { configFile: values.config } : {}),
+          cwd,
+          json: values.json,
+          trace: values.trace,
+          out,
+          err,
+          interrupt: interrupt.signal,
+        },
       );
     } finally {
       process.off("SIGINT", onSigint);

@@ -53,7 +53,7 @@ export const syncCommandDefinition = defineCommand({
   name: "sync",
   summary: "add the handlers new tools need to a handlers file; report stale ones",
   description:
-    "After a tool is added to the proto and the code regenerated, adds its handler to the object typed as the generated ...Handlers interface, with the exact typed signature and a body that throws \"not implemented\", and the types it names to the file's imports. Handlers whose tool is gone are reported, never deleted (exit 1 until they are removed: the compiler rejects them). Running it twice changes nothing.",
+    'After a tool is added to the proto and the code regenerated, adds its handler to the object typed as the generated ...Handlers interface, with the exact typed signature and a body that throws "not implemented", and the types it names to the file\'s imports. Handlers whose tool is gone are reported, never deleted (exit 1 until they are removed: the compiler rejects them). Running it twice changes nothing.',
   positionals: [{ name: "handlers.ts", variadic: true }],
   flags: { "dry-run": { type: "boolean", description: "print what would change without writing" } },
   examples: ["harness-tool sync src/handlers.ts", "harness-tool sync src/handlers.ts --dry-run"],

@@ -457,7 +457,8 @@ export class InspectSession {
         const rest = s.decoder.decode();
         if (rest !== "") output(name, new TextEncoder().encode(rest));
       }
-      if (call.droppedBytes > 0) add({ type: "output", stream: "stderr", text: `\n[harness-tool inspect: ${call.droppedBytes} more bytes of output not shown]\n` });
+      if (call.droppedBytes > 0)
+        add({ type: "output", stream: "stderr", text: `\n[harness-tool inspect: ${call.droppedBytes} more bytes of output not shown]\n` });
     };
     const schema = this.#schemas.get(call.view.tool);
     let problem: string | undefined;
@@ -534,14 +535,25 @@ export class InspectSession {
     return reply;
   }
 
-  #answer<S extends typeof RunSessionResultSchema | typeof CountTokensResultSchema>(method: "runSession" | "countTokens", request: Json, schema: S, reply: Json) {
+  #answer<S extends typeof RunSessionResultSchema | typeof CountTokensResultSchema>(
+    method: "runSession" | "countTokens",
+    request: Json,
+    schema: S,
+    reply: Json,
+  ) {
     const message = fromJson(schema, reply as JsonValue);
     this.#record(method, request, reply);
     return message;
   }
 
   #record(method: CallbackView["method"], request: Json, reply?: Json): void {
-    const callback: CallbackView = { seq: ++this.#seq, method, request, ...(reply !== undefined ? { reply } : {}), atMs: Math.round(performance.now() - this.#started) };
+    const callback: CallbackView = {
+      seq: ++this.#seq,
+      method,
+      request,
+      ...(reply !== undefined ? { reply } : {}),
+      atMs: Math.round(performance.now() - this.#started),
+    };
     this.#callbacks.push(callback);
     if (this.#callbacks.length > recordLimit) this.#callbacks.splice(0, this.#callbacks.length - recordLimit);
     this.#publish({ kind: "callback", callback });

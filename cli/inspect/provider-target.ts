@@ -29,7 +29,9 @@ const runtime = runtimeRoot();
  * as the bin does: the provider must see the same runtime the CLI does.
  */
 const sourceCondition =
-  runtime !== undefined && existsSync(path.join(runtime, "index.ts")) && (existsSync(path.join(runtime, "../.git")) || !existsSync(path.join(runtime, "dist/index.js")));
+  runtime !== undefined &&
+  existsSync(path.join(runtime, "index.ts")) &&
+  (existsSync(path.join(runtime, "../.git")) || !existsSync(path.join(runtime, "dist/index.js")));
 
 /** tsx's ESM loader, found from `from` upwards, then from harness-tool's own installation. */
 function findTsxLoader(from: string): string | undefined {

@@ -70,7 +70,10 @@ function handlersObjects(file: SourceFile): HandlersObject[] {
     const name = typeNode.getText();
     if (!/Handlers$/.test(name)) continue;
     const interfaceType = typeNode.getType();
-    const declaration = interfaceType.getSymbol()?.getDeclarations().find((d): d is InterfaceDeclaration => Node.isInterfaceDeclaration(d));
+    const declaration = interfaceType
+      .getSymbol()
+      ?.getDeclarations()
+      .find((d): d is InterfaceDeclaration => Node.isInterfaceDeclaration(d));
     const specifier = file
       .getImportDeclarations()
       .find((d) => d.getNamedImports().some((n) => localName(n) === name))
@@ -143,7 +146,13 @@ function boundNames(file: SourceFile): Set<string> {
     if (def) names.add(def.getText());
   }
   for (const s of file.getStatements()) {
-    if (Node.isInterfaceDeclaration(s) || Node.isTypeAliasDeclaration(s) || Node.isClassDeclaration(s) || Node.isEnumDeclaration(s) || Node.isFunctionDeclaration(s)) {
+    if (
+      Node.isInterfaceDeclaration(s) ||
+      Node.isTypeAliasDeclaration(s) ||
+      Node.isClassDeclaration(s) ||
+      Node.isEnumDeclaration(s) ||
+      Node.isFunctionDeclaration(s)
+    ) {
       const n = s.getName();
       if (n) names.add(n);
     }
@@ -206,7 +215,9 @@ function importEdits(file: SourceFile, original: string, wanted: ReadonlyMap<str
 export function syncHandlers(filePath: string, options: SyncOptions = {}): SyncReport {
   const project = options.tsConfigFilePath
     ? new Project({ tsConfigFilePath: options.tsConfigFilePath, skipAddingFilesFromTsConfig: true })
-    : new Project({ compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, target: ts.ScriptTarget.ES2022 } });
+    : new Project({
+        compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, target: ts.ScriptTarget.ES2022 },
+      });
   const original = readFileSync(filePath, "utf8");
   const file = project.addSourceFileAtPath(filePath);
   project.resolveSourceFileDependencies();

@@ -363,8 +363,8 @@ ${parts.map((p) => p.messages).join("\n")}`,
 // and context; \`npx harness-tool sync src/handlers.ts\` adds a handler when a tool is added to the proto.
 ${parts.map((p) => p.imports ?? "").join("")}import type { ${pascal}Handlers } from "${genModule}";
 ${needsNotes ? "\n/** The notes, kept in memory for the life of the process. */\nconst notes = new Map<string, string>();\n" : ""}${
-      hasInteractive
-        ? `
+  hasInteractive
+    ? `
 /** Asks on the terminal the provider was started from; without one, answers that nobody is there. */
 async function readAnswer(question: string, signal: AbortSignal): Promise<string> {
   if (!process.stdin.isTTY) return "(no user is attached to this provider)";
@@ -376,8 +376,8 @@ async function readAnswer(question: string, signal: AbortSignal): Promise<string
   }
 }
 `
-        : ""
-    }
+    : ""
+}
 /** The handlers, one per tool. */
 export const handlers: ${pascal}Handlers = {
 ${parts.map((p) => p.handler).join("")}};
@@ -437,7 +437,10 @@ describe("the ${name} provider", () => {
     assert.equal(producer?.version, packageJson.version);
   });
 
-${parts.map((p) => p.test).filter((t) => t !== "").join("\n")}});
+${parts
+  .map((p) => p.test)
+  .filter((t) => t !== "")
+  .join("\n")}});
 `,
   );
 

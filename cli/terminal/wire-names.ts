@@ -3,14 +3,24 @@ import { ToolErrorCategory, RiskClass, ToolKind, type ToolSchema } from "harness
 
 /** "data_source", "resource", ... or "unspecified". */
 export function kindName(kind: ToolKind): string {
-  return ({ [ToolKind.RESOURCE]: "resource", [ToolKind.DATA_SOURCE]: "data_source", [ToolKind.INTERACTIVE]: "interactive" } as Record<number, string>)[kind] ?? "unspecified";
+  return (
+    ({ [ToolKind.RESOURCE]: "resource", [ToolKind.DATA_SOURCE]: "data_source", [ToolKind.INTERACTIVE]: "interactive" } as Record<number, string>)[kind] ??
+    "unspecified"
+  );
 }
 
 /** "read_only", "low", ... or "unspecified". */
 export function riskName(risk: RiskClass): string {
   return (
-    ({ [RiskClass.READ_ONLY]: "read_only", [RiskClass.LOW]: "low", [RiskClass.MODERATE]: "moderate", [RiskClass.HIGH]: "high", [RiskClass.CRITICAL]: "critical" } as Record<number, string>)[risk] ??
-    "unspecified"
+    (
+      {
+        [RiskClass.READ_ONLY]: "read_only",
+        [RiskClass.LOW]: "low",
+        [RiskClass.MODERATE]: "moderate",
+        [RiskClass.HIGH]: "high",
+        [RiskClass.CRITICAL]: "critical",
+      } as Record<number, string>
+    )[risk] ?? "unspecified"
   );
 }
 

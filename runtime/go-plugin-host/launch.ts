@@ -164,7 +164,11 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   });
 
   const timeoutMs = options.handshakeTimeoutMs ?? 10_000;
-  const tail = () => stderr.slice(-15).map((e) => `  ${e.raw}`).join("\n") || "  (nothing)";
+  const tail = () =>
+    stderr
+      .slice(-15)
+      .map((e) => `  ${e.raw}`)
+      .join("\n") || "  (nothing)";
   let timer: NodeJS.Timeout | undefined;
   let handshake: Handshake;
   let tls: MutualTls | undefined;
@@ -251,9 +255,16 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), traced(control))),
     preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), traced(control))),
     describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control))),
-    kill: () => (killing ??= killLikeGoPlugin(child, exited, () => broker.cancel(), () => rawUnary(goPluginServices.controller.shutdown, emptyMessage, killGraceMs), () => {
-      client.close();
-    }).finally(() => Promise.all([kernel.close(), receiver?.close()]))),
+    kill: () =>
+      (killing ??= killLikeGoPlugin(
+        child,
+        exited,
+        () => broker.cancel(),
+        () => rawUnary(goPluginServices.controller.shutdown, emptyMessage, killGraceMs),
+        () => {
+          client.close();
+        },
+      ).finally(() => Promise.all([kernel.close(), receiver?.close()]))),
   };
 }
 

@@ -63,7 +63,12 @@ export interface RecordingKernelOptions {
 /** Starts a recording KernelCallbackService on a fresh unix socket under the temp dir. */
 export async function startRecordingKernel(responders: KernelResponders = {}, options: RecordingKernelOptions = {}): Promise<RecordingKernel> {
   const calls = { log: [] as LogRequest[], emit: [] as EmitRequest[], runSession: [] as RunSessionRequest[], countTokens: [] as CountTokensRequest[] };
-  const traceparents = { log: [] as (string | undefined)[], emit: [] as (string | undefined)[], runSession: [] as (string | undefined)[], countTokens: [] as (string | undefined)[] };
+  const traceparents = {
+    log: [] as (string | undefined)[],
+    emit: [] as (string | undefined)[],
+    runSession: [] as (string | undefined)[],
+    countTokens: [] as (string | undefined)[],
+  };
   const waiters = new Set<() => void>();
   const record = <K extends CallbackName>(method: K, request: RequestOf<K>, traceparent: string | undefined) => {
     traceparents[method].push(traceparent);

@@ -8,14 +8,7 @@ import type { HookPoint } from "../generated/pluggableharness/common/v1/common_p
 import type { ToolDefinition } from "../schema/define-tool.js";
 import type { ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
 import type { ValueValidator, ValueViolation } from "../schema/value-violation.js";
-import type {
-  PreviewContext,
-  ProcessToolContext,
-  RenderContext,
-  RenderTreeInit,
-  StreamingToolContext,
-  ToolContext,
-} from "./tool-context.js";
+import type { PreviewContext, ProcessToolContext, RenderContext, RenderTreeInit, StreamingToolContext, ToolContext } from "./tool-context.js";
 
 /** The context type a tool's handler receives, from its declared streaming shape. */
 export type ContextFor<Streaming extends boolean, ProcessBacked extends boolean, Config> = ProcessBacked extends true
@@ -51,14 +44,7 @@ export interface ToolImplementation {
 }
 
 /** ConfigAttribute.type, by name. */
-export type ConfigAttributeTypeName =
-  | "string"
-  | "number"
-  | "bool"
-  | "list_string"
-  | "list_number"
-  | "map_string"
-  | "object";
+export type ConfigAttributeTypeName = "string" | "number" | "bool" | "list_string" | "list_number" | "map_string" | "object";
 
 /** One attribute of the provider's agent.hcl block (config.v1.ConfigAttribute). */
 export interface ConfigAttributeDeclaration {

@@ -97,26 +97,21 @@ type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : 
  * The parameter type of defineTool's inner call: the kind's spec, or a message on the property
  * whose literal was widened. `S` and `P` are `undefined` when the property is left out.
  */
-export type CheckedToolSpec<
-  Input,
-  K extends ToolKindName,
-  S extends boolean | undefined,
-  P extends boolean | undefined,
-  Pv extends boolean | undefined,
-> = true extends IsUnion<K>
-  ? { readonly kind: "kind must be one literal: \"resource\", \"data_source\" or \"interactive\"" }
-  : boolean extends S
-    ? { readonly streaming: "streaming must be the literal true or false" }
-    : boolean extends P
-      ? { readonly processBacked: "processBacked must be the literal true or false" }
-      : [P, S] extends [true, false]
-        ? { readonly streaming: "a processBacked tool streams: leave streaming out or set it to true" }
-        : ToolSpecByKind<Input>[K] & {
-            readonly kind: K;
-            readonly streaming?: S & boolean;
-            readonly processBacked?: P & boolean;
-            readonly preview?: Pv & boolean;
-          };
+export type CheckedToolSpec<Input, K extends ToolKindName, S extends boolean | undefined, P extends boolean | undefined, Pv extends boolean | undefined> =
+  true extends IsUnion<K>
+    ? { readonly kind: 'kind must be one literal: "resource", "data_source" or "interactive"' }
+    : boolean extends S
+      ? { readonly streaming: "streaming must be the literal true or false" }
+      : boolean extends P
+        ? { readonly processBacked: "processBacked must be the literal true or false" }
+        : [P, S] extends [true, false]
+          ? { readonly streaming: "a processBacked tool streams: leave streaming out or set it to true" }
+          : ToolSpecByKind<Input>[K] & {
+              readonly kind: K;
+              readonly streaming?: S & boolean;
+              readonly processBacked?: P & boolean;
+              readonly preview?: Pv & boolean;
+            };
 
 /** Whether a tool streams, from its streaming and processBacked literals. */
 export type StreamingOf<S, P> = P extends true ? true : S extends true ? true : false;
@@ -191,14 +186,9 @@ export interface ErasedToolSpec extends ToolSpecBase {
  * export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_source", false, false, false>({ ... });
  * ```
  */
-export function toolDefinition<
-  Input,
-  Output,
-  Kind extends ToolKindName,
-  Streaming extends boolean,
-  ProcessBacked extends boolean,
-  Preview extends boolean,
->(spec: ErasedToolSpec): ToolDefinition<Input, Output, Kind, Streaming, ProcessBacked, Preview> {
+export function toolDefinition<Input, Output, Kind extends ToolKindName, Streaming extends boolean, ProcessBacked extends boolean, Preview extends boolean>(
+  spec: ErasedToolSpec,
+): ToolDefinition<Input, Output, Kind, Streaming, ProcessBacked, Preview> {
   return { declaration: declarationOf(spec), validators: spec.validators };
 }
 
@@ -216,7 +206,12 @@ function declarationOf(s: ErasedToolSpec): ToolDeclaration {
     outputSchema: s.outputSchema,
     streaming: processBacked || s.streaming === true,
     processBacked,
-    ...(concurrency ? { concurrency: concurrency.safe && Array.isArray(concurrency.keyFields) ? { safe: true, keyFields: [...concurrency.keyFields] } : { safe: concurrency.safe } } : {}),
+    ...(concurrency
+      ? {
+          concurrency:
+            concurrency.safe && Array.isArray(concurrency.keyFields) ? { safe: true, keyFields: [...concurrency.keyFields] } : { safe: concurrency.safe },
+        }
+      : {}),
     ...(s.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: s.defaultTimeoutMs } : {}),
     idempotent: s.idempotent,
     terminatesTurn: s.terminatesTurn === true,

@@ -5,7 +5,15 @@
  * checks a provider with the same functions at start-up, and `harness-tool check` a running binary.
  */
 export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
-export { riskNames, toolKindNames, type ConcurrencyDeclaration, type ResourceRiskName, type RiskName, type ToolDeclaration, type ToolKindName } from "./tool-declaration.js";
+export {
+  riskNames,
+  toolKindNames,
+  type ConcurrencyDeclaration,
+  type ResourceRiskName,
+  type RiskName,
+  type ToolDeclaration,
+  type ToolKindName,
+} from "./tool-declaration.js";
 export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema-subset.js";
 export {
   checkToolDeclaration,

@@ -105,38 +105,90 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
     add("kind-required", "kind", "kind is not set", "set kind to TOOL_KIND_RESOURCE, TOOL_KIND_DATA_SOURCE or TOOL_KIND_INTERACTIVE");
   }
   if (tool.risk === "unspecified") {
-    add("risk-required", "risk", "risk is not set", tool.kind === "resource" ? "set risk to low, moderate, high or critical" : "set risk to RISK_CLASS_READ_ONLY");
+    add(
+      "risk-required",
+      "risk",
+      "risk is not set",
+      tool.kind === "resource" ? "set risk to low, moderate, high or critical" : "set risk to RISK_CLASS_READ_ONLY",
+    );
   } else if ((tool.kind === "data_source" || tool.kind === "interactive") && tool.risk !== "read_only") {
-    add("risk-matches-kind", "risk", `${aKind(tool.kind)} must be read_only, not ${tool.risk}`, `set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates`);
+    add(
+      "risk-matches-kind",
+      "risk",
+      `${aKind(tool.kind)} must be read_only, not ${tool.risk}`,
+      `set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates`,
+    );
   } else if (tool.kind === "resource" && tool.risk === "read_only") {
-    add("risk-matches-kind", "risk", "a resource is never read_only", "set risk to low, moderate, high or critical, or make the tool a data_source if it only reads");
+    add(
+      "risk-matches-kind",
+      "risk",
+      "a resource is never read_only",
+      "set risk to low, moderate, high or critical, or make the tool a data_source if it only reads",
+    );
   }
   if ((tool.kind === "resource" || tool.kind === "data_source") && !tool.concurrency) {
-    add("concurrency-required", "concurrency", `${aKind(tool.kind)} must declare concurrency`, "set concurrency: {safe: true} (with key_fields when same-key calls conflict) or {safe: false}");
+    add(
+      "concurrency-required",
+      "concurrency",
+      `${aKind(tool.kind)} must declare concurrency`,
+      "set concurrency: {safe: true} (with key_fields when same-key calls conflict) or {safe: false}",
+    );
   }
   if (tool.kind === "interactive" && tool.concurrency) {
-    add("concurrency-forbidden", "concurrency", "an interactive tool must not declare concurrency (the kernel runs interactive calls one at a time)", "remove concurrency");
+    add(
+      "concurrency-forbidden",
+      "concurrency",
+      "an interactive tool must not declare concurrency (the kernel runs interactive calls one at a time)",
+      "remove concurrency",
+    );
   }
   const keyFields = tool.concurrency?.keyFields ?? [];
   if (tool.concurrency && !tool.concurrency.safe && keyFields.length > 0) {
-    add("key-fields-need-safe", "concurrency.key_fields", "key_fields are set but safe is false (safe: false already takes a provider-wide lock)", "set safe: true, or remove key_fields");
+    add(
+      "key-fields-need-safe",
+      "concurrency.key_fields",
+      "key_fields are set but safe is false (safe: false already takes a provider-wide lock)",
+      "set safe: true, or remove key_fields",
+    );
   }
   // A declaration decoded from another provider's GetSchema may have no usable input schema;
   // that is reported below as input-schema-subset, so only well-formed properties are read here.
   const inputProperties: object = typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null ? tool.inputSchema.properties : {};
   for (const [index, key] of keyFields.entries()) {
     if (!Object.hasOwn(inputProperties, key)) {
-      add("key-fields-in-input", "concurrency.key_fields", `key field ${JSON.stringify(key)} is not a top-level field of the input`, `name one of: ${Object.keys(inputProperties).join(", ") || "(the input has no fields)"}`, "error", index);
+      add(
+        "key-fields-in-input",
+        "concurrency.key_fields",
+        `key field ${JSON.stringify(key)} is not a top-level field of the input`,
+        `name one of: ${Object.keys(inputProperties).join(", ") || "(the input has no fields)"}`,
+        "error",
+        index,
+      );
     }
   }
   if (tool.terminatesTurn && tool.kind !== "resource") {
-    add("terminates-turn-resource-only", "terminates_turn", `terminates_turn is for resource tools only, and this tool is ${tool.kind}`, "remove terminates_turn");
+    add(
+      "terminates-turn-resource-only",
+      "terminates_turn",
+      `terminates_turn is for resource tools only, and this tool is ${tool.kind}`,
+      "remove terminates_turn",
+    );
   }
   if (tool.idempotent === undefined) {
-    add("idempotent-required", "idempotent", "idempotent is not stated", "set idempotent: true if re-running with identical arguments cannot end differently, else idempotent: false");
+    add(
+      "idempotent-required",
+      "idempotent",
+      "idempotent is not stated",
+      "set idempotent: true if re-running with identical arguments cannot end differently, else idempotent: false",
+    );
   }
   if (tool.processBacked && !tool.streaming) {
-    add("process-backed-streams", "streaming", "a process-backed tool streams its output, but streaming is false", "set streaming: true or remove it (process_backed implies it)");
+    add(
+      "process-backed-streams",
+      "streaming",
+      "a process-backed tool streams its output, but streaming is false",
+      "set streaming: true or remove it (process_backed implies it)",
+    );
   }
   for (const problem of checkToolSchemaDocument(tool.inputSchema)) {
     add("input-schema-subset", "input_schema", `input schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
@@ -145,10 +197,21 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
     add("output-schema-subset", "output_schema", `output schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
   }
   if (tool.defaultTimeoutMs !== undefined && !(tool.defaultTimeoutMs > 0 && Number.isFinite(tool.defaultTimeoutMs))) {
-    add("timeout-positive", "default_timeout", `default timeout ${tool.defaultTimeoutMs} ms is not a positive duration`, "set a positive default_timeout, or leave it out");
+    add(
+      "timeout-positive",
+      "default_timeout",
+      `default timeout ${tool.defaultTimeoutMs} ms is not a positive duration`,
+      "set a positive default_timeout, or leave it out",
+    );
   }
   if (tool.defaultTimeoutMs === undefined) {
-    add("default-timeout-recommended", "default_timeout", "no default_timeout: the kernel's global default applies", "set default_timeout to a deadline that suits the tool", "warning");
+    add(
+      "default-timeout-recommended",
+      "default_timeout",
+      "no default_timeout: the kernel's global default applies",
+      "set default_timeout to a deadline that suits the tool",
+      "warning",
+    );
   }
   return out;
 }

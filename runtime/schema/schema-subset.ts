@@ -34,7 +34,8 @@ function walk(node: unknown, path: string, out: SchemaProblem[]): void {
   const record = node as Record<string, unknown>;
   const type = record["type"];
   if (typeof type !== "string" || !(jsonSchemaTypes as readonly string[]).includes(type)) {
-    const hint = type === "integer" ? " (the subset has no integer: use \"number\")" : type === "null" ? " (the subset has no null: make the field optional)" : "";
+    const hint =
+      type === "integer" ? ' (the subset has no integer: use "number")' : type === "null" ? " (the subset has no null: make the field optional)" : "";
     out.push({ path: `${path}/type`, message: `type must be one of ${jsonSchemaTypes.join(", ")}, not ${JSON.stringify(type)}${hint}` });
     return;
   }

@@ -6,13 +6,7 @@
 import { create } from "@bufbuild/protobuf";
 import { DurationSchema } from "@bufbuild/protobuf/wkt";
 import { SchemaSchema, SchemaType, type Schema } from "../generated/pluggableharness/schema/v1/schema_pb.js";
-import {
-  ConcurrencySpecSchema,
-  RiskClass,
-  ToolKind,
-  ToolSchemaSchema,
-  type ToolSchema,
-} from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConcurrencySpecSchema, RiskClass, ToolKind, ToolSchemaSchema, type ToolSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 import type { RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
 
@@ -100,9 +94,7 @@ export function toolDeclarationToWire(tool: ToolDeclaration): ToolSchema {
     ...(tool.concurrency
       ? { concurrency: create(ConcurrencySpecSchema, { safe: tool.concurrency.safe, keyFields: [...(tool.concurrency.keyFields ?? [])] }) }
       : {}),
-    ...(ms !== undefined
-      ? { defaultTimeout: create(DurationSchema, { seconds: BigInt(Math.floor(ms / 1000)), nanos: Math.round((ms % 1000) * 1e6) }) }
-      : {}),
+    ...(ms !== undefined ? { defaultTimeout: create(DurationSchema, { seconds: BigInt(Math.floor(ms / 1000)), nanos: Math.round((ms % 1000) * 1e6) }) } : {}),
     idempotent: tool.idempotent ?? false,
     terminatesTurn: tool.terminatesTurn,
   });

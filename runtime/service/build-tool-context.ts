@@ -44,7 +44,8 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName:
 /** Builds the handler's context for one call. */
 export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
   const info = call.info;
-  const boundary = accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
+  const boundary =
+    accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
   const resolvePath = (target: string): string => resolveToolPath(target, boundary);
   let kernel: ProcessToolContext<unknown>["kernel"] | undefined;
   let log: ProcessToolContext<unknown>["log"] | undefined;
@@ -74,7 +75,8 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
   const output = entry.processBacked
     ? (stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void> => {
         if (stream !== "stdout" && stream !== "stderr") call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
-        const bytes = typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
+        const bytes =
+          typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
         call.sendOutput(stream, bytes);
         return call.room();
       }
@@ -91,20 +93,22 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
     ? async (command: string, args: readonly string[], options: SpawnToolOptions = {}) => {
         if (call.closed) throw new Error(`${entry.name}: spawn() after the call ended`);
         const cwd = resolvePath(options.cwd ?? ".");
-        const exit = await traceChildProcess(call.trace, command, () => spawnChild(
-          command,
-          args,
-          { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
-          {
-            signal: call.signal,
-            output: (stream, data) => {
-              call.sendOutput(stream, data);
-              return call.outputBackpressure();
+        const exit = await traceChildProcess(call.trace, command, () =>
+          spawnChild(
+            command,
+            args,
+            { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
+            {
+              signal: call.signal,
+              output: (stream, data) => {
+                call.sendOutput(stream, data);
+                return call.outputBackpressure();
+              },
+              registry: rt.children,
+              killGraceMs: rt.timings.killGraceMs,
             },
-            registry: rt.children,
-            killGraceMs: rt.timings.killGraceMs,
-          },
-        ));
+          ),
+        );
         if (options.exitStatus !== false) call.sendExitStatus(exit.exitCode, exit.signal);
         return exit;
       }

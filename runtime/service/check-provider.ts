@@ -46,7 +46,8 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
   }
   for (const tool of provider.tools) {
     const name = tool.declaration.name;
-    if (typeof tool.handler !== "function") errors.push(`${name}: the handler is not a function (give an async function (input, context) => result) [handler-function]`);
+    if (typeof tool.handler !== "function")
+      errors.push(`${name}: the handler is not a function (give an async function (input, context) => result) [handler-function]`);
     if (typeof tool.validateInput !== "function" || typeof tool.validateOutput !== "function") {
       errors.push(`${name}: validateInput and validateOutput must be functions (use validatorFor(schema)) [validators-present]`);
     }
@@ -63,7 +64,8 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
     for (const line of checkConfigAttributes(provider.config.attributes)) errors.push(`provider: ${line} [config-attributes]`);
   }
   for (const [version, renderer] of Object.entries(provider.renderers ?? {})) {
-    if (typeof renderer !== "function") errors.push(`provider: the renderer for schema_version ${JSON.stringify(version)} is not a function [renderer-function]`);
+    if (typeof renderer !== "function")
+      errors.push(`provider: the renderer for schema_version ${JSON.stringify(version)} is not a function [renderer-function]`);
   }
   const commands = new Set<string>();
   for (const command of provider.slashCommands ?? []) {

@@ -99,6 +99,7 @@ export interface NormalizeErrorOptions {
  */
 export function normalizeError(thrown: unknown, options: NormalizeErrorOptions): WireToolError {
   if (isToolError(thrown)) return wireToolError(thrown);
-  const summary = thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : `a non-Error value (${thrown === null ? "null" : typeof thrown})`;
+  const summary =
+    thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : `a non-Error value (${thrown === null ? "null" : typeof thrown})`;
   return wireError("unknown", `${options.context}: ${summary}`, { details: { error: describeThrown(thrown) } });
 }

@@ -68,7 +68,9 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
     if (!a.sensitive) continue;
     const short = collectSecrets([a], raw).filter((s) => s !== "" && s.length < minimumSubstringSecretLength);
     if (short.length > 0) {
-      warnings.push(`[WARN] harness-tool: sensitive attribute ${JSON.stringify(a.name)} has a value shorter than ${minimumSubstringSecretLength} characters: it is redacted only where a whole string equals it`);
+      warnings.push(
+        `[WARN] harness-tool: sensitive attribute ${JSON.stringify(a.name)} has a value shorter than ${minimumSubstringSecretLength} characters: it is redacted only where a whole string equals it`,
+      );
     }
   }
   return { accepted: { config, roots }, secrets, warnings };

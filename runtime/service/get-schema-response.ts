@@ -4,12 +4,7 @@
  * seed: GetSchema — MUST be re-queryable cheaply and MUST NOT require a network call.
  */
 import { create } from "@bufbuild/protobuf";
-import {
-  AttrType,
-  ConfigAttributeSchema,
-  ConfigSchemaSchema,
-  type ConfigAttribute,
-} from "../generated/pluggableharness/config/v1/config_pb.js";
+import { AttrType, ConfigAttributeSchema, ConfigSchemaSchema, type ConfigAttribute } from "../generated/pluggableharness/config/v1/config_pb.js";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ProviderDefinition } from "../provider/provider-definition.js";
 import { toolDeclarationToWire } from "../schema/wire-schema.js";

@@ -10,12 +10,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { context as otelContext } from "@opentelemetry/api";
 import type { CallContext } from "../generated/pluggableharness/common/v1/common_pb.js";
-import {
-  OutputStream,
-  type ToolCall,
-  type ToolError as WireToolError,
-  type ToolEvent,
-} from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { OutputStream, type ToolCall, type ToolError as WireToolError, type ToolEvent } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { CallInfo } from "../provider/tool-context.js";
 import type { ValueViolation } from "../schema/value-violation.js";
@@ -90,9 +85,7 @@ export class InvokeInFlight implements LiveCall {
     this.#entry = entry;
     this.#call = call;
     this.#sink = sink;
-    this.#outbox = new InvokeOutbox(sink, (error) =>
-      rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`),
-    );
+    this.#outbox = new InvokeOutbox(sink, (error) => rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`));
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
     this.info = callInfoOf(call);
@@ -133,7 +126,9 @@ export class InvokeInFlight implements LiveCall {
         // wire-contract §5 — invalid_arguments: fed back to the model with the failing paths.
         return this.#finish(
           "error",
-          wireError("invalid_arguments", `the arguments of ${this.#entry.name} do not match its input_schema: ${summarize(violations)}`, { details: violationDetails(violations) }),
+          wireError("invalid_arguments", `the arguments of ${this.#entry.name} do not match its input_schema: ${summarize(violations)}`, {
+            details: violationDetails(violations),
+          }),
         );
       }
       const timeoutMs = this.#entry.timeoutMs;
@@ -142,7 +137,10 @@ export class InvokeInFlight implements LiveCall {
 
       let lease: GateLease;
       try {
-        const granted = rt.gate.acquire(claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`), () => this.signal);
+        const granted = rt.gate.acquire(
+          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`),
+          () => this.signal,
+        );
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();

@@ -114,7 +114,8 @@ export class InvokeOutbox {
   #pump(): void {
     while ((this.#writable || this.#cancelled) && this.#queue.length > 0) {
       const next = this.#queue.shift() as Queued;
-      const event: EventInit = "event" in next ? next.event : { case: "outputChunk", value: { stream: next.output.stream, data: joined(next.output) } } as EventInit;
+      const event: EventInit =
+        "event" in next ? next.event : ({ case: "outputChunk", value: { stream: next.output.stream, data: joined(next.output) } } as EventInit);
       let accepted: boolean | void = true;
       try {
         accepted = this.#sink.send(create(InvokeResponseSchema, { event: { event } }));

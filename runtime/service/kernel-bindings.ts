@@ -90,15 +90,15 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
   try {
     if (!kernel) throw notConnected();
     const request = create(LogRequestSchema, {
-        sessionId: scope.sessionId,
-        entry: {
-          level: wireLevels[level] ?? LogLevel.INFO,
-          logger: scope.logger,
-          message: text,
-          ...(fields !== undefined ? { fields } : {}),
-          time: timestampFromDate(new Date()),
-        },
-      });
+      sessionId: scope.sessionId,
+      entry: {
+        level: wireLevels[level] ?? LogLevel.INFO,
+        logger: scope.logger,
+        message: text,
+        ...(fields !== undefined ? { fields } : {}),
+        time: timestampFromDate(new Date()),
+      },
+    });
     await traceCallback(scope.trace, "Log", (headers) => kernel.log(request, headers));
   } catch {
     // A log line must never fail the call: keep it on stderr, where the host logs it too.

@@ -74,7 +74,8 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
       throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
     }
     const info = callInfoOf(call);
-    const boundary = accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
+    const boundary =
+      accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
     const tree = await withDeadline(entry.timeoutMs, `Preview of ${entry.name}`, (signal) => {
       // Only reading members: no emit, no kernel, no spawn. Frozen so nothing can be bolted on.
       const context: PreviewContext<unknown> = Object.freeze({

@@ -16,7 +16,12 @@ import { hostTimestamp } from "./kernel-bindings.js";
 export function installProcessGuards(stderr: (line: string) => void): () => void {
   const report = (what: string) => (thrown: unknown) => {
     try {
-      const line = JSON.stringify({ "@level": "error", "@message": `harness-tool: ${what} (the provider keeps running)`, "@timestamp": hostTimestamp(), error: describeThrown(thrown) });
+      const line = JSON.stringify({
+        "@level": "error",
+        "@message": `harness-tool: ${what} (the provider keeps running)`,
+        "@timestamp": hostTimestamp(),
+        error: describeThrown(thrown),
+      });
       stderr(line);
     } catch {
       // Reporting must not throw from inside a process event.

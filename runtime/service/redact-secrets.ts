@@ -40,7 +40,6 @@ export interface StreamRedactor {
   flush(): Uint8Array;
 }
 
-
 /** The forms in which a secret may appear in text: raw, JSON-escaped, URL-encoded. */
 function variantsOf(secret: string): string[] {
   const out = new Set<string>([secret]);
@@ -282,7 +281,12 @@ function redactField(field: DescField, value: unknown, leaf: Leaf): unknown {
       for (const key of Object.keys(record)) {
         const item = record[key];
         const nextKey = field.mapKey === ScalarType.STRING ? leaf.string(key) : key;
-        const next = field.mapKind === "scalar" ? redactScalar(field.scalar, item, leaf) : field.mapKind === "message" ? redactMessageField(field.message, item, leaf) : item;
+        const next =
+          field.mapKind === "scalar"
+            ? redactScalar(field.scalar, item, leaf)
+            : field.mapKind === "message"
+              ? redactMessageField(field.message, item, leaf)
+              : item;
         if (next !== item || nextKey !== key) {
           copy ??= { ...record };
           if (nextKey !== key) delete copy[key];

@@ -70,7 +70,10 @@ export function resolveToolPath(target: string, boundary: PathBoundary): string 
     throw new ToolError("invalid_arguments", `${JSON.stringify(target)} is not a usable path`);
   }
   if (!path.isAbsolute(target) && !path.isAbsolute(boundary.workingDirectory)) {
-    throw new ToolError("invalid_arguments", `cannot resolve the relative path ${JSON.stringify(target)}: the call has no working directory (give an absolute path)`);
+    throw new ToolError(
+      "invalid_arguments",
+      `cannot resolve the relative path ${JSON.stringify(target)}: the call has no working directory (give an absolute path)`,
+    );
   }
   const absolute = path.resolve(boundary.workingDirectory || path.sep, target);
   const real = realLocation(absolute);

@@ -209,7 +209,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
         rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
         request.call?.id,
       ),
-    render: (request, trace) => traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
+    render: (request, trace) =>
+      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
@@ -221,10 +222,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       const graceOver = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);
       });
-      await Promise.race([
-        Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]),
-        graceOver,
-      ]);
+      await Promise.race([Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]), graceOver]);
       clearTimeout(timer);
       removeGuards?.();
       removeGuards = undefined;

@@ -89,7 +89,7 @@ function failureOf(error: unknown): { code: number; errorType: string } {
     if (typeof code === "number") {
       // The transport reports UNKNOWN as INTERNAL (wire-contract §2).
       const wireCode = code === 2 ? 13 : code;
-      return { code: wireCode, errorType: toolError ? categoryName(toolError) : grpcCodeNames[wireCode] ?? String(wireCode) };
+      return { code: wireCode, errorType: toolError ? categoryName(toolError) : (grpcCodeNames[wireCode] ?? String(wireCode)) };
     }
   }
   return { code: 13, errorType: "INTERNAL" };
@@ -99,8 +99,20 @@ function failureOf(error: unknown): { code: number; errorType: string } {
  * Runs a unary method inside its span; `run` may be synchronous (GetSchema, Describe). The span
  * ends when the result is there, with the status the transport will send.
  */
-export function traceUnary<T>(method: ToolServiceMethod, headers: TraceHeaders | undefined, run: (call: CallTrace) => Promise<T>, tool?: ToolDeclaration, callId?: string): Promise<T>;
-export function traceUnary<T>(method: ToolServiceMethod, headers: TraceHeaders | undefined, run: (call: CallTrace) => T, tool?: ToolDeclaration, callId?: string): T;
+export function traceUnary<T>(
+  method: ToolServiceMethod,
+  headers: TraceHeaders | undefined,
+  run: (call: CallTrace) => Promise<T>,
+  tool?: ToolDeclaration,
+  callId?: string,
+): Promise<T>;
+export function traceUnary<T>(
+  method: ToolServiceMethod,
+  headers: TraceHeaders | undefined,
+  run: (call: CallTrace) => T,
+  tool?: ToolDeclaration,
+  callId?: string,
+): T;
 export function traceUnary<T>(
   method: ToolServiceMethod,
   headers: TraceHeaders | undefined,

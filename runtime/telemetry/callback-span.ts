@@ -19,7 +19,11 @@ export type KernelCallbackMethod = "Log" | "Emit" | "RunSession" | "CountTokens"
  * Runs one callback inside its CLIENT span; `send` gets the headers to put in the call's metadata
  * (the caller's own context when `call` is undefined, e.g. outside any call).
  */
-export async function traceCallback<T>(call: CallTrace | undefined, method: KernelCallbackMethod, send: (headers: TraceHeaders | undefined) => Promise<T>): Promise<T> {
+export async function traceCallback<T>(
+  call: CallTrace | undefined,
+  method: KernelCallbackMethod,
+  send: (headers: TraceHeaders | undefined) => Promise<T>,
+): Promise<T> {
   if (call === undefined) return send(undefined);
   const span = runtimeTracer().startSpan(
     `${kernelCallbackServiceName}/${method}`,

@@ -154,7 +154,10 @@ export function decodeTraceRequestProtobuf(bytes: Uint8Array): ReceivedSpan[] {
   return spans;
 }
 
-type JsonAnyValue = { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number; bytesValue?: string } & Record<string, unknown>;
+type JsonAnyValue = { stringValue?: string; boolValue?: boolean; intValue?: string | number; doubleValue?: number; bytesValue?: string } & Record<
+  string,
+  unknown
+>;
 type JsonKeyValue = { key: string; value?: JsonAnyValue };
 
 function jsonValue(value: JsonAnyValue | undefined): ReceivedValue {

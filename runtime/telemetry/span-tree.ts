@@ -30,7 +30,8 @@ export function formatSpanTree(spans: readonly ReceivedSpan[], rootLabel?: (pare
     list.push(span);
     children.set(parent, list);
   }
-  for (const list of children.values()) list.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
+  for (const list of children.values())
+    list.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
   const lines: string[] = [];
   const walk = (span: ReceivedSpan, prefix: string, last: boolean, top: boolean): void => {
     lines.push(top ? describe(span) : `${prefix}${last ? "└─ " : "├─ "}${describe(span)}`);

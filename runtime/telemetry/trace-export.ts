@@ -35,7 +35,9 @@ function set(value: string | undefined): value is string {
 export function exportRequest(env: NodeJS.ProcessEnv): ExportRequest {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return { export: false };
   const exporters = set(env.OTEL_TRACES_EXPORTER)
-    ? env.OTEL_TRACES_EXPORTER.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "")
+    ? env.OTEL_TRACES_EXPORTER.split(",")
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== "")
     : undefined;
   const endpoint = set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) || set(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   if (exporters === undefined && !endpoint) return { export: false };
@@ -49,13 +51,21 @@ export function exportRequest(env: NodeJS.ProcessEnv): ExportRequest {
   }
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf").trim();
   if (protocol !== "http/protobuf" && protocol !== "http/json" && protocol !== "grpc") {
-    return { export: false, warning: `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not an OTLP protocol (http/protobuf, http/json or grpc); traces are not exported` };
+    return {
+      export: false,
+      warning: `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not an OTLP protocol (http/protobuf, http/json or grpc); traces are not exported`,
+    };
   }
   return { export: true, protocol };
 }
 
 /** The batch span processor's settings from the standard OTEL_BSP_* variables (the SDK leaves them to its caller). */
-export function batchSettings(env: NodeJS.ProcessEnv): { scheduledDelayMillis?: number; exportTimeoutMillis?: number; maxQueueSize?: number; maxExportBatchSize?: number } {
+export function batchSettings(env: NodeJS.ProcessEnv): {
+  scheduledDelayMillis?: number;
+  exportTimeoutMillis?: number;
+  maxQueueSize?: number;
+  maxExportBatchSize?: number;
+} {
   const settings: { [key: string]: number } = {};
   for (const [variable, key] of [
     ["OTEL_BSP_SCHEDULE_DELAY", "scheduledDelayMillis"],
@@ -121,7 +131,8 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
     warn(`[WARN] harness-tool: trace export was asked for (OTEL_* variables), but ${why}; traces are not exported`);
     return undefined;
   }
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { defaultResource, resourceFromAttributes, detectResources, envDetector }, { OTLPTraceExporter }] = modules;
+  const [{ NodeTracerProvider, BatchSpanProcessor }, { defaultResource, resourceFromAttributes, detectResources, envDetector }, { OTLPTraceExporter }] =
+    modules;
   try {
     // SDK diagnostics (a collector that cannot be reached) go to stderr, which the host logs.
     diag.setLogger(
@@ -148,7 +159,10 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
           timer = setTimeout(resolve, timeoutMs);
           timer.unref();
         });
-        await Promise.race([provider.shutdown().catch((error: unknown) => warn(`[WARN] harness-tool: trace export shutdown failed: ${String(error)}`)), timeout]);
+        await Promise.race([
+          provider.shutdown().catch((error: unknown) => warn(`[WARN] harness-tool: trace export shutdown failed: ${String(error)}`)),
+          timeout,
+        ]);
         clearTimeout(timer);
       },
     };

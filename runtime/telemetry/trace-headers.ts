@@ -7,7 +7,17 @@
  * kernel's span context).
  */
 import { randomBytes } from "node:crypto";
-import { createTraceState, propagation, ROOT_CONTEXT, trace, TraceFlags, type Baggage, type BaggageEntry, type Context, type SpanContext } from "@opentelemetry/api";
+import {
+  createTraceState,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type Baggage,
+  type BaggageEntry,
+  type Context,
+  type SpanContext,
+} from "@opentelemetry/api";
 
 /** The propagation headers of one call, as plain strings; the transport copies them verbatim. */
 export type TraceHeaders = {

@@ -94,7 +94,10 @@ export function derUtf8String(text: string): Der {
  * both in whole seconds, UTC, with a final Z.
  */
 export function derTime(date: Date): Der {
-  const digits = date.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:T]/g, "");
+  const digits = date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:T]/g, "");
   const year = date.getUTCFullYear();
   return year < 2050 ? derElement(0x17, Buffer.from(digits.slice(2), "ascii")) : derElement(0x18, Buffer.from(digits, "ascii"));
 }

@@ -69,7 +69,11 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
       return (await call("runSession", request, { ...(signal ? { signal } : {}), ...(trace ? { metadata: trace } : {}) })) as RunSessionResult;
     },
     async countTokens(request: CountTokensRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<CountTokensResult> {
-      return (await call("countTokens", request, { timeoutMs: shortCallTimeoutMs, ...(signal ? { signal } : {}), ...(trace ? { metadata: trace } : {}) })) as CountTokensResult;
+      return (await call("countTokens", request, {
+        timeoutMs: shortCallTimeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(trace ? { metadata: trace } : {}),
+      })) as CountTokensResult;
     },
     close(): void {
       closed = true;

@@ -34,10 +34,7 @@ export interface PluginEnvironment {
 export type PluginEnvironmentResult = { ok: true; value: PluginEnvironment } | { ok: false; message: string };
 
 /** Reads and checks the go-plugin variables; `preferred` is the serve() option's network. */
-export function readPluginEnvironment(
-  env: NodeJS.ProcessEnv,
-  preferred: "unix" | "tcp" = "unix",
-): PluginEnvironmentResult {
+export function readPluginEnvironment(env: NodeJS.ProcessEnv, preferred: "unix" | "tcp" = "unix"): PluginEnvironmentResult {
   if (env[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) {
     return {
       ok: false,

@@ -97,9 +97,7 @@ export function createSelfSignedCertificate(now: Date = new Date()): SelfSignedC
 
 /** Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }. */
 function extension(id: string, critical: boolean, value: Der): Der {
-  return critical
-    ? derSequence(derObjectIdentifier(id), derBoolean(true), derOctetString(value))
-    : derSequence(derObjectIdentifier(id), derOctetString(value));
+  return critical ? derSequence(derObjectIdentifier(id), derBoolean(true), derOctetString(value)) : derSequence(derObjectIdentifier(id), derOctetString(value));
 }
 
 function pemBlock(label: string, der: Buffer): string {

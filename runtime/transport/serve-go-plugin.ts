@@ -7,14 +7,7 @@
  * inside the host's 2 s, with the socket file removed.
  */
 import { writeSync } from "node:fs";
-import {
-  Server,
-  status as grpcStatus,
-  type sendUnaryData,
-  type ServerDuplexStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-} from "@grpc/grpc-js";
+import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel-client.js";
@@ -65,10 +58,7 @@ const closeMarginMs = 300;
  * kernel client over broker ID 1, listens, prints the handshake line and serves until an exit.
  * Resolves with the exit code once `exit` was called.
  */
-export async function serveGoPlugin(
-  createCore: (kernel: KernelClient) => ToolServiceCore,
-  options: GoPluginServerOptions = {},
-): Promise<number> {
+export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolServiceCore, options: GoPluginServerOptions = {}): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const graceMs = options.shutdownGraceMs ?? 1000;
   // From here on start failures are reported below, and uncaught exceptions by the service's guards.
@@ -258,6 +248,6 @@ export async function serveGoPlugin(
 function guardProcess(): void {
   process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: error.stack ?? error.message }));
   process.on("unhandledRejection", (reason) =>
-    hostLog("error", "unhandled rejection in the provider", { error: reason instanceof Error ? reason.stack ?? reason.message : String(reason) }),
+    hostLog("error", "unhandled rejection in the provider", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }),
   );
 }

@@ -18,7 +18,11 @@ const maxLineLength = 2000;
  * the reason lost in a version-parse error).
  */
 export function startFailureLine(reason: string): string {
-  const flat = reason.replace(/:\s*\n\s*/g, ": ").replace(/\s*\n\s*/g, "; ").replace(/\|/g, "/").trim();
+  const flat = reason
+    .replace(/:\s*\n\s*/g, ": ")
+    .replace(/\s*\n\s*/g, "; ")
+    .replace(/\|/g, "/")
+    .trim();
   const text = `harness-tool: the provider cannot start: ${flat}`;
   return `${text.length > maxLineLength ? `${text.slice(0, maxLineLength - 1)}…` : text}\n`;
 }
@@ -64,7 +68,8 @@ export function armStartFailureGuard(env: NodeJS.ProcessEnv = process.env): void
     process.exit(1);
   };
   const onExit = (code: number) => {
-    if (!reported) reportStartFailure(`the process exited with code ${code} before serve() made the handshake (process.exit during start-up, or serve() never called)`);
+    if (!reported)
+      reportStartFailure(`the process exited with code ${code} before serve() made the handshake (process.exit during start-up, or serve() never called)`);
   };
   slot[guardKey] = { onException, onExit };
   process.on("uncaughtException", onException);

@@ -119,7 +119,7 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
         },
         (error: unknown) => {
           // The core promises never to reject for a handler's failure; this is its own bug.
-          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
           if (!open) return;
           open = false;
           call.emit("error", serviceErrorFrom(error));

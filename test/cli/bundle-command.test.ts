@@ -10,7 +10,10 @@ import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
 
 const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
-const throwLine = readFileSync(fixture, "utf8").split("\n").findIndex((l) => l.includes('throw new Error("failed on purpose")')) + 1;
+const throwLine =
+  readFileSync(fixture, "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes('throw new Error("failed on purpose")')) + 1;
 
 describe("harness-tool bundle", () => {
   let dir = "";
@@ -34,7 +37,10 @@ describe("harness-tool bundle", () => {
     const bundle = readFileSync(path.join(dir, "dist/provider.bundle.mjs"), "utf8");
     assert.match(bundle, /\/\/# sourceMappingURL=provider\.bundle\.mjs\.map\n?$/);
     const map = JSON.parse(readFileSync(path.join(dir, "dist/provider.bundle.mjs.map"), "utf8")) as { sources: string[]; sourcesContent?: unknown };
-    assert.ok(map.sources.some((s) => s.endsWith("test/cli/fixtures/streaming-provider.ts")), "the map lists the entry's source");
+    assert.ok(
+      map.sources.some((s) => s.endsWith("test/cli/fixtures/streaming-provider.ts")),
+      "the map lists the entry's source",
+    );
     assert.equal(map.sourcesContent, undefined, "mappings only: the sources stay on disk");
     assert.match(bundleOutput, /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/);
     assert.ok(statSync(path.join(dir, "dist/provider.bundle.mjs")).size > 100_000);

@@ -14,7 +14,10 @@ describe("harness-tool check", () => {
   let dir = "";
   /** An executable that starts the fixture with one misbehaviour, as the kernel would start a binary. */
   const provider = (misbehaviour: string, extraEnv: Record<string, string> = {}): { command: string; args: string[] } => ({
-    command: writeProviderScript(dir, `${misbehaviour}-${Object.keys(extraEnv).length}`, "test/cli/fixtures/misbehaving-provider.ts", { ...extraEnv, MISBEHAVIOUR: misbehaviour }),
+    command: writeProviderScript(dir, `${misbehaviour}-${Object.keys(extraEnv).length}`, "test/cli/fixtures/misbehaving-provider.ts", {
+      ...extraEnv,
+      MISBEHAVIOUR: misbehaviour,
+    }),
     args: [],
   });
   const failedRules = async (misbehaviour: string, extraEnv: Record<string, string> = {}) => {

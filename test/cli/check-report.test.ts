@@ -12,11 +12,31 @@ import { assertSnapshot, widestLine } from "../support/output-snapshot.js";
 /** Rows as a real run against the scaffold prints them (long sections, reasons and rule ids). */
 const results: RuleResult[] = [
   { rule: "handshake.line", section: "go-plugin: handshake", status: "pass", why: "1|1|unix|/tmp/plugin2870166353/plugin.sock|grpc" },
-  { rule: "handshake.cookie-refused", section: "go-plugin: magic cookie", status: "pass", why: "exit 1: This binary is a plugin. These are not meant to be executed directly. Please execute the program that consumes these plugins, which will load any plugins automatically" },
+  {
+    rule: "handshake.cookie-refused",
+    section: "go-plugin: magic cookie",
+    status: "pass",
+    why: "exit 1: This binary is a plugin. These are not meant to be executed directly. Please execute the program that consumes these plugins, which will load any plugins automatically",
+  },
   { rule: "schema.input-schema-subset", section: "GetSchema: ToolSchema.input_schema (common subset)", status: "pass", why: "" },
-  { rule: "schema.default-timeout-recommended", section: "GetSchema: ToolSchema.default_timeout (SHOULD)", status: "warn", why: "ask_user: no default_timeout: the kernel's global default applies" },
-  { rule: "invoke.valid:save_note", section: "Invoke", status: "skip", why: 'resource tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding {"save_note":{"title":"example","text":"example"}}' },
-  { rule: "invoke.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed", section: "error taxonomy: invalid_arguments", status: "fail", why: "a required property left out: got a result, not invalid_arguments" },
+  {
+    rule: "schema.default-timeout-recommended",
+    section: "GetSchema: ToolSchema.default_timeout (SHOULD)",
+    status: "warn",
+    why: "ask_user: no default_timeout: the kernel's global default applies",
+  },
+  {
+    rule: "invoke.valid:save_note",
+    section: "Invoke",
+    status: "skip",
+    why: 'resource tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding {"save_note":{"title":"example","text":"example"}}',
+  },
+  {
+    rule: "invoke.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed",
+    section: "error taxonomy: invalid_arguments",
+    status: "fail",
+    why: "a required property left out: got a result, not invalid_arguments",
+  },
 ];
 
 describe("the check report fits the terminal", () => {
@@ -27,7 +47,8 @@ describe("the check report fits the terminal", () => {
       assertSnapshot(`check-report-${width}`, report);
       // Every word of every reason is still there, wrapped onto continuation lines.
       const text = report.replace(/\s+/g, " ");
-      for (const word of results.flatMap((r) => r.why.split(/\s+/)).filter((w) => w.length > 0 && w.length < 20)) assert.ok(text.includes(word), `"${word}" was lost`);
+      for (const word of results.flatMap((r) => r.why.split(/\s+/)).filter((w) => w.length > 0 && w.length < 20))
+        assert.ok(text.includes(word), `"${word}" was lost`);
     });
   }
 
@@ -43,15 +64,36 @@ describe("the check report fits the terminal", () => {
   it("wraps a word longer than its column mid-word rather than overflowing", () => {
     const table = renderTable(["a", "b"], [["x", "y".repeat(30)]], { width: 14, overflow: [undefined, "wrap"], shrink: [{ column: 1, downTo: 10 }] });
     assert.ok(widestLine(table) <= 14, table);
-    assert.equal(table.split("\n").filter((l) => l.includes("y")).join("").replace(/[^y]/g, "").length, 30);
+    assert.equal(
+      table
+        .split("\n")
+        .filter((l) => l.includes("y"))
+        .join("")
+        .replace(/[^y]/g, "").length,
+      30,
+    );
   });
 });
 
 describe("the schema tools table fits the terminal", () => {
   const schema = create(GetSchemaResponseSchema, {
     tools: [
-      { name: "read_note", kind: ToolKind.DATA_SOURCE, risk: RiskClass.READ_ONLY, concurrency: { safe: true }, idempotent: true, defaultTimeout: { seconds: 10n } },
-      { name: "synchronise_every_calendar_of_the_whole_organisation", kind: ToolKind.RESOURCE, risk: RiskClass.HIGH, concurrency: { safe: true, keyFields: ["organisation_id", "calendar_id"] }, streaming: true, terminatesTurn: true },
+      {
+        name: "read_note",
+        kind: ToolKind.DATA_SOURCE,
+        risk: RiskClass.READ_ONLY,
+        concurrency: { safe: true },
+        idempotent: true,
+        defaultTimeout: { seconds: 10n },
+      },
+      {
+        name: "synchronise_every_calendar_of_the_whole_organisation",
+        kind: ToolKind.RESOURCE,
+        risk: RiskClass.HIGH,
+        concurrency: { safe: true, keyFields: ["organisation_id", "calendar_id"] },
+        streaming: true,
+        terminatesTurn: true,
+      },
     ],
   });
   for (const width of [80, 100]) {

@@ -2,12 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import {
-  GetSchemaResponseSchema,
-  ToolErrorCategory,
-  ToolEventSchema,
-  type ToolEvent,
-} from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { GetSchemaResponseSchema, ToolErrorCategory, ToolEventSchema, type ToolEvent } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { resourceKeysRule } from "../../cli/check/run-conformance.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";
@@ -34,12 +29,10 @@ describe("sample arguments", () => {
 
   it("makes invalid variants that each break the schema", () => {
     const variants = invalidArgumentVariants(input);
-    assert.deepEqual(variants.map((v) => v.why), [
-      'required field "path" left out',
-      'field "path" of the wrong type',
-      'field "mode" outside its enum',
-      'unknown field "unexpected_field"',
-    ]);
+    assert.deepEqual(
+      variants.map((v) => v.why),
+      ['required field "path" left out', 'field "path" of the wrong type', 'field "mode" outside its enum', 'unknown field "unexpected_field"'],
+    );
     for (const v of variants) assert.ok(validateValue(input, v.arguments).length > 0, v.why);
   });
 });
@@ -95,7 +88,14 @@ describe("Invoke stream rules", () => {
 });
 
 describe("resource concurrency review", () => {
-  const resource: ToolDeclaration = { ...declaration, name: "save", kind: "resource", risk: "low", idempotent: false, concurrency: { safe: true, keyFields: ["path"] } };
+  const resource: ToolDeclaration = {
+    ...declaration,
+    name: "save",
+    kind: "resource",
+    risk: "low",
+    idempotent: false,
+    concurrency: { safe: true, keyFields: ["path"] },
+  };
   const schemaOf = (...tools: ToolDeclaration[]) => create(GetSchemaResponseSchema, { tools: tools.map(toolDeclarationToWire) });
 
   it("passes keyed, provider-locked and data-source tools", () => {

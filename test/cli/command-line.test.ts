@@ -79,15 +79,35 @@ describe("harness-tool --version", () => {
 describe("usage mistakes: one clear message, exit 2", () => {
   const cases: [string, string[], RegExp][] = [
     ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, check, sync, bundle/],
-    ["an unknown option", ["invoke", "p", "t", "--args", "{}", "--arg", "x"], /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json, --trace\n\(see harness-tool invoke --help\)\n$/],
+    [
+      "an unknown option",
+      ["invoke", "p", "t", "--args", "{}", "--arg", "x"],
+      /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json, --trace\n\(see harness-tool invoke --help\)\n$/,
+    ],
     ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
     ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
     ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],
-    ["invoke without --args", ["invoke", "p", "t"], /^harness-tool invoke: --args <json> is required: the tool's arguments as a JSON object; '\{\}' for a tool without arguments\n/],
-    ["invoke without a tool", ["invoke", "p", "--args", "{}"], /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json> \[options\] \[-- <provider args>\]\n/],
+    [
+      "invoke without --args",
+      ["invoke", "p", "t"],
+      /^harness-tool invoke: --args <json> is required: the tool's arguments as a JSON object; '\{\}' for a tool without arguments\n/,
+    ],
+    [
+      "invoke without a tool",
+      ["invoke", "p", "--args", "{}"],
+      /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json> \[options\] \[-- <provider args>\]\n/,
+    ],
     ["an extra positional", ["schema", "p", "q"], /^harness-tool schema: unexpected argument "q" \(arguments for the provider go after --\)\n/],
-    ["invoke with --cwd that does not exist", ["invoke", "p", "t", "--args", "{}", "--cwd", "/nonexistent/dir"], /^harness-tool invoke: --cwd \/nonexistent\/dir: no such directory\n$/],
-    ["check with --cwd that is a file", ["check", "p", "--cwd", path.join(repoRoot, "package.json")], /^harness-tool check: --cwd \S+package\.json is not a directory\n$/],
+    [
+      "invoke with --cwd that does not exist",
+      ["invoke", "p", "t", "--args", "{}", "--cwd", "/nonexistent/dir"],
+      /^harness-tool invoke: --cwd \/nonexistent\/dir: no such directory\n$/,
+    ],
+    [
+      "check with --cwd that is a file",
+      ["check", "p", "--cwd", path.join(repoRoot, "package.json")],
+      /^harness-tool check: --cwd \S+package\.json is not a directory\n$/,
+    ],
     ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not valid JSON: /],
     ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"; the commands are /],
   ];

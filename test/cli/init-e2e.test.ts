@@ -87,7 +87,11 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("runs the README quickstart as written: installs the three packages from the tarballs beside the one npx ran, builds, tests, invokes", () => {
-    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as {
+      name: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     assert.equal(pkg.name, "provider-notes");
     assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
     assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
@@ -95,10 +99,16 @@ describe("harness-tool init, end to end", () => {
     // The runtime is what runs: the CLI's and the plugin's dependencies stay out of --omit=dev.
     const installed = JSON.parse(run("npm", ["ls", "--omit=dev", "--all", "--json"], repo)) as { dependencies?: Record<string, unknown> };
     const names = JSON.stringify(installed);
-    for (const heavy of ["ts-morph", "esbuild", "typescript", "@clack/prompts", "json-schema-to-typescript"]) assert.ok(!names.includes(`"${heavy}"`), `--omit=dev keeps ${heavy}`);
+    for (const heavy of ["ts-morph", "esbuild", "typescript", "@clack/prompts", "json-schema-to-typescript"])
+      assert.ok(!names.includes(`"${heavy}"`), `--omit=dev keeps ${heavy}`);
     assert.ok(names.includes('"@grpc/grpc-js"'));
     // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
-    assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), ["notes_tool.d.ts", "notes_tool.js", "notes_tool_schemas.d.ts", "notes_tool_schemas.js"]);
+    assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), [
+      "notes_tool.d.ts",
+      "notes_tool.js",
+      "notes_tool_schemas.d.ts",
+      "notes_tool_schemas.js",
+    ]);
     assert.match(quickstartOutput, /# fail 0/);
     assert.match(quickstartOutput, /"found": false/);
   });
@@ -112,7 +122,10 @@ describe("harness-tool init, end to end", () => {
   const terminal = hasScript() || process.env["CI"] ? {} : { skip: "util-linux's script is not installed" };
 
   it("on a terminal: asks for what the flags did not give, defaulting to the tarballs' folder npx ran from", terminal, async () => {
-    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "--examples", "data_source,resource"], { cwd: quickstart, env: cleanEnv() });
+    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "--examples", "data_source,resource"], {
+      cwd: quickstart,
+      env: cleanEnv(),
+    });
     try {
       await session.waitFor(/Provider name/);
       session.type("my_notes\r");
@@ -128,7 +141,11 @@ describe("harness-tool init, end to end", () => {
     }
     assert.doesNotMatch(session.screen(), /Example tools/, "--examples was given: no question about it");
     const created = path.join(quickstart, "my_notes");
-    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as {
+      name: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     assert.equal(pkg.name, "provider-my-notes");
     assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
     assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
@@ -155,7 +172,11 @@ describe("harness-tool init, end to end", () => {
   it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {
     // The installed bin itself, not npx: SIGINT must reach the inspector (npm exec does not pass it on).
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
-    const child = spawn(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], { cwd: repo, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], {
+      cwd: repo,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
@@ -175,7 +196,10 @@ describe("harness-tool init, end to end", () => {
       assert.equal((await fetch(new URL("inspector.js", url))).status, 200);
       assert.equal((await fetch(new URL("/inspector.js", url))).status, 404);
       const state = (await (await fetch(new URL("api/state", url))).json()) as { tools: { name: string }[]; configState: { status: string } };
-      assert.ok(state.tools.some((t) => t.name === "read_note"), JSON.stringify(state.tools));
+      assert.ok(
+        state.tools.some((t) => t.name === "read_note"),
+        JSON.stringify(state.tools),
+      );
       assert.equal(state.configState.status, "accepted");
     } finally {
       child.kill("SIGINT");
@@ -192,7 +216,12 @@ describe("harness-tool init, end to end", () => {
         assert.equal((await host().configure({ roots: [repo, "/tmp"] })).code, 0);
       });
       scenario(id, "read_note: one result event", async () => {
-        const outcome = await host().invoke({ id: "read-1", toolName: "read_note", arguments: { title: "absent" }, callContext: { ...callContext("s-notes"), workingDirectory: repo } });
+        const outcome = await host().invoke({
+          id: "read-1",
+          toolName: "read_note",
+          arguments: { title: "absent" },
+          callContext: { ...callContext("s-notes"), workingDirectory: repo },
+        });
         assert.equal(outcome.events.length, 1);
         const [event] = outcome.events;
         assert.equal(event?.event.case === "result" ? event.event.value.payload?.found : event?.event.case, false);

@@ -74,9 +74,20 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
 
   it("prints the URL with its token and shows the provider's identity and tool facts", async (t) => {
     assert.match(inspector.printed(), /http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\//);
-    assert.match(await page.locator("header.identity").innerText(), /exec\s+0\.1\.0[\s\S]*github\.com\/harness-tool\/examples\/exec[\s\S]*tool provider · protocol v1/);
+    assert.match(
+      await page.locator("header.identity").innerText(),
+      /exec\s+0\.1\.0[\s\S]*github\.com\/harness-tool\/examples\/exec[\s\S]*tool provider · protocol v1/,
+    );
     const facts = await page.getByLabel("tool facts").innerText();
-    for (const fact of [/kind\s+resource/, /risk\s+high/, /streaming\s+yes/, /concurrency\s+exclusive/, /timeout\s+120s/, /idempotent\s+no/, /terminates_turn\s+no/])
+    for (const fact of [
+      /kind\s+resource/,
+      /risk\s+high/,
+      /streaming\s+yes/,
+      /concurrency\s+exclusive/,
+      /timeout\s+120s/,
+      /idempotent\s+no/,
+      /terminates_turn\s+no/,
+    ])
       assert.match(facts, fact);
     await shoot(t, page, "tool-form");
   });
@@ -316,7 +327,11 @@ describe("inspect: the agent example's kernel callbacks", { skip }, () => {
     assert.match(await callbacks.innerText(), /runSession Review the change/);
     const reply = page.locator('textarea[name="reply-runSession"]');
     await reply.fill(
-      JSON.stringify({ sessionId: "sub-2", status: "SESSION_STATUS_COMPLETED", finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "an edited answer" } }] } }),
+      JSON.stringify({
+        sessionId: "sub-2",
+        status: "SESSION_STATUS_COMPLETED",
+        finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "an edited answer" } }] },
+      }),
     );
     await page.getByRole("button", { name: "Save replies" }).click();
     await page.getByText("The kernel answers with these replies from now on.").waitFor();
@@ -425,7 +440,10 @@ describe("inspect: Configure from the config schema", { skip }, () => {
     await page.locator('textarea[name="env"]').fill("GREETING=hello there\nEMPTY=");
     await page.getByRole("button", { name: "Send Configure" }).click();
     await status.filter({ hasText: "Configure accepted" }).waitFor();
-    assert.deepEqual(JSON.parse(await page.getByLabel("current config").innerText()), { allowed_roots: [dir, "/tmp"], env: { GREETING: "hello there", EMPTY: "" } });
+    assert.deepEqual(JSON.parse(await page.getByLabel("current config").innerText()), {
+      allowed_roots: [dir, "/tmp"],
+      env: { GREETING: "hello there", EMPTY: "" },
+    });
     await shoot(t, page, "configure");
     await page.getByRole("navigation").getByRole("button", { name: /bash/ }).click();
     await page.getByLabel(/^command/).fill('echo "$GREETING"');

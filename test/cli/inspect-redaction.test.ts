@@ -16,7 +16,10 @@ let inspector: RunningInspector;
 
 before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-leak-"));
-  inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/leaky-provider.ts"), { dir, config: { api_key: secret, upstream: { token: token } } });
+  inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/leaky-provider.ts"), {
+    dir,
+    config: { api_key: secret, upstream: { token: token } },
+  });
 });
 after(async () => {
   await inspector?.stop();
@@ -57,7 +60,11 @@ async function post(route: string, body: unknown): Promise<{ status: number; bod
 it("keeps top-level and nested secrets the page leaves empty, and refuses to keep what is no secret", async () => {
   const kept = await post("api/configure", { config: {}, keep: ["api_key", "upstream.token"] });
   assert.equal(kept.status, 200);
-  assert.deepEqual(kept.body["state"], { config: { api_key: "[REDACTED]", upstream: { token: "[REDACTED]" } }, secretsSet: ["api_key", "upstream.token"], status: "accepted" });
+  assert.deepEqual(kept.body["state"], {
+    config: { api_key: "[REDACTED]", upstream: { token: "[REDACTED]" } },
+    secretsSet: ["api_key", "upstream.token"],
+    status: "accepted",
+  });
   const dropped = await post("api/configure", { config: { upstream: {} }, keep: ["api_key"] });
   assert.deepEqual((dropped.body["state"] as { secretsSet: string[] }).secretsSet, ["api_key"]);
   for (const keep of ["upstream", "nope", "api_key.x", "upstream.nope"]) {

@@ -57,7 +57,9 @@ describe("inspect secret masking", () => {
     const keeper = new SecretKeeper();
     keeper.remember(attributes, { api_key: "sk-split-secret" });
     const stream = keeper.redactor.stream();
-    const text = [stream.push(Buffer.from("before sk-spl")), stream.push(Buffer.from("it-secret after")), stream.flush()].map((b) => Buffer.from(b).toString("utf8")).join("");
+    const text = [stream.push(Buffer.from("before sk-spl")), stream.push(Buffer.from("it-secret after")), stream.flush()]
+      .map((b) => Buffer.from(b).toString("utf8"))
+      .join("");
     assert.equal(text, "before [REDACTED] after");
   });
 });

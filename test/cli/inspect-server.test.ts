@@ -208,7 +208,10 @@ describe("inspect server", () => {
 
   it("outlives a provider that dies mid-call: the call ends with the problem, the identity says how it exited", async () => {
     // The script kills its parent, the provider itself, while the call runs.
-    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "run", args: { script: "echo going; kill -9 $PPID; sleep 5" } }) });
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "run", args: { script: "echo going; kill -9 $PPID; sleep 5" } }),
+    });
     assert.equal(started.status, 200, started.body);
     const id = JSON.parse(started.body).id as string;
     for (let i = 0; i < 200; i++) {

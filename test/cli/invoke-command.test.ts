@@ -33,7 +33,10 @@ describe("harness-tool invoke", () => {
   it("streams a process-backed tool's output in order, then its exit status and result", async () => {
     const out = capture();
     const err = capture();
-    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })], { out: out.stream, err: err.stream });
+    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })], {
+      out: out.stream,
+      err: err.stream,
+    });
     assert.equal(code, 0, err.text());
     assert.match(out.text(), /one\ntwo\n[\s\S]*exit status: 4\n[\s\S]*result:\n\{\n {2}"exit_code": 4\n\}/);
     assert.match(err.text(), /oops/);
@@ -43,8 +46,15 @@ describe("harness-tool invoke", () => {
     const out = capture();
     const err = capture();
     assert.equal(await main(["invoke", provider, "count", "--args", '{"to": 3}', "--json"], { out: out.stream, err: err.stream }), 0, err.text());
-    const events = out.text().trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.deepEqual(events.map((e) => Object.keys(e)[0]), ["progress", "progress", "progress", "result"]);
+    const events = out
+      .text()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      events.map((e) => Object.keys(e)[0]),
+      ["progress", "progress", "progress", "result"],
+    );
     assert.deepEqual(events[3], { result: { payload: { counted: 3 } } });
   });
 

@@ -30,11 +30,23 @@ describe("launch errors", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const cases: [string, () => string, RegExp][] = [
-    ["a provider under dist/ that was never built", () => path.join(dir, "dist/nope.mjs"), /dist\/nope\.mjs does not exist: build it first \(`npm run build` writes dist\/provider\.mjs/],
-    ["a file that is not executable", () => path.join(dir, "dist/not-executable.mjs"), /not-executable\.mjs is not executable: chmod \+x \S+not-executable\.mjs, or launch dist\/provider\.mjs/],
+    [
+      "a provider under dist/ that was never built",
+      () => path.join(dir, "dist/nope.mjs"),
+      /dist\/nope\.mjs does not exist: build it first \(`npm run build` writes dist\/provider\.mjs/,
+    ],
+    [
+      "a file that is not executable",
+      () => path.join(dir, "dist/not-executable.mjs"),
+      /not-executable\.mjs is not executable: chmod \+x \S+not-executable\.mjs, or launch dist\/provider\.mjs/,
+    ],
     ["TypeScript sources", () => path.join(dir, "main.ts"), /main\.ts is TypeScript, which the kernel cannot launch/],
     ["a directory", () => path.join(dir, "dist"), /dist is a directory, not an executable: launch the provider's entry, e.g. \S+dist\/provider\.mjs/],
-    ["an interpreter that is not installed", () => path.join(dir, "no-interpreter"), /names an interpreter that is not installed here: #!\/nonexistent\/bin\/node/],
+    [
+      "an interpreter that is not installed",
+      () => path.join(dir, "no-interpreter"),
+      /names an interpreter that is not installed here: #!\/nonexistent\/bin\/node/,
+    ],
     ["a bare name that is not on PATH", () => "no-such-provider-anywhere", /no executable named no-such-provider-anywhere on PATH: give the provider's path/],
   ];
   for (const [what, provider, message] of cases) {
@@ -55,7 +67,10 @@ describe("launch errors", () => {
     const provider = writeProviderScript(dir, "crash-at-start", "test/cli/fixtures/misbehaving-provider.ts", { MISBEHAVIOUR: "crashes-at-start" });
     const { code, err } = await cli(["invoke", provider, "lookup", "--args", "{}"]);
     assert.equal(code, 2, err);
-    assert.match(err, /^harness-tool invoke: the provider did not start: the process exited with code 1 before serve\(\) made the handshake[^\n]*\nits stderr:\n(.*\n)*.*cannot open the database/);
+    assert.match(
+      err,
+      /^harness-tool invoke: the provider did not start: the process exited with code 1 before serve\(\) made the handshake[^\n]*\nits stderr:\n(.*\n)*.*cannot open the database/,
+    );
   });
 
   it("a provider that exits during a call: its exit code and the last lines of its stderr, exit 1", async () => {

@@ -72,8 +72,7 @@ const tsconfig = {
 describe("harness-tool sync", () => {
   let dir = "";
   let handlersPath = "";
-  const typecheck = () =>
-    spawnSync("node", [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir, "--pretty", "false"], { encoding: "utf8" });
+  const typecheck = () => spawnSync("node", [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir, "--pretty", "false"], { encoding: "utf8" });
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-sync-"));
@@ -143,7 +142,9 @@ describe("harness-tool sync", () => {
         "  /** Lists a folder. */\n  listDir(input: ListDirInput, ctx: ToolContext<FsConfig>): Promise<ListDirOutput>;\n  grepFiles(",
       ) + "export interface ListDirInput { path: string }\nexport interface ListDirOutput { names: string[] }\n",
     );
-    const importsBefore = readFileSync(handlersPath, "utf8").split("\n").filter((l) => l.startsWith("import ")).length;
+    const importsBefore = readFileSync(handlersPath, "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("import ")).length;
     const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
     assert.deepEqual(report.objects[0]?.added, ["listDir"]);
     const after = readFileSync(handlersPath, "utf8");
@@ -176,6 +177,9 @@ describe("harness-tool sync", () => {
     const out = captureStream();
     const err = captureStream();
     assert.equal(await main(["sync", main_], { out: out.stream, err: err.stream }), 2);
-    assert.match(err.text(), /^harness-tool sync: \S+main\.ts has no object typed as a generated \.\.\.Handlers interface .*: name the file that holds it, e\.g\. src\/handlers\.ts\n$/);
+    assert.match(
+      err.text(),
+      /^harness-tool sync: \S+main\.ts has no object typed as a generated \.\.\.Handlers interface .*: name the file that holds it, e\.g\. src\/handlers\.ts\n$/,
+    );
   });
 });

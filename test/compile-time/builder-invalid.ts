@@ -9,46 +9,85 @@ declare const someKind: ToolKindName;
 declare const someFlag: boolean;
 
 export const riskOnDataSource = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "data_source", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "data_source",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error a data_source is read_only
   risk: "high",
 });
 
 export const riskOnInteractive = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "interactive", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "interactive",
+  description: "d",
+  ...io,
+  idempotent: true,
   // @ts-expect-error an interactive tool is read_only
   risk: "low",
 });
 
 export const readOnlyResource = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "resource",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error a resource is never read_only
   risk: "read_only",
 });
 
 // @ts-expect-error a resource must state its risk
 export const resourceWithoutRisk = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "resource",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
 });
 
 // @ts-expect-error a resource must declare concurrency
 export const resourceWithoutConcurrency = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", risk: "low", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
 });
 
 // @ts-expect-error a data_source must declare concurrency
 export const dataSourceWithoutConcurrency = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "data_source", risk: "read_only", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: true,
 });
 
 export const interactiveWithConcurrency = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "interactive", risk: "read_only", description: "d", ...io, idempotent: false,
+  name: "t",
+  kind: "interactive",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: false,
   // @ts-expect-error interactive tools never declare concurrency
   concurrency: { safe: true },
 });
 
 export const keyFieldsWithoutSafe = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", risk: "low", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
   concurrency: {
     safe: false,
     // @ts-expect-error key fields need safe: true
@@ -57,7 +96,12 @@ export const keyFieldsWithoutSafe = defineTool<FileInput, FileOutput>()({
 });
 
 export const unknownKeyField = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", risk: "low", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
   concurrency: {
     safe: true,
     // @ts-expect-error "size" is not a key of FileInput
@@ -66,52 +110,103 @@ export const unknownKeyField = defineTool<FileInput, FileOutput>()({
 });
 
 export const terminatesTurnOnDataSource = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error terminatesTurn is for resources
   terminatesTurn: true,
 });
 
 export const terminatesTurnOnInteractive = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "interactive", risk: "read_only", description: "d", ...io, idempotent: true,
+  name: "t",
+  kind: "interactive",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: true,
   // @ts-expect-error terminatesTurn is for resources
   terminatesTurn: true,
 });
 
 // @ts-expect-error idempotent must be stated
 export const idempotentLeftOut = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true },
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
 });
 
 export const widenedKind = defineTool<FileInput, FileOutput>()({
-  name: "t", risk: "low", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  risk: "low",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error kind must be a literal
   kind: someKind,
 });
 
 export const widenedStreaming = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error streaming must be a literal
   streaming: someFlag,
 });
 
 export const widenedProcessBacked = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", risk: "high", description: "d", ...io, concurrency: { safe: false }, idempotent: false,
+  name: "t",
+  kind: "resource",
+  risk: "high",
+  description: "d",
+  ...io,
+  concurrency: { safe: false },
+  idempotent: false,
   // @ts-expect-error processBacked must be a literal
   processBacked: someFlag,
 });
 
 export const processBackedNotStreaming = defineTool<FileInput, FileOutput>()({
-  name: "t", kind: "resource", risk: "high", description: "d", ...io, concurrency: { safe: false }, idempotent: false,
+  name: "t",
+  kind: "resource",
+  risk: "high",
+  description: "d",
+  ...io,
+  concurrency: { safe: false },
+  idempotent: false,
   processBacked: true,
   // @ts-expect-error a process-backed tool streams
   streaming: false,
 });
 
 const plain = defineTool<FileInput, FileOutput>()({
-  name: "plain", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "plain",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
 });
 const streamingTool = defineTool<FileInput, FileOutput>()({
-  name: "streaming", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "streaming",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   streaming: true,
 });
 
@@ -153,19 +248,35 @@ export const previewWithoutDeclaring = defineProvider(
 // The form the plugin generates: the kind and streaming shape given as type arguments. The
 // argument is still checked against that kind's spec.
 export const explicitKindRisk = defineTool<FileInput, FileOutput>()<"data_source">({
-  name: "t", kind: "data_source", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "data_source",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error an explicitly typed data_source is read_only too
   risk: "critical",
 });
 
 export const explicitKindMismatch = defineTool<FileInput, FileOutput>()<"data_source">({
-  name: "t", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error the literal kind must match the type argument
   kind: "resource",
 });
 
 export const explicitPreviewUndeclared = defineTool<FileInput, FileOutput>()<"resource">({
-  name: "t", kind: "resource", risk: "low", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
   // @ts-expect-error preview needs its type argument
   preview: true,
 });

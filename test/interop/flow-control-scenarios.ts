@@ -47,9 +47,15 @@ export function writePatternFile(dir: string): string {
 
 /** Small calls of both tools, so that the idle RSS is measured on a provider that has run once. */
 export async function warmUp(host: ScenarioHost, patternFile: string): Promise<ProviderMemory> {
-  const child = await host.invoke({ id: "warm-run", toolName: "run", arguments: { command: `cat ${patternFile}` }, callContext: callContext("s-flow") }, { digest: true });
+  const child = await host.invoke(
+    { id: "warm-run", toolName: "run", arguments: { command: `cat ${patternFile}` }, callContext: callContext("s-flow") },
+    { digest: true },
+  );
   assert.equal(child.digest?.stdout.bytes, patternBlockBytes);
-  const handler = await host.invoke({ id: "warm-flood", toolName: "flood", arguments: { bytes: 1 << 20 }, callContext: callContext("s-flow") }, { digest: true });
+  const handler = await host.invoke(
+    { id: "warm-flood", toolName: "flood", arguments: { bytes: 1 << 20 }, callContext: callContext("s-flow") },
+    { digest: true },
+  );
   assert.equal(handler.digest?.stdout.bytes, 1 << 20);
   return providerMemory(host.pid);
 }
@@ -77,7 +83,12 @@ export async function slowReaderScenario(
   const total = options.blocks * patternBlockBytes;
   const call =
     producer === "child"
-      ? { id: "slow-run", toolName: "run", arguments: { command: `i=0; while [ $i -lt ${options.blocks} ]; do cat ${options.patternFile}; i=$((i+1)); done` }, callContext: callContext("s-flow") }
+      ? {
+          id: "slow-run",
+          toolName: "run",
+          arguments: { command: `i=0; while [ $i -lt ${options.blocks} ]; do cat ${options.patternFile}; i=$((i+1)); done` },
+          callContext: callContext("s-flow"),
+        }
       : { id: "slow-flood", toolName: "flood", arguments: { bytes: total }, callContext: callContext("s-flow") };
   const started = performance.now();
   const outcome = await host.invoke(call, { recvDelayMs: options.recvDelayMs, digest: true });
@@ -117,7 +128,9 @@ export async function slowReaderCancelScenario(host: ScenarioHost, producer: "ch
   assert.equal(outcome.cancelled, true);
   assert.deepEqual(terminal(outcome.events), [], "no result or error after a cancel");
   if (producer === "child") {
-    const stderr = outcome.events.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [Buffer.from(e.event.value.data).toString()] : [])).join("");
+    const stderr = outcome.events
+      .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [Buffer.from(e.event.value.data).toString()] : []))
+      .join("");
     const pid = Number(stderr.trim());
     assert.ok(Number.isInteger(pid) && pid > 0, `the child printed its pid: ${JSON.stringify(stderr)}`);
     assert.ok(await eventually(() => processGone(pid), goneWithinMs), `the child ${pid} is gone`);
@@ -148,12 +161,16 @@ export function describeSlowReader(id: HostId, options: { readonly label: string
       rmSync(dir, { recursive: true, force: true });
     });
     for (const producer of ["child", "handler"] as const) {
-      scenario(id, `a ${producer} writing ${blocks} MiB, read with a ${recvDelayMs} ms pause per event: every byte in order, then exit_status and the result; peak RSS < ${peakAboveIdleBoundMb} MiB above idle`, async () => {
-        const f = await slowReaderScenario(h.host, producer, { blocks, recvDelayMs, patternFile, idle });
-        console.log(
-          `# ${options.label} (${id} host, ${producer}): ${f.bytes} bytes in ${f.chunks} chunks (largest ${f.largestChunk}) in ${(f.ms / 1000).toFixed(1)} s (${(f.bytes / 1e6 / (f.ms / 1000)).toFixed(0)} MB/s), sha256 ${f.sha256.slice(0, 16)}…, peak RSS ${f.peakAboveIdleMb.toFixed(1)} MiB above idle (${idle.rssMb.toFixed(1)} MiB)`,
-        );
-      });
+      scenario(
+        id,
+        `a ${producer} writing ${blocks} MiB, read with a ${recvDelayMs} ms pause per event: every byte in order, then exit_status and the result; peak RSS < ${peakAboveIdleBoundMb} MiB above idle`,
+        async () => {
+          const f = await slowReaderScenario(h.host, producer, { blocks, recvDelayMs, patternFile, idle });
+          console.log(
+            `# ${options.label} (${id} host, ${producer}): ${f.bytes} bytes in ${f.chunks} chunks (largest ${f.largestChunk}) in ${(f.ms / 1000).toFixed(1)} s (${(f.bytes / 1e6 / (f.ms / 1000)).toFixed(0)} MB/s), sha256 ${f.sha256.slice(0, 16)}…, peak RSS ${f.peakAboveIdleMb.toFixed(1)} MiB above idle (${idle.rssMb.toFixed(1)} MiB)`,
+          );
+        },
+      );
       scenario(id, `a ${producer} cancelled in the middle of a slow read: it stops, no terminal event, the provider serves on`, () =>
         slowReaderCancelScenario(h.host, producer, recvDelayMs),
       );

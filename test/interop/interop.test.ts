@@ -94,7 +94,10 @@ for (const id of hostIds) {
     scenario(id, "a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result", async () => {
       await streamingProcessScenario(host, sampleBash);
       const outcome = await host.invoke({ id: "bash-2", toolName: "bash", arguments: { command: "true" }, callContext: callContext("s-bash") });
-      assert.ok(outcome.events.some((e) => e.event.case === "progress"), "progress events arrive");
+      assert.ok(
+        outcome.events.some((e) => e.event.case === "progress"),
+        "progress events arrive",
+      );
     });
 
     scenario(id, "an error of each category a provider can emit ends the stream as one terminal error", async () => {
@@ -144,7 +147,12 @@ for (const id of hostIds) {
     }
 
     scenario(id, "Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
-      const outcome = await host.invoke({ id: "note-1", toolName: "note", arguments: { message: "noted via the kernel" }, callContext: callContext("session-42") });
+      const outcome = await host.invoke({
+        id: "note-1",
+        toolName: "note",
+        arguments: { message: "noted via the kernel" },
+        callContext: callContext("session-42"),
+      });
       assert.equal(outcome.events[0]?.event.case, "result");
       const log = (await host.callbackCalls()).log.find((l) => l.entry?.message === "noted via the kernel");
       assert.equal(log?.sessionId, "session-42");
@@ -154,7 +162,12 @@ for (const id of hostIds) {
     });
 
     scenario(id, "every callback on broker ID 1: Log, Emit, RunSession, CountTokens; the kernel's answers reach the handler", async () => {
-      const outcome = await host.invoke({ id: "cb-1", toolName: "callbacks", arguments: { topic: "quarterly report" }, callContext: callContext("session-cb") });
+      const outcome = await host.invoke({
+        id: "cb-1",
+        toolName: "callbacks",
+        arguments: { topic: "quarterly report" },
+        callContext: callContext("session-cb"),
+      });
       const result = outcome.events[0];
       assert.equal(result?.event.case, "result", JSON.stringify(outcome.events));
       assert.deepEqual(result?.event.case === "result" ? result.event.value.payload : undefined, {
@@ -225,8 +238,14 @@ const startFailures: readonly { readonly provider: ProviderCommand; readonly cau
   { provider: throwsAtStartProvider, cause: /credentials\.json is missing/ },
   { provider: brokenProvider, cause: /tool name "same" is declared more than once/ },
   // The provider refuses a protocol version it does not speak, and an AutoMTLS certificate it cannot read.
-  { provider: withEnvironment(sampleProvider, "offered-protocol-2", { PLUGIN_PROTOCOL_VERSIONS: "2" }), cause: /incompatible plugin protocol versions: the host offers 2, this provider speaks 1/ },
-  { provider: withEnvironment(sampleProvider, "garbled-client-cert", { PLUGIN_CLIENT_CERT: "not a certificate" }), cause: /PLUGIN_CLIENT_CERT \(AutoMTLS\) holds no PEM certificate/ },
+  {
+    provider: withEnvironment(sampleProvider, "offered-protocol-2", { PLUGIN_PROTOCOL_VERSIONS: "2" }),
+    cause: /incompatible plugin protocol versions: the host offers 2, this provider speaks 1/,
+  },
+  {
+    provider: withEnvironment(sampleProvider, "garbled-client-cert", { PLUGIN_CLIENT_CERT: "not a certificate" }),
+    cause: /PLUGIN_CLIENT_CERT \(AutoMTLS\) holds no PEM certificate/,
+  },
 ];
 
 for (const id of hostIds) {
@@ -276,23 +295,27 @@ for (const id of hostIds.filter((h) => h !== "typescript")) {
 
 describe(`${hostLabels["go-automtls"]}: only the host's certificate gets in`, { skip: goSkip }, () => {
   for (const id of ["go", "go-automtls"] as const) {
-    scenario(id, `${id === "go" ? "without AutoMTLS a plaintext client is served" : "a plaintext client, a TLS client without a certificate and one with a foreign certificate are refused"}`, async () => {
-      const h = await start(id, sampleProvider);
-      try {
-        const go = h.go as GoHost;
-        if (id === "go") {
-          assert.deepEqual(await go.probe("plaintext"), { refused: false, message: "" });
-          return;
+    scenario(
+      id,
+      `${id === "go" ? "without AutoMTLS a plaintext client is served" : "a plaintext client, a TLS client without a certificate and one with a foreign certificate are refused"}`,
+      async () => {
+        const h = await start(id, sampleProvider);
+        try {
+          const go = h.go as GoHost;
+          if (id === "go") {
+            assert.deepEqual(await go.probe("plaintext"), { refused: false, message: "" });
+            return;
+          }
+          for (const credentials of ["plaintext", "tls-without-client-cert", "tls-foreign-client-cert"] as const) {
+            const probe = await go.probe(credentials);
+            assert.ok(probe.refused, `${credentials} was served`);
+          }
+          await h.host.ping();
+        } finally {
+          await h.close();
         }
-        for (const credentials of ["plaintext", "tls-without-client-cert", "tls-foreign-client-cert"] as const) {
-          const probe = await go.probe(credentials);
-          assert.ok(probe.refused, `${credentials} was served`);
-        }
-        await h.host.ping();
-      } finally {
-        await h.close();
-      }
-    });
+      },
+    );
   }
 });
 

@@ -23,7 +23,9 @@ describe(`${hostLabels.go}: the kernel cancelling calls in a burst`, { skip: goS
       const call = { id: "burst", toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext("s-burst") };
       const request = Buffer.from(toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }))).toString("base64");
       const burst = await go.request({ op: "cancelBurst", request, count: 3000, batch: 100 });
-      console.log(`# go-plugin host, cancel burst: ${JSON.stringify(burst.codes)}; ping ${String(burst.pingCode ?? "OK")}; provider exited: ${String(burst.exited)}`);
+      console.log(
+        `# go-plugin host, cancel burst: ${JSON.stringify(burst.codes)}; ping ${String(burst.pingCode ?? "OK")}; provider exited: ${String(burst.exited)}`,
+      );
       assert.deepEqual(burst.codes, { Canceled: 3000 }, "every call was cancelled; none failed with the session");
       assert.equal(burst.pingError, undefined, "Ping answers after the burst");
       assert.equal(burst.exited, false, "the provider is still running");

@@ -214,7 +214,8 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
     autoMTLS: mode.autoMTLS === true,
     ...(mode.env ? { env: mode.env } : {}),
   });
-  const unary = (method: string, request: Uint8Array): Promise<GoResult> => host.request({ op: "unary", method: `${toolService}/${method}`, request: b64(request) });
+  const unary = (method: string, request: Uint8Array): Promise<GoResult> =>
+    host.request({ op: "unary", method: `${toolService}/${method}`, request: b64(request) });
   const ok = (result: GoResult, what: string): Uint8Array => {
     if (result.code !== 0) throw new Error(`${what} failed through the Go host: ${String(result.code)} ${String(result.message)}`);
     return unb64(result.response);
@@ -229,7 +230,8 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
     ping: async () => {
       await host.request({ op: "ping" });
     },
-    getSchema: async () => fromBinary(GetSchemaResponseSchema, ok(await unary("GetSchema", toBinary(GetSchemaRequestSchema, create(GetSchemaRequestSchema))), "GetSchema")),
+    getSchema: async () =>
+      fromBinary(GetSchemaResponseSchema, ok(await unary("GetSchema", toBinary(GetSchemaRequestSchema, create(GetSchemaRequestSchema))), "GetSchema")),
     configure: async (config) => {
       const result = await unary("Configure", toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config })));
       if (result.code === 0) return { code: 0, message: "" };
@@ -254,7 +256,8 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
         },
       };
     },
-    describe: async () => fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
+    describe: async () =>
+      fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
     callbackCalls: () => goCallbacks(host),
     hostLogs: async () => providerLogLines(await host.logEntries()),
     kill: async () => {

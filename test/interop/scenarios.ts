@@ -26,7 +26,10 @@ export const callContext = (sessionId: string) => ({ sessionId, turnId: "turn-1"
 /** The shell's pid and its background child's, as `sleep 30 & echo "$$ $!"` printed them. */
 export function printedPids(events: readonly ToolEvent[]): number[] {
   const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [text(e.event.value.data)] : [])).join("");
-  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  const pids = printed
+    .split(/\s+/)
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number);
   assert.equal(pids.length, 2, `pids printed: ${JSON.stringify(printed)}`);
   return pids;
 }
@@ -81,7 +84,12 @@ export async function cancellationScenario(host: ScenarioHost, p: ProcessTool, e
 
 /** go-plugin's Kill() in the middle of a process-backed call: its children die with the provider. */
 export async function killDuringCallScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number, go?: GoHost): Promise<void> {
-  const running = await host.startInvoke({ id: "bash-kill", toolName: p.tool, arguments: p.args('sleep 30 & echo "$$ $!"; wait'), callContext: callContext("s-kill") });
+  const running = await host.startInvoke({
+    id: "bash-kill",
+    toolName: p.tool,
+    arguments: p.args('sleep 30 & echo "$$ $!"; wait'),
+    callContext: callContext("s-kill"),
+  });
   const events = await running.events(eventsBeforePids + 1);
   const pids = printedPids(events);
   await killScenario(host, go);
@@ -103,8 +111,15 @@ export async function handshakeScenario(host: ScenarioHost, socketDir?: string):
 /** go-plugin v1.8.0 opened plugin.GRPCStdio/StreamStdio and reads it: no "unavailable" warning. */
 export async function streamStdioScenario(go: GoHost): Promise<void> {
   const stdio = (await go.logEntries()).filter((e) => e.module === "host.stdio");
-  assert.ok(stdio.some((e) => e.message === "waiting for stdio data"), `the host reads StreamStdio: ${JSON.stringify(stdio)}`);
-  assert.deepEqual(stdio.filter((e) => e.level === "warn" || e.level === "error"), [], "StreamStdio served without a warning");
+  assert.ok(
+    stdio.some((e) => e.message === "waiting for stdio data"),
+    `the host reads StreamStdio: ${JSON.stringify(stdio)}`,
+  );
+  assert.deepEqual(
+    stdio.filter((e) => e.level === "warn" || e.level === "error"),
+    [],
+    "StreamStdio served without a warning",
+  );
   // Console output reaches the host as stderr log lines with their levels, not as raw stdio bytes.
   assert.deepEqual(await go.stdio(), { stdout: "", stderr: "" });
 }

@@ -100,7 +100,11 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       tools: ["web_search", "web_fetch"],
       config: { api_key: "k-secret", endpoint: `${world.webOrigin}/search`, allowed_domains: ["127.0.0.1"] },
       invokes: [
-        { tool: "web_search", arguments: { query: "kernels" }, result: { results: [{ title: "Kernels", url: "https://example.org/kernels", snippet: "about kernels" }] } },
+        {
+          tool: "web_search",
+          arguments: { query: "kernels" },
+          result: { results: [{ title: "Kernels", url: "https://example.org/kernels", snippet: "about kernels" }] },
+        },
         { tool: "web_fetch", arguments: { url: `${world.webOrigin}/page` }, result: { status: 200, body: "a page for the kernel test" } },
         { tool: "web_fetch", arguments: { url: "https://example.org/" }, error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED" },
       ],

@@ -27,7 +27,16 @@ import { test } from "node:test";
 import { providerArgv } from "../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, goVersion, installHarnessGoFiles, KernelUnavailable, locateSnapshot, unpackKernel, type KernelSnapshot, type KernelTree } from "./kernel-snapshot.js";
+import {
+  goTestEnvironment,
+  goVersion,
+  installHarnessGoFiles,
+  KernelUnavailable,
+  locateSnapshot,
+  unpackKernel,
+  type KernelSnapshot,
+  type KernelTree,
+} from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
@@ -106,7 +115,9 @@ function report(tree: KernelTree, run: GoTestRun, seconds: number): void {
 
 const kernel = kernelOrSkip();
 
-test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", { skip: "skip" in kernel ? kernel.skip : false }, async (t) => {
+test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", {
+  skip: "skip" in kernel ? kernel.skip : false,
+}, async (t) => {
   if ("skip" in kernel) return;
   if ("failure" in kernel) throw kernel.failure;
   const tree = unpackKernel(kernel.snapshot, kernel.goVersion);

@@ -8,7 +8,9 @@ import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { buildFiles, generate } from "./support/plugin-request.js";
 
 const protos = path.join(import.meta.dirname, "protos");
-const cases = readdirSync(path.join(protos, "bad")).filter((f) => f.endsWith(".proto")).sort();
+const cases = readdirSync(path.join(protos, "bad"))
+  .filter((f) => f.endsWith(".proto"))
+  .sort();
 const diagnosticLine = /^[\w./-]+\.proto:\d+:\d+: [\w.]+: .+ \(.+\)$/;
 
 function expectations(file: string): { position: string; scope: string; text: string }[] {

@@ -11,7 +11,9 @@ import { repoRoot, runBuf } from "../support/buf.js";
 import { diffTrees } from "../support/tree-diff.js";
 
 const examplesRoot = path.join(repoRoot, "examples");
-const examples = readdirSync(examplesRoot).filter((name) => statSync(path.join(examplesRoot, name)).isDirectory()).sort();
+const examples = readdirSync(examplesRoot)
+  .filter((name) => statSync(path.join(examplesRoot, name)).isDirectory())
+  .sort();
 
 describe("examples", () => {
   it("cover the reference catalog", () => {

@@ -21,7 +21,10 @@ describe("good protos", () => {
   it("warns about a missing default_timeout and still generates", async () => {
     const run = await generate(files, ["no_timeout.proto"]);
     assert.equal(run.response.error ?? "", "");
-    assert.deepEqual(run.response.file.map((f) => f.name), ["no_timeout_tool.ts", "no_timeout_tool_schemas.ts"]);
+    assert.deepEqual(
+      run.response.file.map((f) => f.name),
+      ["no_timeout_tool.ts", "no_timeout_tool_schemas.ts"],
+    );
     assert.equal(run.warnings.length, 1);
     assert.match(run.warnings[0] ?? "", /^no_timeout\.proto:12:12: LookupService\.Lookup: warning: no default_timeout: .+ \(set default_timeout .+\)$/);
   });
@@ -30,7 +33,12 @@ describe("good protos", () => {
     it(`generates every documented mapping as committed in ${folder}/ (${parameter})`, async () => {
       const run = await generate(files, goldenProtos, parameter);
       assert.equal(run.response.error ?? "", "");
-      assert.deepEqual(run.response.file.map((f) => f.name).sort(), readdirSync(path.join(testDir, folder)).filter((name) => /\.(ts|js)$/.test(name)).sort());
+      assert.deepEqual(
+        run.response.file.map((f) => f.name).sort(),
+        readdirSync(path.join(testDir, folder))
+          .filter((name) => /\.(ts|js)$/.test(name))
+          .sort(),
+      );
       for (const file of run.response.file) {
         const committed = readFileSync(path.join(testDir, folder, file.name), "utf8");
         assert.equal(file.content, committed, `${folder}/${file.name} is stale; regenerate it with \`node test/plugin/update-golden.mjs\``);
@@ -41,7 +49,10 @@ describe("good protos", () => {
   it("is deterministic", async () => {
     const a = await generate(files, ["mapping.proto"]);
     const b = await generate(files, ["mapping.proto"]);
-    assert.deepEqual(a.response.file.map((f) => f.content), b.response.file.map((f) => f.content));
+    assert.deepEqual(
+      a.response.file.map((f) => f.content),
+      b.response.file.map((f) => f.content),
+    );
   });
 
   it("names the plugin version, parameters and source file in the header", async () => {
@@ -57,11 +68,17 @@ describe("good protos", () => {
   });
 
   it("refuses an unknown option with protoplugin's option error", () => {
-    assert.throws(() => generate(files, ["mapping.proto"], "target=ts,runtime_path=x"), (error: Error) => {
-      assert.equal(error.name, "PluginOptionError");
-      assert.match(error.message, /^invalid option "runtime_path=x": unknown option "runtime_path"/);
-      return true;
+    assert.throws(
+      () => generate(files, ["mapping.proto"], "target=ts,runtime_path=x"),
+      (error: Error) => {
+        assert.equal(error.name, "PluginOptionError");
+        assert.match(error.message, /^invalid option "runtime_path=x": unknown option "runtime_path"/);
+        return true;
+      },
+    );
+    assert.throws(() => generate(files, ["mapping.proto"], "target=ts,runtime_import_path="), {
+      name: "PluginOptionError",
+      message: /runtime_import_path needs a module path/,
     });
-    assert.throws(() => generate(files, ["mapping.proto"], "target=ts,runtime_import_path="), { name: "PluginOptionError", message: /runtime_import_path needs a module path/ });
   });
 });

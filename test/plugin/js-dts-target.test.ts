@@ -42,10 +42,7 @@ describe("target=js+dts", () => {
     const options = projectOptions();
     const program = ts.createProgram({ rootNames: modules.flatMap((m) => [path.join(golden, `${m}.ts`), path.join(jsDts, `${m}.d.ts`)]), options });
     const checker = program.getTypeChecker();
-    const lines = [
-      "type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;",
-      "type Assert<T extends true> = T;",
-    ];
+    const lines = ["type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;", "type Assert<T extends true> = T;"];
     for (const m of modules) {
       const fromTs = exportsOf(checker, program.getSourceFile(path.join(golden, `${m}.ts`)) as ts.SourceFile);
       const fromDts = exportsOf(checker, program.getSourceFile(path.join(jsDts, `${m}.d.ts`)) as ts.SourceFile);
@@ -69,7 +66,9 @@ describe("target=js+dts", () => {
   });
 
   it("writes declarations that type-check without skipLibCheck", () => {
-    const files = readdirSync(jsDts).filter((f) => f.endsWith(".d.ts")).map((f) => path.join(jsDts, f));
+    const files = readdirSync(jsDts)
+      .filter((f) => f.endsWith(".d.ts"))
+      .map((f) => path.join(jsDts, f));
     const program = ts.createProgram({ rootNames: files, options: { ...projectOptions(), skipLibCheck: false } });
     const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
     assert.equal(diagnostics.length, 0, format(diagnostics));
@@ -95,16 +94,25 @@ describe("target=js+dts", () => {
       for (const [name, value] of Object.entries(fromTs)) {
         const other = fromJs[name];
         if (/^validate/.test(name)) {
-          for (const sample of samples) assert.deepEqual((other as (v: unknown) => unknown)(sample), (value as (v: unknown) => unknown)(sample), `${m}.${name}(${JSON.stringify(sample)})`);
+          for (const sample of samples)
+            assert.deepEqual((other as (v: unknown) => unknown)(sample), (value as (v: unknown) => unknown)(sample), `${m}.${name}(${JSON.stringify(sample)})`);
         } else if (/ToolSchemas$/.test(name)) {
           assert.deepEqual((other as () => unknown)(), (value as () => unknown)(), `${m}.${name}()`);
         } else if (/^create\w+Provider$/.test(name)) {
-          const [a, b] = [(value as (h: unknown) => { tools: { declaration: unknown }[] })(handlers), (other as (h: unknown) => { tools: { declaration: unknown }[] })(handlers)];
-          assert.deepEqual({ ...b, tools: b.tools.map((t) => t.declaration), config: undefined }, { ...a, tools: a.tools.map((t) => t.declaration), config: undefined }, `${m}.${name}()`);
+          const [a, b] = [
+            (value as (h: unknown) => { tools: { declaration: unknown }[] })(handlers),
+            (other as (h: unknown) => { tools: { declaration: unknown }[] })(handlers),
+          ];
+          assert.deepEqual(
+            { ...b, tools: b.tools.map((t) => t.declaration), config: undefined },
+            { ...a, tools: a.tools.map((t) => t.declaration), config: undefined },
+            `${m}.${name}()`,
+          );
         } else if (/Config$/.test(name)) {
           const [a, b] = [value as { attributes: unknown; decode: (v: unknown) => unknown }, other as { attributes: unknown; decode: (v: unknown) => unknown }];
           assert.deepEqual(b.attributes, a.attributes, `${m}.${name}.attributes`);
-          for (const sample of samples.filter((s) => typeof s === "object" && s !== null && !Array.isArray(s))) assert.deepEqual(b.decode(sample), a.decode(sample), `${m}.${name}.decode(${JSON.stringify(sample)})`);
+          for (const sample of samples.filter((s) => typeof s === "object" && s !== null && !Array.isArray(s)))
+            assert.deepEqual(b.decode(sample), a.decode(sample), `${m}.${name}.decode(${JSON.stringify(sample)})`);
         } else if (/Tool$/.test(name)) {
           assert.deepEqual((other as { declaration: unknown }).declaration, (value as { declaration: unknown }).declaration, `${m}.${name}`);
         } else {
@@ -116,6 +124,9 @@ describe("target=js+dts", () => {
 
   it("refuses CommonJS output: the runtime is an ES module", () => {
     const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
-    assert.throws(() => generate(files, ["no_timeout.proto"], "target=js,js_import_style=legacy_commonjs"), /^Error: invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module/);
+    assert.throws(
+      () => generate(files, ["no_timeout.proto"], "target=js,js_import_style=legacy_commonjs"),
+      /^Error: invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module/,
+    );
   });
 });

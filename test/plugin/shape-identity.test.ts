@@ -18,8 +18,20 @@ const text: ValueShape = { kind: "string", description: "A text." };
 describe("alike shapes", () => {
   it("share an interface when fields, types, requiredness and comments are the same", () => {
     const names = new SharedTypeNames();
-    const first = named("ReadWindow", object("A window.", [["offset", number], ["length", number]]));
-    const second = named("ListWindow", object("A window.", [["offset", number], ["length", number]]));
+    const first = named(
+      "ReadWindow",
+      object("A window.", [
+        ["offset", number],
+        ["length", number],
+      ]),
+    );
+    const second = named(
+      "ListWindow",
+      object("A window.", [
+        ["offset", number],
+        ["length", number],
+      ]),
+    );
     assert.equal(names.declaringShape(first), first);
     assert.equal(names.declaringShape(second), first);
   });
@@ -35,11 +47,7 @@ describe("alike shapes", () => {
 
   it("share neither when requiredness, a type or an enum value differs", () => {
     const base = object("W.", [["x", number]]);
-    for (const other of [
-      object("W.", [["x", number, false]]),
-      object("W.", [["x", { kind: "boolean" }]]),
-      object("W.", [["y", number]]),
-    ]) {
+    for (const other of [object("W.", [["x", number, false]]), object("W.", [["x", { kind: "boolean" }]]), object("W.", [["y", number]])]) {
       const names = new SharedTypeNames();
       assert.equal(names.declaringShape(named("B", other)).typeName, "B");
       assert.notEqual(checkKey(named("A", base)), checkKey(named("B", other)));

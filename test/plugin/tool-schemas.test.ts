@@ -14,5 +14,8 @@ it("filesystemToolSchemas() equals GetSchema's tools", () => {
   generated.forEach((tool, i) => {
     assert.ok(equals(ToolSchemaSchema, tool, served[i]!), `${tool.name} differs from GetSchema's`);
   });
-  assert.deepEqual(generated.map((t) => t.name), ["read_file", "write_file", "edit_file"]);
+  assert.deepEqual(
+    generated.map((t) => t.name),
+    ["read_file", "write_file", "edit_file"],
+  );
 });

@@ -19,7 +19,7 @@ const { shape } = fc.letrec<{ shape: ValueShape; object: ObjectShape }>((tie) =>
     fc.constant<ValueShape>({ kind: "number" }),
     fc.constant<ValueShape>({ kind: "boolean" }),
     fc.constant<ValueShape>({ kind: "string" }),
-    fc.uniqueArray(fc.constantFrom("json", "text", "a\"b"), { minLength: 1 }).map((e): ValueShape => ({ kind: "string", enum: e })),
+    fc.uniqueArray(fc.constantFrom("json", "text", 'a"b'), { minLength: 1 }).map((e): ValueShape => ({ kind: "string", enum: e })),
     tie("shape").map((items): ValueShape => ({ kind: "array", items })),
     tie("object"),
   ),
@@ -46,12 +46,16 @@ function compile(root: NamedShape, typed: boolean): (value: unknown) => ValueVio
   const lines = [...writer.validator("export function validate", root), ...writer.functions()];
   const printed = `${lines.map((l) => l.join("")).join("\n")}\nreturn validate;`;
   const js = typed
-    ? ts.transpileModule(`type ValueViolation = { path: string; message: string };\n${printed}`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText
+    ? ts.transpileModule(`type ValueViolation = { path: string; message: string };\n${printed}`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } })
+        .outputText
     : printed;
   return new Function("typeOfJson", "escapePointer", js.replace(/^export /gm, ""))(typeOfJson, escapePointer) as (value: unknown) => ValueViolation[];
 }
 
-for (const [language, typed] of [["TypeScript", true], ["JavaScript", false]] as const) {
+for (const [language, typed] of [
+  ["TypeScript", true],
+  ["JavaScript", false],
+] as const) {
   it(`compiled validators (${language}) report what validateValue reports`, () => {
     fc.assert(
       fc.property(shape, fc.array(json, { minLength: 1, maxLength: 8 }), (target, values) => {

@@ -40,7 +40,10 @@ describe("handler faults through the wire", () => {
     assert.ok(!processGone(p.pid), "the provider process is alive");
     const echo = await p.invoke({ id: "probe", toolName: "echo", arguments: { text: "still here" }, callContext: callContext() }).done;
     assert.equal(echo.code, 0);
-    assert.deepEqual(echo.events.map((e) => e.event.case), ["result"]);
+    assert.deepEqual(
+      echo.events.map((e) => e.event.case),
+      ["result"],
+    );
   }
 
   async function fault(mode: string) {
@@ -122,7 +125,10 @@ describe("handler faults through the wire", () => {
     assert.equal(again.category, ToolErrorCategory.PERMISSION_DENIED, "the same tool still runs (safe: true, the orphan blocks nothing)");
   });
 
-  for (const [how, tool] of [["cancelled", "stubborn_child"], ["timed out", "stubborn_child_timed"]] as const) {
+  for (const [how, tool] of [
+    ["cancelled", "stubborn_child"],
+    ["timed out", "stubborn_child_timed"],
+  ] as const) {
     test(`a child process ignoring SIGTERM, its call ${how}: the whole group is SIGKILLed`, async () => {
       const call = p.invoke({ id: `child-${tool}`, toolName: tool, arguments: {}, callContext: callContext() });
       let pids: number[] = [];
@@ -160,7 +166,9 @@ test("the kernel cancelling streams in a burst: the provider keeps serving, or (
   let sessionEnded = false;
   try {
     for (let batch = 0; batch < 30 && !sessionEnded; batch++) {
-      const calls = Array.from({ length: 100 }, (_, i) => p.invoke({ id: `burst-${batch}-${i}`, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() }));
+      const calls = Array.from({ length: 100 }, (_, i) =>
+        p.invoke({ id: `burst-${batch}-${i}`, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() }),
+      );
       await Promise.all(calls.map((c) => c.waitForEvents(1)));
       for (const c of calls) c.cancel();
       for (const outcome of await Promise.all(calls.map((c) => c.done))) {

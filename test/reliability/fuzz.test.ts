@@ -50,7 +50,9 @@ interface GeneratedTool {
 async function exampleTools(): Promise<GeneratedTool[]> {
   const found: GeneratedTool[] = [];
   const examples = path.join(repoRoot, "examples");
-  for (const file of readdirSync(examples, { recursive: true, encoding: "utf8" }).filter((f) => /[/\\]gen[/\\].*_tool\.ts$/.test(f)).sort()) {
+  for (const file of readdirSync(examples, { recursive: true, encoding: "utf8" })
+    .filter((f) => /[/\\]gen[/\\].*_tool\.ts$/.test(f))
+    .sort()) {
     const mod = (await import(pathToFileURL(path.join(examples, file)).href)) as { [name: string]: unknown };
     for (const [name, value] of Object.entries(mod)) {
       if (!name.endsWith("Tool") || typeof value !== "object" || value === null || !("declaration" in value)) continue;
@@ -76,7 +78,9 @@ describe("random arguments against the examples' generated validators", async ()
     },
     ...(tool.declaration.preview ? { preview: async () => ({}) } : {}),
   }));
-  const service = createToolService(assembleProvider({ name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: parts }), { stderr: () => {} });
+  const service = createToolService(assembleProvider({ name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: parts }), {
+    stderr: () => {},
+  });
 
   it("covers every example tool", () => {
     assert.ok(tools.length >= 10, `only ${tools.length} generated tools found`);
@@ -85,7 +89,10 @@ describe("random arguments against the examples' generated validators", async ()
   for (const { module, tool, validate } of tools) {
     const d = tool.declaration;
     it(`${d.name} (${path.basename(module)}): never throws, agrees with validateValue, rejected ⇔ INVALID_ARGUMENTS`, async () => {
-      const args = fc.oneof({ arbitrary: valueNear(d.inputSchema).filter(isObject), weight: 3 }, fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }));
+      const args = fc.oneof(
+        { arbitrary: valueNear(d.inputSchema).filter(isObject), weight: 3 },
+        fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
+      );
       let accepted = 0;
       let rejected = 0;
       await fc.assert(
@@ -93,7 +100,12 @@ describe("random arguments against the examples' generated validators", async ()
           // What the provider receives: the arguments after the wire's Struct encoding.
           const request = fromBinary(
             InvokeRequestSchema,
-            toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id: "c", toolName: d.name, arguments: value as JsonObject, callContext: { sessionId: "s", workingDirectory: "/tmp" } } })),
+            toBinary(
+              InvokeRequestSchema,
+              create(InvokeRequestSchema, {
+                call: { id: "c", toolName: d.name, arguments: value as JsonObject, callContext: { sessionId: "s", workingDirectory: "/tmp" } },
+              }),
+            ),
           );
           const received = request.call?.arguments ?? {};
           let violations: ValueViolation[] = [];
@@ -171,7 +183,11 @@ describe("random protos through protoc-gen-harness-tool", () => {
         // A service none of whose rpcs carries the tool option is a plain gRPC service: no file.
         const tools = models[i]!.service?.rpcs.filter((r) => r.tool !== undefined).length ?? 0;
         const base = name.replace(/\.proto$/, "");
-        if (mustGenerate || tools > 0) assert.ok(run.response.file.some((f) => f.name === `${base}_tool.ts`), `${base}_tool.ts for a file with tools (got ${run.response.file.map((f) => f.name).join(", ") || "nothing"})${context}`);
+        if (mustGenerate || tools > 0)
+          assert.ok(
+            run.response.file.some((f) => f.name === `${base}_tool.ts`),
+            `${base}_tool.ts for a file with tools (got ${run.response.file.map((f) => f.name).join(", ") || "nothing"})${context}`,
+          );
         for (const file of run.response.file) {
           const out = ts.transpileModule(file.content, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
           assert.deepEqual(out.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")) ?? [], [], `${file.name} parses${context}`);

@@ -49,7 +49,8 @@ const loadCalls = Number(process.env["LOAD_CALLS"] ?? "10000");
 const wireCalls = Number(process.env["WIRE_CALLS"] ?? "1000");
 const count = (n: number) => n.toLocaleString("en-US");
 
-const outcome = (events: readonly ToolEvent[]) => terminals(events).map((t) => (t.event.case === "error" ? `error:${t.event.value.category}` : String(t.event.case)));
+const outcome = (events: readonly ToolEvent[]) =>
+  terminals(events).map((t) => (t.event.case === "error" ? `error:${t.event.value.category}` : String(t.event.case)));
 
 it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal each, the key gate holds, bounded heap`, async () => {
   const total = loadCalls;
@@ -58,9 +59,40 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
   let overlaps = 0;
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-  const mixed = defineTool<{ text: string }, { text: string }>()({ name: "mixed", kind: "resource", risk: "low", description: "Load.", inputSchema: text, outputSchema: text, processBacked: true, concurrency: { safe: true }, idempotent: true, defaultTimeoutMs: 60_000 });
-  const hangs = defineTool<{ text: string }, { text: string }>()({ name: "hangs", kind: "data_source", risk: "read_only", description: "Hangs.", inputSchema: text, outputSchema: text, concurrency: { safe: true }, idempotent: true, defaultTimeoutMs: 10 });
-  const byKey = defineTool<{ text: string; key: string }, { text: string }>()({ name: "by_key", kind: "resource", risk: "low", description: "Keyed.", inputSchema: keyed, outputSchema: text, concurrency: { safe: true, keyFields: ["key"] }, idempotent: true, defaultTimeoutMs: 60_000 });
+  const mixed = defineTool<{ text: string }, { text: string }>()({
+    name: "mixed",
+    kind: "resource",
+    risk: "low",
+    description: "Load.",
+    inputSchema: text,
+    outputSchema: text,
+    processBacked: true,
+    concurrency: { safe: true },
+    idempotent: true,
+    defaultTimeoutMs: 60_000,
+  });
+  const hangs = defineTool<{ text: string }, { text: string }>()({
+    name: "hangs",
+    kind: "data_source",
+    risk: "read_only",
+    description: "Hangs.",
+    inputSchema: text,
+    outputSchema: text,
+    concurrency: { safe: true },
+    idempotent: true,
+    defaultTimeoutMs: 10,
+  });
+  const byKey = defineTool<{ text: string; key: string }, { text: string }>()({
+    name: "by_key",
+    kind: "resource",
+    risk: "low",
+    description: "Keyed.",
+    inputSchema: keyed,
+    outputSchema: text,
+    concurrency: { safe: true, keyFields: ["key"] },
+    idempotent: true,
+    defaultTimeoutMs: 60_000,
+  });
   const service = createToolService(
     defineProvider(
       { name: "load", version: "1", source: "s", tools: { mixed, hangs, byKey } },
@@ -68,15 +100,29 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
         mixed: async (input, ctx) => {
           await tick();
           switch (input.text as Behaviour) {
-            case "stream": ctx.progress("half", 0.5); ctx.partialResult({ rows: 1 }); break;
-            case "output": ctx.output("stdout", "line\n"); ctx.output("stderr", "warn\n"); break;
-            case "tool-error": throw new ToolError("execution_failed", "no");
-            case "not-found": throw new ToolError("not_found", "gone");
-            case "throw": throw new Error("bug");
-            case "reject": return Promise.reject(new TypeError("bug"));
-            case "invalid": ctx.exitStatus(0); return { text: 1 } as unknown as { text: string };
-            case "cancel": return new Promise(() => {});
-            default: break;
+            case "stream":
+              ctx.progress("half", 0.5);
+              ctx.partialResult({ rows: 1 });
+              break;
+            case "output":
+              ctx.output("stdout", "line\n");
+              ctx.output("stderr", "warn\n");
+              break;
+            case "tool-error":
+              throw new ToolError("execution_failed", "no");
+            case "not-found":
+              throw new ToolError("not_found", "gone");
+            case "throw":
+              throw new Error("bug");
+            case "reject":
+              return Promise.reject(new TypeError("bug"));
+            case "invalid":
+              ctx.exitStatus(0);
+              return { text: 1 } as unknown as { text: string };
+            case "cancel":
+              return new Promise(() => {});
+            default:
+              break;
           }
           ctx.exitStatus(0);
           return { text: input.text };
@@ -191,11 +237,12 @@ it(`through the wire: ${count(wireCalls)} invokes at 64 concurrent calls, one te
         const slot = wire[n % wire.length]!;
         const b = slot === "cancel" && cancels++ >= maxCancels ? "ok" : slot;
         const id = `wire-${n}`;
-        const call = b === "cancel"
-          ? p.invoke({ id, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() })
-          : b === "ok"
-            ? p.invoke({ id, toolName: "echo", arguments: { text: id }, callContext: callContext() })
-            : p.invoke({ id, toolName: "fault", arguments: { mode: b }, callContext: callContext() });
+        const call =
+          b === "cancel"
+            ? p.invoke({ id, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() })
+            : b === "ok"
+              ? p.invoke({ id, toolName: "echo", arguments: { text: id }, callContext: callContext() })
+              : p.invoke({ id, toolName: "fault", arguments: { mode: b }, callContext: callContext() });
         if (b === "cancel") {
           await call.waitForEvents(1);
           call.cancel();
@@ -203,10 +250,12 @@ it(`through the wire: ${count(wireCalls)} invokes at 64 concurrent calls, one te
         const out = await call.done;
         const got = outcome(out.events);
         const expectedEnd = want[b];
-        if (expectedEnd === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== expectedEnd || out.code !== 0) mismatches.push(`${id} (${b}): ${got.join(",") || "no terminal"} code ${out.code}`);
+        if (expectedEnd === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== expectedEnd || out.code !== 0)
+          mismatches.push(`${id} (${b}): ${got.join(",") || "no terminal"} code ${out.code}`);
         if (b === "ok") {
           const result = out.events.at(-1);
-          if (result?.event.case !== "result" || (result.event.value.payload as { text?: string } | undefined)?.text !== id) mismatches.push(`${id}: the result of another call`);
+          if (result?.event.case !== "result" || (result.event.value.payload as { text?: string } | undefined)?.text !== id)
+            mismatches.push(`${id}: the result of another call`);
         }
         ids.add(id);
       }

@@ -24,7 +24,16 @@ import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { EventKind } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { ConfigureRequestSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, defineConfig, defineProvider, defineTool, redactionMarker, ToolError, type ProcessToolContext, type StreamingToolContext } from "harness-tool";
+import {
+  createToolService,
+  defineConfig,
+  defineProvider,
+  defineTool,
+  redactionMarker,
+  ToolError,
+  type ProcessToolContext,
+  type StreamingToolContext,
+} from "harness-tool";
 import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 
@@ -67,10 +76,14 @@ const encodings = ["raw", "json", "json-twice", "url"] as const;
 type Encoding = (typeof encodings)[number];
 function encode(secret: string, how: Encoding): string {
   switch (how) {
-    case "raw": return secret;
-    case "json": return JSON.stringify({ secret });
-    case "json-twice": return JSON.stringify(JSON.stringify({ secret }));
-    case "url": return `https://api.example/v1?key=${encodeURIComponent(secret)}&q=1`;
+    case "raw":
+      return secret;
+    case "json":
+      return JSON.stringify({ secret });
+    case "json-twice":
+      return JSON.stringify(JSON.stringify({ secret }));
+    case "url":
+      return `https://api.example/v1?key=${encodeURIComponent(secret)}&q=1`;
   }
 }
 /** The forms whose presence counts as a leak. */
@@ -79,10 +92,34 @@ function forms(secret: string): string[] {
   return [...new Set([secret, json, JSON.stringify(json).slice(1, -1), encodeURIComponent(secret)])];
 }
 
-const actions = ["log", "log-fields", "log-fallback", "kernel-log", "emit", "run-session", "progress", "partial", "stdout-split", "stderr-split", "exit-signal"] as const;
+const actions = [
+  "log",
+  "log-fields",
+  "log-fallback",
+  "kernel-log",
+  "emit",
+  "run-session",
+  "progress",
+  "partial",
+  "stdout-split",
+  "stderr-split",
+  "exit-signal",
+] as const;
 const endings = [
-  "result", "invalid-output", "tool-error-message", "tool-error-details", "tool-error-key", "error-message", "error-stack",
-  "error-cause-chain", "error-code", "aggregate", "throw-string", "throw-object", "timeout", "cancel",
+  "result",
+  "invalid-output",
+  "tool-error-message",
+  "tool-error-details",
+  "tool-error-key",
+  "error-message",
+  "error-stack",
+  "error-cause-chain",
+  "error-code",
+  "aggregate",
+  "throw-string",
+  "throw-object",
+  "timeout",
+  "cancel",
 ] as const;
 type Action = (typeof actions)[number];
 type Ending = (typeof endings)[number];
@@ -96,15 +133,23 @@ function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
   else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString("utf8"));
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) { out.push(k); strings(v, out); }
+  else if (typeof value === "object" && value !== null)
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out);
+    }
   return out;
 }
 
 /** A secret: 6–24 characters with at least one that never occurs in the runtime's own texts by chance. */
-const secretChars = fc.constantFrom(..."abcxyz0189-_/+=\"\\ %&?é🔑\n\t<>".split(/(?:)/u));
+const secretChars = fc.constantFrom(...'abcxyz0189-_/+="\\ %&?é🔑\n\t<>'.split(/(?:)/u));
 const secret = fc
-  .tuple(fc.string({ unit: secretChars, minLength: 5, maxLength: 23 }), fc.constantFrom("🔑", "é", "\"", "\\", "%", "\n", "&"), fc.nat(23))
-  .map(([body, rare, at]) => { const chars = [...body]; chars.splice(at % (chars.length + 1), 0, rare); return chars.join(""); })
+  .tuple(fc.string({ unit: secretChars, minLength: 5, maxLength: 23 }), fc.constantFrom("🔑", "é", '"', "\\", "%", "\n", "&"), fc.nat(23))
+  .map(([body, rare, at]) => {
+    const chars = [...body];
+    chars.splice(at % (chars.length + 1), 0, rare);
+    return chars.join("");
+  })
   .filter((s) => !redactionMarker.includes(s) && s.trim().length >= 4);
 // Eight digits: never inside the runtime's own texts (ISO timestamps have at most six in a row).
 const pin = fc.integer({ min: 10_000_000, max: 99_999_999 });
@@ -113,7 +158,17 @@ const plan = fc.record({
   secrets: fc.record({ oldKey: secret, apiKey: secret, password: secret, tokens: fc.array(secret, { minLength: 1, maxLength: 3 }), pin }),
   rotate: fc.boolean(),
   rejectedConfigure: fc.boolean(),
-  steps: fc.array(fc.record({ action: fc.constantFrom(...actions), which: fc.nat(5), how: fc.constantFrom(...encodings), before: fc.string({ maxLength: 6 }), after: fc.string({ maxLength: 6 }), cuts: fc.array(fc.nat(80), { maxLength: 4 }) }), { minLength: 1, maxLength: 5 }),
+  steps: fc.array(
+    fc.record({
+      action: fc.constantFrom(...actions),
+      which: fc.nat(5),
+      how: fc.constantFrom(...encodings),
+      before: fc.string({ maxLength: 6 }),
+      after: fc.string({ maxLength: 6 }),
+      cuts: fc.array(fc.nat(80), { maxLength: 4 }),
+    }),
+    { minLength: 1, maxLength: 5 },
+  ),
   ending: fc.record({ kind: fc.constantFrom(...endings), which: fc.nat(5), how: fc.constantFrom(...encodings) }),
 });
 
@@ -147,17 +202,39 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
           const leaked = text(step.which, step.how, step.before, step.after);
           seen.set(step.action, (seen.get(step.action) ?? 0) + 1);
           switch (step.action as Action) {
-            case "log": ctx.log.info(leaked); break;
-            case "log-fields": ctx.log.warn("fields", { nested: { deep: [leaked, { [leaked]: leaked }] } }); break;
-            case "log-fallback": kernel.failLog = new Error(`kernel refused: ${leaked}`); ctx.log.error(leaked, { f: leaked }); break;
-            case "kernel-log": await ctx.kernel.log("info", leaked, { [leaked]: { v: leaked } }).catch(() => {}); break;
-            case "emit": await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ payload: { v: leaked } })), "v1"); break;
-            case "run-session": await ctx.kernel.runSession({ prompt: `continue with ${leaked}` }); break;
-            case "progress": ctx.progress(leaked, 0.5); break;
-            case "partial": ctx.partialResult({ rows: [{ cell: leaked }], [leaked]: true } as { [key: string]: JsonValue }); break;
-            case "stdout-split": chunked(ctx, "stdout", Buffer.from(leaked), step.cuts); break;
-            case "stderr-split": chunked(ctx, "stderr", Buffer.from(leaked), step.cuts); break;
-            case "exit-signal": break; // sent at the end, with exit_status
+            case "log":
+              ctx.log.info(leaked);
+              break;
+            case "log-fields":
+              ctx.log.warn("fields", { nested: { deep: [leaked, { [leaked]: leaked }] } });
+              break;
+            case "log-fallback":
+              kernel.failLog = new Error(`kernel refused: ${leaked}`);
+              ctx.log.error(leaked, { f: leaked });
+              break;
+            case "kernel-log":
+              await ctx.kernel.log("info", leaked, { [leaked]: { v: leaked } }).catch(() => {});
+              break;
+            case "emit":
+              await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ payload: { v: leaked } })), "v1");
+              break;
+            case "run-session":
+              await ctx.kernel.runSession({ prompt: `continue with ${leaked}` });
+              break;
+            case "progress":
+              ctx.progress(leaked, 0.5);
+              break;
+            case "partial":
+              ctx.partialResult({ rows: [{ cell: leaked }], [leaked]: true } as { [key: string]: JsonValue });
+              break;
+            case "stdout-split":
+              chunked(ctx, "stdout", Buffer.from(leaked), step.cuts);
+              break;
+            case "stderr-split":
+              chunked(ctx, "stderr", Buffer.from(leaked), step.cuts);
+              break;
+            case "exit-signal":
+              break; // sent at the end, with exit_status
           }
         }
         const e = p.ending;
@@ -165,18 +242,35 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
         seen.set(e.kind, (seen.get(e.kind) ?? 0) + 1);
         const exitSignal = p.steps.some((st) => st.action === "exit-signal") ? leaked : undefined;
         switch (e.kind as Ending) {
-          case "result": ctx.exitStatus(0, exitSignal); return { text: leaked, deep: { list: [leaked] } } as { text: string };
-          case "invalid-output": ctx.exitStatus(0, exitSignal); return { text: { [leaked]: leaked } } as unknown as { text: string };
-          case "tool-error-message": throw new ToolError("execution_failed", `failed: ${leaked}`);
-          case "tool-error-details": throw new ToolError("execution_failed", "failed", { details: { request: { headers: [leaked] }, raw: JSON.stringify({ k: leaked }) } });
-          case "tool-error-key": throw new ToolError("permission_denied", "denied", { details: { [leaked]: { [leaked]: 1 } } });
-          case "error-message": throw new Error(`request failed: ${leaked}`);
-          case "error-stack": { const err = new Error("plain message"); err.stack = `Error: plain\n    at fetch (${leaked})`; throw err; }
-          case "error-cause-chain": throw new Error("outer", { cause: new TypeError("middle", { cause: { config: { key: leaked }, list: [leaked] } }) });
-          case "error-code": throw Object.assign(new Error("with code"), { code: leaked });
-          case "aggregate": throw new AggregateError([new Error(leaked)], `several: ${leaked}`);
-          case "throw-string": throw leaked;
-          case "throw-object": throw { auth: { bearer: leaked } };
+          case "result":
+            ctx.exitStatus(0, exitSignal);
+            return { text: leaked, deep: { list: [leaked] } } as { text: string };
+          case "invalid-output":
+            ctx.exitStatus(0, exitSignal);
+            return { text: { [leaked]: leaked } } as unknown as { text: string };
+          case "tool-error-message":
+            throw new ToolError("execution_failed", `failed: ${leaked}`);
+          case "tool-error-details":
+            throw new ToolError("execution_failed", "failed", { details: { request: { headers: [leaked] }, raw: JSON.stringify({ k: leaked }) } });
+          case "tool-error-key":
+            throw new ToolError("permission_denied", "denied", { details: { [leaked]: { [leaked]: 1 } } });
+          case "error-message":
+            throw new Error(`request failed: ${leaked}`);
+          case "error-stack": {
+            const err = new Error("plain message");
+            err.stack = `Error: plain\n    at fetch (${leaked})`;
+            throw err;
+          }
+          case "error-cause-chain":
+            throw new Error("outer", { cause: new TypeError("middle", { cause: { config: { key: leaked }, list: [leaked] } }) });
+          case "error-code":
+            throw Object.assign(new Error("with code"), { code: leaked });
+          case "aggregate":
+            throw new AggregateError([new Error(leaked)], `several: ${leaked}`);
+          case "throw-string":
+            throw leaked;
+          case "throw-object":
+            throw { auth: { bearer: leaked } };
           case "timeout":
           case "cancel":
             await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
@@ -187,15 +281,25 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
         }
       };
 
-      const provider = defineProvider({ name: "leaky", version: "1", source: "s", tools: { leak, leakTimed }, config }, { leak: handler as never, leakTimed: handler as never });
+      const provider = defineProvider(
+        { name: "leaky", version: "1", source: "s", tools: { leak, leakTimed }, config },
+        { leak: handler as never, leakTimed: handler as never },
+      );
       const service = createToolService(provider, { kernel, stderr: (line) => stderr.push(line), settleGraceMs: 30 });
-      const configure = (api_key: string) => service.configure(create(ConfigureRequestSchema, { config: { api_key, nested: { password: s.password }, tokens: s.tokens, pin: s.pin } }));
+      const configure = (api_key: string) =>
+        service.configure(create(ConfigureRequestSchema, { config: { api_key, nested: { password: s.password }, tokens: s.tokens, pin: s.pin } }));
       if (p.rotate) {
         await configure(s.oldKey);
         await configure(s.apiKey);
       } else await configure(s.apiKey);
       if (p.rejectedConfigure) {
-        const rejected = await service.configure(create(ConfigureRequestSchema, { config: { api_key: s.apiKey, nested: { password: 42 }, bogus: pick(p.ending.which), [pick(p.ending.which)]: 1 } as JsonObject })).catch((err: unknown) => err);
+        const rejected = await service
+          .configure(
+            create(ConfigureRequestSchema, {
+              config: { api_key: s.apiKey, nested: { password: 42 }, bogus: pick(p.ending.which), [pick(p.ending.which)]: 1 } as JsonObject,
+            }),
+          )
+          .catch((err: unknown) => err);
         out.push(rejected instanceof Error ? [rejected.message, rejected.stack, { ...rejected }] : rejected);
       }
 
@@ -210,14 +314,22 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       out.push(rec.events);
       // Output chunks joined per stream, so a secret split across chunks is caught.
       for (const stream of [1, 2]) {
-        out.push(Buffer.concat(rec.events.flatMap((ev) => (ev.event.case === "outputChunk" && ev.event.value.stream === stream ? [Buffer.from(ev.event.value.data)] : []))));
+        out.push(
+          Buffer.concat(
+            rec.events.flatMap((ev) => (ev.event.case === "outputChunk" && ev.event.value.stream === stream ? [Buffer.from(ev.event.value.data)] : [])),
+          ),
+        );
       }
       out.push(kernel.logs, kernel.emits, kernel.sessions, stderr);
       const texts = strings(out);
       for (const secretValue of pool) {
         for (const form of forms(secretValue)) {
           const hit = texts.find((t) => t.includes(form));
-          assert.equal(hit, undefined, `${JSON.stringify(form)} leaked (plan ${JSON.stringify({ steps: p.steps.map((st) => st.action), ending: p.ending.kind })}) in ${JSON.stringify(hit)}`);
+          assert.equal(
+            hit,
+            undefined,
+            `${JSON.stringify(form)} leaked (plan ${JSON.stringify({ steps: p.steps.map((st) => st.action), ending: p.ending.kind })}) in ${JSON.stringify(hit)}`,
+          );
         }
       }
       await service.shutdown(100);

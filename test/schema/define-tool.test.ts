@@ -1,7 +1,16 @@
 // What the builder and assembleProvider produce at run time.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { assembleProvider, defineProvider, defineTool, emptyConfig, toolDefinition, type HandlerFor, type ProcessToolContext, type ToolDefinition } from "../../runtime/index.js";
+import {
+  assembleProvider,
+  defineProvider,
+  defineTool,
+  emptyConfig,
+  toolDefinition,
+  type HandlerFor,
+  type ProcessToolContext,
+  type ToolDefinition,
+} from "../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -9,21 +18,41 @@ const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as c
 describe("defineTool", () => {
   it("erases a spec into a declaration with every default stated", () => {
     const t = defineTool<FileInput, FileOutput>()({
-      name: "read_file", kind: "data_source", risk: "read_only", description: "Reads.", ...io,
-      concurrency: { safe: true, keyFields: ["path"] }, idempotent: true,
+      name: "read_file",
+      kind: "data_source",
+      risk: "read_only",
+      description: "Reads.",
+      ...io,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
     });
     assert.deepEqual(t.declaration, {
-      name: "read_file", kind: "data_source", risk: "read_only", description: "Reads.", ...io,
-      streaming: false, processBacked: false, concurrency: { safe: true, keyFields: ["path"] },
-      idempotent: true, terminatesTurn: false, preview: false,
+      name: "read_file",
+      kind: "data_source",
+      risk: "read_only",
+      description: "Reads.",
+      ...io,
+      streaming: false,
+      processBacked: false,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
+      terminatesTurn: false,
+      preview: false,
     });
     assert.equal(t.validators, undefined);
   });
 
   it("makes a process-backed tool streaming and keeps the timeout", () => {
     const t = defineTool<FileInput, FileOutput>()({
-      name: "bash", kind: "resource", risk: "high", description: "Runs.", ...io,
-      concurrency: { safe: false }, idempotent: false, processBacked: true, defaultTimeoutMs: 60_000,
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
+      defaultTimeoutMs: 60_000,
     });
     assert.equal(t.declaration.streaming, true);
     assert.equal(t.declaration.processBacked, true);
@@ -40,8 +69,16 @@ describe("defineTool", () => {
 describe("toolDefinition (the entry of generated code)", () => {
   it("erases a spec exactly as defineTool does", () => {
     const spec = {
-      name: "write_file", kind: "resource", risk: "moderate", description: "Writes.", ...io,
-      concurrency: { safe: true, keyFields: ["path"] }, idempotent: true, defaultTimeoutMs: 5_000, terminatesTurn: true, preview: true,
+      name: "write_file",
+      kind: "resource",
+      risk: "moderate",
+      description: "Writes.",
+      ...io,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
+      defaultTimeoutMs: 5_000,
+      terminatesTurn: true,
+      preview: true,
     } as const;
     const generated = toolDefinition<FileInput, FileOutput, "resource", false, false, true>(spec);
     assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
@@ -51,7 +88,15 @@ describe("toolDefinition (the entry of generated code)", () => {
   it("keeps the compiled validators and makes a process-backed tool streaming", () => {
     const validators = { input: () => [], output: () => [] };
     const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
-      name: "bash", kind: "resource", risk: "high", description: "Runs.", ...io, concurrency: { safe: false }, idempotent: false, processBacked: true, validators,
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
+      validators,
     });
     assert.equal(t.validators, validators);
     assert.equal(t.declaration.streaming, true);
@@ -60,7 +105,14 @@ describe("toolDefinition (the entry of generated code)", () => {
 
   it("gives the handler the types it was given", () => {
     const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
-      name: "bash", kind: "resource", risk: "high", description: "Runs.", ...io, concurrency: { safe: false }, idempotent: false, processBacked: true,
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
     });
     const handler: HandlerFor<typeof t, { root: string }> = async (input, context) => {
       const typed: [string, ProcessToolContext<{ root: string }>] = [input.path, context];
@@ -72,10 +124,23 @@ describe("toolDefinition (the entry of generated code)", () => {
 
 describe("assembling a provider", () => {
   const plain = defineTool<FileInput, FileOutput>()({
-    name: "plain", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true,
+    name: "plain",
+    kind: "data_source",
+    risk: "read_only",
+    description: "d",
+    ...io,
+    concurrency: { safe: true },
+    idempotent: true,
   });
   const withPreview = defineTool<FileInput, FileOutput>()({
-    name: "edit", kind: "resource", risk: "moderate", description: "d", ...io, concurrency: { safe: true }, idempotent: true, preview: true,
+    name: "edit",
+    kind: "resource",
+    risk: "moderate",
+    description: "d",
+    ...io,
+    concurrency: { safe: true },
+    idempotent: true,
+    preview: true,
   });
 
   it("interprets the schemas when no compiled validators are given", () => {
@@ -95,7 +160,13 @@ describe("assembling a provider", () => {
       /tool edit declares preview, but no preview handler was given/,
     );
     assert.throws(
-      () => assembleProvider({ name: "p", version: "1", source: "s", tools: [{ tool: plain as ToolDefinition<unknown, unknown>, handler, preview: async () => ({}) }] }),
+      () =>
+        assembleProvider({
+          name: "p",
+          version: "1",
+          source: "s",
+          tools: [{ tool: plain as ToolDefinition<unknown, unknown>, handler, preview: async () => ({}) }],
+        }),
       /tool plain has a preview handler but does not declare preview/,
     );
   });

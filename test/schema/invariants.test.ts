@@ -40,7 +40,20 @@ describe("valid declarations", () => {
     { ...base, name: "write_file", kind: "resource", risk: "moderate", concurrency: { safe: true, keyFields: ["path"] } },
     { ...base, name: "bash", kind: "resource", risk: "high", concurrency: { safe: false }, streaming: true, processBacked: true, idempotent: false },
     { ...base, name: "finish", kind: "resource", risk: "low", terminatesTurn: true },
-    { name: "ask_user", kind: "interactive", risk: "read_only", description: "Asks.", inputSchema: input, outputSchema: output, streaming: false, processBacked: false, defaultTimeoutMs: 1, idempotent: false, terminatesTurn: false, preview: false },
+    {
+      name: "ask_user",
+      kind: "interactive",
+      risk: "read_only",
+      description: "Asks.",
+      inputSchema: input,
+      outputSchema: output,
+      streaming: false,
+      processBacked: false,
+      defaultTimeoutMs: 1,
+      idempotent: false,
+      terminatesTurn: false,
+      preview: false,
+    },
   ];
   for (const tool of valid) {
     it(`${tool.name} (${tool.kind}/${tool.risk}) breaks no rule`, () => assert.deepEqual(checkToolDeclaration(tool), []));
@@ -103,19 +116,28 @@ describe("each broken rule is reported with its id and subject", () => {
 describe("provider-level checks", () => {
   it("reports a duplicate tool name once, naming it", () => {
     const found = checkToolDeclarations([base, { ...base, description: "Again." }]);
-    assert.deepEqual(found.map((v) => v.rule), ["name-unique"]);
+    assert.deepEqual(
+      found.map((v) => v.rule),
+      ["name-unique"],
+    );
     assert.match(found[0]?.message ?? "", /"read_file" is declared more than once/);
   });
 
   it("warns, without failing, when default_timeout is left out", () => {
     const { defaultTimeoutMs: _t, ...noTimeout } = base;
     const found = checkToolDeclaration(noTimeout);
-    assert.deepEqual(found.map((v) => [v.rule, v.severity]), [["default-timeout-recommended", "warning"]]);
+    assert.deepEqual(
+      found.map((v) => [v.rule, v.severity]),
+      [["default-timeout-recommended", "warning"]],
+    );
   });
 
   it("formats a violation as tool: message (fix) [rule]", () => {
     const [v] = errors({ ...base, risk: "high" });
     assert.ok(v);
-    assert.equal(formatViolation(v), "read_file: a data_source tool must be read_only, not high (set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates) [risk-matches-kind]");
+    assert.equal(
+      formatViolation(v),
+      "read_file: a data_source tool must be read_only, not high (set risk to RISK_CLASS_READ_ONLY, or make the tool a resource if it mutates) [risk-matches-kind]",
+    );
   });
 });

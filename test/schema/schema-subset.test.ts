@@ -11,7 +11,11 @@ describe("schemas inside the subset", () => {
     { type: "boolean" },
     { type: "array", items: { type: "string" } },
     { type: "object", properties: {} },
-    { type: "object", properties: { a: { type: "array", items: { type: "object", properties: { b: { type: "number" } }, required: ["b"] } } }, required: ["a"] },
+    {
+      type: "object",
+      properties: { a: { type: "array", items: { type: "object", properties: { b: { type: "number" } }, required: ["b"] } } },
+      required: ["a"],
+    },
     { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: {} },
   ];
   for (const schema of valid) it(JSON.stringify(schema), () => assert.deepEqual(checkSchemaSubset(schema), []));
@@ -54,7 +58,10 @@ describe("schemas outside the subset", () => {
 
   it("reports every problem at once", () => {
     const problems = checkSchemaSubset({ type: "object", properties: { a: { type: "integer" }, b: { type: "string", format: "x" } }, required: ["c"] });
-    assert.deepEqual(problems.map((p) => p.path), ["/properties/a/type", "/properties/b/format", "/required"]);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      ["/properties/a/type", "/properties/b/format", "/required"],
+    );
   });
 
   it("requires an object at the root of a tool schema", () => {

@@ -9,16 +9,37 @@ import { pathSchema } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";
 
 const keyed = defineTool<{ path: string }, { path: string }>()({
-  name: "keyed", kind: "resource", risk: "moderate", description: "Keyed on path.",
-  inputSchema: pathSchema, outputSchema: pathSchema, concurrency: { safe: true, keyFields: ["path"] }, idempotent: false, defaultTimeoutMs: 5_000,
+  name: "keyed",
+  kind: "resource",
+  risk: "moderate",
+  description: "Keyed on path.",
+  inputSchema: pathSchema,
+  outputSchema: pathSchema,
+  concurrency: { safe: true, keyFields: ["path"] },
+  idempotent: false,
+  defaultTimeoutMs: 5_000,
 });
 const exclusive = defineTool<{ path: string }, { path: string }>()({
-  name: "exclusive", kind: "resource", risk: "high", description: "Takes the provider-wide lock.",
-  inputSchema: pathSchema, outputSchema: pathSchema, concurrency: { safe: false }, idempotent: false, defaultTimeoutMs: 5_000,
+  name: "exclusive",
+  kind: "resource",
+  risk: "high",
+  description: "Takes the provider-wide lock.",
+  inputSchema: pathSchema,
+  outputSchema: pathSchema,
+  concurrency: { safe: false },
+  idempotent: false,
+  defaultTimeoutMs: 5_000,
 });
 const free = defineTool<{ path: string }, { path: string }>()({
-  name: "free", kind: "data_source", risk: "read_only", description: "Never conflicts.",
-  inputSchema: pathSchema, outputSchema: pathSchema, concurrency: { safe: true }, idempotent: true, defaultTimeoutMs: 5_000,
+  name: "free",
+  kind: "data_source",
+  risk: "read_only",
+  description: "Never conflicts.",
+  inputSchema: pathSchema,
+  outputSchema: pathSchema,
+  concurrency: { safe: true },
+  idempotent: true,
+  defaultTimeoutMs: 5_000,
 });
 
 /** A provider whose handlers record overlaps: each holds until released by the test. */

@@ -16,7 +16,10 @@ const config = defineConfig<{ root: string; depth?: number; api_key?: string }>(
 ]);
 
 function service() {
-  return createToolService(providerWith(echo, async (_input, ctx) => ({ text: JSON.stringify(ctx.config) }), { config }), { stderr: () => {} });
+  return createToolService(
+    providerWith(echo, async (_input, ctx) => ({ text: JSON.stringify(ctx.config) }), { config }),
+    { stderr: () => {} },
+  );
 }
 
 function configure(s: ReturnType<typeof service>, value: JsonObject) {
@@ -53,7 +56,10 @@ describe("Configure", () => {
     const broken = defineConfig<{ api_key: string }>([{ name: "api_key", type: "string", sensitive: true }]);
     const s = createToolService(
       providerWith(echo, async (i) => i, {
-        config: { attributes: broken.attributes, decode: (v) => ({ ok: false, violations: [{ path: "/api_key", message: `bad key ${String(v["api_key"])}` }] }) },
+        config: {
+          attributes: broken.attributes,
+          decode: (v) => ({ ok: false, violations: [{ path: "/api_key", message: `bad key ${String(v["api_key"])}` }] }),
+        },
       }),
       { stderr: () => {} },
     );
@@ -92,7 +98,17 @@ describe("Configure", () => {
   });
 
   it("reports INTERNAL (never UNKNOWN) when the provider's decoder throws", async () => {
-    const s = createToolService(providerWith(echo, async (i) => i, { config: { attributes: [], decode: () => { throw new Error("boom"); } } }), { stderr: () => {} });
+    const s = createToolService(
+      providerWith(echo, async (i) => i, {
+        config: {
+          attributes: [],
+          decode: () => {
+            throw new Error("boom");
+          },
+        },
+      }),
+      { stderr: () => {} },
+    );
     const error = await rejection(configure(s, {}));
     assert.equal(error.code, GrpcCode.INTERNAL);
     assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
@@ -100,7 +116,10 @@ describe("Configure", () => {
 
   it("refuses a relative allowed root at Configure", async () => {
     const rooted = defineConfig<{ root: string }>([{ name: "root", type: "string", required: true }]);
-    const s = createToolService(providerWith(echo, async (i) => i, { config: rooted, allowedRoots: ((c: { root: string }) => [c.root]) as never }), { stderr: () => {} });
+    const s = createToolService(
+      providerWith(echo, async (i) => i, { config: rooted, allowedRoots: ((c: { root: string }) => [c.root]) as never }),
+      { stderr: () => {} },
+    );
     const error = await rejection(configure(s, { root: "relative/dir" }));
     assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
     assert.match(error.message, /not an absolute path/);
@@ -120,7 +139,10 @@ describe("Invoke before Configure", () => {
 
   it("runs with the decoded defaults when the config has no required attributes", async () => {
     const optional = defineConfig<{ depth: number }>([{ name: "depth", type: "number", defaultJson: "5" }]);
-    const s = createToolService(providerWith(echo, async (_i, ctx) => ({ text: String(ctx.config.depth) }), { config: optional }), { stderr: () => {} });
+    const s = createToolService(
+      providerWith(echo, async (_i, ctx) => ({ text: String(ctx.config.depth) }), { config: optional }),
+      { stderr: () => {} },
+    );
     const rec = recordingSink();
     await s.invoke(invokeRequest("echo", { text: "x" }), rec.sink);
     assert.deepEqual(onlyTerminal(rec), { case: "result", value: onlyTerminal(rec).value });

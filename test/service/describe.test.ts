@@ -6,7 +6,10 @@ import { createToolService, PROTOCOL_VERSION } from "../../runtime/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 
 it("Describe reports the provider's identity as a TOOL producer of protocol version 1", () => {
-  const service = createToolService(providerWith(echo, async (i) => i), { stderr: () => {} });
+  const service = createToolService(
+    providerWith(echo, async (i) => i),
+    { stderr: () => {} },
+  );
   const producer = service.describe().producer;
   assert.ok(producer);
   assert.equal(producer.name, "test-provider");

@@ -9,7 +9,12 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import {
+  CountTokensRequestSchema,
+  EmitRequestSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+} from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import {
   ConfigureRequestSchema,
   ConfigureResponseSchema,
@@ -52,8 +57,12 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
   const sent: Sent[] = [];
 
   // Configure: a rejected request carrying the secret (its values are secrets already), then the accepted one.
-  sent.push(...(await failure("Configure rejected", () => service.configure(create(ConfigureRequestSchema, { config: { api_key: secret, [carrier]: carrier } })))));
-  sent.push(wire("unary response", "Configure", ConfigureResponseSchema, await service.configure(create(ConfigureRequestSchema, { config: { api_key: secret } }))));
+  sent.push(
+    ...(await failure("Configure rejected", () => service.configure(create(ConfigureRequestSchema, { config: { api_key: secret, [carrier]: carrier } })))),
+  );
+  sent.push(
+    wire("unary response", "Configure", ConfigureResponseSchema, await service.configure(create(ConfigureRequestSchema, { config: { api_key: secret } }))),
+  );
 
   // Invoke: every way a call ends, a refused call, and the joined output of each stream.
   const events: ToolEvent[] = [];
@@ -65,7 +74,10 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
     events.push(...recording.events);
     for (const stream of [1, 2]) {
       const chunks = recording.events.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : []));
-      assert.ok(chunks.every((c) => c.byteLength <= maxOutputChunkBytes), "no chunk over the limit");
+      assert.ok(
+        chunks.every((c) => c.byteLength <= maxOutputChunkBytes),
+        "no chunk over the limit",
+      );
       sent.push({ exit: "Invoke output", what: `${mode}: stream ${stream} joined`, data: Buffer.concat(chunks) });
     }
   }
@@ -77,9 +89,18 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
   // Preview and Render: responses and failures.
   const call = invokeRequest("walk", { mode: "result" }).call!;
   sent.push(wire("unary response", "Preview", PreviewResponseSchema, await service.preview(create(PreviewRequestSchema, { call }))));
-  sent.push(...(await failure("Preview failing", () => service.preview(create(PreviewRequestSchema, { call: { ...call, arguments: { mode: "preview-error" } } })))));
+  sent.push(
+    ...(await failure("Preview failing", () => service.preview(create(PreviewRequestSchema, { call: { ...call, arguments: { mode: "preview-error" } } })))),
+  );
   sent.push(...(await failure("Preview of an unknown tool", () => service.preview(create(PreviewRequestSchema, { call: { ...call, toolName: carrier } })))));
-  sent.push(wire("unary response", "Render", RenderResponseSchema, await service.render(create(RenderRequestSchema, { schemaVersion: "v1", payload: Buffer.from(carrier) }))));
+  sent.push(
+    wire(
+      "unary response",
+      "Render",
+      RenderResponseSchema,
+      await service.render(create(RenderRequestSchema, { schemaVersion: "v1", payload: Buffer.from(carrier) })),
+    ),
+  );
   sent.push(...(await failure("Render failing", () => service.render(create(RenderRequestSchema, { schemaVersion: "broken" })))));
   sent.push(...(await failure("Render of an unknown version", () => service.render(create(RenderRequestSchema, { schemaVersion: carrier })))));
 
@@ -100,7 +121,10 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
     assert.ok(reached.has(exit), `the walk reached ${exit} (it shows the marker there)`);
   }
   for (const kind of ["progress", "partialResult", "outputChunk", "exitStatus", "result", "error"]) {
-    assert.ok(events.some((e) => e.event.case === kind), `the walk sent a ${kind} event`);
+    assert.ok(
+      events.some((e) => e.event.case === kind),
+      `the walk sent a ${kind} event`,
+    );
   }
   assert.ok(kernel.logs.length > 0 && kernel.emits.length > 0 && kernel.sessions.length > 0 && kernel.counts.length > 0, "every callback was called");
 });
@@ -114,6 +138,9 @@ it("the walk finds a leak: without Configure's secret the same provider's output
   const sent = recording.events.map((e) => wire("Invoke events", String(e.event.case), ToolEventSchema, e));
   const found = leaks(sent);
   for (const form of ["raw", "JSON-escaped", "JSON-escaped twice", "URL-encoded"]) {
-    assert.ok(found.some((line) => line.includes(`the secret ${form} at`)), `${form} is detected`);
+    assert.ok(
+      found.some((line) => line.includes(`the secret ${form} at`)),
+      `${form} is detected`,
+    );
   }
 });

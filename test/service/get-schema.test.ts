@@ -5,7 +5,15 @@ import { describe, it } from "node:test";
 import { ToolKind } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { AttrType } from "../../runtime/generated/pluggableharness/config/v1/config_pb.js";
 import { HookPoint } from "../../runtime/generated/pluggableharness/common/v1/common_pb.js";
-import { assembleProvider, createToolService, defineConfig, ProviderDefinitionError, validatorFor, type ProviderDefinition, type ToolDeclaration } from "../../runtime/index.js";
+import {
+  assembleProvider,
+  createToolService,
+  defineConfig,
+  ProviderDefinitionError,
+  validatorFor,
+  type ProviderDefinition,
+  type ToolDeclaration,
+} from "../../runtime/index.js";
 import { echo, providerWith, textSchema } from "./support/sample-tools.js";
 
 function handBuilt(declaration: Partial<ToolDeclaration>, extra: Partial<ProviderDefinition> = {}): ProviderDefinition {
@@ -24,7 +32,10 @@ function handBuilt(declaration: Partial<ToolDeclaration>, extra: Partial<Provide
 
 describe("GetSchema", () => {
   it("returns the same response object every time (built once)", () => {
-    const service = createToolService(providerWith(echo, async (i) => i), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(echo, async (i) => i),
+      { stderr: () => {} },
+    );
     const first = service.getSchema();
     assert.equal(service.getSchema(), first);
     assert.equal(first.tools.length, 1);
@@ -35,16 +46,25 @@ describe("GetSchema", () => {
 
   it("carries the config schema, slash commands and hook points", () => {
     const provider = providerWith(echo, async (i) => i, {
-      config: defineConfig([{ name: "root", type: "string", required: true, description: "the jail" }, { name: "api_key", type: "string", sensitive: true }]),
+      config: defineConfig([
+        { name: "root", type: "string", required: true, description: "the jail" },
+        { name: "api_key", type: "string", sensitive: true },
+      ]),
       slashCommands: [{ name: "hello", description: "says hello", template: "Say hello to {{args}}" }],
       supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
     });
     const schema = createToolService(provider, { stderr: () => {} }).getSchema();
     assert.deepEqual(
       schema.configSchema?.attributes.map((a) => [a.name, a.type, a.required, a.sensitive]),
-      [["root", AttrType.STRING, true, false], ["api_key", AttrType.STRING, false, true]],
+      [
+        ["root", AttrType.STRING, true, false],
+        ["api_key", AttrType.STRING, false, true],
+      ],
     );
-    assert.deepEqual(schema.slashCommands.map((c) => c.name), ["hello"]);
+    assert.deepEqual(
+      schema.slashCommands.map((c) => c.name),
+      ["hello"],
+    );
     assert.deepEqual(schema.supportedHookPoints, [HookPoint.PRE_TOOL_CALL]);
   });
 });
@@ -102,7 +122,19 @@ describe("the start-up check", () => {
 
   it("refuses a bad config declaration and an empty identity", () => {
     assert.throws(
-      () => createToolService(handBuilt({}, { config: { attributes: [{ name: "a", type: "strng" as never, required: false, sensitive: false, description: "" }], decode: () => ({ ok: true, value: {} }) } }), { stderr: () => {} }),
+      () =>
+        createToolService(
+          handBuilt(
+            {},
+            {
+              config: {
+                attributes: [{ name: "a", type: "strng" as never, required: false, sensitive: false, description: "" }],
+                decode: () => ({ ok: true, value: {} }),
+              },
+            },
+          ),
+          { stderr: () => {} },
+        ),
       /unknown type "strng".*\[config-attributes\]/,
     );
     assert.throws(() => createToolService(handBuilt({}, { version: "" }), { stderr: () => {} }), /version is empty.*\[identity-required\]/);

@@ -26,15 +26,17 @@ describe("cancellation", () => {
     const kernel = fakeKernel();
     let aborted = false;
     const service = createToolService(
-      providerWith(write, (i, ctx) =>
-        new Promise((resolve) => {
-          ctx.progress("step 1 done", 0.5);
-          ctx.signal.addEventListener("abort", () => {
-            aborted = true;
-            ctx.partialResult({ written: "step 1 of 2; step 2 never started" });
-            resolve({ text: i.text });
-          });
-        }),
+      providerWith(
+        write,
+        (i, ctx) =>
+          new Promise((resolve) => {
+            ctx.progress("step 1 done", 0.5);
+            ctx.signal.addEventListener("abort", () => {
+              aborted = true;
+              ctx.partialResult({ written: "step 1 of 2; step 2 never started" });
+              resolve({ text: i.text });
+            });
+          }),
       ),
       { stderr: (l) => lines.push(l), kernel },
     );
@@ -64,7 +66,13 @@ describe("cancellation", () => {
   it("a handler that ignores cancellation: invoke still resolves after the grace, and later events are dropped", async () => {
     let late: (() => void) | undefined;
     const service = createToolService(
-      providerWith(write, (_i, ctx) => new Promise(() => { late = () => ctx.progress("late"); })),
+      providerWith(
+        write,
+        (_i, ctx) =>
+          new Promise(() => {
+            late = () => ctx.progress("late");
+          }),
+      ),
       { stderr: () => {}, settleGraceMs: 10 },
     );
     const rec = recordingSink();
@@ -79,7 +87,13 @@ describe("cancellation", () => {
 
   it("a call whose stream is already closed is not run", async () => {
     let ran = false;
-    const service = createToolService(providerWith(write, async (i) => { ran = true; return i; }), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(write, async (i) => {
+        ran = true;
+        return i;
+      }),
+      { stderr: () => {} },
+    );
     const rec = recordingSink();
     rec.cancel();
     await service.invoke(invokeRequest("write", { text: "a" }), rec.sink);
@@ -88,7 +102,10 @@ describe("cancellation", () => {
   });
 
   it("cancelling after the terminal event changes nothing", async () => {
-    const service = createToolService(providerWith(write, async (i) => i), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(write, async (i) => i),
+      { stderr: () => {} },
+    );
     const rec = recordingSink();
     await service.invoke(invokeRequest("write", { text: "a" }), rec.sink);
     rec.cancel();

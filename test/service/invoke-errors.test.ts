@@ -72,7 +72,17 @@ describe("Invoke errors", () => {
 
   it("a validator that throws is a provider bug, reported as unknown", async () => {
     const provider = providerWith(echo, async (i) => i);
-    const broken = { ...provider, tools: [{ ...provider.tools[0]!, validateInput: () => { throw new Error("validator broke"); } }] };
+    const broken = {
+      ...provider,
+      tools: [
+        {
+          ...provider.tools[0]!,
+          validateInput: () => {
+            throw new Error("validator broke");
+          },
+        },
+      ],
+    };
     const service = createToolService(broken, { stderr: () => {} });
     const rec = recordingSink();
     await service.invoke(invokeRequest("echo", { text: "a" }), rec.sink);

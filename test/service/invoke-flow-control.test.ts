@@ -56,8 +56,7 @@ function stuckTransport(capacity = 2) {
       for (let i = 0; i < unread; i++) readLater();
     },
     cancel: () => controller.abort(),
-    chunks: (stream: OutputStream) =>
-      received.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : [])),
+    chunks: (stream: OutputStream) => received.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : [])),
     cases: () => received.map((e) => String(e.event.case)),
   };
 }
@@ -103,7 +102,10 @@ describe("flow control of Invoke", () => {
     for (let i = 0; i < block.length; i++) block[i] = i % 251;
     for (let i = 0; i < total / (1 << 20); i++) expected.update(block);
     assert.equal(createHash("sha256").update(stdout).digest("hex"), expected.digest("hex"), "every byte, in order");
-    assert.ok(transport.chunks(OutputStream.STDOUT).every((c) => c.byteLength <= maxOutputChunkBytes), "no chunk above the limit");
+    assert.ok(
+      transport.chunks(OutputStream.STDOUT).every((c) => c.byteLength <= maxOutputChunkBytes),
+      "no chunk above the limit",
+    );
     assert.deepEqual(transport.cases().slice(-2), ["exitStatus", "result"]);
   });
 
@@ -143,7 +145,9 @@ describe("flow control of Invoke", () => {
     transport.startReading();
     await running;
     const shape = transport.received.map((e) =>
-      e.event.case === "outputChunk" ? `${e.event.value.stream === OutputStream.STDOUT ? "out" : "err"}:${e.event.value.data.byteLength}` : String(e.event.case),
+      e.event.case === "outputChunk"
+        ? `${e.event.value.stream === OutputStream.STDOUT ? "out" : "err"}:${e.event.value.data.byteLength}`
+        : String(e.event.case),
     );
     // "first" went out at once; then the transport was full, so the rest merged up to the limit.
     assert.deepEqual(shape, [
@@ -216,7 +220,12 @@ describe("flow control of Invoke", () => {
     }).invoke(invokeRequest("exec", { text: "a" }), transport.sink);
     transport.startReading();
     await running;
-    const lines = transport.received.flatMap((e) => (e.event.case === "outputChunk" ? Buffer.from(e.event.value.data).toString().split(";").filter(Boolean) : []));
-    assert.deepEqual(lines.map(Number), Array.from({ length: 1000 }, (_, i) => i));
+    const lines = transport.received.flatMap((e) =>
+      e.event.case === "outputChunk" ? Buffer.from(e.event.value.data).toString().split(";").filter(Boolean) : [],
+    );
+    assert.deepEqual(
+      lines.map(Number),
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
   });
 });

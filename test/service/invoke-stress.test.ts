@@ -25,16 +25,24 @@ it("10,000 invokes at 64 concurrent calls lose and duplicate no terminal event",
   const mixed = dataTool("mixed", { defaultTimeoutMs: 60_000, streaming: true });
   const hangs = dataTool("hangs", { defaultTimeoutMs: 15 });
   const handler = async (input: { text: string }, ctx: { progress(m: string): void }) => {
-      const b = input.text as Behaviour;
-      await new Promise((resolve) => setImmediate(resolve));
-      switch (b) {
-        case "tool-error": throw new ToolError("execution_failed", "no");
-        case "throw": throw new Error("bug");
-        case "invalid-output": return { text: 1 };
-        case "progress": ctx.progress("p"); return { text: "p" };
-        case "cancel": case "hang": return new Promise(() => {});
-        default: return { text: b };
-      }
+    const b = input.text as Behaviour;
+    await new Promise((resolve) => setImmediate(resolve));
+    switch (b) {
+      case "tool-error":
+        throw new ToolError("execution_failed", "no");
+      case "throw":
+        throw new Error("bug");
+      case "invalid-output":
+        return { text: 1 };
+      case "progress":
+        ctx.progress("p");
+        return { text: "p" };
+      case "cancel":
+      case "hang":
+        return new Promise(() => {});
+      default:
+        return { text: b };
+    }
   };
   const service = createToolService(
     defineProvider({ name: "stress", version: "1", source: "s", tools: { mixed, hangs } }, { mixed: handler as never, hangs: handler as never }),
@@ -63,6 +71,9 @@ it("10,000 invokes at 64 concurrent calls lose and duplicate no terminal event",
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
   assert.deepEqual(mismatches.slice(0, 10), []);
-  assert.equal([...counts.values()].reduce((a, b) => a + b, 0), total);
+  assert.equal(
+    [...counts.values()].reduce((a, b) => a + b, 0),
+    total,
+  );
   assert.equal(service.inFlight(), 0);
 });

@@ -12,13 +12,15 @@ describe("default timeout", () => {
     let reason: unknown;
     const tool = dataTool("slow", { defaultTimeoutMs: 20 });
     const service = createToolService(
-      providerWith(tool, (_i, ctx) =>
-        new Promise((_, reject) => {
-          ctx.signal.addEventListener("abort", () => {
-            reason = ctx.signal.reason;
-            reject(ctx.signal.reason);
-          });
-        }),
+      providerWith(
+        tool,
+        (_i, ctx) =>
+          new Promise((_, reject) => {
+            ctx.signal.addEventListener("abort", () => {
+              reason = ctx.signal.reason;
+              reject(ctx.signal.reason);
+            });
+          }),
       ),
       { stderr: () => {} },
     );
@@ -33,7 +35,16 @@ describe("default timeout", () => {
   it("a handler that ignores its signal still ends with timeout, and its late result is dropped", async () => {
     let finish: ((v: unknown) => void) | undefined;
     const tool = dataTool("stubborn", { defaultTimeoutMs: 20 });
-    const service = createToolService(providerWith(tool, () => new Promise((resolve) => { finish = resolve; })), { stderr: () => {}, settleGraceMs: 10 });
+    const service = createToolService(
+      providerWith(
+        tool,
+        () =>
+          new Promise((resolve) => {
+            finish = resolve;
+          }),
+      ),
+      { stderr: () => {}, settleGraceMs: 10 },
+    );
     const rec = recordingSink();
     await service.invoke(invokeRequest("stubborn", { text: "a" }), rec.sink);
     finish!({ text: "late" });
@@ -57,13 +68,15 @@ describe("default timeout", () => {
   it("events reported while winding down after the timeout come before the terminal error", async () => {
     const tool = dataTool("reporting", { defaultTimeoutMs: 20, streaming: true });
     const service = createToolService(
-      providerWith(tool, (_i, ctx) =>
-        new Promise((_, reject) =>
-          ctx.signal.addEventListener("abort", () => {
-            ctx.partialResult({ done: "half" });
-            reject(ctx.signal.reason);
-          }),
-        ),
+      providerWith(
+        tool,
+        (_i, ctx) =>
+          new Promise((_, reject) =>
+            ctx.signal.addEventListener("abort", () => {
+              ctx.partialResult({ done: "half" });
+              reject(ctx.signal.reason);
+            }),
+          ),
       ),
       { stderr: () => {} },
     );

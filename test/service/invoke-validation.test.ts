@@ -8,7 +8,13 @@ import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-
 
 function run(handler: (input: any, ctx: any) => Promise<unknown>) {
   let calls = 0;
-  const service = createToolService(providerWith(echo, async (i, c) => { calls++; return handler(i, c); }), { stderr: () => {} });
+  const service = createToolService(
+    providerWith(echo, async (i, c) => {
+      calls++;
+      return handler(i, c);
+    }),
+    { stderr: () => {} },
+  );
   return { service, calls: () => calls };
 }
 

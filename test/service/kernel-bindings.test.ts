@@ -30,10 +30,13 @@ describe("kernel callbacks", () => {
       return i;
     }, kernel);
     assert.equal(onlyTerminal(rec).case, "result");
-    assert.deepEqual(kernel.logs.map((l) => [l.sessionId, l.entry?.level, l.entry?.message, l.entry?.logger]), [
-      ["sess-42", LogLevel.INFO, "hello", "test-provider.echo"],
-      ["sess-42", LogLevel.ERROR, "bad", "test-provider.echo"],
-    ]);
+    assert.deepEqual(
+      kernel.logs.map((l) => [l.sessionId, l.entry?.level, l.entry?.message, l.entry?.logger]),
+      [
+        ["sess-42", LogLevel.INFO, "hello", "test-provider.echo"],
+        ["sess-42", LogLevel.ERROR, "bad", "test-provider.echo"],
+      ],
+    );
     assert.deepEqual(kernel.logs[0]!.entry?.fields, { n: 1 });
   });
 
@@ -66,7 +69,13 @@ describe("kernel callbacks", () => {
     const kernel = fakeKernel();
     let connected: KernelClient | undefined;
     const stderr: string[] = [];
-    const service = createToolService(providerWith(echo, async (i, ctx) => { ctx.log.info("x"); return i; }), { stderr: (l) => stderr.push(l), kernel: () => connected });
+    const service = createToolService(
+      providerWith(echo, async (i, ctx) => {
+        ctx.log.info("x");
+        return i;
+      }),
+      { stderr: (l) => stderr.push(l), kernel: () => connected },
+    );
     connected = kernel;
     await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink);
     await sleep(1);
@@ -84,7 +93,10 @@ describe("kernel callbacks", () => {
       return i;
     }, kernel);
     assert.deepEqual(emitted, { id: "event-1", sequence: 1n });
-    assert.deepEqual(kernel.emits.map((e) => [e.sessionId, e.kind, e.schemaVersion]), [["sess-42", EventKind.TOOL_RESULT, "v1"]]);
+    assert.deepEqual(
+      kernel.emits.map((e) => [e.sessionId, e.kind, e.schemaVersion]),
+      [["sess-42", EventKind.TOOL_RESULT, "v1"]],
+    );
     assert.equal(kernel.sessions[0]?.profile, "helper");
     assert.deepEqual(counted, { count: 42n, exact: true });
   });

@@ -10,8 +10,16 @@ import { echo, providerWith, textSchema } from "./support/sample-tools.js";
 import { invokeRequest } from "./support/recording-sink.js";
 
 const edit = defineTool<{ text: string }, { text: string }>()({
-  name: "edit", kind: "resource", risk: "moderate", description: "Edits.", inputSchema: textSchema, outputSchema: textSchema,
-  concurrency: { safe: true }, idempotent: false, preview: true, defaultTimeoutMs: 30,
+  name: "edit",
+  kind: "resource",
+  risk: "moderate",
+  description: "Edits.",
+  inputSchema: textSchema,
+  outputSchema: textSchema,
+  concurrency: { safe: true },
+  idempotent: false,
+  preview: true,
+  defaultTimeoutMs: 30,
 });
 
 function previewRequest(tool: string, args: Record<string, string | number> = { text: "a" }) {
@@ -82,7 +90,9 @@ describe("Render", () => {
     renderers: {
       v1: async (payload: Uint8Array) => ({ root: { node: { case: "text", value: { content: `v1: ${Buffer.from(payload).toString()}` } } } }),
       v2: async () => ({ root: { node: { case: "codeBlock", value: { content: "v2" } } } }),
-      broken: async () => { throw new Error("renderer bug"); },
+      broken: async () => {
+        throw new Error("renderer bug");
+      },
     },
   });
   const service = createToolService(provider, { stderr: () => {} });
@@ -98,7 +108,10 @@ describe("Render", () => {
     const error = await status(render("v9"));
     assert.equal(error.code, GrpcCode.UNIMPLEMENTED);
     assert.match(error.message, /no renderer for schema_version "v9"/);
-    const none = createToolService(providerWith(echo, async (i) => i), { stderr: () => {} });
+    const none = createToolService(
+      providerWith(echo, async (i) => i),
+      { stderr: () => {} },
+    );
     assert.equal((await status(none.render(create(RenderRequestSchema, { schemaVersion: "v1" })))).code, GrpcCode.UNIMPLEMENTED);
   });
 

@@ -88,10 +88,23 @@ describe("collectSecrets", () => {
       { name: "key", type: "string", sensitive: true },
       { name: "tokens", type: "list_string", sensitive: true },
       { name: "headers", type: "map_string", sensitive: true },
-      { name: "db", type: "object", objectAttributes: [{ name: "password", type: "string", sensitive: true }, { name: "host", type: "string" }] },
+      {
+        name: "db",
+        type: "object",
+        objectAttributes: [
+          { name: "password", type: "string", sensitive: true },
+          { name: "host", type: "string" },
+        ],
+      },
       { name: "plain", type: "string" },
     ]);
-    const secrets = collectSecrets(attributes, { key: "k1", tokens: ["t1", "t2"], headers: { auth: "h1" }, db: { password: "p1", host: "localhost" }, plain: "visible" });
+    const secrets = collectSecrets(attributes, {
+      key: "k1",
+      tokens: ["t1", "t2"],
+      headers: { auth: "h1" },
+      db: { password: "p1", host: "localhost" },
+      plain: "visible",
+    });
     assert.deepEqual(secrets.sort(), ["h1", "k1", "p1", "t1", "t2"]);
   });
 });

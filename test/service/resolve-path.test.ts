@@ -67,13 +67,23 @@ describe("resolveToolPath", () => {
 
 describe("ToolContext.resolvePath", () => {
   const read = defineTool<{ path: string }, { path: string }>()({
-    name: "read", kind: "data_source", risk: "read_only", description: "Resolves.", inputSchema: pathSchema, outputSchema: pathSchema,
-    concurrency: { safe: true }, idempotent: true, defaultTimeoutMs: 5_000,
+    name: "read",
+    kind: "data_source",
+    risk: "read_only",
+    description: "Resolves.",
+    inputSchema: pathSchema,
+    outputSchema: pathSchema,
+    concurrency: { safe: true },
+    idempotent: true,
+    defaultTimeoutMs: 5_000,
   });
   const config = defineConfig<{ root: string }>([{ name: "root", type: "string", required: true }]);
 
   async function call(p: string) {
-    const service = createToolService(providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), { config, allowedRoots: ((c: { root: string }) => [c.root]) as never }), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), { config, allowedRoots: ((c: { root: string }) => [c.root]) as never }),
+      { stderr: () => {} },
+    );
     await service.configure(create(ConfigureRequestSchema, { config: { root } }));
     const rec = recordingSink();
     await service.invoke(invokeRequest("read", { path: p }, { workingDirectory: path.join(root, "sub") }), rec.sink);

@@ -27,9 +27,25 @@ const leakTool = defineTool<{ text: string }, { text: string }>()({
 });
 
 const paths = [
-  "tool-error-message", "tool-error-details", "tool-error-details-key", "plain-error", "thrown-object", "result",
-  "partial-result", "progress", "output-split", "log", "log-fallback", "kernel-log", "emit", "run-session",
-  "json-escaped-message", "url-encoded-message", "preview", "render", "exit-signal",
+  "tool-error-message",
+  "tool-error-details",
+  "tool-error-details-key",
+  "plain-error",
+  "thrown-object",
+  "result",
+  "partial-result",
+  "progress",
+  "output-split",
+  "log",
+  "log-fallback",
+  "kernel-log",
+  "emit",
+  "run-session",
+  "json-escaped-message",
+  "url-encoded-message",
+  "preview",
+  "render",
+  "exit-signal",
 ] as const;
 type LeakPath = (typeof paths)[number];
 
@@ -43,11 +59,15 @@ function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
   else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString("utf8"));
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (typeof value === "object" && value !== null) for (const [k, v] of Object.entries(value)) { out.push(k); strings(v, out); }
+  else if (typeof value === "object" && value !== null)
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      strings(v, out);
+    }
   return out;
 }
 
-const secretChars = fc.constantFrom(..."abcxyz0189-_/+=\"\\ %&?é🔑\n".split(/(?:)/u));
+const secretChars = fc.constantFrom(...'abcxyz0189-_/+="\\ %&?é🔑\n'.split(/(?:)/u));
 
 it("no randomized leak path lets a secret out", async () => {
   let runs = 0;
@@ -68,21 +88,36 @@ it("no randomized leak path lets a secret out", async () => {
         const stderr: string[] = [];
         const provider = defineProvider(
           {
-            name: "leaky", version: "1", source: "s", tools: { leakTool }, config,
+            name: "leaky",
+            version: "1",
+            source: "s",
+            tools: { leakTool },
+            config,
             renderers: { v1: async () => ({ root: { node: { case: "text", value: { content: leaked } } } }) },
           },
           {
             leakTool: async (_input, ctx) => {
               switch (path) {
-                case "tool-error-message": throw new ToolError("execution_failed", `failed with ${leaked}`);
-                case "tool-error-details": throw new ToolError("execution_failed", "failed", { details: { got: leaked, list: [leaked] } });
-                case "tool-error-details-key": throw new ToolError("execution_failed", "failed", { details: { [leaked]: 1 } });
-                case "plain-error": throw new Error(`boom ${leaked}`, { cause: { why: leaked } });
-                case "thrown-object": throw { token: leaked };
-                case "json-escaped-message": throw new ToolError("execution_failed", JSON.stringify({ request: { auth: leaked } }));
-                case "url-encoded-message": throw new ToolError("execution_failed", `GET https://api.example/?key=${encodeURIComponent(leaked)}`);
-                case "partial-result": ctx.partialResult({ note: leaked }); break;
-                case "progress": ctx.progress(leaked); break;
+                case "tool-error-message":
+                  throw new ToolError("execution_failed", `failed with ${leaked}`);
+                case "tool-error-details":
+                  throw new ToolError("execution_failed", "failed", { details: { got: leaked, list: [leaked] } });
+                case "tool-error-details-key":
+                  throw new ToolError("execution_failed", "failed", { details: { [leaked]: 1 } });
+                case "plain-error":
+                  throw new Error(`boom ${leaked}`, { cause: { why: leaked } });
+                case "thrown-object":
+                  throw { token: leaked };
+                case "json-escaped-message":
+                  throw new ToolError("execution_failed", JSON.stringify({ request: { auth: leaked } }));
+                case "url-encoded-message":
+                  throw new ToolError("execution_failed", `GET https://api.example/?key=${encodeURIComponent(leaked)}`);
+                case "partial-result":
+                  ctx.partialResult({ note: leaked });
+                  break;
+                case "progress":
+                  ctx.progress(leaked);
+                  break;
                 case "output-split": {
                   const bytes = Buffer.from(leaked);
                   let at = 0;
@@ -93,12 +128,24 @@ it("no randomized leak path lets a secret out", async () => {
                   ctx.output("stdout", bytes.subarray(at));
                   break;
                 }
-                case "log": case "log-fallback": ctx.log.warn(leaked, { field: leaked }); break;
-                case "kernel-log": await ctx.kernel.log("info", leaked, { [leaked]: leaked }); break;
-                case "emit": await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ v: leaked })), "v1"); break;
-                case "run-session": await ctx.kernel.runSession({ prompt: `use ${leaked}` }); break;
-                case "exit-signal": ctx.exitStatus(1, leaked); return { text: "ok" };
-                default: break;
+                case "log":
+                case "log-fallback":
+                  ctx.log.warn(leaked, { field: leaked });
+                  break;
+                case "kernel-log":
+                  await ctx.kernel.log("info", leaked, { [leaked]: leaked });
+                  break;
+                case "emit":
+                  await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ v: leaked })), "v1");
+                  break;
+                case "run-session":
+                  await ctx.kernel.runSession({ prompt: `use ${leaked}` });
+                  break;
+                case "exit-signal":
+                  ctx.exitStatus(1, leaked);
+                  return { text: "ok" };
+                default:
+                  break;
               }
               ctx.exitStatus(0);
               return { text: path === "result" ? leaked : "ok" };
@@ -107,7 +154,9 @@ it("no randomized leak path lets a secret out", async () => {
           { leakTool: async () => ({ root: { node: { case: "text", value: { content: leaked } } } }) },
         );
         const service = createToolService(provider, { stderr: (l) => stderr.push(l), kernel });
-        await service.configure(create(ConfigureRequestSchema, { config: useNested ? { api_key: "unrelated-key", nested: { password: secret } } : { api_key: secret } }));
+        await service.configure(
+          create(ConfigureRequestSchema, { config: useNested ? { api_key: "unrelated-key", nested: { password: secret } } : { api_key: secret } }),
+        );
         const out: unknown[] = [];
         if (path === "preview") {
           out.push(await service.preview(create(PreviewRequestSchema, { call: invokeRequest("leak", { text: "a" }).call! })));
@@ -118,7 +167,9 @@ it("no randomized leak path lets a secret out", async () => {
           await service.invoke(invokeRequest("leak", { text: "a" }), rec.sink);
           out.push(rec.events);
           // Output chunks are checked joined, so a secret split across chunks is caught too.
-          out.push(Buffer.concat(rec.events.filter((e) => e.event.case === "outputChunk").map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data))));
+          out.push(
+            Buffer.concat(rec.events.filter((e) => e.event.case === "outputChunk").map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data))),
+          );
         }
         await new Promise((resolve) => setImmediate(resolve));
         out.push(kernel.logs, kernel.emits, kernel.sessions, stderr);
@@ -135,7 +186,15 @@ it("no randomized leak path lets a secret out", async () => {
 });
 
 it("the path is actually exercised: without Configure's secrets the same handler leaks", async () => {
-  const provider = defineProvider({ name: "p", version: "1", source: "s", tools: { leakTool } }, { leakTool: async () => { throw new ToolError("execution_failed", "key sk-12345"); } }, { leakTool: async () => ({}) });
+  const provider = defineProvider(
+    { name: "p", version: "1", source: "s", tools: { leakTool } },
+    {
+      leakTool: async () => {
+        throw new ToolError("execution_failed", "key sk-12345");
+      },
+    },
+    { leakTool: async () => ({}) },
+  );
   const rec = recordingSink();
   await createToolService(provider, { stderr: () => {} }).invoke(invokeRequest("leak", { text: "a" }), rec.sink);
   assert.match(JSON.stringify(rec.events.map((e) => e.event.value)), /sk-12345/);

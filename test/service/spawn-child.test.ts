@@ -30,20 +30,33 @@ async function waitUntil(check: () => boolean, what: string): Promise<void> {
 
 function text(events: ReturnType<typeof recordingSink>["events"], stream: number): string {
   return Buffer.concat(
-    events.filter((e) => e.event.case === "outputChunk" && e.event.value.stream === stream).map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data)),
+    events
+      .filter((e) => e.event.case === "outputChunk" && e.event.value.stream === stream)
+      .map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data)),
   ).toString();
 }
 
 const shortExec = defineTool<{ text: string }, { text: string }>()({
-  name: "short_exec", kind: "resource", risk: "high", description: "Runs with a short timeout.", inputSchema: textSchema, outputSchema: textSchema,
-  concurrency: { safe: true }, idempotent: false, processBacked: true, defaultTimeoutMs: 50,
+  name: "short_exec",
+  kind: "resource",
+  risk: "high",
+  description: "Runs with a short timeout.",
+  inputSchema: textSchema,
+  outputSchema: textSchema,
+  concurrency: { safe: true },
+  idempotent: false,
+  processBacked: true,
+  defaultTimeoutMs: 50,
 });
 
 describe("spawn", () => {
   it("streams stdout and stderr, then one exit_status, then the result; a non-zero exit is ordinary content", async () => {
     const service = createToolService(
       providerWith(exec, async (_i, ctx) => {
-        const exit = await ctx.spawn(node, ["-e", "process.stdout.write('out1 '); process.stderr.write('err1'); process.stdout.write('out2'); process.exitCode = 3"]);
+        const exit = await ctx.spawn(node, [
+          "-e",
+          "process.stdout.write('out1 '); process.stderr.write('err1'); process.stdout.write('out2'); process.exitCode = 3",
+        ]);
         return { text: `exit ${exit.exitCode}` };
       }),
       { stderr: () => {} },
@@ -67,7 +80,10 @@ describe("spawn", () => {
     try {
       const service = createToolService(
         providerWith(exec, async (_i, ctx) => {
-          await ctx.spawn(node, ["-e", "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /^(PLUGGABLEHARNESS_AGENT_PLUGIN|PLUGIN_.*|HARNESS_TOOL_TEST_KEPT)$/.test(k)).sort()))"]);
+          await ctx.spawn(node, [
+            "-e",
+            "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /^(PLUGGABLEHARNESS_AGENT_PLUGIN|PLUGIN_.*|HARNESS_TOOL_TEST_KEPT)$/.test(k)).sort()))",
+          ]);
           return { text: "" };
         }),
         { stderr: () => {} },
@@ -98,7 +114,13 @@ describe("spawn", () => {
   });
 
   it("a command that does not exist is not_found", async () => {
-    const service = createToolService(providerWith(exec, async (_i, ctx) => { await ctx.spawn("definitely-not-a-command-xyz", []); return { text: "" }; }), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(exec, async (_i, ctx) => {
+        await ctx.spawn("definitely-not-a-command-xyz", []);
+        return { text: "" };
+      }),
+      { stderr: () => {} },
+    );
     const rec = recordingSink();
     await service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), rec.sink);
     const t = onlyTerminal(rec);

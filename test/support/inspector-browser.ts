@@ -13,7 +13,8 @@ export function findChromium(): { path: string } | { missing: string } {
   const found = candidates.find((c) => existsSync(c));
   if (found) return { path: found };
   const reason = `no chromium (looked at ${candidates.join(", ")}; \`apt-get install -y chromium\`, or set HARNESS_TOOL_CHROMIUM)`;
-  if (process.env["HARNESS_TOOL_REQUIRE_BROWSER"] === "1") throw new Error(`the browser tests must run here (HARNESS_TOOL_REQUIRE_BROWSER=1), but there is ${reason}`);
+  if (process.env["HARNESS_TOOL_REQUIRE_BROWSER"] === "1")
+    throw new Error(`the browser tests must run here (HARNESS_TOOL_REQUIRE_BROWSER=1), but there is ${reason}`);
   return { missing: reason };
 }
 

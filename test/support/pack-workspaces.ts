@@ -26,7 +26,9 @@ export function packWorkspaces(dest: string): PackedPackages {
   });
   const modules = path.join(copy, "node_modules");
   mkdirSync(modules);
-  const linkedHere = new Map<string, string>(Object.entries(harnessToolPackages).map(([which, name]) => [name, path.join(copy, workspaceFolders[which as HarnessToolPackage])]));
+  const linkedHere = new Map<string, string>(
+    Object.entries(harnessToolPackages).map(([which, name]) => [name, path.join(copy, workspaceFolders[which as HarnessToolPackage])]),
+  );
   for (const entry of readdirSync(path.join(repoRoot, "node_modules"))) {
     const from = path.join(repoRoot, "node_modules", entry);
     if (entry.startsWith("@") && [...linkedHere.keys()].some((n) => n.startsWith(`${entry}/`))) {

@@ -31,7 +31,11 @@ function quote(arg: string): string {
 /** Starts `command` with `args` in `cwd` on a pseudo-terminal `columns` wide. */
 export function runOnTerminal(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; columns?: number }): TerminalSession {
   const line = `stty cols ${options.columns ?? 100} rows 40; exec ${[command, ...args].map(quote).join(" ")}`;
-  const child = spawn("script", ["-qefc", line, "/dev/null"], { cwd: options.cwd, env: { ...options.env, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("script", ["-qefc", line, "/dev/null"], {
+    cwd: options.cwd,
+    env: { ...options.env, TERM: "xterm-256color" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let raw = "";
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

@@ -49,12 +49,7 @@ function elementType(field: DescField): string {
       if (field.listKind === "scalar") return scalarName(field.scalar);
       return field.listKind === "enum" ? field.enum.typeName : field.message.typeName;
     case "map": {
-      const value =
-        field.mapKind === "scalar"
-          ? scalarName(field.scalar)
-          : field.mapKind === "enum"
-            ? field.enum.typeName
-            : field.message.typeName;
+      const value = field.mapKind === "scalar" ? scalarName(field.scalar) : field.mapKind === "enum" ? field.enum.typeName : field.message.typeName;
       return `map<${scalarName(field.mapKey)}, ${value}>`;
     }
   }
@@ -215,9 +210,7 @@ export function compareWireFacts(expected: WireFacts, actual: WireFacts): string
           continue;
         }
         if (hm.input !== wm.input || hm.output !== wm.output) {
-          problems.push(
-            `${where}: ${service}.${wm.name} is (${hm.input}) -> (${hm.output}), but the kernel's contract says (${wm.input}) -> (${wm.output}).`,
-          );
+          problems.push(`${where}: ${service}.${wm.name} is (${hm.input}) -> (${hm.output}), but the kernel's contract says (${wm.input}) -> (${wm.output}).`);
         }
         if (hm.serverStreaming !== wm.serverStreaming || hm.clientStreaming !== wm.clientStreaming) {
           const shape = (m: MethodFact) =>

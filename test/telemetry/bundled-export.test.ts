@@ -40,7 +40,13 @@ test("a bundled provider exports its spans through the SDK beside it, which the 
       await p.kill();
     }
     const invoke = p.spans().find((s) => s.name === "pluggableharness.tool.v1.ToolService/Invoke");
-    assert.ok(invoke, `no Invoke span; spans: ${p.spans().map((s) => s.name).join(", ")}; stderr: ${p.stderr.map((e) => e.raw).join(" | ")}`);
+    assert.ok(
+      invoke,
+      `no Invoke span; spans: ${p
+        .spans()
+        .map((s) => s.name)
+        .join(", ")}; stderr: ${p.stderr.map((e) => e.raw).join(" | ")}`,
+    );
     assert.equal(invoke.traceId, p.traceId);
     assert.equal(invoke.attributes["pluggableharness.tool.call_id"], "bundled-1");
   } finally {

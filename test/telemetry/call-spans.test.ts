@@ -32,7 +32,14 @@ function spansNamed(name: string): ReadableSpan[] {
 
 function only(name: string): ReadableSpan {
   const found = spansNamed(name);
-  assert.equal(found.length, 1, `spans named ${name}: ${exporter.getFinishedSpans().map((s) => s.name).join(", ")}`);
+  assert.equal(
+    found.length,
+    1,
+    `spans named ${name}: ${exporter
+      .getFinishedSpans()
+      .map((s) => s.name)
+      .join(", ")}`,
+  );
   return found[0]!;
 }
 
@@ -76,7 +83,10 @@ function tracingKernel(): KernelClient & { headers: { method: string; trace: Tra
 
 describe("the Invoke span", () => {
   it("is a SERVER child of the kernel's span, named and attributed after the RPC conventions and the tool", async () => {
-    const service = createToolService(providerWith(echo, async (input) => ({ text: `out:${input.text}` })), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(echo, async (input) => ({ text: `out:${input.text}` })),
+      { stderr: () => {} },
+    );
     const rec = recordingSink();
     await service.invoke(invokeRequest("echo", { text: "argument-text" }, { id: "call-77" }), rec.sink, kernelHeaders);
     assert.equal(onlyTerminal(rec).case, "result");
@@ -101,7 +111,10 @@ describe("the Invoke span", () => {
   });
 
   it("starts a new trace when the call carries no (or a malformed) traceparent", async () => {
-    const service = createToolService(providerWith(echo, async (input) => input), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(echo, async (input) => input),
+      { stderr: () => {} },
+    );
     await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink);
     await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink, { traceparent: `00-${"0".repeat(32)}-${kernelSpanId}-01` });
     const spans = spansNamed("pluggableharness.tool.v1.ToolService/Invoke");
@@ -129,7 +142,10 @@ describe("the Invoke span", () => {
   });
 
   it("records invalid arguments and unknown tools by category", async () => {
-    const service = createToolService(providerWith(echo, async (input) => input), { stderr: () => {} });
+    const service = createToolService(
+      providerWith(echo, async (input) => input),
+      { stderr: () => {} },
+    );
     await service.invoke(invokeRequest("echo", { text: 5 }), recordingSink().sink);
     await service.invoke(invokeRequest("nope", {}), recordingSink().sink);
     const [invalid, unknown] = spansNamed("pluggableharness.tool.v1.ToolService/Invoke");
@@ -139,10 +155,13 @@ describe("the Invoke span", () => {
   });
 
   it("ends as cancelled (CANCELLED) when the kernel closes the stream", async () => {
-    const service = createToolService(providerWith(echo, (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)))), {
-      stderr: () => {},
-      settleGraceMs: 50,
-    });
+    const service = createToolService(
+      providerWith(echo, (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)))),
+      {
+        stderr: () => {},
+        settleGraceMs: 50,
+      },
+    );
     const rec = recordingSink();
     const running = service.invoke(invokeRequest("echo", { text: "a" }), rec.sink, kernelHeaders);
     await sleep(5);
@@ -252,7 +271,10 @@ describe("kernel callbacks", () => {
     await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink, kernelHeaders);
     await sleep(1);
     const call = only("pluggableharness.tool.v1.ToolService/Invoke");
-    assert.deepEqual(kernel.headers.map((h) => h.method), ["Log", "Emit", "CountTokens", "RunSession"]);
+    assert.deepEqual(
+      kernel.headers.map((h) => h.method),
+      ["Log", "Emit", "CountTokens", "RunSession"],
+    );
     for (const { method, trace: headers } of kernel.headers) {
       const span = only(`pluggableharness.kernel.v1.KernelCallbackService/${method}`);
       assert.equal(span.kind, SpanKind.CLIENT);
@@ -300,7 +322,13 @@ describe("the unary calls", () => {
 
   it("GetSchema, Describe, Configure, Preview and Render each get their span; Configure's never holds the config", async () => {
     const provider = defineProvider(
-      { name: "p", version: "1", source: "s", tools: { edit }, renderers: { v1: async () => ({ root: { node: { case: "text", value: { content: "rendered" } } } }) } },
+      {
+        name: "p",
+        version: "1",
+        source: "s",
+        tools: { edit },
+        renderers: { v1: async () => ({ root: { node: { case: "text", value: { content: "rendered" } } } }) },
+      },
       { edit: async (i) => i },
       { edit: async () => ({ root: { node: { case: "text", value: { content: "would edit" } } } }) },
     );

@@ -16,7 +16,10 @@ test("protobuf and JSON exports decode to the same spans", () => {
     spanProcessors: [new SimpleSpanProcessor(exporter)],
   });
   const tracer = provider.getTracer("harness-tool");
-  const parent = tracer.startSpan("parent", { kind: SpanKind.SERVER, attributes: { "rpc.grpc.status_code": 0, text: "a", flag: true, ratio: 0.5, big: 2 ** 40 } });
+  const parent = tracer.startSpan("parent", {
+    kind: SpanKind.SERVER,
+    attributes: { "rpc.grpc.status_code": 0, text: "a", flag: true, ratio: 0.5, big: 2 ** 40 },
+  });
   const child = tracer.startSpan("child", { kind: SpanKind.CLIENT }, trace.setSpan(ROOT_CONTEXT, parent));
   child.setStatus({ code: SpanStatusCode.ERROR });
   child.end();

@@ -91,7 +91,8 @@ describe("with telemetry off", () => {
       // continues from the provider's own (recording) span.
       const on = run("on", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
       assert.equal(on.report.exporting, true);
-      for (const name of ["@opentelemetry/sdk-trace-node", "@opentelemetry/resources", "@opentelemetry/exporter-trace-otlp-proto"]) assert.ok(on.packages.has(name), name);
+      for (const name of ["@opentelemetry/sdk-trace-node", "@opentelemetry/resources", "@opentelemetry/exporter-trace-otlp-proto"])
+        assert.ok(on.packages.has(name), name);
       assert.match(on.report.callback?.traceparent ?? "", /^00-4bf92f3577b34da6a3ce929d0e0e4736-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -11,9 +11,19 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   let killed = false;
   try {
     await p.configure({ root: process.cwd() });
-    const noted = await p.invoke({ id: "n-1", toolName: "note", arguments: { message: "a private note" }, callContext: { sessionId: "s", workingDirectory: process.cwd() } }).done;
+    const noted = await p.invoke({
+      id: "n-1",
+      toolName: "note",
+      arguments: { message: "a private note" },
+      callContext: { sessionId: "s", workingDirectory: process.cwd() },
+    }).done;
     assert.equal(noted.events.at(-1)?.event.case, "result");
-    const ran = await p.invoke({ id: "b-1", toolName: "bash", arguments: { command: "exit 5" }, callContext: { sessionId: "s", workingDirectory: process.cwd() } }).done;
+    const ran = await p.invoke({
+      id: "b-1",
+      toolName: "bash",
+      arguments: { command: "exit 5" },
+      callContext: { sessionId: "s", workingDirectory: process.cwd() },
+    }).done;
     assert.equal(ran.events.at(-1)?.event.case, "result");
     await p.kill();
     killed = true;
@@ -54,8 +64,14 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
 
   const tree = formatSpanTree(spans, () => `host span (trace ${p.traceId})`).join("\n");
   assert.match(tree, /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=bash[^\n]*\n\s*└─ spawn sh \[internal\].*process\.exit\.code=5/);
-  assert.match(tree, /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=note[^\n]*\n\s*└─ pluggableharness\.kernel\.v1\.KernelCallbackService\/Log \[client\]/);
-  assert.doesNotMatch(JSON.stringify(spans, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)), /private note|exit 5/);
+  assert.match(
+    tree,
+    /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=note[^\n]*\n\s*└─ pluggableharness\.kernel\.v1\.KernelCallbackService\/Log \[client\]/,
+  );
+  assert.doesNotMatch(
+    JSON.stringify(spans, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v)),
+    /private note|exit 5/,
+  );
 });
 
 test("OTEL_EXPORTER_OTLP_PROTOCOL=http/json: the provider loads the JSON exporter, and the receiver decodes it", async () => {

@@ -56,14 +56,22 @@ describe("headers and contexts", () => {
   });
 
   it("round-trip through a context: parent span, tracestate and baggage", () => {
-    const context = contextFromTraceHeaders({ traceparent: `00-${traceId}-${spanId}-01`, tracestate: "vendor=x,other=y", baggage: "user=a%20b;prop=1,bad,=x,turn=7" });
+    const context = contextFromTraceHeaders({
+      traceparent: `00-${traceId}-${spanId}-01`,
+      tracestate: "vendor=x,other=y",
+      baggage: "user=a%20b;prop=1,bad,=x,turn=7",
+    });
     assert.equal(trace.getSpanContext(context)?.spanId, spanId);
     assert.equal(trace.getSpanContext(context)?.traceState?.get("other"), "y");
     const baggage = propagation.getBaggage(context);
     assert.equal(baggage?.getEntry("user")?.value, "a b");
     assert.equal(baggage?.getEntry("turn")?.value, "7");
     assert.equal(baggage?.getAllEntries().length, 2);
-    assert.deepEqual(traceHeadersFromContext(context), { traceparent: `00-${traceId}-${spanId}-01`, tracestate: "vendor=x,other=y", baggage: "user=a%20b,turn=7" });
+    assert.deepEqual(traceHeadersFromContext(context), {
+      traceparent: `00-${traceId}-${spanId}-01`,
+      tracestate: "vendor=x,other=y",
+      baggage: "user=a%20b,turn=7",
+    });
   });
 
   it("without a valid traceparent there is nothing to continue", () => {
@@ -96,18 +104,21 @@ describe("exportRequest", () => {
   it("refuses, with a reason, what a provider cannot do", () => {
     const console = exportRequest({ OTEL_TRACES_EXPORTER: "console" });
     assert.equal(console.export, false);
-    assert.match(console.export ? "" : console.warning ?? "", /stdout/);
+    assert.match(console.export ? "" : (console.warning ?? ""), /stdout/);
     const protocol = exportRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_EXPORTER_OTLP_PROTOCOL: "thrift" });
-    assert.match(protocol.export ? "" : protocol.warning ?? "", /not an OTLP protocol/);
+    assert.match(protocol.export ? "" : (protocol.warning ?? ""), /not an OTLP protocol/);
   });
 });
 
 describe("batchSettings", () => {
   it("takes the positive integers of OTEL_BSP_*, ignoring the rest", () => {
     assert.deepEqual(batchSettings({}), {});
-    assert.deepEqual(batchSettings({ OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_BSP_MAX_QUEUE_SIZE: "x", OTEL_BSP_EXPORT_TIMEOUT: "-1", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" }), {
-      scheduledDelayMillis: 200,
-      maxExportBatchSize: 64,
-    });
+    assert.deepEqual(
+      batchSettings({ OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_BSP_MAX_QUEUE_SIZE: "x", OTEL_BSP_EXPORT_TIMEOUT: "-1", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" }),
+      {
+        scheduledDelayMillis: 200,
+        maxExportBatchSize: 64,
+      },
+    );
   });
 });

@@ -28,8 +28,14 @@ async function healthCheck(target: string, channel: ChannelCredentials, options:
   const m = goPluginServices.health.check;
   try {
     return await new Promise<number | ServiceError>((resolve) =>
-      client.makeUnaryRequest(m.path, m.requestSerialize, m.responseDeserialize, encodeHealthCheckRequest(pluginHealthServiceName), new Metadata(), {}, (error, response) =>
-        resolve(error ?? decodeHealthCheckResponse(response as Uint8Array)),
+      client.makeUnaryRequest(
+        m.path,
+        m.requestSerialize,
+        m.responseDeserialize,
+        encodeHealthCheckRequest(pluginHealthServiceName),
+        new Metadata(),
+        {},
+        (error, response) => resolve(error ?? decodeHealthCheckResponse(response as Uint8Array)),
       ),
     );
   } finally {
@@ -85,7 +91,10 @@ describe("a provider launched with AutoMTLS", () => {
 
   const refused: [string, () => { credentials: ChannelCredentials; options?: ChannelOptions }][] = [
     ["a plaintext client", () => ({ credentials: credentials.createInsecure() })],
-    ["a TLS client without a client certificate", () => ({ credentials: credentials.createSsl(Buffer.from(providerPem)), options: { "grpc.ssl_target_name_override": "localhost" } })],
+    [
+      "a TLS client without a client certificate",
+      () => ({ credentials: credentials.createSsl(Buffer.from(providerPem)), options: { "grpc.ssl_target_name_override": "localhost" } }),
+    ],
     ["a client presenting another self-signed certificate", () => mutualTlsChannel({ own: createSelfSignedCertificate(), peerCertificatePem: providerPem })],
   ];
   for (const [who, channel] of refused) {
@@ -157,7 +166,8 @@ for (const [what, value] of [
     assert.equal(await started.exited, 1);
     const { stdout, stderr } = started.output();
     // stdout: no handshake; at most a start failure's one line giving the same reason.
-    for (const line of stdout.split("\n").filter((l) => l !== "")) assert.match(line, /^harness-tool: the provider cannot start: PLUGIN_CLIENT_CERT \(AutoMTLS\)/);
+    for (const line of stdout.split("\n").filter((l) => l !== ""))
+      assert.match(line, /^harness-tool: the provider cannot start: PLUGIN_CLIENT_CERT \(AutoMTLS\)/);
     const lines = stderr.trimEnd().split("\n");
     assert.equal(lines.length, 1, stderr);
     const entry = JSON.parse(lines[0] ?? "") as { "@level": string; "@message": string };

@@ -7,7 +7,12 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { toBinary } from "@bufbuild/protobuf";
-import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import {
+  CountTokensRequestSchema,
+  EmitRequestSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+} from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError } from "../../runtime/go-plugin-host/index.js";
 import { redactionMarker } from "../../runtime/index.js";
@@ -35,7 +40,8 @@ it("through go-plugin, nothing the provider process sends holds the secret in an
     sent.push(...(await failure("Configure rejected", () => provider.configure({ api_key: secret, [carrier]: carrier }))));
     await provider.configure({ api_key: secret });
     for (const mode of ["result", "tool-error"]) {
-      const outcome = await provider.invoke({ id: mode, toolName: "walk", arguments: { mode }, callContext: { sessionId: "s", workingDirectory: "/tmp" } }).done;
+      const outcome = await provider.invoke({ id: mode, toolName: "walk", arguments: { mode }, callContext: { sessionId: "s", workingDirectory: "/tmp" } })
+        .done;
       for (const event of outcome.events) sent.push(wire("Invoke events", `${mode}: ${String(event.event.case)}`, ToolEventSchema, event));
       for (const stream of [1, 2]) {
         const chunks = outcome.events.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : []));
@@ -53,7 +59,10 @@ it("through go-plugin, nothing the provider process sends holds the secret in an
     sent.push(...(await failure("Render of an unknown version", () => provider.render(new Uint8Array(0), carrier))));
     // Two walks: each writes console.log, console.error, stray stdout, a raw stderr write and an unhandled rejection.
     const processLevelLines = () => provider.stderr.filter((e) => e.raw.includes(redactionMarker) && !e.raw.includes("logger")).length;
-    assert.ok(await eventually(() => processLevelLines() >= 10 && provider.kernel.calls.countTokens.length >= 2, 10_000), `stderr so far:\n${provider.stderr.map((e) => e.raw).join("\n")}`);
+    assert.ok(
+      await eventually(() => processLevelLines() >= 10 && provider.kernel.calls.countTokens.length >= 2, 10_000),
+      `stderr so far:\n${provider.stderr.map((e) => e.raw).join("\n")}`,
+    );
   } finally {
     await provider.kill();
   }

@@ -21,7 +21,10 @@ const fake = typeScriptProvider("fake", "test/transport/fixtures/fake-core-provi
 /** Opens the broker stream the way the host does, and keeps it open. */
 function holdBroker(client: ServiceClient<typeof ToolService>): ClientDuplexStream<Uint8Array, Uint8Array> {
   const m = goPluginServices.broker.startStream;
-  const stream = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<Uint8Array, Uint8Array>;
+  const stream = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<
+    Uint8Array,
+    Uint8Array
+  >;
   stream.on("error", () => {});
   return stream;
 }

@@ -76,7 +76,14 @@ describe("a provider on the default unix socket", () => {
   test("GRPCStdio/StreamStdio stays open and sends nothing (console output goes to stderr lines)", async () => {
     const client = new Client(`unix:${p.handshake.address}`, credentials.createInsecure());
     const m = goPluginServices.stdio.streamStdio;
-    const stream = client.makeServerStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, emptyMessage, new Metadata(), {}) as ClientReadableStream<Uint8Array>;
+    const stream = client.makeServerStreamRequest(
+      m.path,
+      m.requestSerialize,
+      m.responseDeserialize,
+      emptyMessage,
+      new Metadata(),
+      {},
+    ) as ClientReadableStream<Uint8Array>;
     const received: Uint8Array[] = [];
     stream.on("data", (d: Uint8Array) => received.push(d));
     const ended = new Promise<number>((resolve) => {
@@ -181,7 +188,10 @@ test("the host going away (broker stream and connection gone, no Shutdown): the 
     process.stdout.write(JSON.stringify({ pid: p.pid, address: p.handshake.address, kernel: p.kernel.address }) + "\\n");
     setInterval(() => {}, 1000);
   `;
-  const host = spawn(process.execPath, [...fake.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: fake.cwd, stdio: ["ignore", "pipe", "inherit"] });
+  const host = spawn(process.execPath, [...fake.args.slice(0, 3), "--input-type=module", "-e", script], {
+    cwd: fake.cwd,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((resolve) => host.stdout.once("data", (d: Buffer) => resolve(String(d))));
   const { pid, address, kernel } = JSON.parse(line) as { pid: number; address: string; kernel: string };
   host.kill("SIGKILL");

@@ -5,13 +5,7 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import {
-  derElement,
-  derNamedBits,
-  derObjectIdentifier,
-  derTime,
-  derUnsignedInteger,
-} from "../../runtime/transport/asn1-der.js";
+import { derElement, derNamedBits, derObjectIdentifier, derTime, derUnsignedInteger } from "../../runtime/transport/asn1-der.js";
 import { createSelfSignedCertificate } from "../../runtime/transport/self-signed-certificate.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

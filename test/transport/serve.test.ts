@@ -13,8 +13,15 @@ test("a provider breaking an invariant: no handshake; the reason in its place an
   const broken = typeScriptProvider("broken", "test/transport/fixtures/broken-provider.ts");
   const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
   assert.ok(error instanceof Error);
-  assert.match(error.message, /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served: same: tool name "same"/);
-  const line = error.message.split("\n").find((l) => l.trim().startsWith("{") && l.includes("cannot be served"))?.trim() ?? "";
+  assert.match(
+    error.message,
+    /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served: same: tool name "same"/,
+  );
+  const line =
+    error.message
+      .split("\n")
+      .find((l) => l.trim().startsWith("{") && l.includes("cannot be served"))
+      ?.trim() ?? "";
   const entry = parseHostLogLine(line);
   assert.equal(entry.level, "error", "the host logs it as an error");
   assert.match(entry.message, /provider "broken" cannot be served/);
@@ -38,10 +45,18 @@ test("Kill() while a process-backed call runs: the call's children are killed, t
   const sample = typeScriptProvider("sample", "test/transport/fixtures/sample-provider.ts");
   const p = await launch(sample.command, { args: sample.args, cwd: sample.cwd, handshakeTimeoutMs: 30_000 });
   await p.configure({ root: "/tmp" });
-  const running = p.invoke({ id: "b", toolName: "bash", arguments: { command: 'sleep 30 & echo "$$ $!"; wait' }, callContext: { sessionId: "s", workingDirectory: "/tmp" } });
+  const running = p.invoke({
+    id: "b",
+    toolName: "bash",
+    arguments: { command: 'sleep 30 & echo "$$ $!"; wait' },
+    callContext: { sessionId: "s", workingDirectory: "/tmp" },
+  });
   const events = await running.waitForEvents(2);
   const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : [])).join("");
-  const pids = printed.split(/\s+/).filter((s) => /^\d+$/.test(s)).map(Number);
+  const pids = printed
+    .split(/\s+/)
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number);
   assert.equal(pids.length, 2, printed);
   const report = await p.kill();
   assert.ok(report.graceful, `exited by itself (${report.durationMs} ms)`);

@@ -10,7 +10,12 @@ import { ToolErrorCategory, ToolErrorSchema } from "harness-tool/generated/plugg
 import { parseHostLogLine } from "harness-tool/testing";
 import { decodeConnInfo, decodeStdioData, encodeConnInfo, encodeStdioData, StdioChannel } from "../../runtime/transport/go-plugin-messages.js";
 import { formatHandshakeLine, parseHandshakeLine } from "../../runtime/transport/handshake-line.js";
-import { decodeHealthCheckRequest, decodeHealthCheckResponse, encodeHealthCheckRequest, encodeHealthCheckResponse } from "../../runtime/transport/health-check.js";
+import {
+  decodeHealthCheckRequest,
+  decodeHealthCheckResponse,
+  encodeHealthCheckRequest,
+  encodeHealthCheckResponse,
+} from "../../runtime/transport/health-check.js";
 import { hostLogLine, hostTimestamp } from "../../runtime/transport/host-log.js";
 import { kernelHandshake, readPluginEnvironment } from "../../runtime/transport/plugin-environment.js";
 import { decodeRpcStatus, statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../runtime/transport/rpc-status-details.js";

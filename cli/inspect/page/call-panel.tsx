@@ -51,7 +51,9 @@ export function CallPanel({ call, identity, onCancel }: { call: CallView; identi
         <span class={`status status-${state}`}>{state}</span>
         <code>{call.tool}</code>
         <span class="timings">
-          {end ? `${end.status} · ${end.firstEventMs !== undefined ? `first event ${end.firstEventMs} ms · ` : ""}total ${end.durationMs} ms` : "waiting for events…"}
+          {end
+            ? `${end.status} · ${end.firstEventMs !== undefined ? `first event ${end.firstEventMs} ms · ` : ""}total ${end.durationMs} ms`
+            : "waiting for events…"}
         </span>
         {!end ? (
           <button type="button" class="danger" onClick={onCancel}>
@@ -88,7 +90,10 @@ export function CallPanel({ call, identity, onCancel }: { call: CallView; identi
       ) : null}
       {result ? (
         <div class="result" aria-label="result">
-          <h4>result {result.violations.length === 0 ? <span class="badge ok">matches output_schema</span> : <span class="badge bad">does not match output_schema</span>}</h4>
+          <h4>
+            result{" "}
+            {result.violations.length === 0 ? <span class="badge ok">matches output_schema</span> : <span class="badge bad">does not match output_schema</span>}
+          </h4>
           {result.violations.length > 0 ? (
             <ul class="violations">
               {result.violations.map((v, i) => (

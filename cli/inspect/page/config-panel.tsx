@@ -27,7 +27,8 @@ function initialValues(attributes: readonly ConfigAttributeView[], config: { rea
   const out: Values = {};
   for (const a of attributes) {
     const value = config[a.name];
-    if (a.type === "object") out[a.name] = initialValues(a.objectAttributes ?? [], typeof value === "object" && value !== null && !Array.isArray(value) ? value : {});
+    if (a.type === "object")
+      out[a.name] = initialValues(a.objectAttributes ?? [], typeof value === "object" && value !== null && !Array.isArray(value) ? value : {});
     else if (a.type === "bool") out[a.name] = value === true;
     // A secret is never sent back to the page: its field starts empty.
     else out[a.name] = a.sensitive ? "" : textOf(a, value);
@@ -69,7 +70,9 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
         out[a.name] = lines.map(Number);
         break;
       case "map_string":
-        out[a.name] = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf("=") < 0 ? l.length : l.indexOf("=")), l.indexOf("=") < 0 ? "" : l.slice(l.indexOf("=") + 1)]));
+        out[a.name] = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf("=") < 0 ? l.length : l.indexOf("=")), l.indexOf("=") < 0 ? "" : l.slice(l.indexOf("=") + 1)]),
+        );
         break;
       default:
         out[a.name] = text;

@@ -1,6 +1,15 @@
 // The page's side of the inspector's HTTP API. Every URL is relative to the page's own address,
 // which carries the token, so no request can go out without it.
-import type { CallView, CannedRepliesView, ConfigureAnswer, ConfigureRequestBody, InvokeRequestBody, Json, StreamMessage, TreeAnswer } from "../page-protocol.js";
+import type {
+  CallView,
+  CannedRepliesView,
+  ConfigureAnswer,
+  ConfigureRequestBody,
+  InvokeRequestBody,
+  Json,
+  StreamMessage,
+  TreeAnswer,
+} from "../page-protocol.js";
 
 /** An answer of the server that is not the expected one. */
 export class ApiError extends Error {

@@ -199,7 +199,12 @@ function App() {
         </button>
         <h3>Tools</h3>
         {s.tools.map((t) => (
-          <button type="button" key={t.name} class={`nav-item ${tool?.name === t.name ? "active" : ""}`} onClick={() => setView({ kind: "tool", name: t.name })}>
+          <button
+            type="button"
+            key={t.name}
+            class={`nav-item ${tool?.name === t.name ? "active" : ""}`}
+            onClick={() => setView({ kind: "tool", name: t.name })}
+          >
             <code>{t.name}</code>
             <Badges tool={t} />
           </button>
@@ -210,7 +215,9 @@ function App() {
         </button>
       </nav>
       <main class="main">
-        {current?.kind === "configure" ? <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} /> : null}
+        {current?.kind === "configure" ? (
+          <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} />
+        ) : null}
         {current?.kind === "render" ? <RenderPanel /> : null}
         {tool ? (
           <ToolPanel

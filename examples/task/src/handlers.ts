@@ -17,7 +17,11 @@ export function createTaskHandlers(): TaskHandlers {
     async taskUpdate(input) {
       const task = tasks.get(input.id);
       if (!task) throw new ToolError("not_found", `task_update: there is no task ${JSON.stringify(input.id)}`);
-      const updated: Task = { ...task, ...(input.status !== undefined ? { status: input.status } : {}), ...(input.title !== undefined ? { title: input.title } : {}) };
+      const updated: Task = {
+        ...task,
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.title !== undefined ? { title: input.title } : {}),
+      };
       tasks.set(updated.id, updated);
       return { task: updated };
     },

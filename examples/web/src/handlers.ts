@@ -20,10 +20,14 @@ export const handlers: WebHandlers = {
     url.searchParams.set("q", input.query);
     url.searchParams.set("count", String(count));
     const response = await fetch(url, { headers: { authorization: `Bearer ${context.config.api_key}` }, signal: context.signal });
-    if (response.status === 401 || response.status === 403) throw new ToolError("permission_denied", `web_search: the search API refused the key (HTTP ${response.status})`);
-    if (!response.ok) throw new ToolError("execution_failed", `web_search: the search API answered HTTP ${response.status}`, { retryable: response.status >= 500 });
+    if (response.status === 401 || response.status === 403)
+      throw new ToolError("permission_denied", `web_search: the search API refused the key (HTTP ${response.status})`);
+    if (!response.ok)
+      throw new ToolError("execution_failed", `web_search: the search API answered HTTP ${response.status}`, { retryable: response.status >= 500 });
     const body = (await response.json()) as { results?: { title?: unknown; url?: unknown; snippet?: unknown }[] };
-    const results = (body.results ?? []).slice(0, count).map((r) => ({ title: String(r.title ?? ""), url: String(r.url ?? ""), snippet: String(r.snippet ?? "") }));
+    const results = (body.results ?? [])
+      .slice(0, count)
+      .map((r) => ({ title: String(r.title ?? ""), url: String(r.url ?? ""), snippet: String(r.snippet ?? "") }));
     return { results };
   },
 
@@ -35,10 +39,12 @@ export const handlers: WebHandlers = {
       throw new ToolError("invalid_arguments", `web_fetch: ${JSON.stringify(input.url)} is not a URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new ToolError("invalid_arguments", "web_fetch: only http and https URLs are fetched");
-    if (!domainAllowed(url.hostname, context.config.allowed_domains)) throw new ToolError("permission_denied", `web_fetch: ${url.hostname} is not on the allowed domains`);
+    if (!domainAllowed(url.hostname, context.config.allowed_domains))
+      throw new ToolError("permission_denied", `web_fetch: ${url.hostname} is not on the allowed domains`);
     const response = await fetch(url, { method: "GET", redirect: "follow", signal: context.signal });
     const final = new URL(response.url || url.href);
-    if (!domainAllowed(final.hostname, context.config.allowed_domains)) throw new ToolError("permission_denied", `web_fetch: the page redirected to ${final.hostname}, which is not on the allowed domains`);
+    if (!domainAllowed(final.hostname, context.config.allowed_domains))
+      throw new ToolError("permission_denied", `web_fetch: the page redirected to ${final.hostname}, which is not on the allowed domains`);
     const max = context.config.max_bytes ?? 512 * 1024;
     const bytes = new Uint8Array(await response.arrayBuffer());
     return {

@@ -74,13 +74,19 @@ export async function brokerEndedScenario(): Promise<void> {
   const handshake = parseHandshakeLine(line, [1]);
   const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
   const m = goPluginServices.broker.startStream;
-  const broker = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<Uint8Array, Uint8Array>;
+  const broker = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<
+    Uint8Array,
+    Uint8Array
+  >;
   broker.on("error", () => {});
   broker.on("data", () => {});
   let pids: number[] = [];
   try {
     const events: ToolEvent[] = [];
-    const stream = client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call: { id: "held", toolName: "stubborn_child", callContext: callContext() } }));
+    const stream = client.serverStream(
+      ToolService.method.invoke,
+      create(InvokeRequestSchema, { call: { id: "held", toolName: "stubborn_child", callContext: callContext() } }),
+    );
     const streamEnded = new Promise<void>((resolve) => {
       stream.on("data", (r: { event?: ToolEvent }) => {
         if (r.event) events.push(r.event);

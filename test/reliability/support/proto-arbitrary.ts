@@ -9,7 +9,22 @@
  */
 import fc from "fast-check";
 
-const scalarTypes = ["string", "bool", "double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "bytes"] as const;
+const scalarTypes = [
+  "string",
+  "bool",
+  "double",
+  "float",
+  "int32",
+  "int64",
+  "uint32",
+  "uint64",
+  "sint32",
+  "sint64",
+  "fixed32",
+  "fixed64",
+  "sfixed32",
+  "bytes",
+] as const;
 const wellKnown = {
   "google.protobuf.Timestamp": "google/protobuf/timestamp.proto",
   "google.protobuf.Duration": "google/protobuf/duration.proto",
@@ -72,7 +87,9 @@ export interface ProtoModel {
   readonly syntax: "proto3" | "proto2";
   readonly enums: readonly { values: number; comment: boolean }[];
   readonly messages: readonly MessageModel[];
-  readonly service: undefined | { rpcs: readonly RpcModel[]; comment: boolean; provider: undefined | { config?: string; render?: boolean; hooks?: string[]; slash?: boolean } };
+  readonly service:
+    | undefined
+    | { rpcs: readonly RpcModel[]; comment: boolean; provider: undefined | { config?: string; render?: boolean; hooks?: string[]; slash?: boolean } };
 }
 
 const jsonSchemaText = fc.oneof(
@@ -100,11 +117,16 @@ function message(enums: number, messages: number): fc.Arbitrary<MessageModel> {
     type: fieldType(enums, messages),
     label: fc.constantFrom("", "", "", "repeated", "optional", "map", "oneof"),
     mapValue: fieldType(enums, messages),
-    options: fc.record({ required: fc.boolean(), description: fc.constantFrom("A described field.", 'Quotes " and \\ backslash.'), sensitive: fc.boolean() }, { requiredKeys: [] }),
+    options: fc.record(
+      { required: fc.boolean(), description: fc.constantFrom("A described field.", 'Quotes " and \\ backslash.'), sensitive: fc.boolean() },
+      { requiredKeys: [] },
+    ),
     comment: fc.boolean(),
   });
   return fc.record({
-    fields: fc.uniqueArray(fc.tuple(fc.constantFrom(...fieldNames), field), { maxLength: 5, selector: ([name]) => name }).map((pairs) => pairs.map(([name, f]) => ({ name, ...f }))),
+    fields: fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...fieldNames), field), { maxLength: 5, selector: ([name]) => name })
+      .map((pairs) => pairs.map(([name, f]) => ({ name, ...f }))),
     jsonSchema: fc.option(jsonSchemaText, { freq: 8, nil: undefined }),
     comment: fc.boolean(),
   });
@@ -150,7 +172,12 @@ export const protoModel: fc.Arbitrary<ProtoModel> = fc
           comment: fc.boolean(),
           provider: fc.option(
             fc.record(
-              { config: fc.constantFrom("M0", "M1", "Missing"), render: fc.boolean(), hooks: fc.array(fc.constantFrom(...hookPoints), { maxLength: 2 }), slash: fc.boolean() },
+              {
+                config: fc.constantFrom("M0", "M1", "Missing"),
+                render: fc.boolean(),
+                hooks: fc.array(fc.constantFrom(...hookPoints), { maxLength: 2 }),
+                slash: fc.boolean(),
+              },
               { requiredKeys: [] },
             ),
             { freq: 3, nil: undefined },
@@ -242,7 +269,8 @@ export function printProto(fileName: string, model: ProtoModel): string {
       if (t.risk !== undefined) o.push(`risk: ${t.risk}`);
       if (t.streaming !== undefined) o.push(`streaming: ${t.streaming}`);
       if (t.processBacked !== undefined) o.push(`process_backed: ${t.processBacked}`);
-      if (t.concurrency !== undefined) o.push(`concurrency: {safe: ${t.concurrency.safe} key_fields: [${t.concurrency.keyFields.map((k) => JSON.stringify(k)).join(", ")}]}`);
+      if (t.concurrency !== undefined)
+        o.push(`concurrency: {safe: ${t.concurrency.safe} key_fields: [${t.concurrency.keyFields.map((k) => JSON.stringify(k)).join(", ")}]}`);
       if (t.timeout !== undefined) o.push(`default_timeout: {seconds: ${t.timeout.seconds} nanos: ${t.timeout.nanos}}`);
       if (t.idempotent !== undefined) o.push(`idempotent: ${t.idempotent}`);
       if (t.terminatesTurn !== undefined) o.push(`terminates_turn: ${t.terminatesTurn}`);
@@ -259,7 +287,10 @@ const subsetScalars = ["string", "bool", "double", "float", "int32", "uint32", "
 
 function subsetField(index: number, messages: number, enums: number): fc.Arbitrary<FieldModel> {
   // Only messages after this one: no recursion.
-  const types: fc.Arbitrary<FieldType>[] = [fc.constantFrom(...subsetScalars).map((scalar) => ({ scalar })), fc.constantFrom<WellKnown>("google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.StringValue").map((w) => ({ wellKnown: w }))];
+  const types: fc.Arbitrary<FieldType>[] = [
+    fc.constantFrom(...subsetScalars).map((scalar) => ({ scalar })),
+    fc.constantFrom<WellKnown>("google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.StringValue").map((w) => ({ wellKnown: w })),
+  ];
   if (index + 1 < messages) types.push(fc.integer({ min: index + 1, max: messages - 1 }).map((messageIndex) => ({ messageIndex })));
   if (enums > 0) types.push(fc.nat(enums - 1).map((enumIndex) => ({ enumIndex })));
   return fc.record({
@@ -272,18 +303,26 @@ function subsetField(index: number, messages: number, enums: number): fc.Arbitra
   });
 }
 
-const subsetTool = fc.oneof(
-  fc.record({ kind: fc.constant("TOOL_KIND_DATA_SOURCE" as const), risk: fc.constant("RISK_CLASS_READ_ONLY" as const), streaming: fc.boolean(), concurrency: fc.constant({ safe: true, keyFields: [] }), idempotent: fc.boolean() }),
-  fc.record({
-    kind: fc.constant("TOOL_KIND_RESOURCE" as const),
-    risk: fc.constantFrom("RISK_CLASS_LOW" as const, "RISK_CLASS_MODERATE" as const, "RISK_CLASS_HIGH" as const, "RISK_CLASS_CRITICAL" as const),
-    streaming: fc.boolean(),
-    concurrency: fc.constantFrom({ safe: false, keyFields: [] }, { safe: true, keyFields: [] }),
-    idempotent: fc.boolean(),
-    terminatesTurn: fc.boolean(),
-  }),
-  fc.record({ kind: fc.constant("TOOL_KIND_INTERACTIVE" as const), risk: fc.constant("RISK_CLASS_READ_ONLY" as const), idempotent: fc.constant(false) }),
-).chain((tool) => fc.record({ seconds: fc.integer({ min: 1, max: 600 }), nanos: fc.constantFrom(0, 500_000_000) }).map((timeout) => ({ ...tool, timeout })));
+const subsetTool = fc
+  .oneof(
+    fc.record({
+      kind: fc.constant("TOOL_KIND_DATA_SOURCE" as const),
+      risk: fc.constant("RISK_CLASS_READ_ONLY" as const),
+      streaming: fc.boolean(),
+      concurrency: fc.constant({ safe: true, keyFields: [] }),
+      idempotent: fc.boolean(),
+    }),
+    fc.record({
+      kind: fc.constant("TOOL_KIND_RESOURCE" as const),
+      risk: fc.constantFrom("RISK_CLASS_LOW" as const, "RISK_CLASS_MODERATE" as const, "RISK_CLASS_HIGH" as const, "RISK_CLASS_CRITICAL" as const),
+      streaming: fc.boolean(),
+      concurrency: fc.constantFrom({ safe: false, keyFields: [] }, { safe: true, keyFields: [] }),
+      idempotent: fc.boolean(),
+      terminatesTurn: fc.boolean(),
+    }),
+    fc.record({ kind: fc.constant("TOOL_KIND_INTERACTIVE" as const), risk: fc.constant("RISK_CLASS_READ_ONLY" as const), idempotent: fc.constant(false) }),
+  )
+  .chain((tool) => fc.record({ seconds: fc.integer({ min: 1, max: 600 }), nanos: fc.constantFrom(0, 500_000_000) }).map((timeout) => ({ ...tool, timeout })));
 
 /** Proto files inside harness-tool's subset (what the plugin must generate without an error). */
 export const subsetProtoModel: fc.Arbitrary<ProtoModel> = fc
@@ -295,14 +334,23 @@ export const subsetProtoModel: fc.Arbitrary<ProtoModel> = fc
       messages: fc.tuple(
         ...Array.from({ length: messageCount }, (_, i) =>
           fc.record({
-            fields: fc.uniqueArray(fc.tuple(fc.constantFrom(...fieldNames), subsetField(i, messageCount, enumCount)), { minLength: 1, maxLength: 4, selector: ([n]) => n }).map((pairs) => pairs.map(([name, f]) => ({ ...f, name }))),
+            fields: fc
+              .uniqueArray(fc.tuple(fc.constantFrom(...fieldNames), subsetField(i, messageCount, enumCount)), {
+                minLength: 1,
+                maxLength: 4,
+                selector: ([n]) => n,
+              })
+              .map((pairs) => pairs.map(([name, f]) => ({ ...f, name }))),
             jsonSchema: fc.constant(undefined),
             comment: fc.constant(true),
           }),
         ),
       ),
       service: fc.record({
-        rpcs: fc.array(fc.record({ request: fc.constant(0), response: fc.constant(1), streaming: fc.constant("" as const), comment: fc.constant(true), tool: subsetTool }), { minLength: 1, maxLength: 3 }),
+        rpcs: fc.array(
+          fc.record({ request: fc.constant(0), response: fc.constant(1), streaming: fc.constant("" as const), comment: fc.constant(true), tool: subsetTool }),
+          { minLength: 1, maxLength: 3 },
+        ),
         comment: fc.constant(true),
         provider: fc.constant(undefined),
       }),

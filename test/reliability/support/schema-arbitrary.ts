@@ -16,7 +16,9 @@ export function valueNear(schema: JsonSchema): fc.Arbitrary<unknown> {
 function shaped(schema: JsonSchema): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case "string":
-      return schema.enum && schema.enum.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...schema.enum), weight: 4 }, fc.string()) : fc.string({ maxLength: 12 });
+      return schema.enum && schema.enum.length > 0
+        ? fc.oneof({ arbitrary: fc.constantFrom(...schema.enum), weight: 4 }, fc.string())
+        : fc.string({ maxLength: 12 });
     case "number":
       return fc.oneof(fc.integer(), fc.double({ noNaN: true }), fc.constantFrom(0, -0, 1e308));
     case "boolean":

@@ -51,7 +51,10 @@ export const exec = defineTool<{ text: string }, { text: string }>()({
 });
 
 /** A data-source tool with these options, for one-off tests. */
-export function dataTool(name: string, extra: { defaultTimeoutMs?: number; streaming?: boolean } = {}): ToolDefinition<{ text: string }, { text: string }, "data_source", boolean, false> {
+export function dataTool(
+  name: string,
+  extra: { defaultTimeoutMs?: number; streaming?: boolean } = {},
+): ToolDefinition<{ text: string }, { text: string }, "data_source", boolean, false> {
   return defineTool<{ text: string }, { text: string }>()({
     name,
     kind: "data_source",
@@ -72,5 +75,8 @@ export function providerWith(
   handler: (input: any, context: any) => Promise<unknown>,
   extra: Partial<Parameters<typeof defineProvider>[0]> = {},
 ): ProviderDefinition<any> {
-  return defineProvider({ name: "test-provider", version: "1.2.3", source: "github.com/acme/test-provider", ...extra, tools: { t: tool } } as never, { t: handler } as never);
+  return defineProvider(
+    { name: "test-provider", version: "1.2.3", source: "github.com/acme/test-provider", ...extra, tools: { t: tool } } as never,
+    { t: handler } as never,
+  );
 }
