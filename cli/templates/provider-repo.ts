@@ -277,6 +277,9 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
           "@types/node": "^20.19.0",
           typescript: "~5.9.3",
         },
+        // npm 11 reviews dependency install scripts (npm 12 blocks the unreviewed): buf's and
+        // esbuild's check their native binaries; protobufjs's only prints a version warning.
+        allowScripts: { "@bufbuild/buf": true, esbuild: true, protobufjs: false },
       },
       null,
       2,

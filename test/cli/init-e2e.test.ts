@@ -102,6 +102,10 @@ describe("harness-tool init, end to end", () => {
     for (const heavy of ["ts-morph", "esbuild", "typescript", "@clack/prompts", "json-schema-to-typescript"])
       assert.ok(!names.includes(`"${heavy}"`), `--omit=dev keeps ${heavy}`);
     assert.ok(names.includes('"@grpc/grpc-js"'));
+    // Every install script of the repository's dependencies is reviewed in its allowScripts
+    // (npm >= 11.16 lists the others; an older npm has no install-scripts command).
+    const reviewed = spawnSync("npm", ["install-scripts", "ls"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
+    if (reviewed.status === 0) assert.doesNotMatch(reviewed.stdout + reviewed.stderr, /not yet covered/, reviewed.stdout);
     // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
     assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), [
       "notes_tool.d.ts",
