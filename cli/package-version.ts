@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { harnessToolPackages } from "./templates/package-sources.js";
 
-/** The CLI's npm package name. */
-export const cliPackageName = "@harness-tool/cli";
+const cliPackageName = harnessToolPackages.cli;
 
 interface OwnPackage {
   readonly root: string;

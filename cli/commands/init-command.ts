@@ -6,10 +6,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
+import { harnessToolPackages, PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
 import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/provider-repo.js";
 import { defineCommand } from "../command-definition.js";
-import { cliPackageName, packageRoot, packageVersion } from "../package-version.js";
+import { packageRoot, packageVersion } from "../package-version.js";
 import { UsageError } from "../usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
@@ -22,13 +22,15 @@ const namePattern = /^[a-z][a-z0-9_]*$/;
  * release of this version.
  */
 export function defaultPackageSource(root = packageRoot()): string {
-  // node_modules/@harness-tool/cli: the installer's folder is two levels above node_modules' scope.
-  const nodeModules = path.dirname(path.dirname(root));
+  // The node_modules folder the CLI is installed in (node_modules/@harness-tool/cli); its parent
+  // holds the installing package.json.
+  let nodeModules = path.dirname(root);
+  while (path.basename(nodeModules) !== "node_modules" && path.dirname(nodeModules) !== nodeModules) nodeModules = path.dirname(nodeModules);
   if (path.basename(nodeModules) === "node_modules") {
     const installer = path.join(path.dirname(nodeModules), "package.json");
     try {
       const pkg = JSON.parse(readFileSync(installer, "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-      const spec = pkg.dependencies?.[cliPackageName] ?? pkg.devDependencies?.[cliPackageName];
+      const spec = pkg.dependencies?.[harnessToolPackages.cli] ?? pkg.devDependencies?.[harnessToolPackages.cli];
       if (spec?.startsWith("file:")) {
         const tarball = path.resolve(path.dirname(installer), spec.slice("file:".length));
         if (existsSync(tarball)) return `file:${path.dirname(tarball)}`;
