@@ -24,6 +24,14 @@ const formatMB = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 /** The targets of issue 15. */
 const targets = { runtimeTarball: 150_000, providerInstall: 20_000_000, bundle: 1_300_000 } as const;
 
+/**
+ * A size held to an absolute limit (the verdict), shown with its ratio to a baseline of the same
+ * run (for context: the limits of issue 15 are absolute).
+ */
+function within(name: string, bytes: number, format: (b: number) => string, baseline: { label: string; value: number }, limit: number): Figure {
+  return { ...compared(name, bytes, format, baseline), target: `≤ ${format(limit)}`, verdict: bytes <= limit ? "pass" : "miss" };
+}
+
 /** Runs a command; throws with its output when it fails. */
 function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): string {
   const result = spawnSync(command, args, {
@@ -86,18 +94,13 @@ export const packagingSuite: Suite = {
       number
     >;
     figures.push(
-      compared(
+      within(
         "runtime tarball (harness-tool)",
         sizes.runtime,
         formatKB,
         { label: `@bufbuild/protobuf ${protobufVersion}`, value: anchor },
-        undefined,
-        `target ≤ ${formatKB(targets.runtimeTarball)}`,
+        targets.runtimeTarball,
       ),
-      absolute("runtime tarball against its target", formatKB(sizes.runtime), {
-        target: `≤ ${formatKB(targets.runtimeTarball)}`,
-        ok: sizes.runtime <= targets.runtimeTarball,
-      }),
       absolute("plugin tarball (@harness-tool/protoc-gen-harness-tool: one bundle, notices, protos)", formatKB(sizes.plugin)),
       absolute("CLI tarball (@harness-tool/cli)", formatKB(sizes.cli)),
     );
@@ -123,18 +126,13 @@ export const packagingSuite: Suite = {
     run("npm", ["install", "--omit=dev", "--ignore-scripts"], repo);
     const lean = installSize(path.join(repo, "node_modules"));
     figures.push(
-      compared(
+      within(
         `provider repository, npm install --omit=dev (${lean.packages} packages)`,
         lean.bytes,
         formatMB,
         { label: `floor (${floor.packages} packages)`, value: floor.bytes },
-        undefined,
-        `target ≤ ${formatMB(targets.providerInstall)}`,
+        targets.providerInstall,
       ),
-      absolute("provider repository --omit=dev against its target", formatMB(lean.bytes), {
-        target: `≤ ${formatMB(targets.providerInstall)}`,
-        ok: lean.bytes <= targets.providerInstall,
-      }),
     );
 
     // The whole repository (dev tools included), then its bundle.
@@ -153,15 +151,13 @@ export const packagingSuite: Suite = {
       );
       const bare = statSync(path.join(ws.root, "bare/provider.bundle.mjs")).size;
       figures.push(
-        compared(
+        within(
           "scaffold's dist/provider.bundle.mjs (harness-tool bundle)",
           bundle,
           formatKB,
           { label: "bare gRPC tool server, bundled alike", value: bare },
-          undefined,
-          `target ≤ ${formatKB(targets.bundle)}`,
+          targets.bundle,
         ),
-        absolute("bundle against its target", formatKB(bundle), { target: `≤ ${formatKB(targets.bundle)}`, ok: bundle <= targets.bundle }),
       );
     } catch (error) {
       figures.push(unavailable("scaffold's dist/provider.bundle.mjs", error instanceof Error ? error.message.slice(0, 300) : String(error)));
