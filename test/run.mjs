@@ -30,9 +30,11 @@ function collect(dir) {
 const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
 const files = collect(testDir).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-// Resolve `harness-tool` imports (examples, generated code) to this checkout's TypeScript sources,
-// in every process the tests start, through NODE_OPTIONS.
-const nodeOptions = [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ");
+// The test files themselves resolve `harness-tool` imports (examples, generated code) to this
+// checkout's TypeScript sources: the condition is a flag of the test processes (tsx hands it to
+// node, node's runner to each file's process), never put into NODE_OPTIONS, so a process a test
+// starts runs as it would for a user. A test that starts a fixture provider names the condition
+// in that command itself (test/support/provider-script.ts).
 const args = process.argv.slice(2);
 const reporters = args.some((a) => a.startsWith("--test-reporter"))
   ? []
@@ -41,9 +43,8 @@ const reporters = args.some((a) => a.startsWith("--test-reporter"))
       "--test-reporter-destination=stdout",
       ...(process.env.HARNESS_TOOL_TEST_TAP ? ["--test-reporter=tap", `--test-reporter-destination=${process.env.HARNESS_TOOL_TEST_TAP}`] : []),
     ];
-const result = spawnSync(process.execPath, [tsx, "--test", ...reporters, ...args, ...files], {
+const result = spawnSync(process.execPath, [tsx, "--conditions=harness-tool-source", "--test", ...reporters, ...args, ...files], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, NODE_OPTIONS: nodeOptions },
 });
 process.exit(result.status ?? 1);

@@ -5,33 +5,21 @@
  * loader for TypeScript, so `harness-tool inspect examples/exec` works on a fresh clone.
  */
 import { existsSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { packageRoot as cliPackageRoot } from "../package-version.js";
 import type { ProviderCommand } from "../provider-command.js";
+import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../runtime-sources.js";
 import { UsageError } from "../usage-error.js";
 
 const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"];
 
 const packageRoot = cliPackageRoot();
-/** Where `harness-tool` (the runtime) is installed beside the CLI, if it can be found. */
-function runtimeRoot(): string | undefined {
-  try {
-    return path.dirname(createRequire(import.meta.url).resolve("harness-tool/package.json"));
-  } catch {
-    return undefined;
-  }
-}
-const runtime = runtimeRoot();
 /**
  * In a checkout (or with a runtime never built), `harness-tool` resolves to its TypeScript sources,
  * as the bin does: the provider must see the same runtime the CLI does.
  */
-const sourceCondition =
-  runtime !== undefined &&
-  existsSync(path.join(runtime, "index.ts")) &&
-  (existsSync(path.join(runtime, "../.git")) || !existsSync(path.join(runtime, "dist/index.js")));
+const useSources = isRuntimeCheckout(runtimeRootFrom(path.dirname(fileURLToPath(import.meta.url))));
 
 /** tsx's ESM loader, found from `from` upwards, then from harness-tool's own installation. */
 function findTsxLoader(from: string): string | undefined {
@@ -57,7 +45,7 @@ export function providerTarget(target: string, args: readonly string[]): Provide
     if (!existsSync(file)) throw new UsageError(`no file ${file}`);
     const loader = findTsxLoader(path.dirname(path.resolve(file)));
     if (!loader) throw new UsageError(`${file} is TypeScript, and tsx is not installed to run it: \`npm install --save-dev tsx\`, or pass the built provider`);
-    const conditions = sourceCondition ? ["--conditions=harness-tool-source"] : [];
+    const conditions = useSources ? [`--conditions=${sourceCondition}`] : [];
     return { command: process.execPath, args: [...conditions, "--import", pathToFileURL(loader).href, path.resolve(file), ...args] };
   }
   if (/\.(c|m)?js$/.test(file)) {
