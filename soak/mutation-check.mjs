@@ -215,6 +215,23 @@ const mutations = [
     ["test/reliability/fuzz.test.ts"],
     "glob",
   ],
+  // issue 22: spans
+  [
+    "span exit: exported spans unredacted",
+    "runtime/telemetry/redacting-span-exporter.ts",
+    "redacted = spans.map((span) => redactSpan(span, text as RedactText));",
+    "redacted = spans;",
+    ["test/telemetry/span-exit.test.ts"],
+    "",
+  ],
+  [
+    "span exit: serve() never hands the exporter the redaction",
+    "runtime/serve.ts",
+    "traceExport?.redactWith(service.redactText);",
+    "",
+    ["test/telemetry/span-exit.test.ts"],
+    "",
+  ],
 ];
 
 const filter = process.argv[2] ?? "";
