@@ -44,7 +44,9 @@ before(() => {
   // The working tree as it is (a session's uncommitted edits included): modified and untracked
   // files copied over, deleted ones removed.
   const list = (...flags: string[]) =>
-    spawnSync("git", ["ls-files", "-z", ...flags], { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+    spawnSync("git", ["ls-files", "-z", ...flags], { cwd: repoRoot, encoding: "utf8" })
+      .stdout.split("\0")
+      .filter(Boolean);
   const deleted = new Set(list("--deleted"));
   for (const file of list("--modified", "--others", "--exclude-standard")) {
     if (deleted.has(file)) continue;
