@@ -90,7 +90,13 @@ it("npx harness-tool bundle bundles an example, and the bundle serves through th
 it("npx harness-tool inspect examples/exec serves the page for the example", async () => {
   const config = path.join(dir, "exec-config.json");
   writeFileSync(config, JSON.stringify({ allowed_roots: [clone] }));
-  const child = spawn("npx", ["harness-tool", "inspect", "examples/exec", "--config", config], { cwd: clone, env, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group, as a shell job is: Ctrl-C at the end reaches npx and everything under it.
+  const child = spawn("npx", ["harness-tool", "inspect", "examples/exec", "--config", config], {
+    cwd: clone,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   let err = "";
   child.stderr.on("data", (d: Buffer) => {
@@ -115,11 +121,14 @@ it("npx harness-tool inspect examples/exec serves the page for the example", asy
     assert.equal(state.status, 200, `${url}api/state`);
     assert.match(await state.text(), /"bash"/);
   } finally {
-    child.kill("SIGINT");
-    await new Promise((resolve) => {
+    const exited = new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve(undefined);
       else child.on("exit", resolve);
     });
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGINT");
+    const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 10_000, false))]);
+    if (!stopped && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    assert.ok(stopped, `inspect did not stop within 10 s of Ctrl-C\n${out}\n${err}`);
   }
 });
 
