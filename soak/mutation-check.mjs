@@ -215,6 +215,15 @@ const mutations = [
     ["test/reliability/fuzz.test.ts"],
     "glob",
   ],
+  // issue 22: transport
+  [
+    "host connections not retired before nghttp2's stream-reset limit",
+    "runtime/transport/stream-reset-limit.ts",
+    "if (budget.remaining > retireAtRemainingResets) return;",
+    "return;",
+    ["test/interop/reset-burst.test.ts"],
+    "Invokes cancelled",
+  ],
 ];
 
 /**
