@@ -224,6 +224,14 @@ const mutations = [
     ["test/interop/reset-burst.test.ts"],
     "Invokes cancelled",
   ],
+  [
+    "a second broker stream taken as the host's",
+    "runtime/transport/serve-go-plugin.ts",
+    "if (brokerStreamOpened) {",
+    "if (false) {",
+    ["test/transport/broker-stream.test.ts"],
+    "garbage",
+  ],
 ];
 
 /**

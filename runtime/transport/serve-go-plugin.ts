@@ -170,8 +170,18 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
       callback(null, encodeHealthCheckResponse(stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
     },
   });
+  let brokerStreamOpened = false;
   server.addService(goPluginServices.broker, {
     startStream: (call: ServerDuplexStream<Uint8Array, Uint8Array>) => {
+      // go-plugin opens one broker stream per process, first thing. Another one is not the host's
+      // broker: what it announces must not replace where the kernel's callbacks go, nor its end
+      // end the provider.
+      if (brokerStreamOpened) {
+        hostLog("warn", "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded");
+        call.emit("error", { code: grpcStatus.ALREADY_EXISTS, details: "the host's broker stream is already open; go-plugin opens one per process" });
+        return;
+      }
+      brokerStreamOpened = true;
       // Kept open for the life of the process; its end means the host's broker is gone.
       const stream = { end: () => call.end() };
       openStreams.add(stream);
