@@ -6,7 +6,8 @@
  * once 1,000 resets (refilled at 33/s) are spent on one connection, whichever the client; grpc-go
  * drains such a connection, node:http2 destroys it and the broker stream on it, so before the
  * provider retired its connections itself a grpc-js host ended it after 1,100 cancels. Now every
- * call ends CANCELLED through both, the provider retiring each host connection at 500 resets.
+ * call ends CANCELLED through all three (AutoMTLS too), the provider retiring each host connection
+ * at 500 resets.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -46,34 +47,37 @@ describe(`${hostLabels.typescript}: the host cancelling calls in a burst`, () =>
       assert.ok(!processGone(p.pid), "the provider is still running");
       assert.ok(retired.length >= 2, `the provider retired its connections on the way (${retired.length})`);
       for (const line of retired) assert.ok(Number(line.fields.cancelledStreams) <= 600, `retired at about 500 resets: ${JSON.stringify(line.fields)}`);
+      assert.ok((await p.kill()).graceful, "Kill() ends it gracefully, the broker stream still on the first connection");
     } finally {
       await p.kill();
     }
   });
 });
 
-describe(`${hostLabels.go}: the kernel cancelling calls in a burst`, { skip: goSkip }, () => {
-  scenario(
-    "go",
-    `${burst.count.toLocaleString("en")} Invokes cancelled in batches of ${burst.batch}: every one ends CANCELLED, Ping answers, the provider runs on`,
-    async () => {
-      const h = await start("go", faultProvider);
-      const go = h.go as GoHost;
-      try {
-        const call = { id: "burst", toolName: "fault", arguments: { mode: "cooperative" }, callContext: kernelCallContext("s-burst") };
-        const request = Buffer.from(toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }))).toString("base64");
-        const outcome = await go.request({ op: "cancelBurst", request, count: burst.count, batch: burst.batch });
-        const retired = (await go.logEntries()).filter((e) => retiredLine.test(e.message));
-        console.log(
-          `# go-plugin host, cancel burst: ${JSON.stringify(outcome.codes)}; ping ${String(outcome.pingCode ?? "OK")}; provider exited: ${String(outcome.exited)}; connections retired: ${retired.length}`,
-        );
-        assert.deepEqual(outcome.codes, { Canceled: burst.count }, "every call was cancelled; none failed with its connection");
-        assert.equal(outcome.pingError, undefined, "Ping answers after the burst");
-        assert.equal(outcome.exited, false, "the provider is still running");
-        assert.ok(retired.length >= 2, `the provider retired the kernel's connections before nghttp2 did (${retired.length})`);
-      } finally {
-        await h.close();
-      }
-    },
-  );
-});
+for (const id of ["go", "go-automtls"] as const) {
+  describe(`${hostLabels[id]}: the kernel cancelling calls in a burst`, { skip: goSkip }, () => {
+    scenario(
+      id,
+      `${burst.count.toLocaleString("en")} Invokes cancelled in batches of ${burst.batch}: every one ends CANCELLED, Ping answers, the provider runs on`,
+      async () => {
+        const h = await start(id, faultProvider);
+        const go = h.go as GoHost;
+        try {
+          const call = { id: "burst", toolName: "fault", arguments: { mode: "cooperative" }, callContext: kernelCallContext("s-burst") };
+          const request = Buffer.from(toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }))).toString("base64");
+          const outcome = await go.request({ op: "cancelBurst", request, count: burst.count, batch: burst.batch });
+          const retired = (await go.logEntries()).filter((e) => retiredLine.test(e.message));
+          console.log(
+            `# ${hostLabels[id]}, cancel burst: ${JSON.stringify(outcome.codes)}; ping ${String(outcome.pingCode ?? "OK")}; provider exited: ${String(outcome.exited)}; connections retired: ${retired.length}`,
+          );
+          assert.deepEqual(outcome.codes, { Canceled: burst.count }, "every call was cancelled; none failed with its connection");
+          assert.equal(outcome.pingError, undefined, "Ping answers after the burst");
+          assert.equal(outcome.exited, false, "the provider is still running");
+          assert.ok(retired.length >= 2, `the provider retired the kernel's connections before nghttp2 did (${retired.length})`);
+        } finally {
+          await h.close();
+        }
+      },
+    );
+  });
+}
