@@ -11,13 +11,17 @@ import { ToolService } from "harness-tool/generated/pluggableharness/tool/v1/too
 import { encodeConnInfo } from "../../runtime/transport/go-plugin-messages.js";
 import { goPluginServices } from "../../runtime/transport/grpc-service-definition.js";
 import { grpcTarget, ServiceClient } from "../../runtime/transport/service-client.js";
+import type { GoHost } from "../interop/go-host.js";
+import { goSkip, hostLabels, scenario, start } from "../interop/host-matrix.js";
 import { eventually, processGone } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 
 const fake = typeScriptProvider("fake", "test/transport/fixtures/fake-core-provider.ts");
 const ctx = { sessionId: "s-1", turnId: "t-1", workingDirectory: "/tmp" };
+/** What the second stream sends: bytes that are no ConnInfo, then a ConnInfo forging broker ID 1. */
+const garbage = [Uint8Array.of(0xff, 0xff, 0xff, 0x0f), encodeConnInfo({ serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" })];
 
-describe("a second broker stream", () => {
+describe(`${hostLabels.typescript}: a second broker stream`, () => {
   let p: LaunchedProvider;
   after(() => p?.kill());
 
@@ -35,8 +39,7 @@ describe("a second broker stream", () => {
         second.on("error", () => {});
       });
       second.on("data", () => {});
-      second.write(Uint8Array.of(0xff, 0xff, 0xff, 0x0f)); // not a ConnInfo at all
-      second.write(encodeConnInfo({ serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" }));
+      for (const message of garbage) second.write(message);
       second.end();
       const { code, details } = await status;
       assert.equal(code, 6, `ALREADY_EXISTS (got ${code} ${details})`);
@@ -62,4 +65,40 @@ describe("a second broker stream", () => {
     const report = await p.kill();
     assert.ok(report.graceful, "Kill() still ends it gracefully");
   });
+});
+
+describe(`${hostLabels.go}: a second broker stream on go-plugin's own connection`, { skip: goSkip }, () => {
+  scenario(
+    "go",
+    "with garbage and a forged ConnInfo for ID 1: refused, the provider serves on, the kernel's callbacks still reach go-plugin's broker",
+    async () => {
+      const h = await start("go", fake);
+      const go = h.go as GoHost;
+      try {
+        const refused = await go.request({ op: "secondBrokerStream", messages: garbage.map((m) => Buffer.from(m).toString("base64")) });
+        assert.equal(refused.code, "AlreadyExists", `refused: ${JSON.stringify(refused)}`);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await h.host.ping();
+        const logs = await h.host.hostLogs();
+        assert.ok(
+          logs.some((l) => l.level === "warn" && /refused a second broker stream/.test(l.message)),
+          "go-plugin logged the refusal at warn",
+        );
+        assert.equal(
+          logs.find((l) => l.message === "provider shutting down"),
+          undefined,
+          "no shutdown began",
+        );
+        await h.host.invoke({ id: "l", toolName: "log", arguments: { message: "still over go-plugin's broker" }, callContext: ctx });
+        const calls = await h.host.callbackCalls();
+        assert.ok(
+          calls.log.some((r) => r.entry?.message === "still over go-plugin's broker"),
+          "Log reached the host's broker",
+        );
+        assert.ok((await h.host.kill()).graceful, "Kill() still ends it gracefully");
+      } finally {
+        await h.close();
+      }
+    },
+  );
 });
