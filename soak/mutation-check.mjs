@@ -7,7 +7,7 @@
 //   node soak/mutation-check.mjs            # all mutations
 //   node soak/mutation-check.mjs timeout    # those whose name contains "timeout"
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -232,12 +232,46 @@ const mutations = [
     ["test/telemetry/span-exit.test.ts"],
     "",
   ],
+  // issue 22: transport
+  [
+    "host connections not retired before nghttp2's stream-reset limit",
+    "runtime/transport/stream-reset-limit.ts",
+    "if (budget.remaining > retireAtRemainingResets) return;",
+    "return;",
+    ["test/interop/reset-burst.test.ts"],
+    "Invokes cancelled",
+  ],
+  [
+    "a second broker stream taken as the host's",
+    "runtime/transport/serve-go-plugin.ts",
+    "if (brokerStreamOpened) {",
+    "if (false) {",
+    ["test/transport/broker-stream.test.ts"],
+    "garbage",
+  ],
 ];
+
+/**
+ * The copy's node_modules: each package linked to this checkout's, except the workspace packages
+ * (`harness-tool` -> ../runtime, `@harness-tool/*`: relative links), which must resolve to the
+ * copy's own sources, or a provider importing `harness-tool` would run the unmutated runtime.
+ */
+function linkNodeModules(from, to) {
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    const link = entry.isSymbolicLink() ? readlinkSync(source) : undefined;
+    if (link !== undefined && !path.isAbsolute(link)) symlinkSync(link, target);
+    else if (entry.isDirectory() && entry.name.startsWith("@")) linkNodeModules(source, target);
+    else symlinkSync(source, target);
+  }
+}
 
 const filter = process.argv[2] ?? "";
 const copy = mkdtempSync(path.join(os.tmpdir(), "harness-tool-mutants-"));
 cpSync(root, copy, { recursive: true, filter: (src) => !/[/\\](node_modules|\.git)$/.test(src) });
-symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+linkNodeModules(path.join(root, "node_modules"), path.join(copy, "node_modules"));
 let survived = 0;
 try {
   for (const [name, file, from, to, tests, pattern, extra] of mutations) {
