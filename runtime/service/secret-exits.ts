@@ -151,9 +151,11 @@ class RedactingInvokeSink implements InvokeExit {
       streams.set(stream, { redactor, tail });
       return this.#sendOutput(stream, tail.push(open ? Buffer.concat([open.tail.flush(), data]) : data));
     }
-    // What a stream redactor holds back goes out before the exit status and the terminal event.
+    // What a stream redactor holds back (only a tail that could begin a secret) waits across
+    // exit_status, progress and partial results for the stream's next chunk, which may complete
+    // the secret; it goes out before the terminal event, or when the call ends.
     let wait = false;
-    if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();
+    if (event?.case === "result" || event?.case === "error") wait = this.#flush();
     return !(this.#sink.send(redactor.message(InvokeResponseSchema, response)) === false || wait);
   }
 
