@@ -22,6 +22,7 @@ import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { wireError } from "./classify-error.js";
 import { collectSecrets } from "./collect-secrets.js";
+import { clipText, quoteInput } from "./input-error-bounds.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig } from "./configure-call.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
@@ -145,8 +146,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     if (!entry) {
       return refuse(
         sink,
-        wireError("not_found", `provider ${provider.name} has no tool ${JSON.stringify(call.toolName)}`, {
-          details: { tool_name: call.toolName, known_tools: [...rt.tools.keys()] },
+        wireError("not_found", `provider ${provider.name} has no tool ${quoteInput(call.toolName)}`, {
+          details: { tool_name: clipText(call.toolName), known_tools: [...rt.tools.keys()] },
         }),
       );
     }
