@@ -19,6 +19,7 @@ import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
 import { normalizeError, wireError } from "./classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, reportViolations } from "./input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
@@ -110,6 +111,11 @@ export class InvokeInFlight implements LiveCall {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
       cancelled.addEventListener("abort", onCancel, { once: true });
+      const deep = tooDeep(this.#call);
+      if (deep) {
+        // The transport left out arguments nested deeper than the runtime accepts (argument-depth.ts).
+        return this.#finish("error", tooDeepError(`the arguments of ${this.#entry.name}`, deep));
+      }
       const input = (this.#call.arguments ?? {}) as JsonObject;
       const violations = this.#validate(() => this.#entry.implementation.validateInput(input), "input validator");
       if (violations === undefined) return;

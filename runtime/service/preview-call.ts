@@ -11,6 +11,7 @@ import { PreviewResponseSchema, type PreviewRequest, type PreviewResponse } from
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../provider/tool-context.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { wireError } from "./classify-error.js";
 import { boundedMessage, clipText, quoteInput, reportViolations } from "./input-error-bounds.js";
 import { callInfoOf } from "./invoke-in-flight.js";
@@ -66,6 +67,11 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
   if (!preview) throw new RpcStatusError(GrpcCode.UNIMPLEMENTED, `${entry.name} does not implement Preview`);
   const accepted = rt.accepted();
   if (!accepted) throw new RpcStatusError(GrpcCode.FAILED_PRECONDITION, `Preview of ${entry.name} before Configure`);
+  const deep = tooDeep(call);
+  if (deep) {
+    const error = tooDeepError(`the arguments of ${entry.name}`, deep);
+    throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+  }
   const input = call.arguments ?? {};
   try {
     const violations = entry.implementation.validateInput(input);
