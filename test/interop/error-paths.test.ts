@@ -163,6 +163,19 @@ describe(`${hostLabels.go} × error paths (issue 22)`, { skip: goSkip }, () => {
       }
     }
     assert.deepEqual(leaks, []);
+    // A stream ending in the first characters of a secret: they are held back (the next chunk could
+    // complete it) across exit_status, and go out before the terminal event.
+    for (const steps of [
+      ["prefix", "exit"],
+      ["exit", "prefix"],
+      ["prefix", "progress", "exit", "partial"],
+    ]) {
+      const outcome = await invokeRaw(go, invokeRequest("split_secret", { steps, cut: 8 }, `prefix-${steps.join("-")}`));
+      const kinds = outcome.events.map((e) => e.event.case);
+      assert.deepEqual(kinds.slice(-2), ["outputChunk", "result"], `${steps.join(",")}: ${kinds.join(",")}`);
+      const stdout = Buffer.concat(outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value.data] : []))).toString();
+      assert.equal(stdout, `<<${secret.slice(0, 8)}`);
+    }
   });
 
   scenario("go", "errors built from huge inputs are bounded: arguments, a result, a config, Preview, a tool name, a property name", async () => {

@@ -23,8 +23,10 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { EventKind } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { ConfigureRequestSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+// The runtime by path, not "harness-tool": soak/mutation-check.mjs mutates a copy of it, which the
+// package name (node_modules is linked to this checkout's) would not reach.
+import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { ConfigureRequestSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   createToolService,
   defineConfig,
@@ -34,7 +36,7 @@ import {
   ToolError,
   type ProcessToolContext,
   type StreamingToolContext,
-} from "harness-tool";
+} from "../../runtime/index.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 
