@@ -4,7 +4,8 @@
  *
  * - Invoke: every event on the stream (`invoke(sink)` wraps the transport's sink once per call,
  *   refusals included); output chunks through one stream redactor per output stream, so a secret
- *   split across chunks (the outbox merges and splits at 64 KiB) is still found.
+ *   split across chunks (the outbox merges and splits at 64 KiB) is still found, whatever events
+ *   (exit_status, progress, partial results) come between the chunks.
  * - Unary: Configure, Preview and Render responses, and every failure as a status whose message
  *   and ToolError (the transport packs it into grpc-status-details-bin) are redacted.
  * - stderr: every diagnostic line of the service (`stderr(write)`); `text()` gives the transport
