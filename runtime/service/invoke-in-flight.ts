@@ -20,7 +20,7 @@ import { buildToolContext } from "./build-tool-context.js";
 import { normalizeError, wireError } from "./classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
-import { boundedMessage, reportViolations } from "./input-error-bounds.js";
+import { boundedMessage, quoteInput, reportViolations } from "./input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
@@ -137,7 +137,7 @@ export class InvokeInFlight implements LiveCall {
       let lease: GateLease;
       try {
         const granted = rt.gate.acquire(
-          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`),
+          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${quoteInput(this.#call.id)}`),
           () => this.signal,
         );
         lease = granted instanceof Promise ? await granted : granted;

@@ -16,6 +16,7 @@ import { create, fromBinary, toBinary, type JsonObject } from "@bufbuild/protobu
 import {
   ConfigureRequestSchema,
   InvokeRequestSchema,
+  RenderRequestSchema,
   InvokeResponseSchema,
   PreviewRequestSchema,
   ToolCallSchema,
@@ -178,70 +179,82 @@ describe(`${hostLabels.go} × error paths (issue 22)`, { skip: goSkip }, () => {
     }
   });
 
-  scenario("go", "errors built from huge inputs are bounded: arguments, a result, a config, Preview, a tool name, a property name", async () => {
-    const figures: string[] = [];
-    const checkViolations = (error: ToolError, total: number, what: string) => {
-      const details = error.details as { violations: unknown[]; violations_omitted?: number };
-      assert.equal(details.violations.length, Math.min(total, maxReportedViolations), what);
-      assert.equal(details.violations_omitted ?? 0, Math.max(0, total - maxReportedViolations), what);
-      assert.ok(error.message.length <= maxErrorMessageChars + 64, `${what}: a message of ${error.message.length} characters`);
-    };
-    const items = Array.from({ length: 300_000 }, () => true) as unknown as string[];
-    const argsBytes = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id: "typed", toolName: "typed", arguments: { items } } })).byteLength;
+  scenario(
+    "go",
+    "errors built from huge inputs are bounded: arguments, a result, a config, Preview, a tool name, a property name, a schema_version",
+    async () => {
+      const figures: string[] = [];
+      const checkViolations = (error: ToolError, total: number, what: string) => {
+        const details = error.details as { violations: unknown[]; violations_omitted?: number };
+        assert.equal(details.violations.length, Math.min(total, maxReportedViolations), what);
+        assert.equal(details.violations_omitted ?? 0, Math.max(0, total - maxReportedViolations), what);
+        assert.ok(error.message.length <= maxErrorMessageChars + 64, `${what}: a message of ${error.message.length} characters`);
+      };
+      const items = Array.from({ length: 300_000 }, () => true) as unknown as string[];
+      const argsBytes = toBinary(
+        InvokeRequestSchema,
+        create(InvokeRequestSchema, { call: { id: "typed", toolName: "typed", arguments: { items } } }),
+      ).byteLength;
 
-    // 300,000 wrong-typed items: was a 21.8 MB error event with 300,000 violations.
-    const invalid = onlyError(await invokeRaw(go, invokeRequest("typed", { items })));
-    assert.equal(invalid.error.category, ToolErrorCategory.INVALID_ARGUMENTS);
-    checkViolations(invalid.error, 300_000, "invalid arguments");
-    assert.match(invalid.error.message, /\/items\/0 must be a string, not a boolean; .*; and 299,995 more$/);
-    assert.ok(invalid.bytes < 16 * 1024, `the error event is ${invalid.bytes} bytes`);
-    figures.push(`invalid arguments (${(argsBytes / 1e6).toFixed(1)} MB request, 300,000 violations): ${invalid.bytes} B event`);
+      // 300,000 wrong-typed items: was a 21.8 MB error event with 300,000 violations.
+      const invalid = onlyError(await invokeRaw(go, invokeRequest("typed", { items })));
+      assert.equal(invalid.error.category, ToolErrorCategory.INVALID_ARGUMENTS);
+      checkViolations(invalid.error, 300_000, "invalid arguments");
+      assert.match(invalid.error.message, /\/items\/0 must be a string, not a boolean; .*; and 299,995 more$/);
+      assert.ok(invalid.bytes < 16 * 1024, `the error event is ${invalid.bytes} bytes`);
+      figures.push(`invalid arguments (${(argsBytes / 1e6).toFixed(1)} MB request, 300,000 violations): ${invalid.bytes} B event`);
 
-    const badResult = onlyError(await invokeRaw(go, invokeRequest("bad_output", { count: 300_000 })));
-    assert.equal(badResult.error.category, ToolErrorCategory.UNKNOWN);
-    checkViolations(badResult.error, 300_000, "invalid output");
-    assert.ok(badResult.bytes < 16 * 1024, `the error event is ${badResult.bytes} bytes`);
-    figures.push(`invalid output (300,000 violations): ${badResult.bytes} B event`);
+      const badResult = onlyError(await invokeRaw(go, invokeRequest("bad_output", { count: 300_000 })));
+      assert.equal(badResult.error.category, ToolErrorCategory.UNKNOWN);
+      checkViolations(badResult.error, 300_000, "invalid output");
+      assert.ok(badResult.bytes < 16 * 1024, `the error event is ${badResult.bytes} bytes`);
+      figures.push(`invalid output (300,000 violations): ${badResult.bytes} B event`);
 
-    const huge = "k".repeat(1_000_000);
-    const unknownKey = onlyError(await invokeRaw(go, invokeRequest("typed", { items: [], [huge]: 1 } as JsonObject)));
-    checkViolations(unknownKey.error, 1, "a 1 MB property name");
-    assert.ok(unknownKey.bytes < 16 * 1024, `the error event is ${unknownKey.bytes} bytes`);
-    figures.push(`a 1 MB property name: ${unknownKey.bytes} B event`);
+      const huge = "k".repeat(1_000_000);
+      const unknownKey = onlyError(await invokeRaw(go, invokeRequest("typed", { items: [], [huge]: 1 } as JsonObject)));
+      checkViolations(unknownKey.error, 1, "a 1 MB property name");
+      assert.ok(unknownKey.bytes < 16 * 1024, `the error event is ${unknownKey.bytes} bytes`);
+      figures.push(`a 1 MB property name: ${unknownKey.bytes} B event`);
 
-    const unknownTool = onlyError(await invokeRaw(go, invokeRequest(huge, {}, "unknown")));
-    assert.equal(unknownTool.error.category, ToolErrorCategory.NOT_FOUND);
-    assert.ok(unknownTool.bytes < 16 * 1024, `the error event is ${unknownTool.bytes} bytes`);
-    figures.push(`a 1 MB tool name: ${unknownTool.bytes} B event`);
+      const unknownTool = onlyError(await invokeRaw(go, invokeRequest(huge, {}, "unknown")));
+      assert.equal(unknownTool.error.category, ToolErrorCategory.NOT_FOUND);
+      assert.ok(unknownTool.bytes < 16 * 1024, `the error event is ${unknownTool.bytes} bytes`);
+      figures.push(`a 1 MB tool name: ${unknownTool.bytes} B event`);
 
-    const preview = await unaryRaw(
-      go,
-      "Preview",
-      toBinary(PreviewRequestSchema, create(PreviewRequestSchema, { call: { id: "p", toolName: "typed", arguments: { items } } })),
-    );
-    assert.equal(preview.code, 3);
-    assert.equal(preview.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
-    checkViolations(preview.toolError as ToolError, 300_000, "Preview");
-    assert.ok(
-      preview.statusBytes + preview.message.length < 16 * 1024,
-      `Preview's status: ${preview.statusBytes} B details, ${preview.message.length} characters`,
-    );
-    figures.push(`Preview: ${preview.statusBytes} B status details`);
+      const preview = await unaryRaw(
+        go,
+        "Preview",
+        toBinary(PreviewRequestSchema, create(PreviewRequestSchema, { call: { id: "p", toolName: "typed", arguments: { items } } })),
+      );
+      assert.equal(preview.code, 3);
+      assert.equal(preview.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
+      checkViolations(preview.toolError as ToolError, 300_000, "Preview");
+      assert.ok(
+        preview.statusBytes + preview.message.length < 16 * 1024,
+        `Preview's status: ${preview.statusBytes} B details, ${preview.message.length} characters`,
+      );
+      figures.push(`Preview: ${preview.statusBytes} B status details`);
 
-    const config = await unaryRaw(
-      go,
-      "Configure",
-      toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { tags: items } as unknown as JsonObject })),
-    );
-    assert.equal(config.code, 3);
-    checkViolations(config.toolError as ToolError, 300_000, "Configure");
-    assert.ok(
-      config.statusBytes + config.message.length < 16 * 1024,
-      `Configure's status: ${config.statusBytes} B details, ${config.message.length} characters`,
-    );
-    figures.push(`Configure (300,000 wrong tags): ${config.statusBytes} B status details`);
-    console.log(`# bounded errors through ${hostLabels.go}: ${figures.join("; ")}`);
-  });
+      const config = await unaryRaw(
+        go,
+        "Configure",
+        toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { tags: items } as unknown as JsonObject })),
+      );
+      assert.equal(config.code, 3);
+      checkViolations(config.toolError as ToolError, 300_000, "Configure");
+      assert.ok(
+        config.statusBytes + config.message.length < 16 * 1024,
+        `Configure's status: ${config.statusBytes} B details, ${config.message.length} characters`,
+      );
+      figures.push(`Configure (300,000 wrong tags): ${config.statusBytes} B status details`);
+
+      const render = await unaryRaw(go, "Render", toBinary(RenderRequestSchema, create(RenderRequestSchema, { schemaVersion: huge })));
+      assert.equal(render.code, 12);
+      assert.ok(render.message.length < 1024, `Render's message: ${render.message.length} characters`);
+      figures.push(`Render of a 1 MB schema_version: a ${render.message.length}-character message`);
+      console.log(`# bounded errors through ${hostLabels.go}: ${figures.join("; ")}`);
+    },
+  );
 
   scenario(
     "go",
