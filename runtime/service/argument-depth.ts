@@ -17,9 +17,9 @@ import { wireError } from "./classify-error.js";
 
 /**
  * The deepest JSON a request may carry in its arguments or config, in levels (`{}` and `[]` are
- * one level, `{"a": {}}` two). 512: far beyond any input_schema a model fills in, and far inside
- * what the runtime and a handler can walk recursively on Node's default stack (protobuf-es itself
- * overflows it near 2,000 levels).
+ * one level, `{"a": {}}` two). 512: far beyond any input_schema a model fills in, and well inside
+ * what the runtime and a handler can walk recursively on Node's default stack (through the wire,
+ * protobuf-es's decoder overflows it between 1,200 and 1,500 levels).
  */
 export const maxArgumentDepth = 512;
 
