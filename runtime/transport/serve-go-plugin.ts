@@ -11,7 +11,7 @@ import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStre
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel-client.js";
-import type { ToolServiceCore } from "../service/tool-service-core.js";
+import { decodeRequest, type ToolServiceCore } from "../service/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
 import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
@@ -159,7 +159,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
     return code;
   };
 
-  server.addService(grpcServiceDefinition(ToolService), toolServiceHandlers(core, { streamCancelled: () => resetBudget?.reset() }));
+  server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => resetBudget?.reset() }));
   server.addService(goPluginServices.health, {
     check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
       const service = decodeHealthCheckRequest(call.request);
