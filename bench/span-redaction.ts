@@ -8,7 +8,7 @@
 import { SpanKind } from "@opentelemetry/api";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { SecretExits } from "../runtime/service/secret-exits.js";
+import { SecretExits } from "../runtime/service/calls/secret-exits.js";
 import { redactSpan, type RedactText } from "../runtime/telemetry/redacting-span-exporter.js";
 
 const batch = 512; // the batch processor's default maxExportBatchSize

@@ -13,7 +13,7 @@
 
 import { armStartFailureGuard } from "./transport/start-failure.js";
 
-export { PROTOCOL_VERSION } from "./service/protocol-version.js";
+export { PROTOCOL_VERSION } from "./service/calls/protocol-version.js";
 
 // In a process a go-plugin host started, an exception before serve() takes over is reported as a
 // start failure the host's launch error shows (runtime/transport/start-failure.ts). The modules
@@ -86,13 +86,13 @@ export {
 
 // The ToolService semantics (runtime/service), for running a provider in-process (tests, another
 // transport): serve() runs the same service behind go-plugin.
-export type { InvokeSink, ToolServiceCore } from "./service/tool-service-core.js";
-export { createToolService, type ToolService, type ToolServiceOptions } from "./service/tool-service.js";
-export type { KernelClient } from "./service/kernel-client.js";
-export { maxOutputChunkBytes } from "./service/invoke-outbox.js";
-export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/check-provider.js";
-export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/config-decoder.js";
-export { redactionMarker } from "./service/redact-secrets.js";
+export type { InvokeSink, ToolServiceCore } from "./service/calls/tool-service-core.js";
+export { createToolService, type ToolService, type ToolServiceOptions } from "./service/calls/tool-service.js";
+export type { KernelClient } from "./service/kernel/kernel-client.js";
+export { maxOutputChunkBytes } from "./service/calls/invoke-outbox.js";
+export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/calls/check-provider.js";
+export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/calls/config-decoder.js";
+export { redactionMarker } from "./redaction/redact-secrets.js";
 export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./errors/rpc-status-error.js";
 
 // Not exported, on purpose: the redactor and the exits (secrets are redacted where bytes leave,

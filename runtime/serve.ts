@@ -27,7 +27,7 @@ export interface ServeOptions {
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
   const [{ serveGoPlugin }, { createToolService }, { filterStderr, writeStderr }, { startTraceExport }] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
-    import("./service/tool-service.js"),
+    import("./service/calls/tool-service.js"),
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);

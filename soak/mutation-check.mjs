@@ -18,7 +18,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const mutations = [
   [
     "output validation removed",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "if (violations.length > 0 || !isPlainObject(payload)) {",
     "if (false) {",
     ["test/reliability/faults.test.ts"],
@@ -26,7 +26,7 @@ const mutations = [
   ],
   [
     "input validation removed",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "if (violations.length > 0) {\n        // wire-contract §5",
     "if (false) {\n        // wire-contract §5",
     ["test/reliability/fuzz.test.ts"],
@@ -34,7 +34,7 @@ const mutations = [
   ],
   [
     "default timeout not enforced",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "if (timeoutMs !== undefined) timer = setTimeout(",
     "if (false) timer = setTimeout(",
     ["test/reliability/faults.test.ts"],
@@ -44,7 +44,7 @@ const mutations = [
   // the in-process load scenario (which cancels every 14th call) is the one that sees it.
   [
     "a terminal event after a cancel",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     'if (reason === "cancelled") {',
     "if (false) {",
     ["test/reliability/load.test.ts"],
@@ -52,7 +52,7 @@ const mutations = [
   ],
   [
     "terminal events duplicated",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "this.#send({ case: kind, value } as EventInit);",
     "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);",
     ["test/reliability/load.test.ts"],
@@ -60,7 +60,7 @@ const mutations = [
   ],
   [
     "terminal events lost",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "if (this.#closed) return;\n    this.#send({ case: kind, value } as EventInit);",
     "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#send({ case: kind, value } as EventInit);",
     ["test/reliability/load.test.ts"],
@@ -68,7 +68,7 @@ const mutations = [
   ],
   [
     "no SIGKILL after SIGTERM",
-    "runtime/service/spawn-child.ts",
+    "runtime/service/process/spawn-child.ts",
     'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);',
     "killTimer = undefined;",
     ["test/reliability/faults.test.ts"],
@@ -103,7 +103,7 @@ const mutations = [
   ],
   [
     "JSON-escaped secrets not redacted",
-    "runtime/service/redact-secrets.ts",
+    "runtime/redaction/redact-secrets.ts",
     "  out.add(JSON.stringify(secret).slice(1, -1));\n",
     "",
     ["test/reliability/secrets.test.ts"],
@@ -111,17 +111,17 @@ const mutations = [
   ],
   [
     "split secrets not held back",
-    "runtime/service/redact-secrets.ts",
+    "runtime/redaction/redact-secrets.ts",
     "let cut = pendingStart(buf, byteNeedles);",
     "let cut = buf.length;",
     ["test/reliability/secrets.test.ts"],
     "",
   ],
-  // One per exit (runtime/service/secret-exits.ts, docs/runtime.md#exits): the redaction at that
+  // One per exit (runtime/service/calls/secret-exits.ts, docs/runtime.md#exits): the redaction at that
   // exit removed, and the exit walk must see the secret leave.
   [
     "Invoke exit: events sent unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "this.#sink.send(redactor.message(InvokeResponseSchema, response))",
     "this.#sink.send(response)",
     ["test/service/exit-walk.test.ts"],
@@ -129,7 +129,7 @@ const mutations = [
   ],
   [
     "Invoke exit: output chunks sent unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "if (open?.redactor === redactor) return this.#sendOutput(stream, open.tail.push(data));",
     "return this.#sendOutput(stream, data);",
     ["test/service/exit-walk.test.ts"],
@@ -137,7 +137,7 @@ const mutations = [
   ],
   [
     "Invoke exit: held-back output sent after the terminal event",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     "",
     // Only a tail that could begin a secret is held (issue 22): the error paths end a stream in one.
@@ -146,7 +146,7 @@ const mutations = [
   ],
   [
     "unary exit: responses sent unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "return this.#redactor.message(schema, message);",
     "return message;",
     ["test/service/exit-walk.test.ts"],
@@ -154,7 +154,7 @@ const mutations = [
   ],
   [
     "unary exit: status messages sent unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "new RpcStatusError(status.code, redactor.string(status.message),",
     "new RpcStatusError(status.code, status.message,",
     ["test/service/exit-walk.test.ts"],
@@ -162,7 +162,7 @@ const mutations = [
   ],
   [
     "unary exit: grpc-status-details-bin sent unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "status.toolError && redactor.message(ToolErrorSchema, status.toolError)",
     "status.toolError",
     ["test/service/exit-walk.test.ts"],
@@ -170,7 +170,7 @@ const mutations = [
   ],
   [
     "stderr exit: service lines unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "return (line) => write(this.#redactor.string(line));",
     "return write;",
     ["test/service/exit-walk.test.ts"],
@@ -178,7 +178,7 @@ const mutations = [
   ],
   [
     "kernel exit: callbacks unredacted",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     "wrapped = { inner, outer: this.#kernelExit(inner) };",
     "wrapped = { inner, outer: inner };",
     ["test/service/exit-walk.test.ts"],
@@ -194,7 +194,7 @@ const mutations = [
   ],
   [
     "key_fields gate open",
-    "runtime/service/concurrency-gate.ts",
+    "runtime/service/calls/concurrency-gate.ts",
     "return { exclusive: false, keys: [key], label };",
     "return { exclusive: false, keys: [], label };",
     ["test/reliability/load.test.ts"],
@@ -253,7 +253,7 @@ const mutations = [
   // issue 22: errors
   [
     "issue 22: exit_status flushes the held tail of a stream",
-    "runtime/service/secret-exits.ts",
+    "runtime/service/calls/secret-exits.ts",
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
     ["test/interop/error-paths.test.ts"],
@@ -261,7 +261,7 @@ const mutations = [
   ],
   [
     "issue 22: every violation listed",
-    "runtime/service/input-error-bounds.ts",
+    "runtime/errors/input-error-bounds.ts",
     "const listed = violations.slice(0, maxReportedViolations)",
     "const listed = violations.slice()",
     ["test/interop/error-paths.test.ts"],
@@ -269,7 +269,7 @@ const mutations = [
   ],
   [
     "issue 22: input quoted unclipped",
-    "runtime/service/input-error-bounds.ts",
+    "runtime/errors/input-error-bounds.ts",
     "if (text.length <= max) return text;",
     "return text;",
     ["test/interop/error-paths.test.ts"],
@@ -277,7 +277,7 @@ const mutations = [
   ],
   [
     "issue 22: error message unbounded",
-    "runtime/service/input-error-bounds.ts",
+    "runtime/errors/input-error-bounds.ts",
     "return clipText(message, maxErrorMessageChars);",
     "return message;",
     ["test/service/input-error-bounds.test.ts"],
@@ -285,7 +285,7 @@ const mutations = [
   ],
   [
     "issue 22: deep arguments not left out",
-    "runtime/service/argument-depth.ts",
+    "runtime/service/calls/argument-depth.ts",
     "if (depth !== undefined && depth > maxArgumentDepth) {",
     "if (false) {",
     ["test/interop/error-paths.test.ts"],
@@ -293,7 +293,7 @@ const mutations = [
   ],
   [
     "issue 22: requests decoded with protobuf-es's default recursion limit",
-    "runtime/service/argument-depth.ts",
+    "runtime/service/calls/argument-depth.ts",
     "const message = fromBinary(desc, kept, { recursionLimit });",
     "const message = fromBinary(desc, kept);",
     ["test/interop/error-paths.test.ts"],
@@ -309,7 +309,7 @@ const mutations = [
   ],
   [
     "issue 22: Invoke runs with deep arguments left out",
-    "runtime/service/invoke-in-flight.ts",
+    "runtime/service/calls/invoke-in-flight.ts",
     "const deep = tooDeep(this.#call);\n      if (deep) {",
     "const deep = tooDeep(this.#call);\n      if (false) {",
     ["test/interop/error-paths.test.ts"],
@@ -317,7 +317,7 @@ const mutations = [
   ],
   [
     "issue 22: Preview runs with deep arguments left out",
-    "runtime/service/preview-call.ts",
+    "runtime/service/calls/preview-call.ts",
     "const deep = tooDeep(call);\n  if (deep) {",
     "const deep = tooDeep(call);\n  if (false) {",
     ["test/interop/error-paths.test.ts"],
@@ -325,7 +325,7 @@ const mutations = [
   ],
   [
     "issue 22: Configure accepts a config with deep values left out",
-    "runtime/service/tool-service.ts",
+    "runtime/service/calls/tool-service.ts",
     "const deep = tooDeep(request);\n          if (deep) {",
     "const deep = tooDeep(request);\n          if (false) {",
     ["test/interop/error-paths.test.ts"],

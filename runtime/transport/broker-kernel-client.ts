@@ -18,7 +18,7 @@ import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { ConnInfo } from "./go-plugin-messages.js";
 import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "./service-client.js";
-import type { KernelClient } from "../service/kernel-client.js";
+import type { KernelClient } from "../service/kernel/kernel-client.js";
 
 /** wire-contract.md §3: the kernel's callbacks are served on the fixed broker ID 1. */
 export const kernelCallbackBrokerId = 1;

@@ -13,7 +13,7 @@ export type RequestDecoder = <Desc extends DescMessage>(desc: Desc, bytes: Uint8
 /**
  * The grpc-js definition of every method of a protobuf-es service, keyed by the method's
  * localName; `decodeRequest` replaces how requests are decoded (the ToolService's, which admits
- * deep arguments: runtime/service/argument-depth.ts).
+ * deep arguments: runtime/service/calls/argument-depth.ts).
  */
 export function grpcServiceDefinition(service: DescService, decodeRequest?: RequestDecoder): ServiceDefinition {
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};

@@ -10,8 +10,8 @@ import { writeSync } from "node:fs";
 import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
-import type { KernelClient } from "../service/kernel-client.js";
-import { decodeRequest, type ToolServiceCore } from "../service/tool-service-core.js";
+import type { KernelClient } from "../service/kernel/kernel-client.js";
+import { decodeRequest, type ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
 import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
@@ -19,7 +19,7 @@ import { formatHandshakeLine } from "./handshake-line.js";
 import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
 import { listen, type Listening } from "./listen.js";
-import type { ProviderAutoMtls } from "./mutual-tls.js";
+import type { ProviderAutoMtls } from "./tls/mutual-tls.js";
 import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
 import { nghttp2StreamResetLimit, raiseStreamResetLimit, retireConnectionsBeforeResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
@@ -79,7 +79,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   let autoMtls: ProviderAutoMtls | undefined;
   if (env.clientCertificatePem !== undefined) {
     try {
-      autoMtls = (await import("./mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
+      autoMtls = (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
     } catch (error) {
       reportStartFailure(error instanceof Error ? error.message : String(error), error);
       exit(1);

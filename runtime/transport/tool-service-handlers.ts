@@ -15,10 +15,10 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ToolServiceCore } from "../service/tool-service-core.js";
+import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
-import { statusDetailsTrailer, statusWithToolError } from "./rpc-status-details.js";
+import { statusDetailsTrailer, statusWithToolError } from "../errors/rpc-status-details.js";
 
 /** The status a failed unary call ends with. */
 export function serviceErrorFrom(error: unknown): Partial<ServiceError> & { code: number; details: string } {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { runConformance } from "../../cli/check/run-conformance.js";
 import { renderReport } from "../../cli/check/conformance-report.js";
-import { kernelHandshake } from "../../runtime/go-plugin-host/index.js";
+import { kernelHandshake } from "../../runtime/testing/index.js";
 import { writeProviderScript } from "../support/provider-script.js";
 
 describe("harness-tool check", () => {

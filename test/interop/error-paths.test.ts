@@ -25,9 +25,9 @@ import {
   type ToolEvent,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { redactionMarker } from "harness-tool";
-import { maxArgumentDepth } from "../../runtime/service/argument-depth.js";
-import { maxErrorMessageChars, maxReportedViolations } from "../../runtime/service/input-error-bounds.js";
-import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/transport/rpc-status-details.js";
+import { maxArgumentDepth } from "../../runtime/service/calls/argument-depth.js";
+import { maxErrorMessageChars, maxReportedViolations } from "../../runtime/errors/input-error-bounds.js";
+import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/errors/rpc-status-details.js";
 import type { GoHost } from "./go-host.js";
 import { goSkip, hostLabels, scenario, start, type Harness } from "./host-matrix.js";
 import { typeScriptProvider } from "./providers.js";

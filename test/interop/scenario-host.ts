@@ -33,7 +33,7 @@ import {
   type RunSessionRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider, type OutputDigest } from "harness-tool/testing";
-import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/transport/rpc-status-details.js";
+import { decodeRpcStatus, toolErrorFromStatus } from "../../runtime/errors/rpc-status-details.js";
 import { providerLogLines, type GoHost, type GoResult } from "./go-host.js";
 
 /** A provider to launch: the command and arguments, as the kernel would exec them. */

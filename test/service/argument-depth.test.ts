@@ -1,4 +1,4 @@
-// Deep JSON in requests (runtime/service/argument-depth.ts): depth measured without recursion for
+// Deep JSON in requests (runtime/service/calls/argument-depth.ts): depth measured without recursion for
 // objects, lists and their mixes; a Struct deeper than the limit left out of the decoded request
 // and named by tooDeep(); everything else decoded as protobuf-es decodes it.
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { create, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
-import { decodeRequest, jsonDepth, maxArgumentDepth, tooDeep } from "../../runtime/service/argument-depth.js";
+import { decodeRequest, jsonDepth, maxArgumentDepth, tooDeep } from "../../runtime/service/calls/argument-depth.js";
 
 /** `depth` levels alternating lists and objects: [{"a": [{"a": ...}, 1], "b": true}, 1]. */
 function mixed(depth: number): JsonValue {

@@ -27,7 +27,7 @@ import {
 } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, maxOutputChunkBytes } from "../../runtime/index.js";
 import { serviceErrorFrom } from "../../runtime/transport/tool-service-handlers.js";
-import { statusDetailsTrailer } from "../../runtime/transport/rpc-status-details.js";
+import { statusDetailsTrailer } from "../../runtime/errors/rpc-status-details.js";
 import { carrier, exitsShowingMarker, exitWalkProvider, invokeModes, leaks, secret, wire, type Sent } from "../support/exit-walk-provider.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";

@@ -1,4 +1,4 @@
-// Bounds on errors built from input (runtime/service/input-error-bounds.ts): the worst case a
+// Bounds on errors built from input (runtime/errors/input-error-bounds.ts): the worst case a
 // report can reach, whatever the number and size of the violations, and clipping that never
 // splits a character.
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ import {
   maxReportedViolations,
   maxSummarizedViolations,
   reportViolations,
-} from "../../runtime/service/input-error-bounds.js";
+} from "../../runtime/errors/input-error-bounds.js";
 
 describe("input error bounds", () => {
   it("lists the first violations and counts the rest", () => {

@@ -7,7 +7,7 @@ import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/ke
 import { LogLevel } from "../../runtime/generated/pluggableharness/log/v1/log_pb.js";
 import { ToolErrorCategory } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, isToolError } from "../../runtime/index.js";
-import type { KernelClient } from "../../runtime/service/kernel-client.js";
+import type { KernelClient } from "../../runtime/service/kernel/kernel-client.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";

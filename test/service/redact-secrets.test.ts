@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { defineConfig, redactionMarker } from "../../runtime/index.js";
-import { collectSecrets } from "../../runtime/service/collect-secrets.js";
-import { createRedactor } from "../../runtime/service/redact-secrets.js";
+import { collectSecrets } from "../../runtime/redaction/collect-secrets.js";
+import { createRedactor } from "../../runtime/redaction/redact-secrets.js";
 
 const R = redactionMarker;
 

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { ConfigureRequestSchema, ToolErrorCategory } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineConfig, ToolError } from "../../runtime/index.js";
-import { prepareRoots, resolveToolPath } from "../../runtime/service/resolve-path.js";
+import { prepareRoots, resolveToolPath } from "../../runtime/service/calls/resolve-path.js";
 import { pathSchema, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";
 import { defineTool } from "../../runtime/index.js";

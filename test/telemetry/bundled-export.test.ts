@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { build } from "esbuild";
-import { launch } from "../../runtime/go-plugin-host/index.js";
+import { launch } from "../../runtime/testing/index.js";
 import { repoRoot } from "../support/buf.js";
 
 test("a bundled provider exports its spans through the SDK beside it, which the bundle does not contain", async () => {

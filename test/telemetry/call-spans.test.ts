@@ -9,7 +9,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type Rea
 import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { ConfigureRequestSchema, PreviewRequestSchema, RenderRequestSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineProvider, defineTool, ToolError } from "../../runtime/index.js";
-import type { KernelClient } from "../../runtime/service/kernel-client.js";
+import type { KernelClient } from "../../runtime/service/kernel/kernel-client.js";
 import type { TraceHeaders } from "../../runtime/telemetry/trace-headers.js";
 import { echo, exec, providerWith, stream, textSchema } from "../service/support/sample-tools.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { launch } from "../../runtime/go-plugin-host/index.js";
+import { launch } from "../../runtime/testing/index.js";
 import { sampleProvider } from "../interop/providers.js";
 
 test("kill() is graceful while the collector hangs on the final export", async () => {

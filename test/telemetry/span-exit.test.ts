@@ -5,7 +5,7 @@
 // those fields, so the spans did arrive, redacted rather than dropped.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { launch, type ReceivedSpan } from "../../runtime/go-plugin-host/index.js";
+import { launch, type ReceivedSpan } from "../../runtime/testing/index.js";
 import { redactionMarker } from "../../runtime/index.js";
 import { startOtlpReceiver } from "../../runtime/telemetry/otlp-receiver.js";
 import { typeScriptProvider } from "../interop/providers.js";

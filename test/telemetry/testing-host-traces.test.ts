@@ -3,7 +3,7 @@
 // host set the standard variables): one tree per call under the host's span.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatSpanTree, launch, type ReceivedSpan } from "../../runtime/go-plugin-host/index.js";
+import { formatSpanTree, launch, type ReceivedSpan } from "../../runtime/testing/index.js";
 import { sampleProvider } from "../interop/providers.js";
 
 test("launch({ traces: true }): the provider's spans continue the host's trace and arrive by kill()", async () => {

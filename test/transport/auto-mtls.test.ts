@@ -14,8 +14,8 @@ import { kernelEnvironment, launch, type LaunchedProvider } from "harness-tool/t
 import { formatHandshakeLine, parseHandshakeLine } from "../../runtime/transport/handshake-line.js";
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../../runtime/transport/health-check.js";
 import { goPluginServices } from "../../runtime/transport/grpc-service-definition.js";
-import { certificatePemFromDer, mutualTlsChannel } from "../../runtime/transport/mutual-tls.js";
-import { createSelfSignedCertificate } from "../../runtime/transport/self-signed-certificate.js";
+import { certificatePemFromDer, mutualTlsChannel } from "../../runtime/transport/tls/mutual-tls.js";
+import { createSelfSignedCertificate } from "../../runtime/transport/tls/self-signed-certificate.js";
 import { fileGone, processGone } from "../interop/process-state.js";
 import { sampleProvider, typeScriptProvider } from "../interop/providers.js";
 

@@ -14,7 +14,7 @@ import {
   RunSessionRequestSchema,
 } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
-import { launch, ProviderCallError } from "../../runtime/go-plugin-host/index.js";
+import { launch, ProviderCallError } from "../../runtime/testing/index.js";
 import { redactionMarker } from "../../runtime/index.js";
 import { eventually } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";

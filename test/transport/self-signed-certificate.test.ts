@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import { derElement, derNamedBits, derObjectIdentifier, derTime, derUnsignedInteger } from "../../runtime/transport/asn1-der.js";
-import { createSelfSignedCertificate } from "../../runtime/transport/self-signed-certificate.js";
+import { derElement, derNamedBits, derObjectIdentifier, derTime, derUnsignedInteger } from "../../runtime/transport/tls/asn1-der.js";
+import { createSelfSignedCertificate } from "../../runtime/transport/tls/self-signed-certificate.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 

@@ -18,7 +18,7 @@ import {
 } from "../../runtime/transport/health-check.js";
 import { hostLogLine, hostTimestamp } from "../../runtime/transport/host-log.js";
 import { kernelHandshake, readPluginEnvironment } from "../../runtime/transport/plugin-environment.js";
-import { decodeRpcStatus, statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../runtime/transport/rpc-status-details.js";
+import { decodeRpcStatus, statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../runtime/errors/rpc-status-details.js";
 
 test("ConnInfo round-trips, knock included, and skips unknown fields", () => {
   const info = { serviceId: 1, network: "unix", address: "/tmp/plugin123" };

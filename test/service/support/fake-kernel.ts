@@ -9,7 +9,7 @@ import {
   type LogRequest,
   type RunSessionRequest,
 } from "../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import type { KernelClient } from "../../../runtime/service/kernel-client.js";
+import type { KernelClient } from "../../../runtime/service/kernel/kernel-client.js";
 
 /** The fake and what it recorded. */
 export interface FakeKernel extends KernelClient {

@@ -1,0 +1,86 @@
+/**
+ * Configure: decodes ConfigureRequest.config into the typed config, prepares the allowed roots and
+ * learns the secrets to redact. A rejected configuration is INVALID_ARGUMENT with a ToolError
+ * (`invalid_arguments`, the failing paths in `details.violations`) for the status details.
+ *
+ * seed: Configure — MUST reject with a structured error on missing required fields rather than
+ * deferring failure to the first Invoke. wire-contract §2 — INVALID_ARGUMENT with a ToolError
+ * packed in google.rpc.Status.details.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";
+import type { ProviderDefinition } from "../../provider/provider-definition.js";
+import type { ValueViolation } from "../../schema/value-violation.js";
+import { normalizeError, wireError } from "../../errors/classify-error.js";
+import { collectSecrets, minimumSubstringSecretLength } from "../../redaction/collect-secrets.js";
+import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
+import { prepareRoots } from "./resolve-path.js";
+import type { AcceptedConfig } from "./service-runtime.js";
+
+/** An accepted configuration and the secret values it carries. */
+export interface ConfigureOutcome {
+  readonly accepted: AcceptedConfig;
+  readonly secrets: readonly string[];
+  /** Diagnostics for stderr (never containing a secret). */
+  readonly warnings: readonly string[];
+}
+
+/** A rejection naming the violations, bounded however many there are (input-error-bounds.ts). */
+function rejected(prefix: string, violations: readonly ValueViolation[]): RpcStatusError {
+  const report = reportViolations(violations);
+  const error = wireError("invalid_arguments", boundedMessage(`${prefix}${report.summary}`), { details: report.details });
+  return new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+}
+
+/**
+ * Decodes and accepts a configuration, or throws an RpcStatusError: INVALID_ARGUMENT for a
+ * missing required field, a wrong type, an unknown attribute or a bad allowed root; INTERNAL when
+ * the provider's own decoder throws. Nothing is redacted here: the service's unary exit does that,
+ * with this request's secrets already known to it.
+ */
+export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject): ConfigureOutcome {
+  const attributes = provider.config.attributes;
+  const rawSecrets = collectSecrets(attributes, raw);
+  let decoded: ReturnType<typeof provider.config.decode>;
+  try {
+    decoded = provider.config.decode(raw);
+  } catch (error) {
+    const wire = normalizeError(error, { context: "the provider's configuration decoder threw" });
+    throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
+  }
+  if (!decoded.ok) {
+    throw rejected("configuration rejected: ", decoded.violations);
+  }
+  const config = decoded.value;
+  let roots: readonly string[] | undefined;
+  if (provider.allowedRoots) {
+    try {
+      roots = prepareRoots(provider.allowedRoots(config));
+    } catch (error) {
+      throw rejected("configuration rejected: the allowed roots are not usable: ", [{ path: "", message: (error as Error)?.message ?? String(error) }]);
+    }
+  }
+  const secrets = [...rawSecrets];
+  // A generated decoder may rename fields; its value is walked by attribute name when it can be.
+  if (typeof config === "object" && config !== null) secrets.push(...collectSecrets(attributes, config as JsonObject));
+  const warnings: string[] = [];
+  for (const a of attributes) {
+    if (!a.sensitive) continue;
+    const short = collectSecrets([a], raw).filter((s) => s !== "" && s.length < minimumSubstringSecretLength);
+    if (short.length > 0) {
+      warnings.push(
+        `[WARN] harness-tool: sensitive attribute ${JSON.stringify(a.name)} has a value shorter than ${minimumSubstringSecretLength} characters: it is redacted only where a whole string equals it`,
+      );
+    }
+  }
+  return { accepted: { config, roots }, secrets, warnings };
+}
+
+/** The configuration used before any Configure: the decoded defaults, when `{}` decodes. */
+export function defaultConfig(provider: ProviderDefinition<unknown>): AcceptedConfig | undefined {
+  try {
+    return acceptConfig(provider, {}).accepted;
+  } catch {
+    return undefined;
+  }
+}

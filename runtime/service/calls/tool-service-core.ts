@@ -1,0 +1,66 @@
+/**
+ * The door between the ToolService semantics (runtime/service) and the go-plugin transport
+ * (runtime/transport): protocol-level methods on protobuf-es messages. The semantics know nothing
+ * of gRPC or go-plugin; the transport knows nothing of tools.
+ */
+import type {
+  ConfigureRequest,
+  ConfigureResponse,
+  DescribeResponse,
+  GetSchemaResponse,
+  InvokeRequest,
+  InvokeResponse,
+  PreviewRequest,
+  PreviewResponse,
+  RenderRequest,
+  RenderResponse,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { TraceHeaders } from "../../telemetry/trace-headers.js";
+
+/**
+ * How the transport decodes ToolService requests: arguments and configs nested deeper than the
+ * runtime accepts are left out and refused as `invalid_arguments` instead of failing to decode.
+ */
+export { decodeRequest } from "./argument-depth.js";
+
+/**
+ * Where Invoke writes its events, how it learns that the kernel went away, and (optionally) when
+ * the kernel reads slower than the call produces: flow control as Node's Writable has it.
+ */
+export interface InvokeSink {
+  /**
+   * Sends one event; after the call ended or was cancelled it is dropped. Returns false when the
+   * transport holds as much as it should (the kernel has not read yet): the service then sends
+   * nothing more until `drained()` resolves. Anything else (true, nothing) means "go on".
+   */
+  send(response: InvokeResponse): boolean | void;
+  /**
+   * Resolves when the transport can take events again after `send` returned false, or when the
+   * stream is gone. A sink whose `send` never returns false needs none.
+   */
+  drained?(): Promise<void>;
+  /** Aborted when the kernel cancels the stream (closes it mid-call). */
+  readonly cancelled: AbortSignal;
+}
+
+/**
+ * pluggableharness.tool.v1.ToolService as the transport calls it. Unary methods reject with an
+ * RpcStatusError for a gRPC status; anything else they reject with is reported as INTERNAL.
+ * `trace`: the call's propagation headers (traceparent, tracestate, baggage) from its metadata;
+ * the call's span continues the trace they name (runtime/telemetry).
+ */
+export interface ToolServiceCore {
+  /** Static and cheap: built once when the service is created. */
+  getSchema(trace?: TraceHeaders): GetSchemaResponse;
+  configure(request: ConfigureRequest, trace?: TraceHeaders): Promise<ConfigureResponse>;
+  /** Resolves when the stream should close (OK); never rejects for a handler's failure. */
+  invoke(request: InvokeRequest, sink: InvokeSink, trace?: TraceHeaders): Promise<void>;
+  render(request: RenderRequest, trace?: TraceHeaders): Promise<RenderResponse>;
+  preview(request: PreviewRequest, trace?: TraceHeaders): Promise<PreviewResponse>;
+  describe(trace?: TraceHeaders): DescribeResponse;
+  /**
+   * Cancels every in-flight call (their signals abort, their children are killed) and resolves
+   * when they have all ended or `graceMs` has passed, whichever is first.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}

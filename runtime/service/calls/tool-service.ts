@@ -1,0 +1,239 @@
+/**
+ * createToolService: the ToolService semantics of one provider behind the ToolServiceCore door.
+ * Checks the provider when created (before the handshake), builds GetSchema once, and runs
+ * Configure, Invoke, Preview, Render, Describe and shutdown by the protocol's rules. Knows
+ * nothing of gRPC or go-plugin; the decisions are documented in docs/runtime.md.
+ */
+import { create } from "@bufbuild/protobuf";
+import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
+import {
+  ConfigureResponseSchema,
+  DescribeResponseSchema,
+  InvokeResponseSchema,
+  PreviewResponseSchema,
+  RenderResponseSchema,
+  type InvokeRequest,
+  type ToolError as WireToolError,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";
+import type { KernelClient } from "../kernel/kernel-client.js";
+import type { ProviderDefinition } from "../../provider/provider-definition.js";
+import { traceInvoke, traceUnary, type CallTrace } from "../../telemetry/call-spans.js";
+import type { TraceHeaders } from "../../telemetry/trace-headers.js";
+import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
+import { wireError } from "../../errors/classify-error.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
+import { collectSecrets } from "../../redaction/collect-secrets.js";
+import { clipText, quoteInput } from "../../errors/input-error-bounds.js";
+import { ConcurrencyGate } from "./concurrency-gate.js";
+import { acceptConfig, defaultConfig } from "./configure-call.js";
+import { buildGetSchemaResponse } from "./get-schema-response.js";
+import { InvokeInFlight } from "./invoke-in-flight.js";
+import { runPreview } from "./preview-call.js";
+import { installProcessGuards } from "../process/process-guards.js";
+import { PROTOCOL_VERSION } from "./protocol-version.js";
+import { runRender } from "./render-call.js";
+import { SecretExits } from "./secret-exits.js";
+import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
+import { ChildRegistry } from "../process/spawn-child.js";
+import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
+
+/** Options of createToolService. */
+export interface ToolServiceOptions {
+  /**
+   * The kernel's callbacks. The transport connects to the broker after the handshake, so pass a
+   * getter that returns undefined until then (or the client itself when it is already there).
+   */
+  readonly kernel?: KernelClient | (() => KernelClient | undefined);
+  /** One diagnostic line, without the newline. Default: process.stderr. Never stdout. */
+  readonly stderr?: (line: string) => void;
+  /** How long a cancelled, timed-out or shut-down handler may still take to settle. Default 1000 ms. */
+  readonly settleGraceMs?: number;
+  /** Between SIGTERM and SIGKILL of a child process. Default 500 ms. */
+  readonly killGraceMs?: number;
+  /**
+   * Report unhandled rejections and uncaught exceptions on stderr instead of letting them end the
+   * process (serve() sets this). Removed by shutdown(). Default false.
+   */
+  readonly guardProcess?: boolean;
+}
+
+/** The service, with what the transport may need beyond the door. */
+export interface ToolService extends ToolServiceCore {
+  /**
+   * Text with the secrets accepted so far redacted: the transport passes the lines it writes to
+   * stderr itself through this (serve() does), so they leave by the same stderr exit.
+   */
+  readonly redactText: (text: string) => string;
+  /** How many Invoke calls are in flight. */
+  readonly inFlight: () => number;
+}
+
+function defaultStderr(line: string): void {
+  try {
+    process.stderr.write(`${line}\n`);
+  } catch {
+    // EPIPE: the host is gone.
+  }
+}
+
+function entriesOf(provider: ProviderDefinition<unknown>): Map<string, ToolEntry> {
+  const tools = new Map<string, ToolEntry>();
+  for (const implementation of provider.tools) {
+    const d = implementation.declaration;
+    tools.set(d.name, {
+      implementation,
+      name: d.name,
+      streaming: d.streaming || d.processBacked,
+      processBacked: d.processBacked,
+      timeoutMs: d.defaultTimeoutMs,
+    });
+  }
+  return tools;
+}
+
+/**
+ * Creates the ToolService of a provider. Throws a ProviderDefinitionError listing every problem
+ * (`tool: message (fix) [rule]`) when the provider breaks an invariant; warnings go to stderr.
+ */
+export function createToolService<Config>(provider: ProviderDefinition<Config>, options: ToolServiceOptions = {}): ToolService {
+  const erased = provider as ProviderDefinition<unknown>;
+  const stderr = options.stderr ?? defaultStderr;
+  const check = checkProvider(erased);
+  if (check.errors.length > 0) throw new ProviderDefinitionError(String(provider.name), check.errors);
+  for (const warning of check.warnings) stderr(`[WARN] harness-tool: ${warning}`);
+
+  const schema = buildGetSchemaResponse(erased);
+  const describeResponse = create(DescribeResponseSchema, {
+    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion: PROTOCOL_VERSION },
+  });
+  const kernelOption = options.kernel;
+  const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
+  // Every byte the service sends leaves through these (secret-exits.ts).
+  const exits = new SecretExits();
+  // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
+  let accepted: AcceptedConfig | undefined = defaultConfig(erased);
+  let shuttingDown = false;
+  let removeGuards: (() => void) | undefined;
+
+  const rt: ServiceRuntime = {
+    provider: erased,
+    tools: entriesOf(erased),
+    timings: { settleGraceMs: options.settleGraceMs ?? 1000, killGraceMs: options.killGraceMs ?? 500 },
+    gate: new ConcurrencyGate(),
+    children: new ChildRegistry(),
+    calls: new Set(),
+    stderr: exits.stderr(stderr),
+    kernel: exits.kernel(kernel),
+    accepted: () => accepted,
+    shuttingDown: () => shuttingDown,
+  };
+  if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr);
+
+  // A call refused before it starts still gets its one terminal event (none if already cancelled).
+  const refuse = (sink: InvokeSink, error: WireToolError): void => {
+    if (sink.cancelled.aborted) return;
+    try {
+      sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
+    } catch (thrown) {
+      rt.stderr(`[WARN] harness-tool: could not send a refusal: ${String(thrown)}`);
+    }
+  };
+
+  async function invokeBehindExit(request: InvokeRequest, sink: InvokeSink, trace: CallTrace): Promise<void> {
+    const call = request.call;
+    if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call"));
+    const entry = rt.tools.get(call.toolName);
+    // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
+    if (!entry) {
+      return refuse(
+        sink,
+        wireError("not_found", `provider ${provider.name} has no tool ${quoteInput(call.toolName)}`, {
+          details: { tool_name: clipText(call.toolName), known_tools: [...rt.tools.keys()] },
+        }),
+      );
+    }
+    if (shuttingDown) return refuse(sink, wireError("cancelled", "the provider is shutting down", { retryable: true }));
+    const config = accepted;
+    // docs/runtime.md#invoke-before-configure
+    if (!config) {
+      return refuse(
+        sink,
+        wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, {
+          details: { error: { name: "NotConfigured", message: "Invoke before Configure" } },
+        }),
+      );
+    }
+    await new InvokeInFlight(rt, entry, call, sink, config, trace).run();
+  }
+
+  return {
+    redactText: (text) => exits.text(text),
+    inFlight: () => rt.calls.size,
+
+    getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
+
+    // Configure's span never carries the config: it holds secrets.
+    configure: (request, trace) =>
+      traceUnary("Configure", trace, () =>
+        exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
+          const deep = tooDeep(request);
+          if (deep) {
+            const error = tooDeepError("the configuration's values", deep);
+            throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+          }
+          const raw = request.config ?? {};
+          // A sensitive value is a secret from the moment it arrives, even in a rejected request.
+          exits.learn(collectSecrets(erased.config.attributes, raw));
+          const outcome = acceptConfig(erased, raw);
+          // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
+          // the old secrets stay redacted.
+          exits.learn(outcome.secrets);
+          accepted = outcome.accepted;
+          for (const warning of outcome.warnings) rt.stderr(warning);
+          return create(ConfigureResponseSchema, {});
+        }),
+      ),
+
+    async invoke(request: InvokeRequest, transportSink: InvokeSink, trace?: TraceHeaders) {
+      const sink = exits.invoke(transportSink);
+      try {
+        // The span watches the events before the exit redacts them (it reads only their kind and category).
+        const declaration = rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration;
+        await traceInvoke(trace, request, declaration, sink, (traced, call) => invokeBehindExit(request, traced, call));
+      } catch (error) {
+        // InvokeInFlight never rejects; this is the runtime's own bug, reported and survived.
+        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+      } finally {
+        sink.end();
+      }
+    },
+
+    preview: (request, trace) =>
+      traceUnary(
+        "Preview",
+        trace,
+        () => exits.unary(PreviewResponseSchema, { context: "Preview failed" }, () => runPreview(rt, request)),
+        rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
+        request.call?.id,
+      ),
+    render: (request, trace) =>
+      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
+    describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
+
+    async shutdown(graceMs) {
+      shuttingDown = true;
+      const calls = [...rt.calls];
+      const settle = Math.max(0, Math.min(graceMs, rt.timings.settleGraceMs));
+      for (const call of calls) call.stopForShutdown(settle);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]), graceOver]);
+      clearTimeout(timer);
+      removeGuards?.();
+      removeGuards = undefined;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The kernel's callback service as the ToolService semantics see it. The go-plugin transport
+ * implements it over broker ID 1; tests implement it in memory. Requests are complete messages:
+ * binding the call's session id is the semantics' job.
+ */
+import type {
+  CountTokensRequest,
+  CountTokensResult,
+  EmitRequest,
+  EmitResult,
+  LogRequest,
+  RunSessionRequest,
+  RunSessionResult,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { TraceHeaders } from "../../telemetry/trace-headers.js";
+
+/**
+ * KernelCallbackService, one method per rpc. Each rejects when the kernel cannot be reached.
+ * `trace`: propagation headers for the call's metadata (the caller's span, runtime/telemetry).
+ */
+export interface KernelClient {
+  log(request: LogRequest, trace?: TraceHeaders): Promise<void>;
+  emit(request: EmitRequest, trace?: TraceHeaders): Promise<EmitResult>;
+  runSession(request: RunSessionRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<RunSessionResult>;
+  countTokens(request: CountTokensRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<CountTokensResult>;
+}
