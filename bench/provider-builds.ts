@@ -48,11 +48,11 @@ export function bundleProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
 }
 
 /**
- * The flood provider of the flow-control tests (test/interop/fixtures/flood-provider.ts: `run` spawns
+ * The flood provider of the flow-control tests (test/runtime/interop/fixtures/flood-provider.ts: `run` spawns
  * a shell command, `flood` emits bytes from a handler), bundled from the sources, for the streams suite.
  */
 export function bundleFloodProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
-  return esbuild(path.join(repoRoot, "test/interop/fixtures/flood-provider.ts"), path.join(ws.root, "flood-provider.bundle.mjs"), [
+  return esbuild(path.join(repoRoot, "test/runtime/interop/fixtures/flood-provider.ts"), path.join(ws.root, "flood-provider.bundle.mjs"), [
     "--conditions=harness-tool-source",
   ]);
 }

@@ -12,7 +12,7 @@ import { openSync, readFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ConfigureRequestSchema, InvokeRequestSchema } from "../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
-import { buildGoHost, GoHost } from "../test/interop/go-host.js";
+import { buildGoHost, GoHost } from "../test/runtime/interop/go-host.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
 import { bundleFloodProvider } from "./provider-builds.js";
@@ -22,7 +22,7 @@ import type { Suite, SuiteContext } from "./suite.js";
 const mib = 1024 * 1024;
 /** Target: through the wire at least half the bare pipe's throughput. */
 const minThroughputRatio = 0.5;
-/** The bound test/interop/flow-control-scenarios.ts states for the provider's peak above idle. */
+/** The bound test/runtime/interop/flow-control-scenarios.ts states for the provider's peak above idle. */
 const peakAboveIdleBoundMb = 64;
 
 /** Writes `size` MiB of random bytes (one random MiB repeated) and returns the file. */
@@ -222,8 +222,8 @@ export const streamsSuite: Suite = {
       id: this.id,
       title: this.title,
       method: [
-        `The flood provider of the flow-control tests (test/interop/fixtures/flood-provider.ts), bundled (esbuild), launched with the kernel's handshake environment and Configure'd; a data file of ${sizeMib} MiB (one random MiB repeated).`,
-        `Throughput: the provider's process-backed \`run\` tool executes \`cat <file>\` and the host reads every output chunk, against the same host spawning \`cat <file>\` itself and reading its stdout (the bare pipe); ${rounds} round(s), contenders alternating, after a warm-up; wall time from the call (spawn) to the end of the stream. Hosts: this process's grpc-js client (counting bytes), and the go-plugin v1.8.0 host of test/interop (SHA-256 of every byte in both cases) where Go is installed.`,
+        `The flood provider of the flow-control tests (test/runtime/interop/fixtures/flood-provider.ts), bundled (esbuild), launched with the kernel's handshake environment and Configure'd; a data file of ${sizeMib} MiB (one random MiB repeated).`,
+        `Throughput: the provider's process-backed \`run\` tool executes \`cat <file>\` and the host reads every output chunk, against the same host spawning \`cat <file>\` itself and reading its stdout (the bare pipe); ${rounds} round(s), contenders alternating, after a warm-up; wall time from the call (spawn) to the end of the stream. Hosts: this process's grpc-js client (counting bytes), and the go-plugin v1.8.0 host of test/runtime/interop (SHA-256 of every byte in both cases) where Go is installed.`,
         `Memory: a fresh provider per producer, warmed up with one small call, idle VmRSS after a pause; then a child (\`head -c ${slowMib} MiB\`) or a handler (\`flood\`, awaiting each ctx.output) writes ${slowMib} MiB to a grpc-js reader pausing 1 ms after every event; VmHWM (peak) after the call minus the idle VmRSS.`,
         `Targets: throughput at least ${minThroughputRatio}× the bare pipe's with a fast reader; peak under ${peakAboveIdleBoundMb} MB above idle with a slow one (flat: independent of how much streams by).`,
       ],

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { eventually } from "../test/interop/process-state.js";
-import { callContext, launchFaultProvider, printedPids, terminals } from "../test/reliability/support/fault-provider.js";
+import { eventually } from "../test/runtime/interop/process-state.js";
+import { callContext, launchFaultProvider, printedPids, terminals } from "../test/runtime/reliability/support/fault-provider.js";
 
 const rounds = Number(process.env["FAULT_ROUNDS"] ?? "200");
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;

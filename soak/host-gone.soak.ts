@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { brokerEndedScenario, hostSigkilledScenario, protocolExitMs } from "../test/reliability/support/host-scenarios.js";
+import { brokerEndedScenario, hostSigkilledScenario, protocolExitMs } from "../test/runtime/reliability/support/host-scenarios.js";
 
 const cycles = Number(process.env["HOST_CYCLES"] ?? "20");
 

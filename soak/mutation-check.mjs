@@ -21,7 +21,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "if (violations.length > 0 || !isPlainObject(payload)) {",
     "if (false) {",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "invalid output",
   ],
   [
@@ -29,7 +29,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "if (violations.length > 0) {\n        // wire-contract §5",
     "if (false) {\n        // wire-contract §5",
-    ["test/reliability/fuzz.test.ts"],
+    ["test/runtime/reliability/fuzz.test.ts"],
     "INVALID_ARGUMENTS",
   ],
   [
@@ -37,7 +37,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "if (timeoutMs !== undefined) timer = setTimeout(",
     "if (false) timer = setTimeout(",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "timeout",
   ],
   // Through the wire the cancelled stream is gone before a late terminal could reach the host, so
@@ -47,7 +47,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     'if (reason === "cancelled") {',
     "if (false) {",
-    ["test/reliability/load.test.ts"],
+    ["test/runtime/reliability/load.test.ts"],
     "in-process",
   ],
   [
@@ -55,7 +55,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "this.#send({ case: kind, value } as EventInit);",
     "this.#send({ case: kind, value } as EventInit);\n    if (Math.random() < 0.001) this.#send({ case: kind, value } as EventInit);",
-    ["test/reliability/load.test.ts"],
+    ["test/runtime/reliability/load.test.ts"],
     "in-process",
   ],
   [
@@ -63,7 +63,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "if (this.#closed) return;\n    this.#send({ case: kind, value } as EventInit);",
     "if (this.#closed) return;\n    if (Math.random() < 0.001) return this.#close();\n    this.#send({ case: kind, value } as EventInit);",
-    ["test/reliability/load.test.ts"],
+    ["test/runtime/reliability/load.test.ts"],
     "in-process",
   ],
   [
@@ -71,7 +71,7 @@ const mutations = [
     "runtime/service/process/spawn-child.ts",
     'killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);',
     "killTimer = undefined;",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "SIGTERM",
   ],
   [
@@ -79,7 +79,7 @@ const mutations = [
     "runtime/transport/serve-go-plugin.ts",
     'void stop("broker-closed");',
     "",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "broker stream ending",
   ],
   [
@@ -87,7 +87,7 @@ const mutations = [
     "runtime/transport/serve-go-plugin.ts",
     'void stop("broker-closed");',
     "",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
     ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""],
   ],
@@ -97,7 +97,7 @@ const mutations = [
     "runtime/transport/listen.ts",
     "const cleanup = () => rmSync(socketPath, { force: true });",
     "const cleanup = () => {};",
-    ["test/reliability/faults.test.ts"],
+    ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
     ["runtime/transport/serve-go-plugin.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"],
   ],
@@ -106,7 +106,7 @@ const mutations = [
     "runtime/redaction/redact-secrets.ts",
     "  out.add(JSON.stringify(secret).slice(1, -1));\n",
     "",
-    ["test/reliability/secrets.test.ts"],
+    ["test/runtime/reliability/secrets.test.ts"],
     "",
   ],
   [
@@ -114,7 +114,7 @@ const mutations = [
     "runtime/redaction/redact-secrets.ts",
     "let cut = pendingStart(buf, byteNeedles);",
     "let cut = buf.length;",
-    ["test/reliability/secrets.test.ts"],
+    ["test/runtime/reliability/secrets.test.ts"],
     "",
   ],
   // One per exit (runtime/service/calls/secret-exits.ts, docs/runtime.md#exits): the redaction at that
@@ -124,7 +124,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "this.#sink.send(redactor.message(InvokeResponseSchema, response))",
     "this.#sink.send(response)",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -132,7 +132,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "if (open?.redactor === redactor) return this.#sendOutput(stream, open.tail.push(data));",
     "return this.#sendOutput(stream, data);",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -141,7 +141,7 @@ const mutations = [
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     "",
     // Only a tail that could begin a secret is held (issue 22): the error paths end a stream in one.
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "secret split",
   ],
   [
@@ -149,7 +149,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "return this.#redactor.message(schema, message);",
     "return message;",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -157,7 +157,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "new RpcStatusError(status.code, redactor.string(status.message),",
     "new RpcStatusError(status.code, status.message,",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -165,7 +165,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "status.toolError && redactor.message(ToolErrorSchema, status.toolError)",
     "status.toolError",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -173,7 +173,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "return (line) => write(this.#redactor.string(line));",
     "return write;",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -181,7 +181,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     "wrapped = { inner, outer: this.#kernelExit(inner) };",
     "wrapped = { inner, outer: inner };",
-    ["test/service/exit-walk.test.ts"],
+    ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
   [
@@ -189,7 +189,7 @@ const mutations = [
     "runtime/serve.ts",
     "filterStderr(service.redactText);",
     "",
-    ["test/transport/exit-walk-wire.test.ts"],
+    ["test/runtime/transport/exit-walk-wire.test.ts"],
     "",
   ],
   [
@@ -197,7 +197,7 @@ const mutations = [
     "runtime/service/calls/concurrency-gate.ts",
     "return { exclusive: false, keys: [key], label };",
     "return { exclusive: false, keys: [], label };",
-    ["test/reliability/load.test.ts"],
+    ["test/runtime/reliability/load.test.ts"],
     "in-process",
   ],
   [
@@ -205,7 +205,7 @@ const mutations = [
     "plugin/json-schema-from-message.ts",
     "if (field.oneof !== undefined) {\n",
     'if (field.oneof !== undefined) {\n      throw new TypeError("cannot read oneof");\n',
-    ["test/reliability/fuzz.test.ts"],
+    ["test/runtime/reliability/fuzz.test.ts"],
     "protos",
   ],
   [
@@ -213,7 +213,7 @@ const mutations = [
     "examples/search/src/gen/examples/search/v1/search_tool_schemas.ts",
     'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
     'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
-    ["test/reliability/fuzz.test.ts"],
+    ["test/runtime/reliability/fuzz.test.ts"],
     "glob",
   ],
   // issue 22: spans
@@ -222,7 +222,7 @@ const mutations = [
     "runtime/telemetry/redacting-span-exporter.ts",
     "redacted = spans.map((span) => redactSpan(span, text as RedactText));",
     "redacted = spans;",
-    ["test/telemetry/span-exit.test.ts"],
+    ["test/runtime/telemetry/span-exit.test.ts"],
     "",
   ],
   [
@@ -230,7 +230,7 @@ const mutations = [
     "runtime/serve.ts",
     "traceExport?.redactWith(service.redactText);",
     "",
-    ["test/telemetry/span-exit.test.ts"],
+    ["test/runtime/telemetry/span-exit.test.ts"],
     "",
   ],
   // issue 22: transport
@@ -239,7 +239,7 @@ const mutations = [
     "runtime/transport/stream-reset-limit.ts",
     "if (budget.remaining > retireAtRemainingResets) return;",
     "return;",
-    ["test/interop/reset-burst.test.ts"],
+    ["test/runtime/interop/reset-burst.test.ts"],
     "Invokes cancelled",
   ],
   [
@@ -247,7 +247,7 @@ const mutations = [
     "runtime/transport/serve-go-plugin.ts",
     "if (brokerStreamOpened) {",
     "if (false) {",
-    ["test/transport/broker-stream.test.ts"],
+    ["test/runtime/transport/broker-stream.test.ts"],
     "garbage",
   ],
   // issue 22: errors
@@ -256,7 +256,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "secret split",
   ],
   [
@@ -264,7 +264,7 @@ const mutations = [
     "runtime/errors/input-error-bounds.ts",
     "const listed = violations.slice(0, maxReportedViolations)",
     "const listed = violations.slice()",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "bounded",
   ],
   [
@@ -272,7 +272,7 @@ const mutations = [
     "runtime/errors/input-error-bounds.ts",
     "if (text.length <= max) return text;",
     "return text;",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "bounded",
   ],
   [
@@ -280,7 +280,7 @@ const mutations = [
     "runtime/errors/input-error-bounds.ts",
     "return clipText(message, maxErrorMessageChars);",
     "return message;",
-    ["test/service/input-error-bounds.test.ts"],
+    ["test/runtime/service/input-error-bounds.test.ts"],
     "worst case",
   ],
   [
@@ -288,7 +288,7 @@ const mutations = [
     "runtime/service/calls/argument-depth.ts",
     "if (depth !== undefined && depth > maxArgumentDepth) {",
     "if (false) {",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
   [
@@ -296,7 +296,7 @@ const mutations = [
     "runtime/service/calls/argument-depth.ts",
     "const message = fromBinary(desc, kept, { recursionLimit });",
     "const message = fromBinary(desc, kept);",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
   [
@@ -304,7 +304,7 @@ const mutations = [
     "runtime/transport/serve-go-plugin.ts",
     "grpcServiceDefinition(ToolService, decodeRequest),",
     "grpcServiceDefinition(ToolService),",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
   [
@@ -312,7 +312,7 @@ const mutations = [
     "runtime/service/calls/invoke-in-flight.ts",
     "const deep = tooDeep(this.#call);\n      if (deep) {",
     "const deep = tooDeep(this.#call);\n      if (false) {",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
   [
@@ -320,7 +320,7 @@ const mutations = [
     "runtime/service/calls/preview-call.ts",
     "const deep = tooDeep(call);\n  if (deep) {",
     "const deep = tooDeep(call);\n  if (false) {",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
   [
@@ -328,7 +328,7 @@ const mutations = [
     "runtime/service/calls/tool-service.ts",
     "const deep = tooDeep(request);\n          if (deep) {",
     "const deep = tooDeep(request);\n          if (false) {",
-    ["test/interop/error-paths.test.ts"],
+    ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
 ];

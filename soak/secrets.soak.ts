@@ -1,3 +1,3 @@
-// Soak: test/reliability/secrets.test.ts with 25 times the runs (30,000 randomized leak plans).
+// Soak: test/runtime/reliability/secrets.test.ts with 25 times the runs (30,000 randomized leak plans).
 process.env["SECRETS_RUNS"] ??= "25";
-await import("../test/reliability/secrets.test.js");
+await import("../test/runtime/reliability/secrets.test.js");

@@ -26,7 +26,7 @@ function collect(dir) {
   return found;
 }
 
-// HARNESS_TOOL_TEST_DIRS=cli,transport runs only the files under those folders of test/.
+// HARNESS_TOOL_TEST_DIRS=cli,runtime/transport runs only the files under those folders of test/.
 const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
 const files = collect(testDir).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");

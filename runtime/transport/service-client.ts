@@ -4,17 +4,9 @@
  * Used by the kernel callback client and by the test host.
  */
 import type { DescMethodServerStreaming, DescMethodUnary, DescService, MessageShape } from "@bufbuild/protobuf";
-import {
-  Client,
-  credentials,
-  type CallOptions,
-  type ChannelCredentials,
-  type ChannelOptions,
-  type ClientReadableStream,
-  type ServiceError,
-  Metadata,
-} from "@grpc/grpc-js";
+import { Client, type CallOptions, type ClientReadableStream, type ServiceError, Metadata } from "@grpc/grpc-js";
 import { grpcServiceDefinition } from "./grpc-service-definition.js";
+import { type ChannelSecurity, plaintextChannel } from "./tls/channel-security.js";
 
 /** Options of one call. */
 export interface CallControl {
@@ -28,14 +20,7 @@ export interface CallControl {
 /** A unary call's failure: the grpc-js ServiceError (code, details, trailers in `metadata`). */
 export type CallError = ServiceError;
 
-/** How a client dials: credentials plus the channel options they need (mutual-tls.ts for AutoMTLS). */
-export interface ChannelSecurity {
-  readonly credentials: ChannelCredentials;
-  readonly options: ChannelOptions;
-}
-
-/** Plaintext, go-plugin's default (no AutoMTLS). */
-export const plaintextChannel: ChannelSecurity = { credentials: credentials.createInsecure(), options: {} };
+export { type ChannelSecurity, plaintextChannel };
 
 /** The grpc-js target for a go-plugin network/address pair. */
 export function grpcTarget(network: string, address: string): string {

@@ -11,9 +11,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { describeProviderInterop } from "../interop/provider-interop.js";
-import { scenario } from "../interop/host-matrix.js";
-import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../interop/scenarios.js";
+import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
+import { scenario } from "../runtime/interop/host-matrix.js";
+import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
 import { harnessToolPackages } from "../../cli/templates/package-sources.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";

@@ -1,5 +1,5 @@
-// The provider of the exit walk (test/service/exit-walk.test.ts in-process, and
-// test/transport/exit-walk-wire.test.ts through go-plugin): every field, message, log line and
+// The provider of the exit walk (test/runtime/service/exit-walk.test.ts in-process, and
+// test/runtime/transport/exit-walk-wire.test.ts through go-plugin): every field, message, log line and
 // error it produces carries one secret in each form the redactor supports, so that whatever exit
 // forgets to redact shows the secret.
 import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";

@@ -13,7 +13,7 @@
  * - Kernel callbacks: every request to KernelCallbackService (`kernel(client)`).
  *
  * Handlers and the rest of runtime/service never redact; this is the only file there that holds
- * the redactor (test/runtime-rooms.test.ts enforces it). docs/runtime.md#exits.
+ * the redactor (test/structure.test.ts enforces it). docs/runtime.md#exits.
  *
  * seed: Configure — a plugin MUST NOT echo a received secret into an Emit'd event, Render output,
  * log line, or error message.

@@ -9,7 +9,7 @@
 import { X509Certificate } from "node:crypto";
 import { credentials, ServerCredentials } from "@grpc/grpc-js";
 import { autoMtlsServerName, createSelfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.js";
-import type { ChannelSecurity } from "../service-client.js";
+import type { ChannelSecurity } from "./channel-security.js";
 
 /** This side's certificate and the only certificate it trusts. */
 export interface MutualTls {

@@ -1,0 +1,101 @@
+// For each `@ts-expect-error` in builder-invalid.ts, removes that one directive and asserts the
+// compiler then reports exactly one diagnostic, on the directive's next line, with the expected
+// code and a stable message substring. (builder-invalid.ts itself is type-checked under TS 5.9 and
+// TS 7 by test/typecheck.test.ts; this table pins down what each error says, with the compiler
+// ts-morph bundles.)
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { Project, ts } from "ts-morph";
+import { repoRoot } from "../../support/buf.js";
+
+interface Expectation {
+  code: number;
+  message: string;
+}
+
+/** Keyed by the text after `@ts-expect-error`. */
+const table: Record<string, Expectation> = {
+  "a data_source is read_only": { code: 2322, message: `Type '"high"' is not assignable to type '"read_only"'` },
+  "an interactive tool is read_only": { code: 2322, message: `Type '"low"' is not assignable to type '"read_only"'` },
+  "a resource is never read_only": { code: 2322, message: `Type '"read_only"' is not assignable to type 'ResourceRiskName'` },
+  "a resource must state its risk": { code: 2345, message: "Property 'risk' is missing" },
+  "a resource must declare concurrency": { code: 2345, message: "Property 'concurrency' is missing" },
+  "a data_source must declare concurrency": { code: 2345, message: "Property 'concurrency' is missing" },
+  "interactive tools never declare concurrency": { code: 2322, message: "interactive tools never declare concurrency" },
+  "key fields need safe: true": { code: 2322, message: "keyFields needs concurrency.safe = true" },
+  '"size" is not a key of FileInput': { code: 2322, message: `Type '"size"' is not assignable to type '"path" | "limit"'` },
+  "terminatesTurn is for resources": { code: 2322, message: "terminatesTurn is for resource tools only" },
+  "idempotent must be stated": { code: 2345, message: "Property 'idempotent' is missing" },
+  "kind must be a literal": { code: 2322, message: "kind must be one literal" },
+  "streaming must be a literal": { code: 2322, message: "streaming must be the literal true or false" },
+  "processBacked must be a literal": { code: 2322, message: "processBacked must be the literal true or false" },
+  "a process-backed tool streams": { code: 2322, message: "a processBacked tool streams" },
+  "a non-streaming tool's context cannot emit progress": { code: 2339, message: "Property 'progress' does not exist" },
+  "only a process-backed tool's context emits output chunks": { code: 2339, message: "Property 'output' does not exist" },
+  "only a process-backed tool's context emits exit_status": { code: 2339, message: "Property 'exitStatus' does not exist" },
+  "the result must match the tool's output type": { code: 2322, message: "Property 'content' is missing" },
+  "plain does not declare preview": { code: 2322, message: "this tool does not declare preview" },
+  "an explicitly typed data_source is read_only too": { code: 2322, message: `Type '"critical"' is not assignable to type '"read_only"'` },
+  "the literal kind must match the type argument": { code: 2322, message: `Type '"resource"' is not assignable to type '"data_source"'` },
+  "preview needs its type argument": { code: 2322, message: "Type 'true' is not assignable to type" },
+};
+
+const corpusPath = path.join(repoRoot, "test/runtime/compile-time/builder-invalid.ts");
+const corpus = readFileSync(corpusPath, "utf8");
+const lines = corpus.split("\n");
+const directives = lines.flatMap((line, index) => {
+  const match = /\/\/ @ts-expect-error (.+)$/.exec(line);
+  return match?.[1] ? [{ index, label: match[1].trim() }] : [];
+});
+
+const project = new Project({
+  compilerOptions: {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    types: ["node"],
+    noEmit: true,
+  },
+});
+
+function flatten(message: string | ts.DiagnosticMessageChain): string {
+  return ts.flattenDiagnosticMessageText(message, "\n");
+}
+
+describe("builder compile-time diagnostics", () => {
+  it("has an expectation for every directive in the corpus, and a directive for every expectation", () => {
+    const labels = directives.map((d) => d.label);
+    assert.deepEqual([...new Set(labels)].sort(), Object.keys(table).sort());
+  });
+
+  for (const { index, label } of directives) {
+    it(`${label} (line ${index + 2})`, () => {
+      const expected = table[label];
+      assert.ok(expected, `no expectation for "${label}"`);
+      const edited = lines.map((line, i) => (i === index ? "" : line)).join("\n");
+      const file = project.createSourceFile(path.join(repoRoot, "test/runtime/compile-time/__case.ts"), edited, { overwrite: true });
+      try {
+        const diagnostics = file.getPreEmitDiagnostics().map((d) => ({
+          code: d.getCode(),
+          line: d.getLineNumber(),
+          message: flatten(d.compilerObject.messageText),
+        }));
+        assert.equal(diagnostics.length, 1, `expected one diagnostic, got:\n${JSON.stringify(diagnostics, null, 2)}`);
+        const [d] = diagnostics;
+        assert.ok(d);
+        assert.equal(d.line, index + 2, `the error must land on the line after the directive: ${d.message}`);
+        assert.equal(d.code, expected.code, d.message);
+        assert.ok(d.message.includes(expected.message), `"${d.message}" does not contain "${expected.message}"`);
+      } finally {
+        project.removeSourceFile(file);
+      }
+    });
+  }
+});

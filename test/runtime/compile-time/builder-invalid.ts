@@ -1,0 +1,282 @@
+// Invalid builder uses. Each `@ts-expect-error` sits on the line above the property the compiler
+// must reject; an error that moves elsewhere or disappears fails the type-check under TS 5.9 and
+// TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
+import { defineProvider, defineTool, type ToolKindName } from "../../../runtime/index.js";
+import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
+
+const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
+declare const someKind: ToolKindName;
+declare const someFlag: boolean;
+
+export const riskOnDataSource = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "data_source",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error a data_source is read_only
+  risk: "high",
+});
+
+export const riskOnInteractive = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "interactive",
+  description: "d",
+  ...io,
+  idempotent: true,
+  // @ts-expect-error an interactive tool is read_only
+  risk: "low",
+});
+
+export const readOnlyResource = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error a resource is never read_only
+  risk: "read_only",
+});
+
+// @ts-expect-error a resource must state its risk
+export const resourceWithoutRisk = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+});
+
+// @ts-expect-error a resource must declare concurrency
+export const resourceWithoutConcurrency = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
+});
+
+// @ts-expect-error a data_source must declare concurrency
+export const dataSourceWithoutConcurrency = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: true,
+});
+
+export const interactiveWithConcurrency = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "interactive",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: false,
+  // @ts-expect-error interactive tools never declare concurrency
+  concurrency: { safe: true },
+});
+
+export const keyFieldsWithoutSafe = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
+  concurrency: {
+    safe: false,
+    // @ts-expect-error key fields need safe: true
+    keyFields: ["path"],
+  },
+});
+
+export const unknownKeyField = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  idempotent: true,
+  concurrency: {
+    safe: true,
+    // @ts-expect-error "size" is not a key of FileInput
+    keyFields: ["path", "size"],
+  },
+});
+
+export const terminatesTurnOnDataSource = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error terminatesTurn is for resources
+  terminatesTurn: true,
+});
+
+export const terminatesTurnOnInteractive = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "interactive",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  idempotent: true,
+  // @ts-expect-error terminatesTurn is for resources
+  terminatesTurn: true,
+});
+
+// @ts-expect-error idempotent must be stated
+export const idempotentLeftOut = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+});
+
+export const widenedKind = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  risk: "low",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error kind must be a literal
+  kind: someKind,
+});
+
+export const widenedStreaming = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error streaming must be a literal
+  streaming: someFlag,
+});
+
+export const widenedProcessBacked = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  risk: "high",
+  description: "d",
+  ...io,
+  concurrency: { safe: false },
+  idempotent: false,
+  // @ts-expect-error processBacked must be a literal
+  processBacked: someFlag,
+});
+
+export const processBackedNotStreaming = defineTool<FileInput, FileOutput>()({
+  name: "t",
+  kind: "resource",
+  risk: "high",
+  description: "d",
+  ...io,
+  concurrency: { safe: false },
+  idempotent: false,
+  processBacked: true,
+  // @ts-expect-error a process-backed tool streams
+  streaming: false,
+});
+
+const plain = defineTool<FileInput, FileOutput>()({
+  name: "plain",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+});
+const streamingTool = defineTool<FileInput, FileOutput>()({
+  name: "streaming",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  streaming: true,
+});
+
+export const contexts = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { plain, streamingTool } },
+  {
+    plain: async (input, ctx) => {
+      // @ts-expect-error a non-streaming tool's context cannot emit progress
+      ctx.progress("no");
+      return { content: input.path };
+    },
+    streamingTool: async (input, ctx) => {
+      // @ts-expect-error only a process-backed tool's context emits output chunks
+      ctx.output("stdout", "no");
+      // @ts-expect-error only a process-backed tool's context emits exit_status
+      ctx.exitStatus(0);
+      return { content: input.path };
+    },
+  },
+);
+
+export const wrongOutput = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { plain } },
+  {
+    // @ts-expect-error the result must match the tool's output type
+    plain: async () => ({ contents: "typo" }),
+  },
+);
+
+export const previewWithoutDeclaring = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { plain } },
+  { plain: async (input) => ({ content: input.path }) },
+  {
+    // @ts-expect-error plain does not declare preview
+    plain: async () => ({}),
+  },
+);
+
+// The form the plugin generates: the kind and streaming shape given as type arguments. The
+// argument is still checked against that kind's spec.
+export const explicitKindRisk = defineTool<FileInput, FileOutput>()<"data_source">({
+  name: "t",
+  kind: "data_source",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error an explicitly typed data_source is read_only too
+  risk: "critical",
+});
+
+export const explicitKindMismatch = defineTool<FileInput, FileOutput>()<"data_source">({
+  name: "t",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error the literal kind must match the type argument
+  kind: "resource",
+});
+
+export const explicitPreviewUndeclared = defineTool<FileInput, FileOutput>()<"resource">({
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error preview needs its type argument
+  preview: true,
+});

@@ -1,0 +1,179 @@
+// What the builder and assembleProvider produce at run time.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  assembleProvider,
+  defineProvider,
+  defineTool,
+  emptyConfig,
+  toolDefinition,
+  type HandlerFor,
+  type ProcessToolContext,
+  type ToolDefinition,
+} from "../../../runtime/index.js";
+import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
+
+const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
+
+describe("defineTool", () => {
+  it("erases a spec into a declaration with every default stated", () => {
+    const t = defineTool<FileInput, FileOutput>()({
+      name: "read_file",
+      kind: "data_source",
+      risk: "read_only",
+      description: "Reads.",
+      ...io,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
+    });
+    assert.deepEqual(t.declaration, {
+      name: "read_file",
+      kind: "data_source",
+      risk: "read_only",
+      description: "Reads.",
+      ...io,
+      streaming: false,
+      processBacked: false,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
+      terminatesTurn: false,
+      preview: false,
+    });
+    assert.equal(t.validators, undefined);
+  });
+
+  it("makes a process-backed tool streaming and keeps the timeout", () => {
+    const t = defineTool<FileInput, FileOutput>()({
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
+      defaultTimeoutMs: 60_000,
+    });
+    assert.equal(t.declaration.streaming, true);
+    assert.equal(t.declaration.processBacked, true);
+    assert.equal(t.declaration.defaultTimeoutMs, 60_000);
+    assert.deepEqual(t.declaration.concurrency, { safe: false });
+  });
+
+  it("gives an interactive tool no concurrency", () => {
+    const t = defineTool<FileInput, FileOutput>()({ name: "ask", kind: "interactive", risk: "read_only", description: "Asks.", ...io, idempotent: false });
+    assert.equal("concurrency" in t.declaration, false);
+  });
+});
+
+describe("toolDefinition (the entry of generated code)", () => {
+  it("erases a spec exactly as defineTool does", () => {
+    const spec = {
+      name: "write_file",
+      kind: "resource",
+      risk: "moderate",
+      description: "Writes.",
+      ...io,
+      concurrency: { safe: true, keyFields: ["path"] },
+      idempotent: true,
+      defaultTimeoutMs: 5_000,
+      terminatesTurn: true,
+      preview: true,
+    } as const;
+    const generated = toolDefinition<FileInput, FileOutput, "resource", false, false, true>(spec);
+    assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
+    assert.notEqual(generated.declaration.concurrency?.keyFields, spec.concurrency.keyFields, "the key fields are copied");
+  });
+
+  it("keeps the compiled validators and makes a process-backed tool streaming", () => {
+    const validators = { input: () => [], output: () => [] };
+    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
+      validators,
+    });
+    assert.equal(t.validators, validators);
+    assert.equal(t.declaration.streaming, true);
+    assert.deepEqual(t.declaration.concurrency, { safe: false });
+  });
+
+  it("gives the handler the types it was given", () => {
+    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      description: "Runs.",
+      ...io,
+      concurrency: { safe: false },
+      idempotent: false,
+      processBacked: true,
+    });
+    const handler: HandlerFor<typeof t, { root: string }> = async (input, context) => {
+      const typed: [string, ProcessToolContext<{ root: string }>] = [input.path, context];
+      return { content: typed[0] };
+    };
+    assert.equal(typeof handler, "function");
+  });
+});
+
+describe("assembling a provider", () => {
+  const plain = defineTool<FileInput, FileOutput>()({
+    name: "plain",
+    kind: "data_source",
+    risk: "read_only",
+    description: "d",
+    ...io,
+    concurrency: { safe: true },
+    idempotent: true,
+  });
+  const withPreview = defineTool<FileInput, FileOutput>()({
+    name: "edit",
+    kind: "resource",
+    risk: "moderate",
+    description: "d",
+    ...io,
+    concurrency: { safe: true },
+    idempotent: true,
+    preview: true,
+  });
+
+  it("interprets the schemas when no compiled validators are given", () => {
+    const p = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, { plain: async (i) => ({ content: i.path }) });
+    const [tool] = p.tools;
+    assert.ok(tool);
+    assert.deepEqual(tool.validateInput({ path: "x" }), []);
+    assert.deepEqual(tool.validateInput({}), [{ path: "/path", message: "is required" }]);
+    assert.deepEqual(tool.validateOutput({ content: 1 }), [{ path: "/content", message: "must be a string, not a number" }]);
+    assert.deepEqual(p.config.decode({}), { ok: true, value: {} });
+  });
+
+  it("refuses a declared preview without a handler, and a handler without the declaration", () => {
+    const handler = async () => ({ content: "" });
+    assert.throws(
+      () => assembleProvider({ name: "p", version: "1", source: "s", tools: [{ tool: withPreview as ToolDefinition<unknown, unknown>, handler }] }),
+      /tool edit declares preview, but no preview handler was given/,
+    );
+    assert.throws(
+      () =>
+        assembleProvider({
+          name: "p",
+          version: "1",
+          source: "s",
+          tools: [{ tool: plain as ToolDefinition<unknown, unknown>, handler, preview: async () => ({}) }],
+        }),
+      /tool plain has a preview handler but does not declare preview/,
+    );
+  });
+
+  it("accepts only an empty config when the provider declares none", () => {
+    const decoded = emptyConfig().decode({ root: "/" });
+    assert.equal(decoded.ok, false);
+    assert.deepEqual(!decoded.ok && decoded.violations.map((v) => v.path), ["/root"]);
+  });
+});

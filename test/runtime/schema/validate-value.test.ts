@@ -1,0 +1,45 @@
+// The interpreting validator: every violation with its JSON Pointer path.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { validateValue, type JsonSchema } from "../../../runtime/index.js";
+
+const schema: JsonSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    mode: { type: "string", enum: ["read", "write"] },
+    limit: { type: "number" },
+    flags: { type: "array", items: { type: "boolean" } },
+    nested: { type: "object", properties: { "a/b": { type: "string" } }, required: ["a/b"] },
+  },
+  required: ["path"],
+};
+
+describe("validateValue", () => {
+  it("accepts a conforming value, with optional fields left out", () => {
+    assert.deepEqual(validateValue(schema, { path: "x" }), []);
+    assert.deepEqual(validateValue(schema, { path: "x", mode: "read", limit: 1.5, flags: [true], nested: { "a/b": "c" } }), []);
+  });
+
+  it("names every violation with its path", () => {
+    const found = validateValue(schema, { mode: "append", limit: "1", flags: [true, 1], nested: {}, extra: 1 });
+    assert.deepEqual(found, [
+      { path: "/path", message: "is required" },
+      { path: "/mode", message: 'must be one of "read", "write"' },
+      { path: "/limit", message: "must be a number, not a string" },
+      { path: "/flags/1", message: "must be a boolean, not a number" },
+      { path: "/nested/a~1b", message: "is required" },
+      { path: "/extra", message: "is not a known property" },
+    ]);
+  });
+
+  it("rejects non-objects, null, arrays and non-finite numbers for what they are", () => {
+    assert.deepEqual(validateValue(schema, null), [{ path: "", message: "must be an object, not null" }]);
+    assert.deepEqual(validateValue(schema, []), [{ path: "", message: "must be an object, not an array" }]);
+    assert.deepEqual(validateValue({ type: "number" }, Number.NaN), [{ path: "", message: "must be a number, not a non-finite number" }]);
+  });
+
+  it("does not treat inherited properties as declared ones", () => {
+    assert.deepEqual(validateValue(schema, { path: "x", toString: "y" }), [{ path: "/toString", message: "is not a known property" }]);
+  });
+});

@@ -1,0 +1,123 @@
+// Preview is side-effect-free by construction and UNIMPLEMENTED when not declared; Render
+// dispatches on schema_version.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { PreviewRequestSchema, RenderRequestSchema, ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
+import { createToolService, defineProvider, defineTool, ToolError, type PreviewContext } from "../../../runtime/index.js";
+import { echo, providerWith, textSchema } from "./support/sample-tools.js";
+import { invokeRequest } from "./support/recording-sink.js";
+
+const edit = defineTool<{ text: string }, { text: string }>()({
+  name: "edit",
+  kind: "resource",
+  risk: "moderate",
+  description: "Edits.",
+  inputSchema: textSchema,
+  outputSchema: textSchema,
+  concurrency: { safe: true },
+  idempotent: false,
+  preview: true,
+  defaultTimeoutMs: 30,
+});
+
+function previewRequest(tool: string, args: Record<string, string | number> = { text: "a" }) {
+  return create(PreviewRequestSchema, { call: invokeRequest(tool, args).call! });
+}
+
+async function status(promise: Promise<unknown>): Promise<RpcStatusError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof RpcStatusError, String(error));
+    return error;
+  }
+  assert.fail("expected a status");
+}
+
+describe("Preview", () => {
+  let seen: PreviewContext<unknown> | undefined;
+  const provider = defineProvider(
+    { name: "p", version: "1", source: "s", tools: { edit, echo } },
+    { edit: async (i) => i, echo: async (i) => i },
+    {
+      edit: async (input, ctx) => {
+        seen = ctx;
+        if (input.text === "throw") throw new ToolError("permission_denied", "not there");
+        if (input.text === "hang") return new Promise(() => {});
+        return { root: { node: { case: "text", value: { content: `would write ${input.text}` } } } };
+      },
+    },
+  );
+  const service = createToolService(provider, { stderr: () => {} });
+
+  it("returns the handler's RenderTree", async () => {
+    const response = await service.preview(previewRequest("edit"));
+    const node = response.preview?.root?.node;
+    assert.equal(node?.case === "text" && node.value.content, "would write a");
+  });
+
+  it("gives the handler no way to emit, call the kernel or spawn", async () => {
+    await service.preview(previewRequest("edit"));
+    assert.deepEqual(Object.keys(seen!).sort(), ["call", "config", "resolvePath", "signal"]);
+    assert.ok(Object.isFrozen(seen));
+  });
+
+  it("is UNIMPLEMENTED for a tool that did not declare it, NOT_FOUND for an unknown tool", async () => {
+    assert.equal((await status(service.preview(previewRequest("echo")))).code, GrpcCode.UNIMPLEMENTED);
+    assert.equal((await status(service.preview(previewRequest("nope")))).code, GrpcCode.NOT_FOUND);
+  });
+
+  it("is INVALID_ARGUMENT with the failing paths for bad arguments", async () => {
+    const error = await status(service.preview(previewRequest("edit", { text: 5 })));
+    assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
+    assert.equal(error.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
+    assert.deepEqual(error.toolError?.details, { violations: [{ path: "/text", message: "must be a string, not a number" }] });
+  });
+
+  it("keeps a thrown ToolError's category in the status details, and times out with DEADLINE_EXCEEDED", async () => {
+    const thrown = await status(service.preview(previewRequest("edit", { text: "throw" })));
+    assert.equal(thrown.toolError?.category, ToolErrorCategory.PERMISSION_DENIED);
+    assert.equal(thrown.code, GrpcCode.PERMISSION_DENIED);
+    const hung = await status(service.preview(previewRequest("edit", { text: "hang" })));
+    assert.equal(hung.code, GrpcCode.DEADLINE_EXCEEDED);
+  });
+});
+
+describe("Render", () => {
+  const provider = providerWith(echo, async (i) => i, {
+    renderers: {
+      v1: async (payload: Uint8Array) => ({ root: { node: { case: "text", value: { content: `v1: ${Buffer.from(payload).toString()}` } } } }),
+      v2: async () => ({ root: { node: { case: "codeBlock", value: { content: "v2" } } } }),
+      broken: async () => {
+        throw new Error("renderer bug");
+      },
+    },
+  });
+  const service = createToolService(provider, { stderr: () => {} });
+  const render = (schemaVersion: string) => service.render(create(RenderRequestSchema, { schemaVersion, payload: Buffer.from("data") }));
+
+  it("dispatches on schema_version", async () => {
+    const v1 = (await render("v1")).tree?.root?.node;
+    assert.equal(v1?.case === "text" && v1.value.content, "v1: data");
+    assert.equal((await render("v2")).tree?.root?.node.case, "codeBlock");
+  });
+
+  it("is UNIMPLEMENTED for an unknown schema_version, and for a provider without renderers", async () => {
+    const error = await status(render("v9"));
+    assert.equal(error.code, GrpcCode.UNIMPLEMENTED);
+    assert.match(error.message, /no renderer for schema_version "v9"/);
+    const none = createToolService(
+      providerWith(echo, async (i) => i),
+      { stderr: () => {} },
+    );
+    assert.equal((await status(none.render(create(RenderRequestSchema, { schemaVersion: "v1" })))).code, GrpcCode.UNIMPLEMENTED);
+  });
+
+  it("a renderer that throws is INTERNAL with an unknown ToolError, never gRPC UNKNOWN", async () => {
+    const error = await status(render("broken"));
+    assert.equal(error.code, GrpcCode.INTERNAL);
+    assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
+  });
+});

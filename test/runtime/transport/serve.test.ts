@@ -1,0 +1,66 @@
+/**
+ * serve(): a provider that breaks an invariant never reaches the handshake; importing the package
+ * for defineTool does not load gRPC (start-up stays lean for code that never serves).
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+import { launch, parseHostLogLine } from "harness-tool/testing";
+import { eventually, processGone } from "../interop/process-state.js";
+import { typeScriptProvider } from "../interop/providers.js";
+
+test("a provider breaking an invariant: no handshake; the reason in its place and one error line naming the tool and the rule", async () => {
+  const broken = typeScriptProvider("broken", "test/runtime/transport/fixtures/broken-provider.ts");
+  const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
+  assert.ok(error instanceof Error);
+  assert.match(
+    error.message,
+    /unrecognized handshake line .*: harness-tool: the provider cannot start: provider "broken" cannot be served: same: tool name "same"/,
+  );
+  const line =
+    error.message
+      .split("\n")
+      .find((l) => l.trim().startsWith("{") && l.includes("cannot be served"))
+      ?.trim() ?? "";
+  const entry = parseHostLogLine(line);
+  assert.equal(entry.level, "error", "the host logs it as an error");
+  assert.match(entry.message, /provider "broken" cannot be served/);
+  assert.match(entry.message, /same: .*\[name-unique\]/);
+});
+
+test("importing harness-tool does not load @grpc/grpc-js; serve() loads it when called", () => {
+  const sample = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");
+  const script = `
+    import { createRequire } from "node:module";
+    await import("harness-tool");
+    const loaded = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes("@grpc/grpc-js"));
+    process.stdout.write(String(loaded));
+  `;
+  const run = spawnSync(process.execPath, [...sample.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: sample.cwd, encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "false");
+});
+
+test("Kill() while a process-backed call runs: the call's children are killed, the provider exits gracefully", async () => {
+  const sample = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");
+  const p = await launch(sample.command, { args: sample.args, cwd: sample.cwd, handshakeTimeoutMs: 30_000 });
+  await p.configure({ root: "/tmp" });
+  const running = p.invoke({
+    id: "b",
+    toolName: "bash",
+    arguments: { command: 'sleep 30 & echo "$$ $!"; wait' },
+    callContext: { sessionId: "s", workingDirectory: "/tmp" },
+  });
+  const events = await running.waitForEvents(2);
+  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : [])).join("");
+  const pids = printed
+    .split(/\s+/)
+    .filter((s) => /^\d+$/.test(s))
+    .map(Number);
+  assert.equal(pids.length, 2, printed);
+  const report = await p.kill();
+  assert.ok(report.graceful, `exited by itself (${report.durationMs} ms)`);
+  for (const pid of pids) assert.ok(await eventually(() => processGone(pid), 3000), `child ${pid} is gone`);
+  const outcome = await running.done;
+  assert.ok(!outcome.events.some((e) => e.event.case === "result"), "no success claimed");
+});

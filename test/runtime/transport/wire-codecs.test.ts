@@ -1,0 +1,115 @@
+/**
+ * The transport's hand-coded wire pieces: go-plugin's messages, google.rpc.Status with a
+ * ToolError, grpc health, the handshake line, the go-plugin environment and the host log lines.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { ToolErrorCategory, ToolErrorSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { parseHostLogLine } from "harness-tool/testing";
+import { decodeConnInfo, decodeStdioData, encodeConnInfo, encodeStdioData, StdioChannel } from "../../../runtime/transport/go-plugin-messages.js";
+import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
+import {
+  decodeHealthCheckRequest,
+  decodeHealthCheckResponse,
+  encodeHealthCheckRequest,
+  encodeHealthCheckResponse,
+} from "../../../runtime/transport/health-check.js";
+import { hostLogLine, hostTimestamp } from "../../../runtime/transport/host-log.js";
+import { kernelHandshake, readPluginEnvironment } from "../../../runtime/transport/plugin-environment.js";
+import { decodeRpcStatus, statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../../runtime/errors/rpc-status-details.js";
+
+test("ConnInfo round-trips, knock included, and skips unknown fields", () => {
+  const info = { serviceId: 1, network: "unix", address: "/tmp/plugin123" };
+  assert.deepEqual(decodeConnInfo(encodeConnInfo(info)), info);
+  const knocked = { ...info, knock: { knock: true, ack: false, error: "" } };
+  assert.deepEqual(decodeConnInfo(encodeConnInfo(knocked)), knocked);
+  // Field numbers as go-plugin's grpc_broker.proto: service_id = 1, network = 2, address = 3.
+  const w = new BinaryWriter();
+  w.tag(1, WireType.Varint).uint32(7).tag(3, WireType.LengthDelimited).string("127.0.0.1:1234").tag(99, WireType.Varint).uint32(5);
+  w.tag(2, WireType.LengthDelimited).string("tcp");
+  assert.deepEqual(decodeConnInfo(w.finish()), { serviceId: 7, network: "tcp", address: "127.0.0.1:1234" });
+});
+
+test("StdioData round-trips", () => {
+  const chunk = { channel: StdioChannel.STDERR, data: new Uint8Array([1, 2, 3]) };
+  assert.deepEqual(decodeStdioData(encodeStdioData(chunk)), chunk);
+});
+
+test("google.rpc.Status carries the ToolError under its type URL", () => {
+  const toolError = create(ToolErrorSchema, { category: ToolErrorCategory.INVALID_ARGUMENTS, message: "root is required", details: { field: "root" } });
+  const status = decodeRpcStatus(statusWithToolError(3, "root is required", toolError));
+  assert.equal(status.code, 3);
+  assert.equal(status.message, "root is required");
+  assert.equal(status.details.length, 1);
+  assert.equal(status.details[0]?.typeUrl, toolErrorTypeUrl);
+  assert.equal(toolErrorTypeUrl, "type.googleapis.com/pluggableharness.tool.v1.ToolError");
+  assert.deepEqual(toolErrorFromStatus(status), toolError);
+  assert.equal(toolErrorFromStatus(decodeRpcStatus(statusWithToolError(13, "x"))), undefined);
+});
+
+test("health check messages", () => {
+  assert.equal(decodeHealthCheckRequest(encodeHealthCheckRequest("plugin")), "plugin");
+  assert.equal(decodeHealthCheckResponse(encodeHealthCheckResponse(1)), 1);
+  assert.equal(encodeHealthCheckRequest("").length, 0);
+});
+
+test("the handshake line: five fields without AutoMTLS; the parser checks what go-plugin's host checks", () => {
+  const line = formatHandshakeLine({ appVersion: 1, network: "unix", address: "/tmp/plugin9" });
+  assert.equal(line, "1|1|unix|/tmp/plugin9|grpc\n");
+  assert.deepEqual(parseHandshakeLine(line, [1]), { coreVersion: 1, appVersion: 1, network: "unix", address: "/tmp/plugin9", protocol: "grpc" });
+  assert.throws(() => parseHandshakeLine("hello", [1]), /unrecognized handshake line/);
+  assert.throws(() => parseHandshakeLine("2|1|unix|/x|grpc", [1]), /core protocol version/);
+  assert.throws(() => parseHandshakeLine("1|3|unix|/x|grpc", [1]), /not one of the offered/);
+  assert.throws(() => parseHandshakeLine("1|1|udp|/x|grpc", [1]), /unknown network/);
+  assert.throws(() => parseHandshakeLine("1|1|unix|/x", [1]), /only grpc/);
+});
+
+const kernelEnv = { [kernelHandshake.cookieKey]: kernelHandshake.cookieValue, PLUGIN_PROTOCOL_VERSIONS: "1" };
+
+test("the environment: the cookie, versions, network and ports", () => {
+  const missing = readPluginEnvironment({});
+  assert.ok(!missing.ok && /this binary is a plugin; it is started by the kernel/.test(missing.message));
+  assert.equal(readPluginEnvironment({ [kernelHandshake.cookieKey]: "wrong" }).ok, false);
+
+  const ok = readPluginEnvironment({ ...kernelEnv, PLUGIN_UNIX_SOCKET_DIR: "/run/x" });
+  assert.ok(ok.ok);
+  assert.equal(ok.value.appVersion, 1);
+  assert.equal(ok.value.network, "unix");
+  assert.equal(ok.value.socketDir, "/run/x");
+  assert.deepEqual([ok.value.minPort, ok.value.maxPort], [10000, 25000]);
+
+  const none = readPluginEnvironment({ [kernelHandshake.cookieKey]: kernelHandshake.cookieValue });
+  assert.ok(none.ok && none.value.appVersion === 1, "no PLUGIN_PROTOCOL_VERSIONS: the provider's own version");
+  const picked = readPluginEnvironment({ ...kernelEnv, PLUGIN_PROTOCOL_VERSIONS: "3, 1,2" });
+  assert.ok(picked.ok && picked.value.appVersion === 1);
+  const incompatible = readPluginEnvironment({ ...kernelEnv, PLUGIN_PROTOCOL_VERSIONS: "2,3" });
+  assert.ok(!incompatible.ok && /incompatible plugin protocol versions/.test(incompatible.message));
+
+  const tcp = readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "tcp", PLUGIN_MIN_PORT: "20000", PLUGIN_MAX_PORT: "20010" });
+  assert.ok(tcp.ok && tcp.value.network === "tcp" && tcp.value.minPort === 20000 && tcp.value.maxPort === 20010);
+  const preferred = readPluginEnvironment(kernelEnv, "tcp");
+  assert.ok(preferred.ok && preferred.value.network === "tcp");
+  assert.equal(readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "udp" }).ok, false);
+  assert.equal(readPluginEnvironment({ ...kernelEnv, PLUGIN_MIN_PORT: "30000", PLUGIN_MAX_PORT: "20000" }).ok, false);
+  const mtls = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "-----BEGIN CERTIFICATE-----" });
+  assert.ok(mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----", "AutoMTLS: the host's certificate, checked by serveGoPlugin");
+  const emptyCert = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "" });
+  assert.ok(emptyCert.ok && emptyCert.value.clientCertificatePem === undefined, "go-plugin: an empty PLUGIN_CLIENT_CERT is no AutoMTLS");
+});
+
+test("host log lines: six fractional digits in @timestamp (go-plugin's layout), level kept", () => {
+  assert.equal(hostTimestamp(new Date("2024-05-06T07:08:09.123Z")), "2024-05-06T07:08:09.123000Z");
+  const line = hostLogLine("warn", "two\nlines", { tool: "x" });
+  assert.ok(line.endsWith("\n") && !line.slice(0, -1).includes("\n"), "one line");
+  const entry = parseHostLogLine(line.trimEnd());
+  assert.equal(entry.level, "warn");
+  assert.equal(entry.message, "two\nlines");
+  assert.deepEqual(entry.fields, { tool: "x" });
+  assert.match(JSON.parse(line)["@timestamp"], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  assert.equal(parseHostLogLine("[ERROR] boom").level, "error");
+  assert.equal(parseHostLogLine("plain").level, "debug");
+  const long = JSON.parse(hostLogLine("info", "x".repeat(100_000)))["@message"] as string;
+  assert.ok(long.length < 64 * 1024, "a line stays under the host's 64 KiB line buffer");
+});

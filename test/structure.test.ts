@@ -1,0 +1,200 @@
+// The rooms of the three packages (docs/architecture.md; style.md: "a reader should know their room
+// from the folder name and what they may touch from the imports"). Every source file lives in a
+// room the table below names, every import between rooms is one the table allows, the tables are
+// acyclic, the packages reach each other only by package name, the ToolService semantics know
+// nothing of go-plugin, the transport enters the service only by its doors, and only the exits hold
+// the redactor.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { it } from "node:test";
+import { repoRoot } from "./support/buf.js";
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    // dist/ is a build of these files, node_modules/ is npm's: neither is a room.
+    if (entry.isDirectory()) {
+      if (entry.name !== "dist" && entry.name !== "node_modules") out.push(...sourceFiles(full));
+    } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
+  }
+  return out;
+}
+
+/** Relative module specifiers of a file: static imports, re-exports and dynamic import() calls. */
+function relativeImports(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g)) found.push(m[1] as string);
+  return found;
+}
+
+/** A cycle in a directed graph, as the list of its nodes (first repeated last), or undefined. */
+export function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    state.set(node, "open");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === "open") return [...stack.slice(stack.indexOf(next)), next];
+      if (!state.has(next)) {
+        const cycle = visit(next);
+        if (cycle) return cycle;
+      }
+    }
+    stack.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of [...graph.keys()].sort()) {
+    if (!state.has(node)) {
+      const cycle = visit(node);
+      if (cycle) return cycle;
+    }
+  }
+  return undefined;
+}
+
+it("finds a cycle when there is one, and none in a chain", () => {
+  const graph = (edges: string[]) => {
+    const g = new Map<string, Set<string>>();
+    for (const e of edges) {
+      const [a, b] = e.split(">") as [string, string];
+      (g.get(a) ?? g.set(a, new Set()).get(a)!).add(b);
+    }
+    return g;
+  };
+  assert.deepEqual(findCycle(graph(["kernel>transport", "transport>kernel"])), ["kernel", "transport", "kernel"]);
+  assert.deepEqual(findCycle(graph(["a>b", "b>c", "c>a", "x>a"])), ["a", "b", "c", "a"]);
+  assert.equal(findCycle(graph(["a>b", "b>c", "a>c"])), undefined);
+  assert.deepEqual(relativeImports(`import { a } from "../x/a.js";\nexport * from './b.js';\nconst m = await import("../y/m.js");\nimport "./side.js";`), [
+    "../x/a.js",
+    "./b.js",
+    "../y/m.js",
+    "./side.js",
+  ]);
+});
+
+/**
+ * Each package's rooms and the rooms each may import. A room is a folder (its files, not its
+ * sub-rooms); "." is the package's root files. docs/architecture.md explains each room.
+ */
+const packages: Record<string, Record<string, readonly string[]>> = {
+  runtime: {
+    generated: [],
+    schema: ["generated"],
+    errors: ["generated", "schema"],
+    provider: ["generated", "schema"],
+    redaction: ["provider"],
+    telemetry: ["errors", "generated", "provider", "schema"],
+    "service/kernel": ["errors", "generated", "provider", "telemetry"],
+    "service/process": ["errors", "provider", "service/kernel"],
+    "service/calls": ["errors", "generated", "provider", "redaction", "schema", "service/kernel", "service/process", "telemetry"],
+    "transport/tls": [],
+    transport: ["errors", "generated", "service/calls", "service/kernel", "telemetry", "transport/tls"],
+    testing: ["errors", "generated", "telemetry", "transport", "transport/tls"],
+    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "telemetry", "transport"],
+  },
+  plugin: {
+    ".": [],
+  },
+  cli: {
+    terminal: [],
+    sync: [],
+    ".": ["commands", "templates", "terminal"],
+    check: [".", "terminal"],
+    inspect: [".", "terminal"],
+    "inspect/page": ["inspect"],
+    templates: ["."],
+    commands: [".", "check", "inspect", "sync", "templates", "terminal"],
+  },
+};
+
+/**
+ * The room of a file: the deepest room of its package's table that holds its folder (a room's
+ * sub-folders are part of it unless the table names them as rooms of their own); "." holds only
+ * the package's root files.
+ */
+function roomIn(pkg: string, file: string): string | undefined {
+  const rel = path.relative(path.join(repoRoot, pkg), path.dirname(file)).split(path.sep).join("/") || ".";
+  const rooms = packages[pkg] ?? {};
+  if (rel === ".") return "." in rooms ? "." : undefined;
+  for (let dir = rel; dir !== "."; dir = path.posix.dirname(dir)) if (dir in rooms) return dir;
+  return undefined;
+}
+
+/** Every import between files of `pkg`, as [from file, to file]. */
+function packageImports(pkg: string): Array<[string, string]> {
+  const dir = path.join(repoRoot, pkg);
+  const edges: Array<[string, string]> = [];
+  for (const file of sourceFiles(dir)) {
+    for (const spec of relativeImports(readFileSync(file, "utf8"))) {
+      const target = path.resolve(path.dirname(file), spec).replace(/\.js$/, ".ts");
+      edges.push([file, target]);
+    }
+  }
+  return edges;
+}
+
+const shown = (file: string) => path.relative(repoRoot, file).split(path.sep).join("/");
+
+for (const pkg of Object.keys(packages)) {
+  it(`${pkg}/: every file is in a named room and imports only the rooms its table allows`, () => {
+    const rooms = packages[pkg] ?? {};
+    const files = sourceFiles(path.join(repoRoot, pkg));
+    assert.ok(files.length > 10, `only ${files.length} files found under ${pkg}/: the walk is broken`);
+    const homeless = files.filter((f) => roomIn(pkg, f) === undefined).map(shown);
+    assert.deepEqual(homeless, [], `files outside the rooms of ${pkg}/ (add the room to the table and to docs/architecture.md)`);
+    const wrong: string[] = [];
+    for (const [from, to] of packageImports(pkg)) {
+      if (!to.startsWith(path.join(repoRoot, pkg) + path.sep)) {
+        wrong.push(`${shown(from)} reaches out of ${pkg}/ to ${shown(to)} (import the package by its name)`);
+        continue;
+      }
+      const a = roomIn(pkg, from);
+      const b = roomIn(pkg, to);
+      if (a !== undefined && b !== undefined && a !== b && !(rooms[a] ?? []).includes(b)) wrong.push(`${shown(from)} (${a}) imports ${shown(to)} (${b})`);
+    }
+    assert.deepEqual(wrong, []);
+  });
+
+  it(`${pkg}/: the rooms' table has no cycle`, () => {
+    const graph = new Map(Object.entries(packages[pkg] ?? {}).map(([room, allowed]) => [room, new Set(allowed)]));
+    const cycle = findCycle(graph);
+    assert.equal(cycle, undefined, `${pkg}/ rooms import each other in a cycle: ${cycle?.join(" -> ")}`);
+  });
+}
+
+it("the service knows nothing of go-plugin, and the transport enters the service only by its doors", () => {
+  // The doors: what the service offers the transport, and what it asks of it.
+  const doors = new Set(["runtime/service/calls/tool-service-core.ts", "runtime/service/kernel/kernel-client.ts"]);
+  const wrong: string[] = [];
+  for (const [from, to] of packageImports("runtime")) {
+    const a = roomIn("runtime", from) ?? "";
+    const b = roomIn("runtime", to) ?? "";
+    if (a.startsWith("service") && (b.startsWith("transport") || b === "testing")) wrong.push(`${shown(from)} imports ${shown(to)}`);
+    if (a.startsWith("transport") && b.startsWith("service") && !doors.has(shown(to))) wrong.push(`${shown(from)} imports ${shown(to)}, not a door`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+it("only the exits hold the redactor: no other runtime file imports it (the index re-exports the marker)", () => {
+  // redaction/index.ts is the `harness-tool/redaction` entry: it re-exports the rules for the inspector.
+  const redactor = "runtime/redaction/redact-secrets.ts";
+  const allowed = new Set(["runtime/service/calls/secret-exits.ts", "runtime/index.ts", "runtime/redaction/index.ts"]);
+  const importers = packageImports("runtime")
+    .filter(([, to]) => shown(to) === redactor)
+    .map(([from]) => shown(from));
+  assert.ok(importers.includes("runtime/service/calls/secret-exits.ts"), "the exits import the redactor");
+  assert.deepEqual(
+    importers.filter((f) => !allowed.has(f)),
+    [],
+  );
+  const index = readFileSync(path.join(repoRoot, "runtime/index.ts"), "utf8");
+  assert.match(
+    index,
+    /export \{ redactionMarker \} from "\.\/redaction\/redact-secrets\.js";/,
+    "the index exports the marker and nothing else of the redactor",
+  );
+});
