@@ -76,20 +76,20 @@ const mutations = [
   ],
   [
     "the broker stream ending ignored",
-    "runtime/transport/serve-go-plugin.ts",
-    'void stop("broker-closed");',
+    "runtime/transport/go-plugin-services.ts",
+    'void life.stop("broker-closed");',
     "",
     ["test/runtime/reliability/faults.test.ts"],
     "broker stream ending",
   ],
   [
     "host death unnoticed (broker and parent pid)",
-    "runtime/transport/serve-go-plugin.ts",
-    'void stop("broker-closed");',
+    "runtime/transport/go-plugin-services.ts",
+    'void life.stop("broker-closed");',
     "",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
-    ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void stop("parent-gone");', ""],
+    ["runtime/transport/serve-go-plugin.ts", 'if (process.ppid !== parentPid) void life.stop("parent-gone");', ""],
   ],
   // Closing the gRPC server unlinks the socket too (libuv), so both removals go.
   [
@@ -244,8 +244,8 @@ const mutations = [
   ],
   [
     "a second broker stream taken as the host's",
-    "runtime/transport/serve-go-plugin.ts",
-    "if (brokerStreamOpened) {",
+    "runtime/transport/go-plugin-services.ts",
+    "if (opened) {",
     "if (false) {",
     ["test/runtime/transport/broker-stream.test.ts"],
     "garbage",

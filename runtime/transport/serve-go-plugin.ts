@@ -7,23 +7,25 @@
  * inside the host's 2 s, with the socket file removed.
  */
 import { writeSync } from "node:fs";
-import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
+import { Server } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 import { decodeRequest, type ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
-import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
-import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
+import { addGoPluginServices } from "./go-plugin-services.js";
+import { grpcServiceDefinition } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
-import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
-import { listen, type Listening } from "./listen.js";
+import { listen } from "./listen.js";
 import type { ProviderAutoMtls } from "./tls/mutual-tls.js";
-import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
+import { kernelHandshake, type PluginEnvironment, readPluginEnvironment } from "./plugin-environment.js";
+import { ProviderLife } from "./provider-life.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
-import { nghttp2StreamResetLimit, raiseStreamResetLimit, retireConnectionsBeforeResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
+import { retireConnectionsBeforeResetLimit } from "./stream-reset-limit.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
+
+export type { ShutdownReason } from "./provider-life.js";
 
 /** Options of serveGoPlugin. */
 export interface GoPluginServerOptions {
@@ -42,18 +44,34 @@ export interface GoPluginServerOptions {
   readonly exit?: (code: number) => void;
 }
 
-/**
- * Why the provider is going away. "stream-reset-limit": the broker stream ended because nghttp2
- * ended the host's HTTP/2 session after a burst of cancelled calls; only where the provider can
- * neither raise that limit (Node < 22.10) nor retire connections before it (see
- * stream-reset-limit.ts), and only with a host whose client destroys a session on GOAWAY.
- */
-export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-limit" | "parent-gone" | "sigterm" | "stderr-closed";
-
 /** How often the parent pid is checked: the backstop when the host dies without closing anything. */
 const parentPollMs = 500;
-/** After the grace, this much more for closing the server before exiting regardless. */
-const closeMarginMs = 300;
+
+/** The checked environment of a start, or undefined once a start failure was reported. */
+async function readStart(
+  options: GoPluginServerOptions,
+  exit: (code: number) => void,
+): Promise<{ env: PluginEnvironment; autoMtls: ProviderAutoMtls | undefined } | undefined> {
+  const processEnv = options.env ?? process.env;
+  const checked = readPluginEnvironment(processEnv, options.network);
+  if (!checked.ok) {
+    // Without the cookie no host is listening: a person ran the binary, tell them on stderr.
+    if (processEnv[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) writeStderr(`${checked.message}\n`);
+    else reportStartFailure(checked.message);
+    exit(1);
+    return undefined;
+  }
+  const env = checked.value;
+  // AutoMTLS (the host sent PLUGIN_CLIENT_CERT): loaded, and a certificate made, only when asked.
+  if (env.clientCertificatePem === undefined) return { env, autoMtls: undefined };
+  try {
+    return { env, autoMtls: (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem) };
+  } catch (error) {
+    reportStartFailure(error instanceof Error ? error.message : String(error), error);
+    exit(1);
+    return undefined;
+  }
+}
 
 /**
  * Runs the current process as a go-plugin plugin: checks the environment, creates the core with a
@@ -62,30 +80,11 @@ const closeMarginMs = 300;
  */
 export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolServiceCore, options: GoPluginServerOptions = {}): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const graceMs = options.shutdownGraceMs ?? 1000;
   // From here on start failures are reported below, and uncaught exceptions by the service's guards.
   disarmStartFailureGuard();
-  const processEnv = options.env ?? process.env;
-  const checked = readPluginEnvironment(processEnv, options.network);
-  if (!checked.ok) {
-    // Without the cookie no host is listening: a person ran the binary, tell them on stderr.
-    if (processEnv[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) writeStderr(`${checked.message}\n`);
-    else reportStartFailure(checked.message);
-    exit(1);
-    return 1;
-  }
-  const env = checked.value;
-  // AutoMTLS (the host sent PLUGIN_CLIENT_CERT): loaded, and a certificate made, only when asked.
-  let autoMtls: ProviderAutoMtls | undefined;
-  if (env.clientCertificatePem !== undefined) {
-    try {
-      autoMtls = (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
-    } catch (error) {
-      reportStartFailure(error instanceof Error ? error.message : String(error), error);
-      exit(1);
-      return 1;
-    }
-  }
+  const start = await readStart(options, exit);
+  if (!start) return 1;
+  const { env, autoMtls } = start;
   const stdout = guardStdout();
 
   const broker = new BrokerConnections();
@@ -102,134 +101,24 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   }
 
   const server = new Server({ "grpc.max_receive_message_length": -1 });
-  // A burst of cancelled calls must not end the host's connection: nghttp2's stream-reset limit is
-  // raised where Node can (>= 22.10), and every connection is retired before it reaches it (after
-  // listening). Should neither be possible, a mirror of the limit names the cause of the end.
-  let resetBudget = raiseStreamResetLimit(server) ? undefined : new StreamResetBudget();
-  const openStreams = new Set<{ end: () => void }>();
-  let stopping: Promise<number> | undefined;
-  let listening: Listening | undefined;
-
-  const stop = (trigger: ShutdownReason): Promise<number> => {
-    stopping ??= (async () => {
-      // From here on no new connection is accepted: a host reconnecting meets a closed socket
-      // (UNAVAILABLE at once) rather than a provider on its way out.
-      if (listening) {
-        try {
-          server.unbind(listening.target);
-        } catch {
-          // Not bound any more.
-        }
-      }
-      let reason = trigger;
-      if (trigger === "broker-closed" && resetBudget?.exhausted) {
-        reason = "stream-reset-limit";
-        hostLog(
-          "error",
-          `the host's connection ended after ${resetBudget.resets} cancelled calls: nghttp2 ends an HTTP/2 session past a burst of ${nghttp2StreamResetLimit.burst} stream resets (refilled at ${nghttp2StreamResetLimit.ratePerSecond}/s), and this provider can neither raise that limit (Node ${process.versions.node}; >= 22.10 can) nor retire connections before it (grpc-js keeps its HTTP/2 servers elsewhere than 1.14 did); the broker stream is gone with it, so the provider exits for the host to start it again`,
-          { cancelledCalls: resetBudget.resets },
-        );
-      }
-      hostLog("debug", "provider shutting down", { reason });
-      const hardStop = setTimeout(() => finish(0), graceMs + closeMarginMs);
-      try {
-        await core.shutdown(graceMs);
-      } catch (error) {
-        hostLog("error", "ToolService shutdown failed", { error: error instanceof Error ? error.message : String(error) });
-      }
-      clearTimeout(hardStop);
-      for (const stream of openStreams) stream.end();
-      kernel.close();
-      broker.close(new Error("the provider is shutting down"));
-      server.forceShutdown();
-      return finish(0);
-    })();
-    return stopping;
-  };
-  let exited = false;
-  let resolveDone: (code: number) => void = () => {};
-  const done = new Promise<number>((resolve) => (resolveDone = resolve));
-  const finish = (code: number): number => {
-    if (exited) return code;
-    exited = true;
-    listening?.cleanup();
-    stdout.flush();
-    resolveDone(code);
-    exit(code);
-    return code;
-  };
-
-  server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => resetBudget?.reset() }));
-  server.addService(goPluginServices.health, {
-    check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
-      const service = decodeHealthCheckRequest(call.request);
-      if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
-        callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
-        return;
-      }
-      callback(null, encodeHealthCheckResponse(stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
-    },
-  });
-  let brokerStreamOpened = false;
-  server.addService(goPluginServices.broker, {
-    startStream: (call: ServerDuplexStream<Uint8Array, Uint8Array>) => {
-      // go-plugin opens one broker stream per process, first thing. Another one is not the host's
-      // broker: what it announces must not replace where the kernel's callbacks go, nor its end
-      // end the provider.
-      if (brokerStreamOpened) {
-        hostLog("warn", "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded");
-        call.emit("error", { code: grpcStatus.ALREADY_EXISTS, details: "the host's broker stream is already open; go-plugin opens one per process" });
-        return;
-      }
-      brokerStreamOpened = true;
-      // Kept open for the life of the process; its end means the host's broker is gone.
-      const stream = { end: () => call.end() };
-      openStreams.add(stream);
-      call.on("data", (bytes: Uint8Array) => {
-        try {
-          broker.record(decodeConnInfo(bytes));
-        } catch (error) {
-          hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
-        }
-      });
-      const closed = () => {
-        openStreams.delete(stream);
-        void stop("broker-closed");
-      };
-      call.on("end", closed);
-      call.on("cancelled", closed);
-      call.on("error", closed);
-    },
-  });
-  server.addService(goPluginServices.controller, {
-    shutdown: (_call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
-      callback(null, emptyMessage);
-      setImmediate(() => void stop("shutdown-rpc"));
-    },
-  });
-  server.addService(goPluginServices.stdio, {
-    // Console output already reaches the host as stderr log lines, so nothing is forwarded here;
-    // the stream stays open (go-plugin v1.8.0 reads it until EOF) and ends on shutdown.
-    streamStdio: (call: ServerWritableStream<Uint8Array, Uint8Array>) => {
-      const stream = { end: () => call.end() };
-      openStreams.add(stream);
-      call.on("cancelled", () => openStreams.delete(stream));
-    },
-  });
+  const life = new ProviderLife({ server, core, kernel, broker, stdout, exit, graceMs: options.shutdownGraceMs ?? 1000 });
+  server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }));
+  addGoPluginServices(server, life, broker);
 
   try {
-    listening = await listen(server, env, autoMtls?.serverCredentials);
+    life.listening = await listen(server, env, autoMtls?.serverCredentials);
   } catch (error) {
     stdout.restore();
     reportStartFailure(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}`, error);
     exit(1);
     return 1;
   }
-  process.on("exit", () => listening?.cleanup());
+  const listening = life.listening;
+  process.on("exit", () => listening.cleanup());
   const retiring = retireConnectionsBeforeResetLimit(server, (resets) =>
     hostLog("debug", "a host connection retired before nghttp2's stream-reset limit; new calls come on a new one", { cancelledStreams: resets }),
   );
-  if (retiring) resetBudget = undefined;
+  if (retiring) life.resetBudget = undefined;
 
   // Listen first, then the one line; nothing else is ever written to stdout.
   try {
@@ -243,23 +132,26 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
       }),
     );
   } catch {
-    return finish(1);
+    return life.finish(1);
   }
+  watchForTheEnd(life);
+  // A provider never dies from a misbehaving handler.
+  if (options.guardProcess !== false) guardProcess();
+  return life.done;
+}
 
-  survivePipeErrors(() => void stop("stderr-closed"));
+/** Every way the process learns it should go: stderr closed, the parent gone, SIGTERM (SIGINT is ignored). */
+function watchForTheEnd(life: ProviderLife): void {
+  survivePipeErrors(() => void life.stop("stderr-closed"));
   const parentPid = process.ppid;
   const parentWatch = setInterval(() => {
-    if (process.ppid !== parentPid) void stop("parent-gone");
+    if (process.ppid !== parentPid) void life.stop("parent-gone");
   }, parentPollMs);
   parentWatch.unref();
   // go-plugin's plugins ignore SIGINT: a Ctrl-C in the host's terminal reaches the whole process
   // group, and the host shuts its plugins down itself.
   process.on("SIGINT", () => hostLog("debug", "SIGINT ignored; the host shuts the provider down"));
-  process.on("SIGTERM", () => void stop("sigterm"));
-  // A provider never dies from a misbehaving handler.
-  if (options.guardProcess !== false) guardProcess();
-
-  return done;
+  process.on("SIGTERM", () => void life.stop("sigterm"));
 }
 
 function guardProcess(): void {

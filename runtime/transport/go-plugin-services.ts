@@ -1,0 +1,79 @@
+/**
+ * go-plugin's own services beside ToolService (wire-contract.md §3): health (the plugin and the
+ * ToolService are SERVING until a stop begins), the broker stream (where the host announces the
+ * kernel's callback server; its end means the host is gone), the controller (Shutdown) and stdio
+ * (kept open, nothing forwarded: console output reaches the host as stderr log lines).
+ */
+import { status as grpcStatus, type sendUnaryData, type Server, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
+import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { BrokerConnections } from "./broker-connections.js";
+import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
+import { goPluginServices } from "./grpc-service-definition.js";
+import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
+import { hostLog } from "./host-log.js";
+import type { ProviderLife } from "./provider-life.js";
+
+type Unary = ServerUnaryCall<Uint8Array, Uint8Array>;
+type Reply = sendUnaryData<Uint8Array>;
+
+/** Adds health, broker, controller and stdio to `server`, each ending through `life`. */
+export function addGoPluginServices(server: Server, life: ProviderLife, broker: BrokerConnections): void {
+  server.addService(goPluginServices.health, {
+    check: (call: Unary, callback: Reply) => {
+      const service = decodeHealthCheckRequest(call.request);
+      if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
+        callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+        return;
+      }
+      callback(null, encodeHealthCheckResponse(life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
+    },
+  });
+  server.addService(goPluginServices.broker, { startStream: brokerStream(life, broker) });
+  server.addService(goPluginServices.controller, {
+    shutdown: (_call: Unary, callback: Reply) => {
+      callback(null, emptyMessage);
+      setImmediate(() => void life.stop("shutdown-rpc"));
+    },
+  });
+  server.addService(goPluginServices.stdio, {
+    // The stream stays open (go-plugin v1.8.0 reads it until EOF) and ends on shutdown.
+    streamStdio: (call: ServerWritableStream<Uint8Array, Uint8Array>) => {
+      const stream = { end: () => call.end() };
+      life.openStreams.add(stream);
+      call.on("cancelled", () => life.openStreams.delete(stream));
+    },
+  });
+}
+
+/** The broker's StartStream handler: the host's one stream recorded, any other refused. */
+function brokerStream(life: ProviderLife, broker: BrokerConnections): (call: ServerDuplexStream<Uint8Array, Uint8Array>) => void {
+  let opened = false;
+  return (call) => {
+    // go-plugin opens one broker stream per process, first thing. Another one is not the host's
+    // broker: what it announces must not replace where the kernel's callbacks go, nor its end
+    // end the provider.
+    if (opened) {
+      hostLog("warn", "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded");
+      call.emit("error", { code: grpcStatus.ALREADY_EXISTS, details: "the host's broker stream is already open; go-plugin opens one per process" });
+      return;
+    }
+    opened = true;
+    // Kept open for the life of the process; its end means the host's broker is gone.
+    const stream = { end: () => call.end() };
+    life.openStreams.add(stream);
+    call.on("data", (bytes: Uint8Array) => {
+      try {
+        broker.record(decodeConnInfo(bytes));
+      } catch (error) {
+        hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
+      }
+    });
+    const closed = () => {
+      life.openStreams.delete(stream);
+      void life.stop("broker-closed");
+    };
+    call.on("end", closed);
+    call.on("cancelled", closed);
+    call.on("error", closed);
+  };
+}
