@@ -7,7 +7,7 @@ import { it } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
+const root = path.resolve(here, "../../..");
 
 it("a handler's forgotten rejection and a timer's throw do not end the process", () => {
   const run = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(here, "support/unhandled-rejection-provider.ts")], {
