@@ -16,6 +16,15 @@ export interface ServeOptions {
   readonly network?: "unix" | "tcp";
   /** How long in-flight calls get to end after the kernel's Shutdown; default 1000 ms (the host allows 2 s). */
   readonly shutdownGraceMs?: number;
+  /**
+   * Run under harness-tool's supervisor (runtime/supervisor): when a host launched this process,
+   * serve() starts the provider again as its child and stays in between, so every byte written to
+   * the provider's stdout and stderr (below process.stderr.write too) is filtered for secrets, and
+   * the tools' process groups are ended even when the host SIGKILLs the provider. Default true;
+   * false, or HARNESS_TOOL_SUPERVISOR=off in the environment, serves in this process alone
+   * (docs/runtime.md#the-supervisor says what is then no longer guaranteed).
+   */
+  readonly supervise?: boolean;
 }
 
 /**
@@ -25,12 +34,46 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ serveGoPlugin }, { createToolService }, { filterStderr, writeStderr }, { startTraceExport }] = await Promise.all([
+  const [{ supervisorChannel }, { supervisionWanted }] = await Promise.all([
+    import("./supervisor/supervisor-channel.js"),
+    import("./supervisor/supervision-wanted.js"),
+  ]);
+  const channel = supervisorChannel();
+  if (!channel && supervisionWanted(process.env, options.supervise)) {
+    // The kernel launched this process: it becomes the supervisor, and a copy of it the provider.
+    const [{ superviseProvider }, { disarmStartFailureGuard }] = await Promise.all([
+      import("./supervisor/supervise-provider.js"),
+      import("./transport/start-failure.js"),
+    ]);
+    disarmStartFailureGuard();
+    return superviseProvider();
+  }
+  const [{ serveGoPlugin }, { createToolService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
     import("./service/tool-service.js"),
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);
+  const [{ collectSecrets }, { watchChildGroups, spawnedChildPids }, { OrphanWatchdog }, { strayChildren }] = await Promise.all([
+    import("./service/collect-secrets.js"),
+    import("./service/spawn-child.js"),
+    import("./supervisor/orphan-watchdog.js"),
+    import("./supervisor/stray-children.js"),
+  ]);
+  // The tools' process groups are ended if this process is SIGKILLed: by the supervisor's
+  // watchdog, or without a supervisor by one of this process's own, started at the first child.
+  let watchdog: ReturnType<typeof OrphanWatchdog.start>;
+  watchChildGroups(
+    channel
+      ? { watch: (pgid) => channel.watchGroup(pgid), forget: (pgid) => channel.forgetGroup(pgid) }
+      : {
+          watch: (pgid) => {
+            watchdog ??= OrphanWatchdog.start();
+            watchdog?.watchGroup(pgid);
+          },
+          forget: (pgid) => watchdog?.forgetGroup(pgid),
+        },
+  );
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
   await serveGoPlugin(
@@ -45,6 +88,28 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       // stderr is an exit of the process too: whatever else writes there (the transport's own lines,
       // console output, a handler's process.stderr.write) passes the service's redaction.
       filterStderr(service.redactText);
+      // The supervisor filters the bytes below this process's JavaScript: it learns each secret
+      // before Configure goes on, so nothing written after can reach it first.
+      const configure = service.configure.bind(service);
+      service.configure = (request, trace) => {
+        channel?.learnSecrets(collectSecrets(provider.config.attributes, request.config ?? {}));
+        return configure(request, trace);
+      };
+      // issue 22 (7): what ctx.spawn did not start, the runtime cannot end; it names each one.
+      const shutdown = service.shutdown.bind(service);
+      service.shutdown = async (graceMs) => {
+        await shutdown(graceMs);
+        const known = new Set([...spawnedChildPids(), ...(watchdog?.pid === undefined ? [] : [watchdog.pid])]);
+        for (const stray of strayChildren(known)) {
+          writeStderr(
+            hostLogLine(
+              "warn",
+              `harness-tool: child process ${stray.pid} (${stray.command}) was not started with ctx.spawn and is still running as the provider exits: it will outlive the provider; start tool processes with ctx.spawn, which ends them (docs/runtime.md#child-processes)`,
+              { pid: stray.pid },
+            ),
+          );
+        }
+      };
       return service;
     },
     {
