@@ -106,6 +106,25 @@ describe("orphans: the host SIGKILLs the launched process", { skip: goSkip }, ()
     });
   }
 
+  it(`supervised: a provider whose event loop is stuck is gone within ${orphanBoundMs} ms too`, async () => {
+    const { go, host } = await launched();
+    let pid = 0;
+    try {
+      const outcome = await host.invoke({ id: "identity", toolName: "identity", arguments: { text: "" } });
+      const result = outcome.events.at(-1);
+      assert.ok(result?.event.case === "result");
+      pid = Number((result.event.value.payload as { pid?: number } | undefined)?.pid);
+      assert.ok(pid > 0 && pid !== host.pid, `the provider (${pid}) runs under its supervisor (${host.pid})`);
+      await host.startInvoke({ id: "spin", toolName: "spin", arguments: { text: "" } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      process.kill(host.pid, "SIGKILL");
+      assert.ok(await eventually(() => processGone(pid), orphanBoundMs), `the stuck provider ${pid} still runs after the SIGKILL of its supervisor`);
+    } finally {
+      if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
+      await go.close();
+    }
+  });
+
   it("a raw child_process still running at a graceful Kill is named in a warning", async () => {
     const { go, host } = await launched();
     let pid = 0;
