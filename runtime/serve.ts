@@ -60,6 +60,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     import("./supervisor/orphan-watchdog.js"),
     import("./supervisor/stray-children.js"),
   ]);
+  // Children from before serve() are the loader's or the entry's (tsx's esbuild service), not a tool's.
+  const startedBefore = strayChildren(new Set()).map((child) => child.pid);
   // The tools' process groups are ended if this process is SIGKILLed: by the supervisor's
   // watchdog, or without a supervisor by one of this process's own, started at the first child.
   let watchdog: ReturnType<typeof OrphanWatchdog.start>;
@@ -99,7 +101,7 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       const shutdown = service.shutdown.bind(service);
       service.shutdown = async (graceMs) => {
         await shutdown(graceMs);
-        const known = new Set([...spawnedChildPids(), ...(watchdog?.pid === undefined ? [] : [watchdog.pid])]);
+        const known = new Set([...startedBefore, ...spawnedChildPids(), ...(watchdog?.pid === undefined ? [] : [watchdog.pid])]);
         for (const stray of strayChildren(known)) {
           writeStderr(
             hostLogLine(
