@@ -54,28 +54,7 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);
-  const [{ collectSecrets }, { watchChildGroups, spawnedChildPids }, { OrphanWatchdog }, { strayChildren }] = await Promise.all([
-    import("./service/collect-secrets.js"),
-    import("./service/spawn-child.js"),
-    import("./supervisor/orphan-watchdog.js"),
-    import("./supervisor/stray-children.js"),
-  ]);
-  // Children from before serve() are the loader's or the entry's (tsx's esbuild service), not a tool's.
-  const startedBefore = strayChildren(new Set()).map((child) => child.pid);
-  // The tools' process groups are ended if this process is SIGKILLed: by the supervisor's
-  // watchdog, or without a supervisor by one of this process's own, started at the first child.
-  let watchdog: ReturnType<typeof OrphanWatchdog.start>;
-  watchChildGroups(
-    channel
-      ? { watch: (pgid) => channel.watchGroup(pgid), forget: (pgid) => channel.forgetGroup(pgid) }
-      : {
-          watch: (pgid) => {
-            watchdog ??= OrphanWatchdog.start();
-            watchdog?.watchGroup(pgid);
-          },
-          forget: (pgid) => watchdog?.forgetGroup(pgid),
-        },
-  );
+  const { superviseService } = await import("./supervisor/supervised-service.js");
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
   await serveGoPlugin(
@@ -90,28 +69,12 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       // stderr is an exit of the process too: whatever else writes there (the transport's own lines,
       // console output, a handler's process.stderr.write) passes the service's redaction.
       filterStderr(service.redactText);
-      // The supervisor filters the bytes below this process's JavaScript: it learns each secret
-      // before Configure goes on, so nothing written after can reach it first.
-      const configure = service.configure.bind(service);
-      service.configure = (request, trace) => {
-        channel?.learnSecrets(collectSecrets(provider.config.attributes, request.config ?? {}));
-        return configure(request, trace);
-      };
-      // issue 22 (7): what ctx.spawn did not start, the runtime cannot end; it names each one.
-      const shutdown = service.shutdown.bind(service);
-      service.shutdown = async (graceMs) => {
-        await shutdown(graceMs);
-        const known = new Set([...startedBefore, ...spawnedChildPids(), ...(watchdog?.pid === undefined ? [] : [watchdog.pid])]);
-        for (const stray of strayChildren(known)) {
-          writeStderr(
-            hostLogLine(
-              "warn",
-              `harness-tool: child process ${stray.pid} (${stray.command}) was not started with ctx.spawn and is still running as the provider exits: it will outlive the provider; start tool processes with ctx.spawn, which ends them (docs/runtime.md#child-processes)`,
-              { pid: stray.pid },
-            ),
-          );
-        }
-      };
+      // issue 22: secrets to the supervisor, the tools' groups to the orphan watchdog, strays named.
+      superviseService(service, {
+        attributes: provider.config.attributes,
+        channel,
+        warn: (message, fields) => writeStderr(hostLogLine("warn", message, fields)),
+      });
       return service;
     },
     {

@@ -242,8 +242,8 @@ const mutations = [
   ],
   [
     "supervisor: the secrets never sent over the channel",
-    "runtime/serve.ts",
-    "channel?.learnSecrets(collectSecrets(provider.config.attributes, request.config ?? {}));",
+    "runtime/supervisor/supervised-service.ts",
+    "channel?.learnSecrets(collectSecrets(options.attributes, request.config ?? {}));",
     "",
     ["test/transport/supervisor-wire.test.ts"],
     "raw-debug",
@@ -274,7 +274,7 @@ const mutations = [
   ],
   [
     "supervisor: no warning for children ctx.spawn did not start",
-    "runtime/serve.ts",
+    "runtime/supervisor/supervised-service.ts",
     "for (const stray of strayChildren(known)) {",
     "for (const stray of strayChildren(known).slice(0, 0)) {",
     ["test/transport/supervisor-wire.test.ts"],
