@@ -71,11 +71,15 @@ export function superviseProvider(): Promise<never> {
 
   // stdout: the handshake line verbatim, then log lines on stderr.
   let handshake: Buffer | undefined = Buffer.alloc(0);
-  let stdoutLine = "";
+  // Bytes, not text, until a line is whole: a chunk may end inside a UTF-8 character.
+  let stdoutLine = Buffer.alloc(0);
   const stdoutRest = (data: Buffer): void => {
-    const lines = (stdoutLine + data.toString("utf8")).split("\n");
-    stdoutLine = lines.pop() ?? "";
-    for (const line of lines) writeAll(2, Buffer.from(stdoutLogLine(line)));
+    let pending = stdoutLine.length === 0 ? data : Buffer.concat([stdoutLine, data]);
+    for (let end = pending.indexOf(0x0a); end !== -1; end = pending.indexOf(0x0a)) {
+      writeAll(2, Buffer.from(stdoutLogLine(pending.subarray(0, end).toString("utf8"))));
+      pending = pending.subarray(end + 1);
+    }
+    stdoutLine = Buffer.from(pending);
   };
   child.stdout?.on("data", (chunk: Buffer) => {
     if (handshake === undefined) return stdoutRest(stdoutFilter.push(chunk));
@@ -132,7 +136,7 @@ export function superviseProvider(): Promise<never> {
       if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
       writeAll(2, stderrFilter.flush());
       const rest = stdoutFilter.flush();
-      if (rest.length > 0 || stdoutLine !== "") stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
+      if (rest.length > 0 || stdoutLine.length > 0) stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
       if (signal) {
         process.removeAllListeners(signal);
         process.kill(process.pid, signal);
