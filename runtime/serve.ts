@@ -69,6 +69,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       // stderr is an exit of the process too: whatever else writes there (the transport's own lines,
       // console output, a handler's process.stderr.write) passes the service's redaction.
       filterStderr(service.redactText);
+      // So are exported spans: a handler may put anything into its own (runtime/telemetry/redacting-span-exporter.ts).
+      traceExport?.redactWith(service.redactText);
       // issue 22: secrets to the supervisor, the tools' groups to the orphan watchdog, strays named.
       superviseService(service, {
         attributes: provider.config.attributes,

@@ -7,7 +7,7 @@
 //   node soak/mutation-check.mjs            # all mutations
 //   node soak/mutation-check.mjs timeout    # those whose name contains "timeout"
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,7 +112,7 @@ const mutations = [
   [
     "split secrets not held back",
     "runtime/service/redact-secrets.ts",
-    "let cut = Math.max(0, buf.length - (longestBytes - 1));",
+    "let cut = pendingStart(buf, byteNeedles);",
     "let cut = buf.length;",
     ["test/reliability/secrets.test.ts"],
     "",
@@ -138,10 +138,11 @@ const mutations = [
   [
     "Invoke exit: held-back output sent after the terminal event",
     "runtime/service/secret-exits.ts",
-    'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
+    'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     "",
-    ["test/service/exit-walk.test.ts"],
-    "no exit",
+    // Only a tail that could begin a secret is held (issue 22): the error paths end a stream in one.
+    ["test/interop/error-paths.test.ts"],
+    "secret split",
   ],
   [
     "unary exit: responses sent unredacted",
@@ -280,12 +281,144 @@ const mutations = [
     ["test/transport/supervisor-wire.test.ts"],
     "raw child_process",
   ],
+  // issue 22: spans
+  [
+    "span exit: exported spans unredacted",
+    "runtime/telemetry/redacting-span-exporter.ts",
+    "redacted = spans.map((span) => redactSpan(span, text as RedactText));",
+    "redacted = spans;",
+    ["test/telemetry/span-exit.test.ts"],
+    "",
+  ],
+  [
+    "span exit: serve() never hands the exporter the redaction",
+    "runtime/serve.ts",
+    "traceExport?.redactWith(service.redactText);",
+    "",
+    ["test/telemetry/span-exit.test.ts"],
+    "",
+  ],
+  // issue 22: transport
+  [
+    "host connections not retired before nghttp2's stream-reset limit",
+    "runtime/transport/stream-reset-limit.ts",
+    "if (budget.remaining > retireAtRemainingResets) return;",
+    "return;",
+    ["test/interop/reset-burst.test.ts"],
+    "Invokes cancelled",
+  ],
+  [
+    "a second broker stream taken as the host's",
+    "runtime/transport/serve-go-plugin.ts",
+    "if (brokerStreamOpened) {",
+    "if (false) {",
+    ["test/transport/broker-stream.test.ts"],
+    "garbage",
+  ],
+  // issue 22: errors
+  [
+    "issue 22: exit_status flushes the held tail of a stream",
+    "runtime/service/secret-exits.ts",
+    'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
+    'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
+    ["test/interop/error-paths.test.ts"],
+    "secret split",
+  ],
+  [
+    "issue 22: every violation listed",
+    "runtime/service/input-error-bounds.ts",
+    "const listed = violations.slice(0, maxReportedViolations)",
+    "const listed = violations.slice()",
+    ["test/interop/error-paths.test.ts"],
+    "bounded",
+  ],
+  [
+    "issue 22: input quoted unclipped",
+    "runtime/service/input-error-bounds.ts",
+    "if (text.length <= max) return text;",
+    "return text;",
+    ["test/interop/error-paths.test.ts"],
+    "bounded",
+  ],
+  [
+    "issue 22: error message unbounded",
+    "runtime/service/input-error-bounds.ts",
+    "return clipText(message, maxErrorMessageChars);",
+    "return message;",
+    ["test/service/input-error-bounds.test.ts"],
+    "worst case",
+  ],
+  [
+    "issue 22: deep arguments not left out",
+    "runtime/service/argument-depth.ts",
+    "if (depth !== undefined && depth > maxArgumentDepth) {",
+    "if (false) {",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
+  [
+    "issue 22: requests decoded with protobuf-es's default recursion limit",
+    "runtime/service/argument-depth.ts",
+    "const message = fromBinary(desc, kept, { recursionLimit });",
+    "const message = fromBinary(desc, kept);",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
+  [
+    "issue 22: the transport decodes ToolService requests without decodeRequest",
+    "runtime/transport/serve-go-plugin.ts",
+    "grpcServiceDefinition(ToolService, decodeRequest),",
+    "grpcServiceDefinition(ToolService),",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
+  [
+    "issue 22: Invoke runs with deep arguments left out",
+    "runtime/service/invoke-in-flight.ts",
+    "const deep = tooDeep(this.#call);\n      if (deep) {",
+    "const deep = tooDeep(this.#call);\n      if (false) {",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
+  [
+    "issue 22: Preview runs with deep arguments left out",
+    "runtime/service/preview-call.ts",
+    "const deep = tooDeep(call);\n  if (deep) {",
+    "const deep = tooDeep(call);\n  if (false) {",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
+  [
+    "issue 22: Configure accepts a config with deep values left out",
+    "runtime/service/tool-service.ts",
+    "const deep = tooDeep(request);\n          if (deep) {",
+    "const deep = tooDeep(request);\n          if (false) {",
+    ["test/interop/error-paths.test.ts"],
+    "nested",
+  ],
 ];
+
+/**
+ * The copy's node_modules: each package linked to this checkout's, except the workspace packages
+ * (`harness-tool` -> ../runtime, `@harness-tool/*`: relative links), which must resolve to the
+ * copy's own sources, or a provider importing `harness-tool` would run the unmutated runtime.
+ */
+function linkNodeModules(from, to) {
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    const link = entry.isSymbolicLink() ? readlinkSync(source) : undefined;
+    if (link !== undefined && !path.isAbsolute(link)) symlinkSync(link, target);
+    else if (entry.isDirectory() && entry.name.startsWith("@")) linkNodeModules(source, target);
+    else symlinkSync(source, target);
+  }
+}
 
 const filter = process.argv[2] ?? "";
 const copy = mkdtempSync(path.join(os.tmpdir(), "harness-tool-mutants-"));
 cpSync(root, copy, { recursive: true, filter: (src) => !/[/\\](node_modules|\.git)$/.test(src) });
-symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+linkNodeModules(path.join(root, "node_modules"), path.join(copy, "node_modules"));
 let survived = 0;
 try {
   for (const [name, file, from, to, tests, pattern, extra] of mutations) {

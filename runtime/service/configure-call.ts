@@ -13,6 +13,7 @@ import type { ProviderDefinition } from "../provider/provider-definition.js";
 import type { ValueViolation } from "../schema/value-violation.js";
 import { normalizeError, wireError } from "./classify-error.js";
 import { collectSecrets, minimumSubstringSecretLength } from "./collect-secrets.js";
+import { boundedMessage, reportViolations } from "./input-error-bounds.js";
 import { prepareRoots } from "./resolve-path.js";
 import type { AcceptedConfig } from "./service-runtime.js";
 
@@ -24,9 +25,10 @@ export interface ConfigureOutcome {
   readonly warnings: readonly string[];
 }
 
-function rejected(message: string, violations: readonly ValueViolation[]): RpcStatusError {
-  const details = { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
-  const error = wireError("invalid_arguments", message, { details });
+/** A rejection naming the violations, bounded however many there are (input-error-bounds.ts). */
+function rejected(prefix: string, violations: readonly ValueViolation[]): RpcStatusError {
+  const report = reportViolations(violations);
+  const error = wireError("invalid_arguments", boundedMessage(`${prefix}${report.summary}`), { details: report.details });
   return new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
 }
 
@@ -47,8 +49,7 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
     throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
   }
   if (!decoded.ok) {
-    const shown = decoded.violations.map((v) => `${v.path || "/"} ${v.message}`).join("; ");
-    throw rejected(`configuration rejected: ${shown}`, decoded.violations);
+    throw rejected("configuration rejected: ", decoded.violations);
   }
   const config = decoded.value;
   let roots: readonly string[] | undefined;
@@ -56,8 +57,7 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
     try {
       roots = prepareRoots(provider.allowedRoots(config));
     } catch (error) {
-      const message = `configuration rejected: the allowed roots are not usable: ${(error as Error)?.message ?? String(error)}`;
-      throw rejected(message, [{ path: "", message: (error as Error)?.message ?? String(error) }]);
+      throw rejected("configuration rejected: the allowed roots are not usable: ", [{ path: "", message: (error as Error)?.message ?? String(error) }]);
     }
   }
   const secrets = [...rawSecrets];

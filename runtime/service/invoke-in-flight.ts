@@ -19,6 +19,8 @@ import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
 import { normalizeError, wireError } from "./classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
+import { boundedMessage, quoteInput, reportViolations } from "./input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
@@ -28,16 +30,6 @@ type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
 type StopReason = "cancelled" | "timeout" | "shutdown";
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-/** Violations as ToolError.details. */
-function violationDetails(violations: readonly ValueViolation[]): JsonObject {
-  return { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
-}
-
-function summarize(violations: readonly ValueViolation[]): string {
-  const shown = violations.slice(0, 5).map((v) => `${v.path || "/"} ${v.message}`);
-  return shown.join("; ") + (violations.length > 5 ? `; and ${violations.length - 5} more` : "");
-}
 
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
@@ -119,15 +111,22 @@ export class InvokeInFlight implements LiveCall {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
       cancelled.addEventListener("abort", onCancel, { once: true });
+      const deep = tooDeep(this.#call);
+      if (deep) {
+        // The transport left out arguments nested deeper than the runtime accepts (argument-depth.ts).
+        return this.#finish("error", tooDeepError(`the arguments of ${this.#entry.name}`, deep));
+      }
       const input = (this.#call.arguments ?? {}) as JsonObject;
       const violations = this.#validate(() => this.#entry.implementation.validateInput(input), "input validator");
       if (violations === undefined) return;
       if (violations.length > 0) {
-        // wire-contract §5 — invalid_arguments: fed back to the model with the failing paths.
+        // wire-contract §5 — invalid_arguments: fed back to the model with the failing paths,
+        // bounded however many there are (input-error-bounds.ts).
+        const report = reportViolations(violations);
         return this.#finish(
           "error",
-          wireError("invalid_arguments", `the arguments of ${this.#entry.name} do not match its input_schema: ${summarize(violations)}`, {
-            details: violationDetails(violations),
+          wireError("invalid_arguments", boundedMessage(`the arguments of ${this.#entry.name} do not match its input_schema: ${report.summary}`), {
+            details: report.details,
           }),
         );
       }
@@ -138,7 +137,7 @@ export class InvokeInFlight implements LiveCall {
       let lease: GateLease;
       try {
         const granted = rt.gate.acquire(
-          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${JSON.stringify(this.#call.id)}`),
+          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${quoteInput(this.#call.id)}`),
           () => this.signal,
         );
         lease = granted instanceof Promise ? await granted : granted;
@@ -243,10 +242,12 @@ export class InvokeInFlight implements LiveCall {
     if (violations === undefined) return;
     if (violations.length > 0 || !isPlainObject(payload)) {
       // seed: output_schema conformance is strict — a non-conforming result is never sent.
-      const all = violations.length > 0 ? violations : [{ path: "", message: "must be an object" }];
+      const report = reportViolations(violations.length > 0 ? violations : [{ path: "", message: "must be an object" }]);
       return this.#finish(
         "error",
-        wireError("unknown", `provider bug in ${name}: the result does not match its output_schema: ${summarize(all)}`, { details: violationDetails(all) }),
+        wireError("unknown", boundedMessage(`provider bug in ${name}: the result does not match its output_schema: ${report.summary}`), {
+          details: report.details,
+        }),
       );
     }
     this.#finish("result", { payload });

@@ -11,7 +11,9 @@ import { PreviewResponseSchema, type PreviewRequest, type PreviewResponse } from
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../provider/tool-context.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { wireError } from "./classify-error.js";
+import { boundedMessage, clipText, quoteInput, reportViolations } from "./input-error-bounds.js";
 import { callInfoOf } from "./invoke-in-flight.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { ServiceRuntime } from "./service-runtime.js";
@@ -56,8 +58,8 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
   if (!entry) {
     throw new RpcStatusError(
       GrpcCode.NOT_FOUND,
-      `provider ${rt.provider.name} has no tool ${JSON.stringify(call.toolName)}`,
-      wireError("not_found", `no tool ${JSON.stringify(call.toolName)}`, { details: { tool_name: call.toolName } }),
+      `provider ${rt.provider.name} has no tool ${quoteInput(call.toolName)}`,
+      wireError("not_found", `no tool ${quoteInput(call.toolName)}`, { details: { tool_name: clipText(call.toolName) } }),
     );
   }
   const preview = entry.implementation.preview;
@@ -65,12 +67,19 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
   if (!preview) throw new RpcStatusError(GrpcCode.UNIMPLEMENTED, `${entry.name} does not implement Preview`);
   const accepted = rt.accepted();
   if (!accepted) throw new RpcStatusError(GrpcCode.FAILED_PRECONDITION, `Preview of ${entry.name} before Configure`);
+  const deep = tooDeep(call);
+  if (deep) {
+    const error = tooDeepError(`the arguments of ${entry.name}`, deep);
+    throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+  }
   const input = call.arguments ?? {};
   try {
     const violations = entry.implementation.validateInput(input);
     if (violations.length > 0) {
-      const details = { violations: violations.map((v) => ({ path: v.path, message: v.message })) };
-      const error = wireError("invalid_arguments", `the arguments of ${entry.name} do not match its input_schema`, { details });
+      const report = reportViolations(violations);
+      const error = wireError("invalid_arguments", boundedMessage(`the arguments of ${entry.name} do not match its input_schema: ${report.summary}`), {
+        details: report.details,
+      });
       throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
     }
     const info = callInfoOf(call);

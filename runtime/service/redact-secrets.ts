@@ -32,7 +32,11 @@ export interface SecretRedactor {
   stream(): StreamRedactor;
 }
 
-/** Redacts one chunked byte stream, holding back a tail that could be the start of a secret. */
+/**
+ * Redacts one chunked byte stream, holding back a tail that could be the start of a secret (at
+ * most the longest secret form less one byte). The held tail waits for the next chunk of the
+ * stream, whatever other events go out meanwhile, until `flush()`.
+ */
 export interface StreamRedactor {
   /** The redacted bytes that are safe to send now (possibly empty). */
   push(chunk: Uint8Array): Uint8Array;
@@ -77,6 +81,26 @@ function findInString(text: string, needles: readonly string[]): Range[] | undef
     }
   }
   return ranges && mergeRanges(ranges);
+}
+
+/**
+ * Where the bytes that could still become a secret begin: the start of the longest tail of `data`
+ * that is the beginning (not the whole) of a needle; `data.length` when no tail is. Only such a
+ * tail needs holding back, so a stream sends everything else at once and an event that comes
+ * between two chunks (exit_status, progress, a partial result) delays nothing else.
+ */
+function pendingStart(data: Buffer, needles: readonly Buffer[]): number {
+  let start = data.length;
+  for (const needle of needles) {
+    const first = needle[0] as number;
+    for (let at = data.indexOf(first, Math.max(0, data.length - (needle.length - 1))); at !== -1 && at < start; at = data.indexOf(first, at + 1)) {
+      if (data.compare(needle, 0, data.length - at, at) === 0) {
+        start = at;
+        break;
+      }
+    }
+  }
+  return start;
 }
 
 function findInBytes(data: Buffer, needles: readonly Buffer[]): Range[] | undefined {
@@ -133,7 +157,6 @@ export function createRedactor(secrets: Iterable<string>): SecretRedactor {
   // Longest first only matters for readability of the ranges; merging makes the result order-free.
   const stringNeedles = [...needles].sort((a, b) => b.length - a.length);
   const byteNeedles = stringNeedles.map((n) => Buffer.from(n, "utf8"));
-  const longestBytes = byteNeedles.reduce((max, n) => Math.max(max, n.length), 0);
 
   const string = (text: string): string => {
     if (whole.has(text)) return redactionMarker;
@@ -165,8 +188,8 @@ export function createRedactor(secrets: Iterable<string>): SecretRedactor {
     return {
       push(chunk) {
         const buf = carry.length === 0 ? asBuffer(chunk) : Buffer.concat([carry, asBuffer(chunk)]);
-        // Any occurrence not yet complete starts within the last (longest - 1) bytes.
-        let cut = Math.max(0, buf.length - (longestBytes - 1));
+        // Any occurrence not yet complete starts where a tail begins that a needle starts with.
+        let cut = pendingStart(buf, byteNeedles);
         const ranges = findInBytes(buf, byteNeedles) ?? [];
         const done: Range[] = [];
         for (const r of ranges) {

@@ -9,6 +9,7 @@ import { create } from "@bufbuild/protobuf";
 import { RenderResponseSchema, type RenderRequest, type RenderResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import type { RenderContext } from "../provider/tool-context.js";
+import { quoteInput } from "./input-error-bounds.js";
 import { renderTreeFrom, withDeadline } from "./preview-call.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "./unary-failure.js";
@@ -27,7 +28,7 @@ export async function runRender(rt: ServiceRuntime, request: RenderRequest): Pro
       GrpcCode.UNIMPLEMENTED,
       known.length === 0
         ? `provider ${rt.provider.name} does not implement Render`
-        : `provider ${rt.provider.name} has no renderer for schema_version ${JSON.stringify(version)} (it renders ${known.map((k) => JSON.stringify(k)).join(", ")})`,
+        : `provider ${rt.provider.name} has no renderer for schema_version ${quoteInput(version)} (it renders ${known.map((k) => JSON.stringify(k)).join(", ")})`,
     );
   }
   const accepted = rt.accepted();

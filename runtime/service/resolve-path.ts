@@ -8,6 +8,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors/tool-error.js";
+import { clipText, quoteInput } from "./input-error-bounds.js";
 
 /** Where resolveToolPath resolves from, and what it allows. */
 export interface PathBoundary {
@@ -67,19 +68,22 @@ function isInside(candidate: string, root: string): boolean {
  */
 export function resolveToolPath(target: string, boundary: PathBoundary): string {
   if (typeof target !== "string" || target === "" || target.includes("\0")) {
-    throw new ToolError("invalid_arguments", `${JSON.stringify(target)} is not a usable path`);
+    throw new ToolError(
+      "invalid_arguments",
+      `${typeof target === "string" ? quoteInput(target) : clipText(String(JSON.stringify(target)))} is not a usable path`,
+    );
   }
   if (!path.isAbsolute(target) && !path.isAbsolute(boundary.workingDirectory)) {
     throw new ToolError(
       "invalid_arguments",
-      `cannot resolve the relative path ${JSON.stringify(target)}: the call has no working directory (give an absolute path)`,
+      `cannot resolve the relative path ${quoteInput(target)}: the call has no working directory (give an absolute path)`,
     );
   }
   const absolute = path.resolve(boundary.workingDirectory || path.sep, target);
   const real = realLocation(absolute);
   if (boundary.roots === undefined) return real;
   if (boundary.roots.some((root) => isInside(real, root))) return real;
-  throw new ToolError("permission_denied", `${JSON.stringify(target)} is outside the allowed roots`, {
-    details: { path: target, resolved: real, allowed_roots: [...boundary.roots] },
+  throw new ToolError("permission_denied", `${quoteInput(target)} is outside the allowed roots`, {
+    details: { path: clipText(target), resolved: clipText(real), allowed_roots: [...boundary.roots] },
   });
 }

@@ -4,7 +4,8 @@
  *
  * - Invoke: every event on the stream (`invoke(sink)` wraps the transport's sink once per call,
  *   refusals included); output chunks through one stream redactor per output stream, so a secret
- *   split across chunks (the outbox merges and splits at 64 KiB) is still found.
+ *   split across chunks (the outbox merges and splits at 64 KiB) is still found, whatever events
+ *   (exit_status, progress, partial results) come between the chunks.
  * - Unary: Configure, Preview and Render responses, and every failure as a status whose message
  *   and ToolError (the transport packs it into grpc-status-details-bin) are redacted.
  * - stderr: every diagnostic line of the service (`stderr(write)`); `text()` gives the transport
@@ -151,9 +152,11 @@ class RedactingInvokeSink implements InvokeExit {
       streams.set(stream, { redactor, tail });
       return this.#sendOutput(stream, tail.push(open ? Buffer.concat([open.tail.flush(), data]) : data));
     }
-    // What a stream redactor holds back goes out before the exit status and the terminal event.
+    // What a stream redactor holds back (only a tail that could begin a secret) waits across
+    // exit_status, progress and partial results for the stream's next chunk, which may complete
+    // the secret; it goes out before the terminal event, or when the call ends.
     let wait = false;
-    if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();
+    if (event?.case === "result" || event?.case === "error") wait = this.#flush();
     return !(this.#sink.send(redactor.message(InvokeResponseSchema, response)) === false || wait);
   }
 

@@ -18,6 +18,12 @@ import type {
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 
 /**
+ * How the transport decodes ToolService requests: arguments and configs nested deeper than the
+ * runtime accepts are left out and refused as `invalid_arguments` instead of failing to decode.
+ */
+export { decodeRequest } from "./argument-depth.js";
+
+/**
  * Where Invoke writes its events, how it learns that the kernel went away, and (optionally) when
  * the kernel reads slower than the call produces: flow control as Node's Writable has it.
  */

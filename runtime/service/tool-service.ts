@@ -15,13 +15,16 @@ import {
   type InvokeRequest,
   type ToolError as WireToolError,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { GrpcCode, RpcStatusError } from "../errors/rpc-status-error.js";
 import type { KernelClient } from "./kernel-client.js";
 import type { ProviderDefinition } from "../provider/provider-definition.js";
 import { traceInvoke, traceUnary, type CallTrace } from "../telemetry/call-spans.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { wireError } from "./classify-error.js";
+import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "./collect-secrets.js";
+import { clipText, quoteInput } from "./input-error-bounds.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig } from "./configure-call.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
@@ -145,8 +148,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     if (!entry) {
       return refuse(
         sink,
-        wireError("not_found", `provider ${provider.name} has no tool ${JSON.stringify(call.toolName)}`, {
-          details: { tool_name: call.toolName, known_tools: [...rt.tools.keys()] },
+        wireError("not_found", `provider ${provider.name} has no tool ${quoteInput(call.toolName)}`, {
+          details: { tool_name: clipText(call.toolName), known_tools: [...rt.tools.keys()] },
         }),
       );
     }
@@ -174,6 +177,11 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     configure: (request, trace) =>
       traceUnary("Configure", trace, () =>
         exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
+          const deep = tooDeep(request);
+          if (deep) {
+            const error = tooDeepError("the configuration's values", deep);
+            throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+          }
           const raw = request.config ?? {};
           // A sensitive value is a secret from the moment it arrives, even in a rejected request.
           exits.learn(collectSecrets(erased.config.attributes, raw));

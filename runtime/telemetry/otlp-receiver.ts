@@ -14,6 +14,8 @@ export interface OtlpReceiver {
   readonly tracesEndpoint: string;
   /** Every span received so far, in arrival order. */
   spans(): readonly ReceivedSpan[];
+  /** Every export body received so far, as sent (gzip undone), decodable or not: what reached the collector, byte for byte. */
+  bodies(): readonly Uint8Array[];
   /** Requests it could not decode, with the reason. */
   readonly failures: readonly string[];
   close(): Promise<void>;
@@ -41,6 +43,7 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 /** Starts a receiver on an ephemeral loopback port. */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: ReceivedSpan[] = [];
+  const bodies: Uint8Array[] = [];
   const failures: string[] = [];
   const reply = (response: ServerResponse, status: number, contentType: string, body: string | Uint8Array) => {
     response.writeHead(status, { "content-type": contentType }).end(body);
@@ -55,6 +58,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       try {
         let body = await readBody(request);
         if (request.headers["content-encoding"] === "gzip") body = gunzipSync(body);
+        bodies.push(body);
         if (contentType.startsWith("application/json")) {
           received.push(...decodeTraceRequestJson(body.toString("utf8")));
           return reply(response, 200, "application/json", "{}");
@@ -76,6 +80,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     tracesEndpoint: `http://127.0.0.1:${port}/v1/traces`,
     spans: () => [...received],
+    bodies: () => [...bodies],
     failures,
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,9 +8,12 @@
  * them. The resource is the SDK's defaults, then the provider's name and version as service.name
  * and service.version, then OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (the kernel's
  * producer stamp), later sources winning. Spans go through a batch processor (OTEL_BSP_*),
- * flushed when the provider shuts down within the host's grace period.
+ * flushed when the provider shuts down within the host's grace period, through the span exit
+ * (redacting-span-exporter.ts), which redacts the configured secrets once serve() hands it the
+ * service's redaction.
  */
 import { diag, DiagLogLevel } from "@opentelemetry/api";
+import { redactingSpanExporter, type RedactText } from "./redacting-span-exporter.js";
 
 /** What the environment asks for. */
 export type ExportRequest =
@@ -81,6 +84,8 @@ export function batchSettings(env: NodeJS.ProcessEnv): {
 
 /** Export in progress: flush and stop it. */
 export interface TraceExport {
+  /** Every span exported from now on passes `text` (the service's redactText): the span exit. */
+  redactWith(text: RedactText): void;
   /** Ends every queued span's export; resolves within `timeoutMs` even when the collector hangs. */
   shutdown(timeoutMs: number): Promise<void>;
 }
@@ -148,11 +153,14 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
     const resource = defaultResource()
       .merge(resourceFromAttributes({ "service.name": identity.name, "service.version": identity.version }))
       .merge(detectResources({ detectors: [envDetector] }));
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), batchSettings(env))] });
+    // The span exit: what a handler put into a span is redacted on its way to the collector.
+    const exporter = redactingSpanExporter(new OTLPTraceExporter());
+    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter, batchSettings(env))] });
     // The global tracer provider, the AsyncLocalStorage context manager and the W3C propagators:
     // the runtime's spans and the handlers' own go through them.
     provider.register();
     return {
+      redactWith: (text) => exporter.redactWith(text),
       async shutdown(timeoutMs) {
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<void>((resolve) => {

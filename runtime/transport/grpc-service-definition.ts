@@ -7,8 +7,15 @@
 import { fromBinary, toBinary, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
 import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
 
-/** The grpc-js definition of every method of a protobuf-es service, keyed by the method's localName. */
-export function grpcServiceDefinition(service: DescService): ServiceDefinition {
+/** How a server decodes the requests it receives (default: protobuf-es `fromBinary` with its defaults). */
+export type RequestDecoder = <Desc extends DescMessage>(desc: Desc, bytes: Uint8Array) => MessageShape<Desc>;
+
+/**
+ * The grpc-js definition of every method of a protobuf-es service, keyed by the method's
+ * localName; `decodeRequest` replaces how requests are decoded (the ToolService's, which admits
+ * deep arguments: runtime/service/argument-depth.ts).
+ */
+export function grpcServiceDefinition(service: DescService, decodeRequest?: RequestDecoder): ServiceDefinition {
   const definition: Record<string, MethodDefinition<unknown, unknown>> = {};
   for (const method of service.methods) {
     definition[method.localName] = {
@@ -16,19 +23,19 @@ export function grpcServiceDefinition(service: DescService): ServiceDefinition {
       originalName: method.name,
       requestStream: method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
       responseStream: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
-      ...messageCodec("request", method.input),
+      ...messageCodec("request", method.input, decodeRequest),
       ...messageCodec("response", method.output),
     } as MethodDefinition<unknown, unknown>;
   }
   return definition;
 }
 
-function messageCodec<Desc extends DescMessage>(side: "request" | "response", desc: Desc) {
+function messageCodec<Desc extends DescMessage>(side: "request" | "response", desc: Desc, decode?: RequestDecoder) {
   const serialize = (value: MessageShape<Desc>): Buffer => {
     const bytes = toBinary(desc, value);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
-  const deserialize = (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
+  const deserialize = decode ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes) : (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
   return side === "request"
     ? { requestSerialize: serialize, requestDeserialize: deserialize }
     : { responseSerialize: serialize, responseDeserialize: deserialize };

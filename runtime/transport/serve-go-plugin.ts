@@ -11,7 +11,7 @@ import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStre
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel-client.js";
-import type { ToolServiceCore } from "../service/tool-service-core.js";
+import { decodeRequest, type ToolServiceCore } from "../service/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
 import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
@@ -22,7 +22,7 @@ import { listen, type Listening } from "./listen.js";
 import type { ProviderAutoMtls } from "./mutual-tls.js";
 import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
-import { nghttp2StreamResetLimit, raiseStreamResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
+import { nghttp2StreamResetLimit, raiseStreamResetLimit, retireConnectionsBeforeResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
 import { toolServiceHandlers } from "./tool-service-handlers.js";
 
 /** Options of serveGoPlugin. */
@@ -44,7 +44,9 @@ export interface GoPluginServerOptions {
 
 /**
  * Why the provider is going away. "stream-reset-limit": the broker stream ended because nghttp2
- * ended the host's HTTP/2 session after a burst of cancelled calls (Node < 22.10 only).
+ * ended the host's HTTP/2 session after a burst of cancelled calls; only where the provider can
+ * neither raise that limit (Node < 22.10) nor retire connections before it (see
+ * stream-reset-limit.ts), and only with a host whose client destroys a session on GOAWAY.
  */
 export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-limit" | "parent-gone" | "sigterm" | "stderr-closed";
 
@@ -100,9 +102,10 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   }
 
   const server = new Server({ "grpc.max_receive_message_length": -1 });
-  // A burst of cancelled calls must not end the host's connection: raise nghttp2's stream-reset
-  // limit where Node can (>= 22.10); on Node 20 it stays, and a mirror of it names the cause.
-  const resetBudget = raiseStreamResetLimit(server) ? undefined : new StreamResetBudget();
+  // A burst of cancelled calls must not end the host's connection: nghttp2's stream-reset limit is
+  // raised where Node can (>= 22.10), and every connection is retired before it reaches it (after
+  // listening). Should neither be possible, a mirror of the limit names the cause of the end.
+  let resetBudget = raiseStreamResetLimit(server) ? undefined : new StreamResetBudget();
   const openStreams = new Set<{ end: () => void }>();
   let stopping: Promise<number> | undefined;
   let listening: Listening | undefined;
@@ -123,7 +126,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
         reason = "stream-reset-limit";
         hostLog(
           "error",
-          `the host's connection ended after ${resetBudget.resets} cancelled calls: nghttp2 ends an HTTP/2 session past a burst of ${nghttp2StreamResetLimit.burst} stream resets (refilled at ${nghttp2StreamResetLimit.ratePerSecond}/s), and Node ${process.versions.node} cannot raise that limit (Node >= 22.10 can, and the provider then does); the broker stream is gone with it, so the provider exits for the host to start it again`,
+          `the host's connection ended after ${resetBudget.resets} cancelled calls: nghttp2 ends an HTTP/2 session past a burst of ${nghttp2StreamResetLimit.burst} stream resets (refilled at ${nghttp2StreamResetLimit.ratePerSecond}/s), and this provider can neither raise that limit (Node ${process.versions.node}; >= 22.10 can) nor retire connections before it (grpc-js keeps its HTTP/2 servers elsewhere than 1.14 did); the broker stream is gone with it, so the provider exits for the host to start it again`,
           { cancelledCalls: resetBudget.resets },
         );
       }
@@ -156,7 +159,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
     return code;
   };
 
-  server.addService(grpcServiceDefinition(ToolService), toolServiceHandlers(core, resetBudget ? { streamCancelled: () => resetBudget.reset() } : {}));
+  server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => resetBudget?.reset() }));
   server.addService(goPluginServices.health, {
     check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
       const service = decodeHealthCheckRequest(call.request);
@@ -167,8 +170,18 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
       callback(null, encodeHealthCheckResponse(stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
     },
   });
+  let brokerStreamOpened = false;
   server.addService(goPluginServices.broker, {
     startStream: (call: ServerDuplexStream<Uint8Array, Uint8Array>) => {
+      // go-plugin opens one broker stream per process, first thing. Another one is not the host's
+      // broker: what it announces must not replace where the kernel's callbacks go, nor its end
+      // end the provider.
+      if (brokerStreamOpened) {
+        hostLog("warn", "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded");
+        call.emit("error", { code: grpcStatus.ALREADY_EXISTS, details: "the host's broker stream is already open; go-plugin opens one per process" });
+        return;
+      }
+      brokerStreamOpened = true;
       // Kept open for the life of the process; its end means the host's broker is gone.
       const stream = { end: () => call.end() };
       openStreams.add(stream);
@@ -213,6 +226,10 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
     return 1;
   }
   process.on("exit", () => listening?.cleanup());
+  const retiring = retireConnectionsBeforeResetLimit(server, (resets) =>
+    hostLog("debug", "a host connection retired before nghttp2's stream-reset limit; new calls come on a new one", { cancelledStreams: resets }),
+  );
+  if (retiring) resetBudget = undefined;
 
   // Listen first, then the one line; nothing else is ever written to stdout.
   try {

@@ -13,7 +13,6 @@ import type { LaunchedProvider } from "harness-tool/testing";
 import { eventually, fileGone, processGone } from "../interop/process-state.js";
 import { callContext, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
 import { brokerEndedScenario, childrenGoneWithinMs, hostSigkilledScenario } from "./support/host-scenarios.js";
-import { nghttp2StreamResetLimit, nodeCanRaiseStreamResetLimit } from "../../runtime/transport/stream-reset-limit.js";
 
 /** The one terminal event of a finished call, asserting it is the last event and an error. */
 function terminalError(events: readonly ToolEvent[]): ToolError {
@@ -153,50 +152,7 @@ describe("handler faults through the wire", () => {
   });
 });
 
-// The kernel cancelling streams in a burst (docs/transport.md, "A burst of stream resets"). Each
-// cancelled Invoke is an RST_STREAM; nghttp2 ends the HTTP/2 session past a burst of 1,000 resets
-// refilled at 33/s. Where Node can raise that limit (>= 22.10) the provider does, and keeps serving.
-// On Node 20 it cannot, and the outcome is fixed: the calls in flight end with a non-OK status and
-// no terminal event, the provider names the cause at error level, accepts no new connection and
-// exits 0, for the host to start it again (go-plugin's broker stream is gone with the session).
-test("the kernel cancelling streams in a burst: the provider keeps serving, or (Node < 22.10) exits cleanly naming the stream-reset limit", async () => {
-  const p = await launchFaultProvider();
-  const raised = nodeCanRaiseStreamResetLimit();
-  let cancelled = 0;
-  let sessionEnded = false;
-  try {
-    for (let batch = 0; batch < 30 && !sessionEnded; batch++) {
-      const calls = Array.from({ length: 100 }, (_, i) =>
-        p.invoke({ id: `burst-${batch}-${i}`, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() }),
-      );
-      await Promise.all(calls.map((c) => c.waitForEvents(1)));
-      for (const c of calls) c.cancel();
-      for (const outcome of await Promise.all(calls.map((c) => c.done))) {
-        assert.deepEqual(terminals(outcome.events), [], "no terminal event after a cancel, nor when the session ends");
-        if (outcome.code === 1) cancelled++;
-        else sessionEnded = true;
-      }
-    }
-    if (raised) {
-      assert.equal(sessionEnded, false, `${cancelled} cancels: the session survives`);
-      assert.equal(await p.ping(), 1, "Ping: SERVING after the burst");
-      const echo = await p.invoke({ id: "after", toolName: "echo", arguments: { text: "x" }, callContext: callContext() }).done;
-      assert.equal(echo.code, 0, `a following call succeeds (got ${echo.code} ${echo.details})`);
-      return;
-    }
-    assert.ok(sessionEnded, `nghttp2 ends the session within 3,000 cancels (${cancelled} went through)`);
-    assert.ok(cancelled >= nghttp2StreamResetLimit.burst - 100, `not before its burst of ${nghttp2StreamResetLimit.burst}: ${cancelled}`);
-    const exit = await p.exited;
-    assert.deepEqual(exit, { exitCode: 0, signal: null }, "the provider exits cleanly by itself");
-    const named = p.stderr.find((e) => e.level === "error" && /stream resets/.test(e.message));
-    assert.ok(named, `the cause is logged at error level: ${JSON.stringify(p.stderr.slice(-5).map((e) => e.raw))}`);
-    assert.match(named.message, /cannot raise that limit/);
-    assert.equal(p.stderr.find((e) => e.message === "provider shutting down")?.fields.reason, "stream-reset-limit");
-    assert.ok(fileGone(p.handshake.address), "no socket left");
-  } finally {
-    await p.kill();
-  }
-});
+// A burst of cancelled calls through both host stacks: test/interop/reset-burst.test.ts.
 
 // Both ways: under the supervisor (the default) its own watch of the host would hide a provider
 // that no longer notices the host's death by itself (docs/runtime.md#the-supervisor).

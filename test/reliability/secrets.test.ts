@@ -3,7 +3,8 @@
  * nested password, a list of tokens, a numeric PIN) runs ≥1,000 randomized *plans*: each plan is a
  * sequence of 1–5 leak actions (log message and fields, kernel Log, Emit payload bytes,
  * RunSession prompt, progress, partial results with nested JSON, output chunks split at random
- * points on stdout and stderr, an exit_status signal) followed by an ending (a result with the
+ * points on stdout and stderr, an exit_status signal, an exit_status sent mid-plan, so that a
+ * secret split across chunks may have exit_status, progress or partial results between its halves) followed by an ending (a result with the
  * secret nested deep, an output that breaks output_schema, a ToolError with the secret in its
  * message/details/keys, an Error with it in its message, stack, code and cause chain, an
  * AggregateError, a thrown string or object, a timeout with a late partial result and result, a
@@ -22,8 +23,10 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { EventKind } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { ConfigureRequestSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+// The runtime by path, not "harness-tool": soak/mutation-check.mjs mutates a copy of it, which the
+// package name (node_modules is linked to this checkout's) would not reach.
+import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { ConfigureRequestSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   createToolService,
   defineConfig,
@@ -33,7 +36,7 @@ import {
   ToolError,
   type ProcessToolContext,
   type StreamingToolContext,
-} from "harness-tool";
+} from "../../runtime/index.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 
@@ -104,6 +107,7 @@ const actions = [
   "stdout-split",
   "stderr-split",
   "exit-signal",
+  "exit-now",
 ] as const;
 const endings = [
   "result",
@@ -166,17 +170,20 @@ const plan = fc.record({
       before: fc.string({ maxLength: 6 }),
       after: fc.string({ maxLength: 6 }),
       cuts: fc.array(fc.nat(80), { maxLength: 4 }),
+      // What the handler sends between the chunks of a split (issue 22: an exit_status there split the secret).
+      between: fc.constantFrom("nothing", "exit", "progress", "partial"),
     }),
     { minLength: 1, maxLength: 5 },
   ),
   ending: fc.record({ kind: fc.constantFrom(...endings), which: fc.nat(5), how: fc.constantFrom(...encodings) }),
 });
 
-/** Sends `bytes` as output chunks cut at `cuts`. */
-function chunked(ctx: ProcessToolContext<Config>, stream: "stdout" | "stderr", bytes: Buffer, cuts: readonly number[]): void {
+/** Sends `bytes` as output chunks cut at `cuts`, calling `between()` after each chunk but the last. */
+function chunked(ctx: ProcessToolContext<Config>, stream: "stdout" | "stderr", bytes: Buffer, cuts: readonly number[], between: () => void = () => {}): void {
   let at = 0;
   for (const c of [...new Set(cuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b)) {
     ctx.output(stream, bytes.subarray(at, c));
+    between();
     at = c;
   }
   ctx.output(stream, bytes.subarray(at));
@@ -198,8 +205,18 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       const out: unknown[] = [];
 
       const handler = async (_input: { text: string }, ctx: ProcessToolContext<Config> & StreamingToolContext<Config>): Promise<{ text: string }> => {
+        let exited = false;
+        const exitStatus = (code: number, signal?: string) => {
+          if (!exited) ctx.exitStatus(code, signal);
+          exited = true;
+        };
         for (const step of p.steps) {
           const leaked = text(step.which, step.how, step.before, step.after);
+          const between = () => {
+            if (step.between === "exit") exitStatus(0);
+            else if (step.between === "progress") ctx.progress("between chunks", 0.5);
+            else if (step.between === "partial") ctx.partialResult({ between: "chunks" });
+          };
           seen.set(step.action, (seen.get(step.action) ?? 0) + 1);
           switch (step.action as Action) {
             case "log":
@@ -228,13 +245,17 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
               ctx.partialResult({ rows: [{ cell: leaked }], [leaked]: true } as { [key: string]: JsonValue });
               break;
             case "stdout-split":
-              chunked(ctx, "stdout", Buffer.from(leaked), step.cuts);
+              chunked(ctx, "stdout", Buffer.from(leaked), step.cuts, between);
               break;
             case "stderr-split":
-              chunked(ctx, "stderr", Buffer.from(leaked), step.cuts);
+              chunked(ctx, "stderr", Buffer.from(leaked), step.cuts, between);
               break;
             case "exit-signal":
               break; // sent at the end, with exit_status
+            case "exit-now":
+              // Between the chunks of this plan: a secret split across it must still be caught (issue 22).
+              exitStatus(0);
+              break;
           }
         }
         const e = p.ending;
@@ -243,10 +264,10 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
         const exitSignal = p.steps.some((st) => st.action === "exit-signal") ? leaked : undefined;
         switch (e.kind as Ending) {
           case "result":
-            ctx.exitStatus(0, exitSignal);
+            exitStatus(0, exitSignal);
             return { text: leaked, deep: { list: [leaked] } } as { text: string };
           case "invalid-output":
-            ctx.exitStatus(0, exitSignal);
+            exitStatus(0, exitSignal);
             return { text: { [leaked]: leaked } } as unknown as { text: string };
           case "tool-error-message":
             throw new ToolError("execution_failed", `failed: ${leaked}`);
@@ -276,7 +297,7 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
             await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
             ctx.output("stdout", `stopped: ${leaked}`);
             ctx.partialResult({ stopped: leaked });
-            ctx.exitStatus(137, exitSignal ?? "SIGKILL");
+            exitStatus(137, exitSignal ?? "SIGKILL");
             return { text: leaked };
         }
       };

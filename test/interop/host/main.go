@@ -175,6 +175,8 @@ type command struct {
 	Digest bool `json:"digest"`
 	// Batch is how many Invokes a cancel burst runs at once (Count in all).
 	Batch int `json:"batch"`
+	// Messages (base64) a second broker stream sends before closing its side.
+	Messages []string `json:"messages"`
 }
 
 // background is an Invoke left running while other commands (Kill) go on.
@@ -229,6 +231,8 @@ func (h *host) run(c command) (result, error) {
 		return pipe(c)
 	case "cancelBurst":
 		return h.cancelBurst(c)
+	case "secondBrokerStream":
+		return h.secondBrokerStream(c)
 	case "kill":
 		start := time.Now()
 		h.client.Kill()
@@ -730,4 +734,36 @@ func main() {
 		}
 	}
 	// stdin closed: the test is done (or gone); Kill the provider like the kernel would.
+}
+
+// secondBrokerStream opens another plugin.GRPCBroker/StartStream on go-plugin's own connection
+// (go-plugin opens one per process), sends Messages, closes its side and reports the status the
+// provider ended the stream with.
+func (h *host) secondBrokerStream(c command) (result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	desc := &grpc.StreamDesc{StreamName: "StartStream", ServerStreams: true, ClientStreams: true}
+	stream, err := h.conn.NewStream(ctx, desc, "/plugin.GRPCBroker/StartStream", grpc.ForceCodec(rawCodec{}))
+	if err != nil {
+		return nil, err
+	}
+	for _, b64 := range c.Messages {
+		message, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			return nil, err
+		}
+		if err := stream.SendMsg(&message); err != nil {
+			break // the provider already ended the stream; RecvMsg reports how
+		}
+	}
+	_ = stream.CloseSend()
+	var reply []byte
+	for err == nil {
+		err = stream.RecvMsg(&reply)
+	}
+	if errors.Is(err, io.EOF) {
+		return result{"code": codes.OK.String()}, nil
+	}
+	st := status.Convert(err)
+	return result{"code": st.Code().String(), "message": st.Message()}, nil
 }

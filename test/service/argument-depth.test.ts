@@ -1,0 +1,84 @@
+// Deep JSON in requests (runtime/service/argument-depth.ts): depth measured without recursion for
+// objects, lists and their mixes; a Struct deeper than the limit left out of the decoded request
+// and named by tooDeep(); everything else decoded as protobuf-es decodes it.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { create, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
+import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { decodeRequest, jsonDepth, maxArgumentDepth, tooDeep } from "../../runtime/service/argument-depth.js";
+
+/** `depth` levels alternating lists and objects: [{"a": [{"a": ...}, 1], "b": true}, 1]. */
+function mixed(depth: number): JsonValue {
+  let value: JsonValue = "leaf";
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value, 1] : { a: value, b: true };
+  return value;
+}
+
+/** A google.protobuf.Value message for a JSON value (built recursively: small values only). */
+function jsonMessage(v: JsonValue): Value {
+  if (v === null) return create(ValueSchema, { kind: { case: "nullValue", value: 0 } });
+  if (typeof v === "number") return create(ValueSchema, { kind: { case: "numberValue", value: v } });
+  if (typeof v === "string") return create(ValueSchema, { kind: { case: "stringValue", value: v } });
+  if (typeof v === "boolean") return create(ValueSchema, { kind: { case: "boolValue", value: v } });
+  if (Array.isArray(v)) return create(ValueSchema, { kind: { case: "listValue", value: { values: v.map(jsonMessage) } } });
+  const fields: Record<string, Value> = {};
+  for (const [k, x] of Object.entries(v)) fields[k] = jsonMessage(x as JsonValue);
+  return create(ValueSchema, { kind: { case: "structValue", value: { fields } } });
+}
+
+const valueBytes = (v: JsonValue) => toBinary(ValueSchema, jsonMessage(v));
+
+/** An object nested `depth` levels, {"a": {"a": ... {}}}. */
+function nested(depth: number): JsonObject {
+  let value: JsonObject = {};
+  for (let i = 1; i < depth; i++) value = { a: value };
+  return value;
+}
+
+describe("jsonDepth", () => {
+  it("counts objects and lists as one level each, scalars as none; the deepest branch wins", () => {
+    assert.equal(jsonDepth(valueBytes("x"), "value"), 0);
+    assert.equal(jsonDepth(valueBytes({}), "value"), 1);
+    assert.equal(jsonDepth(valueBytes([[], [[{}]], 3]), "value"), 4);
+    assert.equal(jsonDepth(valueBytes({ a: 1, b: { c: [null, { d: "e" }] }, f: [] }), "value"), 4);
+    for (const depth of [1, 2, 7, 40]) assert.equal(jsonDepth(valueBytes(mixed(depth)), "value"), depth);
+  });
+
+  it("says undefined for bytes that are not a message", () => {
+    assert.equal(jsonDepth(Uint8Array.from([0x0a, 0x05, 0x01]), "struct"), undefined);
+    assert.equal(jsonDepth(Uint8Array.from([0x0b]), "struct"), undefined);
+  });
+});
+
+describe("decodeRequest", () => {
+  const invoke = (args: JsonObject) => toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id: "c", toolName: "t", arguments: args } }));
+
+  it(`decodes arguments up to ${maxArgumentDepth} levels as they are, with nothing left out`, () => {
+    for (const depth of [1, 50, maxArgumentDepth]) {
+      const request = decodeRequest(InvokeRequestSchema, invoke(nested(depth)));
+      assert.equal(tooDeep(request.call as object), undefined);
+      assert.equal(request.call?.id, "c");
+      let levels = 1;
+      for (let at = request.call?.arguments as JsonObject; at["a"] !== undefined; at = at["a"] as JsonObject) levels++;
+      assert.equal(levels, depth);
+    }
+  });
+
+  it("leaves out deeper arguments and names their depth on the call; the rest of the call stays", () => {
+    const request = decodeRequest(InvokeRequestSchema, invoke(nested(maxArgumentDepth + 1)));
+    assert.equal(request.call?.arguments, undefined);
+    assert.deepEqual(tooDeep(request.call as object), { field: "arguments", depth: maxArgumentDepth + 1 });
+    assert.equal(request.call?.id, "c");
+    assert.equal(request.call?.toolName, "t");
+    const config = decodeRequest(ConfigureRequestSchema, toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { list: [nested(600)] } })));
+    // The config object, the list, then 600 levels.
+    assert.deepEqual(tooDeep(config), { field: "config", depth: 602 });
+  });
+
+  it("decodes requests without JSON as protobuf-es does, and still rejects malformed bytes", () => {
+    const render = create(RenderRequestSchema, { payload: Uint8Array.from([1, 2, 3]), schemaVersion: "v1" });
+    assert.deepEqual(decodeRequest(RenderRequestSchema, toBinary(RenderRequestSchema, render)), render);
+    assert.throws(() => decodeRequest(InvokeRequestSchema, Uint8Array.from([0x0a, 0x09, 0x1a, 0x01])));
+  });
+});
