@@ -19,6 +19,7 @@ import {
 } from "../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { benchSocketDir } from "./bench-workspace.js";
 import { killTree, processCpuMs, residentSetKb, trackChild } from "./measure.js";
+import { servingPid } from "../test/support/serving-process.js";
 
 /** go-plugin's environment for the kernel's handshake (wire-contract.md §3). */
 export const handshakeEnvironment = {
@@ -152,12 +153,12 @@ export class PluginConnection {
 
   /** The process's VmRSS in KiB. */
   rssKb(): number | undefined {
-    return this.child.pid === undefined ? undefined : residentSetKb(this.child.pid);
+    return this.child.pid === undefined ? undefined : residentSetKb(servingPid(this.child.pid));
   }
 
   /** CPU time the process has used so far, in ms. */
   cpuMs(): number | undefined {
-    return this.child.pid === undefined ? undefined : processCpuMs(this.child.pid);
+    return this.child.pid === undefined ? undefined : processCpuMs(servingPid(this.child.pid));
   }
 
   /** The last stderr lines, for error messages. */

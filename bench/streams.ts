@@ -13,6 +13,7 @@ import path from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { ConfigureRequestSchema, InvokeRequestSchema } from "../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
 import { buildGoHost, GoHost } from "../test/runtime/interop/go-host.js";
+import { servingPid } from "../test/support/serving-process.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
 import { bundleFloodProvider } from "./provider-builds.js";
@@ -193,13 +194,13 @@ export const streamsSuite: Suite = {
           60_000,
         );
         await sleep(context.quick ? 200 : 1000);
-        const idle = memoryKb(slow.child.pid ?? -1);
+        const idle = memoryKb(servingPid(slow.child.pid ?? -1));
         context.log(`streams: ${producer} writing ${slowMib} MiB to a slow reader`);
         const started = performance.now();
         const args = producer === "child" ? { command: `head -c ${slowMib * mib} ${file}` } : { bytes: slowMib * mib };
         const outcome = await slow.invoke(`slow-${producer}`, producer === "child" ? "run" : "flood", args, 600_000, 1);
         const ms = performance.now() - started;
-        const after = memoryKb(slow.child.pid ?? -1);
+        const after = memoryKb(servingPid(slow.child.pid ?? -1));
         if (!idle || !after) {
           figures.push(unavailable(`peak RSS, ${producer}, slow reader`, "could not read /proc/<pid>/status"));
           continue;

@@ -16,6 +16,15 @@ export interface ServeOptions {
   readonly network?: "unix" | "tcp";
   /** How long in-flight calls get to end after the kernel's Shutdown; default 1000 ms (the host allows 2 s). */
   readonly shutdownGraceMs?: number;
+  /**
+   * Run under harness-tool's supervisor (runtime/supervisor): when a host launched this process,
+   * serve() starts the provider again as its child and stays in between, so every byte written to
+   * the provider's stdout and stderr (below process.stderr.write too) is filtered for secrets, and
+   * the tools' process groups are ended even when the host SIGKILLs the provider. Default true;
+   * false, or HARNESS_TOOL_SUPERVISOR=off in the environment, serves in this process alone
+   * (docs/runtime.md#the-supervisor says what is then no longer guaranteed).
+   */
+  readonly supervise?: boolean;
 }
 
 /**
@@ -25,12 +34,27 @@ export interface ServeOptions {
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
-  const [{ serveGoPlugin }, { createToolService }, { filterStderr, writeStderr }, { startTraceExport }] = await Promise.all([
+  const [{ supervisorChannel }, { supervisionWanted }] = await Promise.all([
+    import("./supervisor/supervisor-channel.js"),
+    import("./supervisor/supervision-wanted.js"),
+  ]);
+  const channel = supervisorChannel();
+  if (!channel && supervisionWanted(process.env, options.supervise)) {
+    // The kernel launched this process: it becomes the supervisor, and a copy of it the provider.
+    const [{ superviseProvider }, { disarmStartFailureGuard }] = await Promise.all([
+      import("./supervisor/supervise-provider.js"),
+      import("./transport/start-failure.js"),
+    ]);
+    disarmStartFailureGuard();
+    return superviseProvider();
+  }
+  const [{ serveGoPlugin }, { createToolService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
     import("./service/calls/tool-service.js"),
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);
+  const { superviseService } = await import("./supervisor/supervised-service.js");
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
   await serveGoPlugin(
@@ -47,6 +71,12 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       filterStderr(service.redactText);
       // So are exported spans: a handler may put anything into its own (runtime/telemetry/redacting-span-exporter.ts).
       traceExport?.redactWith(service.redactText);
+      // issue 22: secrets to the supervisor, the tools' groups to the orphan watchdog, strays named.
+      superviseService(service, {
+        attributes: provider.config.attributes,
+        channel,
+        warn: (message, fields) => writeStderr(hostLogLine("warn", message, fields)),
+      });
       return service;
     },
     {

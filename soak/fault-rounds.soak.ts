@@ -10,6 +10,7 @@ import { test } from "node:test";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { eventually } from "../test/runtime/interop/process-state.js";
 import { callContext, launchFaultProvider, printedPids, terminals } from "../test/runtime/reliability/support/fault-provider.js";
+import { servingPid } from "../test/support/serving-process.js";
 
 const rounds = Number(process.env["FAULT_ROUNDS"] ?? "200");
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
@@ -19,10 +20,12 @@ const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/child
 
 test(`${rounds} rounds of every fault against one provider: still serving, no growth`, async () => {
   const p = await launchFaultProvider();
+  // The provider itself, not its supervisor (test/support/serving-process.ts).
+  const pid = servingPid(p.pid);
   try {
     let baseline = { fds: 0, rss: 0 };
     for (let round = 0; round < rounds; round++) {
-      if (round === Math.min(10, rounds - 1)) baseline = { fds: fds(p.pid), rss: rssMb(p.pid) };
+      if (round === Math.min(10, rounds - 1)) baseline = { fds: fds(pid), rss: rssMb(pid) };
       const failures = await Promise.all(
         ["throw", "reject", "invalid-output", "tool-error"].map(
           (mode) => p.invoke({ id: `${round}-${mode}`, toolName: "fault", arguments: { mode }, callContext: callContext() }).done,
@@ -43,8 +46,8 @@ test(`${rounds} rounds of every fault against one provider: still serving, no gr
       assert.equal(terminals((await child.done).events).length, 0);
     }
     assert.equal(await p.ping(), 1);
-    assert.ok(await eventually(() => childrenOf(p.pid).length === 0, 5000), `child processes left: ${childrenOf(p.pid).join(" ")}`);
-    const now = { fds: fds(p.pid), rss: rssMb(p.pid) };
+    assert.ok(await eventually(() => childrenOf(pid).length === 0, 5000), `child processes left: ${childrenOf(pid).join(" ")}`);
+    const now = { fds: fds(pid), rss: rssMb(pid) };
     console.log(`# after ${rounds} rounds: fds ${baseline.fds} -> ${now.fds}, RSS ${baseline.rss.toFixed(0)} -> ${now.rss.toFixed(0)} MB`);
     assert.ok(now.fds <= baseline.fds + 10, "no file descriptor leak");
     // Orphaned handlers (ignore-cancel, hang) never settle by design, so a little state per round is expected;

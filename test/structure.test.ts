@@ -94,7 +94,8 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     "transport/tls": [],
     transport: ["errors", "generated", "service/calls", "service/kernel", "telemetry", "transport/tls"],
     testing: ["errors", "generated", "telemetry", "transport", "transport/tls"],
-    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "telemetry", "transport"],
+    supervisor: ["provider", "redaction", "service/calls", "service/process", "transport"],
+    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "supervisor", "telemetry", "transport"],
   },
   plugin: {
     ".": [],

@@ -43,6 +43,39 @@ export class ChildRegistry {
   }
 }
 
+/**
+ * Told of each child's process group while it may run: serve() points this at the orphan
+ * watchdog (runtime/supervisor), which ends the groups if the provider is SIGKILLed.
+ */
+export interface ChildGroupWatch {
+  watch(pgid: number): void;
+  forget(pgid: number): void;
+}
+
+let groupWatch: ChildGroupWatch | undefined;
+/** The pids of the children spawnChild started that have not closed yet, process-wide. */
+const spawnedPids = new Set<number>();
+
+/** Sets (or, with undefined, removes) the watch of every child spawned from now on. */
+export function watchChildGroups(watch: ChildGroupWatch | undefined): void {
+  groupWatch = watch;
+}
+
+/** The children ctx.spawn started that are still open: the ones the runtime itself ends. */
+export function spawnedChildPids(): ReadonlySet<number> {
+  return spawnedPids;
+}
+
+/** Whether the process group `pgid` still has a member. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Signals the child's process group (the child and everything it started); never throws. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
@@ -92,6 +125,8 @@ const hostOnlyVariables = new Set([
   "PLUGIN_UNIX_SOCKET_DIR",
   "PLUGIN_UNIX_SOCKET_GROUP",
   "PLUGIN_MULTIPLEX_GRPC",
+  // runtime/supervisor/supervisor-channel.ts: the supervisor's marker (serve() removes it too).
+  "HARNESS_TOOL_SUPERVISED",
 ]);
 
 /** `env` without the variables meant for the provider alone. */
@@ -146,6 +181,10 @@ export function spawnChild(command: string, args: readonly string[], options: Ch
     child.once("spawn", () => {
       started = true;
       hooks.registry.track(child, closed);
+      if (child.pid !== undefined) {
+        spawnedPids.add(child.pid);
+        groupWatch?.watch(child.pid);
+      }
     });
     child.once("error", (error: NodeJS.ErrnoException) => {
       if (started) return; // A failed kill() after start; 'close' still follows.
@@ -174,6 +213,7 @@ export function spawnChild(command: string, args: readonly string[], options: Ch
     });
     // 'close' comes after 'exit' and after every stdio stream ended: all output was reported.
     child.once("close", () => {
+      if (child.pid !== undefined && spawnedPids.delete(child.pid) && !groupAlive(child.pid)) groupWatch?.forget(child.pid);
       hooks.signal.removeEventListener("abort", onAbort);
       if (killTimer && !hooks.signal.aborted) clearTimeout(killTimer);
       settle();

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe } from "node:test";
 import { OutputStream } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { servingPid } from "../../support/serving-process.js";
 import { patternBlock, patternBlockBytes, patternDigest } from "./flow-pattern.js";
 import { scenario, skipFor, start, type Harness, type HostId } from "./host-matrix.js";
 import { eventually, processGone } from "./process-state.js";
@@ -57,7 +58,7 @@ export async function warmUp(host: ScenarioHost, patternFile: string): Promise<P
     { digest: true },
   );
   assert.equal(handler.digest?.stdout.bytes, 1 << 20);
-  return providerMemory(host.pid);
+  return providerMemory(servingPid(host.pid));
 }
 
 /** What one slow-reader run measured. */
@@ -93,7 +94,7 @@ export async function slowReaderScenario(
   const started = performance.now();
   const outcome = await host.invoke(call, { recvDelayMs: options.recvDelayMs, digest: true });
   const ms = performance.now() - started;
-  const memory = providerMemory(host.pid);
+  const memory = providerMemory(servingPid(host.pid));
   assert.equal(outcome.code, 0);
   const digest = outcome.digest;
   assert.ok(digest, "the host reports a digest");

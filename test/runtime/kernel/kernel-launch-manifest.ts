@@ -127,6 +127,7 @@ const fixtures = {
   probe: "test/runtime/kernel/fixtures/kernel-probe-provider.ts",
   startFault: "test/runtime/kernel/fixtures/start-fault-provider.ts",
   broken: "test/runtime/transport/fixtures/broken-provider.ts",
+  belowJavaScript: "test/runtime/transport/fixtures/below-javascript-provider.ts",
 } as const;
 
 /** The fixture the kernel's own integration test launches in place of its Go one. */
@@ -142,6 +143,7 @@ export function writeKernelLaunchManifest(dir: string, world: ExampleWorld, host
     sample: writeProviderScript(dir, "sample", fixtures.sample),
     probe: writeProviderScript(dir, "kernel-probe", fixtures.probe),
     broken: writeProviderScript(dir, "broken", fixtures.broken),
+    "below-javascript": writeProviderScript(dir, "below-javascript", fixtures.belowJavaScript),
   };
   for (const fault of ["exit", "throw", "hang", "stdout"]) {
     providers[`fault:${fault}`] = writeProviderScript(dir, `start-fault-${fault}`, fixtures.startFault, { HARNESS_TOOL_START_FAULT: fault });

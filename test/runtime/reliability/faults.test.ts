@@ -154,9 +154,16 @@ describe("handler faults through the wire", () => {
 
 // A burst of cancelled calls through both host stacks: test/runtime/interop/reset-burst.test.ts.
 
-test("the host SIGKILLed mid-call: the provider exits within 2 s, kills its children, removes its socket", async () => {
-  const ms = await hostSigkilledScenario();
-  console.log(`# provider exited ${ms.toFixed(0)} ms after its host was SIGKILLed`);
-});
+// Both ways: under the supervisor (the default) its own watch of the host would hide a provider
+// that no longer notices the host's death by itself (docs/runtime.md#the-supervisor).
+for (const [label, env] of [
+  ["", {}],
+  [" (HARNESS_TOOL_SUPERVISOR=off)", { HARNESS_TOOL_SUPERVISOR: "off" }],
+] as const) {
+  test(`the host SIGKILLed mid-call: the provider exits within 2 s, kills its children, removes its socket${label}`, async () => {
+    const ms = await hostSigkilledScenario(env);
+    console.log(`# provider exited ${ms.toFixed(0)} ms after its host was SIGKILLed${label}`);
+  });
+}
 
 test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", () => brokerEndedScenario());

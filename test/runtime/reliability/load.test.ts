@@ -17,6 +17,7 @@ import { ToolErrorCategory, type ToolEvent } from "harness-tool/generated/plugga
 import { createToolService, defineProvider, defineTool, ToolError } from "harness-tool";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 import { callContext, launchFaultProvider, terminals } from "./support/fault-provider.js";
+import { servingPid } from "../../support/serving-process.js";
 
 /** A full GC, whether or not node was started with --expose-gc (the flag can be set at run time). */
 function collectGarbage(): void {
@@ -228,7 +229,7 @@ it(`through the wire: ${count(wireCalls)} invokes at 64 concurrent calls, one te
     async function worker(): Promise<void> {
       while (next < total) {
         const n = next++;
-        if (n === Math.min(200, total - 1)) rssWarm = rssMb(p.pid);
+        if (n === Math.min(200, total - 1)) rssWarm = rssMb(servingPid(p.pid));
         // Every 8th call cancelled: past 1,000 of them nghttp2's stream-reset limit would end the
         // connection, had the provider not retired it first (docs/transport.md, "A burst of stream resets").
         const b = wire[n % wire.length]!;
@@ -260,7 +261,7 @@ it(`through the wire: ${count(wireCalls)} invokes at 64 concurrent calls, one te
     assert.deepEqual(mismatches.slice(0, 10), [], `${mismatches.length} calls ended wrongly`);
     assert.equal(ids.size, total);
     assert.equal(await p.ping(), 1);
-    const rss = rssMb(p.pid);
+    const rss = rssMb(servingPid(p.pid));
     console.log(`# provider RSS after warm-up ${rssWarm.toFixed(0)} MB, after ${total} calls ${rss.toFixed(0)} MB`);
     // Loose: RSS is not GC'd on demand; a per-call leak of the stream or call state would still
     // show up as steady growth, which the soak (100,000 calls) measures properly.

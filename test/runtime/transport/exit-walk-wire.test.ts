@@ -32,9 +32,14 @@ async function failure(what: string, run: () => Promise<unknown>): Promise<Sent[
   ];
 }
 
-it("through go-plugin, nothing the provider process sends holds the secret in any form", async () => {
+// Twice: with the supervisor (the default), and without it, where the JavaScript exits alone must
+// hold (the supervisor's byte filter would otherwise hide a missing one: docs/runtime.md#exits).
+it("through go-plugin, nothing the provider process sends holds the secret in any form", () => walk({}));
+it("through go-plugin without the supervisor, the JavaScript exits alone hold", () => walk({ HARNESS_TOOL_SUPERVISOR: "off" }));
+
+async function walk(env: { readonly [name: string]: string }): Promise<void> {
   const command = typeScriptProvider("exit-walk", "test/runtime/transport/fixtures/exit-walk-provider.ts");
-  const provider = await launch(command.command, { args: command.args, cwd: command.cwd, handshakeTimeoutMs: 30_000 });
+  const provider = await launch(command.command, { args: command.args, cwd: command.cwd, env, handshakeTimeoutMs: 30_000 });
   const sent: Sent[] = [];
   try {
     sent.push(...(await failure("Configure rejected", () => provider.configure({ api_key: secret, [carrier]: carrier }))));
@@ -80,4 +85,4 @@ it("through go-plugin, nothing the provider process sends holds the secret in an
   }
   const stderrText = provider.stderr.map((e) => e.raw).join("\n");
   for (const what of ["unhandled promise rejection", '"stream":"stdout"']) assert.ok(stderrText.includes(what), `stderr has the ${what} line`);
-});
+}

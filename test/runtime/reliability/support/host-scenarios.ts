@@ -30,13 +30,19 @@ export const protocolExitMs = 2000;
  * An intermediate host (fixtures/sigkill-host.ts) launches the fault provider and starts a call
  * whose process group ignores SIGTERM; the host is SIGKILLed. The provider must exit within the
  * protocol's 2 s, remove its socket, and take the call's children with it. Returns how long the
- * provider took to exit after its host was gone.
+ * provider took to exit after its host was gone. `env`: operator extras for the provider; with
+ * HARNESS_TOOL_SUPERVISOR=off the provider's own watch of its host is what ends it (under the
+ * supervisor, the supervisor's watch does too).
  */
-export async function hostSigkilledScenario(): Promise<number> {
-  const host = spawn(faultProvider.command, [...faultProvider.args.slice(0, 3), "test/runtime/reliability/fixtures/sigkill-host.ts", JSON.stringify(faultProvider)], {
-    cwd: faultProvider.cwd,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+export async function hostSigkilledScenario(env: { readonly [name: string]: string } = {}): Promise<number> {
+  const host = spawn(
+    faultProvider.command,
+    [...faultProvider.args.slice(0, 3), "test/runtime/reliability/fixtures/sigkill-host.ts", JSON.stringify(faultProvider), JSON.stringify(env)],
+    {
+      cwd: faultProvider.cwd,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const hostExited = new Promise<void>((resolve) => host.once("exit", () => resolve()));
   let reported: { pid: number; address: string; children: number[] } | undefined;
   try {

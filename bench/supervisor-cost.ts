@@ -1,0 +1,80 @@
+/**
+ * issue 22's supervisor, measured: spawn → handshake line, spawn → first GetSchema reply and the
+ * idle RSS of the launched process tree (supervisor, provider, watchdog), median of N round-robin
+ * launches (after one uncounted round) of the bench provider bundled from the sources, with the
+ * supervisor (the default) and with HARNESS_TOOL_SUPERVISOR=off. Run:
+ * `node --import tsx --conditions=harness-tool-source bench/supervisor-cost.ts [runs]`.
+ */
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { median } from "./measure.js";
+import { PluginConnection } from "./plugin-connection.js";
+import { bundleProvider } from "./provider-builds.js";
+
+/** Every process of the tree under `pid` (itself included). */
+function tree(pid: number): number[] {
+  const out = [pid];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const child of children === "" ? [] : children.split(" ")) out.push(...tree(Number(child)));
+    }
+  } catch {
+    // Gone.
+  }
+  return out;
+}
+
+/** RSS, PSS and USS (private pages) of `pid` in KiB, from smaps_rollup. */
+function memoryKiB(pid: number): { rss: number; pss: number; uss: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0);
+    return { rss: field("Rss"), pss: field("Pss"), uss: field("Private_Clean") + field("Private_Dirty") };
+  } catch {
+    return { rss: 0, pss: 0, uss: 0 };
+  }
+}
+
+const runs = Number(process.argv[2] ?? 20);
+const root = path.join(os.tmpdir(), "harness-tool-supervisor-cost");
+mkdirSync(root, { recursive: true });
+const built = await bundleProvider({ root } as Parameters<typeof bundleProvider>[0]);
+if (!built.ok) throw new Error(built.why);
+const modes = [
+  { id: "supervised", env: {}, file: built.file },
+  { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, file: built.file },
+] as const;
+const samples = new Map<string, { handshake: number[]; schema: number[]; rss: number[]; pss: number[]; uss: number[]; processes: number[] }>(
+  modes.map((m) => [m.id, { handshake: [], schema: [], rss: [], pss: [], uss: [], processes: [] }]),
+);
+for (let round = 0; round <= runs; round++) {
+  for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
+    const conn = await PluginConnection.launch(process.execPath, [mode.file], { timeoutMs: 15_000, env: mode.env });
+    try {
+      await conn.getSchema();
+      const schemaMs = conn.elapsedMs();
+      // Idle: after the first reply, once start-up work has settled.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const pids = tree(conn.child.pid as number);
+      if (round === 0) continue;
+      const s = samples.get(mode.id)!;
+      s.handshake.push(conn.handshakeMs);
+      s.schema.push(schemaMs);
+      const memory = pids.map(memoryKiB);
+      s.rss.push(memory.reduce((sum, m) => sum + m.rss, 0) / 1024);
+      s.pss.push(memory.reduce((sum, m) => sum + m.pss, 0) / 1024);
+      s.uss.push(memory.reduce((sum, m) => sum + m.uss, 0) / 1024);
+      s.processes.push(pids.length);
+    } finally {
+      await conn.close();
+    }
+  }
+}
+for (const mode of modes) {
+  const s = samples.get(mode.id)!;
+  console.log(
+    `${mode.id}: spawn → handshake ${median(s.handshake).toFixed(1)} ms, spawn → GetSchema ${median(s.schema).toFixed(1)} ms, idle RSS ${median(s.rss).toFixed(1)} MiB, PSS ${median(s.pss).toFixed(1)} MiB, USS ${median(s.uss).toFixed(1)} MiB over ${median(s.processes)} processes (median of ${runs})`,
+  );
+}

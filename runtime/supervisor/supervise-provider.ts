@@ -1,0 +1,158 @@
+/**
+ * The supervisor: the process the kernel launched, when serve() finds it is not yet supervised. It
+ * owns fds 1 and 2 (the host's pipes) and starts the provider again (same Node, same flags, same
+ * entry, same environment plus the marker) with stdout and stderr as pipes it reads, so every byte
+ * the provider process and whatever inherits its stdio write passes one filter, below the
+ * JavaScript layer: `fs.writeSync(2, ...)`, `process._rawDebug`, Node's own fatal reports, a child
+ * started with stderr inherited.
+ *
+ * - stdout: the first line (the go-plugin handshake, or a start failure in its place) is forwarded
+ *   verbatim: no secret exists before Configure. Nothing else is ever written to fd 1; later
+ *   stdout bytes become info log lines on stderr (`"stream":"stdout"`), redacted.
+ * - stderr: redacted with a hold-back of a possible secret's beginning (secret-stream-filter.ts).
+ * - fd 3 (supervisor-channel.ts): the secrets, and the process groups of the tools' children.
+ * - Orphans: the watchdog (orphan-watchdog.ts) ends the provider and those groups when this process
+ *   dies, SIGKILL included; when the provider ends, this process exits with its status.
+ * - Signals: SIGTERM and SIGHUP are passed on; SIGINT is ignored, as go-plugin's plugins do.
+ *
+ * issue 22 (1, 7).
+ */
+import { spawn } from "node:child_process";
+import { writeSync } from "node:fs";
+import type { Socket } from "node:net";
+import { OrphanWatchdog } from "./orphan-watchdog.js";
+import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
+import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
+
+/** How often the parent pid is checked: the host gone without closing anything. */
+const parentPollMs = 500;
+/** After the provider exited, how long its pipes may still take to drain (a child may hold them). */
+const drainMs = 200;
+
+/** Writes all of `data` to `fd`, waiting out a full non-blocking pipe; drops it when the reader is gone. */
+function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) {
+    try {
+      offset += writeSync(fd, data, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+/** A go-plugin log line (hclog's JSON keys; six fractional digits, as go-plugin parses them). */
+function stdoutLogLine(message: string): string {
+  const timestamp = new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+  return `${JSON.stringify({ stream: "stdout", "@level": "info", "@message": message, "@timestamp": timestamp })}\n`;
+}
+
+/**
+ * Runs this process as the supervisor of a second copy of itself; never resolves (the process
+ * exits with the provider's status).
+ */
+export function superviseProvider(): Promise<never> {
+  const secrets = new SecretSet();
+  const stderrFilter = new SecretStreamFilter(secrets);
+  const stdoutFilter = new SecretStreamFilter(secrets);
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    env: { ...process.env, [supervisedVariable]: String(process.pid) },
+    stdio: ["inherit", "pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  const watchdog = OrphanWatchdog.start();
+  if (child.pid !== undefined) watchdog?.watchProcess(child.pid);
+
+  child.once("error", (error) => {
+    writeAll(1, Buffer.from(`harness-tool: the provider cannot start: its supervisor could not start it: ${error.message}\n`));
+    process.exit(1);
+  });
+
+  // stdout: the handshake line verbatim, then log lines on stderr.
+  let handshake: Buffer | undefined = Buffer.alloc(0);
+  // Bytes, not text, until a line is whole: a chunk may end inside a UTF-8 character.
+  let stdoutLine = Buffer.alloc(0);
+  const stdoutRest = (data: Buffer): void => {
+    let pending = stdoutLine.length === 0 ? data : Buffer.concat([stdoutLine, data]);
+    for (let end = pending.indexOf(0x0a); end !== -1; end = pending.indexOf(0x0a)) {
+      writeAll(2, Buffer.from(stdoutLogLine(pending.subarray(0, end).toString("utf8"))));
+      pending = pending.subarray(end + 1);
+    }
+    stdoutLine = Buffer.from(pending);
+  };
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (handshake === undefined) return stdoutRest(stdoutFilter.push(chunk));
+    handshake = Buffer.concat([handshake, chunk]);
+    const end = handshake.indexOf(0x0a);
+    if (end === -1) return;
+    writeAll(1, handshake.subarray(0, end + 1));
+    const rest = handshake.subarray(end + 1);
+    handshake = undefined;
+    if (rest.length > 0) stdoutRest(stdoutFilter.push(rest));
+  });
+  child.stderr?.on("data", (chunk: Buffer) => writeAll(2, stderrFilter.push(chunk)));
+
+  // fd 3: secrets (answered once the filters have them) and the tools' process groups.
+  const channel = child.stdio[3] as Socket | null;
+  let channelLine = "";
+  channel?.on("error", () => {});
+  channel?.on("data", (chunk: Buffer) => {
+    const lines = (channelLine + chunk.toString("utf8")).split("\n");
+    channelLine = lines.pop() ?? "";
+    for (const line of lines) {
+      const message = parseChannelMessage(line);
+      if (message === undefined) continue;
+      if ("secrets" in message) {
+        secrets.learn(message.secrets);
+        channel.write("\n");
+      } else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
+      else watchdog?.forgetGroup(message.forgetGroup);
+    }
+  });
+
+  const forward = (signal: NodeJS.Signals) => () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on("SIGTERM", forward("SIGTERM"));
+  process.on("SIGHUP", forward("SIGHUP"));
+  process.on("SIGINT", () => {});
+  const parentPid = process.ppid;
+  const parentWatch = setInterval(() => {
+    if (process.ppid !== parentPid) forward("SIGTERM")();
+  }, parentPollMs);
+  parentWatch.unref();
+
+  child.once("exit", (code, signal) => {
+    if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
+      writeAll(2, stderrFilter.flush());
+      const rest = stdoutFilter.flush();
+      if (rest.length > 0 || stdoutLine.length > 0) stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
+      if (signal) {
+        process.removeAllListeners(signal);
+        process.kill(process.pid, signal);
+      }
+      process.exit(code ?? 1);
+    };
+    let pending = 2;
+    const drained = () => {
+      pending -= 1;
+      if (pending === 0) finish();
+    };
+    setTimeout(finish, drainMs);
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream || stream.readableEnded || stream.destroyed) drained();
+      else stream.once("close", drained);
+    }
+  });
+  return new Promise<never>(() => {});
+}

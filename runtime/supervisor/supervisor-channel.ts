@@ -1,0 +1,83 @@
+/**
+ * The private channel between the supervisor and the provider it started: fd 3 of the provider, a
+ * socket pair, one JSON message per line. The provider tells the supervisor the secrets Configure
+ * brought (and waits for the answer, so no write after Configure can reach the supervisor's filter
+ * before the secret does) and the process groups of its tools' children (which the supervisor's
+ * watchdog ends if the supervisor is SIGKILLed). The environment variable carries the
+ * supervisor's pid: a provider whose parent is not that process (a child that inherited the
+ * variable) is not supervised.
+ */
+import { readSync, writeSync } from "node:fs";
+
+/** Set by the supervisor for the provider it starts: its own pid. */
+export const supervisedVariable = "HARNESS_TOOL_SUPERVISED";
+/** The provider's end of the channel. */
+export const channelFd = 3;
+
+/** A message from the provider to the supervisor. */
+export type ChannelMessage = { readonly secrets: readonly string[] } | { readonly watchGroup: number } | { readonly forgetGroup: number };
+
+/** The provider's end of the channel. */
+export interface SupervisorChannel {
+  /** Blocks until the supervisor filters `secrets` too (or is gone). */
+  learnSecrets(secrets: readonly string[]): void;
+  watchGroup(pgid: number): void;
+  forgetGroup(pgid: number): void;
+}
+
+/**
+ * The channel when this process was started by harness-tool's supervisor, else undefined. Removes
+ * the variable from the environment either way, so no child of the provider inherits it.
+ */
+export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): SupervisorChannel | undefined {
+  const marker = env[supervisedVariable];
+  delete env[supervisedVariable];
+  if (marker === undefined || Number(marker) !== process.ppid) return undefined;
+  let open = true;
+  const send = (message: ChannelMessage): boolean => {
+    if (!open) return false;
+    try {
+      writeSync(channelFd, `${JSON.stringify(message)}\n`);
+      return true;
+    } catch {
+      // The supervisor is gone (EPIPE): its watchdog is ending this process.
+      open = false;
+      return false;
+    }
+  };
+  return {
+    learnSecrets(secrets) {
+      if (secrets.length === 0 || !send({ secrets })) return;
+      // The supervisor answers one byte once its filter has them; EOF means it is gone.
+      const answer = Buffer.alloc(1);
+      for (;;) {
+        try {
+          if (readSync(channelFd, answer, 0, 1, null) === 0) open = false;
+          return;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+            continue;
+          }
+          open = false;
+          return;
+        }
+      }
+    },
+    watchGroup: (pgid) => void send({ watchGroup: pgid }),
+    forgetGroup: (pgid) => void send({ forgetGroup: pgid }),
+  };
+}
+
+/** Parses one line of the channel; undefined for anything else. */
+export function parseChannelMessage(line: string): ChannelMessage | undefined {
+  try {
+    const value = JSON.parse(line) as Record<string, unknown>;
+    if (Array.isArray(value.secrets)) return { secrets: value.secrets.filter((s): s is string => typeof s === "string") };
+    if (Number.isInteger(value.watchGroup)) return { watchGroup: value.watchGroup as number };
+    if (Number.isInteger(value.forgetGroup)) return { forgetGroup: value.forgetGroup as number };
+  } catch {
+    // Not a message.
+  }
+  return undefined;
+}
