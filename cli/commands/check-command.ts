@@ -2,11 +2,11 @@
 import { readFileSync } from "node:fs";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { renderReport, reportPassed, type RuleResult } from "../check/conformance-report.js";
-import { defineCommand } from "../command-definition.js";
-import { assertLaunchable, explainLaunchFailure } from "../launch-provider.js";
-import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { assertLaunchable, explainLaunchFailure } from "../provider/launch-provider.js";
+import { workingDirectory, type ProviderCommand } from "../provider/provider-command.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "./usage-error.js";
 
 /** Options of the check command. */
 export interface CheckOptions {

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { harnessToolPackages, PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
 import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/provider-repo.js";
-import { defineCommand } from "../command-definition.js";
+import { defineCommand } from "./command-definition.js";
 import { packageRoot, packageVersion } from "../package-version.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "./usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
 

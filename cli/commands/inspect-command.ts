@@ -7,11 +7,11 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { defineCommand } from "../command-definition.js";
+import { defineCommand } from "./command-definition.js";
 import { InspectSession } from "../inspect/inspect-session.js";
 import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
-import { providerTarget } from "../inspect/provider-target.js";
-import { UsageError } from "../usage-error.js";
+import { providerTarget } from "../provider/provider-target.js";
+import { UsageError } from "./usage-error.js";
 
 /** The usage line. */
 export const inspectUsage = "harness-tool inspect <provider> [--config file.json] [--port N] [--cwd dir] [-- provider args]";

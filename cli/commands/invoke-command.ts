@@ -9,12 +9,12 @@ import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
-import { defineCommand } from "../command-definition.js";
-import { launchProvider, providerExitReport } from "../launch-provider.js";
-import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
+import { workingDirectory, type ProviderCommand } from "../provider/provider-command.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "./usage-error.js";
 
 /** Options of the invoke command. */
 export interface InvokeOptions {

@@ -1,9 +1,9 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { defineCommand } from "../command-definition.js";
-import { launchProvider } from "../launch-provider.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { launchProvider } from "../provider/launch-provider.js";
+import type { ProviderCommand } from "../provider/provider-command.js";
 import { renderTable } from "../terminal/table.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";

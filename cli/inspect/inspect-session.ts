@@ -22,8 +22,8 @@ import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/plugga
 import { OutputStream, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
 import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
-import { launchProvider } from "../launch-provider.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { launchProvider } from "../provider/launch-provider.js";
+import type { ProviderCommand } from "../provider/provider-command.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 import type {
   CallEndView,

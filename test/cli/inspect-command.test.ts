@@ -7,7 +7,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { it } from "node:test";
 import { main } from "../../cli/main.js";
-import { providerTarget } from "../../cli/inspect/provider-target.js";
+import { providerTarget } from "../../cli/provider/provider-target.js";
 import { repoRoot } from "../support/buf.js";
 
 async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {

@@ -4,7 +4,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../commands/usage-error.js";
 
 /** The executable and its arguments. */
 export interface ProviderCommand {

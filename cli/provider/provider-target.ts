@@ -8,9 +8,9 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { packageRoot as cliPackageRoot } from "../package-version.js";
-import type { ProviderCommand } from "../provider-command.js";
-import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../runtime-sources.js";
-import { UsageError } from "../usage-error.js";
+import type { ProviderCommand } from "./provider-command.js";
+import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "./runtime-sources.js";
+import { UsageError } from "../commands/usage-error.js";
 
 const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"];
 

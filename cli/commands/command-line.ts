@@ -5,7 +5,7 @@
  * starts the provider's arguments).
  */
 import type { CommandDefinition, CommandInput, FlagDefinition, FlagDefinitions, FlagValues, PositionalDefinition } from "./command-definition.js";
-import { wrapText } from "./terminal/terminal-width.js";
+import { wrapText } from "../terminal/terminal-width.js";
 import { UsageError } from "./usage-error.js";
 
 /** What the command line asked for: run the command, or show its help. */

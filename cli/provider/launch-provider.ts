@@ -8,7 +8,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import path from "node:path";
 import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
 import type { ProviderCommand } from "./provider-command.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../commands/usage-error.js";
 
 /** The provider could not be started, or never completed its handshake: exit 2. */
 export class ProviderLaunchError extends UsageError {}
