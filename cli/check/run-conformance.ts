@@ -22,7 +22,7 @@ import {
 import { checkToolDeclarations, invariantSources, isToolSchemaDocument, jsonSchemaFromWire, toolDeclarationFromWire, type InvariantRule } from "harness-tool";
 import { kernelEnvironment, killGraceMs, launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { PROTOCOL_VERSION } from "harness-tool";
-import type { ProviderCommand } from "../provider/provider-command.js";
+import type { ProviderCommand } from "../provider/provider-target.js";
 import { truncate } from "../terminal/terminal-width.js";
 import { categoryName } from "../terminal/wire-names.js";
 import type { RuleResult } from "./conformance-report.js";

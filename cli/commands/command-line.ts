@@ -192,7 +192,7 @@ export function renderOverview(commands: readonly CommandDefinition[], width: nu
     ),
     "",
     ...wrapText(
-      "<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it: no shell, a fresh process for every command.",
+      "<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it (no shell, a fresh process for every command); a .ts entry (run through tsx), a .js entry or a provider folder with src/main.ts is started with Node.",
       width,
     ),
   ];

@@ -23,7 +23,7 @@ import { OutputStream, type ToolSchema } from "harness-tool/generated/pluggableh
 import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
 import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
 import { launchProvider } from "../provider/launch-provider.js";
-import type { ProviderCommand } from "../provider/provider-command.js";
+import type { ProviderCommand } from "../provider/provider-target.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 import type {
   CallEndView,

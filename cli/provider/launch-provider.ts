@@ -1,59 +1,34 @@
 /**
- * Launching a provider for a CLI command, with errors that say what to do: a missing file, a file
- * that is not executable, TypeScript sources, an interpreter that is not installed, a provider that
- * exits before its handshake. Each is a launch problem (exit 2). A provider that dies during a call
- * is described by how it exited and the last lines it wrote to stderr.
+ * Launching a provider for a CLI command, with errors that say what to do. What the target names is
+ * decided first (provider-target.ts refuses a missing file, a folder without an entry, a file that
+ * is not executable); here, what only spawning shows: a name not on PATH, an interpreter that is not
+ * installed, a provider that exits before its handshake. Each is a launch problem (exit 2). A
+ * provider that dies during a call is described by how it exited and the last lines it wrote to stderr.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
-import type { ProviderCommand } from "./provider-command.js";
-import { UsageError } from "../commands/usage-error.js";
+import { type ProviderCommand, ProviderLaunchError } from "./provider-target.js";
 
-/** The provider could not be started, or never completed its handshake: exit 2. */
-export class ProviderLaunchError extends UsageError {}
-
-const bundleHint = "`npm run build` writes dist/provider.mjs (harness-tool bundle), the executable to launch";
-
-/** What is wrong with `command` as an executable, before trying it; undefined when nothing is seen. */
-function launchProblem(command: string, code: string | undefined): string | undefined {
+/** What spawning `command` failed on (its errno `code`), said for a person; undefined when not a spawn failure. */
+function spawnProblem(command: string, code: string | undefined): string | undefined {
+  if (code !== "ENOENT" && code !== "ENOEXEC" && code !== "EACCES") return undefined;
   const isPath = command.includes("/") || command.includes(path.sep);
   if (!isPath) {
-    if (code !== "ENOENT") return undefined;
     return existsSync(command)
       ? `${command} is not on PATH: give its path, ./${command}`
       : `no executable named ${command} on PATH: give the provider's path (e.g. dist/provider.mjs)`;
   }
-  if (!existsSync(command)) {
-    const underDist = command.split(/[/\\]/).includes("dist");
-    return `${command} does not exist${underDist ? `: build it first (${bundleHint})` : ""}`;
-  }
-  if (statSync(command).isDirectory())
-    return `${command} is a directory, not an executable: launch the provider's entry, e.g. ${path.join(command, "provider.mjs")}`;
-  if (/\.(m|c)?ts$/.test(command)) return `${command} is TypeScript, which the kernel cannot launch: ${bundleHint}`;
-  try {
-    accessSync(command, constants.X_OK);
-  } catch {
-    return `${command} is not executable: chmod +x ${command}, or launch dist/provider.mjs, which harness-tool bundle makes executable`;
-  }
-  if (code === "ENOENT" || code === "ENOEXEC") {
-    const first = readFileSync(command, "utf8").split("\n", 1)[0] ?? "";
-    return first.startsWith("#!")
-      ? `${command} names an interpreter that is not installed here: ${first}`
-      : `${command} has no #! line naming its interpreter (e.g. #!/usr/bin/env node)`;
-  }
-  return undefined;
-}
-
-/** Throws a ProviderLaunchError when `provider.command` visibly cannot be launched (missing, not executable, ...). */
-export function assertLaunchable(provider: ProviderCommand): void {
-  const seen = launchProblem(provider.command, undefined);
-  if (seen) throw new ProviderLaunchError(`cannot launch the provider: ${seen}`);
+  if (code === "EACCES") return `${command} is not executable: chmod +x ${command}`;
+  if (!existsSync(command)) return `${command} does not exist`;
+  const first = readFileSync(command, "utf8").split("\n", 1)[0] ?? "";
+  return first.startsWith("#!")
+    ? `${command} names an interpreter that is not installed here: ${first}`
+    : `${command} has no #! line naming its interpreter (e.g. #!/usr/bin/env node)`;
 }
 
 /** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
 export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
-  assertLaunchable(provider);
   const { launch } = await import("harness-tool/testing");
   try {
     return await launch(provider.command, { ...options, args: provider.args });
@@ -64,7 +39,7 @@ export async function launchProvider(provider: ProviderCommand, options: LaunchO
 
 /** A failed launch as a ProviderLaunchError saying what to do, or the provider's own reason. */
 export function explainLaunchFailure(provider: ProviderCommand, error: unknown): ProviderLaunchError {
-  const problem = launchProblem(provider.command, (error as NodeJS.ErrnoException).code);
+  const problem = spawnProblem(provider.command, (error as NodeJS.ErrnoException).code);
   if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
   // A harness-tool provider states why it cannot start where the handshake line would be.
   const message = (error instanceof Error ? error.message : String(error)).replace(
