@@ -9,7 +9,7 @@
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { scaffoldFiles } from "../cli/templates/provider-repo.js";
+import { scaffoldFiles } from "../cli/templates/scaffold-files.js";
 import { bufExecutable, repoBin, type BenchWorkspace } from "./bench-workspace.js";
 import { pluginCommand } from "./harness-tool-plugin.js";
 import { runTimed } from "./measure.js";
