@@ -171,7 +171,8 @@ describe("harness-tool init, end to end", () => {
       inspect.state.tools.some((t) => t.name === "read_note"),
       JSON.stringify(inspect.state.tools),
     );
-    assert.doesNotMatch(inspect.err, /tsx/, "a scaffold runs its sources without installing anything more");
+    assert.doesNotMatch(inspect.err, /install/, "a scaffold runs its sources without installing anything more");
+    assert.match(inspect.err, /launching \S+node --import \S+node_modules\/tsx\/dist\/esm\/index\.mjs \S+src\/main\.ts/);
     assert.equal(inspect.code, 0, inspect.err);
   });
 
