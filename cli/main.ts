@@ -11,9 +11,9 @@ import { inspectCommandDefinition } from "./commands/inspect-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
-import { packageVersion } from "./package-version.js";
+import { packageVersion } from "./templates/cli-package.js";
 import { terminalWidth } from "./terminal/terminal-width.js";
-import { UsageError } from "./commands/usage-error.js";
+import { UsageError } from "./terminal/usage-error.js";
 
 /**
  * The command table, in the order `harness-tool --help` lists it.

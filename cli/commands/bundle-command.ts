@@ -15,7 +15,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 // esbuild's ES module output of CommonJS dependencies (grpc-js) needs a `require` in scope.
 const banner = [

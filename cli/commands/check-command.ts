@@ -6,7 +6,7 @@ import { explainLaunchFailure } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the check command. */
 export interface CheckOptions {

@@ -6,7 +6,7 @@
  */
 import type { CommandDefinition, CommandInput, FlagDefinition, FlagDefinitions, FlagValues, PositionalDefinition } from "./command-definition.js";
 import { wrapText } from "../terminal/terminal-width.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** What the command line asked for: run the command, or show its help. */
 export type ParsedCommandLine = { readonly help: true } | ({ readonly help: false } & CommandInput<FlagDefinitions>);

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** The working directory a call runs in: it must exist, as it would for the kernel. */
 export function workingDirectory(given: string | undefined): string {

@@ -9,7 +9,7 @@ import { type InspectServer, startInspectServer } from "../inspect/inspect-serve
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Where the command writes and what stops it. */
 export interface InspectIo {

@@ -14,7 +14,7 @@ import { type ProviderCommand, providerTarget } from "../provider/provider-targe
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the invoke command. */
 export interface InvokeOptions {

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Finds the tsconfig.json nearest to `file`. */
 function nearestTsconfig(file: string): string | undefined {

@@ -17,7 +17,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { UsageError } from "../commands/usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "./runtime-sources.js";
 
 /** The executable and its arguments: what is spawned. */

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { packageRoot } from "../package-version.js";
+import { packageRoot } from "./cli-package.js";
 import { fillTemplate, templateFiles, type TemplateValues } from "./fill-template.js";
 import { protobufVersion, type PackageSpecs } from "./package-sources.js";
 
