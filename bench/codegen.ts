@@ -12,7 +12,7 @@ import { hottestFunctions, selfTimeByOwner } from "./cpu-profile.js";
 import { gnuTime, median, parsePeakRss, roundRobinOrder, runTimed } from "./measure.js";
 import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
-import { scaffoldPluginOptions } from "../cli/templates/provider-repo.js";
+import { scaffoldPluginOptions } from "../cli/templates/scaffold-files.js";
 import { protoLayouts, writeSyntheticProtos, type ProtoLayout } from "./synthetic-protos.js";
 
 type ContenderId = "harness-tool" | "protoc-gen-es";
@@ -172,7 +172,7 @@ export const codegenSuite: Suite = {
     const es: Contender = { id: "protoc-gen-es", argv: ["protoc-gen-es"], opts: ["target=ts", "import_extension=js", ...rewriteImports] };
     const contenders: Contender[] = [es];
     // The options a provider repository gives it: what `harness-tool init` writes.
-    if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: [...scaffoldPluginOptions] });
+    if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: scaffoldPluginOptions() });
     else notes.push(`protoc-gen-harness-tool: ${ours.why}`);
     const medians = new Map<string, number>();
     for (const layout of protoLayouts) {
@@ -240,7 +240,7 @@ export const codegenSuite: Suite = {
       title: this.title,
       method: [
         `Synthetic providers from bench/synthetic-protos.ts (each tool: a request of 7 fields with a nested message, a nested enum, repeated scalars and messages, comments; a response of 4 fields), one-file (one service) and many-files (files of ≤10 tools, each with its own service).`,
-        `\`${path.basename(bufExecutable())} generate\` (native binary, strategy all) with one plugin: protoc-gen-es 2.17.0 (target=ts, import_extension=js, rewrite_imports to harness-tool/generated) or protoc-gen-harness-tool (${ours.ok ? ours.describe : "not available"}, the bundle \`npm run build\` makes; ${scaffoldPluginOptions.join(", ")}, as \`harness-tool init\` writes).`,
+        `\`${path.basename(bufExecutable())} generate\` (native binary, strategy all) with one plugin: protoc-gen-es 2.17.0 (target=ts, import_extension=js, rewrite_imports to harness-tool/generated) or protoc-gen-harness-tool (${ours.ok ? ours.describe : "not available"}, the bundle \`npm run build\` makes; ${scaffoldPluginOptions().join(", ")}, as \`harness-tool init\` writes).`,
         `Median wall of ${runs} run(s) per contender, round-robin; a contender whose first run exceeds ${formatMs(slowMs)} is run once; limit ${formatMs(timeoutMs)} per run.`,
         `Peak RSS: GNU time (%M, the largest single process) wrapped around the plugin inside buf.gen.yaml, so it is the plugin's own peak; GNU time around buf (the largest process of the whole tree, plugin included) is in the note.`,
       ],

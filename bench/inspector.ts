@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { InspectSession } from "../cli/inspect/inspect-session.js";
 import { startInspectServer } from "../cli/inspect/inspect-server.js";
-import { providerTarget } from "../cli/inspect/provider-target.js";
+import { providerTarget } from "../cli/provider/provider-target.js";
 import { repoRoot } from "./bench-workspace.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";

@@ -2,14 +2,14 @@
  * harness-tool's type-check corpus: the repository `harness-tool init` writes, with the synthetic
  * provider's proto in place of the example and `npm run generate` run, as a user of the
  * synthetic tools would have it. The scaffold's own package.json, buf.yaml, buf.gen.yaml and
- * tsconfig.json (templates/provider-repo.ts); src/handlers.ts implementing the generated handler
+ * tsconfig.json (cli/templates/provider/); src/handlers.ts implementing the generated handler
  * interface with the body every corpus shares; src/main.ts serving the provider, as the
  * scaffold's does; node_modules/harness-tool is the workspace's built package, and the plugin runs
  * through its bin, as npm links it.
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { scaffoldFiles } from "../cli/templates/provider-repo.js";
+import { scaffoldFiles } from "../cli/templates/scaffold-files.js";
 import { bufExecutable, repoBin, type BenchWorkspace } from "./bench-workspace.js";
 import { pluginCommand } from "./harness-tool-plugin.js";
 import { runTimed } from "./measure.js";

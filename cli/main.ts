@@ -2,8 +2,8 @@
  * The `harness-tool` command line. Each command resolves to an exit code; usage mistakes print a
  * short explanation and exit 2, never a stack trace.
  */
-import type { CommandDefinition, CommandStreams } from "./command-definition.js";
-import { parseCommandLine, renderCommandHelp, renderOverview } from "./command-line.js";
+import type { CommandDefinition, CommandStreams } from "./commands/command-definition.js";
+import { parseCommandLine, renderCommandHelp, renderOverview } from "./commands/command-line.js";
 import { bundleCommandDefinition } from "./commands/bundle-command.js";
 import { checkCommandDefinition } from "./commands/check-command.js";
 import { initCommandDefinition } from "./commands/init-command.js";
@@ -11,16 +11,16 @@ import { inspectCommandDefinition } from "./commands/inspect-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
-import { packageVersion } from "./package-version.js";
+import { packageVersion } from "./templates/cli-package.js";
 import { terminalWidth } from "./terminal/terminal-width.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./terminal/usage-error.js";
 
 /**
  * The command table, in the order `harness-tool --help` lists it.
  *
  * To add a command: in cli/commands/<name>-command.ts export
  * `const <name>CommandDefinition = defineCommand({ name, summary, positionals, flags, examples, run })`
- * (see cli/command-definition.ts), import it here and add it to this list. Parsing, `--help`, usage
+ * (see cli/commands/command-definition.ts), import it here and add it to this list. Parsing, `--help`, usage
  * errors and exit codes come from the declaration; nothing else in this file changes. Keep a
  * command module's top-level imports light and import heavy dependencies (grpc-js, ts-morph,
  * esbuild) inside `run`: every command module loads for `harness-tool --help`.

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { scaffoldFiles } from "../cli/templates/provider-repo.js";
+import { scaffoldFiles } from "../cli/templates/scaffold-files.js";
 import { repoRoot } from "./support/buf.js";
 
 type Version = [number, number, number];

@@ -110,13 +110,15 @@ describe("a provider repository using the installed packages", () => {
   it("each package ships what runs, its README and LICENSE, and no TypeScript sources or source maps", () => {
     for (const [which, list] of files) {
       for (const file of ["package.json", "README.md", "LICENSE"]) assert.ok(list.includes(file), `${which} does not ship ${file}`);
+      // The CLI's templates/ are data, the files `init` writes (a new repository's sources and tests).
+      const own = list.filter((f) => which !== "cli" || !f.startsWith("templates/"));
       assert.deepEqual(
-        list.filter((f) => /\.map$|(?<!\.d)\.ts$|\.tsx$/.test(f)),
+        own.filter((f) => /\.map$|(?<!\.d)\.ts$|\.tsx$/.test(f)),
         [],
         `${which} ships sources or maps`,
       );
       assert.deepEqual(
-        list.filter((f) => /(^|\/)test\/|\.test\./.test(f)),
+        own.filter((f) => /(^|\/)test\/|\.test\./.test(f)),
         [],
         `${which} ships tests`,
       );
@@ -125,6 +127,19 @@ describe("a provider repository using the installed packages", () => {
     assert.ok(files.get("plugin")?.includes("dist/THIRD-PARTY-NOTICES.md"));
     assert.ok(files.get("cli")?.includes("inspect/page-dist/inspector.js"));
     assert.ok(files.get("cli")?.includes("dist/main.js"));
+    // Every template file init reads, and no more.
+    const templates = readdirSync(path.join(repoRoot, "cli/templates"), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && /^(provider|example-tools)(\/|$)/.test(path.relative(path.join(repoRoot, "cli/templates"), e.parentPath)))
+      .map((e) => path.relative(path.join(repoRoot, "cli"), path.join(e.parentPath, e.name)))
+      .sort();
+    assert.ok(templates.length > 20, templates.join(" "));
+    assert.deepEqual(
+      files
+        .get("cli")
+        ?.filter((f) => f.startsWith("templates/"))
+        .sort(),
+      templates,
+    );
     assert.ok(files.get("runtime")?.includes("dist/index.d.ts"));
   });
 

@@ -15,6 +15,11 @@ export interface RuleResult {
   readonly why: string;
 }
 
+/** A row of the report. */
+export function ruleResult(rule: string, section: string, status: RuleStatus, why = ""): RuleResult {
+  return { rule, section, status, why };
+}
+
 /**
  * The report as a table `width` columns wide: the reasons wrap onto more lines; when that is not
  * enough, the spec section and then the rule are cut, with an ellipsis.

@@ -13,9 +13,9 @@
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { defineCommand } from "../command-definition.js";
-import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../runtime-sources.js";
-import { UsageError } from "../usage-error.js";
+import { defineCommand } from "./command-definition.js";
+import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 // esbuild's ES module output of CommonJS dependencies (grpc-js) needs a `require` in scope.
 const banner = [
@@ -66,7 +66,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       // Packages' ES module builds where their exports offer one (@opentelemetry/api): esbuild can
       // drop what a provider never uses (the API's metrics half), about 40 KiB.
       // An entry inside this repository (an example) finds the runtime's workspace, which has no
-      // dist/ until `npm run build`: its sources are bundled instead (runtime-sources.ts).
+      // dist/ until `npm run build`: its sources are bundled instead (cli/provider/runtime-sources.ts).
       conditions: isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"],
       logLevel: "silent",
       metafile: true,

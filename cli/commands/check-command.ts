@@ -1,12 +1,12 @@
 /** `harness-tool check <provider>`: runs the conformance suite and prints the report. */
-import { readFileSync } from "node:fs";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { renderReport, reportPassed, type RuleResult } from "../check/conformance-report.js";
-import { defineCommand } from "../command-definition.js";
-import { assertLaunchable, explainLaunchFailure } from "../launch-provider.js";
-import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { explainLaunchFailure } from "../provider/launch-provider.js";
+import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
+import { readJsonObjectFile, workingDirectory } from "./command-options.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the check command. */
 export interface CheckOptions {
@@ -19,24 +19,12 @@ export interface CheckOptions {
   readonly out: NodeJS.WritableStream;
 }
 
-function readJsonObject(file: string, flag: string): JsonObject {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new UsageError(`cannot read ${flag} ${file}: ${(e as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag} ${file} must hold a JSON object`);
-  return value as JsonObject;
-}
-
 /** Runs the command; resolves to the exit code (1 when any rule failed). */
 export async function checkCommand(provider: ProviderCommand, options: CheckOptions): Promise<number> {
-  const resourceArguments = options.argsFile ? (readJsonObject(options.argsFile, "--args-file") as { [tool: string]: JsonObject }) : undefined;
+  const resourceArguments = options.argsFile ? (readJsonObjectFile(options.argsFile, "--args-file") as { [tool: string]: JsonObject }) : undefined;
   if (resourceArguments && !options.allowResources) throw new UsageError("--args-file only matters with --allow-resources");
-  assertLaunchable(provider);
   const { runConformance } = await import("../check/run-conformance.js");
-  const config = options.configFile ? readJsonObject(options.configFile, "--config") : undefined;
+  const config = options.configFile ? readJsonObjectFile(options.configFile, "--config") : undefined;
   let results: RuleResult[];
   try {
     results = await runConformance(provider, {
@@ -55,9 +43,9 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
 /** The command line of `harness-tool check`. */
 export const checkCommandDefinition = defineCommand({
   name: "check",
-  summary: "run the conformance suite against a provider executable",
+  summary: "run the conformance suite against a provider",
   description: [
-    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails.",
+    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails. <provider> may be the sources (src/main.ts, or the repository's folder) while you write the handlers; the kernel launches only the built executable, so check dist/provider.mjs before shipping.",
     `Data-source tools are invoked with sample arguments. Resource and interactive tools change things or wait for a person, so they are invoked only with --allow-resources, and only those named in --args-file, a JSON object of arguments by tool name: {"save_note": {"title": "t", "body": "b"}}.`,
   ].join("\n\n"),
   positionals: [{ name: "provider" }],
@@ -71,16 +59,13 @@ export const checkCommandDefinition = defineCommand({
   providerArgs: true,
   examples: ["harness-tool check dist/provider.mjs --config dev-config.json", "harness-tool check dist/provider.mjs --allow-resources --args-file args.json"],
   run: ({ values, positionals, providerArgs }, { out }) => {
-    return checkCommand(
-      { command: positionals[0] as string, args: providerArgs },
-      {
-        ...(values.config ? { configFile: values.config } : {}),
-        allowResources: values["allow-resources"],
-        ...(values["args-file"] ? { argsFile: values["args-file"] } : {}),
-        cwd: workingDirectory(values.cwd),
-        json: values.json,
-        out,
-      },
-    );
+    return checkCommand(providerTarget(positionals[0] as string, providerArgs), {
+      ...(values.config ? { configFile: values.config } : {}),
+      allowResources: values["allow-resources"],
+      ...(values["args-file"] ? { argsFile: values["args-file"] } : {}),
+      cwd: workingDirectory(values.cwd),
+      json: values.json,
+      out,
+    });
   },
 });

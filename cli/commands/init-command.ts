@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { harnessToolPackages, PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
-import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/provider-repo.js";
-import { defineCommand } from "../command-definition.js";
-import { packageRoot, packageVersion } from "../package-version.js";
-import { UsageError } from "../usage-error.js";
+import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/scaffold-files.js";
+import { defineCommand } from "./command-definition.js";
+import { packageRoot, packageVersion } from "../templates/cli-package.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 const namePattern = /^[a-z][a-z0-9_]*$/;
 

@@ -4,17 +4,12 @@
  * Opens no browser by itself. Runs until Ctrl-C (or `stop` is aborted), then kills the provider the
  * way go-plugin does.
  */
-import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import type { JsonObject } from "@bufbuild/protobuf";
-import { defineCommand } from "../command-definition.js";
 import { InspectSession } from "../inspect/inspect-session.js";
 import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
-import { providerTarget } from "../inspect/provider-target.js";
-import { UsageError } from "../usage-error.js";
-
-/** The usage line. */
-export const inspectUsage = "harness-tool inspect <provider> [--config file.json] [--port N] [--cwd dir] [-- provider args]";
+import { providerTarget } from "../provider/provider-target.js";
+import { defineCommand } from "./command-definition.js";
+import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Where the command writes and what stops it. */
 export interface InspectIo {
@@ -26,23 +21,6 @@ export interface InspectIo {
   readonly onReady?: (url: string) => void;
 }
 
-function readConfig(file: string): JsonObject {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read --config ${file}: ${(e as Error).message}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--config ${file} is not JSON: ${(e as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`--config ${file} must hold a JSON object`);
-  return value as JsonObject;
-}
-
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 0;
   const port = Number(text);
@@ -50,32 +28,22 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
-/** Runs the command with its own arguments (before `--`) and the provider's; resolves to the exit code. */
-export async function inspectCommand(cli: readonly string[], providerArgs: readonly string[], io: InspectIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...cli],
-    allowPositionals: true,
-    options: { config: { type: "string" }, port: { type: "string" }, cwd: { type: "string" } },
-  });
-  const [target] = positionals;
-  if (!target || positionals.length > 1) throw new UsageError(`usage: ${inspectUsage}`);
-  return inspectTarget({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, io);
-}
-
 /** The command's parsed arguments. */
-interface InspectArguments {
+export interface InspectArguments {
   readonly target: string;
   readonly config: string | undefined;
   readonly port: string | undefined;
   readonly cwd: string | undefined;
 }
 
-async function inspectTarget(values: InspectArguments, providerArgs: readonly string[], io: InspectIo): Promise<number> {
-  const config = values.config === undefined ? undefined : readConfig(values.config);
+/** Runs the command until `io.stop` is aborted; resolves to the exit code. */
+export async function inspectCommand(values: InspectArguments, providerArgs: readonly string[], io: InspectIo): Promise<number> {
+  const config = values.config === undefined ? undefined : readJsonObjectFile(values.config, "--config");
   const port = parsePort(values.port);
+  const workingDirectoryOfCalls = workingDirectory(values.cwd);
   const provider = providerTarget(values.target, providerArgs);
   io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
-  const session = await InspectSession.start(provider, { ...(config ? { config } : {}), workingDirectory: values.cwd ?? process.cwd() });
+  const session = await InspectSession.start(provider, { ...(config ? { config } : {}), workingDirectory: workingDirectoryOfCalls });
   try {
     let server: InspectServer;
     try {
@@ -131,7 +99,7 @@ export const inspectCommandDefinition = defineCommand({
     process.once("SIGTERM", onSignal);
     try {
       const [target] = positionals as [string];
-      return await inspectTarget({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, { ...streams, stop: stop.signal });
+      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, { ...streams, stop: stop.signal });
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

@@ -5,16 +5,16 @@
  * collects the spans the provider exports (the test host's OTLP receiver) and prints their tree.
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
-import { defineCommand } from "../command-definition.js";
-import { launchProvider, providerExitReport } from "../launch-provider.js";
-import { workingDirectory, type ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
+import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
+import { readJsonObjectFile, workingDirectory } from "./command-options.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
-import { UsageError } from "../usage-error.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the invoke command. */
 export interface InvokeOptions {
@@ -44,23 +44,6 @@ export function parseArgsJson(text: string): JsonObject {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
   return value as JsonObject;
-}
-
-function readConfig(file: string | undefined): JsonObject {
-  if (file === undefined) return {};
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UsageError(`cannot read --config ${file}: ${(e as Error).message}`);
-  }
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
-    return value as JsonObject;
-  } catch (e) {
-    throw new UsageError(`--config ${file} is not a JSON object: ${(e as Error).message}`);
-  }
 }
 
 function isTty(stream: NodeJS.WritableStream): boolean {
@@ -115,7 +98,7 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 
 /** Runs the command; resolves to the exit code. */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
-  const config = readConfig(options.configFile);
+  const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
   const launched = await launchProvider(provider, options.trace ? { traces: true } : {});
   try {
     try {
@@ -214,27 +197,24 @@ export const invokeCommandDefinition = defineCommand({
     `harness-tool invoke dist/provider.mjs list --args '{"dir": "/tmp"}' --json`,
   ],
   run: async ({ values, positionals, providerArgs }, { out, err }) => {
-    const [command, tool] = positionals as [string, string];
+    const [target, tool] = positionals as [string, string];
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
     const interrupt = new AbortController();
     const onSigint = () => interrupt.abort();
     process.once("SIGINT", onSigint);
     try {
-      return await invokeCommand(
-        { command, args: providerArgs },
-        {
-          tool,
-          args,
-          ...(values.config ? { configFile: values.config } : {}),
-          cwd,
-          json: values.json,
-          trace: values.trace,
-          out,
-          err,
-          interrupt: interrupt.signal,
-        },
-      );
+      return await invokeCommand(providerTarget(target, providerArgs), {
+        tool,
+        args,
+        ...(values.config ? { configFile: values.config } : {}),
+        cwd,
+        json: values.json,
+        trace: values.trace,
+        out,
+        err,
+        interrupt: interrupt.signal,
+      });
     } finally {
       process.off("SIGINT", onSigint);
     }

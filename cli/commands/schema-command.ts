@@ -1,9 +1,9 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { defineCommand } from "../command-definition.js";
-import { launchProvider } from "../launch-provider.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { defineCommand } from "./command-definition.js";
+import { launchProvider } from "../provider/launch-provider.js";
+import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { renderTable } from "../terminal/table.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
 import { concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
@@ -57,6 +57,7 @@ export const schemaCommandDefinition = defineCommand({
   positionals: [{ name: "provider" }],
   flags: { json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" } },
   providerArgs: true,
-  examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json"],
-  run: ({ values, positionals, providerArgs }, { out }) => schemaCommand({ command: positionals[0] as string, args: providerArgs }, { json: values.json, out }),
+  examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json", "harness-tool schema src/main.ts"],
+  run: async ({ values, positionals, providerArgs }, { out }) =>
+    schemaCommand(providerTarget(positionals[0] as string, providerArgs), { json: values.json, out }),
 });

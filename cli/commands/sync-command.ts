@@ -1,8 +1,8 @@
 /** `harness-tool sync <handlers.ts>`: adds missing handlers, reports stale ones. */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { defineCommand } from "../command-definition.js";
-import { UsageError } from "../usage-error.js";
+import { defineCommand } from "./command-definition.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** Finds the tsconfig.json nearest to `file`. */
 function nearestTsconfig(file: string): string | undefined {

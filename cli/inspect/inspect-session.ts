@@ -19,11 +19,11 @@ import {
   type EmitRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
-import { OutputStream, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { OutputStream, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
 import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
-import { launchProvider } from "../launch-provider.js";
-import type { ProviderCommand } from "../provider-command.js";
+import { launchProvider } from "../provider/launch-provider.js";
+import type { ProviderCommand } from "../provider/provider-target.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
 import type {
   CallEndView,
@@ -158,6 +158,34 @@ function emitRequestJson(request: EmitRequest): Json {
     // binary: the base64 `payload` stays the only form
   }
   return json;
+}
+
+/** What the page shows for a ToolEvent other than output (output is batched and redacted apart). */
+function callEventView(event: ToolEvent, schema: ToolSchema | undefined): CallEventView | undefined {
+  const e = event.event;
+  switch (e.case) {
+    case "progress":
+      return { type: "progress", message: e.value.message, ...(e.value.fractionComplete !== undefined ? { fraction: e.value.fractionComplete } : {}) };
+    case "partialResult":
+      return { type: "partial", payload: (e.value.payload ?? {}) as Json };
+    case "exitStatus":
+      return { type: "exit", exitCode: e.value.exitCode, ...(e.value.signal !== undefined ? { signal: e.value.signal } : {}) };
+    case "result": {
+      const payload = e.value.payload ?? {};
+      const violations = schema?.outputSchema ? validateValue(jsonSchemaFromWire(schema.outputSchema) as unknown as JsonSchema, payload) : [];
+      return { type: "result", payload: payload as Json, violations: violations.map((v) => ({ path: v.path, message: v.message })) };
+    }
+    case "error":
+      return {
+        type: "error",
+        category: categoryName(e.value.category),
+        message: e.value.message,
+        retryable: e.value.retryable,
+        ...(e.value.details ? { details: e.value.details as Json } : {}),
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** A provider launched for the inspector, with its history. */
@@ -466,43 +494,17 @@ export class InspectSession {
       for await (const event of rpc) {
         firstEventMs ??= performance.now() - started;
         const e = event.event;
-        switch (e.case) {
-          case "outputChunk": {
-            const name = e.value.stream === OutputStream.STDERR ? "stderr" : "stdout";
-            output(name, streams[name].redact.push(e.value.data));
-            break;
-          }
-          case "progress":
-            add({ type: "progress", message: e.value.message, ...(e.value.fractionComplete !== undefined ? { fraction: e.value.fractionComplete } : {}) });
-            break;
-          case "partialResult":
-            add({ type: "partial", payload: (e.value.payload ?? {}) as Json });
-            break;
-          case "exitStatus":
-            add({ type: "exit", exitCode: e.value.exitCode, ...(e.value.signal !== undefined ? { signal: e.value.signal } : {}) });
-            break;
-          case "result": {
-            flushOutput();
-            terminal = true;
-            const payload = e.value.payload ?? {};
-            const violations = schema?.outputSchema ? validateValue(jsonSchemaFromWire(schema.outputSchema) as unknown as JsonSchema, payload) : [];
-            add({ type: "result", payload: payload as Json, violations: violations.map((v) => ({ path: v.path, message: v.message })) });
-            break;
-          }
-          case "error":
-            flushOutput();
-            terminal = true;
-            add({
-              type: "error",
-              category: categoryName(e.value.category),
-              message: e.value.message,
-              retryable: e.value.retryable,
-              ...(e.value.details ? { details: e.value.details as Json } : {}),
-            });
-            break;
-          default:
-            break;
+        if (e.case === "outputChunk") {
+          const name = e.value.stream === OutputStream.STDERR ? "stderr" : "stdout";
+          output(name, streams[name].redact.push(e.value.data));
+          continue;
         }
+        if (e.case === "result" || e.case === "error") {
+          flushOutput();
+          terminal = true;
+        }
+        const view = callEventView(event, schema);
+        if (view) add(view);
       }
     } catch (error) {
       if (!(error instanceof ProviderCallError)) problem = `the inspector lost the call: ${(error as Error).message}`;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { parseCommandLine } from "../../cli/command-line.js";
+import { parseCommandLine } from "../../cli/commands/command-line.js";
 import { commands, main } from "../../cli/main.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";

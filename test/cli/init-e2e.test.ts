@@ -1,10 +1,12 @@
 // The first hour of a provider author, end to end: pack harness-tool's three packages, then run the
 // README's quickstart block exactly as written (with npm's `yes` set to false, as on machines that
 // never install without asking): `npx --yes --package <cli> --package <runtime> harness-tool init`,
-// the new repository installing all three from their tarballs, install, generate,
-// build, the new repository's own tests, and an invoke. Then `harness-tool check`, `harness-tool
-// inspect` from the installed package, the interactive `init` under a pseudo-terminal, and the built dist/provider.mjs through every interop host, the
-// go-plugin v1.8.0 host in Go among them, as the kernel launches it.
+// the new repository installing all three from their tarballs, install, generate, build, the new
+// repository's own tests, and an invoke. Then schema, invoke, check and inspect on the scaffold's
+// folder and src/main.ts (the one provider-target rule), `harness-tool check`, `harness-tool inspect`
+// from the installed package, the interactive `init` under a pseudo-terminal, and the built
+// dist/provider.mjs through every interop host, the go-plugin v1.8.0 host in Go among them, as the
+// kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -53,6 +55,41 @@ function run(command: string, args: readonly string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", env: cleanEnv() });
   assert.equal(result.status, 0, `${command} ${args.join(" ")} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
+}
+
+/** What an inspector run from the installed bin served, and how it ended after SIGINT. */
+interface InspectRun {
+  readonly state: { tools: { name: string }[]; configState: { status: string } };
+  readonly err: string;
+  readonly code: number | null;
+}
+
+/**
+ * Runs the installed bin itself, not npx (SIGINT must reach the inspector; npm exec does not pass it
+ * on), waits for its URL, reads api/state (and runs `check` on the URL), then stops it with SIGINT.
+ */
+async function inspectFromBin(bin: string, argv: string[], cwd: string, check?: (url: string) => Promise<void>): Promise<InspectRun> {
+  const child = spawn(bin, argv, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  let state: InspectRun["state"];
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+        const found = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out);
+        if (found) resolve(found[0]);
+      });
+      void exited.then((code) => reject(new Error(`inspect exited with ${code} before printing its URL:\n${out}\n${err}`)));
+    });
+    await check?.(url);
+    state = (await (await fetch(new URL("api/state", url))).json()) as InspectRun["state"];
+  } finally {
+    child.kill("SIGINT");
+  }
+  return { state, err, code: await exited };
 }
 
 describe("harness-tool init, end to end", () => {
@@ -122,6 +159,23 @@ describe("harness-tool init, end to end", () => {
     assert.match(out, /rules: \d+ pass, 0 fail/);
   });
 
+  it("every command takes the scaffold's folder and src/main.ts (through the tsx the CLI brings) as well as dist/provider.mjs", async () => {
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    for (const target of [".", "src/main.ts"]) {
+      assert.match(run(bin, ["schema", target], repo), /^read_note\s/m, `schema ${target}`);
+      assert.match(run(bin, ["invoke", target, "read_note", "--config", "dev-config.json", "--args", '{"title": "hello"}'], repo), /"found": false/);
+      assert.match(run(bin, ["check", target, "--config", "dev-config.json"], repo), /rules: \d+ pass, 0 fail/, `check ${target}`);
+    }
+    const inspect = await inspectFromBin(bin, ["inspect", "src/main.ts", "--config", "dev-config.json"], repo);
+    assert.ok(
+      inspect.state.tools.some((t) => t.name === "read_note"),
+      JSON.stringify(inspect.state.tools),
+    );
+    assert.doesNotMatch(inspect.err, /install/, "a scaffold runs its sources without installing anything more");
+    assert.match(inspect.err, /launching \S+node --import \S+node_modules\/tsx\/dist\/esm\/index\.mjs \S+src\/main\.ts/);
+    assert.equal(inspect.code, 0, inspect.err);
+  });
+
   // CI always has util-linux's `script` (Debian's bsdutils); a machine without it skips.
   const terminal = hasScript() || process.env["CI"] ? {} : { skip: "util-linux's script is not installed" };
 
@@ -174,41 +228,20 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {
-    // The installed bin itself, not npx: SIGINT must reach the inspector (npm exec does not pass it on).
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
-    const child = spawn(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], {
-      cwd: repo,
-      env: cleanEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          out += chunk.toString("utf8");
-          const found = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out);
-          if (found) resolve(found[0]);
-        });
-        void exited.then((code) => reject(new Error(`inspect exited with ${code} before printing its URL:\n${out}\n${err}`)));
-      });
+    const inspect = await inspectFromBin(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], repo, async (url) => {
       const page = await fetch(url);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /inspector\.js/);
       assert.equal((await fetch(new URL("inspector.js", url))).status, 200);
       assert.equal((await fetch(new URL("/inspector.js", url))).status, 404);
-      const state = (await (await fetch(new URL("api/state", url))).json()) as { tools: { name: string }[]; configState: { status: string } };
-      assert.ok(
-        state.tools.some((t) => t.name === "read_note"),
-        JSON.stringify(state.tools),
-      );
-      assert.equal(state.configState.status, "accepted");
-    } finally {
-      child.kill("SIGINT");
-    }
-    assert.equal(await exited, 0, err);
+    });
+    assert.ok(
+      inspect.state.tools.some((t) => t.name === "read_note"),
+      JSON.stringify(inspect.state.tools),
+    );
+    assert.equal(inspect.state.configState.status, "accepted");
+    assert.equal(inspect.code, 0, inspect.err);
   });
 
   describeProviderInterop({

@@ -7,7 +7,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { it } from "node:test";
 import { main } from "../../cli/main.js";
-import { providerTarget } from "../../cli/inspect/provider-target.js";
+import { providerTarget } from "../../cli/provider/provider-target.js";
 import { repoRoot } from "../support/buf.js";
 
 async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {
@@ -52,11 +52,11 @@ it("reports a provider that cannot start as a launch problem (exit 2) saying wha
   assert.doesNotMatch(missing.err, /\n\s+at /);
 });
 
-it("starts a folder's src/main.ts and a TypeScript file through tsx, and executables as they are", () => {
+it("starts a folder's src/main.ts and a TypeScript file through tsx, and a bare name as it is (test/cli/provider-targets.test.ts has the whole rule)", () => {
   const folder = providerTarget("examples/exec", ["--verbose"]);
   assert.equal(folder.command, process.execPath);
   assert.match(folder.args.join(" "), /--import file:\/\/\S+tsx\/dist\/esm\/index\.mjs \S+examples\/exec\/src\/main\.ts --verbose$/);
-  assert.deepEqual(providerTarget("/usr/local/bin/provider", []), { command: "/usr/local/bin/provider", args: [] });
+  assert.deepEqual(providerTarget("provider-on-path", []), { command: "provider-on-path", args: [] });
   assert.equal(providerTarget("examples/exec/src/main.ts", []).command, process.execPath);
 });
 

@@ -21,11 +21,10 @@ describe("launch errors", () => {
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-launch-"));
     mkdirSync(path.join(dir, "dist"));
-    writeFileSync(path.join(dir, "dist/not-executable.mjs"), "#!/usr/bin/env node\n");
+    writeFileSync(path.join(dir, "dist/not-executable"), "#!/bin/sh\n");
     writeFileSync(path.join(dir, "no-interpreter"), "#!/nonexistent/bin/node\n");
     chmodSync(path.join(dir, "no-interpreter"), 0o755);
-    writeFileSync(path.join(dir, "main.ts"), "export {};\n");
-    chmodSync(path.join(dir, "main.ts"), 0o755);
+    mkdirSync(path.join(dir, "empty-folder"));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -37,11 +36,19 @@ describe("launch errors", () => {
     ],
     [
       "a file that is not executable",
-      () => path.join(dir, "dist/not-executable.mjs"),
-      /not-executable\.mjs is not executable: chmod \+x \S+not-executable\.mjs, or launch dist\/provider\.mjs/,
+      () => path.join(dir, "dist/not-executable"),
+      /not-executable is not executable: chmod \+x \S+not-executable, or launch dist\/provider\.mjs/,
     ],
-    ["TypeScript sources", () => path.join(dir, "main.ts"), /main\.ts is TypeScript, which the kernel cannot launch/],
-    ["a directory", () => path.join(dir, "dist"), /dist is a directory, not an executable: launch the provider's entry, e.g. \S+dist\/provider\.mjs/],
+    [
+      "a folder without a provider entry",
+      () => path.join(dir, "dist"),
+      /dist is a folder without a provider entry \(looked for src\/main\.ts, [^)]*\): give the provider's executable, e.g. \S+dist\/provider\.mjs/,
+    ],
+    [
+      "another folder without a provider entry",
+      () => path.join(dir, "empty-folder"),
+      /empty-folder is a folder without a provider entry \(looked for src\/main\.ts, [^)]*\): give the provider's executable, e.g. dist\/provider\.mjs/,
+    ],
     [
       "an interpreter that is not installed",
       () => path.join(dir, "no-interpreter"),

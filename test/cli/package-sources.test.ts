@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { defaultPackageSource, initCommand } from "../../cli/commands/init-command.js";
 import { harnessToolPackages, PackageSourceError, packageSpecs, protobufVersion, tarballName } from "../../cli/templates/package-sources.js";
-import { UsageError } from "../../cli/usage-error.js";
+import { UsageError } from "../../cli/terminal/usage-error.js";
 import { repoRoot } from "../support/buf.js";
 
 const manifest = (dir: string) =>

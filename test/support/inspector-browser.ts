@@ -37,11 +37,10 @@ export interface RunningInspector {
 
 /** Runs `harness-tool inspect <target>` with `config` written to a file in `dir`. */
 export async function startInspector(target: string, options: { dir: string; config?: object; cwd?: string }): Promise<RunningInspector> {
-  const cli = [target, "--cwd", options.cwd ?? options.dir];
+  let config: string | undefined;
   if (options.config) {
-    const file = path.join(options.dir, `config-${path.basename(target)}.json`);
-    writeFileSync(file, JSON.stringify(options.config));
-    cli.push("--config", file);
+    config = path.join(options.dir, `config-${path.basename(target)}.json`);
+    writeFileSync(config, JSON.stringify(options.config));
   }
   const out = new PassThrough();
   const err = new PassThrough();
@@ -52,7 +51,7 @@ export async function startInspector(target: string, options: { dir: string; con
   const stop = new AbortController();
   let ready!: (url: string) => void;
   const url = new Promise<string>((resolve) => (ready = resolve));
-  const done = inspectCommand(cli, [], { out, err, stop: stop.signal, onReady: ready });
+  const done = inspectCommand({ target, config, port: undefined, cwd: options.cwd ?? options.dir }, [], { out, err, stop: stop.signal, onReady: ready });
   const started = await Promise.race([
     url,
     done.then(

@@ -81,114 +81,120 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
   return out;
 }
 
-function AttributeFields({
-  attributes,
-  values,
-  onChange,
-  secretsSet,
-  prefix,
-}: {
+/** What AttributeFields draws: the attributes at one level, their values, and secrets already set. */
+interface AttributeFieldsProps {
   attributes: readonly ConfigAttributeView[];
   values: Values;
   onChange: (values: Values) => void;
   secretsSet: readonly string[];
   prefix: string;
-}) {
+}
+
+/** An attribute's name, required mark, type and sensitivity. */
+function attributeLabel(a: ConfigAttributeView) {
   return (
-    <div class="fields">
-      {attributes.map((a) => {
-        const set = (v: string | boolean | Values) => onChange({ ...values, [a.name]: v });
-        const label = (
-          <span class="field-name">
-            {a.name}
-            {a.required ? (
-              <abbr class="required" title="required">
-                *
-              </abbr>
-            ) : null}
-            <span class="field-type">{a.type}</span>
-            {a.sensitive ? <span class="badge secret">sensitive</span> : null}
-          </span>
-        );
-        const help = a.description ? <small class="help">{a.description}</small> : null;
-        const v = values[a.name];
-        if (a.type === "object") {
-          return (
-            <fieldset class="field nested" key={a.name}>
-              <legend>{label}</legend>
-              {help}
-              <AttributeFields
-                attributes={a.objectAttributes ?? []}
-                values={typeof v === "object" ? v : {}}
-                onChange={set}
-                secretsSet={secretsSet}
-                prefix={`${prefix}${a.name}.`}
-              />
-            </fieldset>
-          );
-        }
-        if (a.type === "bool") {
-          return (
-            <label class="field" key={a.name}>
-              {label}
-              <input type="checkbox" name={a.name} checked={v === true} onChange={(e) => set(e.currentTarget.checked)} />
-              {help}
-            </label>
-          );
-        }
-        if (a.sensitive) {
-          const isSet = secretsSet.includes(prefix + a.name);
-          return (
-            <label class="field" key={a.name}>
-              {label}
-              <input
-                type="password"
-                name={a.name}
-                autocomplete="off"
-                value={typeof v === "string" ? v : ""}
-                placeholder={isSet ? "set (leave empty to keep it)" : "not set"}
-                onInput={(e) => set(e.currentTarget.value)}
-              />
-              {help}
-            </label>
-          );
-        }
-        const multi = a.type === "list_string" || a.type === "list_number" || a.type === "map_string";
-        return (
-          <label class="field" key={a.name}>
-            {label}
-            {multi ? (
-              <textarea
-                name={a.name}
-                rows={3}
-                placeholder={a.type === "map_string" ? "key=value, one a line" : "one a line"}
-                value={typeof v === "string" ? v : ""}
-                onInput={(e) => set(e.currentTarget.value)}
-              />
-            ) : a.type === "number" ? (
-              <input
-                type="number"
-                step="any"
-                name={a.name}
-                value={typeof v === "string" ? v : ""}
-                placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
-                onInput={(e) => set(e.currentTarget.value)}
-              />
-            ) : (
-              <input
-                type="text"
-                name={a.name}
-                value={typeof v === "string" ? v : ""}
-                placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
-                onInput={(e) => set(e.currentTarget.value)}
-              />
-            )}
-            {help}
-          </label>
-        );
-      })}
-    </div>
+    <span class="field-name">
+      {a.name}
+      {a.required ? (
+        <abbr class="required" title="required">
+          *
+        </abbr>
+      ) : null}
+      <span class="field-type">{a.type}</span>
+      {a.sensitive ? <span class="badge secret">sensitive</span> : null}
+    </span>
   );
+}
+
+/** The text control of a number, string, list or map attribute (lists and maps one entry a line). */
+function textControl(a: ConfigAttributeView, v: Values[string] | undefined, set: (v: string) => void) {
+  const multi = a.type === "list_string" || a.type === "list_number" || a.type === "map_string";
+  return multi ? (
+    <textarea
+      name={a.name}
+      rows={3}
+      placeholder={a.type === "map_string" ? "key=value, one a line" : "one a line"}
+      value={typeof v === "string" ? v : ""}
+      onInput={(e) => set(e.currentTarget.value)}
+    />
+  ) : a.type === "number" ? (
+    <input
+      type="number"
+      step="any"
+      name={a.name}
+      value={typeof v === "string" ? v : ""}
+      placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
+      onInput={(e) => set(e.currentTarget.value)}
+    />
+  ) : (
+    <input
+      type="text"
+      name={a.name}
+      value={typeof v === "string" ? v : ""}
+      placeholder={a.defaultJson ? `default ${a.defaultJson}` : ""}
+      onInput={(e) => set(e.currentTarget.value)}
+    />
+  );
+}
+
+/** One attribute's field: a fieldset for an object, a checkbox, a password field or a text control. */
+function attributeField(a: ConfigAttributeView, { values, onChange, secretsSet, prefix }: AttributeFieldsProps) {
+  const set = (v: string | boolean | Values) => onChange({ ...values, [a.name]: v });
+  const label = attributeLabel(a);
+  const help = a.description ? <small class="help">{a.description}</small> : null;
+  const v = values[a.name];
+  if (a.type === "object") {
+    return (
+      <fieldset class="field nested" key={a.name}>
+        <legend>{label}</legend>
+        {help}
+        <AttributeFields
+          attributes={a.objectAttributes ?? []}
+          values={typeof v === "object" ? v : {}}
+          onChange={set}
+          secretsSet={secretsSet}
+          prefix={`${prefix}${a.name}.`}
+        />
+      </fieldset>
+    );
+  }
+  if (a.type === "bool") {
+    return (
+      <label class="field" key={a.name}>
+        {label}
+        <input type="checkbox" name={a.name} checked={v === true} onChange={(e) => set(e.currentTarget.checked)} />
+        {help}
+      </label>
+    );
+  }
+  if (a.sensitive) {
+    const isSet = secretsSet.includes(prefix + a.name);
+    return (
+      <label class="field" key={a.name}>
+        {label}
+        <input
+          type="password"
+          name={a.name}
+          autocomplete="off"
+          value={typeof v === "string" ? v : ""}
+          placeholder={isSet ? "set (leave empty to keep it)" : "not set"}
+          onInput={(e) => set(e.currentTarget.value)}
+        />
+        {help}
+      </label>
+    );
+  }
+  return (
+    <label class="field" key={a.name}>
+      {label}
+      {textControl(a, v, set)}
+      {help}
+    </label>
+  );
+}
+
+function AttributeFields(props: AttributeFieldsProps) {
+  return <div class="fields">{props.attributes.map((a) => attributeField(a, props))}</div>;
 }
 
 /** The Configure view. */

@@ -147,6 +147,47 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
   );
 }
 
+/** The provider's identity, and whether the page is live. */
+function identityHeader(s: InspectorSnapshot, connected: boolean) {
+  return (
+    <header class="identity" aria-label="provider identity">
+      <h1>
+        {s.identity.name} <span class="version">{s.identity.version}</span>
+      </h1>
+      <span class="source">{s.identity.source}</span>
+      <span class="meta">
+        {s.identity.category} provider · protocol v{s.identity.protocolVersion} · pid {s.identity.pid}
+        {s.identity.exited ? <strong class="exited"> · {s.identity.exited}</strong> : null}
+      </span>
+      <span class={`connection ${connected ? "up" : "down"}`} title={connected ? "connected" : "reconnecting"}>
+        {connected ? "live" : "reconnecting"}
+      </span>
+    </header>
+  );
+}
+
+/** Configure, the tools with their badges, and Render. */
+function sidebar(s: InspectorSnapshot, current: View | undefined, tool: ToolView | undefined, setView: (view: View) => void) {
+  return (
+    <nav class="sidebar" aria-label="tools">
+      <button type="button" class={`nav-item ${current?.kind === "configure" ? "active" : ""}`} onClick={() => setView({ kind: "configure" })}>
+        Configure <span class={`badge status-${s.configState.status}`}>{s.configState.status}</span>
+      </button>
+      <h3>Tools</h3>
+      {s.tools.map((t) => (
+        <button type="button" key={t.name} class={`nav-item ${tool?.name === t.name ? "active" : ""}`} onClick={() => setView({ kind: "tool", name: t.name })}>
+          <code>{t.name}</code>
+          <Badges tool={t} />
+        </button>
+      ))}
+      <h3>Kernel</h3>
+      <button type="button" class={`nav-item ${current?.kind === "render" ? "active" : ""}`} onClick={() => setView({ kind: "render" })}>
+        Render
+      </button>
+    </nav>
+  );
+}
+
 function App() {
   const [state, dispatch] = useReducer(reduce, { connected: false });
   const [view, setView] = useState<View | undefined>();
@@ -180,40 +221,8 @@ function App() {
   const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
   return (
     <div class="layout">
-      <header class="identity" aria-label="provider identity">
-        <h1>
-          {s.identity.name} <span class="version">{s.identity.version}</span>
-        </h1>
-        <span class="source">{s.identity.source}</span>
-        <span class="meta">
-          {s.identity.category} provider · protocol v{s.identity.protocolVersion} · pid {s.identity.pid}
-          {s.identity.exited ? <strong class="exited"> · {s.identity.exited}</strong> : null}
-        </span>
-        <span class={`connection ${state.connected ? "up" : "down"}`} title={state.connected ? "connected" : "reconnecting"}>
-          {state.connected ? "live" : "reconnecting"}
-        </span>
-      </header>
-      <nav class="sidebar" aria-label="tools">
-        <button type="button" class={`nav-item ${current?.kind === "configure" ? "active" : ""}`} onClick={() => setView({ kind: "configure" })}>
-          Configure <span class={`badge status-${s.configState.status}`}>{s.configState.status}</span>
-        </button>
-        <h3>Tools</h3>
-        {s.tools.map((t) => (
-          <button
-            type="button"
-            key={t.name}
-            class={`nav-item ${tool?.name === t.name ? "active" : ""}`}
-            onClick={() => setView({ kind: "tool", name: t.name })}
-          >
-            <code>{t.name}</code>
-            <Badges tool={t} />
-          </button>
-        ))}
-        <h3>Kernel</h3>
-        <button type="button" class={`nav-item ${current?.kind === "render" ? "active" : ""}`} onClick={() => setView({ kind: "render" })}>
-          Render
-        </button>
-      </nav>
+      {identityHeader(s, state.connected)}
+      {sidebar(s, current, tool, setView)}
       <main class="main">
         {current?.kind === "configure" ? (
           <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} />

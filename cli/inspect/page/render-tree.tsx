@@ -51,6 +51,53 @@ function Children({ nodes }: { nodes: Json[] }) {
   );
 }
 
+/** A diff's hunks, each line marked as the kernel's regions mark it. */
+function diffView(v: Node) {
+  return (
+    <div class="rt-diff">
+      {asList(v["hunks"]).map((h, i) => {
+        const hunk = asNode(h);
+        const n = (key: string) => (typeof hunk[key] === "number" ? (hunk[key] as number) : 0);
+        return (
+          <pre key={i}>
+            <span class="rt-hunk">{`@@ -${n("oldStart")},${n("oldLines")} +${n("newStart")},${n("newLines")} @@`}</span>
+            {"\n"}
+            {asList(hunk["lines"]).map((l, j) => {
+              const line = asNode(l);
+              const [mark, cls] = diffMarks[asText(line["op"])] ?? [" ", "rt-context"];
+              return <span key={j} class={cls}>{`${mark}${asText(line["text"])}\n`}</span>;
+            })}
+          </pre>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A table: its headers and rows. */
+function tableView(v: Node) {
+  return (
+    <table class="rt-table">
+      <thead>
+        <tr>
+          {asList(v["headers"]).map((h, i) => (
+            <th key={i}>{asText(h)}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {asList(v["rows"]).map((r, i) => (
+          <tr key={i}>
+            {asList(asNode(r)["cells"]).map((c, j) => (
+              <td key={j}>{asText(c)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** One RenderNode. */
 export function RenderNodeView({ node }: { node: Node }) {
   const [kind] = Object.keys(node);
@@ -68,46 +115,9 @@ export function RenderNodeView({ node }: { node: Node }) {
         </figure>
       );
     case "diff":
-      return (
-        <div class="rt-diff">
-          {asList(v["hunks"]).map((h, i) => {
-            const hunk = asNode(h);
-            const n = (key: string) => (typeof hunk[key] === "number" ? (hunk[key] as number) : 0);
-            return (
-              <pre key={i}>
-                <span class="rt-hunk">{`@@ -${n("oldStart")},${n("oldLines")} +${n("newStart")},${n("newLines")} @@`}</span>
-                {"\n"}
-                {asList(hunk["lines"]).map((l, j) => {
-                  const line = asNode(l);
-                  const [mark, cls] = diffMarks[asText(line["op"])] ?? [" ", "rt-context"];
-                  return <span key={j} class={cls}>{`${mark}${asText(line["text"])}\n`}</span>;
-                })}
-              </pre>
-            );
-          })}
-        </div>
-      );
+      return diffView(v);
     case "table":
-      return (
-        <table class="rt-table">
-          <thead>
-            <tr>
-              {asList(v["headers"]).map((h, i) => (
-                <th key={i}>{asText(h)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {asList(v["rows"]).map((r, i) => (
-              <tr key={i}>
-                {asList(asNode(r)["cells"]).map((c, j) => (
-                  <td key={j}>{asText(c)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      );
+      return tableView(v);
     case "link": {
       const href = safeHref(asText(v["url"]));
       const text = asText(v["text"]) || asText(v["url"]);

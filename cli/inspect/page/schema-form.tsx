@@ -98,164 +98,192 @@ function ObjectFields({ schema, value, onChange, path }: { schema: JsonSchemaVie
   );
 }
 
-function Field({ name, path, schema, value, required, onChange }: FieldProps) {
-  const id = controlId(path);
-  const helpId = schema.description ? `${id}-help` : undefined;
-  switch (schema.type) {
-    case "object": {
-      if (value === undefined || typeof value !== "object" || value === null || Array.isArray(value)) {
-        return (
-          <div class="field">
-            <FieldLabel name={name} schema={schema} required={required} />
-            <button type="button" class="small" onClick={() => onChange(initialValue(schema) ?? {})}>
-              Set {name}
-            </button>
-            <Help schema={schema} />
-          </div>
-        );
-      }
-      return (
-        <fieldset class="field nested">
-          <legend>
-            <FieldLabel name={name} schema={schema} required={required} />
-            {required ? null : (
-              <button type="button" class="small link" onClick={() => onChange(undefined)}>
-                remove
-              </button>
-            )}
-          </legend>
-          <Help schema={schema} />
-          <ObjectFields schema={schema} value={value} onChange={onChange} path={path} />
-        </fieldset>
-      );
-    }
-    case "array": {
-      const items = Array.isArray(value) ? value : [];
-      const itemSchema = schema.items ?? {};
-      return (
-        <fieldset class="field nested">
-          <legend>
-            <FieldLabel name={name} schema={schema} required={required} />
-          </legend>
-          <Help schema={schema} />
-          {items.map((item, i) => (
-            <div class="array-item" key={i}>
-              <Field
-                name={`${name}[${i}]`}
-                path={`${path}[${i}]`}
-                schema={itemSchema}
-                required={true}
-                value={item}
-                onChange={(v) => onChange(items.map((old, j) => (j === i ? (v ?? null) : old)))}
-              />
-              <button type="button" class="small link" onClick={() => onChange(items.filter((_, j) => j !== i))}>
-                remove
-              </button>
-            </div>
-          ))}
-          <button type="button" class="small" onClick={() => onChange([...items, initialValue(itemSchema) ?? null])}>
-            Add item
+/** An object: a button to set it, or its fields in a fieldset (with remove when optional). */
+function objectField({ name, path, schema, value, required, onChange }: FieldProps) {
+  if (value === undefined || typeof value !== "object" || value === null || Array.isArray(value)) {
+    return (
+      <div class="field">
+        <FieldLabel name={name} schema={schema} required={required} />
+        <button type="button" class="small" onClick={() => onChange(initialValue(schema) ?? {})}>
+          Set {name}
+        </button>
+        <Help schema={schema} />
+      </div>
+    );
+  }
+  return (
+    <fieldset class="field nested">
+      <legend>
+        <FieldLabel name={name} schema={schema} required={required} />
+        {required ? null : (
+          <button type="button" class="small link" onClick={() => onChange(undefined)}>
+            remove
           </button>
-        </fieldset>
-      );
-    }
+        )}
+      </legend>
+      <Help schema={schema} />
+      <ObjectFields schema={schema} value={value} onChange={onChange} path={path} />
+    </fieldset>
+  );
+}
+
+/** An array: a field per item, each removable, and Add item. */
+function arrayField({ name, path, schema, value, required, onChange }: FieldProps) {
+  const items = Array.isArray(value) ? value : [];
+  const itemSchema = schema.items ?? {};
+  return (
+    <fieldset class="field nested">
+      <legend>
+        <FieldLabel name={name} schema={schema} required={required} />
+      </legend>
+      <Help schema={schema} />
+      {items.map((item, i) => (
+        <div class="array-item" key={i}>
+          <Field
+            name={`${name}[${i}]`}
+            path={`${path}[${i}]`}
+            schema={itemSchema}
+            required={true}
+            value={item}
+            onChange={(v) => onChange(items.map((old, j) => (j === i ? (v ?? null) : old)))}
+          />
+          <button type="button" class="small link" onClick={() => onChange(items.filter((_, j) => j !== i))}>
+            remove
+          </button>
+        </div>
+      ))}
+      <button type="button" class="small" onClick={() => onChange([...items, initialValue(itemSchema) ?? null])}>
+        Add item
+      </button>
+    </fieldset>
+  );
+}
+
+/** A boolean: a checkbox when required, else a select with (unset). */
+function booleanField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+  return (
+    <div class="field">
+      <FieldLabel name={name} schema={schema} required={required} path={path} />
+      {required ? (
+        <input type="checkbox" id={id} aria-describedby={helpId} name={name} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
+      ) : (
+        <select
+          id={id}
+          aria-describedby={helpId}
+          name={name}
+          value={value === undefined ? "" : String(value)}
+          onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : e.currentTarget.value === "true")}
+        >
+          <option value="">(unset)</option>
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </select>
+      )}
+      <Help schema={schema} id={helpId} />
+    </div>
+  );
+}
+
+/** A number input; empty is unset. */
+function numberField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+  return (
+    <div class="field">
+      <FieldLabel name={name} schema={schema} required={required} path={path} />
+      <input
+        type="number"
+        id={id}
+        aria-describedby={helpId}
+        step="any"
+        name={name}
+        value={typeof value === "number" ? String(value) : ""}
+        onInput={(e) => {
+          const text = e.currentTarget.value;
+          onChange(text === "" ? undefined : Number(text));
+        }}
+      />
+      <Help schema={schema} id={helpId} />
+    </div>
+  );
+}
+
+/** A string: a select for an enum, else a growing textarea. */
+function stringField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+  if (schema.enum && schema.enum.length > 0) {
+    return (
+      <div class="field">
+        <FieldLabel name={name} schema={schema} required={required} path={path} />
+        <select
+          id={id}
+          aria-describedby={helpId}
+          name={name}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => onChange(e.currentTarget.value === "" && !required ? undefined : e.currentTarget.value)}
+        >
+          {required ? null : <option value="">(unset)</option>}
+          {schema.enum.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+        <Help schema={schema} id={helpId} />
+      </div>
+    );
+  }
+  return (
+    <div class="field">
+      <FieldLabel name={name} schema={schema} required={required} path={path} />
+      <textarea
+        id={id}
+        aria-describedby={helpId}
+        name={name}
+        rows={rowsFor(value)}
+        value={typeof value === "string" ? value : ""}
+        placeholder={required ? "" : "(unset)"}
+        onInput={(e) => {
+          const text = e.currentTarget.value;
+          onChange(text === "" && !required ? undefined : text);
+        }}
+      />
+      <Help schema={schema} id={helpId} />
+    </div>
+  );
+}
+
+/** A value of a type the form does not draw: its JSON as text. */
+function jsonField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+  return (
+    <div class="field">
+      <FieldLabel name={name} schema={schema} required={required} path={path} />
+      <textarea
+        id={id}
+        aria-describedby={helpId}
+        name={name}
+        rows={1}
+        value={value === undefined ? "" : JSON.stringify(value)}
+        onInput={(e) => onChange(parseOrText(e.currentTarget.value))}
+      />
+      <Help schema={schema} id={helpId} />
+    </div>
+  );
+}
+
+function Field(props: FieldProps) {
+  const id = controlId(props.path);
+  const helpId = props.schema.description ? `${id}-help` : undefined;
+  switch (props.schema.type) {
+    case "object":
+      return objectField(props);
+    case "array":
+      return arrayField(props);
     case "boolean":
-      return (
-        <div class="field">
-          <FieldLabel name={name} schema={schema} required={required} path={path} />
-          {required ? (
-            <input type="checkbox" id={id} aria-describedby={helpId} name={name} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
-          ) : (
-            <select
-              id={id}
-              aria-describedby={helpId}
-              name={name}
-              value={value === undefined ? "" : String(value)}
-              onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : e.currentTarget.value === "true")}
-            >
-              <option value="">(unset)</option>
-              <option value="true">true</option>
-              <option value="false">false</option>
-            </select>
-          )}
-          <Help schema={schema} id={helpId} />
-        </div>
-      );
+      return booleanField(props, id, helpId);
     case "number":
-      return (
-        <div class="field">
-          <FieldLabel name={name} schema={schema} required={required} path={path} />
-          <input
-            type="number"
-            id={id}
-            aria-describedby={helpId}
-            step="any"
-            name={name}
-            value={typeof value === "number" ? String(value) : ""}
-            onInput={(e) => {
-              const text = e.currentTarget.value;
-              onChange(text === "" ? undefined : Number(text));
-            }}
-          />
-          <Help schema={schema} id={helpId} />
-        </div>
-      );
+      return numberField(props, id, helpId);
     case "string":
-      if (schema.enum && schema.enum.length > 0) {
-        return (
-          <div class="field">
-            <FieldLabel name={name} schema={schema} required={required} path={path} />
-            <select
-              id={id}
-              aria-describedby={helpId}
-              name={name}
-              value={typeof value === "string" ? value : ""}
-              onChange={(e) => onChange(e.currentTarget.value === "" && !required ? undefined : e.currentTarget.value)}
-            >
-              {required ? null : <option value="">(unset)</option>}
-              {schema.enum.map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                </option>
-              ))}
-            </select>
-            <Help schema={schema} id={helpId} />
-          </div>
-        );
-      }
-      return (
-        <div class="field">
-          <FieldLabel name={name} schema={schema} required={required} path={path} />
-          <textarea
-            id={id}
-            aria-describedby={helpId}
-            name={name}
-            rows={rowsFor(value)}
-            value={typeof value === "string" ? value : ""}
-            placeholder={required ? "" : "(unset)"}
-            onInput={(e) => {
-              const text = e.currentTarget.value;
-              onChange(text === "" && !required ? undefined : text);
-            }}
-          />
-          <Help schema={schema} id={helpId} />
-        </div>
-      );
+      return stringField(props, id, helpId);
     default:
-      return (
-        <div class="field">
-          <FieldLabel name={name} schema={schema} required={required} path={path} />
-          <textarea
-            id={id}
-            aria-describedby={helpId}
-            name={name}
-            rows={1}
-            value={value === undefined ? "" : JSON.stringify(value)}
-            onInput={(e) => onChange(parseOrText(e.currentTarget.value))}
-          />
-          <Help schema={schema} id={helpId} />
-        </div>
-      );
+      return jsonField(props, id, helpId);
   }
 }
 

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { harnessToolPackages } from "./templates/package-sources.js";
+import { harnessToolPackages } from "./package-sources.js";
 
 const cliPackageName = harnessToolPackages.cli;
 

@@ -5,8 +5,8 @@
  * starts the provider's arguments).
  */
 import type { CommandDefinition, CommandInput, FlagDefinition, FlagDefinitions, FlagValues, PositionalDefinition } from "./command-definition.js";
-import { wrapText } from "./terminal/terminal-width.js";
-import { UsageError } from "./usage-error.js";
+import { wrapText } from "../terminal/terminal-width.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** What the command line asked for: run the command, or show its help. */
 export type ParsedCommandLine = { readonly help: true } | ({ readonly help: false } & CommandInput<FlagDefinitions>);
@@ -192,7 +192,7 @@ export function renderOverview(commands: readonly CommandDefinition[], width: nu
     ),
     "",
     ...wrapText(
-      "<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it: no shell, a fresh process for every command.",
+      "<provider> is the provider's executable (e.g. dist/provider.mjs), started directly as the kernel starts it (no shell, a fresh process for every command); a .ts entry (run through tsx), a .js entry or a provider folder with src/main.ts is started with Node.",
       width,
     ),
   ];

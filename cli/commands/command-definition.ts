@@ -1,7 +1,7 @@
 /**
  * How a CLI command declares itself: its name, a one-line summary, its positional arguments, its
  * flags (each with a description), examples, and the function that runs it. The command line is
- * parsed and the help text is rendered from this one declaration (cli/command-line.ts), so a
+ * parsed and the help text is rendered from this one declaration (cli/commands/command-line.ts), so a
  * command's usage, its `--help` and what it accepts cannot drift apart.
  */
 

@@ -1,0 +1,96 @@
+/**
+ * The rules about what the provider declares: Describe's producer, a GetSchema that answers the
+ * same twice, and every ToolSchema invariant (the ones the plugin and the runtime enforce, written
+ * once in harness-tool's schema module), checked on the wire form.
+ */
+import { equals } from "@bufbuild/protobuf";
+import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import { GetSchemaResponseSchema, ToolKind, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { checkToolDeclarations, invariantSources, PROTOCOL_VERSION, toolDeclarationFromWire, type InvariantRule } from "harness-tool";
+import { ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { ruleResult, type RuleResult } from "./conformance-report.js";
+
+/** Rules the wire form cannot express, so they are not checked on a running provider. */
+const notOnTheWire = new Set<InvariantRule>(["idempotent-required", "process-backed-streams"]);
+
+/** How long a unary call may take. */
+export const unaryTimeout = { timeoutMs: 10_000 };
+
+/** Describe names a TOOL producer of this protocol version. */
+export async function describeRule(launched: LaunchedProvider): Promise<RuleResult> {
+  let d: Awaited<ReturnType<LaunchedProvider["describe"]>>["producer"];
+  try {
+    d = (await launched.describe(unaryTimeout)).producer;
+  } catch (e) {
+    return ruleResult("describe.producer", "Describe", "fail", e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message);
+  }
+  const problems: string[] = [];
+  if (!d) problems.push("no producer");
+  else {
+    if (d.name === "") problems.push("empty name");
+    if (d.version === "") problems.push("empty version");
+    if (d.category !== Category.TOOL) problems.push(`category ${Category[d.category] ?? d.category}, not TOOL`);
+    if (d.protocolVersion !== PROTOCOL_VERSION) problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
+  }
+  if (problems.length > 0) return ruleResult("describe.producer", "Describe", "fail", problems.join("; "));
+  return ruleResult("describe.producer", "Describe", "pass", `${d?.name} ${d?.version} ${d?.source}`);
+}
+
+/** GetSchema, asked twice: the schema when it answers (the same both times or not), and its row. */
+export async function staticSchemaRule(launched: LaunchedProvider): Promise<{ row: RuleResult; schema?: GetSchemaResponse }> {
+  try {
+    const schema = await launched.getSchema(unaryTimeout);
+    const again = await launched.getSchema(unaryTimeout);
+    const same = equals(GetSchemaResponseSchema, schema, again);
+    const row = ruleResult(
+      "schema.static",
+      "GetSchema: re-queryable, static",
+      same ? "pass" : "fail",
+      same ? `${schema.tools.length} tool(s)` : "two GetSchema calls returned different answers",
+    );
+    return { row, schema };
+  } catch (e) {
+    return { row: ruleResult("schema.static", "GetSchema", "fail", (e as Error).message) };
+  }
+}
+
+export function invariantRules(schema: GetSchemaResponse): RuleResult[] {
+  const declarations = schema.tools.map(toolDeclarationFromWire);
+  const violations = checkToolDeclarations(declarations);
+  const rows: RuleResult[] = [];
+  for (const rule of Object.keys(invariantSources) as InvariantRule[]) {
+    if (notOnTheWire.has(rule)) continue;
+    const broken = violations.filter((v) => v.rule === rule);
+    const id = `schema.${rule}`;
+    if (broken.length === 0) rows.push(ruleResult(id, invariantSources[rule], "pass"));
+    else {
+      const status = broken.every((v) => v.severity === "warning") ? "warn" : "fail";
+      rows.push(ruleResult(id, invariantSources[rule], status, broken.map((v) => `${v.tool}: ${v.message}`).join("; ")));
+    }
+  }
+  rows.push(resourceKeysRule(schema));
+  return rows;
+}
+
+/**
+ * A resource tool declared `safe: true` without key_fields lets the kernel run any two of its
+ * calls at once, writes to the same thing included. That is a legitimate claim (annotations.proto:
+ * "safe = true alone claims no two calls can conflict"), so it is never an error and the plugin does
+ * not warn on every generate; check, where an author reviews what the kernel will trust, says so.
+ */
+export function resourceKeysRule(schema: GetSchemaResponse): RuleResult {
+  const section = "GetSchema: resource concurrency without key_fields (review)";
+  const unkeyed = schema.tools.filter((t) => t.kind === ToolKind.RESOURCE && t.concurrency?.safe === true && t.concurrency.keyFields.length === 0);
+  if (unkeyed.length === 0) return ruleResult("schema.resource-keys", section, "pass");
+  return ruleResult(
+    "schema.resource-keys",
+    section,
+    "warn",
+    unkeyed
+      .map(
+        (t) =>
+          `${t.name}: safe = true with no key_fields, so the kernel may run two of its calls at once; name the input fields that identify what a call changes in key_fields, unless no two calls can ever conflict`,
+      )
+      .join("; "),
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Flag values several commands share, read the same way by each so a mistake is worded once:
+ * `--cwd <dir>` and JSON object files (`--config`, `--args-file`).
+ */
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { UsageError } from "../terminal/usage-error.js";
+
+/** The working directory a call runs in: it must exist, as it would for the kernel. */
+export function workingDirectory(given: string | undefined): string {
+  if (given === undefined) return process.cwd();
+  const resolved = path.resolve(given);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(resolved).isDirectory();
+  } catch {
+    throw new UsageError(`--cwd ${given}: no such directory`);
+  }
+  if (!isDirectory) throw new UsageError(`--cwd ${given} is not a directory`);
+  return resolved;
+}
+
+/** The JSON object in `file`, given as `flag`; a UsageError saying which when it is unreadable, not JSON or not an object. */
+export function readJsonObjectFile(file: string, flag: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${flag} ${file}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag} ${file} is not JSON: ${(e as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag} ${file} must hold a JSON object`);
+  return value as JsonObject;
+}

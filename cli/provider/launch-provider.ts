@@ -1,0 +1,64 @@
+/**
+ * Launching a provider for a CLI command, with errors that say what to do. What the target names is
+ * decided first (provider-target.ts refuses a missing file, a folder without an entry, a file that
+ * is not executable); here, what only spawning shows: a name not on PATH, an interpreter that is not
+ * installed, a provider that exits before its handshake. Each is a launch problem (exit 2). A
+ * provider that dies during a call is described by how it exited and the last lines it wrote to stderr.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
+import { type ProviderCommand, ProviderLaunchError } from "./provider-target.js";
+
+/** What spawning `command` failed on (its errno `code`), said for a person; undefined when not a spawn failure. */
+function spawnProblem(command: string, code: string | undefined): string | undefined {
+  if (code !== "ENOENT" && code !== "ENOEXEC" && code !== "EACCES") return undefined;
+  const isPath = command.includes("/") || command.includes(path.sep);
+  if (!isPath) {
+    return existsSync(command)
+      ? `${command} is not on PATH: give its path, ./${command}`
+      : `no executable named ${command} on PATH: give the provider's path (e.g. dist/provider.mjs)`;
+  }
+  if (code === "EACCES") return `${command} is not executable: chmod +x ${command}`;
+  if (!existsSync(command)) return `${command} does not exist`;
+  const first = readFileSync(command, "utf8").split("\n", 1)[0] ?? "";
+  return first.startsWith("#!")
+    ? `${command} names an interpreter that is not installed here: ${first}`
+    : `${command} has no #! line naming its interpreter (e.g. #!/usr/bin/env node)`;
+}
+
+/** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
+export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+  const { launch } = await import("harness-tool/testing");
+  try {
+    return await launch(provider.command, { ...options, args: provider.args });
+  } catch (e) {
+    throw explainLaunchFailure(provider, e);
+  }
+}
+
+/** A failed launch as a ProviderLaunchError saying what to do, or the provider's own reason. */
+export function explainLaunchFailure(provider: ProviderCommand, error: unknown): ProviderLaunchError {
+  const problem = spawnProblem(provider.command, (error as NodeJS.ErrnoException).code);
+  if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
+  // A harness-tool provider states why it cannot start where the handshake line would be.
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /,
+    "",
+  );
+  return new ProviderLaunchError(`the provider did not start: ${message}`);
+}
+
+/**
+ * When the provider has exited (or exits within `graceMs`), how it ended and the last lines of its
+ * stderr; undefined while it runs.
+ */
+export async function providerExitReport(launched: LaunchedProvider, graceMs = 1000): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([launched.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
+  clearTimeout(timer);
+  if (!exit) return undefined;
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const tail = launched.stderr.slice(-10).map((e) => `  ${e.raw}`);
+  return `the provider ${how} during the call; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
+}

@@ -1,0 +1,37 @@
+// Launches the built provider (dist/provider.mjs) exactly as the kernel does (go-plugin handshake, broker, Shutdown)
+// and calls its tools. Run `npm run build` first; `npm test` runs the compiled tests.
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { launch, type LaunchedProvider } from "harness-tool/testing";
+import packageJson from "../package.json" with { type: "json" };
+import { handlers } from "../src/handlers.js";
+
+const entry = fileURLToPath(new URL("../provider.mjs", import.meta.url));
+const callContext = { sessionId: "test-session", turnId: "1", workingDirectory: process.cwd() };
+
+describe("the {{name}} provider", () => {
+  let provider: LaunchedProvider;
+  before(async () => {
+    provider = await launch(entry);
+    await provider.configure({ roots: [process.cwd()], api_token: "not-a-real-token" });
+  });
+  after(async () => {
+    const report = await provider.kill();
+    assert.ok(report.graceful, "the provider should exit by itself on Shutdown");
+  });
+
+  it("serves a tool for every handler, and a handler for every tool", async () => {
+    const schema = await provider.getSchema();
+    // Handlers are the tools' names in lowerCamelCase: read_note -> readNote.
+    const handlerTools = Object.keys(handlers).map((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    assert.ok(schema.tools.length > 0);
+    assert.deepEqual(schema.tools.map((t) => t.name).sort(), handlerTools.sort());
+  });
+
+  it("reports package.json's version in Describe", async () => {
+    const { producer } = await provider.describe();
+    assert.equal(producer?.version, packageJson.version);
+  });
+
+{{tests}}});

@@ -1,0 +1,128 @@
+/**
+ * The files `harness-tool init` writes: a provider repository that works with nothing but the npm
+ * registry. They are real files under cli/templates/ (shipped in the package): `provider/` is the
+ * repository with `{{placeholders}}`, and `example-tools/<example>/` holds each example tool's
+ * pieces (its rpc, its messages, its handler, its test, what its handler needs declared or
+ * imported), so any subset of the examples makes a consistent repository.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { packageRoot } from "./cli-package.js";
+import { fillTemplate, templateFiles, type TemplateValues } from "./fill-template.js";
+import { protobufVersion, type PackageSpecs } from "./package-sources.js";
+
+/** The example tools a new repository can start with, one per kind of tool. */
+export const exampleNames = ["data_source", "resource", "process", "interactive"] as const;
+
+/** One of exampleNames. */
+export type ExampleName = (typeof exampleNames)[number];
+
+/** What init was asked for. */
+export interface ScaffoldSpec {
+  /** snake_case, e.g. "notes": the proto package notes.v1, the service NotesService. */
+  readonly name: string;
+  /** ProducerRef.source, e.g. "github.com/acme/provider-notes". */
+  readonly source: string;
+  readonly examples: readonly ExampleName[];
+  /** Where harness-tool's packages are installed from (cli/templates/package-sources.ts). */
+  readonly packages: PackageSpecs;
+  /** The repository's absolute path: the root dev-config.json allows. */
+  readonly directory: string;
+}
+
+/** The folder holding the templates: cli/templates in a checkout, templates/ in the installed package. */
+export function templatesFolder(): string {
+  return path.join(packageRoot(), "templates");
+}
+
+/** snake_case → PascalCase. */
+export function pascalCase(name: string): string {
+  return name
+    .split("_")
+    .filter((p) => p !== "")
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join("");
+}
+
+/** The pieces of one example tool, each a file of example-tools/<example>/ ("" when it has none). */
+interface ExamplePieces {
+  readonly rpc: string;
+  readonly messages: string;
+  readonly handler: string;
+  readonly test: string;
+  readonly imports: string;
+  readonly declarations: string;
+}
+
+function examplePieces(example: ExampleName): ExamplePieces {
+  const folder = path.join(templatesFolder(), "example-tools", example);
+  const piece = (file: string) => (existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8") : "");
+  return {
+    rpc: piece("rpc.proto"),
+    messages: piece("messages.proto"),
+    handler: piece("handler.ts"),
+    test: piece("test.ts"),
+    imports: piece("imports.ts"),
+    declarations: piece("declarations.ts"),
+  };
+}
+
+/**
+ * The options the scaffold gives protoc-gen-harness-tool, as its buf.gen.yaml lists them under
+ * `opt:`: JavaScript with declarations, which cost an author's type-check the least
+ * (bench/RESULTS.md, type-check: target=js+dts against target=ts on the same repository).
+ */
+export function scaffoldPluginOptions(): string[] {
+  const bufGen = readFileSync(path.join(templatesFolder(), "provider/buf.gen.yaml"), "utf8");
+  const opt = bufGen.slice(bufGen.indexOf("\n    opt:\n") + "\n    opt:\n".length);
+  return [...opt.matchAll(/^ {6}- (\S+)$/gm)].map((m) => m[1] as string);
+}
+
+/** The command the README suggests after the build: a call of the first example that has one. */
+function exampleCall(examples: readonly ExampleName[]): string {
+  if (examples.includes("data_source")) return `npx harness-tool invoke dist/provider.mjs read_note --config dev-config.json --args '{"title": "hello"}'`;
+  if (examples.includes("process"))
+    return `npx harness-tool invoke dist/provider.mjs run_command --config dev-config.json --args '{"command": "ls", "args": ["-la"]}'`;
+  return "npx harness-tool schema dist/provider.mjs";
+}
+
+/** The value of every placeholder of provider/ for `spec`. */
+function templateValues(spec: ScaffoldSpec): TemplateValues {
+  const pieces = spec.examples.map(examplePieces);
+  const joined = (key: keyof ExamplePieces, separator: string) =>
+    pieces
+      .map((p) => p[key])
+      .filter((text) => text !== "")
+      .join(separator);
+  // data_source and resource share the notes map: each declaration once, after a blank line.
+  const declarations = [...new Set(pieces.map((p) => p.declarations).filter((text) => text !== ""))].map((text) => `\n${text}`).join("");
+  return {
+    name: spec.name,
+    pascal: pascalCase(spec.name),
+    dashName: spec.name.replace(/_/g, "-"),
+    source: spec.source,
+    directory: spec.directory,
+    protobufVersion,
+    runtimeSpec: spec.packages.runtime,
+    pluginSpec: spec.packages.plugin,
+    cliSpec: spec.packages.cli,
+    rpcs: pieces.map((p) => p.rpc).join("\n"),
+    messages: pieces.map((p) => p.messages).join("\n"),
+    imports: joined("imports", ""),
+    declarations,
+    handlers: joined("handler", ""),
+    tests: joined("test", "\n"),
+    exampleCall: exampleCall(spec.examples),
+  };
+}
+
+/** Every file of the new repository, by relative path. */
+export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
+  const values = templateValues(spec);
+  const files = new Map<string, string>();
+  for (const [template, text] of templateFiles(path.join(templatesFolder(), "provider"))) {
+    const file = fillTemplate(template, values, template);
+    files.set(file, fillTemplate(text, values, file));
+  }
+  return files;
+}

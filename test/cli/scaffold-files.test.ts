@@ -1,0 +1,100 @@
+// What init's template files (cli/templates/provider, cli/templates/example-tools) become: every
+// placeholder filled, JSON that parses, and for each subset of the example tools exactly their
+// pieces. init-e2e builds and tests a scaffold; these check every subset without installing one.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { fillTemplate, templateFiles } from "../../cli/templates/fill-template.js";
+import { harnessToolPackages, protobufVersion } from "../../cli/templates/package-sources.js";
+import { exampleNames, scaffoldFiles, scaffoldPluginOptions, type ExampleName } from "../../cli/templates/scaffold-files.js";
+
+const packages = { runtime: "^0.1.0", plugin: "file:../tarballs/plugin.tgz", cli: "~0.1" };
+/** Each example's rpc, by the name its handler and test use. */
+const rpcOf: Record<ExampleName, [rpc: string, handler: string]> = {
+  data_source: ["ReadNote", "readNote"],
+  resource: ["SaveNote", "saveNote"],
+  process: ["RunCommand", "runCommand"],
+  interactive: ["AskUser", "askUser"],
+};
+
+describe("fillTemplate", () => {
+  it("fills placeholders, escaping values as JSON string contents in a .json file", () => {
+    assert.equal(fillTemplate("a {{x}} b {{x}}", { x: 'say "hi"' }, "README.md"), 'a say "hi" b say "hi"');
+    assert.equal(JSON.parse(fillTemplate('{"d": "{{x}}"}', { x: 'C:\\a "b"' }, "dev-config.json")).d, 'C:\\a "b"');
+  });
+
+  it("throws on a placeholder without a value, naming the file", () => {
+    assert.throws(() => fillTemplate("{{nope}}", {}, "src/main.ts"), /src\/main\.ts: the template names \{\{nope\}\}, which has no value/);
+  });
+
+  it("reads a folder's files by relative path, _gitignore as .gitignore", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-template-"));
+    try {
+      writeFileSync(path.join(dir, "_gitignore"), "dist/\n");
+      writeFileSync(path.join(dir, "b.txt"), "b");
+      assert.deepEqual(
+        [...templateFiles(dir)],
+        [
+          [".gitignore", "dist/\n"],
+          ["b.txt", "b"],
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("scaffoldFiles", () => {
+  const subsets = Array.from({ length: 15 }, (_, i) => exampleNames.filter((_, bit) => (i + 1) & (1 << bit)));
+  for (const examples of subsets) {
+    it(`--examples ${examples.join(",")}: every placeholder filled, only the chosen tools`, () => {
+      const directory = '/tmp/a "quoted" dir';
+      const files = scaffoldFiles({ name: "my_notes", source: "github.com/acme/provider-my-notes", examples, packages, directory });
+      assert.deepEqual([...files.keys()].sort(), [
+        ".gitignore",
+        "README.md",
+        "buf.gen.yaml",
+        "buf.yaml",
+        "dev-config.json",
+        "package.json",
+        "proto/my_notes/v1/my_notes.proto",
+        "src/handlers.ts",
+        "src/main.ts",
+        "test/provider.test.ts",
+        "tsconfig.json",
+      ]);
+      for (const [file, text] of files) assert.doesNotMatch(text, /\{\{\w+\}\}/, `${file} keeps a placeholder`);
+      const pkg = JSON.parse(files.get("package.json") ?? "") as {
+        name: string;
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+      };
+      assert.equal(pkg.name, "provider-my-notes");
+      assert.deepEqual(pkg.dependencies, { "@bufbuild/protobuf": `^${protobufVersion}`, [harnessToolPackages.runtime]: packages.runtime });
+      assert.equal(pkg.devDependencies[harnessToolPackages.plugin], packages.plugin);
+      assert.equal(pkg.devDependencies[harnessToolPackages.cli], packages.cli);
+      assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: [directory] });
+      const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
+      const handlers = files.get("src/handlers.ts") ?? "";
+      assert.match(proto, /service MyNotesService \{/);
+      assert.match(handlers, /export const handlers: MyNotesHandlers = \{/);
+      for (const example of exampleNames) {
+        const [rpc, handler] = rpcOf[example];
+        const chosen = examples.includes(example);
+        assert.equal(proto.includes(`rpc ${rpc}(`), chosen, `${example}: rpc`);
+        assert.equal(proto.includes(`message ${rpc}Request`), chosen, `${example}: messages`);
+        assert.equal(handlers.includes(`async ${handler}(`), chosen, `${example}: handler`);
+      }
+      const notes = examples.includes("data_source") || examples.includes("resource");
+      assert.equal(handlers.match(/const notes = /g)?.length ?? 0, notes ? 1 : 0, "the notes map, once");
+      assert.equal(handlers.includes("node:readline/promises"), examples.includes("interactive"));
+    });
+  }
+
+  it("gives the plugin the options its buf.gen.yaml lists", () => {
+    assert.deepEqual(scaffoldPluginOptions(), ["target=js+dts", "import_extension=js"]);
+  });
+});
