@@ -14,9 +14,10 @@ function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    // dist/ is a build of these files, node_modules/ is npm's: neither is a room.
+    // Build output, npm's folder, the inspector page's committed bundle and init's template files
+    // (the files of a new repository, not code of the CLI) are not rooms.
     if (entry.isDirectory()) {
-      if (entry.name !== "dist" && entry.name !== "node_modules") out.push(...sourceFiles(full));
+      if (!["dist", "node_modules", "page-dist"].includes(entry.name) && !/templates[\\/](provider|example-tools)$/.test(full)) out.push(...sourceFiles(full));
     } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
   }
   return out;
@@ -103,12 +104,12 @@ const packages: Record<string, Record<string, readonly string[]>> = {
   cli: {
     terminal: [],
     sync: [],
-    ".": ["commands", "templates", "terminal"],
-    check: [".", "terminal"],
-    inspect: [".", "terminal"],
-    "inspect/page": ["inspect"],
-    templates: ["."],
-    commands: [".", "check", "inspect", "sync", "templates", "terminal"],
+    templates: [],
+    provider: ["terminal"],
+    check: ["provider", "terminal"],
+    inspect: ["provider", "terminal"],
+    commands: ["provider", "check", "inspect", "sync", "templates", "terminal"],
+    ".": ["commands", "terminal", "templates"],
   },
 };
 
@@ -166,6 +167,14 @@ for (const pkg of Object.keys(packages)) {
     assert.equal(cycle, undefined, `${pkg}/ rooms import each other in a cycle: ${cycle?.join(" -> ")}`);
   });
 }
+
+it("the CLI's top level holds only the entry", () => {
+  const files = readdirSync(path.join(repoRoot, "cli"), { withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(ts|mjs)$/.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  assert.deepEqual(files, ["harness-tool.mjs", "main.ts"]);
+});
 
 it("the service knows nothing of go-plugin, and the transport enters the service only by its doors", () => {
   // The doors: what the service offers the transport, and what it asks of it.
