@@ -391,8 +391,8 @@ const mutations = [
   [
     "issue 22: Configure accepts a config with deep values left out",
     "runtime/service/calls/tool-service.ts",
-    "const deep = tooDeep(request);\n          if (deep) {",
-    "const deep = tooDeep(request);\n          if (false) {",
+    "const deep = tooDeep(request);\n  if (deep) {",
+    "const deep = tooDeep(request);\n  if (false) {",
     ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],

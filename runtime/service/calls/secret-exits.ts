@@ -19,7 +19,12 @@
  * log line, or error message.
  */
 import { create, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { CountTokensRequestSchema, EmitRequestSchema, LogRequestSchema, RunSessionRequestSchema } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import {
+  CountTokensRequestSchema,
+  EmitRequestSchema,
+  LogRequestSchema,
+  RunSessionRequestSchema,
+} from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { InvokeResponseSchema, type OutputStream, ToolErrorSchema, type InvokeResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { RpcStatusError } from "../../errors/rpc-status-error.js";
 import type { NormalizeErrorOptions } from "../../errors/classify-error.js";

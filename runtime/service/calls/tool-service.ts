@@ -9,26 +9,23 @@ import { Category } from "../../generated/pluggableharness/common/v1/common_pb.j
 import {
   ConfigureResponseSchema,
   DescribeResponseSchema,
-  InvokeResponseSchema,
   PreviewResponseSchema,
   RenderResponseSchema,
+  type ConfigureRequest,
   type InvokeRequest,
-  type ToolError as WireToolError,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
-import { traceInvoke, traceUnary, type CallTrace } from "../../telemetry/call-spans.js";
+import { traceInvoke, traceUnary } from "../../telemetry/call-spans.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
-import { wireError } from "../../errors/classify-error.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
-import { clipText, quoteInput } from "../../errors/input-error-bounds.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig } from "./configure-call.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
-import { InvokeInFlight } from "./invoke-in-flight.js";
+import { admitInvoke } from "./invoke-admission.js";
 import { runPreview } from "./preview-call.js";
 import { installProcessGuards } from "../process/process-guards.js";
 import { PROTOCOL_VERSION } from "./protocol-version.js";
@@ -130,43 +127,6 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   };
   if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr);
 
-  // A call refused before it starts still gets its one terminal event (none if already cancelled).
-  const refuse = (sink: InvokeSink, error: WireToolError): void => {
-    if (sink.cancelled.aborted) return;
-    try {
-      sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
-    } catch (thrown) {
-      rt.stderr(`[WARN] harness-tool: could not send a refusal: ${String(thrown)}`);
-    }
-  };
-
-  async function invokeBehindExit(request: InvokeRequest, sink: InvokeSink, trace: CallTrace): Promise<void> {
-    const call = request.call;
-    if (!call) return refuse(sink, wireError("invalid_arguments", "InvokeRequest has no call"));
-    const entry = rt.tools.get(call.toolName);
-    // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
-    if (!entry) {
-      return refuse(
-        sink,
-        wireError("not_found", `provider ${provider.name} has no tool ${quoteInput(call.toolName)}`, {
-          details: { tool_name: clipText(call.toolName), known_tools: [...rt.tools.keys()] },
-        }),
-      );
-    }
-    if (shuttingDown) return refuse(sink, wireError("cancelled", "the provider is shutting down", { retryable: true }));
-    const config = accepted;
-    // docs/runtime.md#invoke-before-configure
-    if (!config) {
-      return refuse(
-        sink,
-        wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, {
-          details: { error: { name: "NotConfigured", message: "Invoke before Configure" } },
-        }),
-      );
-    }
-    await new InvokeInFlight(rt, entry, call, sink, config, trace).run();
-  }
-
   return {
     redactText: (text) => exits.text(text),
     inFlight: () => rt.calls.size,
@@ -177,20 +137,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     configure: (request, trace) =>
       traceUnary("Configure", trace, () =>
         exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
-          const deep = tooDeep(request);
-          if (deep) {
-            const error = tooDeepError("the configuration's values", deep);
-            throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
-          }
-          const raw = request.config ?? {};
-          // A sensitive value is a secret from the moment it arrives, even in a rejected request.
-          exits.learn(collectSecrets(erased.config.attributes, raw));
-          const outcome = acceptConfig(erased, raw);
-          // docs/runtime.md#configure-twice — the new config replaces the old for calls that start later;
-          // the old secrets stay redacted.
-          exits.learn(outcome.secrets);
-          accepted = outcome.accepted;
-          for (const warning of outcome.warnings) rt.stderr(warning);
+          accepted = configure(rt, exits, erased, request);
           return create(ConfigureResponseSchema, {});
         }),
       ),
@@ -200,7 +147,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       try {
         // The span watches the events before the exit redacts them (it reads only their kind and category).
         const declaration = rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration;
-        await traceInvoke(trace, request, declaration, sink, (traced, call) => invokeBehindExit(request, traced, call));
+        await traceInvoke(trace, request, declaration, sink, (traced, call) => admitInvoke(rt, request, traced, call));
       } catch (error) {
         // InvokeInFlight never rejects; this is the runtime's own bug, reported and survived.
         rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
@@ -223,17 +170,42 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
 
     async shutdown(graceMs) {
       shuttingDown = true;
-      const calls = [...rt.calls];
-      const settle = Math.max(0, Math.min(graceMs, rt.timings.settleGraceMs));
-      for (const call of calls) call.stopForShutdown(settle);
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
-      await Promise.race([Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]), graceOver]);
-      clearTimeout(timer);
+      await settleForShutdown(rt, graceMs);
       removeGuards?.();
       removeGuards = undefined;
     },
   };
+}
+
+/**
+ * Configure (docs/runtime.md#configure): refuses a config too deep to decode, learns every
+ * sensitive value before deciding (a secret is one from the moment it arrives, even in a rejected
+ * request), and returns the config now in force for calls that start later (the old secrets stay
+ * redacted: docs/runtime.md#configure-twice).
+ */
+function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig | undefined {
+  const deep = tooDeep(request);
+  if (deep) {
+    const error = tooDeepError("the configuration's values", deep);
+    throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
+  }
+  const raw = request.config ?? {};
+  exits.learn(collectSecrets(provider.config.attributes, raw));
+  const outcome = acceptConfig(provider, raw);
+  exits.learn(outcome.secrets);
+  for (const warning of outcome.warnings) rt.stderr(warning);
+  return outcome.accepted;
+}
+
+/** Stops every call in flight and the live children, waiting at most `graceMs` for them to end. */
+async function settleForShutdown(rt: ServiceRuntime, graceMs: number): Promise<void> {
+  const calls = [...rt.calls];
+  const settle = Math.max(0, Math.min(graceMs, rt.timings.settleGraceMs));
+  for (const call of calls) call.stopForShutdown(settle);
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  await Promise.race([Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]), graceOver]);
+  clearTimeout(timer);
 }
