@@ -29,7 +29,7 @@ import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.
 import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../transport/health-check.js";
 import { certificatePemFromDer, mutualTlsChannel, mutualTlsServerCredentials, type MutualTls } from "../transport/tls/mutual-tls.js";
 import { kernelHandshake } from "../transport/plugin-environment.js";
-import { createSelfSignedCertificate } from "../transport/tls/self-signed-certificate.js";
+import { createSelfSignedCertificate, type SelfSignedCertificate } from "../transport/tls/self-signed-certificate.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../telemetry/otlp-receiver.js";
 import type { ReceivedSpan } from "../telemetry/otlp-trace-request.js";
 import { hostTraceparent, randomTraceId } from "../telemetry/trace-headers.js";
@@ -136,22 +136,24 @@ export function kernelEnvironment(extra: LaunchOptions["env"] = {}): NodeJS.Proc
   return env;
 }
 
-/** Launches a provider binary and connects to it as the kernel does. */
-export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
-  const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
-  const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
-  const traceEnv = receiver ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint } : {};
-  const child = spawn(command, options.args ?? [], {
-    cwd: options.cwd,
-    env: kernelEnvironment({ ...traceEnv, ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}), ...options.env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+/** The provider's process as the host sees it before the handshake. */
+interface StartedProcess {
+  readonly child: ChildProcess;
+  readonly stderr: HostLogEntry[];
+  readonly strayStdout: string[];
+  readonly exited: Promise<ProviderExit>;
+  readonly spawnError: Promise<never>;
+  readonly firstLine: Promise<string>;
+}
+
+/** Spawns the provider as go-plugin does: the kernel's environment, stdout and stderr read by the host. */
+function startProcess(command: string, options: LaunchOptions, env: NodeJS.ProcessEnv): StartedProcess {
+  const child = spawn(command, options.args ?? [], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const stderr: HostLogEntry[] = [];
   const strayStdout: string[] = [];
   const exited = new Promise<ProviderExit>((resolve) => child.once("close", (exitCode, signal) => resolve({ exitCode, signal })));
   const spawnError = new Promise<never>((_, reject) => child.once("error", reject));
   createInterface({ input: child.stderr! }).on("line", (line) => stderr.push(parseHostLogLine(line)));
-
   const lines = createInterface({ input: child.stdout! });
   const firstLine = new Promise<string>((resolve) => {
     let first = true;
@@ -162,34 +164,44 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       } else strayStdout.push(line);
     });
   });
+  return { child, stderr, strayStdout, exited, spawnError, firstLine };
+}
 
-  const timeoutMs = options.handshakeTimeoutMs ?? 10_000;
+/**
+ * The handshake line within the timeout, parsed as go-plugin's host parses it, and the TLS the
+ * connection needs; on any failure the process is killed and the error carries its stderr.
+ */
+async function awaitHandshake(
+  started: StartedProcess,
+  hostCertificate: SelfSignedCertificate | undefined,
+  timeoutMs: number,
+  receiver: OtlpReceiver | undefined,
+): Promise<{ handshake: Handshake; tls: MutualTls | undefined }> {
   const tail = () =>
-    stderr
+    started.stderr
       .slice(-15)
       .map((e) => `  ${e.raw}`)
       .join("\n") || "  (nothing)";
   let timer: NodeJS.Timeout | undefined;
-  let handshake: Handshake;
-  let tls: MutualTls | undefined;
   try {
     const line = await Promise.race([
-      firstLine,
-      spawnError,
-      exited.then((how): never => {
+      started.firstLine,
+      started.spawnError,
+      started.exited.then((how): never => {
         throw new Error(`the provider exited (code ${how.exitCode}, signal ${how.signal}) before printing its handshake line; its stderr:\n${tail()}`);
       }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no handshake line from the provider within ${timeoutMs} ms; its stderr:\n${tail()}`)), timeoutMs);
       }),
     ]);
-    handshake = parseHandshakeLine(line, kernelHandshake.appVersions);
-    tls = hostCertificate && { own: hostCertificate, peerCertificatePem: providerCertificatePem(handshake) };
+    const handshake = parseHandshakeLine(line, kernelHandshake.appVersions);
+    const tls = hostCertificate && { own: hostCertificate, peerCertificatePem: providerCertificatePem(handshake) };
     // go-plugin's host without AutoMTLS dereferences a nil TLS config on a certificate.
     if (!hostCertificate && handshake.serverCertificate) throw new Error(`the provider sent a certificate, but the host did not ask for AutoMTLS: ${line}`);
+    return { handshake, tls };
   } catch (error) {
-    child.kill("SIGKILL");
-    await exited;
+    started.child.kill("SIGKILL");
+    await started.exited;
     await receiver?.close();
     // A line that is no handshake (a start failure's reason, say): the stderr behind it, as the
     // kernel's log would show it.
@@ -198,11 +210,10 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   } finally {
     clearTimeout(timer);
   }
+}
 
-  const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});
-  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
-  // As go-plugin's host: open the broker stream right after connecting and keep it open; announce
-  // the callback server on broker ID 1.
+/** As go-plugin's host: the broker stream opened right after connecting, the callback server announced on broker ID 1. */
+function openBroker(client: ServiceClient<typeof ToolService>, kernelAddress: string): ClientDuplexStream<Uint8Array, Uint8Array> {
   const broker = client.raw.makeBidiStreamRequest(
     goPluginServices.broker.startStream.path,
     goPluginServices.broker.startStream.requestSerialize,
@@ -210,27 +221,55 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     new Metadata(),
   ) as ClientDuplexStream<Uint8Array, Uint8Array>;
   broker.on("error", () => {});
-  broker.write(encodeConnInfo({ serviceId: 1, network: "unix", address: kernel.address }));
+  broker.write(encodeConnInfo({ serviceId: 1, network: "unix", address: kernelAddress }));
+  return broker;
+}
 
-  const rawUnary = (method: typeof goPluginServices.health.check, request: Uint8Array, timeout?: number) =>
-    new Promise<Uint8Array>((resolve, reject) => {
-      client.raw.makeUnaryRequest(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        request,
-        new Metadata(),
-        timeout === undefined ? {} : { deadline: Date.now() + timeout },
-        (error: ServiceError | null, response?: Uint8Array) => (error ? reject(error) : resolve(response as Uint8Array)),
-      );
-    });
-  const unary = async <T>(method: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw isServiceError(error) ? ProviderCallError.from(method, error) : error;
-    }
-  };
+/** A unary call of one of go-plugin's own services, on raw bytes. */
+function rawUnary(
+  client: ServiceClient<typeof ToolService>,
+  method: typeof goPluginServices.health.check,
+  request: Uint8Array,
+  timeout?: number,
+): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    client.raw.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      request,
+      new Metadata(),
+      timeout === undefined ? {} : { deadline: Date.now() + timeout },
+      (error: ServiceError | null, response?: Uint8Array) => (error ? reject(error) : resolve(response as Uint8Array)),
+    );
+  });
+}
+
+/** A ToolService unary call whose gRPC failure becomes a ProviderCallError. */
+async function unary<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw isServiceError(error) ? ProviderCallError.from(method, error) : error;
+  }
+}
+
+/** Launches a provider binary and connects to it as the kernel does. */
+export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+  const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
+  const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
+  const traceEnv = receiver ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint } : {};
+  const started = startProcess(
+    command,
+    options,
+    kernelEnvironment({ ...traceEnv, ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}), ...options.env }),
+  );
+  const { child, exited } = started;
+  const { handshake, tls } = await awaitHandshake(started, hostCertificate, options.handshakeTimeoutMs ?? 10_000, receiver);
+
+  const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});
+  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
+  const broker = openBroker(client, kernel.address);
 
   // As the kernel's otelgrpc client handler: every call carries a traceparent.
   const traceId = randomTraceId();
@@ -243,10 +282,10 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     traceId,
     spans: () => receiver?.spans() ?? [],
     kernel,
-    stderr,
-    strayStdout,
+    stderr: started.stderr,
+    strayStdout: started.strayStdout,
     exited,
-    ping: async () => decodeHealthCheckResponse(await rawUnary(goPluginServices.health.check, encodeHealthCheckRequest(pluginHealthServiceName))),
+    ping: async () => decodeHealthCheckResponse(await rawUnary(client, goPluginServices.health.check, encodeHealthCheckRequest(pluginHealthServiceName))),
     getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), traced(control))),
     configure: (config, control) =>
       unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), traced(control))),
@@ -260,7 +299,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
         child,
         exited,
         () => broker.cancel(),
-        () => rawUnary(goPluginServices.controller.shutdown, emptyMessage, killGraceMs),
+        () => rawUnary(client, goPluginServices.controller.shutdown, emptyMessage, killGraceMs),
         () => {
           client.close();
         },
