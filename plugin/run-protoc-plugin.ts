@@ -20,14 +20,14 @@ import {
   type CodeGeneratorRequest,
   type CodeGeneratorResponse,
 } from "@bufbuild/protobuf/wkt";
-import { compileTypes, type CompiledTypes } from "./compile-types.js";
-import { formatDiagnostic, sortDiagnostics } from "./diagnostics.js";
-import { emitApiFile, targetExtension, type OutputTarget } from "./emit-api-file.js";
-import { emitSchemasFile } from "./emit-schemas-file.js";
-import { collectTypes, type FileTypes } from "./emit-types.js";
+import { compileTypes, type CompiledTypes } from "./emit/compile-types.js";
+import { formatDiagnostic, sortDiagnostics } from "./model/diagnostics.js";
+import { emitApiFile, targetExtension, type OutputTarget } from "./emit/api-file.js";
+import { emitSchemasFile } from "./emit/schemas-file.js";
+import { collectTypes, type FileTypes } from "./emit/collect-types.js";
 import { parseHarnessToolOptions, type HarnessToolOptions } from "./plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
-import { buildModel, type FileModel } from "./tool-model.js";
+import { buildModel, type FileModel } from "./model/file-model.js";
 
 /** The model of one request, built from the first target protoplugin asks for. */
 interface Generation {

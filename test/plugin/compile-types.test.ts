@@ -12,10 +12,10 @@ import { compile } from "json-schema-to-typescript";
 import type { JSONSchema4 } from "json-schema";
 import { generate } from "json-schema-to-typescript/dist/src/generator.js";
 import type { AST } from "json-schema-to-typescript/dist/src/types/AST.js";
-import { compileOptions, compileType, type TypeRequest } from "../../plugin/compile-types.js";
-import { collectTypes } from "../../plugin/emit-types.js";
-import { printTypeDeclaration } from "../../plugin/print-types.js";
-import { buildModel } from "../../plugin/tool-model.js";
+import { compileOptions, compileType, type TypeRequest } from "../../plugin/emit/compile-types.js";
+import { collectTypes } from "../../plugin/emit/collect-types.js";
+import { printTypeDeclaration } from "../../plugin/emit/print-types.js";
+import { buildModel } from "../../plugin/model/file-model.js";
 import { goldenProtos } from "./support/golden-targets.js";
 import { buildFiles } from "./support/plugin-request.js";
 

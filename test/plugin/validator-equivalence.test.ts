@@ -7,9 +7,9 @@ import fc from "fast-check";
 import ts from "typescript";
 import { escapePointer, typeOfJson, validateValue } from "../../runtime/schema/validate-value.js";
 import type { ValueViolation } from "../../runtime/schema/value-violation.js";
-import { ValidatorWriter } from "../../plugin/emit-validators.js";
-import { toJsonSchema } from "../../plugin/shape-to-json-schema.js";
-import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/value-shape.js";
+import { ValidatorWriter } from "../../plugin/emit/validators.js";
+import { toJsonSchema } from "../../plugin/model/json-schema-from-shape.js";
+import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/model/value-shape.js";
 
 const names = fc.constantFrom("a", "b", "path", "x_y", "we/ird", "ti~lde", "`tick`", "${x}", "constructor");
 

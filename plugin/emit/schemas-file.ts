@@ -7,11 +7,13 @@
  * (test/plugin/schemas-typecheck.test.ts).
  */
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import { printLiteral } from "./emit-literal.js";
-import type { OutputTarget } from "./emit-api-file.js";
-import { ValidatorWriter, validatorDoc, type Line, type Piece } from "./emit-validators.js";
-import type { HarnessToolOptions } from "./plugin-options.js";
-import type { FileModel, ProviderModel, ToolMessageModel, ToolModel } from "./tool-model.js";
+import { printLiteral } from "./literal.js";
+import type { OutputTarget } from "./api-file.js";
+import { ValidatorWriter, validatorDoc, type Line, type Piece } from "./validators.js";
+import type { HarnessToolOptions } from "../plugin-options.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import type { ToolMessageModel, ToolModel } from "../model/tool-model.js";
 
 /** The schemas file being printed, as the printers of its parts see it. */
 interface DataFile {

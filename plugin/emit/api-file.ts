@@ -11,11 +11,13 @@
  */
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { CompiledTypes } from "./compile-types.js";
-import { printLiteral } from "./emit-literal.js";
-import type { FileTypes } from "./emit-types.js";
-import type { HarnessToolOptions } from "./plugin-options.js";
+import { printLiteral } from "./literal.js";
+import type { FileTypes } from "./collect-types.js";
+import type { HarnessToolOptions } from "../plugin-options.js";
 import { printTypeDeclaration } from "./print-types.js";
-import type { FileModel, ProviderModel, ToolModel } from "./tool-model.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import type { ToolModel } from "../model/tool-model.js";
 
 /** What one generated file holds: TypeScript, JavaScript, or TypeScript declarations. */
 export type OutputTarget = "ts" | "js" | "dts";

@@ -7,7 +7,7 @@
  */
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { AST, TInterface, TInterfaceParam } from "json-schema-to-typescript/dist/src/types/AST.js";
-import { literalKey } from "./emit-literal.js";
+import { literalKey } from "./literal.js";
 
 /** Prints `export interface name {...}` (or `export type name = ...;`) with its JSDoc. */
 export function printTypeDeclaration(f: GeneratedFile, name: string, ast: AST): void {

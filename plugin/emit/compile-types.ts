@@ -17,7 +17,7 @@ import { optimize } from "json-schema-to-typescript/dist/src/optimizer.js";
 import { nameAnonymousRecursiveTypes, parse } from "json-schema-to-typescript/dist/src/parser.js";
 import type { AST } from "json-schema-to-typescript/dist/src/types/AST.js";
 import { validate } from "json-schema-to-typescript/dist/src/validator.js";
-import type { TypeScriptSchema } from "./shape-to-json-schema.js";
+import type { TypeScriptSchema } from "../model/json-schema-from-shape.js";
 
 /** One named type to compile. The name must be a plain identifier (a dot would truncate it). */
 export interface TypeRequest {

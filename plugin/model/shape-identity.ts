@@ -4,7 +4,7 @@
  * interface and one check function for all the copies that are alike, so a provider's type-check
  * and its generated module grow with its distinct shapes rather than with its tools.
  */
-import { toTypeScriptSchema } from "./shape-to-json-schema.js";
+import { toTypeScriptSchema } from "./json-schema-from-shape.js";
 import type { NamedShape, ValueShape } from "./value-shape.js";
 
 /**

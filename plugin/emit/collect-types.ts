@@ -4,11 +4,13 @@
  * provider's config. Collected from the model before emit, compiled
  * with json-schema-to-typescript, printed in the order collected.
  */
-import { SharedTypeNames } from "./shape-identity.js";
-import { toTypeScriptSchema } from "./shape-to-json-schema.js";
+import { SharedTypeNames } from "../model/shape-identity.js";
+import { toTypeScriptSchema } from "../model/json-schema-from-shape.js";
 import type { TypeRequest } from "./compile-types.js";
-import type { FileModel, ProviderModel, ToolMessageModel } from "./tool-model.js";
-import { resolveShape, type NamedShape, type ValueShape } from "./value-shape.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import type { ToolMessageModel } from "../model/tool-model.js";
+import { resolveShape, type NamedShape, type ValueShape } from "../model/value-shape.js";
 
 /** A declaration to print: a compiled type, or an alias of a shared message's type. */
 export type TypeEntry =

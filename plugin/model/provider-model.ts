@@ -25,12 +25,35 @@ import {
 } from "harness-tool/schema";
 import { configAttributes } from "./config-model.js";
 import type { DiagnosticSink } from "./diagnostics.js";
-import type { MessageShapes } from "./json-schema-from-message.js";
+import type { MessageShapes } from "./message-shapes.js";
 import { lowerCamelCase, pascalCase, snakeCase, type IdentifierAllocator } from "./names.js";
-import { toToolSchema } from "./shape-to-json-schema.js";
+import { toToolSchema } from "./json-schema-from-shape.js";
 import { fieldNumber, sourcePathParts, type FieldName, type SourceIndex } from "./source-locations.js";
-import type { ConfigModel, ProviderModel, ToolMessageModel, ToolModel } from "./tool-model.js";
+import type { ConfigModel } from "./config-model.js";
+import type { ToolMessageModel, ToolModel } from "./tool-model.js";
 import type { NamedShape, ValueShape } from "./value-shape.js";
+
+/** One annotated service. */
+export interface ProviderModel {
+  readonly serviceName: string;
+  readonly description: string;
+  readonly identity: { readonly name: string; readonly source: string; readonly version: string | undefined };
+  readonly tools: readonly ToolModel[];
+  readonly config: ConfigModel | undefined;
+  readonly slashCommands: readonly { readonly name: string; readonly description: string; readonly template: string }[];
+  /** HookPoint member names as protoc-gen-es spells them, e.g. `PRE_TOOL_CALL`. */
+  readonly hookPoints: readonly string[];
+  readonly render: boolean;
+  /** Generated identifiers of the provider. */
+  readonly names: {
+    readonly handlers: string;
+    readonly config: string;
+    readonly configConst: string;
+    readonly options: string;
+    readonly factory: string;
+    readonly toolSchemas: string;
+  };
+}
 
 // Source paths of the options, relative to the rpc or service, from the generated descriptors.
 const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, toolOption.number];

@@ -6,9 +6,9 @@
  * lines of Printables, so tests can run it without protoplugin; TypeScript, or JavaScript without
  * the type annotations.
  */
-import { pascalCase } from "./names.js";
-import { checkKey } from "./shape-identity.js";
-import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+import { pascalCase } from "../model/names.js";
+import { checkKey } from "../model/shape-identity.js";
+import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "../model/value-shape.js";
 
 /** Something a line is made of: text, or an imported symbol that protoplugin prints. */
 export type Piece = string | { readonly kind: string };
