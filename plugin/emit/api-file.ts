@@ -10,20 +10,14 @@
  * printed and aliases an import whose name the file declares (a message named `ToolContext`).
  */
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import type { CompiledTypes } from "./compile-types.js";
 import { printLiteral } from "./literal.js";
 import type { FileTypes } from "./collect-types.js";
 import type { HarnessToolOptions } from "../plugin-options.js";
-import { printTypeDeclaration } from "./print-types.js";
+import type { OutputTarget } from "./output-target.js";
+import { printTypeDeclaration } from "./type-declarations.js";
 import type { FileModel } from "../model/file-model.js";
 import type { ProviderModel } from "../model/provider-model.js";
 import type { ToolModel } from "../model/tool-model.js";
-
-/** What one generated file holds: TypeScript, JavaScript, or TypeScript declarations. */
-export type OutputTarget = "ts" | "js" | "dts";
-
-/** The file name extension of each target. */
-export const targetExtension: { readonly [T in OutputTarget]: string } = { ts: ".ts", js: ".js", dts: ".d.ts" };
 
 /** The API file being printed, as the printers of its parts see it. */
 interface ApiFile {
@@ -37,15 +31,8 @@ interface ApiFile {
   readonly fromSchemas: (name: string) => ImportSymbol;
 }
 
-/** Prints the API module of `model` into `f` as `target`, with the compiled types of `fileTypes`. */
-export function emitApiFile(
-  f: GeneratedFile,
-  model: FileModel,
-  fileTypes: FileTypes,
-  compiled: CompiledTypes,
-  options: HarnessToolOptions,
-  target: OutputTarget,
-): void {
+/** Prints the API module of `model` into `f` as `target`, with the types of `fileTypes`. */
+export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileTypes, options: HarnessToolOptions, target: OutputTarget): void {
   const runtime = options.runtimeImportPath;
   const schemasModule = `./${model.outputBase}_schemas.js`;
   const api: ApiFile = {
@@ -57,7 +44,7 @@ export function emitApiFile(
   };
   for (const [index, provider] of model.providers.entries()) {
     if (index > 0) f.print();
-    if (target !== "js") printTypes(f, provider, fileTypes, compiled);
+    if (target !== "js") printTypes(f, provider, fileTypes);
     for (const tool of provider.tools) {
       printToolConstant(api, tool);
       f.print();
@@ -93,15 +80,13 @@ function printReexports(api: ApiFile, model: FileModel): void {
 }
 
 /** The types of one provider: inputs, outputs, the messages they use, the config. */
-function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes, compiled: CompiledTypes): void {
-  for (const entry of fileTypes.providers.get(provider)?.entries ?? []) {
+function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes): void {
+  for (const entry of fileTypes.get(provider) ?? []) {
     if (entry.kind === "alias") {
       f.print(f.jsDoc(entry.doc));
       f.print(f.export("type", entry.name), ` = ${entry.target};`);
     } else {
-      const ast = compiled.get(entry.name);
-      if (ast === undefined) throw new Error(`no compiled type ${entry.name}`);
-      printTypeDeclaration(f, entry.name, ast);
+      printTypeDeclaration(f, entry.name, entry.shape, entry.doc);
     }
     f.print();
   }

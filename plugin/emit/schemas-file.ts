@@ -8,7 +8,7 @@
  */
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import { printLiteral } from "./literal.js";
-import type { OutputTarget } from "./api-file.js";
+import type { OutputTarget } from "./output-target.js";
 import { ValidatorWriter, validatorDoc, type Line, type Piece } from "./validators.js";
 import type { HarnessToolOptions } from "../plugin-options.js";
 import type { FileModel } from "../model/file-model.js";

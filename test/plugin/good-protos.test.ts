@@ -67,6 +67,22 @@ describe("good protos", () => {
     assert.doesNotMatch(content, /from "harness-tool/);
   });
 
+  it("states only the parameters given, and puts @ts-nocheck on the TypeScript schemas module alone", () => {
+    for (const parameter of ["target=ts", "target=ts,ts_nocheck=true"]) {
+      const run = generate(files, ["mapping.proto"], parameter);
+      const byName = new Map(run.response.file.map((f) => [f.name, f.content]));
+      const api = byName.get("mapping_tool.ts") ?? assert.fail("no mapping_tool.ts");
+      const schemas = byName.get("mapping_tool_schemas.ts") ?? assert.fail("no mapping_tool_schemas.ts");
+      for (const content of [api, schemas]) assert.ok(content.includes(`with parameter "${parameter}"\n`), parameter);
+      // The directive once, under the header, before the first statement (where TypeScript reads it).
+      assert.equal(schemas.split("// @ts-nocheck\n").length, 2, parameter);
+      assert.ok(schemas.indexOf("// @ts-nocheck") < schemas.indexOf("import "), parameter);
+      assert.equal(api.includes("// @ts-nocheck"), parameter.includes("ts_nocheck=true"), parameter);
+    }
+    const js = generate(files, ["mapping.proto"], "target=js+dts");
+    for (const file of js.response.file) assert.doesNotMatch(file.content, /@ts-nocheck|ts_nocheck/, file.name);
+  });
+
   it("refuses an unknown option with protoplugin's option error", () => {
     assert.throws(
       () => generate(files, ["mapping.proto"], "target=ts,runtime_path=x"),
