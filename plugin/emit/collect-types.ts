@@ -8,7 +8,13 @@ import type { ProviderModel } from "../model/provider-model.js";
 import { SharedTypeNames } from "../model/shape-identity.js";
 import type { ToolMessageModel } from "../model/tool-model.js";
 import { resolveShape, type NamedShape, type ValueShape } from "../model/value-shape.js";
+import { docText, generatedFrom } from "./doc-text.js";
 import type { DeclaredShape } from "./type-declarations.js";
+
+/** `@generated from message <full name>` of a message's type. */
+function from(shape: NamedShape): string {
+  return generatedFrom({ kind: "message", name: shape.messageName });
+}
 
 /** A declaration to print: a type of its own, or an alias of an alike message's type. */
 export type TypeEntry =
@@ -36,9 +42,9 @@ export function collectTypes(file: FileModel): FileTypes {
       done.add(shape.typeName);
       const declaring = shared.declaringShape(shape);
       if (declaring === shape) {
-        entries.push({ kind: "declared", name: shape.typeName, shape: shape.target, doc: shape.target.description });
+        entries.push({ kind: "declared", name: shape.typeName, shape: shape.target, doc: docText(shape.target.description, from(shape)) });
       } else {
-        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: sharedShapeDoc(shape, declaring) });
+        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: docText(sharedShapeDoc(shape, declaring), from(shape)) });
       }
     }
     walkChildren(target, (child) => addNested(child, entries));
@@ -54,13 +60,13 @@ export function collectTypes(file: FileModel): FileTypes {
           kind: "alias",
           name: io.typeName,
           target: root.typeName,
-          doc: `${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.`,
+          doc: docText(`${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.`, from(root)),
         });
         if (!done.has(root.typeName)) addNested(root, nested);
         return;
       }
       done.add(root.typeName);
-      entries.push({ kind: "declared", name: root.typeName, shape: root.target, doc: ioDoc(which, toolName, root.target.description) });
+      entries.push({ kind: "declared", name: root.typeName, shape: root.target, doc: docText(ioDoc(which, toolName, root.target.description), from(root)) });
       walkChildren(root.target, (child) => addNested(child, nested));
     };
     for (const tool of provider.tools) {
@@ -70,7 +76,11 @@ export function collectTypes(file: FileModel): FileTypes {
     entries.push(...nested);
     if (provider.config) {
       const description = provider.config.shape.description;
-      const doc = `The configuration of ${provider.serviceName} (its agent.hcl block).${description ? `\n\n${description}` : ""}`;
+      const doc = docText(
+        `The configuration of ${provider.serviceName} (its agent.hcl block).`,
+        description,
+        generatedFrom({ kind: "message", name: provider.config.messageName }),
+      );
       entries.push({ kind: "declared", name: provider.names.config, shape: provider.config.shape, doc });
     }
     providers.set(provider, entries);

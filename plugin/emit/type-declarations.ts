@@ -6,6 +6,7 @@
  * json-schema-to-typescript's `compile()` declares for the same schema (docs/plugin.md says why).
  */
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
+import { docText, generatedFrom } from "./doc-text.js";
 import { propertyDescription, type NamedShape, type ObjectShape, type PropertyShape, type ValueShape } from "../model/value-shape.js";
 
 /** A shape a declaration names: anything but a reference to another declaration. */
@@ -13,7 +14,7 @@ export type DeclaredShape = Exclude<ValueShape, NamedShape>;
 
 /** Prints `export interface name {...}` (or `export type name = ...;` for a shape that is not an object) with its JSDoc. */
 export function printTypeDeclaration(f: GeneratedFile, name: string, shape: DeclaredShape, doc: string | undefined): void {
-  if (doc) f.print(f.jsDoc(doc));
+  if (doc) f.print(f.jsDoc(docText(doc)));
   if (shape.kind === "object") f.print(f.export("interface", name), " ", ...objectType(f, shape, ""));
   else f.print(f.export("type", name), " = ", ...typeOf(f, shape, ""), ";");
 }
@@ -50,7 +51,7 @@ function objectType(f: GeneratedFile, shape: ObjectShape, indent: string): Print
   const inner = `${indent}  `;
   const out: Printable[] = ["{\n"];
   for (const property of shape.properties) {
-    const doc = memberDoc(property);
+    const doc = docText(memberDoc(property), property.protoName && generatedFrom({ kind: "field", name: property.protoName }));
     if (doc) out.push(f.jsDoc(doc, inner), "\n");
     out.push(inner, memberKey(property), ": ", ...typeOf(f, property.shape, inner), ";\n");
   }

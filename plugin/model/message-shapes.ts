@@ -13,7 +13,7 @@ import type { DiagnosticSink } from "./diagnostics.js";
 import { enumValues } from "./enum-values.js";
 import { fieldNumber, sourcePathParts, type SourceIndex } from "./source-locations.js";
 import type { NamedShape, ObjectShape, PropertyShape, ValueShape } from "./value-shape.js";
-import { bytesDescription, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
+import { bytesDescription, int32Description, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
 
 /**
  * `tool`: the common subset (a tool's input or output). `config`: a provider's agent.hcl block,
@@ -33,6 +33,7 @@ export interface ShapeContext {
 const jsonSchemaPath = [sourcePathParts.MESSAGE_OPTIONS, schemaOption.number, fieldNumber(SchemaOptionsSchema, "jsonSchema")];
 
 const int64Types = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+const int32Types = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
 
 /** Resolves messages to shapes for one generated file, each message once per mode. */
 export class MessageShapes {
@@ -160,12 +161,11 @@ export class MessageShapes {
         case "scalar": {
           const scalar = field.scalar as ScalarType;
           if (int64Types.has(scalar)) notes.push(int64Description);
+          if (int32Types.has(scalar)) notes.push(int32Description);
           if (scalar === ScalarType.BYTES) notes.push(bytesDescription);
-          return scalar === ScalarType.BOOL
-            ? { kind: "boolean" }
-            : scalar === ScalarType.STRING || scalar === ScalarType.BYTES
-              ? { kind: "string" }
-              : { kind: "number" };
+          if (scalar === ScalarType.BOOL) return { kind: "boolean" };
+          if (scalar === ScalarType.STRING || scalar === ScalarType.BYTES) return { kind: "string" };
+          return int32Types.has(scalar) || int64Types.has(scalar) ? { kind: "number", integer: true } : { kind: "number" };
         }
         case "enum": {
           const values = this.enumShape(field.enum as DescEnum, scope, at);
@@ -181,7 +181,7 @@ export class MessageShapes {
           if (mapping) {
             if (mapping.shape.description) notes.push(mapping.shape.description);
             optionalByDefault = mapping.optionalByDefault;
-            return { kind: mapping.shape.kind } as ValueShape;
+            return mapping.shape.kind === "number" && mapping.shape.integer ? { kind: "number", integer: true } : ({ kind: mapping.shape.kind } as ValueShape);
           }
           const refused = refusedWellKnownType(message.typeName);
           if (refused !== undefined) {
@@ -254,6 +254,7 @@ export class MessageShapes {
       required,
       ...(description !== undefined && description !== "" ? { description } : {}),
       sensitive: options?.sensitive === true,
+      protoName: `${field.parent.typeName}.${field.name}`,
     };
   }
 

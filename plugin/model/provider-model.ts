@@ -36,6 +36,8 @@ import type { NamedShape, ValueShape } from "./value-shape.js";
 /** One annotated service. */
 export interface ProviderModel {
   readonly serviceName: string;
+  /** The service's full name (`pkg.Service`), for the generated code's `@generated from`. */
+  readonly protoName: string;
   readonly description: string;
   readonly identity: { readonly name: string; readonly source: string; readonly version: string | undefined };
   readonly tools: readonly ToolModel[];
@@ -111,6 +113,7 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
   checkHandlerMembers(built, options?.render === true, ctx);
   return {
     serviceName: service.name,
+    protoName: service.typeName,
     description: ctx.source.leadingComment(service),
     identity: { name: options?.name ?? snakeCase(base), source: options?.source ?? "", version: options?.version },
     tools: built.map((b) => b.tool),
@@ -151,6 +154,7 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
   const output = toolMessage(method.output, io.output, "output", at, ctx);
   const tool: ToolModel = {
     rpcName: method.name,
+    protoName: `${method.parent.typeName}.${method.name}`,
     scope,
     declaration: toolDeclaration(method, opts, input.model, output.model, source),
     handlerName: lowerCamelCase(method.name),

@@ -22,6 +22,7 @@ function checkStructure(shape: ValueShape): unknown {
     case "string":
       return shape.enum ? ["string", shape.enum] : "string";
     case "number":
+      return shape.integer ? "integer" : "number";
     case "boolean":
       return shape.kind;
     case "array":

@@ -22,6 +22,8 @@ export interface ToolMessageModel {
 /** One tool, resolved. */
 export interface ToolModel {
   readonly rpcName: string;
+  /** The rpc's full name (`pkg.Service.Rpc`), for the generated code's `@generated from`. */
+  readonly protoName: string;
   /** `Service.Rpc`, for diagnostics. */
   readonly scope: string;
   readonly declaration: ToolDeclaration;

@@ -15,7 +15,9 @@ import type { MappingConfig } from "./mapping_tool.js";
 // search
 
 /**
- * The input schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the input of `search`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export const searchInputSchema: JsonSchemaObject = {
   type: "object",
@@ -27,7 +29,7 @@ export const searchInputSchema: JsonSchemaObject = {
     },
     limit: {
       type: "number",
-      description: "Largest number of results.",
+      description: "Largest number of results.\n\nAn integer.",
     },
     offset: {
       type: "number",
@@ -92,7 +94,9 @@ export const searchInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the output of `search`.
+ *
+ * @generated from message good.mapping.SearchResponse
  */
 export const searchOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -163,7 +167,7 @@ export const searchOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link searchInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchInputSchema}, each with its JSON Pointer path.
  */
 export function validateSearchInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -172,7 +176,7 @@ export function validateSearchInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link searchOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchOutputSchema}, each with its JSON Pointer path.
  */
 export function validateSearchOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -183,12 +187,16 @@ export function validateSearchOutput(value: unknown): ValueViolation[] {
 // count_records
 
 /**
- * The input schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the input of `count_records`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export const countInputSchema: JsonSchemaObject = searchInputSchema;
 
 /**
- * The output schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the output of `count_records`.
+ *
+ * @generated from message good.mapping.CountResponse
  */
 export const countOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -214,7 +222,7 @@ export const countOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link countInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countInputSchema}, each with its JSON Pointer path.
  */
 export function validateCountInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -223,7 +231,7 @@ export function validateCountInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link countOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countOutputSchema}, each with its JSON Pointer path.
  */
 export function validateCountOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -234,7 +242,9 @@ export function validateCountOutput(value: unknown): ValueViolation[] {
 // store
 
 /**
- * The input schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the input of `store`.
+ *
+ * @generated from message good.mapping.StoreRequest
  */
 export const storeInputSchema: JsonSchemaObject = {
   type: "object",
@@ -264,7 +274,9 @@ export const storeInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the output of `store`.
+ *
+ * @generated from message good.mapping.StoreResponse
  */
 export const storeOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -279,7 +291,7 @@ export const storeOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link storeInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeInputSchema}, each with its JSON Pointer path.
  */
 export function validateStoreInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -288,7 +300,7 @@ export function validateStoreInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link storeOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeOutputSchema}, each with its JSON Pointer path.
  */
 export function validateStoreOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -297,7 +309,10 @@ export function validateStoreOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of MappingService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of MappingService, and the decoder that checks a configuration against
+ * them.
+ *
+ * @generated from message good.mapping.MappingConfig
  */
 export const mappingConfig: ConfigDefinition<MappingConfig> = {
   attributes: [
@@ -372,10 +387,14 @@ function checkSearchInput(value: unknown, path: string, out: ValueViolation[]): 
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "limit":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/limit`, message: `must be an integer, not ${field}` });
         break;
       case "offset":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/offset`, message: `must be an integer, not ${field}` });
         break;
       case "format":
         if (field === undefined) break;
@@ -463,7 +482,9 @@ function checkCountOutput(value: unknown, path: string, out: ValueViolation[]): 
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "count":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/count`, message: `must be an integer, not ${field}` });
         break;
       case "source":
         if (field === undefined) break;

@@ -13,7 +13,9 @@ import { escapePointer, typeOfJson } from "harness-tool";
 // lookup
 
 /**
- * The input schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the input of `lookup`.
+ *
+ * @generated from message good.names.LookupRequest
  */
 export const lookupInputSchema: JsonSchemaObject = {
   type: "object",
@@ -46,7 +48,9 @@ export const lookupInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the output of `lookup`.
+ *
+ * @generated from message good.names.LookupResponse
  */
 export const lookupOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -90,7 +94,7 @@ export const lookupOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link lookupInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -99,7 +103,7 @@ export function validateLookupInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link lookupOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];

@@ -13,7 +13,9 @@ import type { AgentConfig } from "./agent_tool.js";
 // spawn_subagent
 
 /**
- * The input schema of `spawn_subagent` (common JSON-Schema subset).
+ * The JSON Schema of the input of `spawn_subagent`.
+ *
+ * @generated from message examples.agent.v1.SpawnSubagentRequest
  */
 export const spawnSubagentInputSchema: JsonSchemaObject = {
   type: "object",
@@ -28,7 +30,9 @@ export const spawnSubagentInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `spawn_subagent` (common JSON-Schema subset).
+ * The JSON Schema of the output of `spawn_subagent`.
+ *
+ * @generated from message examples.agent.v1.SpawnSubagentResponse
  */
 export const spawnSubagentOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -55,7 +59,7 @@ export const spawnSubagentOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link spawnSubagentInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link spawnSubagentInputSchema}, each with its JSON Pointer path.
  */
 export function validateSpawnSubagentInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -64,7 +68,7 @@ export function validateSpawnSubagentInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link spawnSubagentOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link spawnSubagentOutputSchema}, each with its JSON Pointer path.
  */
 export function validateSpawnSubagentOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -73,7 +77,9 @@ export function validateSpawnSubagentOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of AgentService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of AgentService, and the decoder that checks a configuration against them.
+ *
+ * @generated from message examples.agent.v1.AgentConfig
  */
 export const agentConfig: ConfigDefinition<AgentConfig> = {
   attributes: [
@@ -89,7 +95,7 @@ export const agentConfig: ConfigDefinition<AgentConfig> = {
       type: "number",
       required: false,
       sensitive: false,
-      description: "How many more levels of sub-agents a sub-agent may start. Default 1.",
+      description: "How many more levels of sub-agents a sub-agent may start. Default 1.\n\nAn integer.",
     },
     {
       name: "budget_usd",
@@ -169,7 +175,9 @@ function checkAgentConfig(value: unknown, path: string, out: ValueViolation[]): 
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/profile`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "max_depth":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_depth`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_depth`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_depth`, message: `must be an integer, not ${field}` });
         break;
       case "budget_usd":
         if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/budget_usd`, message: `must be a number, not ${typeOfJson(field)}` });

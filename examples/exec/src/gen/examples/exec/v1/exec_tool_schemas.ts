@@ -12,7 +12,9 @@ import type { ExecConfig } from "./exec_tool.js";
 // bash
 
 /**
- * The input schema of `bash` (common JSON-Schema subset).
+ * The JSON Schema of the input of `bash`.
+ *
+ * @generated from message examples.exec.v1.BashRequest
  */
 export const bashInputSchema: JsonSchemaObject = {
   type: "object",
@@ -35,7 +37,9 @@ export const bashInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `bash` (common JSON-Schema subset).
+ * The JSON Schema of the output of `bash`.
+ *
+ * @generated from message examples.exec.v1.BashResponse
  */
 export const bashOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -43,7 +47,7 @@ export const bashOutputSchema: JsonSchemaObject = {
   properties: {
     exit_code: {
       type: "number",
-      description: "The exit code; -1 when a signal ended the command.",
+      description: "The exit code; -1 when a signal ended the command.\n\nAn integer.",
     },
     signal: {
       type: "string",
@@ -54,7 +58,7 @@ export const bashOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link bashInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link bashInputSchema}, each with its JSON Pointer path.
  */
 export function validateBashInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -63,7 +67,7 @@ export function validateBashInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link bashOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link bashOutputSchema}, each with its JSON Pointer path.
  */
 export function validateBashOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -72,7 +76,9 @@ export function validateBashOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of ExecService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of ExecService, and the decoder that checks a configuration against them.
+ *
+ * @generated from message examples.exec.v1.ExecConfig
  */
 export const execConfig: ConfigDefinition<ExecConfig> = {
   attributes: [
@@ -134,7 +140,9 @@ function checkBashOutput(value: unknown, path: string, out: ValueViolation[]): v
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "exit_code":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/exit_code`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/exit_code`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/exit_code`, message: `must be an integer, not ${field}` });
         break;
       case "signal":
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/signal`, message: `must be a string, not ${typeOfJson(field)}` });

@@ -13,7 +13,9 @@ import type { FilesystemConfig } from "./filesystem_tool.js";
 // read_file
 
 /**
- * The input schema of `read_file` (common JSON-Schema subset).
+ * The JSON Schema of the input of `read_file`.
+ *
+ * @generated from message examples.filesystem.v1.ReadFileRequest
  */
 export const readFileInputSchema: JsonSchemaObject = {
   type: "object",
@@ -25,18 +27,20 @@ export const readFileInputSchema: JsonSchemaObject = {
     },
     offset: {
       type: "number",
-      description: "First line to return, counting from 1. Default: the first line.",
+      description: "First line to return, counting from 1. Default: the first line.\n\nAn integer.",
     },
     limit: {
       type: "number",
-      description: "How many lines to return. Default: all of them.",
+      description: "How many lines to return. Default: all of them.\n\nAn integer.",
     },
   },
   required: ["path"],
 };
 
 /**
- * The output schema of `read_file` (common JSON-Schema subset).
+ * The JSON Schema of the output of `read_file`.
+ *
+ * @generated from message examples.filesystem.v1.ReadFileResponse
  */
 export const readFileOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -48,7 +52,7 @@ export const readFileOutputSchema: JsonSchemaObject = {
     },
     total_lines: {
       type: "number",
-      description: "How many lines the whole file has.",
+      description: "How many lines the whole file has.\n\nAn integer.",
     },
     truncated: {
       type: "boolean",
@@ -59,7 +63,7 @@ export const readFileOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link readFileInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link readFileInputSchema}, each with its JSON Pointer path.
  */
 export function validateReadFileInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -68,7 +72,7 @@ export function validateReadFileInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link readFileOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link readFileOutputSchema}, each with its JSON Pointer path.
  */
 export function validateReadFileOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -79,7 +83,9 @@ export function validateReadFileOutput(value: unknown): ValueViolation[] {
 // write_file
 
 /**
- * The input schema of `write_file` (common JSON-Schema subset).
+ * The JSON Schema of the input of `write_file`.
+ *
+ * @generated from message examples.filesystem.v1.WriteFileRequest
  */
 export const writeFileInputSchema: JsonSchemaObject = {
   type: "object",
@@ -98,7 +104,9 @@ export const writeFileInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `write_file` (common JSON-Schema subset).
+ * The JSON Schema of the output of `write_file`.
+ *
+ * @generated from message examples.filesystem.v1.WriteFileResponse
  */
 export const writeFileOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -121,7 +129,7 @@ export const writeFileOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link writeFileInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link writeFileInputSchema}, each with its JSON Pointer path.
  */
 export function validateWriteFileInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -130,7 +138,7 @@ export function validateWriteFileInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link writeFileOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link writeFileOutputSchema}, each with its JSON Pointer path.
  */
 export function validateWriteFileOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -141,7 +149,9 @@ export function validateWriteFileOutput(value: unknown): ValueViolation[] {
 // edit_file
 
 /**
- * The input schema of `edit_file` (common JSON-Schema subset).
+ * The JSON Schema of the input of `edit_file`.
+ *
+ * @generated from message examples.filesystem.v1.EditFileRequest
  */
 export const editFileInputSchema: JsonSchemaObject = {
   type: "object",
@@ -168,7 +178,9 @@ export const editFileInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `edit_file` (common JSON-Schema subset).
+ * The JSON Schema of the output of `edit_file`.
+ *
+ * @generated from message examples.filesystem.v1.EditFileResponse
  */
 export const editFileOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -180,14 +192,14 @@ export const editFileOutputSchema: JsonSchemaObject = {
     },
     replacements: {
       type: "number",
-      description: "How many occurrences were replaced.",
+      description: "How many occurrences were replaced.\n\nAn integer.",
     },
   },
   required: ["path", "replacements"],
 };
 
 /**
- * Every way `value` falls outside {@link editFileInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link editFileInputSchema}, each with its JSON Pointer path.
  */
 export function validateEditFileInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -196,7 +208,7 @@ export function validateEditFileInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link editFileOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link editFileOutputSchema}, each with its JSON Pointer path.
  */
 export function validateEditFileOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -205,7 +217,10 @@ export function validateEditFileOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of FilesystemService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of FilesystemService, and the decoder that checks a configuration against
+ * them.
+ *
+ * @generated from message examples.filesystem.v1.FilesystemConfig
  */
 export const filesystemConfig: ConfigDefinition<FilesystemConfig> = {
   attributes: [
@@ -246,10 +261,14 @@ function checkReadFileInput(value: unknown, path: string, out: ValueViolation[])
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "offset":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/offset`, message: `must be an integer, not ${field}` });
         break;
       case "limit":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/limit`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
@@ -272,7 +291,9 @@ function checkReadFileOutput(value: unknown, path: string, out: ValueViolation[]
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "total_lines":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/total_lines`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/total_lines`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/total_lines`, message: `must be an integer, not ${field}` });
         break;
       case "truncated":
         if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
@@ -320,7 +341,9 @@ function checkWriteFileOutput(value: unknown, path: string, out: ValueViolation[
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "bytes_written":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/bytes_written`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/bytes_written`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/bytes_written`, message: `must be an integer, not ${field}` });
         break;
       case "created":
         if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/created`, message: `must be a boolean, not ${typeOfJson(field)}` });
@@ -374,7 +397,9 @@ function checkEditFileOutput(value: unknown, path: string, out: ValueViolation[]
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "replacements":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/replacements`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/replacements`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/replacements`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
@@ -399,7 +424,9 @@ function checkFilesystemConfig(value: unknown, path: string, out: ValueViolation
         }
         break;
       case "max_read_bytes":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_read_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_read_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_read_bytes`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });

@@ -12,7 +12,9 @@ import type { SearchConfig } from "./search_tool.js";
 // glob
 
 /**
- * The input schema of `glob` (common JSON-Schema subset).
+ * The JSON Schema of the input of `glob`.
+ *
+ * @generated from message examples.search.v1.GlobRequest
  */
 export const globInputSchema: JsonSchemaObject = {
   type: "object",
@@ -31,7 +33,9 @@ export const globInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `glob` (common JSON-Schema subset).
+ * The JSON Schema of the output of `glob`.
+ *
+ * @generated from message examples.search.v1.GlobResponse
  */
 export const globOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -53,7 +57,7 @@ export const globOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link globInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link globInputSchema}, each with its JSON Pointer path.
  */
 export function validateGlobInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -62,7 +66,7 @@ export function validateGlobInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link globOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link globOutputSchema}, each with its JSON Pointer path.
  */
 export function validateGlobOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -73,7 +77,9 @@ export function validateGlobOutput(value: unknown): ValueViolation[] {
 // grep
 
 /**
- * The input schema of `grep` (common JSON-Schema subset).
+ * The JSON Schema of the input of `grep`.
+ *
+ * @generated from message examples.search.v1.GrepRequest
  */
 export const grepInputSchema: JsonSchemaObject = {
   type: "object",
@@ -100,7 +106,9 @@ export const grepInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `grep` (common JSON-Schema subset).
+ * The JSON Schema of the output of `grep`.
+ *
+ * @generated from message examples.search.v1.GrepResponse
  */
 export const grepOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -119,7 +127,7 @@ export const grepOutputSchema: JsonSchemaObject = {
           },
           line: {
             type: "number",
-            description: "The line number, counting from 1.",
+            description: "The line number, counting from 1.\n\nAn integer.",
           },
           text: {
             type: "string",
@@ -138,7 +146,7 @@ export const grepOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link grepInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link grepInputSchema}, each with its JSON Pointer path.
  */
 export function validateGrepInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -147,7 +155,7 @@ export function validateGrepInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link grepOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link grepOutputSchema}, each with its JSON Pointer path.
  */
 export function validateGrepOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -156,7 +164,9 @@ export function validateGrepOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of SearchService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of SearchService, and the decoder that checks a configuration against them.
+ *
+ * @generated from message examples.search.v1.SearchConfig
  */
 export const searchConfig: ConfigDefinition<SearchConfig> = {
   attributes: [
@@ -172,7 +182,7 @@ export const searchConfig: ConfigDefinition<SearchConfig> = {
       type: "number",
       required: false,
       sensitive: false,
-      description: "Most results one call returns. Default 500.",
+      description: "Most results one call returns. Default 500.\n\nAn integer.",
     },
   ],
   decode(value) {
@@ -301,7 +311,9 @@ function checkSearchConfig(value: unknown, path: string, out: ValueViolation[]):
         }
         break;
       case "max_results":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_results`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_results`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_results`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
@@ -324,7 +336,9 @@ function checkMatch(value: unknown, path: string, out: ValueViolation[]): void {
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/file`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "line":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/line`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/line`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/line`, message: `must be an integer, not ${field}` });
         break;
       case "text":
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/text`, message: `must be a string, not ${typeOfJson(field)}` });

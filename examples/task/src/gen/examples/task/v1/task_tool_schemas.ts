@@ -12,7 +12,9 @@ import { escapePointer, typeOfJson } from "harness-tool";
 // task_create
 
 /**
- * The input schema of `task_create` (common JSON-Schema subset).
+ * The JSON Schema of the input of `task_create`.
+ *
+ * @generated from message examples.task.v1.TaskCreateRequest
  */
 export const taskCreateInputSchema: JsonSchemaObject = {
   type: "object",
@@ -27,7 +29,9 @@ export const taskCreateInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `task_create` (common JSON-Schema subset).
+ * The JSON Schema of the output of `task_create`.
+ *
+ * @generated from message examples.task.v1.TaskCreateResponse
  */
 export const taskCreateOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -58,7 +62,7 @@ export const taskCreateOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link taskCreateInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskCreateInputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskCreateInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -67,7 +71,7 @@ export function validateTaskCreateInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link taskCreateOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskCreateOutputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskCreateOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -78,7 +82,9 @@ export function validateTaskCreateOutput(value: unknown): ValueViolation[] {
 // task_update
 
 /**
- * The input schema of `task_update` (common JSON-Schema subset).
+ * The JSON Schema of the input of `task_update`.
+ *
+ * @generated from message examples.task.v1.TaskUpdateRequest
  */
 export const taskUpdateInputSchema: JsonSchemaObject = {
   type: "object",
@@ -102,7 +108,9 @@ export const taskUpdateInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `task_update` (common JSON-Schema subset).
+ * The JSON Schema of the output of `task_update`.
+ *
+ * @generated from message examples.task.v1.TaskUpdateResponse
  */
 export const taskUpdateOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -133,7 +141,7 @@ export const taskUpdateOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link taskUpdateInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskUpdateInputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskUpdateInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -142,7 +150,7 @@ export function validateTaskUpdateInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link taskUpdateOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskUpdateOutputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskUpdateOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -153,7 +161,9 @@ export function validateTaskUpdateOutput(value: unknown): ValueViolation[] {
 // task_list
 
 /**
- * The input schema of `task_list` (common JSON-Schema subset).
+ * The JSON Schema of the input of `task_list`.
+ *
+ * @generated from message examples.task.v1.TaskListRequest
  */
 export const taskListInputSchema: JsonSchemaObject = {
   type: "object",
@@ -168,7 +178,9 @@ export const taskListInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `task_list` (common JSON-Schema subset).
+ * The JSON Schema of the output of `task_list`.
+ *
+ * @generated from message examples.task.v1.TaskListResponse
  */
 export const taskListOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -203,7 +215,7 @@ export const taskListOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link taskListInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskListInputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskListInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -212,7 +224,7 @@ export function validateTaskListInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link taskListOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link taskListOutputSchema}, each with its JSON Pointer path.
  */
 export function validateTaskListOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];

@@ -13,7 +13,9 @@ import type { UserConfig } from "./user_tool.js";
 // ask_user
 
 /**
- * The input schema of `ask_user` (common JSON-Schema subset).
+ * The JSON Schema of the input of `ask_user`.
+ *
+ * @generated from message examples.user.v1.AskUserRequest
  */
 export const askUserInputSchema: JsonSchemaObject = {
   type: "object",
@@ -35,7 +37,9 @@ export const askUserInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `ask_user` (common JSON-Schema subset).
+ * The JSON Schema of the output of `ask_user`.
+ *
+ * @generated from message examples.user.v1.AskUserResponse
  */
 export const askUserOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -50,7 +54,7 @@ export const askUserOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link askUserInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link askUserInputSchema}, each with its JSON Pointer path.
  */
 export function validateAskUserInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -59,7 +63,7 @@ export function validateAskUserInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link askUserOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link askUserOutputSchema}, each with its JSON Pointer path.
  */
 export function validateAskUserOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -68,7 +72,9 @@ export function validateAskUserOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of UserService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of UserService, and the decoder that checks a configuration against them.
+ *
+ * @generated from message examples.user.v1.UserConfig
  */
 export const userConfig: ConfigDefinition<UserConfig> = {
   attributes: [

@@ -12,7 +12,9 @@ import type { WebConfig } from "./web_tool.js";
 // web_search
 
 /**
- * The input schema of `web_search` (common JSON-Schema subset).
+ * The JSON Schema of the input of `web_search`.
+ *
+ * @generated from message examples.web.v1.WebSearchRequest
  */
 export const webSearchInputSchema: JsonSchemaObject = {
   type: "object",
@@ -24,14 +26,16 @@ export const webSearchInputSchema: JsonSchemaObject = {
     },
     count: {
       type: "number",
-      description: "How many results to return, 1 to 20. Default 5.",
+      description: "How many results to return, 1 to 20. Default 5.\n\nAn integer.",
     },
   },
   required: ["query"],
 };
 
 /**
- * The output schema of `web_search` (common JSON-Schema subset).
+ * The JSON Schema of the output of `web_search`.
+ *
+ * @generated from message examples.web.v1.WebSearchResponse
  */
 export const webSearchOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -65,7 +69,7 @@ export const webSearchOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link webSearchInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link webSearchInputSchema}, each with its JSON Pointer path.
  */
 export function validateWebSearchInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -74,7 +78,7 @@ export function validateWebSearchInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link webSearchOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link webSearchOutputSchema}, each with its JSON Pointer path.
  */
 export function validateWebSearchOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -85,7 +89,9 @@ export function validateWebSearchOutput(value: unknown): ValueViolation[] {
 // web_fetch
 
 /**
- * The input schema of `web_fetch` (common JSON-Schema subset).
+ * The JSON Schema of the input of `web_fetch`.
+ *
+ * @generated from message examples.web.v1.WebFetchRequest
  */
 export const webFetchInputSchema: JsonSchemaObject = {
   type: "object",
@@ -100,7 +106,9 @@ export const webFetchInputSchema: JsonSchemaObject = {
 };
 
 /**
- * The output schema of `web_fetch` (common JSON-Schema subset).
+ * The JSON Schema of the output of `web_fetch`.
+ *
+ * @generated from message examples.web.v1.WebFetchResponse
  */
 export const webFetchOutputSchema: JsonSchemaObject = {
   type: "object",
@@ -112,7 +120,7 @@ export const webFetchOutputSchema: JsonSchemaObject = {
     },
     status: {
       type: "number",
-      description: "The HTTP status code.",
+      description: "The HTTP status code.\n\nAn integer.",
     },
     content_type: {
       type: "string",
@@ -131,7 +139,7 @@ export const webFetchOutputSchema: JsonSchemaObject = {
 };
 
 /**
- * Every way `value` falls outside {@link webFetchInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link webFetchInputSchema}, each with its JSON Pointer path.
  */
 export function validateWebFetchInput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -140,7 +148,7 @@ export function validateWebFetchInput(value: unknown): ValueViolation[] {
 }
 
 /**
- * Every way `value` falls outside {@link webFetchOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link webFetchOutputSchema}, each with its JSON Pointer path.
  */
 export function validateWebFetchOutput(value: unknown): ValueViolation[] {
   const violations: ValueViolation[] = [];
@@ -149,7 +157,9 @@ export function validateWebFetchOutput(value: unknown): ValueViolation[] {
 }
 
 /**
- * The agent.hcl attributes of WebService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of WebService, and the decoder that checks a configuration against them.
+ *
+ * @generated from message examples.web.v1.WebConfig
  */
 export const webConfig: ConfigDefinition<WebConfig> = {
   attributes: [
@@ -179,7 +189,7 @@ export const webConfig: ConfigDefinition<WebConfig> = {
       type: "number",
       required: false,
       sensitive: false,
-      description: "Largest page web_fetch returns, in bytes. Default 512 KiB.",
+      description: "Largest page web_fetch returns, in bytes. Default 512 KiB.\n\nAn integer.",
     },
   ],
   decode(value) {
@@ -204,7 +214,9 @@ function checkWebSearchInput(value: unknown, path: string, out: ValueViolation[]
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "count":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/count`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
@@ -269,7 +281,9 @@ function checkWebFetchOutput(value: unknown, path: string, out: ValueViolation[]
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "status":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/status`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/status`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/status`, message: `must be an integer, not ${field}` });
         break;
       case "content_type":
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content_type`, message: `must be a string, not ${typeOfJson(field)}` });
@@ -311,7 +325,9 @@ function checkWebConfig(value: unknown, path: string, out: ValueViolation[]): vo
         }
         break;
       case "max_bytes":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/max_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_bytes`, message: `must be an integer, not ${field}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
