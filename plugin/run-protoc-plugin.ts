@@ -27,6 +27,8 @@ interface Generation {
   readonly files: readonly FileModel[];
   readonly errors: readonly string[];
   readonly warnings: readonly string[];
+  /** The TypeScript schemas modules printed, which open with `// @ts-nocheck`. */
+  readonly noCheck: Set<string>;
   /** The types of one file (names are unique per file only), collected on first use: the js target prints none. */
   types(file: FileModel): FileTypes;
 }
@@ -39,6 +41,7 @@ function generation(files: readonly DescFile[]): Generation {
     files: model.files,
     errors: sorted.filter((d) => d.severity === "error").map(formatDiagnostic),
     warnings: sorted.filter((d) => d.severity === "warning").map(formatDiagnostic),
+    noCheck: new Set(),
     types(file) {
       let found = types.get(file);
       if (!found) {
@@ -56,7 +59,9 @@ function emitModules(schema: Schema<HarnessToolOptions>, target: OutputTarget, r
     const api = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
     preamble(api, schema, file);
     emitApiFile(api, file, target === "js" ? new Map() : run.types(file), schema.options, target);
-    const schemas = schema.generateFile(`${file.outputBase}_schemas${targetExtension[target]}`);
+    const schemasName = `${file.outputBase}_schemas${targetExtension[target]}`;
+    if (target === "ts") run.noCheck.add(schemasName);
+    const schemas = schema.generateFile(schemasName);
     preamble(schemas, schema, file);
     emitSchemasFile(schemas, file, schema.options, target);
   }
@@ -81,13 +86,13 @@ const headerEnd = "/* eslint-disable */\n";
 const noCheck = "// @ts-nocheck\n";
 
 /**
- * `// @ts-nocheck` added under the header of each TypeScript schemas module (the last line of
- * protoplugin's header, where its own `ts_nocheck` option puts it, since the directive only counts
- * before the first statement); a module that has it already, by that option, is left as it is.
+ * `// @ts-nocheck` added under the header of each of the `names` (the last line of protoplugin's
+ * header, where its own `ts_nocheck` option puts it, since the directive only counts before the
+ * first statement); a module that has it already, by that option, is left as it is.
  */
-export function withSchemasNoCheck(response: CodeGeneratorResponse): CodeGeneratorResponse {
+export function withNoCheck(response: CodeGeneratorResponse, names: ReadonlySet<string>): CodeGeneratorResponse {
   const file = response.file.map((f) => {
-    if (!f.name.endsWith("_tool_schemas.ts") || f.content.includes(`${headerEnd}${noCheck}`)) return f;
+    if (!names.has(f.name) || f.content.includes(`${headerEnd}${noCheck}`)) return f;
     const at = f.content.indexOf(headerEnd);
     if (at < 0) return f;
     const end = at + headerEnd.length;
@@ -123,7 +128,7 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
       if (!run) return response;
       for (const line of run.warnings) warn(line);
       if (run.errors.length > 0) return failure(run.errors);
-      return withSchemasNoCheck(response);
+      return withNoCheck(response, run.noCheck);
     },
   };
 }
