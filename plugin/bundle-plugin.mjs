@@ -11,9 +11,7 @@
 // was Node loading modules (bench/RESULTS.md, code generation). One file loads faster than a few
 // hundred, and the bundle leaves out what a run never calls: protoplugin imports the TypeScript
 // compiler for transpiling one target into another, which this plugin never asks it to do (it
-// prints ts, js and dts itself), and json-schema-to-typescript imports prettier, which only its
-// compile() calls, to format (compile-types.ts runs its parser stages and print-types.ts prints
-// the result). Both stand-ins throw if ever called.
+// prints ts, js and dts itself). The stand-ins throw if ever called.
 //
 // The runtime's code the plugin uses (the ToolSchema invariants, the JSON-Schema subset) is bundled
 // from its sources in this repository, so the bundle checks exactly the rules of the runtime
@@ -33,7 +31,6 @@ const standIns = {
   "@typescript/vfs": ["createDefaultMapFromNodeModules", "createSystem", "createVirtualCompilerHost"]
     .map((name) => `export function ${name}() { throw new Error("protoc-gen-harness-tool does not bundle @typescript/vfs"); }`)
     .join("\n"),
-  prettier: `export function format() { throw new Error("protoc-gen-harness-tool does not bundle prettier (json-schema-to-typescript runs with format: false)"); }`,
 };
 
 const result = await build({
@@ -45,10 +42,6 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  // CommonJS dependencies (json-schema-to-typescript and its own) call require.
-  banner: { js: "import { createRequire as __pluginCreateRequire } from 'node:module';\nconst require = __pluginCreateRequire(import.meta.url);" },
-  // json-schema-to-typescript loads cli-color only to color its debug log, when it is installed.
-  external: ["cli-color"],
   plugins: [
     {
       name: "stand-ins",

@@ -1,56 +1,51 @@
 /**
- * The plugin as protoplugin runs it: CodeGeneratorRequest -> model (or diagnostics) -> compiled
- * types -> the two emitters -> CodeGeneratorResponse. Problems in the protos come back in
+ * The plugin as protoplugin runs it, in one run: CodeGeneratorRequest -> model (or diagnostics)
+ * -> the emitters of each target -> CodeGeneratorResponse. Problems in the protos come back in
  * CodeGeneratorResponse.error, every one at once, with no file; warnings go to `warn` (stderr
  * under `runNodeJs`). A bad plugin option throws protoplugin's option error, which `runNodeJs`
  * prints as one line.
  *
- * Each generated proto file gets two modules: `<file>_tool` (emit-api-file.ts) and
- * `<file>_tool_schemas` (emit-schemas-file.ts). With target ts, the TypeScript schemas modules come
- * from a second protoplugin run over the same request and model with `ts_nocheck=true` added, so
- * that protoplugin's own preamble carries the directive (type-checking a provider skips the
- * generated data and checks; bench/RESULTS.md, type-check cost).
+ * Each generated proto file gets two modules: `<file>_tool` (emit/api-file.ts) and
+ * `<file>_tool_schemas` (emit/schemas-file.ts). A TypeScript schemas module opens with
+ * `// @ts-nocheck` under protoplugin's header (type-checking a provider skips the generated data
+ * and checks; docs/plugin.md, targets).
  */
 import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
 import { createEcmaScriptPlugin, type GeneratedFile, type Plugin, type Schema } from "@bufbuild/protoplugin";
-import {
-  CodeGeneratorRequestSchema,
-  CodeGeneratorResponse_Feature,
-  CodeGeneratorResponseSchema,
-  type CodeGeneratorRequest,
-  type CodeGeneratorResponse,
-} from "@bufbuild/protobuf/wkt";
-import { compileTypes, type CompiledTypes } from "./compile-types.js";
-import { formatDiagnostic, sortDiagnostics } from "./diagnostics.js";
-import { emitApiFile, targetExtension, type OutputTarget } from "./emit-api-file.js";
-import { emitSchemasFile } from "./emit-schemas-file.js";
-import { collectTypes, type FileTypes } from "./emit-types.js";
+import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, type CodeGeneratorRequest, type CodeGeneratorResponse } from "@bufbuild/protobuf/wkt";
+import { emitApiFile } from "./emit/api-file.js";
+import { collectTypes, type FileTypes } from "./emit/collect-types.js";
+import { targetExtension, type OutputTarget } from "./emit/output-target.js";
+import { emitSchemasFile } from "./emit/schemas-file.js";
+import { formatDiagnostic, sortDiagnostics } from "./model/diagnostics.js";
+import { buildModel, type FileModel } from "./model/file-model.js";
 import { parseHarnessToolOptions, type HarnessToolOptions } from "./plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
-import { buildModel, type FileModel } from "./tool-model.js";
 
-/** The model of one request, built from the first target protoplugin asks for. */
+/** The model of one request, built when protoplugin asks for the first target. */
 interface Generation {
   readonly files: readonly FileModel[];
   readonly errors: readonly string[];
   readonly warnings: readonly string[];
-  /** The types of one file (names are unique per file only), compiled on first use: the js target prints none. */
-  types(file: FileModel): { readonly fileTypes: FileTypes; readonly compiled: CompiledTypes };
+  /** The TypeScript schemas modules printed, which open with `// @ts-nocheck`. */
+  readonly noCheck: Set<string>;
+  /** The types of one file (names are unique per file only), collected on first use: the js target prints none. */
+  types(file: FileModel): FileTypes;
 }
 
 function generation(files: readonly DescFile[]): Generation {
   const model = buildModel(files);
   const sorted = sortDiagnostics(model.diagnostics.all);
-  const types = new Map<FileModel, { fileTypes: FileTypes; compiled: CompiledTypes }>();
+  const types = new Map<FileModel, FileTypes>();
   return {
     files: model.files,
     errors: sorted.filter((d) => d.severity === "error").map(formatDiagnostic),
     warnings: sorted.filter((d) => d.severity === "warning").map(formatDiagnostic),
+    noCheck: new Set(),
     types(file) {
       let found = types.get(file);
       if (!found) {
-        const fileTypes = collectTypes(file);
-        found = { fileTypes, compiled: compileTypes(fileTypes.requests) };
+        found = collectTypes(file);
         types.set(file, found);
       }
       return found;
@@ -58,68 +53,24 @@ function generation(files: readonly DescFile[]): Generation {
   };
 }
 
-/** Prints the modules of every file of `run` that `schema` is asked for, in `target`. */
-type Emit = (schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation) => void;
-
-function emitApi(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation, file: FileModel): void {
-  const f = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
-  preamble(f, schema, file);
-  const { fileTypes, compiled } = target === "js" ? { fileTypes: { requests: [], providers: new Map() }, compiled: new Map() } : run.types(file);
-  emitApiFile(f, file, fileTypes, compiled, schema.options, target);
-}
-
-function emitSchemas(schema: Schema<HarnessToolOptions>, target: OutputTarget, file: FileModel): void {
-  const f = schema.generateFile(`${file.outputBase}_schemas${targetExtension[target]}`);
-  preamble(f, schema, file);
-  emitSchemasFile(f, file, schema.options, target);
-}
-
-/** The first run: every module, except the TypeScript schemas modules. */
-const emitModules: Emit = (schema, target, run) => {
+/** Prints both modules of every file of `run` in `target`. */
+function emitModules(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation): void {
   for (const file of run.files) {
-    emitApi(schema, target, run, file);
-    if (target !== "ts") emitSchemas(schema, target, file);
+    const api = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
+    preamble(api, schema, file);
+    emitApiFile(api, file, target === "js" ? new Map() : run.types(file), schema.options, target);
+    const schemasName = `${file.outputBase}_schemas${targetExtension[target]}`;
+    if (target === "ts") run.noCheck.add(schemasName);
+    const schemas = schema.generateFile(schemasName);
+    preamble(schemas, schema, file);
+    emitSchemasFile(schemas, file, schema.options, target);
   }
-};
-
-/** The second run, under `ts_nocheck`: the TypeScript schemas modules. */
-const emitTsSchemas: Emit = (schema, target, run) => {
-  if (target === "ts") for (const file of run.files) emitSchemas(schema, target, file);
-};
+}
 
 /** protoplugin's header: the proto file's leading comments, the generator, its parameters. */
 function preamble(f: GeneratedFile, schema: Schema<HarnessToolOptions>, file: FileModel): void {
   const desc = schema.files.find((d) => d.proto.name === file.protoFile);
   if (desc) f.preamble(desc);
-}
-
-/** What the runs of one request share. */
-interface RunState {
-  /** Built by the first target that runs. */
-  run?: Generation;
-  readonly targets: Set<OutputTarget>;
-}
-
-/** A protoplugin plugin printing with `emit`; when the model holds errors, it prints nothing. */
-function modulePlugin(emit: Emit, state: RunState): Plugin {
-  const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
-    if (target === "js" && schema.options.jsImportStyle !== "module") {
-      throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
-    }
-    state.run ??= generation(schema.files);
-    state.targets.add(target);
-    if (state.run.errors.length === 0) emit(schema, target, state.run);
-  };
-  // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
-  // transpile one target into another.
-  return createEcmaScriptPlugin({
-    name: pluginName,
-    version: `v${pluginVersion}`,
-    parseOptions: parseHarnessToolOptions,
-    generateTs: generate,
-    generateJs: generate,
-    generateDts: generate,
-  });
 }
 
 function failure(errors: readonly string[]): CodeGeneratorResponse {
@@ -131,9 +82,23 @@ function failure(errors: readonly string[]): CodeGeneratorResponse {
   });
 }
 
-/** The request with `ts_nocheck=true` added to its parameters (a later key wins in protoplugin). */
-function withTsNocheck(request: CodeGeneratorRequest): CodeGeneratorRequest {
-  return create(CodeGeneratorRequestSchema, { ...request, parameter: request.parameter === "" ? "ts_nocheck=true" : `${request.parameter},ts_nocheck=true` });
+const headerEnd = "/* eslint-disable */\n";
+const noCheck = "// @ts-nocheck\n";
+
+/**
+ * `// @ts-nocheck` added under the header of each of the `names` (the last line of protoplugin's
+ * header, where its own `ts_nocheck` option puts it, since the directive only counts before the
+ * first statement); a module that has it already, by that option, is left as it is.
+ */
+export function withNoCheck(response: CodeGeneratorResponse, names: ReadonlySet<string>): CodeGeneratorResponse {
+  const file = response.file.map((f) => {
+    if (!names.has(f.name) || f.content.includes(`${headerEnd}${noCheck}`)) return f;
+    const at = f.content.indexOf(headerEnd);
+    if (at < 0) return f;
+    const end = at + headerEnd.length;
+    return { ...f, content: `${f.content.slice(0, end)}${noCheck}${f.content.slice(end)}` };
+  });
+  return create(CodeGeneratorResponseSchema, { ...response, file });
 }
 
 /** protoc-gen-harness-tool as a protoplugin Plugin; `warn` receives each warning line. */
@@ -142,23 +107,28 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
     name: pluginName,
     version: `v${pluginVersion}`,
     run(request) {
-      const state: RunState = { targets: new Set() };
-      const first = modulePlugin(emitModules, state).run(request);
-      if (!state.run) return first;
-      for (const line of state.run.warnings) warn(line);
-      if (state.run.errors.length > 0) return failure(state.run.errors);
-      if (!state.targets.has("ts")) return first;
-      const schemas = new Map(
-        modulePlugin(emitTsSchemas, state)
-          .run(withTsNocheck(request))
-          .file.map((f) => [f.name, f]),
-      );
-      // Each module followed by its companion, as the other targets list them.
-      const file = first.file.flatMap((f) => {
-        const companion = f.name.endsWith("_tool.ts") ? schemas.get(f.name.replace(/\.ts$/, "_schemas.ts")) : undefined;
-        return companion ? [f, companion] : [f];
-      });
-      return create(CodeGeneratorResponseSchema, { ...first, file });
+      let run: Generation | undefined;
+      const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
+        if (target === "js" && schema.options.jsImportStyle !== "module") {
+          throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
+        }
+        run ??= generation(schema.files);
+        if (run.errors.length === 0) emitModules(schema, target, run);
+      };
+      // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
+      // transpile one target into another.
+      const response = createEcmaScriptPlugin({
+        name: pluginName,
+        version: `v${pluginVersion}`,
+        parseOptions: parseHarnessToolOptions,
+        generateTs: generate,
+        generateJs: generate,
+        generateDts: generate,
+      }).run(request);
+      if (!run) return response;
+      for (const line of run.warnings) warn(line);
+      if (run.errors.length > 0) return failure(run.errors);
+      return withNoCheck(response, run.noCheck);
     },
   };
 }

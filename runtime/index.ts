@@ -35,7 +35,9 @@ export {
   type InteractiveToolSpec,
   type ResourceToolSpec,
   type ToolDefinition,
+  type ToolDefinitionOf,
   type ToolSpec,
+  type ToolTraits,
   type ToolValidators,
 } from "./schema/define-tool.js";
 export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";

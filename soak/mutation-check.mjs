@@ -202,7 +202,7 @@ const mutations = [
   ],
   [
     "plugin throws on a oneof",
-    "plugin/json-schema-from-message.ts",
+    "plugin/model/message-shapes.ts",
     "if (field.oneof !== undefined) {\n",
     'if (field.oneof !== undefined) {\n      throw new TypeError("cannot read oneof");\n',
     ["test/runtime/reliability/fuzz.test.ts"],

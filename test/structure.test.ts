@@ -99,7 +99,9 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "supervisor", "telemetry", "transport"],
   },
   plugin: {
-    ".": [],
+    model: [],
+    emit: ["model"],
+    ".": ["emit", "model"],
   },
   cli: {
     terminal: [],

@@ -176,6 +176,27 @@ export interface ErasedToolSpec extends ToolSpecBase {
 }
 
 /**
+ * The traits of a tool that shape its handler's context and its preview, by name: what
+ * `toolDefinition` takes instead of four positional type arguments.
+ */
+export interface ToolTraits {
+  readonly kind: ToolKindName;
+  readonly streaming: boolean;
+  readonly processBacked: boolean;
+  readonly preview: boolean;
+}
+
+/** The `ToolDefinition` of a tool with the input, output and traits given. */
+export type ToolDefinitionOf<Input, Output, Traits extends ToolTraits> = ToolDefinition<
+  Input,
+  Output,
+  Traits["kind"],
+  Traits["streaming"],
+  Traits["processBacked"],
+  Traits["preview"]
+>;
+
+/**
  * Declares a tool whose spec was checked where it was written, with every type given: the entry
  * point of generated code. It needs no inference and no conditional types, so a provider of many
  * tools type-checks at the cost of plain declarations; the plugin has checked each spec with the
@@ -183,12 +204,14 @@ export interface ErasedToolSpec extends ToolSpecBase {
  * Hand-written tools use `defineTool`, whose types reject an invalid spec on the offending property.
  *
  * ```ts
- * export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_source", false, false, false>({ ... });
+ * export const readFileTool = toolDefinition<
+ *   ReadFileInput,
+ *   ReadFileOutput,
+ *   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+ * >({ ... });
  * ```
  */
-export function toolDefinition<Input, Output, Kind extends ToolKindName, Streaming extends boolean, ProcessBacked extends boolean, Preview extends boolean>(
-  spec: ErasedToolSpec,
-): ToolDefinition<Input, Output, Kind, Streaming, ProcessBacked, Preview> {
+export function toolDefinition<Input, Output, Traits extends ToolTraits>(spec: ErasedToolSpec): ToolDefinitionOf<Input, Output, Traits> {
   return { declaration: declarationOf(spec), validators: spec.validators };
 }
 

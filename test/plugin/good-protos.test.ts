@@ -67,6 +67,60 @@ describe("good protos", () => {
     assert.doesNotMatch(content, /from "harness-tool/);
   });
 
+  it("states only the parameters given, and puts @ts-nocheck on the TypeScript schemas module alone", () => {
+    for (const parameter of ["target=ts", "target=ts,ts_nocheck=true"]) {
+      const run = generate(files, ["mapping.proto"], parameter);
+      const byName = new Map(run.response.file.map((f) => [f.name, f.content]));
+      const api = byName.get("mapping_tool.ts") ?? assert.fail("no mapping_tool.ts");
+      const schemas = byName.get("mapping_tool_schemas.ts") ?? assert.fail("no mapping_tool_schemas.ts");
+      for (const content of [api, schemas]) assert.ok(content.includes(`with parameter "${parameter}"\n`), parameter);
+      // The directive once, under the header, before the first statement (where TypeScript reads it).
+      assert.equal(schemas.split("// @ts-nocheck\n").length, 2, parameter);
+      assert.ok(schemas.indexOf("// @ts-nocheck") < schemas.indexOf("import "), parameter);
+      assert.equal(api.includes("// @ts-nocheck"), parameter.includes("ts_nocheck=true"), parameter);
+    }
+    const js = generate(files, ["mapping.proto"], "target=js+dts");
+    for (const file of js.response.file) assert.doesNotMatch(file.content, /@ts-nocheck|ts_nocheck/, file.name);
+  });
+
+  it("links every declaration back to its proto element with @generated from", () => {
+    const run = generate(files, ["mapping.proto"], "target=ts");
+    const api = run.response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? assert.fail("no mapping_tool.ts");
+    for (const link of [
+      "@generated from service good.mapping.MappingService",
+      "@generated from rpc good.mapping.MappingService.Search",
+      "@generated from message good.mapping.SearchRequest",
+      "@generated from field good.mapping.SearchRequest.limit",
+      "@generated from message good.mapping.MappingConfig",
+    ]) {
+      assert.ok(api.includes(` * ${link}\n`), link);
+    }
+    for (const line of api.split("\n")) if (/^\s*\*/.test(line)) assert.ok(line.length <= 120, `doc line over 120 characters: ${line}`);
+  });
+
+  it("states each tool's traits by name, in every typed target", () => {
+    const ts = generate(files, ["mapping.proto"], "target=ts").response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? "";
+    const dts = generate(files, ["mapping.proto"], "target=dts").response.file.find((f) => f.name === "mapping_tool.d.ts")?.content ?? "";
+    const traits = '{ kind: "data_source"; streaming: true; processBacked: false; preview: false }';
+    assert.ok(ts.includes(`toolDefinition<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>({`), "ts");
+    assert.ok(dts.includes(`ToolDefinitionOf<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>;`), "dts");
+    assert.doesNotMatch(ts + dts, /"data_source", (true|false)/, "no positional booleans");
+  });
+
+  it("refuses a fraction where the proto type is integral (int64, uint32, uint64)", async () => {
+    const schemas = await import("./golden/mapping_tool_schemas.js");
+    const valid = { query: "q", offset: 3, format: "json", since: "2024-05-01T12:00:00Z", note: "n" };
+    assert.deepEqual(schemas.validateSearchInput(valid), []);
+    assert.deepEqual(schemas.validateSearchInput({ ...valid, offset: 1.5, limit: 2.5 }), [
+      { path: "/offset", message: "must be an integer, not 1.5" },
+      { path: "/limit", message: "must be an integer, not 2.5" },
+    ]);
+    assert.deepEqual(schemas.validateCountOutput({ count: 0.5, source: { source: "s" } }), [{ path: "/count", message: "must be an integer, not 0.5" }]);
+    // The subset has no integer type (schema.v1.Schema): the JSON Schema says so in the description.
+    assert.equal(schemas.searchInputSchema.properties["offset"]?.type, "number");
+    assert.match(schemas.searchInputSchema.properties["limit"]?.description ?? "", /An integer\./);
+  });
+
   it("refuses an unknown option with protoplugin's option error", () => {
     assert.throws(
       () => generate(files, ["mapping.proto"], "target=ts,runtime_path=x"),

@@ -1,8 +1,8 @@
 // When two messages are one interface and one check (plugin/shape-identity.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkKey, SharedTypeNames } from "../../plugin/shape-identity.js";
-import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/value-shape.js";
+import { checkKey, SharedTypeNames } from "../../plugin/model/shape-identity.js";
+import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/model/value-shape.js";
 
 function named(typeName: string, target: ObjectShape): NamedShape {
   return { kind: "named", typeName, messageName: `test.${typeName}`, target };

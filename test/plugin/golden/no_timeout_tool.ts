@@ -13,10 +13,14 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `lookup` tool.
  *
  * What to look up.
+ *
+ * @generated from message good.no_timeout.LookupRequest
  */
 export interface LookupInput {
   /**
    * The key.
+   *
+   * @generated from field good.no_timeout.LookupRequest.key
    */
   key: string;
 }
@@ -25,10 +29,14 @@ export interface LookupInput {
  * The output of the `lookup` tool.
  *
  * What was found.
+ *
+ * @generated from message good.no_timeout.LookupResponse
  */
 export interface LookupOutput {
   /**
    * The value.
+   *
+   * @generated from field good.no_timeout.LookupResponse.value
    */
   value: string;
 }
@@ -42,8 +50,14 @@ export type LookupConfig = Record<string, never>;
 
 /**
  * Looks one thing up.
+ *
+ * @generated from rpc good.no_timeout.LookupService.Lookup
  */
-export const lookupTool = toolDefinition<LookupInput, LookupOutput, "data_source", false, false, false>({
+export const lookupTool = toolDefinition<
+  LookupInput,
+  LookupOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -56,13 +70,17 @@ export const lookupTool = toolDefinition<LookupInput, LookupOutput, "data_source
 });
 
 /**
- * The handlers of LookupService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of LookupService: one method per tool, from its input to its output.
  *
  * Looks things up.
+ *
+ * @generated from service good.no_timeout.LookupService
  */
 export interface LookupHandlers {
   /**
    * Looks one thing up.
+   *
+   * @generated from rpc good.no_timeout.LookupService.Lookup
    */
   lookup(input: LookupInput, context: ToolContext<LookupConfig>): Promise<LookupOutput>;
 }
@@ -72,7 +90,7 @@ export interface LookupHandlers {
  */
 export interface LookupProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.0.0".
+   * The version Describe reports. Default: "0.0.0".
    */
   readonly version?: string;
   /**
@@ -82,7 +100,10 @@ export interface LookupProviderOptions {
 }
 
 /**
- * The lookup provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The lookup provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.no_timeout.LookupService
  */
 export function createLookupProvider(handlers: LookupHandlers, options: LookupProviderOptions = {}): ProviderDefinition<LookupConfig> {
   return assembleProvider<LookupConfig>({
@@ -97,13 +118,13 @@ export function createLookupProvider(handlers: LookupHandlers, options: LookupPr
 }
 
 /**
- * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of LookupService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function lookupToolSchemas(): ToolSchema[] {
   return [lookupTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

@@ -40,6 +40,9 @@ const table: Record<string, Expectation> = {
   "an explicitly typed data_source is read_only too": { code: 2322, message: `Type '"critical"' is not assignable to type '"read_only"'` },
   "the literal kind must match the type argument": { code: 2322, message: `Type '"resource"' is not assignable to type '"data_source"'` },
   "preview needs its type argument": { code: 2322, message: "Type 'true' is not assignable to type" },
+  "a generated non-streaming tool's context cannot emit progress": { code: 2339, message: "Property 'progress' does not exist" },
+  "a generated tool's result must match its output type": { code: 2322, message: "Property 'content' is missing" },
+  "a trait is a literal of its own type": { code: 2344, message: "does not satisfy the constraint 'ToolTraits'" },
 };
 
 const corpusPath = path.join(repoRoot, "test/runtime/compile-time/builder-invalid.ts");

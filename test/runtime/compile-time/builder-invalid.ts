@@ -1,7 +1,7 @@
 // Invalid builder uses. Each `@ts-expect-error` sits on the line above the property the compiler
 // must reject; an error that moves elsewhere or disappears fails the type-check under TS 5.9 and
 // TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
-import { defineProvider, defineTool, type ToolKindName } from "../../../runtime/index.js";
+import { defineProvider, defineTool, toolDefinition, type ToolKindName } from "../../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -280,3 +280,28 @@ export const explicitPreviewUndeclared = defineTool<FileInput, FileOutput>()<"re
   // @ts-expect-error preview needs its type argument
   preview: true,
 });
+
+// What generated code declares: toolDefinition with the traits by name. The handler's context
+// follows the traits as it follows defineTool's inference.
+const generatedSpec = { name: "g", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true } as const;
+const generatedPlain = toolDefinition<FileInput, FileOutput, { kind: "data_source"; streaming: false; processBacked: false; preview: false }>(generatedSpec);
+const generatedStreaming = toolDefinition<FileInput, FileOutput, { kind: "data_source"; streaming: true; processBacked: false; preview: false }>(generatedSpec);
+
+export const generatedContexts = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { generatedPlain, generatedStreaming } },
+  {
+    generatedPlain: async (input, ctx) => {
+      // @ts-expect-error a generated non-streaming tool's context cannot emit progress
+      ctx.progress("no");
+      return { content: input.path };
+    },
+    // @ts-expect-error a generated tool's result must match its output type
+    generatedStreaming: async (input, ctx) => {
+      ctx.progress("yes");
+      return { contents: input.path };
+    },
+  },
+);
+
+// @ts-expect-error a trait is a literal of its own type
+export const wrongTrait = toolDefinition<FileInput, FileOutput, { kind: "data_source"; streaming: "yes"; processBacked: false; preview: false }>(generatedSpec);

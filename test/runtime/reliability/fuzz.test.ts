@@ -112,7 +112,14 @@ describe("random arguments against the examples' generated validators", async ()
           assert.doesNotThrow(() => {
             violations = validate(received);
           });
-          assert.deepEqual(violations, validateValue(d.inputSchema, received), "the compiled validator reports what the reference reports");
+          // The compiled validator also knows the proto types: a fraction in an integral field is
+          // refused, which the subset's JSON Schema (no integer type) cannot say.
+          const beyondSchema = (v: ValueViolation): boolean => v.message.startsWith("must be an integer, not ");
+          assert.deepEqual(
+            violations.filter((v) => !beyondSchema(v)),
+            validateValue(d.inputSchema, received),
+            "the compiled validator reports what the reference reports",
+          );
           const before = reached;
           const rec = recordingSink();
           await service.invoke(request, rec.sink);

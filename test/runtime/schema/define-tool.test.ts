@@ -80,14 +80,14 @@ describe("toolDefinition (the entry of generated code)", () => {
       terminatesTurn: true,
       preview: true,
     } as const;
-    const generated = toolDefinition<FileInput, FileOutput, "resource", false, false, true>(spec);
+    const generated = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: false; processBacked: false; preview: true }>(spec);
     assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
     assert.notEqual(generated.declaration.concurrency?.keyFields, spec.concurrency.keyFields, "the key fields are copied");
   });
 
   it("keeps the compiled validators and makes a process-backed tool streaming", () => {
     const validators = { input: () => [], output: () => [] };
-    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+    const t = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>({
       name: "bash",
       kind: "resource",
       risk: "high",
@@ -104,7 +104,7 @@ describe("toolDefinition (the entry of generated code)", () => {
   });
 
   it("gives the handler the types it was given", () => {
-    const t = toolDefinition<FileInput, FileOutput, "resource", true, true, false>({
+    const t = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>({
       name: "bash",
       kind: "resource",
       risk: "high",

@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinition } from "harness-tool";
+import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 
@@ -15,60 +15,86 @@ import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, 
  * The input of the `search` tool.
  *
  * A search.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export interface SearchInput {
   /**
    * The query text.
+   *
+   * @generated from field good.mapping.SearchRequest.query
    */
   query: string;
   /**
    * Largest number of results.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.SearchRequest.limit
    */
   limit?: number;
   /**
    * Byte offset to start at.
    *
    * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.SearchRequest.offset
    */
   offset: number;
   /**
    * The result format.
    *
    * Values: "json" (One JSON object per record), "text" (Plain text lines).
+   *
+   * @generated from field good.mapping.SearchRequest.format
    */
   format: "json" | "text";
   /**
    * Only records changed since then.
    *
    * An RFC 3339 timestamp, e.g. "2024-05-01T12:00:00Z".
+   *
+   * @generated from field good.mapping.SearchRequest.since
    */
   since: string;
   /**
    * Give up after this long.
    *
    * A duration in seconds with an "s" suffix, e.g. "1.5s".
+   *
+   * @generated from field good.mapping.SearchRequest.budget
    */
   budget?: string;
   /**
    * A nickname filter.
+   *
+   * @generated from field good.mapping.SearchRequest.nickname
    */
   nickname?: string;
   /**
    * Tags to match (all of them).
+   *
+   * @generated from field good.mapping.SearchRequest.tags
    */
   tags?: string[];
   /**
    * Formats to accept.
    *
    * Values: "json" (One JSON object per record), "text" (Plain text lines).
+   *
+   * @generated from field good.mapping.SearchRequest.formats
    */
   formats?: ("json" | "text")[];
   /**
    * Matrix of weights.
+   *
+   * @generated from field good.mapping.SearchRequest.weights
    */
   weights?: Row[];
   /**
    * A note for the log.
+   *
+   * @generated from field good.mapping.SearchRequest.note
    */
   note: string;
 }
@@ -77,26 +103,36 @@ export interface SearchInput {
  * The output of the `search` tool.
  *
  * The results.
+ *
+ * @generated from message good.mapping.SearchResponse
  */
 export interface SearchOutput {
   /**
    * The records found.
+   *
+   * @generated from field good.mapping.SearchResponse.records
    */
   records: RecordMessage[];
   /**
    * The best record, if any.
+   *
+   * @generated from field good.mapping.SearchResponse.best
    */
   best?: RecordMessage;
   /**
    * When the search ran.
    *
    * An RFC 3339 timestamp, e.g. "2024-05-01T12:00:00Z".
+   *
+   * @generated from field good.mapping.SearchResponse.ran_at
    */
   ran_at: string;
 }
 
 /**
  * The input of the `count_records` tool. It is the same message as SearchInput.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export type CountInput = SearchInput;
 
@@ -104,16 +140,22 @@ export type CountInput = SearchInput;
  * The output of the `count_records` tool.
  *
  * How many.
+ *
+ * @generated from message good.mapping.CountResponse
  */
 export interface CountOutput {
   /**
    * The count.
    *
    * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.CountResponse.count
    */
   count: number;
   /**
    * Where the counted records came from.
+   *
+   * @generated from field good.mapping.CountResponse.source
    */
   source: CountResponseSource;
 }
@@ -122,6 +164,8 @@ export interface CountOutput {
  * The input of the `store` tool.
  *
  * A blob to store.
+ *
+ * @generated from message good.mapping.StoreRequest
  */
 export interface StoreInput {
   key: string;
@@ -135,50 +179,70 @@ export interface StoreInput {
  * The output of the `store` tool.
  *
  * What was stored.
+ *
+ * @generated from message good.mapping.StoreResponse
  */
 export interface StoreOutput {
   /**
    * True when a blob with that key existed.
+   *
+   * @generated from field good.mapping.StoreResponse.replaced
    */
   replaced: boolean;
 }
 
 /**
  * One row of weights.
+ *
+ * @generated from message good.mapping.Row
  */
 export interface Row {
   /**
    * The weights.
+   *
+   * @generated from field good.mapping.Row.values
    */
   values: number[];
 }
 
 /**
  * One record.
+ *
+ * @generated from message good.mapping.Record
  */
 export interface RecordMessage {
   /**
    * The record id.
+   *
+   * @generated from field good.mapping.Record.id
    */
   id: string;
   /**
    * The raw record.
    *
    * Bytes, base64-encoded.
+   *
+   * @generated from field good.mapping.Record.raw
    */
   raw: string;
   /**
    * Where it came from.
+   *
+   * @generated from field good.mapping.Record.origin
    */
   origin: RecordOrigin;
 }
 
 /**
  * Where a record came from.
+ *
+ * @generated from message good.mapping.Record.Origin
  */
 export interface RecordOrigin {
   /**
    * The source name.
+   *
+   * @generated from field good.mapping.Record.Origin.source
    */
   source: string;
 }
@@ -186,7 +250,10 @@ export interface RecordOrigin {
 /**
  * Where a record came from.
  *
- * good.mapping.CountResponse.Source has the same fields as good.mapping.Record.Origin, so one interface declares both.
+ * good.mapping.CountResponse.Source has the same fields as good.mapping.Record.Origin, so one
+ * interface declares both.
+ *
+ * @generated from message good.mapping.CountResponse.Source
  */
 export type CountResponseSource = RecordOrigin;
 
@@ -194,31 +261,45 @@ export type CountResponseSource = RecordOrigin;
  * The configuration of MappingService (its agent.hcl block).
  *
  * The mapping provider's settings.
+ *
+ * @generated from message good.mapping.MappingConfig
  */
 export interface MappingConfig {
   /**
    * The API key.
+   *
+   * @generated from field good.mapping.MappingConfig.api_key
    */
   api_key: string;
   /**
    * Where the service lives.
+   *
+   * @generated from field good.mapping.MappingConfig.endpoint
    */
   endpoint: {
     /**
      * The base URL.
+     *
+     * @generated from field good.mapping.Endpoint.url
      */
     url: string;
     /**
      * Whether to verify TLS.
+     *
+     * @generated from field good.mapping.Endpoint.verify_tls
      */
     verify_tls?: boolean;
   };
   /**
    * Retry delays in seconds.
+   *
+   * @generated from field good.mapping.MappingConfig.retry_delays
    */
   retry_delays?: number[];
   /**
    * Extra headers.
+   *
+   * @generated from field good.mapping.MappingConfig.headers
    */
   headers?: {
     [key: string]: string;
@@ -229,41 +310,67 @@ export interface MappingConfig {
 
 /**
  * Searches records.
+ *
+ * @generated from rpc good.mapping.MappingService.Search
  */
-export declare const searchTool: ToolDefinition<SearchInput, SearchOutput, "data_source", true, false, false>;
+export declare const searchTool: ToolDefinitionOf<
+  SearchInput,
+  SearchOutput,
+  { kind: "data_source"; streaming: true; processBacked: false; preview: false }
+>;
 
 // count_records: data_source, read_only
 
 /**
  * Counts the records a search would return.
+ *
+ * @generated from rpc good.mapping.MappingService.Count
  */
-export declare const countTool: ToolDefinition<CountInput, CountOutput, "data_source", false, false, false>;
+export declare const countTool: ToolDefinitionOf<
+  CountInput,
+  CountOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>;
 
 // store: resource, low
 
 /**
  * Stores a blob and finishes the turn.
+ *
+ * @generated from rpc good.mapping.MappingService.Store
  */
-export declare const storeTool: ToolDefinition<StoreInput, StoreOutput, "resource", false, false, false>;
+export declare const storeTool: ToolDefinitionOf<
+  StoreInput,
+  StoreOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: false }
+>;
 
 /**
- * The handlers of MappingService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of MappingService: one method per tool, from its input to its output.
  *
  * Exercises the mapping.
+ *
+ * @generated from service good.mapping.MappingService
  */
 export interface MappingHandlers {
   /**
    * Searches records.
+   *
+   * @generated from rpc good.mapping.MappingService.Search
    */
   search(input: SearchInput, context: StreamingToolContext<MappingConfig>): Promise<SearchOutput>;
 
   /**
    * Counts the records a search would return.
+   *
+   * @generated from rpc good.mapping.MappingService.Count
    */
   count(input: CountInput, context: ToolContext<MappingConfig>): Promise<CountOutput>;
 
   /**
    * Stores a blob and finishes the turn.
+   *
+   * @generated from rpc good.mapping.MappingService.Store
    */
   store(input: StoreInput, context: ToolContext<MappingConfig>): Promise<StoreOutput>;
 
@@ -278,7 +385,7 @@ export interface MappingHandlers {
  */
 export interface MappingProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.0.0".
+   * The version Describe reports. Default: "0.0.0".
    */
   readonly version?: string;
   /**
@@ -288,16 +395,19 @@ export interface MappingProviderOptions {
 }
 
 /**
- * The mapping provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The mapping provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.mapping.MappingService
  */
 export declare function createMappingProvider(handlers: MappingHandlers, options?: MappingProviderOptions): ProviderDefinition<MappingConfig>;
 
 /**
- * The tools of MappingService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of MappingService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export declare function mappingToolSchemas(): ToolSchema[];
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { searchInputSchema, searchOutputSchema, validateSearchInput, validateSearchOutput, countInputSchema, countOutputSchema, validateCountInput, validateCountOutput, storeInputSchema, storeOutputSchema, validateStoreInput, validateStoreOutput, mappingConfig };

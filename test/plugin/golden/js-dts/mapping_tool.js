@@ -15,6 +15,8 @@ import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/com
 
 /**
  * Searches records.
+ *
+ * @generated from rpc good.mapping.MappingService.Search
  */
 export const searchTool = toolDefinition({
   name: "search",
@@ -34,6 +36,8 @@ export const searchTool = toolDefinition({
 
 /**
  * Counts the records a search would return.
+ *
+ * @generated from rpc good.mapping.MappingService.Count
  */
 export const countTool = toolDefinition({
   name: "count_records",
@@ -52,6 +56,8 @@ export const countTool = toolDefinition({
 
 /**
  * Stores a blob and finishes the turn.
+ *
+ * @generated from rpc good.mapping.MappingService.Store
  */
 export const storeTool = toolDefinition({
   name: "store",
@@ -68,7 +74,10 @@ export const storeTool = toolDefinition({
 });
 
 /**
- * The mapping provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The mapping provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.mapping.MappingService
  */
 export function createMappingProvider(handlers, options = {}) {
   return assembleProvider({
@@ -95,13 +104,13 @@ export function createMappingProvider(handlers, options = {}) {
 }
 
 /**
- * The tools of MappingService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of MappingService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function mappingToolSchemas() {
   return [searchTool.declaration, countTool.declaration, storeTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { searchInputSchema, searchOutputSchema, validateSearchInput, validateSearchOutput, countInputSchema, countOutputSchema, validateCountInput, validateCountOutput, storeInputSchema, storeOutputSchema, validateStoreInput, validateStoreOutput, mappingConfig };

@@ -13,71 +13,86 @@ import type { MappingConfig } from "./mapping_tool.js";
 // search
 
 /**
- * The input schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the input of `search`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export declare const searchInputSchema: JsonSchemaObject;
 
 /**
- * The output schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the output of `search`.
+ *
+ * @generated from message good.mapping.SearchResponse
  */
 export declare const searchOutputSchema: JsonSchemaObject;
 
 /**
- * Every way `value` falls outside {@link searchInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchInputSchema}, each with its JSON Pointer path.
  */
 export declare function validateSearchInput(value: unknown): ValueViolation[];
 
 /**
- * Every way `value` falls outside {@link searchOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchOutputSchema}, each with its JSON Pointer path.
  */
 export declare function validateSearchOutput(value: unknown): ValueViolation[];
 
 // count_records
 
 /**
- * The input schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the input of `count_records`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export declare const countInputSchema: JsonSchemaObject;
 
 /**
- * The output schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the output of `count_records`.
+ *
+ * @generated from message good.mapping.CountResponse
  */
 export declare const countOutputSchema: JsonSchemaObject;
 
 /**
- * Every way `value` falls outside {@link countInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countInputSchema}, each with its JSON Pointer path.
  */
 export declare function validateCountInput(value: unknown): ValueViolation[];
 
 /**
- * Every way `value` falls outside {@link countOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countOutputSchema}, each with its JSON Pointer path.
  */
 export declare function validateCountOutput(value: unknown): ValueViolation[];
 
 // store
 
 /**
- * The input schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the input of `store`.
+ *
+ * @generated from message good.mapping.StoreRequest
  */
 export declare const storeInputSchema: JsonSchemaObject;
 
 /**
- * The output schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the output of `store`.
+ *
+ * @generated from message good.mapping.StoreResponse
  */
 export declare const storeOutputSchema: JsonSchemaObject;
 
 /**
- * Every way `value` falls outside {@link storeInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeInputSchema}, each with its JSON Pointer path.
  */
 export declare function validateStoreInput(value: unknown): ValueViolation[];
 
 /**
- * Every way `value` falls outside {@link storeOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeOutputSchema}, each with its JSON Pointer path.
  */
 export declare function validateStoreOutput(value: unknown): ValueViolation[];
 
 /**
- * The agent.hcl attributes of MappingService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of MappingService, and the decoder that checks a configuration against
+ * them.
+ *
+ * @generated from message good.mapping.MappingConfig
  */
 export declare const mappingConfig: ConfigDefinition<MappingConfig>;
 

@@ -12,7 +12,9 @@ import { escapePointer, typeOfJson } from "harness-tool";
 // search
 
 /**
- * The input schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the input of `search`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export const searchInputSchema = {
   type: "object",
@@ -24,7 +26,7 @@ export const searchInputSchema = {
     },
     limit: {
       type: "number",
-      description: "Largest number of results.",
+      description: "Largest number of results.\n\nAn integer.",
     },
     offset: {
       type: "number",
@@ -89,7 +91,9 @@ export const searchInputSchema = {
 };
 
 /**
- * The output schema of `search` (common JSON-Schema subset).
+ * The JSON Schema of the output of `search`.
+ *
+ * @generated from message good.mapping.SearchResponse
  */
 export const searchOutputSchema = {
   type: "object",
@@ -160,7 +164,7 @@ export const searchOutputSchema = {
 };
 
 /**
- * Every way `value` falls outside {@link searchInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchInputSchema}, each with its JSON Pointer path.
  */
 export function validateSearchInput(value) {
   const violations = [];
@@ -169,7 +173,7 @@ export function validateSearchInput(value) {
 }
 
 /**
- * Every way `value` falls outside {@link searchOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link searchOutputSchema}, each with its JSON Pointer path.
  */
 export function validateSearchOutput(value) {
   const violations = [];
@@ -180,12 +184,16 @@ export function validateSearchOutput(value) {
 // count_records
 
 /**
- * The input schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the input of `count_records`.
+ *
+ * @generated from message good.mapping.SearchRequest
  */
 export const countInputSchema = searchInputSchema;
 
 /**
- * The output schema of `count_records` (common JSON-Schema subset).
+ * The JSON Schema of the output of `count_records`.
+ *
+ * @generated from message good.mapping.CountResponse
  */
 export const countOutputSchema = {
   type: "object",
@@ -211,7 +219,7 @@ export const countOutputSchema = {
 };
 
 /**
- * Every way `value` falls outside {@link countInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countInputSchema}, each with its JSON Pointer path.
  */
 export function validateCountInput(value) {
   const violations = [];
@@ -220,7 +228,7 @@ export function validateCountInput(value) {
 }
 
 /**
- * Every way `value` falls outside {@link countOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link countOutputSchema}, each with its JSON Pointer path.
  */
 export function validateCountOutput(value) {
   const violations = [];
@@ -231,7 +239,9 @@ export function validateCountOutput(value) {
 // store
 
 /**
- * The input schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the input of `store`.
+ *
+ * @generated from message good.mapping.StoreRequest
  */
 export const storeInputSchema = {
   type: "object",
@@ -261,7 +271,9 @@ export const storeInputSchema = {
 };
 
 /**
- * The output schema of `store` (common JSON-Schema subset).
+ * The JSON Schema of the output of `store`.
+ *
+ * @generated from message good.mapping.StoreResponse
  */
 export const storeOutputSchema = {
   type: "object",
@@ -276,7 +288,7 @@ export const storeOutputSchema = {
 };
 
 /**
- * Every way `value` falls outside {@link storeInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeInputSchema}, each with its JSON Pointer path.
  */
 export function validateStoreInput(value) {
   const violations = [];
@@ -285,7 +297,7 @@ export function validateStoreInput(value) {
 }
 
 /**
- * Every way `value` falls outside {@link storeOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link storeOutputSchema}, each with its JSON Pointer path.
  */
 export function validateStoreOutput(value) {
   const violations = [];
@@ -294,7 +306,10 @@ export function validateStoreOutput(value) {
 }
 
 /**
- * The agent.hcl attributes of MappingService (config.v1.ConfigSchema) and the compiled decoder Configure uses.
+ * The agent.hcl attributes of MappingService, and the decoder that checks a configuration against
+ * them.
+ *
+ * @generated from message good.mapping.MappingConfig
  */
 export const mappingConfig = {
   attributes: [
@@ -369,10 +384,14 @@ function checkSearchInput(value, path, out) {
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
         break;
       case "limit":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/limit`, message: `must be an integer, not ${field}` });
         break;
       case "offset":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/offset`, message: `must be an integer, not ${field}` });
         break;
       case "format":
         if (field === undefined) break;
@@ -460,7 +479,9 @@ function checkCountOutput(value, path, out) {
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "count":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/count`, message: `must be an integer, not ${field}` });
         break;
       case "source":
         if (field === undefined) break;

@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinition as ToolDefinition$1 } from "harness-tool";
+import type { ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 
@@ -14,14 +14,20 @@ import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLoo
  * The input of the `lookup` tool.
  *
  * What to look up.
+ *
+ * @generated from message good.names.LookupRequest
  */
 export interface LookupInput {
   /**
    * Where the lookup runs.
+   *
+   * @generated from field good.names.LookupRequest.context
    */
   context: ToolContext;
   /**
    * When to be told.
+   *
+   * @generated from field good.names.LookupRequest.hook
    */
   hook: HookPoint;
 }
@@ -30,68 +36,96 @@ export interface LookupInput {
  * The output of the `lookup` tool.
  *
  * What was found.
+ *
+ * @generated from message good.names.LookupResponse
  */
 export interface LookupOutput {
   /**
    * The definition found.
+   *
+   * @generated from field good.names.LookupResponse.definition
    */
   definition: ToolDefinition;
   /**
    * Who defined it.
+   *
+   * @generated from field good.names.LookupResponse.provider
    */
   provider: ProviderDefinition;
   /**
    * The raw record.
+   *
+   * @generated from field good.names.LookupResponse.record
    */
   record: RecordMessage;
 }
 
 /**
  * A context, not the runtime's.
+ *
+ * @generated from message good.names.ToolContext
  */
 export interface ToolContext {
   /**
    * The context's name.
+   *
+   * @generated from field good.names.ToolContext.name
    */
   name: string;
 }
 
 /**
  * A hook, not the kernel's enum.
+ *
+ * @generated from message good.names.HookPoint
  */
 export interface HookPoint {
   /**
    * The hook's name.
+   *
+   * @generated from field good.names.HookPoint.name
    */
   name: string;
 }
 
 /**
  * A definition, not the runtime's.
+ *
+ * @generated from message good.names.ToolDefinition
  */
 export interface ToolDefinition {
   /**
    * The definition's text.
+   *
+   * @generated from field good.names.ToolDefinition.text
    */
   text: string;
 }
 
 /**
  * A provider, not the runtime's.
+ *
+ * @generated from message good.names.ProviderDefinition
  */
 export interface ProviderDefinition {
   /**
    * The provider's name.
+   *
+   * @generated from field good.names.ProviderDefinition.name
    */
   name: string;
 }
 
 /**
  * A record.
+ *
+ * @generated from message good.names.Record
  */
 export interface RecordMessage {
   /**
    * The record's id.
+   *
+   * @generated from field good.names.Record.id
    */
   id: string;
 }
@@ -105,17 +139,27 @@ export type NamesConfig = Record<string, never>;
 
 /**
  * Looks one thing up.
+ *
+ * @generated from rpc good.names.NamesService.Lookup
  */
-export declare const lookupTool: ToolDefinition$1<LookupInput, LookupOutput, "data_source", false, false, false>;
+export declare const lookupTool: ToolDefinitionOf<
+  LookupInput,
+  LookupOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>;
 
 /**
- * The handlers of NamesService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of NamesService: one method per tool, from its input to its output.
  *
  * Names that clash with imports.
+ *
+ * @generated from service good.names.NamesService
  */
 export interface NamesHandlers {
   /**
    * Looks one thing up.
+   *
+   * @generated from rpc good.names.NamesService.Lookup
    */
   lookup(input: LookupInput, context: ToolContext$1<NamesConfig>): Promise<LookupOutput>;
 }
@@ -125,7 +169,7 @@ export interface NamesHandlers {
  */
 export interface NamesProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.0.0".
+   * The version Describe reports. Default: "0.0.0".
    */
   readonly version?: string;
   /**
@@ -135,16 +179,19 @@ export interface NamesProviderOptions {
 }
 
 /**
- * The names provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The names provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.names.NamesService
  */
 export declare function createNamesProvider(handlers: NamesHandlers, options?: NamesProviderOptions): ProviderDefinition$1<NamesConfig>;
 
 /**
- * The tools of NamesService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of NamesService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export declare function namesToolSchemas(): ToolSchema[];
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

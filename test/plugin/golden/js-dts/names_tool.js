@@ -14,6 +14,8 @@ import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/com
 
 /**
  * Looks one thing up.
+ *
+ * @generated from rpc good.names.NamesService.Lookup
  */
 export const lookupTool = toolDefinition({
   name: "lookup",
@@ -29,7 +31,10 @@ export const lookupTool = toolDefinition({
 });
 
 /**
- * The names provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The names provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.names.NamesService
  */
 export function createNamesProvider(handlers, options = {}) {
   return assembleProvider({
@@ -45,13 +50,13 @@ export function createNamesProvider(handlers, options = {}) {
 }
 
 /**
- * The tools of NamesService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of NamesService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function namesToolSchemas() {
   return [lookupTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

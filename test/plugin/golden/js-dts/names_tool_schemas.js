@@ -11,7 +11,9 @@ import { escapePointer, typeOfJson } from "harness-tool";
 // lookup
 
 /**
- * The input schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the input of `lookup`.
+ *
+ * @generated from message good.names.LookupRequest
  */
 export const lookupInputSchema = {
   type: "object",
@@ -44,7 +46,9 @@ export const lookupInputSchema = {
 };
 
 /**
- * The output schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the output of `lookup`.
+ *
+ * @generated from message good.names.LookupResponse
  */
 export const lookupOutputSchema = {
   type: "object",
@@ -88,7 +92,7 @@ export const lookupOutputSchema = {
 };
 
 /**
- * Every way `value` falls outside {@link lookupInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupInput(value) {
   const violations = [];
@@ -97,7 +101,7 @@ export function validateLookupInput(value) {
 }
 
 /**
- * Every way `value` falls outside {@link lookupOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupOutput(value) {
   const violations = [];

@@ -4,7 +4,7 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext, ToolDefinition } from "harness-tool";
+import type { ProviderDefinition, ToolContext, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
 
@@ -12,10 +12,14 @@ import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLoo
  * The input of the `lookup` tool.
  *
  * What to look up.
+ *
+ * @generated from message good.no_timeout.LookupRequest
  */
 export interface LookupInput {
   /**
    * The key.
+   *
+   * @generated from field good.no_timeout.LookupRequest.key
    */
   key: string;
 }
@@ -24,10 +28,14 @@ export interface LookupInput {
  * The output of the `lookup` tool.
  *
  * What was found.
+ *
+ * @generated from message good.no_timeout.LookupResponse
  */
 export interface LookupOutput {
   /**
    * The value.
+   *
+   * @generated from field good.no_timeout.LookupResponse.value
    */
   value: string;
 }
@@ -41,17 +49,27 @@ export type LookupConfig = Record<string, never>;
 
 /**
  * Looks one thing up.
+ *
+ * @generated from rpc good.no_timeout.LookupService.Lookup
  */
-export declare const lookupTool: ToolDefinition<LookupInput, LookupOutput, "data_source", false, false, false>;
+export declare const lookupTool: ToolDefinitionOf<
+  LookupInput,
+  LookupOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>;
 
 /**
- * The handlers of LookupService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of LookupService: one method per tool, from its input to its output.
  *
  * Looks things up.
+ *
+ * @generated from service good.no_timeout.LookupService
  */
 export interface LookupHandlers {
   /**
    * Looks one thing up.
+   *
+   * @generated from rpc good.no_timeout.LookupService.Lookup
    */
   lookup(input: LookupInput, context: ToolContext<LookupConfig>): Promise<LookupOutput>;
 }
@@ -61,7 +79,7 @@ export interface LookupHandlers {
  */
 export interface LookupProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.0.0".
+   * The version Describe reports. Default: "0.0.0".
    */
   readonly version?: string;
   /**
@@ -71,16 +89,19 @@ export interface LookupProviderOptions {
 }
 
 /**
- * The lookup provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The lookup provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.no_timeout.LookupService
  */
 export declare function createLookupProvider(handlers: LookupHandlers, options?: LookupProviderOptions): ProviderDefinition<LookupConfig>;
 
 /**
- * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of LookupService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export declare function lookupToolSchemas(): ToolSchema[];
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

@@ -11,6 +11,8 @@ import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLoo
 
 /**
  * Looks one thing up.
+ *
+ * @generated from rpc good.no_timeout.LookupService.Lookup
  */
 export const lookupTool = toolDefinition({
   name: "lookup",
@@ -25,7 +27,10 @@ export const lookupTool = toolDefinition({
 });
 
 /**
- * The lookup provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The lookup provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service good.no_timeout.LookupService
  */
 export function createLookupProvider(handlers, options = {}) {
   return assembleProvider({
@@ -40,13 +45,13 @@ export function createLookupProvider(handlers, options = {}) {
 }
 
 /**
- * The tools of LookupService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of LookupService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function lookupToolSchemas() {
   return [lookupTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput };

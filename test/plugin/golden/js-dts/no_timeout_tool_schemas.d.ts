@@ -9,22 +9,26 @@ import type { JsonSchemaObject, ValueViolation } from "harness-tool";
 // lookup
 
 /**
- * The input schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the input of `lookup`.
+ *
+ * @generated from message good.no_timeout.LookupRequest
  */
 export declare const lookupInputSchema: JsonSchemaObject;
 
 /**
- * The output schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the output of `lookup`.
+ *
+ * @generated from message good.no_timeout.LookupResponse
  */
 export declare const lookupOutputSchema: JsonSchemaObject;
 
 /**
- * Every way `value` falls outside {@link lookupInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
 export declare function validateLookupInput(value: unknown): ValueViolation[];
 
 /**
- * Every way `value` falls outside {@link lookupOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
 export declare function validateLookupOutput(value: unknown): ValueViolation[];
 

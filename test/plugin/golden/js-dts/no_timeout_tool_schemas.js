@@ -9,7 +9,9 @@ import { escapePointer, typeOfJson } from "harness-tool";
 // lookup
 
 /**
- * The input schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the input of `lookup`.
+ *
+ * @generated from message good.no_timeout.LookupRequest
  */
 export const lookupInputSchema = {
   type: "object",
@@ -24,7 +26,9 @@ export const lookupInputSchema = {
 };
 
 /**
- * The output schema of `lookup` (common JSON-Schema subset).
+ * The JSON Schema of the output of `lookup`.
+ *
+ * @generated from message good.no_timeout.LookupResponse
  */
 export const lookupOutputSchema = {
   type: "object",
@@ -39,7 +43,7 @@ export const lookupOutputSchema = {
 };
 
 /**
- * Every way `value` falls outside {@link lookupInputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupInput(value) {
   const violations = [];
@@ -48,7 +52,7 @@ export function validateLookupInput(value) {
 }
 
 /**
- * Every way `value` falls outside {@link lookupOutputSchema}, with the runtime validator's paths and messages.
+ * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
 export function validateLookupOutput(value) {
   const violations = [];

@@ -14,10 +14,14 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `spawn_subagent` tool.
  *
  * The task for the sub-agent.
+ *
+ * @generated from message examples.agent.v1.SpawnSubagentRequest
  */
 export interface SpawnSubagentInput {
   /**
    * Everything the sub-agent needs to know: it does not see this conversation.
+   *
+   * @generated from field examples.agent.v1.SpawnSubagentRequest.prompt
    */
   prompt: string;
 }
@@ -26,22 +30,32 @@ export interface SpawnSubagentInput {
  * The output of the `spawn_subagent` tool.
  *
  * How the sub-agent ended.
+ *
+ * @generated from message examples.agent.v1.SpawnSubagentResponse
  */
 export interface SpawnSubagentOutput {
   /**
    * The sub-session's id.
+   *
+   * @generated from field examples.agent.v1.SpawnSubagentResponse.session_id
    */
   session_id: string;
   /**
    * How it ended, e.g. "completed".
+   *
+   * @generated from field examples.agent.v1.SpawnSubagentResponse.status
    */
   status: string;
   /**
    * The text of its last message.
+   *
+   * @generated from field examples.agent.v1.SpawnSubagentResponse.answer
    */
   answer: string;
   /**
    * What it cost, in US dollars.
+   *
+   * @generated from field examples.agent.v1.SpawnSubagentResponse.cost_usd
    */
   cost_usd: number;
 }
@@ -50,18 +64,28 @@ export interface SpawnSubagentOutput {
  * The configuration of AgentService (its agent.hcl block).
  *
  * The agent provider's agent.hcl block.
+ *
+ * @generated from message examples.agent.v1.AgentConfig
  */
 export interface AgentConfig {
   /**
    * The agent profile sub-agents run under.
+   *
+   * @generated from field examples.agent.v1.AgentConfig.profile
    */
   profile: string;
   /**
    * How many more levels of sub-agents a sub-agent may start. Default 1.
+   *
+   * An integer.
+   *
+   * @generated from field examples.agent.v1.AgentConfig.max_depth
    */
   max_depth?: number;
   /**
    * The most a sub-agent may spend, in US dollars. Default 1.
+   *
+   * @generated from field examples.agent.v1.AgentConfig.budget_usd
    */
   budget_usd?: number;
 }
@@ -70,8 +94,14 @@ export interface AgentConfig {
 
 /**
  * Runs a sub-agent on a task and waits for its final answer.
+ *
+ * @generated from rpc examples.agent.v1.AgentService.SpawnSubagent
  */
-export const spawnSubagentTool = toolDefinition<SpawnSubagentInput, SpawnSubagentOutput, "resource", false, false, false>({
+export const spawnSubagentTool = toolDefinition<
+  SpawnSubagentInput,
+  SpawnSubagentOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: false }
+>({
   name: "spawn_subagent",
   kind: "resource",
   risk: "critical",
@@ -85,13 +115,17 @@ export const spawnSubagentTool = toolDefinition<SpawnSubagentInput, SpawnSubagen
 });
 
 /**
- * The handlers of AgentService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of AgentService: one method per tool, from its input to its output.
  *
  * Delegates work to sub-agents.
+ *
+ * @generated from service examples.agent.v1.AgentService
  */
 export interface AgentHandlers {
   /**
    * Runs a sub-agent on a task and waits for its final answer.
+   *
+   * @generated from rpc examples.agent.v1.AgentService.SpawnSubagent
    */
   spawnSubagent(input: SpawnSubagentInput, context: ToolContext<AgentConfig>): Promise<SpawnSubagentOutput>;
 }
@@ -101,7 +135,7 @@ export interface AgentHandlers {
  */
 export interface AgentProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -111,7 +145,10 @@ export interface AgentProviderOptions {
 }
 
 /**
- * The agent provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The agent provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.agent.v1.AgentService
  */
 export function createAgentProvider(handlers: AgentHandlers, options: AgentProviderOptions = {}): ProviderDefinition<AgentConfig> {
   return assembleProvider<AgentConfig>({
@@ -127,13 +164,13 @@ export function createAgentProvider(handlers: AgentHandlers, options: AgentProvi
 }
 
 /**
- * The tools of AgentService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of AgentService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function agentToolSchemas(): ToolSchema[] {
   return [spawnSubagentTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput, agentConfig };

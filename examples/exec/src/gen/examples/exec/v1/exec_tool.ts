@@ -13,18 +13,27 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `bash` tool.
  *
  * The command to run.
+ *
+ * @generated from message examples.exec.v1.BashRequest
  */
 export interface BashInput {
   /**
    * A shell command line, e.g. "ls -la src".
+   *
+   * @generated from field examples.exec.v1.BashRequest.command
    */
   command: string;
   /**
-   * Where to run it, absolute or relative to the call's working directory. Default: the call's working directory.
+   * Where to run it, absolute or relative to the call's working directory. Default: the call's working
+   * directory.
+   *
+   * @generated from field examples.exec.v1.BashRequest.working_directory
    */
   working_directory?: string;
   /**
    * Text written to the command's stdin.
+   *
+   * @generated from field examples.exec.v1.BashRequest.stdin
    */
   stdin?: string;
 }
@@ -33,14 +42,22 @@ export interface BashInput {
  * The output of the `bash` tool.
  *
  * How the command ended; its output was streamed as output chunks.
+ *
+ * @generated from message examples.exec.v1.BashResponse
  */
 export interface BashOutput {
   /**
    * The exit code; -1 when a signal ended the command.
+   *
+   * An integer.
+   *
+   * @generated from field examples.exec.v1.BashResponse.exit_code
    */
   exit_code: number;
   /**
    * The signal that ended the command, e.g. "SIGTERM".
+   *
+   * @generated from field examples.exec.v1.BashResponse.signal
    */
   signal?: string;
 }
@@ -49,14 +66,20 @@ export interface BashOutput {
  * The configuration of ExecService (its agent.hcl block).
  *
  * The exec provider's agent.hcl block: the sandbox the commands run in.
+ *
+ * @generated from message examples.exec.v1.ExecConfig
  */
 export interface ExecConfig {
   /**
    * Folders a command may run in; the working directory must be inside one of them.
+   *
+   * @generated from field examples.exec.v1.ExecConfig.allowed_roots
    */
   allowed_roots: string[];
   /**
    * Extra environment variables for every command.
+   *
+   * @generated from field examples.exec.v1.ExecConfig.env
    */
   env?: {
     [key: string]: string;
@@ -68,8 +91,14 @@ export interface ExecConfig {
 /**
  * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
  * exit is reported in the result, not as an error.
+ *
+ * @generated from rpc examples.exec.v1.ExecService.Bash
  */
-export const bashTool = toolDefinition<BashInput, BashOutput, "resource", true, true, true>({
+export const bashTool = toolDefinition<
+  BashInput,
+  BashOutput,
+  { kind: "resource"; streaming: true; processBacked: true; preview: true }
+>({
   name: "bash",
   kind: "resource",
   risk: "high",
@@ -85,14 +114,18 @@ export const bashTool = toolDefinition<BashInput, BashOutput, "resource", true, 
 });
 
 /**
- * The handlers of ExecService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of ExecService: one method per tool, from its input to its output.
  *
  * Runs shell commands in the call's working directory.
+ *
+ * @generated from service examples.exec.v1.ExecService
  */
 export interface ExecHandlers {
   /**
    * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
    * exit is reported in the result, not as an error.
+   *
+   * @generated from rpc examples.exec.v1.ExecService.Bash
    */
   bash(input: BashInput, context: ProcessToolContext<ExecConfig>): Promise<BashOutput>;
 
@@ -107,7 +140,7 @@ export interface ExecHandlers {
  */
 export interface ExecProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -117,7 +150,10 @@ export interface ExecProviderOptions {
 }
 
 /**
- * The exec provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The exec provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.exec.v1.ExecService
  */
 export function createExecProvider(handlers: ExecHandlers, options: ExecProviderOptions = {}): ProviderDefinition<ExecConfig> {
   return assembleProvider<ExecConfig>({
@@ -133,13 +169,13 @@ export function createExecProvider(handlers: ExecHandlers, options: ExecProvider
 }
 
 /**
- * The tools of ExecService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of ExecService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function execToolSchemas(): ToolSchema[] {
   return [bashTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { bashInputSchema, bashOutputSchema, validateBashInput, validateBashOutput, execConfig };

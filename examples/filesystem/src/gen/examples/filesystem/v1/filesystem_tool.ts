@@ -14,18 +14,30 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `read_file` tool.
  *
  * Which file to read.
+ *
+ * @generated from message examples.filesystem.v1.ReadFileRequest
  */
 export interface ReadFileInput {
   /**
    * The file, absolute or relative to the call's working directory.
+   *
+   * @generated from field examples.filesystem.v1.ReadFileRequest.path
    */
   path: string;
   /**
    * First line to return, counting from 1. Default: the first line.
+   *
+   * An integer.
+   *
+   * @generated from field examples.filesystem.v1.ReadFileRequest.offset
    */
   offset?: number;
   /**
    * How many lines to return. Default: all of them.
+   *
+   * An integer.
+   *
+   * @generated from field examples.filesystem.v1.ReadFileRequest.limit
    */
   limit?: number;
 }
@@ -34,18 +46,28 @@ export interface ReadFileInput {
  * The output of the `read_file` tool.
  *
  * The text read.
+ *
+ * @generated from message examples.filesystem.v1.ReadFileResponse
  */
 export interface ReadFileOutput {
   /**
    * The lines read, joined with "\n".
+   *
+   * @generated from field examples.filesystem.v1.ReadFileResponse.content
    */
   content: string;
   /**
    * How many lines the whole file has.
+   *
+   * An integer.
+   *
+   * @generated from field examples.filesystem.v1.ReadFileResponse.total_lines
    */
   total_lines: number;
   /**
    * True when offset or limit left lines out.
+   *
+   * @generated from field examples.filesystem.v1.ReadFileResponse.truncated
    */
   truncated: boolean;
 }
@@ -54,14 +76,20 @@ export interface ReadFileOutput {
  * The input of the `write_file` tool.
  *
  * The file to write and its new content.
+ *
+ * @generated from message examples.filesystem.v1.WriteFileRequest
  */
 export interface WriteFileInput {
   /**
    * The file, absolute or relative to the call's working directory.
+   *
+   * @generated from field examples.filesystem.v1.WriteFileRequest.path
    */
   path: string;
   /**
    * The complete new content.
+   *
+   * @generated from field examples.filesystem.v1.WriteFileRequest.content
    */
   content: string;
 }
@@ -70,20 +98,28 @@ export interface WriteFileInput {
  * The output of the `write_file` tool.
  *
  * What the write did.
+ *
+ * @generated from message examples.filesystem.v1.WriteFileResponse
  */
 export interface WriteFileOutput {
   /**
    * The absolute path written.
+   *
+   * @generated from field examples.filesystem.v1.WriteFileResponse.path
    */
   path: string;
   /**
    * Bytes written.
    *
    * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field examples.filesystem.v1.WriteFileResponse.bytes_written
    */
   bytes_written: number;
   /**
    * True when the file did not exist before.
+   *
+   * @generated from field examples.filesystem.v1.WriteFileResponse.created
    */
   created: boolean;
 }
@@ -92,22 +128,32 @@ export interface WriteFileOutput {
  * The input of the `edit_file` tool.
  *
  * The edit to make.
+ *
+ * @generated from message examples.filesystem.v1.EditFileRequest
  */
 export interface EditFileInput {
   /**
    * The file, absolute or relative to the call's working directory.
+   *
+   * @generated from field examples.filesystem.v1.EditFileRequest.path
    */
   path: string;
   /**
    * The exact text to replace; it must occur once unless replace_all is set.
+   *
+   * @generated from field examples.filesystem.v1.EditFileRequest.old_text
    */
   old_text: string;
   /**
    * The text to put in its place.
+   *
+   * @generated from field examples.filesystem.v1.EditFileRequest.new_text
    */
   new_text: string;
   /**
    * Replace every occurrence instead of exactly one.
+   *
+   * @generated from field examples.filesystem.v1.EditFileRequest.replace_all
    */
   replace_all?: boolean;
 }
@@ -116,14 +162,22 @@ export interface EditFileInput {
  * The output of the `edit_file` tool.
  *
  * What the edit did.
+ *
+ * @generated from message examples.filesystem.v1.EditFileResponse
  */
 export interface EditFileOutput {
   /**
    * The absolute path edited.
+   *
+   * @generated from field examples.filesystem.v1.EditFileResponse.path
    */
   path: string;
   /**
    * How many occurrences were replaced.
+   *
+   * An integer.
+   *
+   * @generated from field examples.filesystem.v1.EditFileResponse.replacements
    */
   replacements: number;
 }
@@ -132,16 +186,22 @@ export interface EditFileOutput {
  * The configuration of FilesystemService (its agent.hcl block).
  *
  * The filesystem provider's agent.hcl block.
+ *
+ * @generated from message examples.filesystem.v1.FilesystemConfig
  */
 export interface FilesystemConfig {
   /**
    * Absolute folders the tools may read and write; paths outside them are refused.
+   *
+   * @generated from field examples.filesystem.v1.FilesystemConfig.allowed_roots
    */
   allowed_roots: string[];
   /**
    * Largest file read_file returns, in bytes. Default 1 MiB.
    *
    * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field examples.filesystem.v1.FilesystemConfig.max_read_bytes
    */
   max_read_bytes?: number;
 }
@@ -150,8 +210,14 @@ export interface FilesystemConfig {
 
 /**
  * Reads a UTF-8 text file, optionally a range of its lines.
+ *
+ * @generated from rpc examples.filesystem.v1.FilesystemService.ReadFile
  */
-export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_source", false, false, false>({
+export const readFileTool = toolDefinition<
+  ReadFileInput,
+  ReadFileOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "read_file",
   kind: "data_source",
   risk: "read_only",
@@ -168,8 +234,14 @@ export const readFileTool = toolDefinition<ReadFileInput, ReadFileOutput, "data_
 
 /**
  * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
+ *
+ * @generated from rpc examples.filesystem.v1.FilesystemService.WriteFile
  */
-export const writeFileTool = toolDefinition<WriteFileInput, WriteFileOutput, "resource", false, false, true>({
+export const writeFileTool = toolDefinition<
+  WriteFileInput,
+  WriteFileOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: true }
+>({
   name: "write_file",
   kind: "resource",
   risk: "moderate",
@@ -187,8 +259,14 @@ export const writeFileTool = toolDefinition<WriteFileInput, WriteFileOutput, "re
 
 /**
  * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
+ *
+ * @generated from rpc examples.filesystem.v1.FilesystemService.EditFile
  */
-export const editFileTool = toolDefinition<EditFileInput, EditFileOutput, "resource", false, false, true>({
+export const editFileTool = toolDefinition<
+  EditFileInput,
+  EditFileOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: true }
+>({
   name: "edit_file",
   kind: "resource",
   risk: "moderate",
@@ -203,18 +281,24 @@ export const editFileTool = toolDefinition<EditFileInput, EditFileOutput, "resou
 });
 
 /**
- * The handlers of FilesystemService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of FilesystemService: one method per tool, from its input to its output.
  *
  * Reads and writes text files inside the configured roots.
+ *
+ * @generated from service examples.filesystem.v1.FilesystemService
  */
 export interface FilesystemHandlers {
   /**
    * Reads a UTF-8 text file, optionally a range of its lines.
+   *
+   * @generated from rpc examples.filesystem.v1.FilesystemService.ReadFile
    */
   readFile(input: ReadFileInput, context: ToolContext<FilesystemConfig>): Promise<ReadFileOutput>;
 
   /**
    * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
+   *
+   * @generated from rpc examples.filesystem.v1.FilesystemService.WriteFile
    */
   writeFile(input: WriteFileInput, context: ToolContext<FilesystemConfig>): Promise<WriteFileOutput>;
 
@@ -225,6 +309,8 @@ export interface FilesystemHandlers {
 
   /**
    * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
+   *
+   * @generated from rpc examples.filesystem.v1.FilesystemService.EditFile
    */
   editFile(input: EditFileInput, context: ToolContext<FilesystemConfig>): Promise<EditFileOutput>;
 
@@ -239,7 +325,7 @@ export interface FilesystemHandlers {
  */
 export interface FilesystemProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -249,7 +335,10 @@ export interface FilesystemProviderOptions {
 }
 
 /**
- * The filesystem provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The filesystem provider, ready for `serve()`: its tools with your handlers, its configuration and
+ * its identity.
+ *
+ * @generated from service examples.filesystem.v1.FilesystemService
  */
 export function createFilesystemProvider(handlers: FilesystemHandlers, options: FilesystemProviderOptions = {}): ProviderDefinition<FilesystemConfig> {
   return assembleProvider<FilesystemConfig>({
@@ -267,13 +356,13 @@ export function createFilesystemProvider(handlers: FilesystemHandlers, options: 
 }
 
 /**
- * The tools of FilesystemService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of FilesystemService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function filesystemToolSchemas(): ToolSchema[] {
   return [readFileTool.declaration, writeFileTool.declaration, editFileTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { readFileInputSchema, readFileOutputSchema, validateReadFileInput, validateReadFileOutput, writeFileInputSchema, writeFileOutputSchema, validateWriteFileInput, validateWriteFileOutput, editFileInputSchema, editFileOutputSchema, validateEditFileInput, validateEditFileOutput, filesystemConfig };

@@ -13,14 +13,21 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `glob` tool.
  *
  * Which files to list.
+ *
+ * @generated from message examples.search.v1.GlobRequest
  */
 export interface GlobInput {
   /**
    * The pattern: * matches within a path segment, ** across segments, ? one character.
+   *
+   * @generated from field examples.search.v1.GlobRequest.pattern
    */
   pattern: string;
   /**
-   * The folder to search, absolute or relative to the call's working directory. Default: the working directory.
+   * The folder to search, absolute or relative to the call's working directory. Default: the working
+   * directory.
+   *
+   * @generated from field examples.search.v1.GlobRequest.path
    */
   path?: string;
 }
@@ -29,14 +36,20 @@ export interface GlobInput {
  * The output of the `glob` tool.
  *
  * The files found.
+ *
+ * @generated from message examples.search.v1.GlobResponse
  */
 export interface GlobOutput {
   /**
    * Matching paths, relative to the searched folder, sorted.
+   *
+   * @generated from field examples.search.v1.GlobResponse.files
    */
   files: string[];
   /**
    * True when there were more than max_results matches.
+   *
+   * @generated from field examples.search.v1.GlobResponse.truncated
    */
   truncated: boolean;
 }
@@ -45,22 +58,32 @@ export interface GlobOutput {
  * The input of the `grep` tool.
  *
  * What to search for.
+ *
+ * @generated from message examples.search.v1.GrepRequest
  */
 export interface GrepInput {
   /**
    * A JavaScript regular expression.
+   *
+   * @generated from field examples.search.v1.GrepRequest.pattern
    */
   pattern: string;
   /**
    * The folder or file to search. Default: the working directory.
+   *
+   * @generated from field examples.search.v1.GrepRequest.path
    */
   path?: string;
   /**
    * Only files whose path matches this glob, e.g. "*.ts".
+   *
+   * @generated from field examples.search.v1.GrepRequest.include
    */
   include?: string;
   /**
    * Match case-insensitively.
+   *
+   * @generated from field examples.search.v1.GrepRequest.ignore_case
    */
   ignore_case?: boolean;
 }
@@ -69,32 +92,48 @@ export interface GrepInput {
  * The output of the `grep` tool.
  *
  * The matching lines.
+ *
+ * @generated from message examples.search.v1.GrepResponse
  */
 export interface GrepOutput {
   /**
    * Each match.
+   *
+   * @generated from field examples.search.v1.GrepResponse.matches
    */
   matches: Match[];
   /**
    * True when there were more than max_results matches.
+   *
+   * @generated from field examples.search.v1.GrepResponse.truncated
    */
   truncated: boolean;
 }
 
 /**
  * One matching line.
+ *
+ * @generated from message examples.search.v1.Match
  */
 export interface Match {
   /**
    * The file, relative to the searched folder.
+   *
+   * @generated from field examples.search.v1.Match.file
    */
   file: string;
   /**
    * The line number, counting from 1.
+   *
+   * An integer.
+   *
+   * @generated from field examples.search.v1.Match.line
    */
   line: number;
   /**
    * The line's text.
+   *
+   * @generated from field examples.search.v1.Match.text
    */
   text: string;
 }
@@ -103,14 +142,22 @@ export interface Match {
  * The configuration of SearchService (its agent.hcl block).
  *
  * The search provider's agent.hcl block.
+ *
+ * @generated from message examples.search.v1.SearchConfig
  */
 export interface SearchConfig {
   /**
    * Folders the tools may search.
+   *
+   * @generated from field examples.search.v1.SearchConfig.allowed_roots
    */
   allowed_roots: string[];
   /**
    * Most results one call returns. Default 500.
+   *
+   * An integer.
+   *
+   * @generated from field examples.search.v1.SearchConfig.max_results
    */
   max_results?: number;
 }
@@ -119,8 +166,14 @@ export interface SearchConfig {
 
 /**
  * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
+ *
+ * @generated from rpc examples.search.v1.SearchService.Glob
  */
-export const globTool = toolDefinition<GlobInput, GlobOutput, "data_source", false, false, false>({
+export const globTool = toolDefinition<
+  GlobInput,
+  GlobOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "glob",
   kind: "data_source",
   risk: "read_only",
@@ -137,8 +190,14 @@ export const globTool = toolDefinition<GlobInput, GlobOutput, "data_source", fal
 
 /**
  * Finds the lines of files that match a regular expression.
+ *
+ * @generated from rpc examples.search.v1.SearchService.Grep
  */
-export const grepTool = toolDefinition<GrepInput, GrepOutput, "data_source", false, false, false>({
+export const grepTool = toolDefinition<
+  GrepInput,
+  GrepOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "grep",
   kind: "data_source",
   risk: "read_only",
@@ -152,18 +211,24 @@ export const grepTool = toolDefinition<GrepInput, GrepOutput, "data_source", fal
 });
 
 /**
- * The handlers of SearchService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of SearchService: one method per tool, from its input to its output.
  *
  * Finds files by name and by content inside the configured roots.
+ *
+ * @generated from service examples.search.v1.SearchService
  */
 export interface SearchHandlers {
   /**
    * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
+   *
+   * @generated from rpc examples.search.v1.SearchService.Glob
    */
   glob(input: GlobInput, context: ToolContext<SearchConfig>): Promise<GlobOutput>;
 
   /**
    * Finds the lines of files that match a regular expression.
+   *
+   * @generated from rpc examples.search.v1.SearchService.Grep
    */
   grep(input: GrepInput, context: ToolContext<SearchConfig>): Promise<GrepOutput>;
 }
@@ -173,7 +238,7 @@ export interface SearchHandlers {
  */
 export interface SearchProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -183,7 +248,10 @@ export interface SearchProviderOptions {
 }
 
 /**
- * The search provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The search provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.search.v1.SearchService
  */
 export function createSearchProvider(handlers: SearchHandlers, options: SearchProviderOptions = {}): ProviderDefinition<SearchConfig> {
   return assembleProvider<SearchConfig>({
@@ -200,13 +268,13 @@ export function createSearchProvider(handlers: SearchHandlers, options: SearchPr
 }
 
 /**
- * The tools of SearchService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of SearchService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function searchToolSchemas(): ToolSchema[] {
   return [globTool.declaration, grepTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { globInputSchema, globOutputSchema, validateGlobInput, validateGlobOutput, grepInputSchema, grepOutputSchema, validateGrepInput, validateGrepOutput, searchConfig };

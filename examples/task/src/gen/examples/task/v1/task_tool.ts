@@ -14,10 +14,14 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `task_create` tool.
  *
  * The task to add.
+ *
+ * @generated from message examples.task.v1.TaskCreateRequest
  */
 export interface TaskCreateInput {
   /**
    * What to do.
+   *
+   * @generated from field examples.task.v1.TaskCreateRequest.title
    */
   title: string;
 }
@@ -26,10 +30,14 @@ export interface TaskCreateInput {
  * The output of the `task_create` tool.
  *
  * The task added.
+ *
+ * @generated from message examples.task.v1.TaskCreateResponse
  */
 export interface TaskCreateOutput {
   /**
    * The new task, pending.
+   *
+   * @generated from field examples.task.v1.TaskCreateResponse.task
    */
   task: Task;
 }
@@ -38,20 +46,28 @@ export interface TaskCreateOutput {
  * The input of the `task_update` tool.
  *
  * The change to make.
+ *
+ * @generated from message examples.task.v1.TaskUpdateRequest
  */
 export interface TaskUpdateInput {
   /**
    * The task's id.
+   *
+   * @generated from field examples.task.v1.TaskUpdateRequest.id
    */
   id: string;
   /**
    * The new status.
    *
    * Values: "pending" (Not started), "in_progress" (Being worked on), "done" (Finished).
+   *
+   * @generated from field examples.task.v1.TaskUpdateRequest.status
    */
   status?: "pending" | "in_progress" | "done";
   /**
    * The new title.
+   *
+   * @generated from field examples.task.v1.TaskUpdateRequest.title
    */
   title?: string;
 }
@@ -60,10 +76,14 @@ export interface TaskUpdateInput {
  * The output of the `task_update` tool.
  *
  * The task after the change.
+ *
+ * @generated from message examples.task.v1.TaskUpdateResponse
  */
 export interface TaskUpdateOutput {
   /**
    * The task as it is now.
+   *
+   * @generated from field examples.task.v1.TaskUpdateResponse.task
    */
   task: Task;
 }
@@ -72,12 +92,16 @@ export interface TaskUpdateOutput {
  * The input of the `task_list` tool.
  *
  * Which tasks to list.
+ *
+ * @generated from message examples.task.v1.TaskListRequest
  */
 export interface TaskListInput {
   /**
    * Only tasks with this status.
    *
    * Values: "pending" (Not started), "in_progress" (Being worked on), "done" (Finished).
+   *
+   * @generated from field examples.task.v1.TaskListRequest.status
    */
   status?: "pending" | "in_progress" | "done";
 }
@@ -86,30 +110,42 @@ export interface TaskListInput {
  * The output of the `task_list` tool.
  *
  * The tasks.
+ *
+ * @generated from message examples.task.v1.TaskListResponse
  */
 export interface TaskListOutput {
   /**
    * The tasks in creation order.
+   *
+   * @generated from field examples.task.v1.TaskListResponse.tasks
    */
   tasks: Task[];
 }
 
 /**
  * One task.
+ *
+ * @generated from message examples.task.v1.Task
  */
 export interface Task {
   /**
    * The task's id, e.g. "t3".
+   *
+   * @generated from field examples.task.v1.Task.id
    */
   id: string;
   /**
    * What to do.
+   *
+   * @generated from field examples.task.v1.Task.title
    */
   title: string;
   /**
    * Where it stands.
    *
    * Values: "pending" (Not started), "in_progress" (Being worked on), "done" (Finished).
+   *
+   * @generated from field examples.task.v1.Task.status
    */
   status: "pending" | "in_progress" | "done";
 }
@@ -123,8 +159,14 @@ export type TaskConfig = Record<string, never>;
 
 /**
  * Adds a task to the list.
+ *
+ * @generated from rpc examples.task.v1.TaskService.TaskCreate
  */
-export const taskCreateTool = toolDefinition<TaskCreateInput, TaskCreateOutput, "resource", false, false, false>({
+export const taskCreateTool = toolDefinition<
+  TaskCreateInput,
+  TaskCreateOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: false }
+>({
   name: "task_create",
   kind: "resource",
   risk: "low",
@@ -141,8 +183,14 @@ export const taskCreateTool = toolDefinition<TaskCreateInput, TaskCreateOutput, 
 
 /**
  * Changes a task's status or title.
+ *
+ * @generated from rpc examples.task.v1.TaskService.TaskUpdate
  */
-export const taskUpdateTool = toolDefinition<TaskUpdateInput, TaskUpdateOutput, "resource", false, false, false>({
+export const taskUpdateTool = toolDefinition<
+  TaskUpdateInput,
+  TaskUpdateOutput,
+  { kind: "resource"; streaming: false; processBacked: false; preview: false }
+>({
   name: "task_update",
   kind: "resource",
   risk: "low",
@@ -159,8 +207,14 @@ export const taskUpdateTool = toolDefinition<TaskUpdateInput, TaskUpdateOutput, 
 
 /**
  * Lists the tasks, optionally only those with one status.
+ *
+ * @generated from rpc examples.task.v1.TaskService.TaskList
  */
-export const taskListTool = toolDefinition<TaskListInput, TaskListOutput, "data_source", false, false, false>({
+export const taskListTool = toolDefinition<
+  TaskListInput,
+  TaskListOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "task_list",
   kind: "data_source",
   risk: "read_only",
@@ -174,23 +228,31 @@ export const taskListTool = toolDefinition<TaskListInput, TaskListOutput, "data_
 });
 
 /**
- * The handlers of TaskService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of TaskService: one method per tool, from its input to its output.
  *
  * A to-do list the agent keeps for itself during a session.
+ *
+ * @generated from service examples.task.v1.TaskService
  */
 export interface TaskHandlers {
   /**
    * Adds a task to the list.
+   *
+   * @generated from rpc examples.task.v1.TaskService.TaskCreate
    */
   taskCreate(input: TaskCreateInput, context: ToolContext<TaskConfig>): Promise<TaskCreateOutput>;
 
   /**
    * Changes a task's status or title.
+   *
+   * @generated from rpc examples.task.v1.TaskService.TaskUpdate
    */
   taskUpdate(input: TaskUpdateInput, context: ToolContext<TaskConfig>): Promise<TaskUpdateOutput>;
 
   /**
    * Lists the tasks, optionally only those with one status.
+   *
+   * @generated from rpc examples.task.v1.TaskService.TaskList
    */
   taskList(input: TaskListInput, context: ToolContext<TaskConfig>): Promise<TaskListOutput>;
 }
@@ -200,7 +262,7 @@ export interface TaskHandlers {
  */
 export interface TaskProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -210,7 +272,10 @@ export interface TaskProviderOptions {
 }
 
 /**
- * The task provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The task provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.task.v1.TaskService
  */
 export function createTaskProvider(handlers: TaskHandlers, options: TaskProviderOptions = {}): ProviderDefinition<TaskConfig> {
   return assembleProvider<TaskConfig>({
@@ -227,13 +292,13 @@ export function createTaskProvider(handlers: TaskHandlers, options: TaskProvider
 }
 
 /**
- * The tools of TaskService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of TaskService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function taskToolSchemas(): ToolSchema[] {
   return [taskCreateTool.declaration, taskUpdateTool.declaration, taskListTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators, from the companion schemas module.
+ * The tools' JSON Schemas and validators.
  */
 export { taskCreateInputSchema, taskCreateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskUpdateInput, validateTaskUpdateOutput, taskListInputSchema, taskListOutputSchema, validateTaskListInput, validateTaskListOutput };

@@ -14,14 +14,20 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `ask_user` tool.
  *
  * The question.
+ *
+ * @generated from message examples.user.v1.AskUserRequest
  */
 export interface AskUserInput {
   /**
    * What to ask, as one short paragraph.
+   *
+   * @generated from field examples.user.v1.AskUserRequest.question
    */
   question: string;
   /**
    * Answers to offer; the user may still type another.
+   *
+   * @generated from field examples.user.v1.AskUserRequest.choices
    */
   choices?: string[];
 }
@@ -30,10 +36,14 @@ export interface AskUserInput {
  * The output of the `ask_user` tool.
  *
  * The answer.
+ *
+ * @generated from message examples.user.v1.AskUserResponse
  */
 export interface AskUserOutput {
   /**
    * What the user answered.
+   *
+   * @generated from field examples.user.v1.AskUserResponse.answer
    */
   answer: string;
 }
@@ -42,10 +52,14 @@ export interface AskUserOutput {
  * The configuration of UserService (its agent.hcl block).
  *
  * The user provider's agent.hcl block.
+ *
+ * @generated from message examples.user.v1.UserConfig
  */
 export interface UserConfig {
   /**
    * Answers given in order, for headless runs and tests, where no person is attached.
+   *
+   * @generated from field examples.user.v1.UserConfig.scripted_answers
    */
   scripted_answers?: string[];
 }
@@ -54,8 +68,14 @@ export interface UserConfig {
 
 /**
  * Asks the user a question and waits for the answer.
+ *
+ * @generated from rpc examples.user.v1.UserService.AskUser
  */
-export const askUserTool = toolDefinition<AskUserInput, AskUserOutput, "interactive", false, false, false>({
+export const askUserTool = toolDefinition<
+  AskUserInput,
+  AskUserOutput,
+  { kind: "interactive"; streaming: false; processBacked: false; preview: false }
+>({
   name: "ask_user",
   kind: "interactive",
   risk: "read_only",
@@ -68,13 +88,17 @@ export const askUserTool = toolDefinition<AskUserInput, AskUserOutput, "interact
 });
 
 /**
- * The handlers of UserService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of UserService: one method per tool, from its input to its output.
  *
  * Asks the person at the keyboard.
+ *
+ * @generated from service examples.user.v1.UserService
  */
 export interface UserHandlers {
   /**
    * Asks the user a question and waits for the answer.
+   *
+   * @generated from rpc examples.user.v1.UserService.AskUser
    */
   askUser(input: AskUserInput, context: ToolContext<UserConfig>): Promise<AskUserOutput>;
 }
@@ -84,7 +108,7 @@ export interface UserHandlers {
  */
 export interface UserProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -94,7 +118,10 @@ export interface UserProviderOptions {
 }
 
 /**
- * The user provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The user provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.user.v1.UserService
  */
 export function createUserProvider(handlers: UserHandlers, options: UserProviderOptions = {}): ProviderDefinition<UserConfig> {
   return assembleProvider<UserConfig>({
@@ -110,13 +137,13 @@ export function createUserProvider(handlers: UserHandlers, options: UserProvider
 }
 
 /**
- * The tools of UserService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of UserService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function userToolSchemas(): ToolSchema[] {
   return [askUserTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { askUserInputSchema, askUserOutputSchema, validateAskUserInput, validateAskUserOutput, userConfig };

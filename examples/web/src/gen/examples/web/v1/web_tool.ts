@@ -13,14 +13,22 @@ import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1
  * The input of the `web_search` tool.
  *
  * The search.
+ *
+ * @generated from message examples.web.v1.WebSearchRequest
  */
 export interface WebSearchInput {
   /**
    * What to search for.
+   *
+   * @generated from field examples.web.v1.WebSearchRequest.query
    */
   query: string;
   /**
    * How many results to return, 1 to 20. Default 5.
+   *
+   * An integer.
+   *
+   * @generated from field examples.web.v1.WebSearchRequest.count
    */
   count?: number;
 }
@@ -29,10 +37,14 @@ export interface WebSearchInput {
  * The output of the `web_search` tool.
  *
  * The results, best first.
+ *
+ * @generated from message examples.web.v1.WebSearchResponse
  */
 export interface WebSearchOutput {
   /**
    * The results.
+   *
+   * @generated from field examples.web.v1.WebSearchResponse.results
    */
   results: SearchResult[];
 }
@@ -41,10 +53,14 @@ export interface WebSearchOutput {
  * The input of the `web_fetch` tool.
  *
  * The page to fetch.
+ *
+ * @generated from message examples.web.v1.WebFetchRequest
  */
 export interface WebFetchInput {
   /**
    * An http or https URL.
+   *
+   * @generated from field examples.web.v1.WebFetchRequest.url
    */
   url: string;
 }
@@ -53,44 +69,66 @@ export interface WebFetchInput {
  * The output of the `web_fetch` tool.
  *
  * The page.
+ *
+ * @generated from message examples.web.v1.WebFetchResponse
  */
 export interface WebFetchOutput {
   /**
    * The final URL after redirects.
+   *
+   * @generated from field examples.web.v1.WebFetchResponse.url
    */
   url: string;
   /**
    * The HTTP status code.
+   *
+   * An integer.
+   *
+   * @generated from field examples.web.v1.WebFetchResponse.status
    */
   status: number;
   /**
    * The Content-Type header.
+   *
+   * @generated from field examples.web.v1.WebFetchResponse.content_type
    */
   content_type: string;
   /**
    * The body as text.
+   *
+   * @generated from field examples.web.v1.WebFetchResponse.body
    */
   body: string;
   /**
    * True when the body was cut at max_bytes.
+   *
+   * @generated from field examples.web.v1.WebFetchResponse.truncated
    */
   truncated: boolean;
 }
 
 /**
  * One search result.
+ *
+ * @generated from message examples.web.v1.SearchResult
  */
 export interface SearchResult {
   /**
    * The page title.
+   *
+   * @generated from field examples.web.v1.SearchResult.title
    */
   title: string;
   /**
    * The page address.
+   *
+   * @generated from field examples.web.v1.SearchResult.url
    */
   url: string;
   /**
    * An excerpt of the page.
+   *
+   * @generated from field examples.web.v1.SearchResult.snippet
    */
   snippet: string;
 }
@@ -99,22 +137,35 @@ export interface SearchResult {
  * The configuration of WebService (its agent.hcl block).
  *
  * The web provider's agent.hcl block.
+ *
+ * @generated from message examples.web.v1.WebConfig
  */
 export interface WebConfig {
   /**
    * The search API's key, sent as a bearer token.
+   *
+   * @generated from field examples.web.v1.WebConfig.api_key
    */
   api_key: string;
   /**
-   * The search API's endpoint; it takes ?q=...&count=... and returns {"results": [{"title", "url", "snippet"}]}.
+   * The search API's endpoint; it takes ?q=...&count=... and returns {"results": [{"title", "url",
+   * "snippet"}]}.
+   *
+   * @generated from field examples.web.v1.WebConfig.endpoint
    */
   endpoint: string;
   /**
    * Domains web_fetch may fetch from (a domain allows its subdomains too).
+   *
+   * @generated from field examples.web.v1.WebConfig.allowed_domains
    */
   allowed_domains: string[];
   /**
    * Largest page web_fetch returns, in bytes. Default 512 KiB.
+   *
+   * An integer.
+   *
+   * @generated from field examples.web.v1.WebConfig.max_bytes
    */
   max_bytes?: number;
 }
@@ -123,8 +174,14 @@ export interface WebConfig {
 
 /**
  * Searches the web and returns the top results.
+ *
+ * @generated from rpc examples.web.v1.WebService.WebSearch
  */
-export const webSearchTool = toolDefinition<WebSearchInput, WebSearchOutput, "data_source", false, false, false>({
+export const webSearchTool = toolDefinition<
+  WebSearchInput,
+  WebSearchOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "web_search",
   kind: "data_source",
   risk: "read_only",
@@ -141,8 +198,14 @@ export const webSearchTool = toolDefinition<WebSearchInput, WebSearchOutput, "da
 
 /**
  * Fetches a page with GET from a domain on the allowlist and returns its text.
+ *
+ * @generated from rpc examples.web.v1.WebService.WebFetch
  */
-export const webFetchTool = toolDefinition<WebFetchInput, WebFetchOutput, "data_source", false, false, false>({
+export const webFetchTool = toolDefinition<
+  WebFetchInput,
+  WebFetchOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>({
   name: "web_fetch",
   kind: "data_source",
   risk: "read_only",
@@ -156,18 +219,24 @@ export const webFetchTool = toolDefinition<WebFetchInput, WebFetchOutput, "data_
 });
 
 /**
- * The handlers of WebService, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.
+ * The handlers of WebService: one method per tool, from its input to its output.
  *
  * Searches the web through a hosted search API and fetches pages from allowed domains.
+ *
+ * @generated from service examples.web.v1.WebService
  */
 export interface WebHandlers {
   /**
    * Searches the web and returns the top results.
+   *
+   * @generated from rpc examples.web.v1.WebService.WebSearch
    */
   webSearch(input: WebSearchInput, context: ToolContext<WebConfig>): Promise<WebSearchOutput>;
 
   /**
    * Fetches a page with GET from a domain on the allowlist and returns its text.
+   *
+   * @generated from rpc examples.web.v1.WebService.WebFetch
    */
   webFetch(input: WebFetchInput, context: ToolContext<WebConfig>): Promise<WebFetchOutput>;
 }
@@ -177,7 +246,7 @@ export interface WebHandlers {
  */
 export interface WebProviderOptions {
   /**
-   * ProducerRef.version reported by Describe. Default: "0.1.0" (the provider's version option).
+   * The version Describe reports. Default: "0.1.0" (the provider's version option).
    */
   readonly version?: string;
   /**
@@ -187,7 +256,10 @@ export interface WebProviderOptions {
 }
 
 /**
- * The web provider, ready for `serve()`: its tools with their handlers and compiled validators, its configuration and its identity.
+ * The web provider, ready for `serve()`: its tools with your handlers, its configuration and its
+ * identity.
+ *
+ * @generated from service examples.web.v1.WebService
  */
 export function createWebProvider(handlers: WebHandlers, options: WebProviderOptions = {}): ProviderDefinition<WebConfig> {
   return assembleProvider<WebConfig>({
@@ -204,13 +276,13 @@ export function createWebProvider(handlers: WebHandlers, options: WebProviderOpt
 }
 
 /**
- * The tools of WebService as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.
+ * The tools of WebService as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.
  */
 export function webToolSchemas(): ToolSchema[] {
   return [webSearchTool.declaration, webFetchTool.declaration].map(toolDeclarationToWire);
 }
 
 /**
- * The tools' JSON Schemas and compiled validators and the config definitions, from the companion schemas module.
+ * The tools' JSON Schemas and validators, and the configuration's definition.
  */
 export { webSearchInputSchema, webSearchOutputSchema, validateWebSearchInput, validateWebSearchOutput, webFetchInputSchema, webFetchOutputSchema, validateWebFetchInput, validateWebFetchOutput, webConfig };

@@ -1,26 +1,24 @@
 /**
  * Validators compiled at generation time: straight-line checks per object, with the same paths
  * and messages as the runtime's interpreting validator (runtime/schema/validate-value.ts, the
- * reference semantics), whose wording they share through `typeOfJson` and `escapePointer`.
- * Maps appear only in config. Alike shapes (shape-identity.ts) share one check function. Emits
- * lines of Printables, so tests can run it without protoplugin; TypeScript, or JavaScript without
- * the type annotations.
+ * reference semantics), whose wording they share through `typeOfJson` and `escapePointer`; an
+ * integral proto type adds a check the subset cannot state (a fraction is refused). Maps appear
+ * only in config. Alike shapes (shape-identity.ts) share one check function. Printed through
+ * protoplugin's `f.print`: TypeScript, or JavaScript without the type annotations.
  */
-import { pascalCase } from "./names.js";
-import { checkKey } from "./shape-identity.js";
-import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
+import { pascalCase } from "../model/names.js";
+import { checkKey } from "../model/shape-identity.js";
+import { resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "../model/value-shape.js";
 
-/** Something a line is made of: text, or an imported symbol that protoplugin prints. */
-export type Piece = string | { readonly kind: string };
+/** One line of code, as `f.print` takes it. */
+type Line = readonly Printable[];
 
-/** One line of code. */
-export type Line = readonly Piece[];
-
-/** The runtime symbols the validators use. */
+/** The runtime symbols the validators use (protoplugin imports what is printed). */
 export interface ValidatorSymbols {
-  readonly typeOfJson: Piece;
-  readonly escapePointer: Piece;
-  readonly ValueViolation: Piece;
+  readonly typeOfJson: Printable;
+  readonly escapePointer: Printable;
+  readonly ValueViolation: Printable;
 }
 
 /** Writes the private check functions of one generated file, each shape once. */
@@ -28,14 +26,15 @@ export class ValidatorWriter {
   /** Check function names by the checkKey of the shape they check. */
   private readonly names = new Map<string, string>();
   private readonly pending: { name: string; shape: Exclude<ValueShape, NamedShape> }[] = [];
-  private readonly written: Line[] = [];
   private readonly taken: Set<string>;
+  private printedAny = false;
 
   /**
    * `typed`: TypeScript (parameter and return types); otherwise JavaScript. `declared`: the names
    * the file declares besides the check functions, which no check function may take.
    */
   constructor(
+    private readonly f: GeneratedFile,
     private readonly symbols: ValidatorSymbols,
     private readonly typed: boolean,
     declared: Iterable<string> = [],
@@ -60,29 +59,38 @@ export class ValidatorWriter {
   }
 
   /**
-   * An exported `validateX(value)` that runs the check of `shape` from the root. `declaration`
-   * prints as `export function validateX` (protoplugin's `f.export("function", name)`).
+   * Prints an exported `validateX(value)` that runs the check of `shape` from the root.
+   * `declaration` prints as `export function validateX` (protoplugin's `f.export("function", name)`).
    */
-  validator(declaration: Piece, shape: NamedShape): Line[] {
+  printValidator(declaration: Printable, shape: NamedShape): void {
     const check = this.checkFunctionOf(shape, shape.typeName);
     const violations = this.symbols.ValueViolation;
-    return [
+    this.print([
       this.typed ? [declaration, "(value: unknown): ", violations, "[] {"] : [declaration, "(value) {"],
       this.typed ? ["  const violations: ", violations, "[] = [];"] : ["  const violations = [];"],
       [`  ${check}(value, "", violations);`],
       ["  return violations;"],
       ["}"],
-    ];
+    ]);
   }
 
-  /** Every scheduled check function (including those they call), in first-use order. */
-  functions(): Line[] {
+  /** True when check functions are scheduled and not yet printed. */
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Prints every scheduled check function (including those they call), in first-use order. */
+  printFunctions(): void {
     while (this.pending.length > 0) {
       const next = this.pending.shift() as { name: string; shape: Exclude<ValueShape, NamedShape> };
-      if (this.written.length > 0) this.written.push([""]);
-      this.written.push(...this.functionLines(next.name, next.shape));
+      if (this.printedAny) this.f.print();
+      this.printedAny = true;
+      this.print(this.functionLines(next.name, next.shape));
     }
-    return this.written;
+  }
+
+  private print(lines: readonly Line[]): void {
+    for (const line of lines) this.f.print(...line);
   }
 
   private functionLines(name: string, shape: Exclude<ValueShape, NamedShape>): Line[] {
@@ -142,7 +150,7 @@ export class ValidatorWriter {
       case "string":
         return target.enum ? undefined : { condition: `typeof ${v} !== "string"`, message: not("a string") };
       case "number":
-        return { condition: `(typeof ${v} !== "number" || !Number.isFinite(${v}))`, message: not("a number") };
+        return target.integer ? undefined : { condition: `(typeof ${v} !== "number" || !Number.isFinite(${v}))`, message: not("a number") };
       case "boolean":
         return { condition: `typeof ${v} !== "boolean"`, message: not("a boolean") };
       default:
@@ -169,6 +177,12 @@ export class ValidatorWriter {
           [pad, `else if (${values.map((e) => `${v} !== ${JSON.stringify(e)}`).join(" && ")}) `, ...this.push(path, [JSON.stringify(oneOf)])],
         ];
       }
+      case "number":
+        // An integral proto type (the plain number is a simple condition above).
+        return [
+          [pad, `if (typeof ${v} !== "number" || !Number.isFinite(${v})) `, ...this.push(path, ["`must be a number, not ${", typeOfJson, `(${v})}\``])],
+          [pad, `else if (!Number.isInteger(${v})) `, ...this.push(path, [`\`must be an integer, not \${${v}}\``])],
+        ];
       case "object":
         return [[pad, `${this.checkFunctionOf(shape, context)}(${v}, `, ...pathCode(path), ", out);"]];
       case "array": {
@@ -203,7 +217,7 @@ export class ValidatorWriter {
 
 /** The JSDoc text of an exported validator, in every target. */
 export function validatorDoc(schemaConst: string): string {
-  return `Every way \`value\` falls outside {@link ${schemaConst}}, with the runtime validator's paths and messages.`;
+  return `Every way \`value\` falls outside {@link ${schemaConst}}, each with its JSON Pointer path.`;
 }
 
 function pointer(name: string): string {

@@ -13,7 +13,7 @@ import type { DiagnosticSink } from "./diagnostics.js";
 import { enumValues } from "./enum-values.js";
 import { fieldNumber, sourcePathParts, type SourceIndex } from "./source-locations.js";
 import type { NamedShape, ObjectShape, PropertyShape, ValueShape } from "./value-shape.js";
-import { bytesDescription, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
+import { bytesDescription, int32Description, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
 
 /**
  * `tool`: the common subset (a tool's input or output). `config`: a provider's agent.hcl block,
@@ -33,6 +33,23 @@ export interface ShapeContext {
 const jsonSchemaPath = [sourcePathParts.MESSAGE_OPTIONS, schemaOption.number, fieldNumber(SchemaOptionsSchema, "jsonSchema")];
 
 const int64Types = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+const int32Types = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+
+/** A field being resolved: where it is, how problems are worded, and what its description gathers. */
+interface FieldSite {
+  readonly field: DescField;
+  readonly mode: ShapeMode;
+  readonly scope: string;
+  readonly at: ReturnType<SourceIndex["position"]>;
+  /** `field pkg.Message.name`, for diagnostics. */
+  readonly where: string;
+  /** The alternative a tool message always has (an inline json_schema), for diagnostics' fixes. */
+  readonly unless: string;
+  /** Notes appended to the description (64-bit, bytes, well-known types, enum values). */
+  readonly notes: string[];
+  /** A wrapper type: optional unless `required = true`. */
+  optionalByDefault: boolean;
+}
 
 /** Resolves messages to shapes for one generated file, each message once per mode. */
 export class MessageShapes {
@@ -132,13 +149,19 @@ export class MessageShapes {
 
   private fieldProperty(field: DescField, mode: ShapeMode, scope: string): PropertyShape | undefined {
     const { source, diagnostics } = this.ctx;
-    const at = source.position(field);
-    const where = `field ${field.parent.typeName}.${field.name}`;
-    const unless = mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${field.parent.name}` : "";
     const options = hasOption(field, fieldOption) ? getOption(field, fieldOption) : undefined;
     const own = options?.description ?? source.leadingComment(field);
-    const notes: string[] = [];
-    let optionalByDefault = false;
+    const site: FieldSite = {
+      field,
+      mode,
+      scope,
+      at: source.position(field),
+      where: `field ${field.parent.typeName}.${field.name}`,
+      unless: mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${field.parent.name}` : "",
+      notes: [],
+      optionalByDefault: false,
+    };
+    const { at, where, unless, notes } = site;
 
     if (field.oneof !== undefined) {
       diagnostics.error(at, scope, `${where} is in oneof ${field.oneof.name}, and the subset has no unions`, `use separate optional fields${unless}`);
@@ -155,75 +178,12 @@ export class MessageShapes {
 
     let shape: ValueShape | undefined;
     let description: string | undefined;
-    const element = (): ValueShape | undefined => {
-      switch (field.fieldKind === "list" ? field.listKind : field.fieldKind) {
-        case "scalar": {
-          const scalar = field.scalar as ScalarType;
-          if (int64Types.has(scalar)) notes.push(int64Description);
-          if (scalar === ScalarType.BYTES) notes.push(bytesDescription);
-          return scalar === ScalarType.BOOL
-            ? { kind: "boolean" }
-            : scalar === ScalarType.STRING || scalar === ScalarType.BYTES
-              ? { kind: "string" }
-              : { kind: "number" };
-        }
-        case "enum": {
-          const values = this.enumShape(field.enum as DescEnum, scope, at);
-          if (values === undefined) return undefined;
-          if (values.comments.length > 0) {
-            notes.push(`values: ${values.comments.map(([v, c]) => `"${v}" (${c.replace(/\s+/g, " ").replace(/\.$/, "")})`).join(", ")}`);
-          }
-          return { kind: "string", enum: values.values };
-        }
-        case "message": {
-          const message = field.message as DescMessage;
-          const mapping = wellKnownMapping(message.typeName);
-          if (mapping) {
-            if (mapping.shape.description) notes.push(mapping.shape.description);
-            optionalByDefault = mapping.optionalByDefault;
-            return { kind: mapping.shape.kind } as ValueShape;
-          }
-          const refused = refusedWellKnownType(message.typeName);
-          if (refused !== undefined) {
-            diagnostics.error(at, scope, `${where}: ${refused}`, `use a message with named fields${unless}`);
-            return undefined;
-          }
-          if (this.resolving.has(message)) {
-            diagnostics.error(
-              at,
-              scope,
-              `${where} refers back to ${message.typeName}: recursive messages cannot be expressed (the subset has no $ref)`,
-              `bound the nesting with a separate message${mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${message.name}` : ""}`,
-            );
-            return undefined;
-          }
-          if (mode === "config") return this.configMessage(message, scope);
-          return this.toolMessage(message, scope);
-        }
-        default:
-          return undefined;
-      }
-    };
-
     if (field.fieldKind === "map") {
-      const valueIsString = field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
-      if (mode === "tool") {
-        diagnostics.error(
-          at,
-          scope,
-          `${where} is a map, and the subset has no maps (objects are closed)`,
-          `use a repeated message with key and value fields${unless}`,
-        );
-        return undefined;
-      }
-      if (field.mapKey !== ScalarType.STRING || !valueIsString) {
-        diagnostics.error(at, scope, `${where} is a map, and config maps must be map<string, string>`, "use map<string, string> or a nested message");
-        return undefined;
-      }
-      shape = { kind: "map", values: { kind: "string" } };
+      shape = this.mapShape(site);
+      if (shape === undefined) return undefined;
       description = own;
     } else if (field.fieldKind === "list") {
-      const items = element();
+      const items = this.elementShape(site);
       if (items === undefined) return undefined;
       if (mode === "config" && items.kind !== "string" && items.kind !== "number") {
         diagnostics.error(
@@ -236,7 +196,7 @@ export class MessageShapes {
       }
       shape = { kind: "array", ...describe(withNotes(own, notes)), items };
     } else {
-      const value = element();
+      const value = this.elementShape(site);
       if (value === undefined) return undefined;
       if (value.kind === "named" || value.kind === "object") {
         shape = value;
@@ -246,7 +206,7 @@ export class MessageShapes {
       }
     }
 
-    let required = !declaredOptional(field) && !optionalByDefault;
+    let required = !declaredOptional(field) && !site.optionalByDefault;
     if (options?.required !== undefined) required = options.required;
     return {
       name: field.name,
@@ -254,7 +214,84 @@ export class MessageShapes {
       required,
       ...(description !== undefined && description !== "" ? { description } : {}),
       sensitive: options?.sensitive === true,
+      protoName: `${field.parent.typeName}.${field.name}`,
     };
+  }
+
+  /** A map field: only config takes one, and only map<string, string>. */
+  private mapShape({ field, mode, scope, at, where, unless }: FieldSite): ValueShape | undefined {
+    const { diagnostics } = this.ctx;
+    if (mode === "tool") {
+      diagnostics.error(
+        at,
+        scope,
+        `${where} is a map, and the subset has no maps (objects are closed)`,
+        `use a repeated message with key and value fields${unless}`,
+      );
+      return undefined;
+    }
+    if (field.fieldKind !== "map") return undefined;
+    const valueIsString = field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
+    if (field.mapKey !== ScalarType.STRING || !valueIsString) {
+      diagnostics.error(at, scope, `${where} is a map, and config maps must be map<string, string>`, "use map<string, string> or a nested message");
+      return undefined;
+    }
+    return { kind: "map", values: { kind: "string" } };
+  }
+
+  /** The shape of a singular field's value or a list's element; notes for the description go to `site.notes`. */
+  private elementShape(site: FieldSite): ValueShape | undefined {
+    const { field, notes } = site;
+    switch (field.fieldKind === "list" ? field.listKind : field.fieldKind) {
+      case "scalar": {
+        const scalar = field.scalar as ScalarType;
+        if (int64Types.has(scalar)) notes.push(int64Description);
+        if (int32Types.has(scalar)) notes.push(int32Description);
+        if (scalar === ScalarType.BYTES) notes.push(bytesDescription);
+        if (scalar === ScalarType.BOOL) return { kind: "boolean" };
+        if (scalar === ScalarType.STRING || scalar === ScalarType.BYTES) return { kind: "string" };
+        return int32Types.has(scalar) || int64Types.has(scalar) ? { kind: "number", integer: true } : { kind: "number" };
+      }
+      case "enum": {
+        const values = this.enumShape(field.enum as DescEnum, site.scope, site.at);
+        if (values === undefined) return undefined;
+        if (values.comments.length > 0) {
+          notes.push(`values: ${values.comments.map(([v, c]) => `"${v}" (${c.replace(/\s+/g, " ").replace(/\.$/, "")})`).join(", ")}`);
+        }
+        return { kind: "string", enum: values.values };
+      }
+      case "message":
+        return this.messageElement(site, field.message as DescMessage);
+      default:
+        return undefined;
+    }
+  }
+
+  /** A message-typed value: a mapped well-known type, or the message's own shape. */
+  private messageElement(site: FieldSite, message: DescMessage): ValueShape | undefined {
+    const { diagnostics } = this.ctx;
+    const { mode, scope, at, where, unless } = site;
+    const mapping = wellKnownMapping(message.typeName);
+    if (mapping) {
+      if (mapping.shape.description) site.notes.push(mapping.shape.description);
+      site.optionalByDefault = mapping.optionalByDefault;
+      return mapping.shape.kind === "number" && mapping.shape.integer ? { kind: "number", integer: true } : ({ kind: mapping.shape.kind } as ValueShape);
+    }
+    const refused = refusedWellKnownType(message.typeName);
+    if (refused !== undefined) {
+      diagnostics.error(at, scope, `${where}: ${refused}`, `use a message with named fields${unless}`);
+      return undefined;
+    }
+    if (this.resolving.has(message)) {
+      diagnostics.error(
+        at,
+        scope,
+        `${where} refers back to ${message.typeName}: recursive messages cannot be expressed (the subset has no $ref)`,
+        `bound the nesting with a separate message${mode === "tool" ? `, or set (harnesstool.v1.schema).json_schema on ${message.name}` : ""}`,
+      );
+      return undefined;
+    }
+    return mode === "config" ? this.configMessage(message, scope) : this.toolMessage(message, scope);
   }
 
   private enumShape(desc: DescEnum, scope: string, at: ReturnType<SourceIndex["position"]>) {

@@ -1,17 +1,20 @@
 /**
- * Prints `<file>_tool_schemas`, the companion of `<file>_tool` (emit-api-file.ts): each tool's
- * JSON Schema constants and compiled validators, each provider's config definition, then the
- * private check functions the validators share. Straight-line data and checks, generated with
- * protoplugin's `ts_nocheck` (run-protoc-plugin.ts) so that type-checking a provider does not pay for
+ * Prints `<file>_tool_schemas`, the companion of `<file>_tool` (api-file.ts): each tool's JSON
+ * Schema constants and compiled validators, each provider's config definition, then the private
+ * check functions the validators share. Straight-line data and checks; the TypeScript module opens
+ * with `// @ts-nocheck` (run-protoc-plugin.ts) so that type-checking a provider does not pay for
  * them on every build; harness-tool's own tests type-check them once
  * (test/plugin/schemas-typecheck.test.ts).
  */
-import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import { printLiteral } from "./emit-literal.js";
-import type { OutputTarget } from "./emit-api-file.js";
-import { ValidatorWriter, validatorDoc, type Line, type Piece } from "./emit-validators.js";
-import type { HarnessToolOptions } from "./plugin-options.js";
-import type { FileModel, ProviderModel, ToolMessageModel, ToolModel } from "./tool-model.js";
+import type { GeneratedFile, ImportSymbol } from "@bufbuild/protoplugin";
+import { docText, generatedFrom } from "./doc-text.js";
+import { printLiteral } from "./print-literal.js";
+import type { OutputTarget } from "./output-target.js";
+import { ValidatorWriter, validatorDoc } from "./validators.js";
+import type { HarnessToolOptions } from "../plugin-options.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import type { ToolMessageModel, ToolModel } from "../model/tool-model.js";
 
 /** The schemas file being printed, as the printers of its parts see it. */
 interface DataFile {
@@ -22,13 +25,13 @@ interface DataFile {
   /** A type of the API module (imported type-only: at run time only the API module imports this one). */
   readonly fromApi: (name: string) => ImportSymbol;
   readonly validators: ValidatorWriter;
-  readonly printLines: (lines: readonly Line[]) => void;
 }
 
 /** Prints the schemas module of `model` into `f` as `target`. */
 export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: HarnessToolOptions, target: OutputTarget): void {
   const runtime = (name: string, typeOnly = false): ImportSymbol => f.import(name, options.runtimeImportPath, typeOnly);
   const validators = new ValidatorWriter(
+    f,
     { typeOfJson: runtime("typeOfJson"), escapePointer: runtime("escapePointer"), ValueViolation: runtime("ValueViolation", true) },
     target === "ts",
     model.declaredNames,
@@ -39,20 +42,15 @@ export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: Har
     runtime,
     fromApi: (name) => f.import(name, `./${model.outputBase}.js`, true),
     validators,
-    // Pieces are strings or the symbols passed to the writer above.
-    printLines: (lines) => {
-      for (const line of lines) f.print(...(line as Printable[]));
-    },
   };
   for (const provider of model.providers) {
     for (const tool of provider.tools) printToolData(data, tool);
     if (provider.config) printConfig(data, provider);
   }
-  const checks = target === "dts" ? [] : validators.functions();
-  if (checks.length > 0) {
+  if (target !== "dts" && validators.hasPending) {
     f.print("// The checks the validators above run, one per object type.");
     f.print();
-    data.printLines(checks);
+    validators.printFunctions();
   }
 }
 
@@ -63,22 +61,21 @@ function printToolData(data: DataFile, tool: ToolModel): void {
   f.print(`// ${d.name}`);
   f.print();
   const schemaConst = (io: ToolMessageModel, which: string): void => {
-    f.print(f.jsDoc(`The ${which} schema of \`${d.name}\` (common JSON-Schema subset).`));
-    const value = io.sameAs ? io.sameAs.schemaConst : printLiteral(io.schema);
+    f.print(f.jsDoc(docText(`The JSON Schema of the ${which} of \`${d.name}\`.`, generatedFrom({ kind: "message", name: io.shape.messageName }))));
+    const value = io.sameAs ? [io.sameAs.schemaConst] : printLiteral(f, io.schema);
     if (data.target === "dts") f.print(f.export("declare const", io.schemaConst), ": ", data.runtime("JsonSchemaObject", true), ";");
-    else if (data.target === "js") f.print(f.export("const", io.schemaConst), ` = ${value};`);
-    else f.print(f.export("const", io.schemaConst), ": ", data.runtime("JsonSchemaObject", true), ` = ${value};`);
+    else if (data.target === "js") f.print(f.export("const", io.schemaConst), " = ", ...value, ";");
+    else f.print(f.export("const", io.schemaConst), ": ", data.runtime("JsonSchemaObject", true), " = ", ...value, ";");
     f.print();
   };
   schemaConst(tool.input, "input");
   schemaConst(tool.output, "output");
   for (const io of [tool.input, tool.output]) {
-    f.print(f.jsDoc(validatorDoc(io.schemaConst)));
+    f.print(f.jsDoc(docText(validatorDoc(io.schemaConst))));
     if (data.target === "dts") {
       f.print(f.export("declare function", io.validator), "(value: unknown): ", data.runtime("ValueViolation", true), "[];");
     } else {
-      // f.export gives protoplugin's export statement object, typed as any Printable.
-      data.printLines(data.validators.validator(f.export("function", io.validator) as Piece, io.shape));
+      data.validators.printValidator(f.export("function", io.validator), io.shape);
     }
     f.print();
   }
@@ -90,7 +87,14 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
   if (!config) return;
   const { f } = data;
   const name = provider.names.configConst;
-  f.print(f.jsDoc(`The agent.hcl attributes of ${provider.serviceName} (config.v1.ConfigSchema) and the compiled decoder Configure uses.`));
+  f.print(
+    f.jsDoc(
+      docText(
+        `The agent.hcl attributes of ${provider.serviceName}, and the decoder that checks a configuration against them.`,
+        generatedFrom({ kind: "message", name: config.messageName }),
+      ),
+    ),
+  );
   if (data.target === "dts") {
     f.print(f.export("declare const", name), ": ", data.runtime("ConfigDefinition", true), "<", data.fromApi(provider.names.config), ">;");
     f.print();
@@ -100,14 +104,14 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
   if (data.target === "ts") {
     const type = data.fromApi(provider.names.config);
     f.print(f.export("const", name), ": ", data.runtime("ConfigDefinition", true), "<", type, "> = {");
-    f.print(`  attributes: ${printLiteral(config.attributes, "  ")},`);
+    f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");
     f.print("  decode(value) {");
     f.print("    const violations: ", data.runtime("ValueViolation", true), "[] = [];");
     f.print(`    ${check}(value, "", violations);`);
     f.print("    return violations.length === 0 ? { ok: true, value: value as unknown as ", type, " } : { ok: false, violations };");
   } else {
     f.print(f.export("const", name), " = {");
-    f.print(`  attributes: ${printLiteral(config.attributes, "  ")},`);
+    f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");
     f.print("  decode(value) {");
     f.print("    const violations = [];");
     f.print(`    ${check}(value, "", violations);`);

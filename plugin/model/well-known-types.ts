@@ -13,6 +13,7 @@ export interface WellKnownMapping {
 }
 
 const int64Note = "a 64-bit integer as a JSON number: exact only up to 2^53";
+const int32Note = "an integer";
 
 const mapped: { readonly [typeName: string]: WellKnownMapping } = {
   "google.protobuf.Timestamp": {
@@ -25,10 +26,10 @@ const mapped: { readonly [typeName: string]: WellKnownMapping } = {
   },
   "google.protobuf.DoubleValue": { shape: { kind: "number" }, optionalByDefault: true },
   "google.protobuf.FloatValue": { shape: { kind: "number" }, optionalByDefault: true },
-  "google.protobuf.Int32Value": { shape: { kind: "number" }, optionalByDefault: true },
-  "google.protobuf.UInt32Value": { shape: { kind: "number" }, optionalByDefault: true },
-  "google.protobuf.Int64Value": { shape: { kind: "number", description: int64Note }, optionalByDefault: true },
-  "google.protobuf.UInt64Value": { shape: { kind: "number", description: int64Note }, optionalByDefault: true },
+  "google.protobuf.Int32Value": { shape: { kind: "number", integer: true, description: int32Note }, optionalByDefault: true },
+  "google.protobuf.UInt32Value": { shape: { kind: "number", integer: true, description: int32Note }, optionalByDefault: true },
+  "google.protobuf.Int64Value": { shape: { kind: "number", integer: true, description: int64Note }, optionalByDefault: true },
+  "google.protobuf.UInt64Value": { shape: { kind: "number", integer: true, description: int64Note }, optionalByDefault: true },
   "google.protobuf.BoolValue": { shape: { kind: "boolean" }, optionalByDefault: true },
   "google.protobuf.StringValue": { shape: { kind: "string" }, optionalByDefault: true },
   "google.protobuf.BytesValue": { shape: { kind: "string", description: "bytes, base64-encoded" }, optionalByDefault: true },
@@ -58,6 +59,9 @@ export function refusedWellKnownType(typeName: string): string | undefined {
 
 /** The note a 64-bit integer field's description carries. */
 export const int64Description = int64Note;
+
+/** The note a 32-bit integer field's description carries. */
+export const int32Description = int32Note;
 
 /** The note a bytes field's description carries. */
 export const bytesDescription = "bytes, base64-encoded";

@@ -2,7 +2,8 @@
  * Prints `<file>_tool`, the module a provider author imports: per provider the types (inputs,
  * outputs, the messages they use, the config), per tool its constant, then the handler interface
  * and the provider factory; it imports and re-exports the schemas and validators of its companion
- * `<file>_tool_schemas` (emit-schemas-file.ts).
+ * `<file>_tool_schemas` (schemas-file.ts). Every declaration's JSDoc ends with `@generated from`
+ * the proto element it comes from.
  *
  * `ts` writes TypeScript; `js` the code without a type; `dts` the declarations, every type
  * explicit, so an author's compiler reads the declarations and infers nothing. Every declaration
@@ -10,18 +11,15 @@
  * printed and aliases an import whose name the file declares (a message named `ToolContext`).
  */
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import type { CompiledTypes } from "./compile-types.js";
-import { printLiteral } from "./emit-literal.js";
-import type { FileTypes } from "./emit-types.js";
-import type { HarnessToolOptions } from "./plugin-options.js";
-import { printTypeDeclaration } from "./print-types.js";
-import type { FileModel, ProviderModel, ToolModel } from "./tool-model.js";
-
-/** What one generated file holds: TypeScript, JavaScript, or TypeScript declarations. */
-export type OutputTarget = "ts" | "js" | "dts";
-
-/** The file name extension of each target. */
-export const targetExtension: { readonly [T in OutputTarget]: string } = { ts: ".ts", js: ".js", dts: ".d.ts" };
+import { docText, generatedFrom } from "./doc-text.js";
+import { printLiteral } from "./print-literal.js";
+import type { FileTypes } from "./collect-types.js";
+import type { HarnessToolOptions } from "../plugin-options.js";
+import type { OutputTarget } from "./output-target.js";
+import { printTypeDeclaration } from "./type-declarations.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import type { ToolModel } from "../model/tool-model.js";
 
 /** The API file being printed, as the printers of its parts see it. */
 interface ApiFile {
@@ -35,15 +33,8 @@ interface ApiFile {
   readonly fromSchemas: (name: string) => ImportSymbol;
 }
 
-/** Prints the API module of `model` into `f` as `target`, with the compiled types of `fileTypes`. */
-export function emitApiFile(
-  f: GeneratedFile,
-  model: FileModel,
-  fileTypes: FileTypes,
-  compiled: CompiledTypes,
-  options: HarnessToolOptions,
-  target: OutputTarget,
-): void {
+/** Prints the API module of `model` into `f` as `target`, with the types of `fileTypes`. */
+export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileTypes, options: HarnessToolOptions, target: OutputTarget): void {
   const runtime = options.runtimeImportPath;
   const schemasModule = `./${model.outputBase}_schemas.js`;
   const api: ApiFile = {
@@ -55,7 +46,7 @@ export function emitApiFile(
   };
   for (const [index, provider] of model.providers.entries()) {
     if (index > 0) f.print();
-    if (target !== "js") printTypes(f, provider, fileTypes, compiled);
+    if (target !== "js") printTypes(f, provider, fileTypes);
     for (const tool of provider.tools) {
       printToolConstant(api, tool);
       f.print();
@@ -71,7 +62,7 @@ export function emitApiFile(
 
 /**
  * Re-exports the schema constants, validators and config definitions of the companion module.
- * Their names come from the file's one namespace (tool-model.ts), so protoplugin never aliases them.
+ * Their names come from the file's one namespace (model/file-model.ts), so protoplugin never aliases them.
  */
 function printReexports(api: ApiFile, model: FileModel): void {
   const names: string[] = [];
@@ -82,24 +73,19 @@ function printReexports(api: ApiFile, model: FileModel): void {
   if (names.length === 0) return;
   const { f } = api;
   f.print();
-  f.print(
-    f.jsDoc(
-      `The tools' JSON Schemas and compiled validators${model.providers.some((p) => p.config) ? " and the config definitions" : ""}, from the companion schemas module.`,
-    ),
-  );
+  const config = model.providers.some((p) => p.config) ? ", and the configuration's definition" : "";
+  f.print(f.jsDoc(`The tools' JSON Schemas and validators${config}.`));
   f.print("export { ", ...names.flatMap((name, i) => [...(i > 0 ? [", "] : []), api.fromSchemas(name)]), " };");
 }
 
 /** The types of one provider: inputs, outputs, the messages they use, the config. */
-function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes, compiled: CompiledTypes): void {
-  for (const entry of fileTypes.providers.get(provider)?.entries ?? []) {
+function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes): void {
+  for (const entry of fileTypes.get(provider) ?? []) {
     if (entry.kind === "alias") {
-      f.print(f.jsDoc(entry.doc));
+      f.print(f.jsDoc(docText(entry.doc)));
       f.print(f.export("type", entry.name), ` = ${entry.target};`);
     } else {
-      const ast = compiled.get(entry.name);
-      if (ast === undefined) throw new Error(`no compiled type ${entry.name}`);
-      printTypeDeclaration(f, entry.name, ast);
+      printTypeDeclaration(f, entry.name, entry.shape, entry.doc);
     }
     f.print();
   }
@@ -110,9 +96,20 @@ function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTy
   }
 }
 
-/** `true`/`false` as a type or value literal. */
-function literal(flag: boolean): string {
-  return flag ? "true" : "false";
+/**
+ * The traits a tool's handler types depend on, as the object type `toolDefinition` and
+ * `ToolDefinitionOf` take: exactly what defineTool would infer from the spec, stated by name.
+ */
+function traitsType(tool: ToolModel): string {
+  const d = tool.declaration;
+  return `{ kind: ${JSON.stringify(d.kind)}; streaming: ${d.streaming}; processBacked: ${d.processBacked}; preview: ${d.preview} }`;
+}
+
+/** `<Input, Output, Traits>`, on one line when it fits, else one argument per line. */
+function typeArguments(tool: ToolModel, lineStart: number): string {
+  const args = [tool.input.typeName, tool.output.typeName, traitsType(tool)];
+  const oneLine = `<${args.join(", ")}>`;
+  return lineStart + oneLine.length <= 120 ? oneLine : `<\n  ${args.join(",\n  ")}\n>`;
 }
 
 /** One tool's constant: `toolDefinition` with every type given (the plugin checked the spec). */
@@ -121,18 +118,10 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   const d = tool.declaration;
   f.print(`// ${d.name}: ${d.kind}, ${d.risk}`);
   f.print();
-  f.print(f.jsDoc(d.description));
-  // Exactly the types defineTool would give this spec, stated instead of inferred.
-  const typeArguments = [
-    tool.input.typeName,
-    tool.output.typeName,
-    JSON.stringify(d.kind),
-    literal(d.streaming),
-    literal(d.processBacked),
-    literal(d.preview),
-  ].join(", ");
+  f.print(f.jsDoc(docText(d.description, generatedFrom({ kind: "rpc", name: tool.protoName }))));
   if (api.target === "dts") {
-    f.print(f.export("declare const", tool.toolConst), ": ", api.runtime("ToolDefinition", true), `<${typeArguments}>;`);
+    const head = `export declare const ${tool.toolConst}: ToolDefinitionOf`;
+    f.print(f.export("declare const", tool.toolConst), ": ", api.runtime("ToolDefinitionOf", true), `${typeArguments(tool, head.length)};`);
     return;
   }
   const spec: Printable[][] = [
@@ -146,15 +135,16 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   if (d.processBacked) spec.push(["  processBacked: true,"]);
   else if (d.streaming) spec.push(["  streaming: true,"]);
   if (d.concurrency) {
-    const keys = d.concurrency.keyFields && d.concurrency.keyFields.length > 0 ? `, keyFields: ${printLiteral(d.concurrency.keyFields)}` : "";
-    spec.push([`  concurrency: { safe: ${d.concurrency.safe}${keys} },`]);
+    const keys = d.concurrency.keyFields && d.concurrency.keyFields.length > 0 ? [", keyFields: ", ...printLiteral(f, d.concurrency.keyFields)] : [];
+    spec.push([`  concurrency: { safe: ${d.concurrency.safe}`, ...keys, " },"]);
   }
   spec.push([`  idempotent: ${d.idempotent === true},`]);
   if (d.defaultTimeoutMs !== undefined) spec.push([`  defaultTimeoutMs: ${formatMs(d.defaultTimeoutMs)},`]);
   if (d.terminatesTurn) spec.push(["  terminatesTurn: true,"]);
   if (d.preview) spec.push(["  preview: true,"]);
   spec.push(["  validators: { input: ", fromSchemas(tool.input.validator), ", output: ", fromSchemas(tool.output.validator), " },"]);
-  f.print(f.export("const", tool.toolConst), " = ", api.runtime("toolDefinition"), api.target === "ts" ? `<${typeArguments}>({` : "({");
+  const head = `export const ${tool.toolConst} = toolDefinition`;
+  f.print(f.export("const", tool.toolConst), " = ", api.runtime("toolDefinition"), api.target === "ts" ? `${typeArguments(tool, head.length)}({` : "({");
   for (const line of spec) f.print(...line);
   f.print("});");
 }
@@ -171,12 +161,12 @@ function contextType(tool: ToolModel): string {
 function printHandlers(api: ApiFile, provider: ProviderModel): void {
   const { f } = api;
   const config = provider.names.config;
-  const intro = `The handlers of ${provider.serviceName}, one method per tool: each takes the tool's typed input and a context shaped by its declaration, and resolves to its typed output.`;
-  f.print(f.jsDoc(provider.description ? `${intro}\n\n${provider.description}` : intro));
+  const intro = `The handlers of ${provider.serviceName}: one method per tool, from its input to its output.`;
+  f.print(f.jsDoc(docText(intro, provider.description, generatedFrom({ kind: "service", name: provider.protoName }))));
   f.print(f.export("interface", provider.names.handlers), " {");
   for (const [index, tool] of provider.tools.entries()) {
     if (index > 0) f.print();
-    f.print(f.jsDoc(tool.declaration.description, "  "));
+    f.print(f.jsDoc(docText(tool.declaration.description, generatedFrom({ kind: "rpc", name: tool.protoName })), "  "));
     f.print(
       `  ${tool.handlerName}(input: ${tool.input.typeName}, context: `,
       api.runtime(contextType(tool), true),
@@ -211,10 +201,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print(f.jsDoc(`Options of ${names.factory}.`));
     f.print(f.export("interface", names.options), " {");
     f.print(
-      f.jsDoc(
-        `ProducerRef.version reported by Describe. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`,
-        "  ",
-      ),
+      f.jsDoc(`The version Describe reports. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`, "  "),
     );
     f.print("  readonly version?: string;");
     f.print(f.jsDoc("The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.", "  "));
@@ -223,7 +210,12 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print();
   }
   f.print(
-    f.jsDoc(`The ${identity.name} provider, ready for \`serve()\`: its tools with their handlers and compiled validators, its configuration and its identity.`),
+    f.jsDoc(
+      docText(
+        `The ${identity.name} provider, ready for \`serve()\`: its tools with your handlers, its configuration and its identity.`,
+        generatedFrom({ kind: "service", name: provider.protoName }),
+      ),
+    ),
   );
   const providerDefinition = api.runtime("ProviderDefinition", true);
   if (target === "dts") {
@@ -246,7 +238,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
       f.print("      ", api.runtime("toolPart"), `(${tool.toolConst}, (input, context) => handlers.${tool.handlerName}(input, context)${preview}),`);
     }
     f.print("    ],");
-    if (provider.slashCommands.length > 0) f.print(`    slashCommands: ${printLiteral(provider.slashCommands, "    ")},`);
+    if (provider.slashCommands.length > 0) f.print("    slashCommands: ", ...printLiteral(f, provider.slashCommands, "    "), ",");
     if (provider.hookPoints.length > 0) {
       const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);
       f.print("    supportedHookPoints: [", ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]), "],");
@@ -257,11 +249,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print("}");
   }
   f.print();
-  f.print(
-    f.jsDoc(
-      `The tools of ${provider.serviceName} as GetSchema lists them: pluggableharness.tool.v1.ToolSchema, with input_schema and output_schema as schema.v1.Schema. Built on each call, not at import: serve() builds its own GetSchemaResponse, and a provider's start-up should not pay twice.`,
-    ),
-  );
+  f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.`));
   const toolSchema = api.runtimeGenerated("ToolSchema", "pluggableharness/tool/v1/tool_pb.js", true);
   if (target === "dts") {
     f.print(f.export("declare function", names.toolSchemas), "(): ", toolSchema, "[];");

@@ -1,30 +1,28 @@
 /**
  * The TypeScript types of a file: each tool's input and output, the messages they use (each once,
  * as a named type; messages alike to an earlier one as an alias of its interface), and each
- * provider's config. Collected from the model before emit, compiled
- * with json-schema-to-typescript, printed in the order collected.
+ * provider's config, in print order per provider.
  */
-import { SharedTypeNames } from "./shape-identity.js";
-import { toTypeScriptSchema } from "./shape-to-json-schema.js";
-import type { TypeRequest } from "./compile-types.js";
-import type { FileModel, ProviderModel, ToolMessageModel } from "./tool-model.js";
-import { resolveShape, type NamedShape, type ValueShape } from "./value-shape.js";
+import type { FileModel } from "../model/file-model.js";
+import type { ProviderModel } from "../model/provider-model.js";
+import { SharedTypeNames } from "../model/shape-identity.js";
+import type { ToolMessageModel } from "../model/tool-model.js";
+import { resolveShape, type NamedShape, type ValueShape } from "../model/value-shape.js";
+import { docText, generatedFrom } from "./doc-text.js";
+import type { DeclaredShape } from "./type-declarations.js";
 
-/** A declaration to print: a compiled type, or an alias of a shared message's type. */
+/** `@generated from message <full name>` of a message's type. */
+function from(shape: NamedShape): string {
+  return generatedFrom({ kind: "message", name: shape.messageName });
+}
+
+/** A declaration to print: a type of its own, or an alias of an alike message's type. */
 export type TypeEntry =
-  | { readonly kind: "compiled"; readonly name: string }
+  | { readonly kind: "declared"; readonly name: string; readonly shape: DeclaredShape; readonly doc: string | undefined }
   | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
 
-/** The types of one provider, in print order, and what to compile for them. */
-export interface ProviderTypes {
-  readonly entries: readonly TypeEntry[];
-}
-
-/** What a file needs compiled, and the print order per provider. */
-export interface FileTypes {
-  readonly requests: readonly TypeRequest[];
-  readonly providers: ReadonlyMap<ProviderModel, ProviderTypes>;
-}
+/** The types of each provider of a file, in print order. */
+export type FileTypes = ReadonlyMap<ProviderModel, readonly TypeEntry[]>;
 
 function ioDoc(which: "input" | "output", toolName: string, comment: string | undefined): string {
   const head = `The ${which} of the \`${toolName}\` tool.`;
@@ -33,9 +31,8 @@ function ioDoc(which: "input" | "output", toolName: string, comment: string | un
 
 /** Collects the types of every provider in `file`. */
 export function collectTypes(file: FileModel): FileTypes {
-  const requests: TypeRequest[] = [];
   const done = new Set<string>();
-  const providers = new Map<ProviderModel, ProviderTypes>();
+  const providers = new Map<ProviderModel, TypeEntry[]>();
 
   const shared = new SharedTypeNames();
   const addNested = (shape: ValueShape, entries: TypeEntry[]): void => {
@@ -45,10 +42,9 @@ export function collectTypes(file: FileModel): FileTypes {
       done.add(shape.typeName);
       const declaring = shared.declaringShape(shape);
       if (declaring === shape) {
-        requests.push({ name: shape.typeName, schema: toTypeScriptSchema(shape) });
-        entries.push({ kind: "compiled", name: shape.typeName });
+        entries.push({ kind: "declared", name: shape.typeName, shape: shape.target, doc: docText(shape.target.description, from(shape)) });
       } else {
-        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: sharedShapeDoc(shape, declaring) });
+        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: docText(sharedShapeDoc(shape, declaring), from(shape)) });
       }
     }
     walkChildren(target, (child) => addNested(child, entries));
@@ -64,14 +60,13 @@ export function collectTypes(file: FileModel): FileTypes {
           kind: "alias",
           name: io.typeName,
           target: root.typeName,
-          doc: `${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.`,
+          doc: docText(`${ioDoc(which, toolName, undefined)} It is the same message as ${root.typeName}.`, from(root)),
         });
         if (!done.has(root.typeName)) addNested(root, nested);
         return;
       }
       done.add(root.typeName);
-      requests.push({ name: root.typeName, schema: toTypeScriptSchema(root, ioDoc(which, toolName, root.target.description)) });
-      entries.push({ kind: "compiled", name: root.typeName });
+      entries.push({ kind: "declared", name: root.typeName, shape: root.target, doc: docText(ioDoc(which, toolName, root.target.description), from(root)) });
       walkChildren(root.target, (child) => addNested(child, nested));
     };
     for (const tool of provider.tools) {
@@ -81,13 +76,16 @@ export function collectTypes(file: FileModel): FileTypes {
     entries.push(...nested);
     if (provider.config) {
       const description = provider.config.shape.description;
-      const doc = `The configuration of ${provider.serviceName} (its agent.hcl block).${description ? `\n\n${description}` : ""}`;
-      requests.push({ name: provider.names.config, schema: toTypeScriptSchema(provider.config.shape, doc) });
-      entries.push({ kind: "compiled", name: provider.names.config });
+      const doc = docText(
+        `The configuration of ${provider.serviceName} (its agent.hcl block).`,
+        description,
+        generatedFrom({ kind: "message", name: provider.config.messageName }),
+      );
+      entries.push({ kind: "declared", name: provider.names.config, shape: provider.config.shape, doc });
     }
-    providers.set(provider, { entries });
+    providers.set(provider, entries);
   }
-  return { requests, providers };
+  return providers;
 }
 
 /** The JSDoc of an alias of an alike message's interface. */

@@ -5,6 +5,13 @@
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "harness-tool";
 import { propertyDescription, resolveShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
+/** A provider's configuration. */
+export interface ConfigModel {
+  readonly messageName: string;
+  readonly shape: ObjectShape;
+  readonly attributes: readonly ConfigAttributeDeclaration[];
+}
+
 function attributeType(shape: ValueShape): ConfigAttributeTypeName {
   const target = resolveShape(shape);
   switch (target.kind) {

@@ -15,6 +15,12 @@ export interface StringShape {
 export interface NumberShape {
   readonly kind: "number";
   readonly description?: string;
+  /**
+   * The proto type is integral (int32, uint64, sint32, fixed64, ...): a fraction is refused. The
+   * subset's JSON Schema has no integer type (schema.v1.Schema), so only the validator and the
+   * description say so.
+   */
+  readonly integer?: true;
 }
 
 /** A boolean. */
@@ -47,6 +53,8 @@ export interface PropertyShape {
   readonly description?: string;
   /** Config only: the value is a secret. */
   readonly sensitive: boolean;
+  /** The proto field's full name (`pkg.Message.field`), for the generated code's `@generated from`. */
+  readonly protoName?: string;
 }
 
 /** A closed object. */

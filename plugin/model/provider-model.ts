@@ -25,12 +25,37 @@ import {
 } from "harness-tool/schema";
 import { configAttributes } from "./config-model.js";
 import type { DiagnosticSink } from "./diagnostics.js";
-import type { MessageShapes } from "./json-schema-from-message.js";
+import type { MessageShapes } from "./message-shapes.js";
 import { lowerCamelCase, pascalCase, snakeCase, type IdentifierAllocator } from "./names.js";
-import { toToolSchema } from "./shape-to-json-schema.js";
+import { toToolSchema } from "./json-schema-from-shape.js";
 import { fieldNumber, sourcePathParts, type FieldName, type SourceIndex } from "./source-locations.js";
-import type { ConfigModel, ProviderModel, ToolMessageModel, ToolModel } from "./tool-model.js";
+import type { ConfigModel } from "./config-model.js";
+import type { ToolMessageModel, ToolModel } from "./tool-model.js";
 import type { NamedShape, ValueShape } from "./value-shape.js";
+
+/** One annotated service. */
+export interface ProviderModel {
+  readonly serviceName: string;
+  /** The service's full name (`pkg.Service`), for the generated code's `@generated from`. */
+  readonly protoName: string;
+  readonly description: string;
+  readonly identity: { readonly name: string; readonly source: string; readonly version: string | undefined };
+  readonly tools: readonly ToolModel[];
+  readonly config: ConfigModel | undefined;
+  readonly slashCommands: readonly { readonly name: string; readonly description: string; readonly template: string }[];
+  /** HookPoint member names as protoc-gen-es spells them, e.g. `PRE_TOOL_CALL`. */
+  readonly hookPoints: readonly string[];
+  readonly render: boolean;
+  /** Generated identifiers of the provider. */
+  readonly names: {
+    readonly handlers: string;
+    readonly config: string;
+    readonly configConst: string;
+    readonly options: string;
+    readonly factory: string;
+    readonly toolSchemas: string;
+  };
+}
 
 // Source paths of the options, relative to the rpc or service, from the generated descriptors.
 const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, toolOption.number];
@@ -88,6 +113,7 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
   checkHandlerMembers(built, options?.render === true, ctx);
   return {
     serviceName: service.name,
+    protoName: service.typeName,
     description: ctx.source.leadingComment(service),
     identity: { name: options?.name ?? snakeCase(base), source: options?.source ?? "", version: options?.version },
     tools: built.map((b) => b.tool),
@@ -128,6 +154,7 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
   const output = toolMessage(method.output, io.output, "output", at, ctx);
   const tool: ToolModel = {
     rpcName: method.name,
+    protoName: `${method.parent.typeName}.${method.name}`,
     scope,
     declaration: toolDeclaration(method, opts, input.model, output.model, source),
     handlerName: lowerCamelCase(method.name),

@@ -1,77 +1,16 @@
 /**
  * The first stage of the pipeline: descriptors and harness-tool options resolved into plain
  * models (one per generated file), or diagnostics with proto source positions. This file holds
- * the model types and the file-level naming; provider-model.ts resolves each service. Emitters
- * read only these models.
+ * the file's model and its naming; provider-model.ts resolves each service, tool-model.ts and
+ * config-model.ts hold what a tool and a config become. Emitters read only these models.
  */
 import { hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { provider as providerOption, tool as toolOption } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
-import type { ConfigAttributeDeclaration } from "harness-tool";
-import type { JsonSchemaObject, ToolDeclaration } from "harness-tool/schema";
 import { DiagnosticSink } from "./diagnostics.js";
-import { MessageShapes } from "./json-schema-from-message.js";
+import { MessageShapes } from "./message-shapes.js";
 import { IdentifierAllocator, lowerCamelCase, pascalCase, providerBaseName } from "./names.js";
-import { buildProviderModel } from "./provider-model.js";
+import { buildProviderModel, type ProviderModel } from "./provider-model.js";
 import { SourceIndex } from "./source-locations.js";
-import type { NamedShape, ObjectShape } from "./value-shape.js";
-
-/** A tool's input or output. */
-export interface ToolMessageModel {
-  /** The type the handler sees, e.g. `ReadFileInput`. */
-  readonly typeName: string;
-  /** The message's shape; `shape.typeName` differs from `typeName` when the message is shared. */
-  readonly shape: NamedShape;
-  readonly schema: JsonSchemaObject;
-  /** The identifiers of the JSON Schema constant and the validator. */
-  readonly schemaConst: string;
-  readonly validator: string;
-  /** The tool whose constant this one aliases (same message), if any. */
-  readonly sameAs?: ToolMessageModel;
-}
-
-/** One tool, resolved. */
-export interface ToolModel {
-  readonly rpcName: string;
-  /** `Service.Rpc`, for diagnostics. */
-  readonly scope: string;
-  readonly declaration: ToolDeclaration;
-  /** The handler method (`readFile`) and, with preview, the preview method (`previewReadFile`). */
-  readonly handlerName: string;
-  readonly previewName: string | undefined;
-  /** The tool constant, e.g. `readFileTool`. */
-  readonly toolConst: string;
-  readonly input: ToolMessageModel;
-  readonly output: ToolMessageModel;
-}
-
-/** A provider's configuration. */
-export interface ConfigModel {
-  readonly messageName: string;
-  readonly shape: ObjectShape;
-  readonly attributes: readonly ConfigAttributeDeclaration[];
-}
-
-/** One annotated service. */
-export interface ProviderModel {
-  readonly serviceName: string;
-  readonly description: string;
-  readonly identity: { readonly name: string; readonly source: string; readonly version: string | undefined };
-  readonly tools: readonly ToolModel[];
-  readonly config: ConfigModel | undefined;
-  readonly slashCommands: readonly { readonly name: string; readonly description: string; readonly template: string }[];
-  /** HookPoint member names as protoc-gen-es spells them, e.g. `PRE_TOOL_CALL`. */
-  readonly hookPoints: readonly string[];
-  readonly render: boolean;
-  /** Generated identifiers of the provider. */
-  readonly names: {
-    readonly handlers: string;
-    readonly config: string;
-    readonly configConst: string;
-    readonly options: string;
-    readonly factory: string;
-    readonly toolSchemas: string;
-  };
-}
 
 /** The generated modules of one proto file (`<file>_tool` and its companion `<file>_tool_schemas`). */
 export interface FileModel {

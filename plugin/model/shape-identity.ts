@@ -4,7 +4,7 @@
  * interface and one check function for all the copies that are alike, so a provider's type-check
  * and its generated module grow with its distinct shapes rather than with its tools.
  */
-import { toTypeScriptSchema } from "./shape-to-json-schema.js";
+import { toTypeScriptSchema } from "./json-schema-from-shape.js";
 import type { NamedShape, ValueShape } from "./value-shape.js";
 
 /**
@@ -22,6 +22,7 @@ function checkStructure(shape: ValueShape): unknown {
     case "string":
       return shape.enum ? ["string", shape.enum] : "string";
     case "number":
+      return shape.integer ? "integer" : "number";
     case "boolean":
       return shape.kind;
     case "array":
