@@ -19,7 +19,7 @@ import { targetExtension, type OutputTarget } from "./emit/output-target.js";
 import { emitSchemasFile } from "./emit/schemas-file.js";
 import { formatDiagnostic, sortDiagnostics } from "./model/diagnostics.js";
 import { buildModel, type FileModel } from "./model/file-model.js";
-import { parseHarnessToolOptions, type HarnessToolOptions } from "./plugin-options.js";
+import { parseHarnessToolOptions, type HarnessToolOptions } from "./model/plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
 
 /** The model of one request, built when protoplugin asks for the first target. */

@@ -14,7 +14,7 @@ import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplug
 import { docText, generatedFrom } from "./doc-text.js";
 import { printLiteral } from "./print-literal.js";
 import type { FileTypes } from "./collect-types.js";
-import type { HarnessToolOptions } from "../plugin-options.js";
+import type { HarnessToolOptions } from "../model/plugin-options.js";
 import type { OutputTarget } from "./output-target.js";
 import { printTypeDeclaration } from "./type-declarations.js";
 import type { FileModel } from "../model/file-model.js";

@@ -11,7 +11,7 @@ import { docText, generatedFrom } from "./doc-text.js";
 import { printLiteral } from "./print-literal.js";
 import type { OutputTarget } from "./output-target.js";
 import { ValidatorWriter, validatorDoc } from "./validators.js";
-import type { HarnessToolOptions } from "../plugin-options.js";
+import type { HarnessToolOptions } from "../model/plugin-options.js";
 import type { FileModel } from "../model/file-model.js";
 import type { ProviderModel } from "../model/provider-model.js";
 import type { ToolMessageModel, ToolModel } from "../model/tool-model.js";
