@@ -7,16 +7,16 @@
  * inside the host's 2 s, with the socket file removed.
  */
 import { writeSync } from "node:fs";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Server, status as grpcStatus, type sendUnaryData, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel-client.js";
 import { decodeRequest, type ToolServiceCore } from "../service/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
-import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
 import { goPluginServices, grpcServiceDefinition } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
-import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
+import { pluginHealthServiceName } from "./health-check.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
 import { listen, type Listening } from "./listen.js";
 import type { ProviderAutoMtls } from "./mutual-tls.js";
@@ -49,6 +49,13 @@ export interface GoPluginServerOptions {
  * stream-reset-limit.ts), and only with a host whose client destroys a session on GOAWAY.
  */
 export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-limit" | "parent-gone" | "sigterm" | "stderr-closed";
+
+/**
+ * go-plugin's and gRPC health's messages, imported on the host's first call (and warmed up once the
+ * handshake line is out) rather than at start-up: their descriptors are booted after the line.
+ */
+let hostMessages: Promise<typeof import("./go-plugin-messages.js")> | undefined;
+const loadHostMessages = () => (hostMessages ??= import("./go-plugin-messages.js"));
 
 /** How often the parent pid is checked: the backstop when the host dies without closing anything. */
 const parentPollMs = 500;
@@ -162,12 +169,19 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => resetBudget?.reset() }));
   server.addService(goPluginServices.health, {
     check: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
-      const service = decodeHealthCheckRequest(call.request);
-      if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
-        callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
-        return;
-      }
-      callback(null, encodeHealthCheckResponse(stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
+      void loadHostMessages()
+        .then(({ HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus: ServingStatus }) => {
+          const { service } = fromBinary(HealthCheckRequestSchema, call.request);
+          if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
+            callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+            return;
+          }
+          const status = stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
+          callback(null, toBinary(HealthCheckResponseSchema, create(HealthCheckResponseSchema, { status })));
+        })
+        .catch((error: unknown) =>
+          callback({ code: grpcStatus.INVALID_ARGUMENT, details: `undecodable HealthCheckRequest: ${error instanceof Error ? error.message : String(error)}` }),
+        );
     },
   });
   let brokerStreamOpened = false;
@@ -185,12 +199,17 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
       // Kept open for the life of the process; its end means the host's broker is gone.
       const stream = { end: () => call.end() };
       openStreams.add(stream);
+      // Recorded in the order they came, once the messages are loaded.
+      let recorded = Promise.resolve();
       call.on("data", (bytes: Uint8Array) => {
-        try {
-          broker.record(decodeConnInfo(bytes));
-        } catch (error) {
-          hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
-        }
+        recorded = recorded.then(async () => {
+          const { ConnInfoSchema } = await loadHostMessages();
+          try {
+            broker.record(fromBinary(ConnInfoSchema, bytes));
+          } catch (error) {
+            hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
+          }
+        });
       });
       const closed = () => {
         openStreams.delete(stream);
@@ -203,8 +222,9 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   });
   server.addService(goPluginServices.controller, {
     shutdown: (_call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
-      callback(null, emptyMessage);
-      setImmediate(() => void stop("shutdown-rpc"));
+      void loadHostMessages()
+        .then(({ EmptySchema }) => callback(null, toBinary(EmptySchema, create(EmptySchema))))
+        .finally(() => setImmediate(() => void stop("shutdown-rpc")));
     },
   });
   server.addService(goPluginServices.stdio, {
@@ -246,6 +266,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
     return finish(1);
   }
 
+  void loadHostMessages();
   survivePipeErrors(() => void stop("stderr-closed"));
   const parentPid = process.ppid;
   const parentWatch = setInterval(() => {
