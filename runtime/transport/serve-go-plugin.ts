@@ -23,7 +23,7 @@ import type { ProviderAutoMtls } from "./mutual-tls.js";
 import { kernelHandshake, readPluginEnvironment } from "./plugin-environment.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
 import { nghttp2StreamResetLimit, raiseStreamResetLimit, retireConnectionsBeforeResetLimit, StreamResetBudget } from "./stream-reset-limit.js";
-import { toolServiceHandlers } from "./tool-service-handlers.js";
+import { loadStatusDetails, toolServiceHandlers } from "./tool-service-handlers.js";
 
 /** Options of serveGoPlugin. */
 export interface GoPluginServerOptions {
@@ -267,6 +267,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   }
 
   void loadHostMessages();
+  void loadStatusDetails();
   survivePipeErrors(() => void stop("stderr-closed"));
   const parentPid = process.ppid;
   const parentWatch = setInterval(() => {

@@ -25,11 +25,14 @@ import { hostLog } from "./host-log.js";
  */
 let statusDetails: Promise<typeof import("./rpc-status-details.js")> | undefined;
 
+/** Imports rpc-status-details.ts once; serveGoPlugin warms it after the handshake line. */
+export const loadStatusDetails = () => (statusDetails ??= import("./rpc-status-details.js"));
+
 /** The status a failed unary call ends with. */
 export async function serviceErrorFrom(error: unknown): Promise<Partial<ServiceError> & { code: number; details: string }> {
   const statusError = asRpcStatusError(error);
   if (statusError) {
-    const { statusDetailsTrailer, statusWithToolError } = await (statusDetails ??= import("./rpc-status-details.js"));
+    const { statusDetailsTrailer, statusWithToolError } = await loadStatusDetails();
     const metadata = new Metadata();
     const code = statusError.code === grpcStatus.UNKNOWN ? grpcStatus.INTERNAL : statusError.code;
     metadata.set(statusDetailsTrailer, Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)));
