@@ -47,7 +47,7 @@ export {
   toolDeclarationFromWire,
   toolDeclarationToWire,
 } from "./schema/wire-schema.js";
-export { ToolError, isToolError, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
+export { ToolError, isToolError, toolErrorCategories, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
 export type {
   CallInfo,
   ChildExit,

@@ -1,6 +1,7 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolSchemaFlagName, toolSchemaFlags } from "harness-tool/schema";
 import { defineCommand } from "./command-definition.js";
 import { launchProvider } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
@@ -21,7 +22,10 @@ export function renderToolsTable(schema: GetSchemaResponse, width = 80): string 
       riskName(t.risk),
       concurrencyText(t),
       timeoutText(t),
-      [t.streaming ? "streaming" : "", t.idempotent ? "idempotent" : "", t.terminatesTurn ? "terminates_turn" : ""].filter((f) => f !== "").join(", ") || "-",
+      toolSchemaFlags
+        .filter((flag) => t[flag])
+        .map(toolSchemaFlagName)
+        .join(", ") || "-",
     ]),
     {
       width,

@@ -20,7 +20,7 @@ import {
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
+import { jsonSchemaFromWire, toolSchemaFlagValues, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
 import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
 import { launchProvider } from "../provider/launch-provider.js";
 import type { ProviderCommand } from "../provider/provider-target.js";
@@ -104,11 +104,9 @@ function toolView(tool: ToolSchema, preview?: boolean): ToolView {
     description: tool.description,
     kind: kindName(tool.kind),
     risk: riskName(tool.risk),
-    streaming: tool.streaming,
+    ...toolSchemaFlagValues(tool),
     concurrency: concurrencyText(tool),
     timeout: timeoutText(tool),
-    idempotent: tool.idempotent,
-    terminatesTurn: tool.terminatesTurn,
     inputSchema: (tool.inputSchema ? jsonSchemaFromWire(tool.inputSchema) : {}) as JsonSchemaView,
     outputSchema: (tool.outputSchema ? jsonSchemaFromWire(tool.outputSchema) : {}) as JsonSchemaView,
     ...(preview !== undefined ? { preview } : {}),

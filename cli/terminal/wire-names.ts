@@ -1,33 +1,23 @@
-/** Readable names for the wire enums the CLI prints. */
-import { ToolErrorCategory, RiskClass, ToolKind, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+/** Readable names for the wire enums the CLI prints, from the runtime's tables (derived from the generated enums). */
+import { durationMs } from "@bufbuild/protobuf/wkt";
+import { toolErrorCategories } from "harness-tool";
+import type { RiskClass, ToolErrorCategory, ToolKind, ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { riskClasses, toolKinds } from "harness-tool/schema";
 
 /** "data_source", "resource", ... or "unspecified". */
 export function kindName(kind: ToolKind): string {
-  return (
-    ({ [ToolKind.RESOURCE]: "resource", [ToolKind.DATA_SOURCE]: "data_source", [ToolKind.INTERACTIVE]: "interactive" } as Record<number, string>)[kind] ??
-    "unspecified"
-  );
+  return toolKinds.name(kind);
 }
 
 /** "read_only", "low", ... or "unspecified". */
 export function riskName(risk: RiskClass): string {
-  return (
-    (
-      {
-        [RiskClass.READ_ONLY]: "read_only",
-        [RiskClass.LOW]: "low",
-        [RiskClass.MODERATE]: "moderate",
-        [RiskClass.HIGH]: "high",
-        [RiskClass.CRITICAL]: "critical",
-      } as Record<number, string>
-    )[risk] ?? "unspecified"
-  );
+  return riskClasses.name(risk);
 }
 
-/** The category's protocol name, e.g. "invalid_arguments". */
+/** The category's protocol name, e.g. "invalid_arguments" (the kernel's "process_crashed" too). */
 export function categoryName(category: ToolErrorCategory): string {
-  const name = ToolErrorCategory[category];
-  return name === undefined ? `category ${category}` : name.toLowerCase();
+  const name = toolErrorCategories.name(category);
+  return name === "unspecified" && category !== 0 ? `category ${category}` : name;
 }
 
 /** ToolSchema.concurrency as a short phrase. */
@@ -41,7 +31,5 @@ export function concurrencyText(tool: ToolSchema): string {
 /** A Duration as "30s" / "1.5s", or "-". */
 export function timeoutText(tool: ToolSchema): string {
   const d = tool.defaultTimeout;
-  if (!d) return "-";
-  const seconds = Number(d.seconds) + d.nanos / 1e9;
-  return `${seconds}s`;
+  return d ? `${durationMs(d) / 1000}s` : "-";
 }

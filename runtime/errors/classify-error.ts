@@ -6,23 +6,12 @@
  * is classified, never one generic error. `process_crashed` is kernel-synthesized only.
  */
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { ToolErrorCategory, ToolErrorSchema, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { isToolError, type ToolError, type ToolErrorCategoryName } from "./tool-error.js";
-
-const categoryToWire: { readonly [C in ToolErrorCategoryName]: ToolErrorCategory } = {
-  invalid_arguments: ToolErrorCategory.INVALID_ARGUMENTS,
-  not_found: ToolErrorCategory.NOT_FOUND,
-  permission_denied: ToolErrorCategory.PERMISSION_DENIED,
-  execution_failed: ToolErrorCategory.EXECUTION_FAILED,
-  timeout: ToolErrorCategory.TIMEOUT,
-  concurrency_conflict: ToolErrorCategory.CONCURRENCY_CONFLICT,
-  cancelled: ToolErrorCategory.CANCELLED,
-  unknown: ToolErrorCategory.UNKNOWN,
-};
+import { ToolErrorSchema, type ToolErrorCategory, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { isToolError, toolErrorCategories, type ToolError, type ToolErrorCategoryName } from "./tool-error.js";
 
 /** The wire enum value of a category. */
 export function wireCategory(category: ToolErrorCategoryName): ToolErrorCategory {
-  return categoryToWire[category];
+  return toolErrorCategories.value(category);
 }
 
 const maxStackLines = 12;

@@ -2,9 +2,11 @@
  * A ToolService call the provider failed with a gRPC status, as the test host reports it: the
  * code, the message and the ToolError packed in google.rpc.Status.details, if any.
  */
+import { fromBinary } from "@bufbuild/protobuf";
 import type { ServiceError } from "@grpc/grpc-js";
 import type { ToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { decodeRpcStatus, statusDetailsTrailer, toolErrorFromStatus } from "./rpc-status-details.js";
+import { StatusSchema } from "../generated/google/rpc/status_pb.js";
+import { statusDetailsTrailer, toolErrorFromStatus } from "./rpc-status-details.js";
 
 /** A failed ToolService call. */
 export class ProviderCallError extends Error {
@@ -23,7 +25,7 @@ export class ProviderCallError extends Error {
   /** From a grpc-js ServiceError, decoding the status details trailer. */
   static from(method: string, error: ServiceError): ProviderCallError {
     const trailer = error.metadata?.get(statusDetailsTrailer)[0];
-    const toolError = trailer instanceof Buffer ? toolErrorFromStatus(decodeRpcStatus(trailer)) : undefined;
+    const toolError = trailer instanceof Buffer ? toolErrorFromStatus(fromBinary(StatusSchema, trailer)) : undefined;
     return new ProviderCallError(method, error.code, error.details, toolError);
   }
 }

@@ -4,32 +4,23 @@
  * raw error in `details`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import { ToolErrorCategory } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { protocolNames, type ProtocolName } from "../schema/protocol-names.js";
+
+/** Every wire category by its protocol name, the kernel's `process_crashed` included, from the generated ToolErrorCategory. */
+export const toolErrorCategories = protocolNames(ToolErrorCategory);
 
 /**
- * The categories a provider may emit. `process_crashed` is not among them: only the kernel
- * synthesizes it, so a provider cannot construct it.
+ * The categories a provider may emit: "invalid_arguments", "not_found", "permission_denied",
+ * "execution_failed", "timeout", "concurrency_conflict", "cancelled", "unknown". `process_crashed`
+ * is not among them: only the kernel synthesizes it, so a provider cannot construct it.
  */
-export type ToolErrorCategoryName =
-  | "invalid_arguments"
-  | "not_found"
-  | "permission_denied"
-  | "execution_failed"
-  | "timeout"
-  | "concurrency_conflict"
-  | "cancelled"
-  | "unknown";
+export type ToolErrorCategoryName = Exclude<ProtocolName<typeof ToolErrorCategory>, "process_crashed">;
 
 /** Every category a provider may emit, in wire order (TOOL_ERROR_CATEGORY_INVALID_ARGUMENTS = 1 ...). */
-export const toolErrorCategoryNames: readonly ToolErrorCategoryName[] = [
-  "invalid_arguments",
-  "not_found",
-  "permission_denied",
-  "execution_failed",
-  "timeout",
-  "concurrency_conflict",
-  "cancelled",
-  "unknown",
-];
+export const toolErrorCategoryNames: readonly ToolErrorCategoryName[] = toolErrorCategories.names.filter(
+  (name): name is ToolErrorCategoryName => name !== "process_crashed",
+);
 
 /** Options of a ToolError beyond its category and message. */
 export interface ToolErrorOptions {

@@ -6,14 +6,21 @@
  */
 export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
 export {
+  riskClasses,
   riskNames,
   toolKindNames,
+  toolKinds,
+  toolSchemaFlagName,
+  toolSchemaFlags,
+  toolSchemaFlagValues,
+  type ToolSchemaFlag,
   type ConcurrencyDeclaration,
   type ResourceRiskName,
   type RiskName,
   type ToolDeclaration,
   type ToolKindName,
 } from "./tool-declaration.js";
+export { protocolNames, type ProtocolName, type ProtocolNames } from "./protocol-names.js";
 export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema-subset.js";
 export {
   checkToolDeclaration,

@@ -4,25 +4,11 @@
  * for GetSchema; `harness-tool check` converts a provider's GetSchema back to run the invariants.
  */
 import { create } from "@bufbuild/protobuf";
-import { DurationSchema } from "@bufbuild/protobuf/wkt";
+import { durationFromMs, durationMs } from "@bufbuild/protobuf/wkt";
 import { SchemaSchema, SchemaType, type Schema } from "../generated/pluggableharness/schema/v1/schema_pb.js";
-import { ConcurrencySpecSchema, RiskClass, ToolKind, ToolSchemaSchema, type ToolSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConcurrencySpecSchema, ToolSchemaSchema, type ToolSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
-import type { RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
-
-const kindToWire: { readonly [K in ToolKindName]: ToolKind } = {
-  resource: ToolKind.RESOURCE,
-  data_source: ToolKind.DATA_SOURCE,
-  interactive: ToolKind.INTERACTIVE,
-};
-
-const riskToWire: { readonly [R in RiskName]: RiskClass } = {
-  read_only: RiskClass.READ_ONLY,
-  low: RiskClass.LOW,
-  moderate: RiskClass.MODERATE,
-  high: RiskClass.HIGH,
-  critical: RiskClass.CRITICAL,
-};
+import { riskClasses, toolKinds, toolSchemaFlagValues, type ToolDeclaration } from "./tool-declaration.js";
 
 const typeToWire: { readonly [T in JsonSchema["type"]]: SchemaType } = {
   object: SchemaType.OBJECT,
@@ -85,18 +71,17 @@ export function toolDeclarationToWire(tool: ToolDeclaration): ToolSchema {
   const ms = tool.defaultTimeoutMs;
   return create(ToolSchemaSchema, {
     name: tool.name,
-    kind: kindToWire[tool.kind],
-    risk: riskToWire[tool.risk],
+    kind: toolKinds.value(tool.kind),
+    risk: riskClasses.value(tool.risk),
     description: tool.description,
     inputSchema: jsonSchemaToWire(tool.inputSchema),
     outputSchema: jsonSchemaToWire(tool.outputSchema),
-    streaming: tool.streaming,
+    ...toolSchemaFlagValues(tool),
     ...(tool.concurrency
       ? { concurrency: create(ConcurrencySpecSchema, { safe: tool.concurrency.safe, keyFields: [...(tool.concurrency.keyFields ?? [])] }) }
       : {}),
-    ...(ms !== undefined ? { defaultTimeout: create(DurationSchema, { seconds: BigInt(Math.floor(ms / 1000)), nanos: Math.round((ms % 1000) * 1e6) }) } : {}),
-    idempotent: tool.idempotent ?? false,
-    terminatesTurn: tool.terminatesTurn,
+    // Whole milliseconds on the wire (durationFromMs needs one), rounded up so that a positive timeout stays positive.
+    ...(ms !== undefined ? { defaultTimeout: durationFromMs(Math.ceil(ms)) } : {}),
   });
 }
 
@@ -106,34 +91,20 @@ export function toolDeclarationToWire(tool: ToolDeclaration): ToolSchema {
  * Schemas outside the subset are kept as decoded, for the invariants to report.
  */
 export function toolDeclarationFromWire(wire: ToolSchema): ToolDeclaration {
-  const kinds: { [k: number]: ToolKindName } = {
-    [ToolKind.RESOURCE]: "resource",
-    [ToolKind.DATA_SOURCE]: "data_source",
-    [ToolKind.INTERACTIVE]: "interactive",
-  };
-  const risks: { [r: number]: RiskName } = {
-    [RiskClass.READ_ONLY]: "read_only",
-    [RiskClass.LOW]: "low",
-    [RiskClass.MODERATE]: "moderate",
-    [RiskClass.HIGH]: "high",
-    [RiskClass.CRITICAL]: "critical",
-  };
   // A missing schema decodes to an empty document, which the subset check reports as having no type.
   const missing = {};
   const timeout = wire.defaultTimeout;
   return {
     name: wire.name,
-    kind: kinds[wire.kind] ?? "unspecified",
-    risk: risks[wire.risk] ?? "unspecified",
+    kind: toolKinds.name(wire.kind),
+    risk: riskClasses.name(wire.risk),
     description: wire.description,
     inputSchema: (wire.inputSchema ? jsonSchemaFromWire(wire.inputSchema) : missing) as unknown as JsonSchemaObject,
     outputSchema: (wire.outputSchema ? jsonSchemaFromWire(wire.outputSchema) : missing) as unknown as JsonSchemaObject,
-    streaming: wire.streaming,
+    ...toolSchemaFlagValues(wire),
     processBacked: false,
     ...(wire.concurrency ? { concurrency: { safe: wire.concurrency.safe, keyFields: [...wire.concurrency.keyFields] } } : {}),
-    ...(timeout ? { defaultTimeoutMs: Number(timeout.seconds) * 1000 + timeout.nanos / 1e6 } : {}),
-    idempotent: wire.idempotent,
-    terminatesTurn: wire.terminatesTurn,
+    ...(timeout ? { defaultTimeoutMs: durationMs(timeout) } : {}),
     preview: false,
   };
 }

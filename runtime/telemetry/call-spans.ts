@@ -11,7 +11,7 @@
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { toolErrorCategoryNames } from "../errors/tool-error.js";
+import { toolErrorCategories, toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
 import { attributeKeys, grpcCodeNames, runtimeTracer, type CallOutcome } from "./span-attributes.js";
 import { contextFromTraceHeaders, type TraceHeaders } from "./trace-headers.js";
@@ -67,7 +67,8 @@ export function describeCall(span: Span, tool: ToolDeclaration | undefined, call
 
 /** A wire ToolError's category by its protocol name (process_crashed and strays as `unknown`). */
 function categoryName(error: WireToolError): string {
-  return toolErrorCategoryNames[error.category - 1] ?? "unknown";
+  const name = toolErrorCategories.name(error.category);
+  return (toolErrorCategoryNames as readonly string[]).includes(name) ? name : "unknown";
 }
 
 /** Ends a call's span with its gRPC status code and outcome. */

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import { Metadata, type ClientDuplexStream, type ServiceError } from "@grpc/grpc-js";
 import {
   ConfigureRequestSchema,
@@ -23,10 +23,10 @@ import {
   type RenderResponse,
   type ToolCallSchema,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { encodeConnInfo, emptyMessage } from "../transport/go-plugin-messages.js";
+import { ConnInfoSchema, EmptySchema, HealthCheckRequestSchema, HealthCheckResponseSchema } from "../transport/go-plugin-messages.js";
 import { goPluginServices } from "../transport/grpc-service-definition.js";
 import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
-import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../transport/health-check.js";
+import { pluginHealthServiceName } from "../transport/health-check.js";
 import { certificatePemFromDer, mutualTlsChannel, mutualTlsServerCredentials, type MutualTls } from "../transport/tls/mutual-tls.js";
 import { kernelHandshake } from "../transport/plugin-environment.js";
 import { createSelfSignedCertificate, type SelfSignedCertificate } from "../transport/tls/self-signed-certificate.js";
@@ -221,7 +221,7 @@ function openBroker(client: ServiceClient<typeof ToolService>, kernelAddress: st
     new Metadata(),
   ) as ClientDuplexStream<Uint8Array, Uint8Array>;
   broker.on("error", () => {});
-  broker.write(encodeConnInfo({ serviceId: 1, network: "unix", address: kernelAddress }));
+  broker.write(toBinary(ConnInfoSchema, create(ConnInfoSchema, { serviceId: 1, network: "unix", address: kernelAddress })));
   return broker;
 }
 
@@ -285,7 +285,10 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     stderr: started.stderr,
     strayStdout: started.strayStdout,
     exited,
-    ping: async () => decodeHealthCheckResponse(await rawUnary(client, goPluginServices.health.check, encodeHealthCheckRequest(pluginHealthServiceName))),
+    ping: async () => {
+      const request = toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: pluginHealthServiceName }));
+      return fromBinary(HealthCheckResponseSchema, await rawUnary(client, goPluginServices.health.check, request)).status;
+    },
     getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), traced(control))),
     configure: (config, control) =>
       unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), traced(control))),
@@ -299,7 +302,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
         child,
         exited,
         () => broker.cancel(),
-        () => rawUnary(client, goPluginServices.controller.shutdown, emptyMessage, killGraceMs),
+        () => rawUnary(client, goPluginServices.controller.shutdown, toBinary(EmptySchema, create(EmptySchema)), killGraceMs),
         () => {
           client.close();
         },

@@ -4,7 +4,7 @@
  * The latest ConnInfo per ID is kept for the life of the process; a dialer waits for one, as
  * go-plugin's Dial does (5 s).
  */
-import type { ConnInfo } from "./go-plugin-messages.js";
+import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
 
 /** go-plugin's broker Dial waits this long for a ConnInfo. */
 export const connInfoWaitMs = 5000;

@@ -16,7 +16,7 @@ import type {
 import { KernelCallbackService } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
-import type { ConnInfo } from "./go-plugin-messages.js";
+import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
 import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "./service-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 

@@ -4,14 +4,21 @@
  * kernel's callback server; its end means the host is gone), the controller (Shutdown) and stdio
  * (kept open, nothing forwarded: console output reaches the host as stderr log lines).
  */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { status as grpcStatus, type sendUnaryData, type Server, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { BrokerConnections } from "./broker-connections.js";
-import { decodeConnInfo, emptyMessage } from "./go-plugin-messages.js";
 import { goPluginServices } from "./grpc-service-definition.js";
-import { decodeHealthCheckRequest, encodeHealthCheckResponse, pluginHealthServiceName, ServingStatus } from "./health-check.js";
+import { pluginHealthServiceName } from "./health-check.js";
 import { hostLog } from "./host-log.js";
 import type { ProviderLife } from "./provider-life.js";
+
+/**
+ * go-plugin's and gRPC health's messages, imported on the host's first call (and warmed up once the
+ * handshake line is out) rather than at start-up: their descriptors are booted after the line.
+ */
+let hostMessages: Promise<typeof import("./go-plugin-messages.js")> | undefined;
+export const loadHostMessages = () => (hostMessages ??= import("./go-plugin-messages.js"));
 
 type Unary = ServerUnaryCall<Uint8Array, Uint8Array>;
 type Reply = sendUnaryData<Uint8Array>;
@@ -20,19 +27,27 @@ type Reply = sendUnaryData<Uint8Array>;
 export function addGoPluginServices(server: Server, life: ProviderLife, broker: BrokerConnections): void {
   server.addService(goPluginServices.health, {
     check: (call: Unary, callback: Reply) => {
-      const service = decodeHealthCheckRequest(call.request);
-      if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
-        callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
-        return;
-      }
-      callback(null, encodeHealthCheckResponse(life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING));
+      void loadHostMessages()
+        .then(({ HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus: ServingStatus }) => {
+          const { service } = fromBinary(HealthCheckRequestSchema, call.request);
+          if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
+            callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+            return;
+          }
+          const status = life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
+          callback(null, toBinary(HealthCheckResponseSchema, create(HealthCheckResponseSchema, { status })));
+        })
+        .catch((error: unknown) =>
+          callback({ code: grpcStatus.INVALID_ARGUMENT, details: `undecodable HealthCheckRequest: ${error instanceof Error ? error.message : String(error)}` }),
+        );
     },
   });
   server.addService(goPluginServices.broker, { startStream: brokerStream(life, broker) });
   server.addService(goPluginServices.controller, {
     shutdown: (_call: Unary, callback: Reply) => {
-      callback(null, emptyMessage);
-      setImmediate(() => void life.stop("shutdown-rpc"));
+      void loadHostMessages()
+        .then(({ EmptySchema }) => callback(null, toBinary(EmptySchema, create(EmptySchema))))
+        .finally(() => setImmediate(() => void life.stop("shutdown-rpc")));
     },
   });
   server.addService(goPluginServices.stdio, {
@@ -61,12 +76,17 @@ function brokerStream(life: ProviderLife, broker: BrokerConnections): (call: Ser
     // Kept open for the life of the process; its end means the host's broker is gone.
     const stream = { end: () => call.end() };
     life.openStreams.add(stream);
+    // Recorded in the order they came, once the messages are loaded.
+    let recorded = Promise.resolve();
     call.on("data", (bytes: Uint8Array) => {
-      try {
-        broker.record(decodeConnInfo(bytes));
-      } catch (error) {
-        hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
-      }
+      recorded = recorded.then(async () => {
+        const { ConnInfoSchema } = await loadHostMessages();
+        try {
+          broker.record(fromBinary(ConnInfoSchema, bytes));
+        } catch (error) {
+          hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
+        }
+      });
     });
     const closed = () => {
       life.openStreams.delete(stream);

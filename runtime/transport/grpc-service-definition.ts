@@ -41,7 +41,11 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
     : { responseSerialize: serialize, responseDeserialize: deserialize };
 }
 
-/** A method whose messages are raw bytes, for services without a protobuf-es descriptor here. */
+/**
+ * A method whose messages are raw bytes, decoded by its handler: go-plugin's and gRPC health's
+ * messages are loaded after start-up (go-plugin-messages.ts), and a broker ConnInfo that does not
+ * decode is skipped rather than ending the stream.
+ */
 export function rawMethod(path: string, shape: { requestStream: boolean; responseStream: boolean }): MethodDefinition<Uint8Array, Uint8Array> {
   const serialize = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const deserialize = (bytes: Buffer): Uint8Array => bytes;
@@ -56,7 +60,11 @@ export function rawMethod(path: string, shape: { requestStream: boolean; respons
   };
 }
 
-/** go-plugin's services and grpc health, as raw-bytes definitions (messages in go-plugin-messages.ts). */
+/**
+ * go-plugin's services and grpc health, as raw-bytes definitions (messages in go-plugin-messages.ts).
+ * The paths are the generated service descriptors' (vendor-proto/), which test/transport/wire-codecs.test.ts
+ * checks; written out here so that start-up boots none of those descriptors.
+ */
 export const goPluginServices = {
   health: {
     check: rawMethod("/grpc.health.v1.Health/Check", { requestStream: false, responseStream: false }),

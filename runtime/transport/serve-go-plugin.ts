@@ -13,7 +13,7 @@ import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 import { decodeRequest, type ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { BrokerConnections } from "./broker-connections.js";
-import { addGoPluginServices } from "./go-plugin-services.js";
+import { addGoPluginServices, loadHostMessages } from "./go-plugin-services.js";
 import { grpcServiceDefinition } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
@@ -23,7 +23,7 @@ import { kernelHandshake, type PluginEnvironment, readPluginEnvironment } from "
 import { ProviderLife } from "./provider-life.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
 import { retireConnectionsBeforeResetLimit } from "./stream-reset-limit.js";
-import { toolServiceHandlers } from "./tool-service-handlers.js";
+import { loadStatusDetails, toolServiceHandlers } from "./tool-service-handlers.js";
 
 export type { ShutdownReason } from "./provider-life.js";
 
@@ -134,6 +134,9 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   } catch {
     return life.finish(1);
   }
+  // The host's messages and google.rpc.Status, booted now that the line is out (not before it).
+  void loadHostMessages();
+  void loadStatusDetails();
   watchForTheEnd(life);
   // A provider never dies from a misbehaving handler.
   if (options.guardProcess !== false) guardProcess();

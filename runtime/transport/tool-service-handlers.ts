@@ -18,12 +18,21 @@ import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "
 import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
-import { statusDetailsTrailer, statusWithToolError } from "../errors/rpc-status-details.js";
+
+/**
+ * google.rpc.Status (rpc-status-details.ts) is loaded by the first failure, not at start-up: no
+ * descriptor is booted before the handshake line that it does not need (docs/transport.md).
+ */
+let statusDetails: Promise<typeof import("../errors/rpc-status-details.js")> | undefined;
+
+/** Imports rpc-status-details.ts once; serveGoPlugin warms it after the handshake line. */
+export const loadStatusDetails = () => (statusDetails ??= import("../errors/rpc-status-details.js"));
 
 /** The status a failed unary call ends with. */
-export function serviceErrorFrom(error: unknown): Partial<ServiceError> & { code: number; details: string } {
+export async function serviceErrorFrom(error: unknown): Promise<Partial<ServiceError> & { code: number; details: string }> {
   const statusError = asRpcStatusError(error);
   if (statusError) {
+    const { statusDetailsTrailer, statusWithToolError } = await loadStatusDetails();
     const metadata = new Metadata();
     const code = statusError.code === grpcStatus.UNKNOWN ? grpcStatus.INTERNAL : statusError.code;
     metadata.set(statusDetailsTrailer, Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)));
@@ -48,12 +57,12 @@ function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined) =>
     try {
       result = run(call.request, traceHeadersFromMetadata(call.metadata));
     } catch (error) {
-      callback(serviceErrorFrom(error));
+      void serviceErrorFrom(error).then((status) => callback(status));
       return;
     }
     Promise.resolve(result).then(
       (response) => callback(null, response),
-      (error: unknown) => callback(serviceErrorFrom(error)),
+      (error: unknown) => serviceErrorFrom(error).then((status) => callback(status)),
     );
   };
 }
@@ -122,7 +131,7 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
           hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
           if (!open) return;
           open = false;
-          call.emit("error", serviceErrorFrom(error));
+          void serviceErrorFrom(error).then((status) => call.emit("error", status));
         },
       );
     },

@@ -27,7 +27,8 @@ import {
 import { redactionMarker } from "harness-tool";
 import { maxArgumentDepth } from "../../../runtime/service/calls/argument-depth.js";
 import { maxErrorMessageChars, maxReportedViolations } from "../../../runtime/errors/input-error-bounds.js";
-import { decodeRpcStatus, toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
+import { toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
+import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
 import type { GoHost } from "./go-host.js";
 import { goSkip, hostLabels, scenario, start, type Harness } from "./host-matrix.js";
 import { typeScriptProvider } from "./providers.js";
@@ -65,7 +66,7 @@ async function unaryRaw(
 ): Promise<{ code: number; message: string; toolError?: ToolError; statusBytes: number }> {
   const result = await go.request({ op: "unary", method: `${service}/${method}`, request: b64(request) });
   const status = result.status ? Buffer.from(String(result.status), "base64") : new Uint8Array(0);
-  const toolError = status.byteLength > 0 ? toolErrorFromStatus(decodeRpcStatus(status)) : undefined;
+  const toolError = status.byteLength > 0 ? toolErrorFromStatus(fromBinary(StatusSchema, status)) : undefined;
   return { code: Number(result.code), message: String(result.message ?? ""), statusBytes: status.byteLength, ...(toolError ? { toolError } : {}) };
 }
 

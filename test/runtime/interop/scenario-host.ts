@@ -33,7 +33,8 @@ import {
   type RunSessionRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider, type OutputDigest } from "harness-tool/testing";
-import { decodeRpcStatus, toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
+import { toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
+import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
 import { providerLogLines, type GoHost, type GoResult } from "./go-host.js";
 
 /** A provider to launch: the command and arguments, as the kernel would exec them. */
@@ -236,7 +237,7 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
       const result = await unary("Configure", toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config })));
       if (result.code === 0) return { code: 0, message: "" };
       // What grpc-go's status.FromError decoded from the grpc-status-details-bin trailer.
-      const toolError = result.status ? toolErrorFromStatus(decodeRpcStatus(unb64(result.status))) : undefined;
+      const toolError = result.status ? toolErrorFromStatus(fromBinary(StatusSchema, unb64(result.status))) : undefined;
       return { code: Number(result.code), message: String(result.message), ...(toolError ? { toolError } : {}) };
     },
     invoke: async (call, control = {}) => {

@@ -63,6 +63,12 @@ describe("wire conversions", () => {
     assert.deepEqual(toolDeclarationFromWire(wire), tool);
   });
 
+  it("puts a default timeout on the wire in whole milliseconds, a fraction rounded up", () => {
+    const wire = fromBinary(ToolSchemaSchema, toBinary(ToolSchemaSchema, toolDeclarationToWire({ ...tool, defaultTimeoutMs: 30_000.7 })));
+    assert.deepEqual([wire.defaultTimeout?.seconds, wire.defaultTimeout?.nanos], [30n, 1_000_000]);
+    assert.equal(toolDeclarationFromWire(wire).defaultTimeoutMs, 30_001);
+  });
+
   it("keeps what a foreign ToolSchema gets wrong, so the invariants can name it", () => {
     const wire = toolDeclarationToWire(tool);
     wire.kind = ToolKind.UNSPECIFIED;

@@ -33,8 +33,8 @@ import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 
 /** A unary failure as the transport sends it: status message and grpc-status-details-bin. */
-function statusSent(what: string, error: unknown): Sent[] {
-  const status = serviceErrorFrom(error);
+async function statusSent(what: string, error: unknown): Promise<Sent[]> {
+  const status = await serviceErrorFrom(error);
   const trailer = status.metadata?.get(statusDetailsTrailer)[0];
   return [
     { exit: "unary status", what: `${what}: message`, data: status.details },

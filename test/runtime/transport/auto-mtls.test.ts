@@ -12,7 +12,9 @@ import { after, before, describe, test } from "node:test";
 import { Client, credentials, Metadata, status, type ChannelCredentials, type ChannelOptions, type ServiceError } from "@grpc/grpc-js";
 import { kernelEnvironment, launch, type LaunchedProvider } from "harness-tool/testing";
 import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
-import { decodeHealthCheckResponse, encodeHealthCheckRequest, pluginHealthServiceName } from "../../../runtime/transport/health-check.js";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { HealthCheckRequestSchema, HealthCheckResponseSchema } from "harness-tool/generated/grpc/health/v1/health_pb.js";
+import { pluginHealthServiceName } from "../../../runtime/transport/health-check.js";
 import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
 import { certificatePemFromDer, mutualTlsChannel } from "../../../runtime/transport/tls/mutual-tls.js";
 import { createSelfSignedCertificate } from "../../../runtime/transport/tls/self-signed-certificate.js";
@@ -32,10 +34,10 @@ async function healthCheck(target: string, channel: ChannelCredentials, options:
         m.path,
         m.requestSerialize,
         m.responseDeserialize,
-        encodeHealthCheckRequest(pluginHealthServiceName),
+        toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: pluginHealthServiceName })),
         new Metadata(),
         {},
-        (error, response) => resolve(error ?? decodeHealthCheckResponse(response as Uint8Array)),
+        (error, response) => resolve(error ?? fromBinary(HealthCheckResponseSchema, response as Uint8Array).status),
       ),
     );
   } finally {

@@ -8,7 +8,8 @@ import { after, describe, test } from "node:test";
 import { Metadata, type ClientDuplexStream } from "@grpc/grpc-js";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
 import { ToolService } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { encodeConnInfo } from "../../../runtime/transport/go-plugin-messages.js";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { ConnInfoSchema } from "harness-tool/generated/plugin/grpc_broker_pb.js";
 import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
 import { grpcTarget, ServiceClient } from "../../../runtime/transport/service-client.js";
 import type { GoHost } from "../interop/go-host.js";
@@ -19,7 +20,10 @@ import { typeScriptProvider } from "../interop/providers.js";
 const fake = typeScriptProvider("fake", "test/runtime/transport/fixtures/fake-core-provider.ts");
 const ctx = { sessionId: "s-1", turnId: "t-1", workingDirectory: "/tmp" };
 /** What the second stream sends: bytes that are no ConnInfo, then a ConnInfo forging broker ID 1. */
-const garbage = [Uint8Array.of(0xff, 0xff, 0xff, 0x0f), encodeConnInfo({ serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" })];
+const garbage = [
+  Uint8Array.of(0xff, 0xff, 0xff, 0x0f),
+  toBinary(ConnInfoSchema, create(ConnInfoSchema, { serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" })),
+];
 
 describe(`${hostLabels.typescript}: a second broker stream`, () => {
   let p: LaunchedProvider;

@@ -12,7 +12,8 @@ import { after, describe, test } from "node:test";
 import { Client, credentials, Metadata, type ClientReadableStream } from "@grpc/grpc-js";
 import { launch, kernelEnvironment, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
-import { emptyMessage } from "../../../runtime/transport/go-plugin-messages.js";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { eventually, fileGone, processGone } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 
@@ -80,7 +81,7 @@ describe("a provider on the default unix socket", () => {
       m.path,
       m.requestSerialize,
       m.responseDeserialize,
-      emptyMessage,
+      toBinary(EmptySchema, create(EmptySchema)),
       new Metadata(),
       {},
     ) as ClientReadableStream<Uint8Array>;

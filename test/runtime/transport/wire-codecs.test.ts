@@ -1,58 +1,63 @@
 /**
- * The transport's hand-coded wire pieces: go-plugin's messages, google.rpc.Status with a
- * ToolError, grpc health, the handshake line, the go-plugin environment and the host log lines.
+ * The transport's wire pieces: go-plugin's messages and google.rpc.Status with a ToolError (generated
+ * from vendor-proto/, through the paths the transport serves them on), grpc health, the handshake
+ * line, the go-plugin environment and the host log lines.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMethod } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
+import { Health } from "harness-tool/generated/grpc/health/v1/health_pb.js";
 import { ToolErrorCategory, ToolErrorSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConnInfoSchema, GRPCBroker } from "harness-tool/generated/plugin/grpc_broker_pb.js";
+import { GRPCController } from "harness-tool/generated/plugin/grpc_controller_pb.js";
+import { GRPCStdio, StdioData_Channel, StdioDataSchema } from "harness-tool/generated/plugin/grpc_stdio_pb.js";
 import { parseHostLogLine } from "harness-tool/testing";
-import { decodeConnInfo, decodeStdioData, encodeConnInfo, encodeStdioData, StdioChannel } from "../../../runtime/transport/go-plugin-messages.js";
+import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
 import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
-import {
-  decodeHealthCheckRequest,
-  decodeHealthCheckResponse,
-  encodeHealthCheckRequest,
-  encodeHealthCheckResponse,
-} from "../../../runtime/transport/health-check.js";
 import { hostLogLine, hostTimestamp } from "../../../runtime/transport/host-log.js";
 import { kernelHandshake, readPluginEnvironment } from "../../../runtime/transport/plugin-environment.js";
-import { decodeRpcStatus, statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../../runtime/errors/rpc-status-details.js";
+import { statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../../runtime/errors/rpc-status-details.js";
 
-test("ConnInfo round-trips, knock included, and skips unknown fields", () => {
-  const info = { serviceId: 1, network: "unix", address: "/tmp/plugin123" };
-  assert.deepEqual(decodeConnInfo(encodeConnInfo(info)), info);
-  const knocked = { ...info, knock: { knock: true, ack: false, error: "" } };
-  assert.deepEqual(decodeConnInfo(encodeConnInfo(knocked)), knocked);
+test("go-plugin's and grpc health's raw methods are served on the generated descriptors' paths and shapes", () => {
+  const expect = (served: { path: string; requestStream: boolean; responseStream: boolean }, method: DescMethod) => {
+    assert.equal(served.path, `/${method.parent.typeName}/${method.name}`);
+    assert.equal(served.requestStream, method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming", served.path);
+    assert.equal(served.responseStream, method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", served.path);
+  };
+  expect(goPluginServices.health.check, Health.method.check);
+  expect(goPluginServices.broker.startStream, GRPCBroker.method.startStream);
+  expect(goPluginServices.controller.shutdown, GRPCController.method.shutdown);
+  expect(goPluginServices.stdio.streamStdio, GRPCStdio.method.streamStdio);
+});
+
+test("ConnInfo: go-plugin's field numbers, knock included; unknown fields skipped", () => {
   // Field numbers as go-plugin's grpc_broker.proto: service_id = 1, network = 2, address = 3.
   const w = new BinaryWriter();
   w.tag(1, WireType.Varint).uint32(7).tag(3, WireType.LengthDelimited).string("127.0.0.1:1234").tag(99, WireType.Varint).uint32(5);
   w.tag(2, WireType.LengthDelimited).string("tcp");
-  assert.deepEqual(decodeConnInfo(w.finish()), { serviceId: 7, network: "tcp", address: "127.0.0.1:1234" });
+  const info = fromBinary(ConnInfoSchema, w.finish(), { readUnknownFields: false });
+  assert.deepEqual([info.serviceId, info.network, info.address, info.knock], [7, "tcp", "127.0.0.1:1234", undefined]);
+  const knocked = create(ConnInfoSchema, { serviceId: 1, network: "unix", address: "/tmp/plugin123", knock: { knock: true } });
+  assert.deepEqual(fromBinary(ConnInfoSchema, toBinary(ConnInfoSchema, knocked)), knocked);
 });
 
 test("StdioData round-trips", () => {
-  const chunk = { channel: StdioChannel.STDERR, data: new Uint8Array([1, 2, 3]) };
-  assert.deepEqual(decodeStdioData(encodeStdioData(chunk)), chunk);
+  const chunk = create(StdioDataSchema, { channel: StdioData_Channel.STDERR, data: new Uint8Array([1, 2, 3]) });
+  assert.deepEqual(fromBinary(StdioDataSchema, toBinary(StdioDataSchema, chunk)), chunk);
 });
 
 test("google.rpc.Status carries the ToolError under its type URL", () => {
   const toolError = create(ToolErrorSchema, { category: ToolErrorCategory.INVALID_ARGUMENTS, message: "root is required", details: { field: "root" } });
-  const status = decodeRpcStatus(statusWithToolError(3, "root is required", toolError));
+  const status = fromBinary(StatusSchema, statusWithToolError(3, "root is required", toolError));
   assert.equal(status.code, 3);
   assert.equal(status.message, "root is required");
   assert.equal(status.details.length, 1);
   assert.equal(status.details[0]?.typeUrl, toolErrorTypeUrl);
   assert.equal(toolErrorTypeUrl, "type.googleapis.com/pluggableharness.tool.v1.ToolError");
   assert.deepEqual(toolErrorFromStatus(status), toolError);
-  assert.equal(toolErrorFromStatus(decodeRpcStatus(statusWithToolError(13, "x"))), undefined);
-});
-
-test("health check messages", () => {
-  assert.equal(decodeHealthCheckRequest(encodeHealthCheckRequest("plugin")), "plugin");
-  assert.equal(decodeHealthCheckResponse(encodeHealthCheckResponse(1)), 1);
-  assert.equal(encodeHealthCheckRequest("").length, 0);
+  assert.equal(toolErrorFromStatus(fromBinary(StatusSchema, statusWithToolError(13, "x"))), undefined);
 });
 
 test("the handshake line: five fields without AutoMTLS; the parser checks what go-plugin's host checks", () => {
