@@ -4,6 +4,7 @@
  * handler member names checked for clashes, the config message and hook points resolved.
  */
 import { getOption, hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import { durationMs, type Duration } from "@bufbuild/protobuf/wkt";
 import {
   provider as providerOption,
   ProviderOptionsSchema,
@@ -24,7 +25,7 @@ import {
   type ToolDeclaration,
 } from "harness-tool/schema";
 import { configAttributes } from "./config-model.js";
-import type { DiagnosticSink } from "./diagnostics.js";
+import type { DiagnosticSink, SourcePosition } from "./diagnostics.js";
 import type { MessageShapes } from "./message-shapes.js";
 import { lowerCamelCase, pascalCase, snakeCase, type IdentifierAllocator } from "./names.js";
 import { toToolSchema } from "./json-schema-from-shape.js";
@@ -156,7 +157,7 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
     rpcName: method.name,
     protoName: `${method.parent.typeName}.${method.name}`,
     scope,
-    declaration: toolDeclaration(method, opts, input.model, output.model, source),
+    declaration: toolDeclaration(method, opts, input.model, output.model, { source, diagnostics, scope }),
     handlerName: lowerCamelCase(method.name),
     previewName: opts.preview ? `preview${pascalCase(method.name)}` : undefined,
     toolConst: ctx.identifiers.allocate(`${lowerCamelCase(prefix)}Tool`),
@@ -167,9 +168,16 @@ function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, To
 }
 
 /** The ToolDeclaration the options state, as the runtime checks and serves it. */
-function toolDeclaration(method: DescMethod, opts: ToolOptions, input: ToolMessageModel, output: ToolMessageModel, source: SourceIndex): ToolDeclaration {
+function toolDeclaration(
+  method: DescMethod,
+  opts: ToolOptions,
+  input: ToolMessageModel,
+  output: ToolMessageModel,
+  at: { readonly source: SourceIndex; readonly diagnostics: DiagnosticSink; readonly scope: string },
+): ToolDeclaration {
+  const { source } = at;
   const description = opts.description !== undefined && opts.description.trim() !== "" ? opts.description : source.leadingComment(method);
-  const timeout = opts.defaultTimeout;
+  const timeout = opts.defaultTimeout ? defaultTimeoutMs(opts.defaultTimeout, () => source.position(method, subjectPaths.default_timeout), at) : undefined;
   const keyFields = opts.concurrency?.keyFields ?? [];
   return {
     name: opts.name ?? snakeCase(method.name),
@@ -182,11 +190,40 @@ function toolDeclaration(method: DescMethod, opts: ToolOptions, input: ToolMessa
     streaming: opts.streaming || opts.processBacked,
     processBacked: opts.processBacked,
     ...(opts.concurrency ? { concurrency: { safe: opts.concurrency.safe, ...(keyFields.length > 0 ? { keyFields: [...keyFields] } : {}) } } : {}),
-    ...(timeout ? { defaultTimeoutMs: Number(timeout.seconds) * 1000 + timeout.nanos / 1e6 } : {}),
+    ...(timeout !== undefined ? { defaultTimeoutMs: timeout } : {}),
     idempotent: opts.idempotent,
     terminatesTurn: opts.terminatesTurn,
     preview: opts.preview,
   };
+}
+
+/** google.protobuf.Duration's range: ±10,000 years in seconds, nanos below one second with the seconds' sign. */
+const maxDurationSeconds = 315_576_000_000n;
+
+/**
+ * The default timeout in milliseconds (durationMs), with an error where the Duration is outside
+ * google.protobuf.Duration's range or is not a whole number of milliseconds (the wire carries whole
+ * milliseconds, so a fraction would be rounded away unseen).
+ */
+function defaultTimeoutMs(timeout: Duration, position: () => SourcePosition, at: { readonly diagnostics: DiagnosticSink; readonly scope: string }): number {
+  const { seconds, nanos } = timeout;
+  const sign = (n: bigint | number): number => (n > 0 ? 1 : n < 0 ? -1 : 0);
+  if (seconds > maxDurationSeconds || seconds < -maxDurationSeconds || Math.abs(nanos) > 999_999_999 || sign(seconds) * sign(nanos) < 0) {
+    at.diagnostics.error(
+      position(),
+      at.scope,
+      `default_timeout {seconds: ${seconds}, nanos: ${nanos}} is out of google.protobuf.Duration's range`,
+      "give seconds within ±315576000000 and nanos below one second, with the same sign",
+    );
+  } else if (nanos % 1_000_000 !== 0) {
+    at.diagnostics.error(
+      position(),
+      at.scope,
+      `default_timeout {seconds: ${seconds}, nanos: ${nanos}} is not a whole number of milliseconds`,
+      "round nanos to a multiple of 1000000",
+    );
+  }
+  return durationMs(timeout);
 }
 
 /**
