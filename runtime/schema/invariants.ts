@@ -87,20 +87,36 @@ function aKind(kind: string): string {
   return `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} tool`;
 }
 
+/** Records one violation of the tool being checked. */
+type AddViolation = (rule: InvariantRule, subject: InvariantSubject, message: string, fix: string, severity?: "error" | "warning", index?: number) => void;
+
 /** Every rule one tool breaks, errors first in declaration order, then warnings. */
 export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[] {
   const out: InvariantViolation[] = [];
-  const name = tool.name;
-  const add = (rule: InvariantRule, subject: InvariantSubject, message: string, fix: string, severity: "error" | "warning" = "error", index?: number): void => {
-    out.push({ tool: name, rule, severity, subject, ...(index === undefined ? {} : { index }), message, fix });
+  const add: AddViolation = (rule, subject, message, fix, severity = "error", index) => {
+    out.push({ tool: tool.name, rule, severity, subject, ...(index === undefined ? {} : { index }), message, fix });
   };
+  checkIdentity(tool, add);
+  checkKindAndRisk(tool, add);
+  checkConcurrency(tool, add);
+  checkFlags(tool, add);
+  checkSchemas(tool, add);
+  checkTimeout(tool, add);
+  return out;
+}
 
-  if (!toolNamePattern.test(name)) {
-    add("name-format", "name", `tool name ${JSON.stringify(name)} is not 1 to 64 letters, digits, _ or -`, "use a snake_case name such as read_file");
+/** The name and the description. */
+function checkIdentity(tool: ToolDeclaration, add: AddViolation): void {
+  if (!toolNamePattern.test(tool.name)) {
+    add("name-format", "name", `tool name ${JSON.stringify(tool.name)} is not 1 to 64 letters, digits, _ or -`, "use a snake_case name such as read_file");
   }
   if (tool.description.trim() === "") {
     add("description-required", "description", "the tool has no description", "write a leading comment on the rpc or set description");
   }
+}
+
+/** kind and risk are set, and the risk is one the kind allows. */
+function checkKindAndRisk(tool: ToolDeclaration, add: AddViolation): void {
   if (tool.kind === "unspecified") {
     add("kind-required", "kind", "kind is not set", "set kind to TOOL_KIND_RESOURCE, TOOL_KIND_DATA_SOURCE or TOOL_KIND_INTERACTIVE");
   }
@@ -126,6 +142,10 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
       "set risk to low, moderate, high or critical, or make the tool a data_source if it only reads",
     );
   }
+}
+
+/** concurrency where the kind needs it and not where it forbids it; key_fields name top-level input fields of a safe tool. */
+function checkConcurrency(tool: ToolDeclaration, add: AddViolation): void {
   if ((tool.kind === "resource" || tool.kind === "data_source") && !tool.concurrency) {
     add(
       "concurrency-required",
@@ -152,7 +172,7 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
     );
   }
   // A declaration decoded from another provider's GetSchema may have no usable input schema;
-  // that is reported below as input-schema-subset, so only well-formed properties are read here.
+  // checkSchemas reports that as input-schema-subset, so only well-formed properties are read here.
   const inputProperties: object = typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null ? tool.inputSchema.properties : {};
   for (const [index, key] of keyFields.entries()) {
     if (!Object.hasOwn(inputProperties, key)) {
@@ -166,6 +186,10 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
       );
     }
   }
+}
+
+/** terminates_turn, idempotent and streaming agree with the kind and with process_backed. */
+function checkFlags(tool: ToolDeclaration, add: AddViolation): void {
   if (tool.terminatesTurn && tool.kind !== "resource") {
     add(
       "terminates-turn-resource-only",
@@ -190,12 +214,20 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
       "set streaming: true or remove it (process_backed implies it)",
     );
   }
+}
+
+/** The input and output schemas stay inside the JSON-Schema subset. */
+function checkSchemas(tool: ToolDeclaration, add: AddViolation): void {
   for (const problem of checkToolSchemaDocument(tool.inputSchema)) {
     add("input-schema-subset", "input_schema", `input schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
   }
   for (const problem of checkToolSchemaDocument(tool.outputSchema)) {
     add("output-schema-subset", "output_schema", `output schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
   }
+}
+
+/** The default timeout is positive, and recommended. */
+function checkTimeout(tool: ToolDeclaration, add: AddViolation): void {
   if (tool.defaultTimeoutMs !== undefined && !(tool.defaultTimeoutMs > 0 && Number.isFinite(tool.defaultTimeoutMs))) {
     add(
       "timeout-positive",
@@ -213,7 +245,6 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
       "warning",
     );
   }
-  return out;
 }
 
 /** Every rule a provider's tools break, including duplicate names. */
