@@ -17,7 +17,7 @@
  *
  * issue 22 (1, 7).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
@@ -55,7 +55,6 @@ function stdoutLogLine(message: string): string {
 export function superviseProvider(): Promise<never> {
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
-  const stdoutFilter = new SecretStreamFilter(secrets);
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     env: { ...process.env, [supervisedVariable]: String(process.pid) },
     stdio: ["inherit", "pipe", "pipe", "pipe"],
@@ -69,7 +68,37 @@ export function superviseProvider(): Promise<never> {
     process.exit(1);
   });
 
-  // stdout: the handshake line verbatim, then log lines on stderr.
+  const stdout = relayStdout(child, new SecretStreamFilter(secrets));
+  child.stderr?.on("data", (chunk: Buffer) => writeAll(2, stderrFilter.push(chunk)));
+  relayChannel(child, secrets, watchdog);
+  forwardSignals(child);
+
+  child.once("exit", (code, signal) => {
+    if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
+    afterDrain(child, () => {
+      stdout.flushHandshake();
+      writeAll(2, stderrFilter.flush());
+      stdout.flushRest();
+      if (signal) {
+        process.removeAllListeners(signal);
+        process.kill(process.pid, signal);
+      }
+      process.exit(code ?? 1);
+    });
+  });
+  return new Promise<never>(() => {});
+}
+
+/** What is left of the provider's stdout when it has exited. */
+interface StdoutRelay {
+  /** Writes a handshake line that never ended to fd 1. */
+  flushHandshake(): void;
+  /** Writes the filter's held-back bytes and an unfinished line as a last log line. */
+  flushRest(): void;
+}
+
+/** stdout: the handshake line verbatim to fd 1, then every line a log line on stderr, redacted. */
+function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter): StdoutRelay {
   let handshake: Buffer | undefined = Buffer.alloc(0);
   // Bytes, not text, until a line is whole: a chunk may end inside a UTF-8 character.
   let stdoutLine = Buffer.alloc(0);
@@ -91,9 +120,19 @@ export function superviseProvider(): Promise<never> {
     handshake = undefined;
     if (rest.length > 0) stdoutRest(stdoutFilter.push(rest));
   });
-  child.stderr?.on("data", (chunk: Buffer) => writeAll(2, stderrFilter.push(chunk)));
+  return {
+    flushHandshake: () => {
+      if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
+    },
+    flushRest: () => {
+      const rest = stdoutFilter.flush();
+      if (rest.length > 0 || stdoutLine.length > 0) stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
+    },
+  };
+}
 
-  // fd 3: secrets (answered once the filters have them) and the tools' process groups.
+/** fd 3: secrets (answered once the filters have them) and the tools' process groups. */
+function relayChannel(child: ChildProcess, secrets: SecretSet, watchdog: OrphanWatchdog | undefined): void {
   const channel = child.stdio[3] as Socket | null;
   let channelLine = "";
   channel?.on("error", () => {});
@@ -110,7 +149,10 @@ export function superviseProvider(): Promise<never> {
       else watchdog?.forgetGroup(message.forgetGroup);
     }
   });
+}
 
+/** SIGTERM and SIGHUP passed on, SIGINT ignored; the host gone (a new parent) is a SIGTERM. */
+function forwardSignals(child: ChildProcess): void {
   const forward = (signal: NodeJS.Signals) => () => {
     try {
       child.kill(signal);
@@ -126,33 +168,24 @@ export function superviseProvider(): Promise<never> {
     if (process.ppid !== parentPid) forward("SIGTERM")();
   }, parentPollMs);
   parentWatch.unref();
+}
 
-  child.once("exit", (code, signal) => {
-    if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
-    let finished = false;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
-      writeAll(2, stderrFilter.flush());
-      const rest = stdoutFilter.flush();
-      if (rest.length > 0 || stdoutLine.length > 0) stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
-      if (signal) {
-        process.removeAllListeners(signal);
-        process.kill(process.pid, signal);
-      }
-      process.exit(code ?? 1);
-    };
-    let pending = 2;
-    const drained = () => {
-      pending -= 1;
-      if (pending === 0) finish();
-    };
-    setTimeout(finish, drainMs);
-    for (const stream of [child.stdout, child.stderr]) {
-      if (!stream || stream.readableEnded || stream.destroyed) drained();
-      else stream.once("close", drained);
-    }
-  });
-  return new Promise<never>(() => {});
+/** Runs `finish` once, when the provider's stdout and stderr have closed or after drainMs. */
+function afterDrain(child: ChildProcess, finish: () => void): void {
+  let finished = false;
+  const finishOnce = () => {
+    if (finished) return;
+    finished = true;
+    finish();
+  };
+  let pending = 2;
+  const drained = () => {
+    pending -= 1;
+    if (pending === 0) finishOnce();
+  };
+  setTimeout(finishOnce, drainMs);
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream || stream.readableEnded || stream.destroyed) drained();
+    else stream.once("close", drained);
+  }
 }
