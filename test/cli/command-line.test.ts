@@ -5,17 +5,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { parseCommandLine } from "../../cli/commands/command-line.js";
-import { commands, main } from "../../cli/main.js";
+import { commands } from "../../cli/main.js";
 import { repoRoot } from "../support/buf.js";
-import { captureStream } from "../support/captured-stream.js";
+import { cli } from "./support/run-cli.js";
 import { assertSnapshot, widestLine } from "../support/output-snapshot.js";
-
-async function cli(argv: string[], columns?: number): Promise<{ code: number; out: string; err: string }> {
-  const out = captureStream(columns);
-  const err = captureStream(columns);
-  const code = await main(argv, { out: out.stream, err: err.stream });
-  return { code, out: out.text(), err: err.text() };
-}
 
 /** Splits an example command line into arguments the way a POSIX shell would (quotes only). */
 function shellWords(line: string): string[] {

@@ -4,26 +4,14 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { it } from "node:test";
-import { main } from "../../cli/main.js";
 import { providerTarget } from "../../cli/provider/provider-target.js";
 import { repoRoot } from "../support/buf.js";
-
-async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let outText = "";
-  let errText = "";
-  out.on("data", (c: Buffer) => (outText += c.toString("utf8")));
-  err.on("data", (c: Buffer) => (errText += c.toString("utf8")));
-  const code = await main(argv, { out: out as unknown as NodeJS.WriteStream, err: err as unknown as NodeJS.WriteStream });
-  return { code, out: outText, err: errText };
-}
+import { cli } from "./support/run-cli.js";
 
 it("is listed in --help and has its own", async () => {
-  assert.match((await run(["--help"])).out, /^ {2}inspect {2}serve a local web page/m);
-  const help = await run(["inspect", "--help"]);
+  assert.match((await cli(["--help"])).out, /^ {2}inspect {2}serve a local web page/m);
+  const help = await cli(["inspect", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.out, /^Usage: harness-tool inspect <provider> \[options\] \[-- <provider args>\]/);
   assert.match(help.out, /--config <file\.json>/);
@@ -31,22 +19,22 @@ it("is listed in --help and has its own", async () => {
 });
 
 it("explains its usage without a provider, with a bad --port, a missing or unreadable config", async () => {
-  const none = await run(["inspect"]);
+  const none = await cli(["inspect"]);
   assert.equal(none.code, 2);
   assert.match(none.err, /^harness-tool inspect: missing <provider>/);
-  const port = await run(["inspect", "examples/exec", "--port", "http"]);
+  const port = await cli(["inspect", "examples/exec", "--port", "http"]);
   assert.equal(port.code, 2);
   assert.match(port.err, /--port must be a port number/);
-  const config = await run(["inspect", "examples/exec", "--config", "/nonexistent/config.json"]);
+  const config = await cli(["inspect", "examples/exec", "--config", "/nonexistent/config.json"]);
   assert.equal(config.code, 2);
   assert.match(config.err, /cannot read --config \/nonexistent\/config\.json/);
-  const folder = await run(["inspect", "docs"]);
+  const folder = await cli(["inspect", "docs"]);
   assert.equal(folder.code, 2);
   assert.match(folder.err, /docs is a folder without a provider entry/);
 });
 
 it("reports a provider that cannot start as a launch problem (exit 2) saying what is wrong, no stack trace", async () => {
-  const missing = await run(["inspect", "/nonexistent/provider"]);
+  const missing = await cli(["inspect", "/nonexistent/provider"]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /cannot launch the provider: \/nonexistent\/provider does not exist/);
   assert.doesNotMatch(missing.err, /\n\s+at /);
@@ -65,7 +53,7 @@ it("says so when --port is taken", async () => {
   await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
   const port = (blocker.address() as AddressInfo).port;
   try {
-    const taken = await run(["inspect", path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), "--port", String(port)]);
+    const taken = await cli(["inspect", path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), "--port", String(port)]);
     assert.equal(taken.code, 2);
     assert.match(taken.err, new RegExp(`port ${port} is in use; pick another with --port`));
   } finally {

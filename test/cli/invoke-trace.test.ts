@@ -4,17 +4,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
+import { captureStream } from "../support/captured-stream.js";
 import { writeProviderScript } from "../support/provider-script.js";
-
-function capture(): { stream: NodeJS.WriteStream; text: () => string } {
-  const stream = new PassThrough();
-  let text = "";
-  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => text };
-}
 
 describe("harness-tool invoke --trace", () => {
   let dir = "";
@@ -25,8 +18,8 @@ describe("harness-tool invoke --trace", () => {
 
   it("prints the span tree: Configure and Invoke under the CLI's calls, the child process under Invoke", async () => {
     const provider = writeProviderScript(dir, "provider", "test/cli/fixtures/streaming-provider.ts");
-    const out = capture();
-    const err = capture();
+    const out = captureStream();
+    const err = captureStream();
     const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "exit 3" }), "--trace"], { out: out.stream, err: err.stream });
     assert.equal(code, 0, err.text());
     const text = err.text();
@@ -41,8 +34,8 @@ describe("harness-tool invoke --trace", () => {
 
   it("says so when the provider exports nothing", async () => {
     const provider = writeProviderScript(dir, "quiet", "test/cli/fixtures/streaming-provider.ts", { OTEL_TRACES_EXPORTER: "none" });
-    const out = capture();
-    const err = capture();
+    const out = captureStream();
+    const err = captureStream();
     assert.equal(await main(["invoke", provider, "count", "--args", '{"to": 1}', "--trace"], { out: out.stream, err: err.stream }), 0, err.text());
     assert.match(err.text(), /the provider exported no spans/);
   });

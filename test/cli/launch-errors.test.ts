@@ -5,16 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { main } from "../../cli/main.js";
-import { captureStream } from "../support/captured-stream.js";
 import { writeProviderScript } from "../support/provider-script.js";
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = captureStream();
-  const err = captureStream();
-  const code = await main(argv, { out: out.stream, err: err.stream });
-  return { code, out: out.text(), err: err.text() };
-}
+import { cli } from "./support/run-cli.js";
 
 describe("launch errors", () => {
   let dir = "";

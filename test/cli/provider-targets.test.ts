@@ -7,10 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { inspectCommand } from "../../cli/commands/inspect-command.js";
-import { main } from "../../cli/main.js";
 import { ProviderLaunchError, providerTarget } from "../../cli/provider/provider-target.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
+import { cli } from "./support/run-cli.js";
 
 const folder = path.join(repoRoot, "test/cli/fixtures/provider-folder");
 const tsEntry = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
@@ -18,13 +18,6 @@ const targets: [string, string][] = [
   ["a provider folder holding src/main.ts", folder],
   ["a .ts entry", tsEntry],
 ];
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = captureStream();
-  const err = captureStream();
-  const code = await main(argv, { out: out.stream, err: err.stream });
-  return { code, out: out.text(), err: err.text() };
-}
 
 describe("providerTarget: what <provider> names", () => {
   let dir = "";
