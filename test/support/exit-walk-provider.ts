@@ -2,6 +2,7 @@
 // test/runtime/transport/exit-walk-wire.test.ts through go-plugin): every field, message, log line and
 // error it produces carries one secret in each form the redactor supports, so that whatever exit
 // forgets to redact shows the secret.
+import assert from "node:assert/strict";
 import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { defineConfig, defineProvider, defineTool, maxOutputChunkBytes, redactionMarker, ToolError, type RenderTreeInit } from "../../runtime/index.js";
@@ -153,6 +154,20 @@ export interface Sent {
 /** A message as the bytes that go on the wire. */
 export function wire<Desc extends DescMessage>(exit: string, what: string, schema: Desc, message: MessageShape<Desc>): Sent {
   return { exit, what, data: toBinary(schema, message) };
+}
+
+/**
+ * The walk's `failure(what, run)`: runs a call that must be refused and returns what its refusal
+ * sent, as `sent` reads it from the error (each side has its own view of a unary failure).
+ */
+export function failureSent(sent: (what: string, error: unknown) => Sent[] | Promise<Sent[]>): (what: string, run: () => Promise<unknown>) => Promise<Sent[]> {
+  return async (what, run) => {
+    const error = await run().then(
+      () => assert.fail(`${what} succeeded`),
+      (e: unknown) => e,
+    );
+    return sent(what, error);
+  };
 }
 
 /** Every form of the secret found in what was sent, as readable lines (empty: nothing leaked). */

@@ -28,7 +28,7 @@ import {
 import { createToolService, maxOutputChunkBytes } from "../../../runtime/index.js";
 import { serviceErrorFrom } from "../../../runtime/transport/tool-service-handlers.js";
 import { statusDetailsTrailer } from "../../../runtime/errors/rpc-status-details.js";
-import { carrier, exitsShowingMarker, exitWalkProvider, invokeModes, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";
+import { carrier, exitsShowingMarker, exitWalkProvider, failureSent, invokeModes, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 
@@ -42,13 +42,7 @@ async function statusSent(what: string, error: unknown): Promise<Sent[]> {
   ];
 }
 
-async function failure(what: string, run: () => Promise<unknown>): Promise<Sent[]> {
-  const error = await run().then(
-    () => assert.fail(`${what} succeeded`),
-    (e: unknown) => e,
-  );
-  return statusSent(what, error);
-}
+const failure = failureSent(statusSent);
 
 it("no exit lets the secret out in any form, and every exit was walked", async () => {
   const kernel = fakeKernel();

@@ -18,19 +18,18 @@ import { launch, ProviderCallError } from "../../../runtime/testing/index.js";
 import { redactionMarker } from "../../../runtime/index.js";
 import { eventually } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
-import { carrier, exitsShowingMarker, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";
+import { carrier, exitsShowingMarker, failureSent, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";
 
-async function failure(what: string, run: () => Promise<unknown>): Promise<Sent[]> {
-  const error = await run().then(
-    () => assert.fail(`${what} succeeded`),
-    (e: unknown) => e,
-  );
+/** A unary failure as the host received it: status message and grpc-status-details-bin. */
+function providerCallSent(what: string, error: unknown): Sent[] {
   assert.ok(error instanceof ProviderCallError, `${what}: ${String(error)}`);
   return [
     { exit: "unary status", what: `${what}: message`, data: error.details },
     { exit: "grpc-status-details-bin", what, data: error.toolError ? toBinary(ToolErrorSchema, error.toolError) : "" },
   ];
 }
+
+const failure = failureSent(providerCallSent);
 
 // Twice: with the supervisor (the default), and without it, where the JavaScript exits alone must
 // hold (the supervisor's byte filter would otherwise hide a missing one: docs/runtime.md#exits).
