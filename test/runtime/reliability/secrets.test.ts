@@ -39,6 +39,7 @@ import {
 } from "../../../runtime/index.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
+import { strings } from "../../support/strings-in-value.js";
 
 const scale = Number(process.env["SECRETS_RUNS"] ?? "1");
 /** SECRETS_SEED / SECRETS_PATH replay a failure fast-check reported. */
@@ -127,23 +128,6 @@ const endings = [
 ] as const;
 type Action = (typeof actions)[number];
 type Ending = (typeof endings)[number];
-
-/**
- * Every string and byte array (as UTF-8) inside a value, keys included. Numbers are left out: a
- * sensitive number is matched as text only (out of scope as a JSON number), and sequence numbers
- * or timestamps would match a PIN's digits by chance.
- */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString("utf8"));
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (typeof value === "object" && value !== null)
-    for (const [k, v] of Object.entries(value)) {
-      out.push(k);
-      strings(v, out);
-    }
-  return out;
-}
 
 /** A secret: 6–24 characters with at least one that never occurs in the runtime's own texts by chance. */
 const secretChars = fc.constantFrom(...'abcxyz0189-_/+="\\ %&?é🔑\n\t<>'.split(/(?:)/u));

@@ -11,6 +11,7 @@ import { createToolService, defineConfig, defineProvider, defineTool, redactionM
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 import { textSchema } from "./support/sample-tools.js";
+import { strings } from "../../support/strings-in-value.js";
 
 const leakTool = defineTool<{ text: string }, { text: string }>()({
   name: "leak",
@@ -53,19 +54,6 @@ const config = defineConfig<{ api_key: string; nested: { password: string } }>([
   { name: "api_key", type: "string", sensitive: true, required: true },
   { name: "nested", type: "object", objectAttributes: [{ name: "password", type: "string", sensitive: true }] },
 ]);
-
-/** Every string and byte array in a value, bytes decoded as UTF-8. */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (value instanceof Uint8Array) out.push(Buffer.from(value).toString("utf8"));
-  else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (typeof value === "object" && value !== null)
-    for (const [k, v] of Object.entries(value)) {
-      out.push(k);
-      strings(v, out);
-    }
-  return out;
-}
 
 const secretChars = fc.constantFrom(...'abcxyz0189-_/+="\\ %&?é🔑\n'.split(/(?:)/u));
 
