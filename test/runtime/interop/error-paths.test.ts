@@ -29,7 +29,7 @@ import { maxArgumentDepth } from "../../../runtime/service/calls/argument-depth.
 import { maxErrorMessageChars, maxReportedViolations } from "../../../runtime/errors/input-error-bounds.js";
 import { toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
 import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
-import type { GoHost } from "./go-host.js";
+import { b64, type GoHost } from "./go-host.js";
 import { goSkip, hostLabels, scenario, start, type Harness } from "./host-matrix.js";
 import { typeScriptProvider } from "./providers.js";
 import { callContext } from "./scenarios.js";
@@ -37,7 +37,6 @@ import { callContext } from "./scenarios.js";
 const errorPathsProvider = typeScriptProvider("error-paths", "test/runtime/interop/fixtures/error-paths-provider.ts");
 const secret = "sk-live-Zq7-0123456789abcdef";
 const service = "/pluggableharness.tool.v1.ToolService";
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
 /** What an Invoke sent, as the Go host received it: each event with its size on the wire. */
 interface RawOutcome {

@@ -76,6 +76,11 @@ export function providerLogLines(entries: readonly GoLogEntry[]): GoLogEntry[] {
   return entries.filter((e) => e.module !== "host" && e.module !== "host.stdio");
 }
 
+/** Bytes as the host's requests carry them: base64. */
+export function b64(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("base64");
+}
+
 /** One result line of the host. */
 export type GoResult = { readonly op: string; readonly error?: string } & { readonly [key: string]: unknown };
 

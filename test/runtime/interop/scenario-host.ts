@@ -35,7 +35,7 @@ import {
 import { launch, ProviderCallError, type LaunchedProvider, type OutputDigest } from "harness-tool/testing";
 import { toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";
 import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
-import { providerLogLines, type GoHost, type GoResult } from "./go-host.js";
+import { b64, providerLogLines, type GoHost, type GoResult } from "./go-host.js";
 
 /** A provider to launch: the command and arguments, as the kernel would exec them. */
 export interface ProviderCommand {
@@ -182,7 +182,6 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: 
   };
 }
 
-const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const unb64 = (text: unknown) => new Uint8Array(Buffer.from(String(text), "base64"));
 const toolService = "/pluggableharness.tool.v1.ToolService";
 const kernelService = "/pluggableharness.kernel.v1.KernelCallbackService";
