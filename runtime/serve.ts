@@ -71,7 +71,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
       filterStderr(service.redactText);
       // So are exported spans: a handler may put anything into its own (runtime/telemetry/redacting-span-exporter.ts).
       traceExport?.redactWith(service.redactText);
-      // issue 22: secrets to the supervisor, the tools' groups to the orphan watchdog, strays named.
+      // Secrets to the supervisor, the tools' groups to the orphan watchdog, strays named
+      // (docs/runtime.md#the-supervisor).
       superviseService(service, {
         attributes: provider.config.attributes,
         channel,

@@ -6,8 +6,9 @@
  * exited, SIGKILL included: no handler of the writer has to run) the watchdog sends SIGTERM to
  * those still listed, waits `killGraceSeconds`, sends SIGKILL and exits.
  *
- * issue 22 (7): go-plugin's Kill SIGKILLs the launched process after its grace period; nothing in
- * that process runs after it, so whatever it started must be ended from outside it.
+ * Why (docs/runtime.md#the-supervisor): go-plugin's Kill SIGKILLs the launched process after its
+ * grace period; nothing in that process runs after it, so whatever it started must be ended from
+ * outside it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 

@@ -4,7 +4,8 @@
  * `child_process` (or by a library) and will outlive the provider. Linux only (/proc); elsewhere
  * there is nothing to read and the list is empty.
  *
- * issue 22 (7): the runtime cannot end what it does not know; it says so, naming each one.
+ * The runtime cannot end what it does not know; it says so, naming each one
+ * (docs/runtime.md#child-processes).
  */
 import { readdirSync, readFileSync } from "node:fs";
 

@@ -15,7 +15,7 @@
  *   dies, SIGKILL included; when the provider ends, this process exits with its status.
  * - Signals: SIGTERM and SIGHUP are passed on; SIGINT is ignored, as go-plugin's plugins do.
  *
- * issue 22 (1, 7).
+ * docs/runtime.md#the-supervisor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeSync } from "node:fs";

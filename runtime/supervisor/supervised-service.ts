@@ -1,8 +1,9 @@
 /**
- * The provider's side of issue 22, wired by serve() around the ToolService: the secrets go to the
- * supervisor before Configure is decoded, the process groups of ctx.spawn's children go to an
- * orphan watchdog (the supervisor's, over the channel; without a supervisor one of this process's
- * own, started at the first child), and at shutdown the children ctx.spawn did not start are named.
+ * The provider's side of the supervisor (docs/runtime.md#the-supervisor), wired by serve() around
+ * the ToolService: the secrets go to the supervisor before Configure is decoded, the process groups
+ * of ctx.spawn's children go to an orphan watchdog (the supervisor's, over the channel; without a
+ * supervisor one of this process's own, started at the first child), and at shutdown the children
+ * ctx.spawn did not start are named.
  */
 import type { ConfigAttributeDeclaration } from "../provider/provider-definition.js";
 import { collectSecrets } from "../redaction/collect-secrets.js";
@@ -46,7 +47,8 @@ export function superviseService(service: ToolServiceCore, options: SupervisionO
     channel?.learnSecrets(collectSecrets(options.attributes, request.config ?? {}));
     return configure(request, trace);
   };
-  // issue 22 (7): what ctx.spawn did not start, the runtime cannot end; it names each one.
+  // What ctx.spawn did not start, the runtime cannot end; it names each one
+  // (docs/runtime.md#child-processes).
   const shutdown = service.shutdown.bind(service);
   service.shutdown = async (graceMs) => {
     await shutdown(graceMs);

@@ -4,8 +4,8 @@
  * provider can get wrong (a handler that is not a function, a preview that does not match its
  * declaration, a bad config declaration).
  *
- * issue 4 — a hand-built provider that breaks an invariant fails before the handshake, with a
- * message naming the tool and the rule.
+ * A hand-built provider that breaks an invariant fails before the handshake, with a message naming
+ * the tool and the rule (docs/runtime.md#start-up).
  */
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { checkToolDeclarations, formatViolation } from "../../schema/invariants.js";

@@ -3,8 +3,7 @@
  * rejection or an uncaught exception from handler-spawned work is reported on stderr
  * instead of ending the process. serve() installs them; tests and embedders may not want them.
  *
- * issue 4 (reliability) — catch everything, including unhandled rejections from handler-spawned
- * work where feasible.
+ * docs/runtime.md#reliability.
  */
 import { describeThrown } from "../../errors/classify-error.js";
 import { hostTimestamp } from "../kernel/kernel-bindings.js";
