@@ -1,6 +1,6 @@
 /**
- * Issue 22's error paths through the kernel's go-plugin v1.8.0 host (grpc-go sending the bytes
- * the kernel would send, test/runtime/interop/fixtures/error-paths-provider.ts serving):
+ * The error paths through the kernel's go-plugin v1.8.0 host (grpc-go sending the bytes the
+ * kernel would send, test/runtime/interop/fixtures/error-paths-provider.ts serving):
  * - a secret split across output chunks with exit_status, progress and partial results between
  *   the halves, in every order: the stream, joined, shows the marker and never the secret;
  * - errors built from huge inputs (300,000 wrong-typed items, a result of 300,000 wrong rows, a
@@ -129,7 +129,7 @@ function deepCall(depth: number, toolName = "deep"): Buffer {
   return Buffer.concat([base, field(3, deepStructBytes(depth))]);
 }
 
-describe(`${hostLabels.go} × error paths (issue 22)`, { skip: goSkip }, () => {
+describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
   let h: Harness;
   let go: GoHost;
   before(async () => {

@@ -1,8 +1,9 @@
 /**
- * Reliability: faults, through the wire. Every handler failure mode of issue 6 against a real
- * provider process (test/runtime/reliability/fixtures/fault-provider.ts) launched as the kernel launches
- * it; each gets the terminal category the protocol prescribes (or none, after a cancel), the
- * process stays healthy (Ping SERVING, a following call succeeds), and child processes die.
+ * Reliability: faults, through the wire. Every handler failure mode (docs/runtime.md#reliability)
+ * against a real provider process (test/runtime/reliability/fixtures/fault-provider.ts) launched
+ * as the kernel launches it; each gets the terminal category the protocol prescribes (or none,
+ * after a cancel), the process stays healthy (Ping SERVING, a following call succeeds), and child
+ * processes die.
  * Then the host dying: SIGKILLed (the provider exits within go-plugin's 2 s and removes its
  * socket), and the broker stream ending with the connection still open.
  */

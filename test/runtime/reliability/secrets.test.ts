@@ -154,7 +154,7 @@ const plan = fc.record({
       before: fc.string({ maxLength: 6 }),
       after: fc.string({ maxLength: 6 }),
       cuts: fc.array(fc.nat(80), { maxLength: 4 }),
-      // What the handler sends between the chunks of a split (issue 22: an exit_status there split the secret).
+      // What the handler sends between the chunks of a split (an exit_status there once split the secret).
       between: fc.constantFrom("nothing", "exit", "progress", "partial"),
     }),
     { minLength: 1, maxLength: 5 },
@@ -237,7 +237,7 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
             case "exit-signal":
               break; // sent at the end, with exit_status
             case "exit-now":
-              // Between the chunks of this plan: a secret split across it must still be caught (issue 22).
+              // Between the chunks of this plan: a secret split across it must still be caught.
               exitStatus(0);
               break;
           }

@@ -1,7 +1,8 @@
 /**
  * The broker stream (plugin.GRPCBroker/StartStream) is the host's, opened once per process: a
  * second one, whatever it sends, is refused with ALREADY_EXISTS and a warning, and the provider
- * keeps serving with the kernel's callbacks where the host announced them (issue 22, point 8).
+ * keeps serving with the kernel's callbacks where the host announced them
+ * (docs/transport.md#what-the-provider-does-in-order).
  */
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";

@@ -1,10 +1,10 @@
-// issue 22 through the real go-plugin v1.8.0 host (test/runtime/interop/host, the kernel's client
-// configuration): (1) a secret written below process.stderr.write — fs.writeSync(2),
-// fs.writeSync(1) after the handshake, process._rawDebug, a child with stderr inherited, a secret
-// split across two raw writes — never reaches go-plugin's log (the kernel's log) nor its stdio,
-// and each such line arrives with the marker; (7) when the host SIGKILLs the launched process, the
-// grandchild of a process-backed tool is gone within a bound, supervised or not; a raw
-// child_process still running at a graceful Kill is named in a warning.
+// The supervisor (docs/runtime.md#the-supervisor) through the real go-plugin v1.8.0 host
+// (test/runtime/interop/host, the kernel's client configuration): a secret written below
+// process.stderr.write — fs.writeSync(2), fs.writeSync(1) after the handshake, process._rawDebug,
+// a child with stderr inherited, a secret split across two raw writes — never reaches go-plugin's
+// log (the kernel's log) nor its stdio, and each such line arrives with the marker; when the host
+// SIGKILLs the launched process, the grandchild of a process-backed tool is gone within a bound,
+// supervised or not; a raw child_process still running at a graceful Kill is named in a warning.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { GoHost, type GoLogEntry } from "../interop/go-host.js";
