@@ -21,12 +21,12 @@ const formatKB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 /** Bytes as MB (10^6) with two decimals. */
 const formatMB = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
-/** The targets of issue 15. */
+/** The packaging targets (docs/benchmarks.md, packaging). */
 const targets = { runtimeTarball: 150_000, providerInstall: 20_000_000, bundle: 1_300_000 } as const;
 
 /**
  * A size held to an absolute limit (the verdict), shown with its ratio to a baseline of the same
- * run (for context: the limits of issue 15 are absolute).
+ * run (for context: the limits are absolute).
  */
 function within(name: string, bytes: number, format: (b: number) => string, baseline: { label: string; value: number }, limit: number): Figure {
   return { ...compared(name, bytes, format, baseline), target: `≤ ${format(limit)}`, verdict: bytes <= limit ? "pass" : "miss" };

@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
- * benchmark suites of issue 6, prints a table per suite (figure, baseline, ratio, target, verdict)
- * and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory, streams, telemetry
- * (default: all).
+ * benchmark suites (docs/benchmarks.md), prints a table per suite (figure, baseline, ratio,
+ * target, verdict) and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory,
+ * streams, telemetry (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.

@@ -1,8 +1,9 @@
 /**
- * issue 22's supervisor, measured: spawn → handshake line, spawn → first GetSchema reply and the
- * idle RSS of the launched process tree (supervisor, provider, watchdog), median of N round-robin
- * launches (after one uncounted round) of the bench provider bundled from the sources, with the
- * supervisor (the default) and with HARNESS_TOOL_SUPERVISOR=off. Run:
+ * The supervisor (docs/runtime.md#the-supervisor), measured: spawn → handshake line, spawn →
+ * first GetSchema reply and the idle RSS of the launched process tree (supervisor, provider,
+ * watchdog), median of N round-robin launches (after one uncounted round) of the bench provider
+ * bundled from the sources, with the supervisor (the default) and with HARNESS_TOOL_SUPERVISOR=off.
+ * Run:
  * `node --import tsx --conditions=harness-tool-source bench/supervisor-cost.ts [runs]`.
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";

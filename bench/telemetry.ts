@@ -19,7 +19,7 @@ import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "
 import type { Suite, SuiteContext } from "./suite.js";
 
 /**
- * The runtime before tracing (the base of issue 14's branch): what "telemetry off must stay within
+ * The runtime before tracing (the base tracing was built on): what "telemetry off must stay within
  * noise of today" is measured against. HARNESS_TOOL_BENCH_TELEMETRY_BASE names another commit.
  */
 const baseCommit = process.env.HARNESS_TOOL_BENCH_TELEMETRY_BASE ?? "9f3799f";
