@@ -140,7 +140,7 @@ const mutations = [
     "runtime/service/calls/secret-exits.ts",
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     "",
-    // Only a tail that could begin a secret is held (issue 22): the error paths end a stream in one.
+    // Only a tail that could begin a secret is held: the error paths end a stream in one.
     ["test/runtime/interop/error-paths.test.ts"],
     "secret split",
   ],
@@ -216,7 +216,7 @@ const mutations = [
     ["test/runtime/reliability/fuzz.test.ts"],
     "glob",
   ],
-  // issue 22: supervisor
+  // The supervisor (docs/runtime.md#the-supervisor).
   [
     "supervisor: stderr passed unfiltered",
     "runtime/supervisor/supervise-provider.ts",
@@ -281,7 +281,7 @@ const mutations = [
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "raw child_process",
   ],
-  // issue 22: spans
+  // The span exit (docs/runtime.md#what-the-span-exit-redacts).
   [
     "span exit: exported spans unredacted",
     "runtime/telemetry/redacting-span-exporter.ts",
@@ -298,7 +298,7 @@ const mutations = [
     ["test/runtime/telemetry/span-exit.test.ts"],
     "",
   ],
-  // issue 22: transport
+  // The transport (docs/transport.md#a-burst-of-stream-resets, #what-the-provider-does-in-order).
   [
     "host connections not retired before nghttp2's stream-reset limit",
     "runtime/transport/stream-reset-limit.ts",
@@ -315,7 +315,7 @@ const mutations = [
     ["test/runtime/transport/broker-stream.test.ts"],
     "garbage",
   ],
-  // issue 22: errors
+  // Errors: held tails, bounds, deep arguments (docs/runtime.md#bounded-errors, #deep-arguments).
   [
     "issue 22: exit_status flushes the held tail of a stream",
     "runtime/service/calls/secret-exits.ts",
