@@ -218,8 +218,16 @@ export function defineTool<
  * interface ReadFileOutput {
  *   content: string;
  * }
- * const inputSchema: JsonSchemaObject = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
- * const outputSchema: JsonSchemaObject = { type: "object", properties: { content: { type: "string" } }, required: ["content"] };
+ * const inputSchema: JsonSchemaObject = {
+ *   type: "object",
+ *   properties: { path: { type: "string" } },
+ *   required: ["path"],
+ * };
+ * const outputSchema: JsonSchemaObject = {
+ *   type: "object",
+ *   properties: { content: { type: "string" } },
+ *   required: ["content"],
+ * };
  *
  * export const readFile = defineTool<ReadFileInput, ReadFileOutput>()({
  *   name: "read_file",
