@@ -25,10 +25,13 @@ export type ValueOfSchema<S> = S extends { readonly type: "object"; readonly pro
             ? ValueOfSchema<I>[]
             : never;
 
-/** An object node's value: the `required` keys `R` required, the other properties optional. */
-type ObjectOfSchema<P, R> = Flatten<
-  { -readonly [K in Extract<keyof P, R>]: ValueOfSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: ValueOfSchema<P[K]> }
->;
+/**
+ * An object node's value: the `required` keys `R` required, the other properties optional. With no
+ * properties, `Record<string, never>` (as `emptyConfig`'s), since `{}` would accept any value.
+ */
+type ObjectOfSchema<P, R> = [keyof P] extends [never]
+  ? Record<string, never>
+  : Flatten<{ -readonly [K in Extract<keyof P, R>]: ValueOfSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: ValueOfSchema<P[K]> }>;
 
 /** One object type instead of an intersection, so hovers and errors read `{ path: string; limit?: number }`. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};

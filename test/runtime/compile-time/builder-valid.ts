@@ -1,5 +1,5 @@
 // Valid builder uses: this file must type-check under TS 5.9 and TS 7 (test/typecheck.test.ts).
-import { defineProvider, defineTool, type RenderTreeInit } from "../../../runtime/index.js";
+import { defineProvider, defineTool, type RenderTreeInit, type ValueOfSchema } from "../../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
 
 const common = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -140,3 +140,17 @@ export const notes = defineProvider(
   },
   { appendNote: async () => tree },
 );
+
+// The mapping itself, pinned: each side must be exactly the other (optional keys under
+// exactOptionalPropertyTypes, enums as unions, nested objects and arrays).
+type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const noteInputType: Exactly<
+  ValueOfSchema<typeof noteInputSchema>,
+  { title: string; mode?: "plain" | "markdown"; limit?: number; tags?: string[] }
+> = true;
+export const noteOutputType: Exactly<
+  ValueOfSchema<typeof noteOutputSchema>,
+  { text: string; lines: number; truncated?: boolean; sections?: { heading: string }[] }
+> = true;
+const emptySchema = { type: "object", properties: {} } as const;
+export const emptyObjectType: Exactly<ValueOfSchema<typeof emptySchema>, Record<string, never>> = true;
