@@ -32,14 +32,17 @@ export {
   type ConcurrencySpec,
   type DataSourceToolSpec,
   type ErasedToolSpec,
+  type ExplicitToolBuilder,
   type InteractiveToolSpec,
   type ResourceToolSpec,
+  type SchemaFirstSpec,
   type ToolDefinition,
   type ToolDefinitionOf,
   type ToolSpec,
   type ToolTraits,
   type ToolValidators,
 } from "./schema/define-tool.js";
+export type { ValueOfSchema } from "./schema/schema-value-type.js";
 export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";
 export {
   jsonSchemaFromWire,

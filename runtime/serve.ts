@@ -32,6 +32,28 @@ export interface ServeOptions {
  * rule, and the process exits 1 before any handshake), starts the gRPC server, prints the
  * go-plugin handshake line and serves until the kernel shuts the provider down, then exits the
  * process. Call it last in the provider's entry point; write nothing to stdout before it.
+ *
+ * @example
+ * ```ts
+ * import { defineProvider, defineTool, serve } from "harness-tool";
+ *
+ * const echo = defineTool({
+ *   name: "echo",
+ *   kind: "data_source",
+ *   risk: "read_only",
+ *   description: "Returns its input.",
+ *   inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+ *   outputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+ *   concurrency: { safe: true },
+ *   idempotent: true,
+ * });
+ *
+ * const provider = defineProvider(
+ *   { name: "echo", version: "1.0.0", source: "github.com/acme/echo", tools: { echo } },
+ *   { echo: async (input) => ({ text: input.text }) },
+ * );
+ * await serve(provider);
+ * ```
  */
 export async function serve<Config>(provider: ProviderDefinition<Config>, options: ServeOptions = {}): Promise<void> {
   const [{ supervisorChannel }, { supervisionWanted }] = await Promise.all([

@@ -123,12 +123,33 @@ export interface ProviderSpec<Tools, Config> extends Omit<ProviderParts<Config>,
 }
 
 /**
- * Defines a provider by hand, with every handler typed from its tool:
+ * Defines a provider by hand, with every handler typed from its tool: its input, its result and
+ * its context (a streaming tool's context emits progress, a process-backed tool's spawns).
  *
+ * @example
  * ```ts
+ * import { readFile } from "node:fs/promises";
+ * import { defineProvider, defineTool } from "harness-tool";
+ *
+ * const readTextFile = defineTool({
+ *   name: "read_file",
+ *   kind: "data_source",
+ *   risk: "read_only",
+ *   description: "Reads a text file.",
+ *   inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+ *   outputSchema: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+ *   concurrency: { safe: true },
+ *   idempotent: true,
+ * });
+ *
  * export const provider = defineProvider(
- *   { name: "fs", version: "1.0.0", source: "github.com/acme/fs", tools: { readFile } },
- *   { readFile: async (input, ctx) => ({ content: await readFile(ctx.resolvePath(input.path), "utf8") }) },
+ *   { name: "fs", version: "1.0.0", source: "github.com/acme/fs", tools: { readTextFile } },
+ *   {
+ *     readTextFile: async (input, ctx) => {
+ *       ctx.signal.throwIfAborted();
+ *       return { content: await readFile(ctx.resolvePath(input.path), "utf8") };
+ *     },
+ *   },
  * );
  * ```
  */

@@ -14,10 +14,15 @@
  * options); `defineTool` infers the kind and the streaming shape as literals and checks the
  * argument against that one interface, which is what puts each error on its property.
  *
+ * `defineTool(spec)` takes the handler's input and output types from the spec's literal schemas
+ * (schema-value-type.ts), so a hand-written tool states them once; `defineTool<Input, Output>()(spec)`
+ * takes them as type arguments, for types that exist apart from the schemas.
+ *
  * Generated code calls `toolDefinition` instead: its specs were checked by the plugin, so it gives
  * every type explicitly and leaves the compiler nothing to infer.
  */
 import type { JsonSchemaObject } from "./json-schema.js";
+import type { ValueOfSchema } from "./schema-value-type.js";
 import type { ConcurrencyDeclaration, ResourceRiskName, RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
 import type { ValueValidator } from "./value-violation.js";
 
@@ -135,33 +140,117 @@ export interface ToolDefinition<
 }
 
 /**
- * Declares a tool. Give the input and output types, then the spec:
+ * The literal schemas of a schema-first spec. A schema whose type is the general
+ * `JsonSchemaObject` (annotated, or built at run time) gives the compiler no properties to type the
+ * handler with: it is refused on the property, with the fix.
+ */
+export interface SchemaFirstSpec<InputSchema, OutputSchema> {
+  readonly inputSchema: string extends keyof PropertiesOf<InputSchema>
+    ? "inputSchema must be a literal schema: write it inline or declare it `as const`"
+    : InputSchema;
+  readonly outputSchema: string extends keyof PropertiesOf<OutputSchema>
+    ? "outputSchema must be a literal schema: write it inline or declare it `as const`"
+    : OutputSchema;
+}
+
+type PropertiesOf<Schema> = Schema extends { readonly properties: infer P } ? P : never;
+
+/** The second call of the explicit form, `defineTool<Input, Output>()(spec)`: the spec, checked against its kind. */
+export type ExplicitToolBuilder<Input, Output> = <
+  K extends ToolKindName,
+  S extends boolean | undefined = undefined,
+  P extends boolean | undefined = undefined,
+  Pv extends boolean | undefined = undefined,
+>(
+  spec: CheckedToolSpec<Input, K, S, P, Pv>,
+) => ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false>;
+
+/**
+ * Declares a tool from its spec alone: the input and output schemas, written inline or `as const`,
+ * give the handler its input and output types (`ValueOfSchema`), so the schema and the types cannot
+ * drift apart. The spec is checked against its kind's rules as in the explicit form, each error on
+ * its property, and `keyFields` may name only the input schema's top-level properties.
  *
+ * @example
  * ```ts
- * const readFile = defineTool<ReadFileInput, ReadFileOutput>()({
+ * import { defineTool } from "harness-tool";
+ *
+ * export const readFile = defineTool({
  *   name: "read_file",
  *   kind: "data_source",
  *   risk: "read_only",
  *   description: "Reads a text file.",
- *   inputSchema, outputSchema,
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { path: { type: "string", description: "The file." }, limit: { type: "number" } },
+ *     required: ["path"],
+ *   },
+ *   outputSchema: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+ *   concurrency: { safe: true, keyFields: ["path"] },
+ *   idempotent: true,
+ *   defaultTimeoutMs: 10_000,
+ * });
+ * // The handler of readFile takes { path: string; limit?: number } and returns { content: string }.
+ * ```
+ */
+export function defineTool<
+  const InputSchema extends JsonSchemaObject,
+  const OutputSchema extends JsonSchemaObject,
+  K extends ToolKindName,
+  S extends boolean | undefined = undefined,
+  P extends boolean | undefined = undefined,
+  Pv extends boolean | undefined = undefined,
+>(
+  spec: CheckedToolSpec<PropertiesOf<InputSchema>, K, S, P, Pv> & SchemaFirstSpec<InputSchema, OutputSchema>,
+): ToolDefinition<ValueOfSchema<InputSchema>, ValueOfSchema<OutputSchema>, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false>;
+/**
+ * Declares a tool whose input and output types are given apart from its schemas (types generated
+ * or written elsewhere): the types first, then the spec. The schema-first form,
+ * `defineTool(spec)`, states them once instead.
+ *
+ * @example
+ * ```ts
+ * import { defineTool, type JsonSchemaObject } from "harness-tool";
+ *
+ * interface ReadFileInput {
+ *   path: string;
+ * }
+ * interface ReadFileOutput {
+ *   content: string;
+ * }
+ * const inputSchema: JsonSchemaObject = {
+ *   type: "object",
+ *   properties: { path: { type: "string" } },
+ *   required: ["path"],
+ * };
+ * const outputSchema: JsonSchemaObject = {
+ *   type: "object",
+ *   properties: { content: { type: "string" } },
+ *   required: ["content"],
+ * };
+ *
+ * export const readFile = defineTool<ReadFileInput, ReadFileOutput>()({
+ *   name: "read_file",
+ *   kind: "data_source",
+ *   risk: "read_only",
+ *   description: "Reads a text file.",
+ *   inputSchema,
+ *   outputSchema,
  *   concurrency: { safe: true },
  *   idempotent: true,
  *   defaultTimeoutMs: 10_000,
  * });
  * ```
  */
-export function defineTool<Input extends object, Output extends object>() {
-  return <
-    K extends ToolKindName,
-    S extends boolean | undefined = undefined,
-    P extends boolean | undefined = undefined,
-    Pv extends boolean | undefined = undefined,
-  >(
-    spec: CheckedToolSpec<Input, K, S, P, Pv>,
-  ): ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false> => {
-    const s = spec as unknown as ErasedToolSpec;
-    return { declaration: declarationOf(s), validators: s.validators };
-  };
+export function defineTool<Input extends object, Output extends object>(): ExplicitToolBuilder<Input, Output>;
+export function defineTool(spec?: object): unknown {
+  return spec === undefined ? definitionOf : definitionOf(spec);
+}
+
+/** The definition of a spec the types have checked (it may carry their message strings, never read). */
+function definitionOf(spec: object): ToolDefinition {
+  const s = spec as ErasedToolSpec;
+  return { declaration: declarationOf(s), validators: s.validators };
 }
 
 /**

@@ -254,7 +254,30 @@ async function unary<T>(method: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Launches a provider binary and connects to it as the kernel does. */
+/**
+ * Launches a provider binary and connects to it as the kernel does.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { launch } from "harness-tool/testing";
+ *
+ * const provider = await launch("dist/provider.mjs");
+ * try {
+ *   await provider.configure({});
+ *   const call = provider.invoke({
+ *     id: "1",
+ *     toolName: "read_note",
+ *     arguments: { title: "hello" },
+ *     callContext: { sessionId: "s", turnId: "1", workingDirectory: process.cwd() },
+ *   });
+ *   const { events } = await call.done;
+ *   assert.equal(events.at(-1)?.event.case, "result");
+ * } finally {
+ *   assert.ok((await provider.kill()).graceful);
+ * }
+ * ```
+ */
 export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
   const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
   const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;

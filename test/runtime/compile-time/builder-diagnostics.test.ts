@@ -43,6 +43,14 @@ const table: Record<string, Expectation> = {
   "a generated non-streaming tool's context cannot emit progress": { code: 2339, message: "Property 'progress' does not exist" },
   "a generated tool's result must match its output type": { code: 2322, message: "Property 'content' is missing" },
   "a trait is a literal of its own type": { code: 2344, message: "does not satisfy the constraint 'ToolTraits'" },
+  "a schema-first input property has its schema's type": { code: 2322, message: "Type 'number' is not assignable to type 'string'" },
+  "an optional schema-first input property may be undefined": { code: 18048, message: "'input.tags' is possibly 'undefined'" },
+  "a string enum is the union of its values": { code: 2367, message: `types '"plain" | "markdown" | undefined' and '"html"' have no overlap` },
+  "a schema-first output field has its schema's type": { code: 2322, message: "Type 'string' is not assignable to type 'number'" },
+  "a required schema-first output field must be returned": { code: 2322, message: "Property 'lines' is missing" },
+  "a schema-first data_source is read_only too": { code: 2322, message: `Type '"high"' is not assignable to type '"read_only"'` },
+  '"size" is not a property of the input schema': { code: 2322, message: `Type '"size"' is not assignable to type '"` },
+  "a schema-first tool needs a literal schema": { code: 2375, message: "inputSchema must be a literal schema: write it inline or declare it `as const`" },
 };
 
 const corpusPath = path.join(repoRoot, "test/runtime/compile-time/builder-invalid.ts");

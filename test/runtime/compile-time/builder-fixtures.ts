@@ -25,3 +25,27 @@ export const fileOutputSchema: JsonSchemaObject = {
   properties: { content: { type: "string" } },
   required: ["content"],
 };
+
+/** A literal input schema for the schema-first form: `as const` keeps its literals for the compiler. */
+export const noteInputSchema = {
+  type: "object",
+  properties: {
+    title: { type: "string", description: "The note's title." },
+    mode: { type: "string", enum: ["plain", "markdown"] },
+    limit: { type: "number" },
+    tags: { type: "array", items: { type: "string" } },
+  },
+  required: ["title"],
+} as const;
+
+/** A literal output schema for the schema-first form. */
+export const noteOutputSchema = {
+  type: "object",
+  properties: {
+    text: { type: "string" },
+    lines: { type: "number" },
+    truncated: { type: "boolean" },
+    sections: { type: "array", items: { type: "object", properties: { heading: { type: "string" } }, required: ["heading"] } },
+  },
+  required: ["text", "lines"],
+} as const;

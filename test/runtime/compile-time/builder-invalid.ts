@@ -1,8 +1,8 @@
 // Invalid builder uses. Each `@ts-expect-error` sits on the line above the property the compiler
 // must reject; an error that moves elsewhere or disappears fails the type-check under TS 5.9 and
 // TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
-import { defineProvider, defineTool, toolDefinition, type ToolKindName } from "../../../runtime/index.js";
-import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
+import { defineProvider, defineTool, toolDefinition, type JsonSchemaObject, type ToolKindName } from "../../../runtime/index.js";
+import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
 declare const someKind: ToolKindName;
@@ -305,3 +305,88 @@ export const generatedContexts = defineProvider(
 
 // @ts-expect-error a trait is a literal of its own type
 export const wrongTrait = toolDefinition<FileInput, FileOutput, { kind: "data_source"; streaming: "yes"; processBacked: false; preview: false }>(generatedSpec);
+
+// The schema-first form: the types come from the literal schemas, so a handler that drifts from
+// them is an error where it drifts, and the spec's rules are the explicit form's.
+const readNote = defineTool({
+  name: "read_note",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  inputSchema: noteInputSchema,
+  outputSchema: noteOutputSchema,
+  concurrency: { safe: true },
+  idempotent: true,
+});
+
+export const schemaFirstInput = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { readNote } },
+  {
+    readNote: async (input) => {
+      // @ts-expect-error a schema-first input property has its schema's type
+      const limit: string = input.limit ?? "all";
+      // @ts-expect-error an optional schema-first input property may be undefined
+      const first = input.tags.at(0);
+      // @ts-expect-error a string enum is the union of its values
+      const markdown = input.mode === "html";
+      return { text: `${limit}${first}${markdown}`, lines: 1 };
+    },
+  },
+);
+
+export const schemaFirstOutput = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { readNote } },
+  {
+    // @ts-expect-error a schema-first output field has its schema's type
+    readNote: async (input) => ({ text: input.title, lines: "1" }),
+  },
+);
+
+export const schemaFirstMissingOutput = defineProvider(
+  { name: "p", version: "1", source: "s", tools: { readNote } },
+  {
+    // @ts-expect-error a required schema-first output field must be returned
+    readNote: async (input) => ({ text: input.title }),
+  },
+);
+
+export const schemaFirstRisk = defineTool({
+  name: "t",
+  kind: "data_source",
+  description: "d",
+  inputSchema: noteInputSchema,
+  outputSchema: noteOutputSchema,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error a schema-first data_source is read_only too
+  risk: "high",
+});
+
+export const schemaFirstKeyField = defineTool({
+  name: "t",
+  kind: "resource",
+  risk: "low",
+  description: "d",
+  inputSchema: noteInputSchema,
+  outputSchema: noteOutputSchema,
+  idempotent: true,
+  concurrency: {
+    safe: true,
+    // @ts-expect-error "size" is not a property of the input schema
+    keyFields: ["title", "size"],
+  },
+});
+
+const widenedSchema: JsonSchemaObject = noteInputSchema;
+
+export const schemaFirstWidened = defineTool({
+  name: "t",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  outputSchema: noteOutputSchema,
+  concurrency: { safe: true },
+  idempotent: true,
+  // @ts-expect-error a schema-first tool needs a literal schema
+  inputSchema: widenedSchema,
+});

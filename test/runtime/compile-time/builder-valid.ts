@@ -1,6 +1,6 @@
 // Valid builder uses: this file must type-check under TS 5.9 and TS 7 (test/typecheck.test.ts).
-import { defineProvider, defineTool, type RenderTreeInit } from "../../../runtime/index.js";
-import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
+import { defineProvider, defineTool, type RenderTreeInit, type ValueOfSchema } from "../../../runtime/index.js";
+import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
 
 const common = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
 
@@ -97,3 +97,60 @@ export const provider = defineProvider(
   },
   { writeFile: async () => tree },
 );
+
+// The schema-first form: the literal schemas give the handlers their types.
+export const readNote = defineTool({
+  name: "read_note",
+  kind: "data_source",
+  risk: "read_only",
+  description: "Reads a note.",
+  inputSchema: noteInputSchema,
+  outputSchema: noteOutputSchema,
+  concurrency: { safe: true, keyFields: ["title"] },
+  idempotent: true,
+});
+
+export const appendNote = defineTool({
+  name: "append_note",
+  kind: "resource",
+  risk: "low",
+  description: "Appends to a note.",
+  inputSchema: { type: "object", properties: { title: { type: "string" }, text: { type: "string" } }, required: ["title", "text"] },
+  outputSchema: { type: "object", properties: { lines: { type: "number" } }, required: ["lines"] },
+  concurrency: { safe: true, keyFields: ["title"] },
+  idempotent: false,
+  streaming: true,
+  preview: true,
+});
+
+export const notes = defineProvider(
+  { name: "notes", version: "1.0.0", source: "example.com/notes", tools: { readNote, appendNote } },
+  {
+    readNote: async (input) => {
+      const title: string = input.title;
+      const mode: "plain" | "markdown" | undefined = input.mode;
+      const tags: string[] = input.tags ?? [];
+      const text = `${title} ${mode ?? "plain"} ${tags.join(",")}`.slice(0, input.limit ?? 100);
+      return { text, lines: 1, sections: [{ heading: title }] };
+    },
+    appendNote: async (input, ctx) => {
+      ctx.progress("appending");
+      return { lines: input.text.split("\n").length };
+    },
+  },
+  { appendNote: async () => tree },
+);
+
+// The mapping itself, pinned: each side must be exactly the other (optional keys under
+// exactOptionalPropertyTypes, enums as unions, nested objects and arrays).
+type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const noteInputType: Exactly<
+  ValueOfSchema<typeof noteInputSchema>,
+  { title: string; mode?: "plain" | "markdown"; limit?: number; tags?: string[] }
+> = true;
+export const noteOutputType: Exactly<
+  ValueOfSchema<typeof noteOutputSchema>,
+  { text: string; lines: number; truncated?: boolean; sections?: { heading: string }[] }
+> = true;
+const emptySchema = { type: "object", properties: {} } as const;
+export const emptyObjectType: Exactly<ValueOfSchema<typeof emptySchema>, Record<string, never>> = true;

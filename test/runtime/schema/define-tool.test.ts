@@ -66,6 +66,42 @@ describe("defineTool", () => {
   });
 });
 
+describe("defineTool(spec), the schema-first form", () => {
+  const spec = {
+    name: "read_file",
+    kind: "data_source",
+    risk: "read_only",
+    description: "Reads.",
+    inputSchema: { type: "object", properties: { path: { type: "string" }, limit: { type: "number" } }, required: ["path"] },
+    outputSchema: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
+    concurrency: { safe: true, keyFields: ["path"] },
+    idempotent: true,
+    defaultTimeoutMs: 10_000,
+  } as const;
+
+  it("erases a spec exactly as the explicit form does", () => {
+    assert.deepEqual(defineTool(spec), defineTool<FileInput, FileOutput>()(spec));
+  });
+
+  it("gives the handler the schemas' types, and the provider validates with the same schemas", async () => {
+    const readFile = defineTool(spec);
+    const p = defineProvider(
+      { name: "p", version: "1", source: "s", tools: { readFile } },
+      {
+        readFile: async (input) => {
+          const typed: [string, number | undefined] = [input.path, input.limit];
+          return { content: `${typed[0]}:${typed[1] ?? "all"}` };
+        },
+      },
+    );
+    const [tool] = p.tools;
+    assert.ok(tool);
+    assert.deepEqual(tool.declaration.inputSchema, spec.inputSchema);
+    assert.deepEqual(tool.validateInput({ limit: 1 }), [{ path: "/path", message: "is required" }]);
+    assert.deepEqual(tool.validateOutput({ content: "x" }), []);
+  });
+});
+
 describe("toolDefinition (the entry of generated code)", () => {
   it("erases a spec exactly as defineTool does", () => {
     const spec = {
