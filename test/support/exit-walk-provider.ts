@@ -3,7 +3,7 @@
 // error it produces carries one secret in each form the redactor supports, so that whatever exit
 // forgets to redact shows the secret.
 import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { EventKind } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { defineConfig, defineProvider, defineTool, maxOutputChunkBytes, redactionMarker, ToolError, type RenderTreeInit } from "../../runtime/index.js";
 
 /** The configured secret: a quote, a slash, a backslash, a space, an ampersand and a non-ASCII letter make its forms differ. */
