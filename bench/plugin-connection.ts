@@ -16,7 +16,7 @@ import {
   InvokeResponseSchema,
   type GetSchemaResponse,
   type InvokeResponse,
-} from "../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { benchSocketDir } from "./bench-workspace.js";
 import { killTree, processCpuMs, residentSetKb, trackChild } from "./measure.js";
 import { servingPid } from "../test/support/serving-process.js";

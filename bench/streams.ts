@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { openSync, readFileSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { ConfigureRequestSchema, InvokeRequestSchema } from "../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConfigureRequestSchema, InvokeRequestSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { buildGoHost, GoHost } from "../test/runtime/interop/go-host.js";
 import { servingPid } from "../test/support/serving-process.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";

@@ -135,7 +135,7 @@ it("npx harness-tool inspect examples/exec serves the page for the example", asy
 it("npm run generate reproduces the committed generated code", () => {
   const generated = run("npm", ["run", "generate"]);
   assert.equal(generated.status, 0, shown(generated));
-  const status = spawnSync("git", ["status", "--porcelain", "--", "runtime/generated"], { cwd: clone, encoding: "utf8" });
+  const status = spawnSync("git", ["status", "--porcelain", "--", "generated"], { cwd: clone, encoding: "utf8" });
   assert.equal(status.stdout, "", "npm run generate changed committed files");
 });
 

@@ -2,7 +2,7 @@
 // floor satisfies the engines of every package it brings (its dependencies and required peers,
 // followed through the lockfile; for the plugin, the packages its bundle holds as well), the
 // scaffold claims the CLI's floor, and Node 22, which CI also runs the tests on, satisfies every
-// package, the dev tools included (protoc-gen-es 2.17, which only regenerates runtime/generated/,
+// package, the dev tools included (protoc-gen-es 2.17, which only regenerates generated/,
 // asks for Node >= 22).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

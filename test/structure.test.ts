@@ -3,9 +3,10 @@
 // room the table below names, every import between rooms is one the table allows, the tables are
 // acyclic, the packages reach each other only by package name, the ToolService semantics know
 // nothing of go-plugin, the transport enters the service only by its doors, and only the exits hold
-// the redactor.
+// the redactor. One exception to "no package reaches into another folder": the runtime's `generated`
+// room is a link to the top-level generated/ (protoc-gen-es's output, which the runtime ships).
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import { repoRoot } from "./support/buf.js";
@@ -169,6 +170,23 @@ for (const pkg of Object.keys(packages)) {
     assert.equal(cycle, undefined, `${pkg}/ rooms import each other in a cycle: ${cycle?.join(" -> ")}`);
   });
 }
+
+it("runtime/generated is the one link out of a package's folder: to the top-level generated/", () => {
+  // The package exports `./generated/*` (a package's exports cannot leave its folder), its build
+  // compiles it into dist/generated/, and its files import it as their `generated` room; the files
+  // live once, where buf.gen.yaml writes them. The walk above does not follow the link.
+  const links: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) links.push(`${shown(full)} -> ${readlinkSync(full)}`);
+      else if (entry.isDirectory() && !["dist", "node_modules"].includes(entry.name)) walk(full);
+    }
+  };
+  for (const pkg of Object.keys(packages)) walk(path.join(repoRoot, pkg));
+  assert.deepEqual(links, ["runtime/generated -> ../generated"]);
+  assert.ok(lstatSync(path.join(repoRoot, "generated")).isDirectory(), "generated/ is a folder at the top level");
+});
 
 it("the CLI's top level holds only the entry", () => {
   const files = readdirSync(path.join(repoRoot, "cli"), { withFileTypes: true })

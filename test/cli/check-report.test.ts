@@ -6,7 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import { renderReport, type RuleResult } from "../../cli/check/conformance-report.js";
 import { renderToolsTable } from "../../cli/commands/schema-command.js";
 import { renderTable } from "../../cli/terminal/table.js";
-import { GetSchemaResponseSchema, RiskClass, ToolKind } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { GetSchemaResponseSchema, RiskClass, ToolKind } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { assertSnapshot, widestLine } from "../support/output-snapshot.js";
 
 /** Rows as a real run against the scaffold prints them (long sections, reasons and rule ids). */

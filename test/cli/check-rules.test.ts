@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { GetSchemaResponseSchema, ToolErrorCategory, ToolEventSchema, type ToolEvent } from "../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { GetSchemaResponseSchema, ToolErrorCategory, ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { resourceKeysRule } from "../../cli/check/schema-rules.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";

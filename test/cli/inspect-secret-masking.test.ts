@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { AttrType, ConfigAttributeSchema } from "../../runtime/generated/pluggableharness/config/v1/config_pb.js";
+import { AttrType, ConfigAttributeSchema } from "../../generated/pluggableharness/config/v1/config_pb.js";
 import { configAttributesFromWire, maskConfig, SecretKeeper, secretsSet } from "../../cli/inspect/secret-masking.js";
 
 const attributes = configAttributesFromWire([

@@ -4,7 +4,7 @@
 // forgets to redact shows the secret.
 import assert from "node:assert/strict";
 import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
-import { EventKind } from "../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { EventKind } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { defineConfig, defineProvider, defineTool, maxOutputChunkBytes, redactionMarker, ToolError, type RenderTreeInit } from "../../runtime/index.js";
 
 /** The configured secret: a quote, a slash, a backslash, a space, an ampersand and a non-ASCII letter make its forms differ. */

@@ -25,8 +25,8 @@ import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
 // The runtime by path, not "harness-tool": soak/mutation-check.mjs mutates a copy of it, which the
 // package name (node_modules is linked to this checkout's) would not reach.
-import { EventKind } from "../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { ConfigureRequestSchema } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { ConfigureRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   createToolService,
   defineConfig,

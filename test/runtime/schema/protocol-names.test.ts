@@ -1,7 +1,7 @@
 // The name↔enum tables of kind, risk and error category, derived from the generated enums.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { RiskClass, ToolErrorCategory, ToolKind } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { RiskClass, ToolErrorCategory, ToolKind } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { riskClasses, toolErrorCategories, toolErrorCategoryNames, toolKinds, toolSchemaFlagName, toolSchemaFlags } from "../../../runtime/index.js";
 
 it("kind and risk: the protocol names in wire order, both ways, the zero value unspecified", () => {

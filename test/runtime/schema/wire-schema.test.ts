@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { toBinary, fromBinary } from "@bufbuild/protobuf";
-import { SchemaType } from "../../../runtime/generated/pluggableharness/schema/v1/schema_pb.js";
-import { RiskClass, ToolKind, ToolSchemaSchema } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { SchemaType } from "../../../generated/pluggableharness/schema/v1/schema_pb.js";
+import { RiskClass, ToolKind, ToolSchemaSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   checkToolDeclaration,
   jsonSchemaFromWire,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
-import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { decodeRequest, jsonDepth, maxArgumentDepth, tooDeep } from "../../../runtime/service/calls/argument-depth.js";
 
 /** `depth` levels alternating lists and objects: [{"a": [{"a": ...}, 1], "b": true}, 1]. */

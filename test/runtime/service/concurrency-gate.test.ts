@@ -2,7 +2,7 @@
 // calls run in parallel, and a call stuck behind an orphaned handler gets concurrency_conflict.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineProvider, defineTool } from "../../../runtime/index.js";
 import { claimFor, ConcurrencyGate } from "../../../runtime/service/calls/concurrency-gate.js";
 import { pathSchema } from "./support/sample-tools.js";

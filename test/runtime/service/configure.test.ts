@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { ConfigureRequestSchema, ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConfigureRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
 import { createToolService, defineConfig } from "../../../runtime/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";

@@ -1,7 +1,7 @@
 // Describe reports ProducerRef{name, version, source, category TOOL, protocol_version 1}.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { Category } from "../../../runtime/generated/pluggableharness/common/v1/common_pb.js";
+import { Category } from "../../../generated/pluggableharness/common/v1/common_pb.js";
 import { createToolService, PROTOCOL_VERSION } from "../../../runtime/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 

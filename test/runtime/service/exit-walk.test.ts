@@ -14,7 +14,7 @@ import {
   EmitRequestSchema,
   LogRequestSchema,
   RunSessionRequestSchema,
-} from "../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+} from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import {
   ConfigureRequestSchema,
   ConfigureResponseSchema,
@@ -24,7 +24,7 @@ import {
   RenderResponseSchema,
   ToolEventSchema,
   type ToolEvent,
-} from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, maxOutputChunkBytes } from "../../../runtime/index.js";
 import { serviceErrorFrom } from "../../../runtime/transport/tool-service-handlers.js";
 import { statusDetailsTrailer } from "../../../runtime/errors/rpc-status-details.js";

@@ -2,9 +2,9 @@
 // created (before the handshake), naming the tool and the rule.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolKind } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
-import { AttrType } from "../../../runtime/generated/pluggableharness/config/v1/config_pb.js";
-import { HookPoint } from "../../../runtime/generated/pluggableharness/common/v1/common_pb.js";
+import { ToolKind } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import { AttrType } from "../../../generated/pluggableharness/config/v1/config_pb.js";
+import { HookPoint } from "../../../generated/pluggableharness/common/v1/common_pb.js";
 import {
   assembleProvider,
   createToolService,

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create, toBinary, type JsonObject } from "@bufbuild/protobuf";
-import { ToolErrorSchema } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import {
   boundedMessage,
   clipText,

@@ -2,7 +2,7 @@
 // error in details; process_crashed cannot be constructed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, ToolError, toolErrorCategoryNames } from "../../../runtime/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";

@@ -2,7 +2,7 @@
 // exit_status at most once and only for process-backed tools, which must emit it; order kept.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { OutputStream, ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { OutputStream, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../../runtime/index.js";
 import { echo, exec, providerWith, stream } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";

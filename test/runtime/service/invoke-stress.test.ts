@@ -2,7 +2,7 @@
 // exactly one terminal event (none when cancelled), of the category its behaviour prescribes.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineProvider, ToolError } from "../../../runtime/index.js";
 import { dataTool } from "./support/sample-tools.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";

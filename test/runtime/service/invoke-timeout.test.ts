@@ -2,7 +2,7 @@
 // result is dropped. Small timeouts, no wall-clock bounds asserted.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../../runtime/index.js";
 import { dataTool, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";

@@ -1,7 +1,7 @@
 // Invoke: an unknown tool, arguments failing input_schema, and a result failing output_schema.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../../runtime/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import { EventKind } from "../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { LogLevel } from "../../../runtime/generated/pluggableharness/log/v1/log_pb.js";
-import { ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { LogLevel } from "../../../generated/pluggableharness/log/v1/log_pb.js";
+import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, isToolError } from "../../../runtime/index.js";
 import type { KernelClient } from "../../../runtime/service/kernel/kernel-client.js";
 import { echo, providerWith } from "./support/sample-tools.js";

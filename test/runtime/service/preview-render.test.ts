@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { PreviewRequestSchema, RenderRequestSchema, ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { PreviewRequestSchema, RenderRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
 import { createToolService, defineProvider, defineTool, ToolError, type PreviewContext } from "../../../runtime/index.js";
 import { echo, providerWith, textSchema } from "./support/sample-tools.js";

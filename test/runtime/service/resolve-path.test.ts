@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { ConfigureRequestSchema, ToolErrorCategory } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { ConfigureRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineConfig, ToolError } from "../../../runtime/index.js";
 import { prepareRoots, resolveToolPath } from "../../../runtime/service/calls/resolve-path.js";
 import { pathSchema, providerWith } from "./support/sample-tools.js";

@@ -12,8 +12,8 @@ import {
   EmitRequestSchema,
   LogRequestSchema,
   RunSessionRequestSchema,
-} from "../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+} from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError } from "../../../runtime/testing/index.js";
 import { redactionMarker } from "../../../runtime/index.js";
 import { eventually } from "../interop/process-state.js";

@@ -8,7 +8,7 @@ import {
   type EmitRequest,
   type LogRequest,
   type RunSessionRequest,
-} from "../../../../runtime/generated/pluggableharness/kernel/v1/kernel_pb.js";
+} from "../../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { KernelClient } from "../../../../runtime/service/kernel/kernel-client.js";
 
 /** The fake and what it recorded. */

@@ -1,6 +1,6 @@
 // A fake InvokeSink that records every event, and helpers to build Invoke requests.
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { InvokeRequestSchema, type InvokeRequest, type ToolError, type ToolEvent } from "../../../../runtime/generated/pluggableharness/tool/v1/tool_pb.js";
+import { InvokeRequestSchema, type InvokeRequest, type ToolError, type ToolEvent } from "../../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { InvokeSink } from "../../../../runtime/index.js";
 
 /** A sink recording events, with a cancel() standing in for the kernel closing the stream. */
