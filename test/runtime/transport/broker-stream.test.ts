@@ -80,6 +80,13 @@ describe(`${hostLabels.go}: a second broker stream on go-plugin's own connection
       const h = await start("go", fake);
       const go = h.go as GoHost;
       try {
+        // go-plugin opens its broker stream from a goroutine after Dispense: a callback that
+        // reaches the host's broker proves its stream is the first, so the one below is the second.
+        await h.host.invoke({ id: "b", toolName: "log", arguments: { message: "over go-plugin's broker first" }, callContext: ctx });
+        assert.ok(
+          (await h.host.callbackCalls()).log.some((r) => r.entry?.message === "over go-plugin's broker first"),
+          "the host's broker stream is open before the second one",
+        );
         const refused = await go.request({ op: "secondBrokerStream", messages: garbage.map((m) => Buffer.from(m).toString("base64")) });
         assert.equal(refused.code, "AlreadyExists", `refused: ${JSON.stringify(refused)}`);
         await new Promise((resolve) => setTimeout(resolve, 600));
