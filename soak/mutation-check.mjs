@@ -99,7 +99,7 @@ const mutations = [
     "const cleanup = () => {};",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
-    ["runtime/transport/serve-go-plugin.ts", "      server.forceShutdown();\n      return finish(0);", "      return finish(0);"],
+    ["runtime/transport/provider-life.ts", "    server.forceShutdown();\n    return this.finish(0);", "    return this.finish(0);"],
   ],
   [
     "JSON-escaped secrets not redacted",
