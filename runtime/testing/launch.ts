@@ -200,8 +200,7 @@ async function awaitHandshake(
     if (!hostCertificate && handshake.serverCertificate) throw new Error(`the provider sent a certificate, but the host did not ask for AutoMTLS: ${line}`);
     return { handshake, tls };
   } catch (error) {
-    started.child.kill("SIGKILL");
-    await started.exited;
+    await killBeforeHandshake(started);
     await receiver?.close();
     // A line that is no handshake (a start failure's reason, say): the stderr behind it, as the
     // kernel's log would show it.
@@ -210,6 +209,22 @@ async function awaitHandshake(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Ends a provider that never completed the handshake. Waits for the process itself, not for its
+ * pipes: a wrapper script that started the provider without `exec` leaves a grandchild holding
+ * stdout and stderr open, and waiting for them would outlast the handshake timeout by as long as
+ * the grandchild lives. Our ends of the pipes are closed instead.
+ */
+async function killBeforeHandshake(started: StartedProcess): Promise<void> {
+  const { child } = started;
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGKILL");
+  await exited;
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  await started.exited;
 }
 
 /** As go-plugin's host: the broker stream opened right after connecting, the callback server announced on broker ID 1. */
