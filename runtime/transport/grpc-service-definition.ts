@@ -62,7 +62,7 @@ export function rawMethod(path: string, shape: { requestStream: boolean; respons
 
 /**
  * go-plugin's services and grpc health, as raw-bytes definitions (messages in go-plugin-messages.ts).
- * The paths are the generated service descriptors' (vendor-proto/), which test/transport/wire-codecs.test.ts
+ * The paths are the generated service descriptors' (vendor-proto/), which test/runtime/transport/wire-codecs.test.ts
  * checks; written out here so that start-up boots none of those descriptors.
  */
 export const goPluginServices = {
