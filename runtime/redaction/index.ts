@@ -5,4 +5,4 @@
  * same marker. A provider never needs this: serve() applies these rules at every exit itself.
  */
 export { collectSecrets, minimumSubstringSecretLength } from "./collect-secrets.js";
-export { createRedactor, redactionMarker, type SecretRedactor } from "./redact-secrets.js";
+export { createRedactor, redactionMarker, secretForms, type SecretRedactor } from "./redact-secrets.js";

@@ -44,8 +44,11 @@ export interface StreamRedactor {
   flush(): Uint8Array;
 }
 
-/** The forms in which a secret may appear in text: raw, JSON-escaped, URL-encoded. */
-function variantsOf(secret: string): string[] {
+/**
+ * The forms in which a secret may appear in text: raw, JSON-escaped, URL-encoded. The one list:
+ * the redactor here and the supervisor's byte filter (runtime/supervisor) both match these.
+ */
+export function secretForms(secret: string): string[] {
   const out = new Set<string>([secret]);
   out.add(JSON.stringify(secret).slice(1, -1));
   // A JSON text that was itself JSON-escaped (a stringified details object inside a message).
@@ -151,7 +154,7 @@ export function createRedactor(secrets: Iterable<string>): SecretRedactor {
   for (const secret of secrets) {
     if (secret === "") continue;
     whole.add(secret);
-    if (secret.length >= minimumSubstringSecretLength) for (const v of variantsOf(secret)) needles.add(v);
+    if (secret.length >= minimumSubstringSecretLength) for (const v of secretForms(secret)) needles.add(v);
   }
   if (whole.size === 0) return identity;
   // Longest first only matters for readability of the ranges; merging makes the result order-free.

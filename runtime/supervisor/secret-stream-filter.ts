@@ -4,27 +4,17 @@
  * tail that is the beginning of a secret, so a secret split across writes (or written by two
  * processes sharing the pipe, one half each) is still caught, and ordinary lines pass at once.
  *
- * The supervisor loads nothing but Node's built-ins (its start-up is on the kernel's handshake
- * path), so this is not runtime/redaction/redact-secrets.ts: it matches the same forms (raw,
- * JSON-escaped once and twice, URL-encoded) on bytes, and skips secrets shorter than the service's
- * minimum (those are only replaced where a whole string equals them, which a byte stream has not).
+ * It matches the redactor's forms of a secret and its marker (runtime/redaction), on bytes, and
+ * skips secrets shorter than the service's minimum (those are only replaced where a whole string
+ * equals them, which a byte stream has not).
  */
+import { minimumSubstringSecretLength, redactionMarker, secretForms } from "../redaction/index.js";
 
-/** What replaces a secret: the service's marker (runtime/redaction/redact-secrets.ts redactionMarker). */
-const marker = Buffer.from("[REDACTED]");
-/** runtime/redaction/collect-secrets.ts minimumSubstringSecretLength. */
-const minimumLength = 4;
+const marker = Buffer.from(redactionMarker);
 
 /** The forms of a secret, as the bytes that would appear in a stream. */
 function formsOf(secret: string): Buffer[] {
-  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1)]);
-  forms.add(JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
-  try {
-    forms.add(encodeURIComponent(secret));
-  } catch {
-    // A lone surrogate cannot be URL-encoded; the raw form is still covered.
-  }
-  return [...forms].map((form) => Buffer.from(form, "utf8"));
+  return secretForms(secret).map((form) => Buffer.from(form, "utf8"));
 }
 
 /** The secrets one supervisor knows; shared by its stream filters. */
@@ -35,7 +25,7 @@ export class SecretSet {
   /** Adds secrets (never forgets one: a rotated key stays redacted). */
   learn(secrets: Iterable<string>): void {
     for (const secret of secrets) {
-      if (typeof secret !== "string" || secret.length < minimumLength || this.#known.has(secret)) continue;
+      if (typeof secret !== "string" || secret.length < minimumSubstringSecretLength || this.#known.has(secret)) continue;
       this.#known.add(secret);
       this.#forms.push(...formsOf(secret));
     }
