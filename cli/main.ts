@@ -9,6 +9,8 @@ import { checkCommandDefinition } from "./commands/check-command.js";
 import { initCommandDefinition } from "./commands/init-command.js";
 import { inspectCommandDefinition } from "./commands/inspect-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
+import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.js";
+import { diffCommandDefinition } from "./commands/diff-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
@@ -33,6 +35,8 @@ export const commands: readonly CommandDefinition[] = [
   syncCommandDefinition,
   bundleCommandDefinition,
   inspectCommandDefinition,
+  kernelConfigCommandDefinition,
+  diffCommandDefinition,
 ];
 
 async function run(argv: readonly string[], streams: CommandStreams): Promise<number> {

@@ -111,7 +111,9 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     provider: ["terminal"],
     check: ["provider", "terminal"],
     inspect: ["provider", "terminal"],
-    commands: ["provider", "check", "inspect", "sync", "templates", "terminal"],
+    "kernel-config": [],
+    diff: ["provider", "terminal"],
+    commands: ["provider", "check", "diff", "inspect", "kernel-config", "sync", "templates", "terminal"],
     ".": ["commands", "terminal", "templates"],
   },
 };
