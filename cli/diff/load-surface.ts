@@ -54,6 +54,12 @@ function bufModules(bufYaml: string): string[] {
   return [...bufYaml.matchAll(/^\s*-\s*path:\s*(\S+)\s*$/gm)].map((m) => m[1] as string);
 }
 
+/** What the workspace generates: its buf.gen.yaml's input directory, else its first module. */
+function generateInput(workspace: string): string {
+  const read = (file: string) => (existsSync(path.join(workspace, file)) ? readFileSync(path.join(workspace, file), "utf8") : "");
+  return /^\s*-\s*directory:\s*(\S+)\s*$/m.exec(read("buf.gen.yaml"))?.[1] ?? bufModules(read("buf.yaml"))[0] ?? "proto";
+}
+
 /**
  * Generates the buf workspace `workspace` (its modules other than `sourceModules` are linked from
  * `linkFrom`) with `projectRoot`'s buf and protoc-gen-harness-tool into a folder under the project's
@@ -74,13 +80,10 @@ async function surfaceFromWorkspace(workspace: string, label: string, projectRoo
       template,
       JSON.stringify({
         version: "v2",
-        plugins: [{ local: [process.execPath, bin("protoc-gen-harness-tool")], out: path.join(out, "gen"), opt: ["target=ts", "import_extension=js"] }],
+        plugins: [{ local: [process.execPath, bin("protoc-gen-harness-tool")], strategy: "all", out: path.join(out, "gen"), opt: ["target=ts", "import_extension=js"] }],
       }),
     );
-    const input =
-      /^\s*-\s*directory:\s*(\S+)\s*$/m.exec(
-        existsSync(path.join(workspace, "buf.gen.yaml")) ? readFileSync(path.join(workspace, "buf.gen.yaml"), "utf8") : "",
-      )?.[1] ?? "proto";
+    const input = generateInput(workspace);
     const run = spawnSync(bin("buf"), ["generate", input, "--template", template], { cwd: workspace, encoding: "utf8" });
     if (run.status !== 0) throw new UsageError(`${label}: buf generate failed: ${(run.stderr || String(run.error)).trim().split("\n")[0]}`);
     // ES modules, as the generated code and the main below are written.
