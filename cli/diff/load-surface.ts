@@ -80,7 +80,9 @@ async function surfaceFromWorkspace(workspace: string, label: string, projectRoo
       template,
       JSON.stringify({
         version: "v2",
-        plugins: [{ local: [process.execPath, bin("protoc-gen-harness-tool")], strategy: "all", out: path.join(out, "gen"), opt: ["target=ts", "import_extension=js"] }],
+        plugins: [
+          { local: [process.execPath, bin("protoc-gen-harness-tool")], strategy: "all", out: path.join(out, "gen"), opt: ["target=ts", "import_extension=js"] },
+        ],
       }),
     );
     const input = generateInput(workspace);
