@@ -88,8 +88,9 @@ function defaultLiteral(a: ConfigAttribute): string | undefined {
 
 /**
  * The lines of one attribute, indented by `indent`: its description and facts as comments, then
- * `name = value`. Required and sensitive attributes are written; the others are commented out, with
- * their default when they have one, since leaving them out is the same as writing the default.
+ * `name = value`. Required attributes are written; the others are commented out (an optional
+ * sensitive one too: the kernel fails on an unset variable), with their default when they have
+ * one, since leaving them out is the same as writing the default.
  */
 function attributeLines(a: ConfigAttribute, indent: string, envPath: readonly string[]): string[] {
   const description = a.description.trim();
@@ -99,7 +100,7 @@ function attributeLines(a: ConfigAttribute, indent: string, envPath: readonly st
   if (dflt !== undefined) facts.push(`default ${dflt}`);
   if (a.sensitive) facts.push('sensitive: exactly env("…"), never a literal');
   lines.push(`${indent}# ${facts.join(", ")}`);
-  const written = a.required || a.sensitive;
+  const written = a.required;
   const lead = written ? indent : `${indent}# `;
   if (a.sensitive) {
     lines.push(`${lead}${a.name} = env("${secretVariable(...envPath, a.name)}")`);
@@ -116,7 +117,7 @@ function attributeLines(a: ConfigAttribute, indent: string, envPath: readonly st
 /** agent.hcl's part: the required_providers entry and the provider block. */
 export function renderAgentConfig(target: KernelConfigTarget): string {
   const attributes = target.config?.attributes ?? [];
-  const body = attributes.flatMap((a) => attributeLines(a, "  ", [target.name]));
+  const body = attributes.flatMap((a, i) => [...(i > 0 ? [""] : []), ...attributeLines(a, "  ", [target.name])]);
   return [
     `# agent.hcl: the ${target.name} provider. The kernel checks its lock file entry before launching it`,
     `# and decodes the provider block against the provider's ConfigSchema.`,

@@ -27,34 +27,12 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import {
-  goTestEnvironment,
-  goVersion,
-  installHarnessGoFiles,
-  KernelUnavailable,
-  locateSnapshot,
-  unpackKernel,
-  type KernelSnapshot,
-  type KernelTree,
-} from "./kernel-snapshot.js";
+import { goTestEnvironment, goVersion, installHarnessGoFiles, kernelOrSkip, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
 /** Set only in `go test`'s environment: whether it reaches a provider shows what go-plugin passes on. */
 const hostOnlyVariable = "HARNESS_TOOL_KERNEL_HOST_ONLY";
-const requireKernel = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
-
-/** The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when the kernel is required. */
-function kernelOrSkip(): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
-  try {
-    return { snapshot: locateSnapshot(), goVersion: goVersion() };
-  } catch (error) {
-    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
-    if (requireKernel) return { failure: new Error(`the kernel-launch test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
-    return { skip: error.message };
-  }
-}
-
 /** The scratch folder and web server of the examples' scenarios. */
 async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; server: Server }> {
   const root = path.join(dir, "root");
@@ -113,7 +91,7 @@ function report(tree: KernelTree, run: GoTestRun, seconds: number): void {
   for (const line of run.notes) console.log(`# note: ${line}`);
 }
 
-const kernel = kernelOrSkip();
+const kernel = kernelOrSkip("kernel-launch");
 
 test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", {
   skip: "skip" in kernel ? kernel.skip : false,

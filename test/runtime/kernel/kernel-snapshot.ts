@@ -69,6 +69,21 @@ export function locateSnapshot(env: NodeJS.ProcessEnv = process.env): KernelSnap
   return { file, commit, sha256 };
 }
 
+/**
+ * The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when the
+ * kernel is required (HARNESS_TOOL_REQUIRE_INTEROP=1, as .ci/run sets it). `test` names the test.
+ */
+export function kernelOrSkip(test: string): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
+  try {
+    return { snapshot: locateSnapshot(), goVersion: goVersion() };
+  } catch (error) {
+    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
+    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      return { failure: new Error(`the ${test} test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
+    return { skip: error.message };
+  }
+}
+
 /** The machine's Go version (`go1.26.8`), or why it cannot build the kernel. */
 export function goVersion(): string {
   const result = spawnSync("go", ["env", "GOVERSION"], { encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local" } });
