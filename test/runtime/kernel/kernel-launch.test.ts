@@ -27,7 +27,7 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, goVersion, installHarnessGoFiles, kernelOrSkip, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
