@@ -3,9 +3,10 @@
  * judged for the model, the result's consumers, the kernel's gate and the operator's agent.hcl;
  * exit 1 while a breaking or risk-raising change is not accepted with `--allow`.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { toJsonString } from "@bufbuild/protobuf";
-import { GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { type GetSchemaResponse, GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "./command-definition.js";
 import { loadSurface } from "../diff/load-surface.js";
 import { changeClasses, diffSurfaces, isBlocking, type SurfaceChange } from "../diff/surface-diff.js";
@@ -29,6 +30,12 @@ export function renderChangesTable(changes: readonly SurfaceChange[], allowed: R
       ],
     },
   );
+}
+
+/** Writes `surface` as a GetSchema snapshot, as `harness-tool schema --json` prints it. */
+function writeSnapshot(file: string, surface: GetSchemaResponse): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  writeFileSync(file, `${toJsonString(GetSchemaResponseSchema, surface, { prettySpaces: 2 })}\n`);
 }
 
 /** What `--allow` gave: ids separated by commas, each given once or more. */
@@ -58,6 +65,12 @@ export interface DiffOptions {
 /** Runs the command; resolves to the exit code (1 while a blocking change is not allowed). */
 export async function diffCommand(oldSpec: string, newSpec: string, options: DiffOptions): Promise<number> {
   const allowed = allowedIds(options.allow);
+  if (options.update !== undefined && path.resolve(options.update) === path.resolve(oldSpec) && !existsSync(oldSpec)) {
+    // The first snapshot: nothing to compare with yet.
+    writeSnapshot(options.update, (await loadSurface(newSpec)).surface);
+    options.out.write(`wrote ${options.update}, the first snapshot of the tool surface: commit it\n`);
+    return 0;
+  }
   const before = await loadSurface(oldSpec);
   const after = await loadSurface(newSpec);
   const changes = diffSurfaces(before.surface, after.surface);
@@ -82,7 +95,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, options: Dif
     return 1;
   }
   if (options.update !== undefined) {
-    writeFileSync(options.update, `${toJsonString(GetSchemaResponseSchema, after.surface, { prettySpaces: 2 })}\n`);
+    writeSnapshot(options.update, after.surface);
     if (!options.json) options.out.write(`wrote ${options.update}\n`);
   }
   return 0;

@@ -12,15 +12,21 @@ export type TemplateValues = { readonly [key: string]: string };
 const placeholder = /\{\{(\w+)\}\}/g;
 
 /**
- * `text` with every `{{key}}` replaced by its value; in a `.json` file the value is escaped as a
- * JSON string's contents (the template puts the quotes). A placeholder without a value is a bug in
- * the template or the caller: it throws, naming `where`.
+ * `text` with every `{{key}}` replaced by its value; in a `.json` or `.hcl` file the value is
+ * escaped as a string's contents (the template puts the quotes; HCL takes JSON's escapes, and `$${`
+ * and `%%{` for a literal `${` and `%{`). A placeholder without a value is a bug in the template or
+ * the caller: it throws, naming `where`.
  */
 export function fillTemplate(text: string, values: TemplateValues, where: string): string {
   const json = where.endsWith(".json");
+  const hcl = where.endsWith(".hcl");
   return text.replace(placeholder, (_match, key: string) => {
     const value = values[key];
     if (value === undefined) throw new Error(`${where}: the template names {{${key}}}, which has no value`);
+    if (hcl)
+      return JSON.stringify(value)
+        .slice(1, -1)
+        .replace(/([$%])\{/g, "$1$1{");
     return json ? JSON.stringify(value).slice(1, -1) : value;
   });
 }

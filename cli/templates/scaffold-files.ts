@@ -100,6 +100,7 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     name: spec.name,
     pascal: pascalCase(spec.name),
     dashName: spec.name.replace(/_/g, "-"),
+    upperName: spec.name.toUpperCase(),
     source: spec.source,
     directory: spec.directory,
     protobufVersion,

@@ -9,7 +9,7 @@
 // kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -242,6 +242,34 @@ describe("harness-tool init, end to end", () => {
     );
     assert.equal(inspect.state.configState.status, "accepted");
     assert.equal(inspect.code, 0, inspect.err);
+  });
+
+  it("keeps the kernel's config and the tool surface beside the provider: kernel/*.hcl as kernel-config writes them, schema/tools.json guarded by diff", () => {
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    // init's kernel files are what kernel-config writes from the built provider's Describe and ConfigSchema.
+    const written = path.join(dir, "kernel-config");
+    run(bin, ["kernel-config", "dist/provider.mjs", "--out-dir", written], repo);
+    for (const file of ["agent.hcl", "config.hcl"]) {
+      assert.equal(readFileSync(path.join(repo, "kernel", file), "utf8"), readFileSync(path.join(written, file), "utf8"), `kernel/${file}`);
+    }
+    // The quickstart's npm run build wrote the surface the provider serves.
+    const snapshot = path.join(repo, "schema/tools.json");
+    const recorded = readFileSync(snapshot, "utf8");
+    assert.equal(recorded, run(bin, ["schema", "dist/provider.mjs", "--json"], repo));
+    // A risk raised: the build fails naming the change, the snapshot stays, npm test fails until it is accepted.
+    const protoFile = path.join(repo, "proto/notes/v1/notes.proto");
+    writeFileSync(protoFile, readFileSync(protoFile, "utf8").replace("risk: RISK_CLASS_LOW", "risk: RISK_CLASS_HIGH"));
+    run("npm", ["run", "generate"], repo);
+    const build = spawnSync("npm", ["run", "build"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(build.status, 0, build.stdout);
+    assert.match(build.stdout, /^risk +risk-raised +save_note +low → high$/m);
+    assert.match(build.stderr, /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m);
+    assert.equal(readFileSync(snapshot, "utf8"), recorded);
+    const drifted = spawnSync("npm", ["test"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(drifted.status, 0);
+    assert.match(drifted.stdout, /the provider's tool surface differs from schema\/tools\.json/);
+    run(bin, ["diff", "schema/tools.json", "dist/provider.mjs", "--allow", "risk-raised:save_note", "--update", "schema/tools.json"], repo);
+    assert.match(run("npm", ["test"], repo), /# fail 0/);
   });
 
   describeProviderInterop({

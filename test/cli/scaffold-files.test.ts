@@ -59,6 +59,8 @@ describe("scaffoldFiles", () => {
         "buf.gen.yaml",
         "buf.yaml",
         "dev-config.json",
+        "kernel/agent.hcl",
+        "kernel/config.hcl",
         "package.json",
         "proto/my_notes/v1/my_notes.proto",
         "src/handlers.ts",
@@ -77,6 +79,9 @@ describe("scaffoldFiles", () => {
       assert.equal(pkg.devDependencies[harnessToolPackages.plugin], packages.plugin);
       assert.equal(pkg.devDependencies[harnessToolPackages.cli], packages.cli);
       assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: [directory] });
+      // The dev_overrides path is an HCL string: the quotes escaped as JSON's are.
+      assert.ok(files.get("kernel/config.hcl")?.includes(`my_notes = ${JSON.stringify(`${directory}/dist/provider.mjs`)}`), files.get("kernel/config.hcl"));
+      assert.match(files.get("kernel/agent.hcl") ?? "", /^ {2}# api_token = env\("MY_NOTES_API_TOKEN"\)$/m);
       const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
       const handlers = files.get("src/handlers.ts") ?? "";
       assert.match(proto, /service MyNotesService \{/);

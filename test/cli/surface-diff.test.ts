@@ -159,12 +159,19 @@ describe("harness-tool diff", () => {
     assert.deepEqual(report.blocking, ["tool-removed:delete_item", "input-required-added:read_item.owner", "config-sensitive-cleared:config.token"]);
   });
 
-  it("a compatible change alone: exit 0; --update writes the new surface only when nothing blocks", async () => {
+  it("a compatible change alone: exit 0; --update writes the new surface only when nothing blocks, or when there is no snapshot yet", async () => {
     const file = snapshot("accepted", surfaces.get("before")!);
     const added = snapshot("added", surfaces.get("tool_added")!);
     const run = await cli(["diff", file, added, "--update", file]);
     assert.equal(run.code, 0, run.err);
     assert.deepEqual(await cli(["diff", file, added]), { code: 0, out: "no changes\n", err: "" });
+    const first = path.join(scratch, "first/tools.json");
+    assert.deepEqual(await cli(["diff", first, added, "--update", first]), {
+      code: 0,
+      out: `wrote ${first}, the first snapshot of the tool surface: commit it\n`,
+      err: "",
+    });
+    assert.equal(readFileSync(first, "utf8"), readFileSync(added, "utf8"));
     const blocked = await cli(["diff", file, snapshot("removed", surfaces.get("tool_removed")!), "--update", file]);
     assert.equal(blocked.code, 1);
     assert.equal(readFileSync(file, "utf8"), readFileSync(added, "utf8"), "a blocked diff leaves the snapshot as it was");

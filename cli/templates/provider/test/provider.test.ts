@@ -1,8 +1,11 @@
 // Launches the built provider (dist/provider.mjs) exactly as the kernel does (go-plugin handshake, broker, Shutdown)
 // and calls its tools. Run `npm run build` first; `npm test` runs the compiled tests.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
+import { toJsonString } from "@bufbuild/protobuf";
+import { GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
 import packageJson from "../package.json" with { type: "json" };
 import { handlers } from "../src/handlers.js";
@@ -27,6 +30,15 @@ describe("the {{name}} provider", () => {
     const handlerTools = Object.keys(handlers).map((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
     assert.ok(schema.tools.length > 0);
     assert.deepEqual(schema.tools.map((t) => t.name).sort(), handlerTools.sort());
+  });
+
+  it("serves the tool surface schema/tools.json records", async () => {
+    // `npm run build` updates the snapshot for a compatible change; a breaking or risk-raising one
+    // waits until `npx harness-tool diff schema/tools.json dist/provider.mjs --allow <ids> --update
+    // schema/tools.json` accepts it, and this test fails meanwhile.
+    const recorded = readFileSync(new URL("../../schema/tools.json", import.meta.url), "utf8");
+    const served = `${toJsonString(GetSchemaResponseSchema, await provider.getSchema(), { prettySpaces: 2 })}\n`;
+    assert.ok(served === recorded, "the provider's tool surface differs from schema/tools.json: run npm run build, and accept what it reports");
   });
 
   it("reports package.json's version in Describe", async () => {
