@@ -13,7 +13,6 @@
  * Skips only when `go` or the snapshot is missing and HARNESS_TOOL_REQUIRE_INTEROP is not "1".
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +20,7 @@ import { test } from "node:test";
 import { repoRoot } from "../../support/buf.js";
 import { cli } from "../../cli/support/run-cli.js";
 import { outcomeLines, parseGoTestJson } from "./go-test-events.js";
-import { goTestEnvironment, kernelOrSkip, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import { goTestEnvironment, kernelOrSkip, runGo, unpackKernel } from "./kernel-snapshot.js";
 
 const fixture = "test/runtime/kernel/fixtures/config-provider.ts";
 const goPackage = "internal/harnesstoolconfig";
@@ -31,23 +30,6 @@ const kernel = kernelOrSkip("kernel-config");
 function uncommentAll(agentHcl: string): string {
   const once = agentHcl.replace(/^(\s*)# (?=\w+ = |\}|\s)/gm, "$1");
   return once === agentHcl ? once : uncommentAll(once);
-}
-
-/** Runs `go test -json` on our package in the kernel's tree. */
-function goTest(tree: KernelTree, manifest: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("go", ["test", "-count=1", "-json", "-v", `./${goPackage}/`], {
-      cwd: tree.moduleRoot,
-      env: goTestEnvironment(tree, { HARNESS_TOOL_CONFIG_MANIFEST: manifest }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code }));
-  });
 }
 
 test("kernel-config's output through the kernel's config bridge and global config loader", { skip: "skip" in kernel ? kernel.skip : false }, async (t) => {
@@ -125,9 +107,14 @@ test("kernel-config's output through the kernel's config bridge and global confi
   };
   assert.notEqual(uncommentAll(agentHcl), agentHcl);
   assert.ok(manifest.cases[2]!.file && readFileSync(manifest.cases[2]!.file, "utf8").includes(literal));
-  writeFileSync(path.join(dir, "manifest.json"), JSON.stringify(manifest));
+  const manifestFile = path.join(dir, "manifest.json");
+  writeFileSync(manifestFile, JSON.stringify(manifest));
 
-  const result = await goTest(tree, path.join(dir, "manifest.json"));
+  const result = await runGo(
+    tree,
+    ["test", "-count=1", "-json", "-v", `./${goPackage}/`],
+    goTestEnvironment(tree, { HARNESS_TOOL_CONFIG_MANIFEST: manifestFile }),
+  );
   const run = parseGoTestJson(result.stdout);
   for (const line of outcomeLines(run.tests)) console.log(line);
   const ours = run.tests.filter((o) => o.name.startsWith("TestHarnessToolConfig_"));

@@ -17,7 +17,6 @@
  * (.ci/run sets it): there, that is a failure.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,7 +26,7 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGo, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
@@ -50,24 +49,6 @@ async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; se
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { world: { root, webOrigin: `http://127.0.0.1:${port}` }, server };
-}
-
-/** Runs `go test -json` in the kernel's tree; resolves with its stdout, stderr and exit code. */
-function runGoTest(tree: KernelTree, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    // -count=1: the providers must really run, never a cached result.
-    const child = spawn("go", ["test", "-tags", "integration", "-count=1", "-json", "-timeout", "10m", "./internal/pluginruntime/..."], {
-      cwd: tree.moduleRoot,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
-  });
 }
 
 /** Prints the run's counts, each test's outcome and the scenarios' notes as `# ` lines. */
@@ -113,7 +94,12 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
   mkdirSync(tmp);
 
   const started = performance.now();
-  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }));
+  // -count=1: the providers must really run, never a cached result.
+  const result = await runGo(
+    tree,
+    ["test", "-tags", "integration", "-count=1", "-json", "-timeout", "10m", "./internal/pluginruntime/..."],
+    goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }),
+  );
   const run = parseGoTestJson(result.stdout);
   report(tree, run, (performance.now() - started) / 1000);
 

@@ -5,7 +5,7 @@
  * Go files (test/runtime/kernel/go/*.go.txt) inside internal/pluginruntime/. Nothing of the kernel is
  * copied into this repository.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -182,4 +182,17 @@ export function goTestEnvironment(tree: KernelTree, extra: { readonly [name: str
     if (["PATH", "HOME", "TMPDIR"].includes(name) || name.startsWith("GO") || /^(https?|no)_proxy$/i.test(name)) env[name] = value;
   }
   return { ...env, GOCACHE: tree.goCache, GOTOOLCHAIN: "local", GOFLAGS: [env.GOFLAGS, "-mod=readonly"].filter(Boolean).join(" "), ...extra };
+}
+
+/** Runs `go <args>` in the kernel's tree with `env`; resolves with its stdout, stderr and exit code. */
+export function runGo(tree: KernelTree, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("go", args, { cwd: tree.moduleRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
+  });
 }
