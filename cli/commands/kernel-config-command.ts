@@ -22,8 +22,8 @@ export interface KernelConfigOptions {
 }
 
 /**
- * The local build dev_overrides points at: the file given, or a folder's dist/provider.mjs
- * (what `npm run build` makes); the kernel launches only executables, so never a source entry.
+ * The local build dev_overrides points at: the file given, or for a folder or its src/ entry the
+ * dist/provider.mjs `npm run build` makes; the kernel launches only executables, never a source entry.
  */
 function localBuild(given: string): string {
   const resolved = path.resolve(given);
@@ -34,12 +34,16 @@ function localBuild(given: string): string {
     // A bare name found on PATH: the kernel would need its full path; --dev-path gives it.
   }
   if (isFolder) return path.join(resolved, "dist/provider.mjs");
-  if (/\.(c|m)?ts$/.test(resolved)) return path.join(path.dirname(path.dirname(resolved)), "dist/provider.mjs");
+  if (/\.(c|m)?ts$/.test(resolved)) {
+    if (path.basename(path.dirname(resolved)) === "src") return path.join(path.dirname(path.dirname(resolved)), "dist/provider.mjs");
+    throw new UsageError(`the kernel launches an executable, not ${given}: give the built one with --dev-path, e.g. --dev-path dist/provider.mjs`);
+  }
   return resolved;
 }
 
 /** Launches the provider, asks who it is and what it accepts; resolves to the exit code. */
 export async function kernelConfigCommand(provider: ProviderCommand, given: string, options: KernelConfigOptions): Promise<number> {
+  const devPath = options.devPath !== undefined ? path.resolve(options.devPath) : localBuild(given);
   const launched = await launchProvider(provider);
   let target: KernelConfigTarget;
   try {
@@ -59,7 +63,7 @@ export async function kernelConfigCommand(provider: ProviderCommand, given: stri
       source,
       version: options.constraint ?? patchConstraint(version),
       config: schema.configSchema,
-      devPath: options.devPath !== undefined ? path.resolve(options.devPath) : localBuild(given),
+      devPath,
     };
   } finally {
     await launched.kill();

@@ -21,10 +21,12 @@ export interface KernelConfigTarget {
   readonly devPath: string;
 }
 
-/** The constraint that accepts `version` and later patch releases of it: `~> 1.2.3`. */
+/**
+ * The constraint that accepts `version` and later patch releases of it: `~> 1.2.3`; a prerelease
+ * or any other version exactly (`= 2.0.0-rc.1`: a prerelease matches only an exact constraint).
+ */
 export function patchConstraint(version: string): string {
-  const core = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-  return core ? `~> ${core[1]}.${core[2]}.${core[3]}` : `= ${version}`;
+  return /^\d+\.\d+\.\d+$/.test(version) ? `~> ${version}` : `= ${version}`;
 }
 
 /** The environment variable a sensitive attribute is read from: `NOTES_API_TOKEN`. */
