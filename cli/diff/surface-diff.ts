@@ -56,6 +56,7 @@ export const changeClasses = {
   "idempotent-claimed": "risk",
   "idempotent-dropped": "compatible",
   "streaming-changed": "compatible",
+  "description-changed": "compatible",
   "input-field-added": "compatible",
   "input-required-added": "breaking",
   "input-field-required": "breaking",
@@ -125,6 +126,8 @@ function diffTool(was: ToolSchema, now: ToolSchema): SurfaceChange[] {
   if (was.idempotent !== now.idempotent)
     out.push(change(now.idempotent ? "idempotent-claimed" : "idempotent-dropped", name, arrow(String(was.idempotent), String(now.idempotent))));
   if (was.streaming !== now.streaming) out.push(change("streaming-changed", name, arrow(String(was.streaming), String(now.streaming))));
+  // What the model reads to choose the tool: no call breaks, but its behaviour may change.
+  if (was.description !== now.description) out.push(change("description-changed", name, `${was.description.length} → ${now.description.length} characters`));
   out.push(...diffSchema(was.inputSchema, now.inputSchema, name, "input"));
   out.push(...diffSchema(was.outputSchema, now.outputSchema, name, "output"));
   return out;

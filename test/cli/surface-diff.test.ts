@@ -34,6 +34,7 @@ const expected: Record<string, readonly string[]> = {
   idempotent_claimed: ["idempotent-claimed:write_item"],
   idempotent_dropped: ["idempotent-dropped:read_item"],
   streaming_changed: ["streaming-changed:read_item"],
+  description_changed: ["description-changed:read_item"],
   input_field_added: ["input-field-added:read_item.fresh"],
   input_required_added: ["input-required-added:read_item.owner"],
   input_field_required: ["input-field-required:read_item.note"],
