@@ -61,10 +61,10 @@ function generateInput(workspace: string): string {
 }
 
 /**
- * Generates the buf workspace `workspace` (its modules other than `sourceModules` are linked from
- * `linkFrom`) with `projectRoot`'s buf and protoc-gen-harness-tool into a folder under the project's
- * node_modules (so the generated code resolves `harness-tool` as the provider does), writes a main
- * that serves the one provider it finds, and asks it for its surface.
+ * Generates the buf workspace `workspace` with `projectRoot`'s buf and protoc-gen-harness-tool
+ * (target=ts) into a folder under the project's node_modules, so the generated code resolves
+ * `harness-tool` as the provider does; serves the one provider it finds from a main beside it,
+ * launched as every command launches a `.ts` entry, and asks it for its surface.
  */
 async function surfaceFromWorkspace(workspace: string, label: string, projectRoot: string): Promise<GetSchemaResponse> {
   const bin = (name: string) => path.join(projectRoot, "node_modules/.bin", name);

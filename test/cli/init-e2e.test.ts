@@ -256,9 +256,17 @@ describe("harness-tool init, end to end", () => {
     const snapshot = path.join(repo, "schema/tools.json");
     const recorded = readFileSync(snapshot, "utf8");
     assert.equal(recorded, run(bin, ["schema", "dist/provider.mjs", "--json"], repo));
+    // The protos generated with the installed plugin and served give the built provider's surface.
+    assert.equal(run(bin, ["diff", "protos:.", "dist/provider.mjs"], repo), "no changes\n");
+    run("git", ["init", "-q"], repo);
+    run("git", ["add", "."], repo);
+    run("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "init"], repo);
     // A risk raised: the build fails naming the change, the snapshot stays, npm test fails until it is accepted.
     const protoFile = path.join(repo, "proto/notes/v1/notes.proto");
     writeFileSync(protoFile, readFileSync(protoFile, "utf8").replace("risk: RISK_CLASS_LOW", "risk: RISK_CLASS_HIGH"));
+    const fromGit = spawnSync(bin, ["diff", "git:HEAD", "protos:.", "--json"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
+    assert.equal(fromGit.status, 1, fromGit.stderr);
+    assert.deepEqual((JSON.parse(fromGit.stdout) as { blocking: string[] }).blocking, ["risk-raised:save_note"]);
     run("npm", ["run", "generate"], repo);
     const build = spawnSync("npm", ["run", "build"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
     assert.notEqual(build.status, 0, build.stdout);
