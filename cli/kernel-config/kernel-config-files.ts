@@ -97,7 +97,8 @@ function defaultLiteral(a: ConfigAttribute): string | undefined {
 function attributeLines(a: ConfigAttribute, indent: string, envPath: readonly string[]): string[] {
   const description = a.description.trim();
   const lines = description === "" ? [] : description.split("\n").map((line) => `${indent}# ${line}`.trimEnd());
-  const dflt = defaultLiteral(a);
+  // A sensitive attribute's default is a value like any secret: never printed.
+  const dflt = a.sensitive ? undefined : defaultLiteral(a);
   const facts = [attrTypeText[a.type], a.required ? "required" : "optional"];
   if (dflt !== undefined) facts.push(`default ${dflt}`);
   if (a.sensitive) facts.push('sensitive: exactly env("…"), never a literal');

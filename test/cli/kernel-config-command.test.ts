@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { patchConstraint, secretVariable } from "../../cli/kernel-config/kernel-config-files.js";
+import { create } from "@bufbuild/protobuf";
+import { AttrType, ConfigSchemaSchema } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
+import { patchConstraint, renderAgentConfig, secretVariable } from "../../cli/kernel-config/kernel-config-files.js";
 import { repoRoot } from "../support/buf.js";
 import { assertSnapshot } from "../support/output-snapshot.js";
 import { cli } from "./support/run-cli.js";
@@ -75,5 +77,18 @@ describe("harness-tool kernel-config", () => {
     assert.equal(patchConstraint("1.4.2"), "~> 1.4.2");
     assert.equal(patchConstraint("2.0.0-rc.1"), "= 2.0.0-rc.1");
     assert.equal(patchConstraint("dev"), "= dev");
+  });
+
+  it("never prints a sensitive attribute's default; escapes HCL templates in strings", () => {
+    const config = create(ConfigSchemaSchema, {
+      attributes: [
+        { name: "token", type: AttrType.STRING, sensitive: true, description: "A token.", defaultJson: '"hunter2-default"' },
+        { name: "greeting", type: AttrType.STRING, description: "", defaultJson: '"hi ${name} %{if x}"' },
+      ],
+    });
+    const text = renderAgentConfig({ name: "p", source: "github.com/a/p", version: "~> 1.0.0", config, devPath: "/p" });
+    assert.doesNotMatch(text, /hunter2/);
+    assert.match(text, /^ {2}# token = env\("P_TOKEN"\)$/m);
+    assert.match(text, /^ {2}# greeting = "hi \$\$\{name\} %%\{if x\}"$/m);
   });
 });
