@@ -153,6 +153,9 @@ describe("harness-tool diff", () => {
     const run = await cli(["diff", old, now, "--allow", blocking], 100);
     assert.equal(run.code, 0, run.err);
     assert.equal(run.out.match(/^allowed /gm)?.length, 4, run.out);
+    assert.equal(run.err, "");
+    const stale = await cli(["diff", old, old, "--allow", "tool-removed:gone"]);
+    assert.deepEqual(stale, { code: 0, out: "no changes\n", err: "harness-tool diff: --allow names tool-removed:gone, which this diff does not have\n" });
     const json = await cli(["diff", old, now, "--json", "--allow", "risk-raised:write_item"]);
     assert.equal(json.code, 1);
     const report = JSON.parse(json.out) as { changes: { id: string; severity: string; allowed: boolean }[]; blocking: string[] };
