@@ -76,7 +76,9 @@ describe("scaffoldFiles", () => {
       assert.deepEqual(pkg.dependencies, { "@bufbuild/protobuf": `^${protobufVersion}`, [harnessToolPackages.runtime]: packages.runtime });
       assert.equal(pkg.devDependencies[harnessToolPackages.plugin], packages.plugin);
       assert.equal(pkg.devDependencies[harnessToolPackages.cli], packages.cli);
-      assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: [directory] });
+      // Nothing names where the repository was written: it can be committed and moved.
+      assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: ["."] });
+      for (const [file, text] of files) assert.ok(!text.includes(directory), `${file} names the repository's absolute path`);
       const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
       const handlers = files.get("src/handlers.ts") ?? "";
       assert.match(proto, /service MyNotesService \{/);
