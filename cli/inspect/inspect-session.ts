@@ -114,6 +114,14 @@ function exitText(how: { exitCode: number | null; signal: string | null }, stder
   return last ? `${ended} (last ${last.level}: ${last.message})` : ended;
 }
 
+/** True when `launched` has exited, or exits within `ms`. */
+async function exitsWithin(launched: LaunchedProvider, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = await Promise.race([launched.exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return exited;
+}
+
 /** GetSchema and Describe of a launched provider, as the session keeps them. */
 async function loadProvider(provider: ProviderCommand, launched: LaunchedProvider) {
   const schema = await launched.getSchema({ timeoutMs: 10_000 });
@@ -445,7 +453,7 @@ export class InspectSession {
     this.#calls.push(running);
     if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
     this.#publish({ kind: "call-start", call: running.view });
-    void this.#follow(running, rpc, performance.now());
+    void this.#follow(running, rpc, performance.now(), this.#launched);
     return this.#keeper.json(running.view);
   }
 
@@ -586,7 +594,7 @@ export class InspectSession {
     this.#publish({ kind: "tool", tool });
   }
 
-  async #follow(call: RunningCall, rpc: InvokeCall, started: number): Promise<void> {
+  async #follow(call: RunningCall, rpc: InvokeCall, started: number, launched: LaunchedProvider): Promise<void> {
     const redactor = this.#keeper.redactor;
     const streams = {
       stdout: { redact: redactor.stream(), decoder: new TextDecoder() },
@@ -651,7 +659,10 @@ export class InspectSession {
     const outcome = await rpc.done;
     call.rpc = undefined;
     if (!problem && !terminal && !outcome.cancelled) {
-      problem = outcome.code === grpcStatus.OK ? "the stream closed without a result or an error (a provider bug)" : "the RPC failed before a terminal event";
+      problem =
+        outcome.code === grpcStatus.OK
+          ? "the stream closed without a result or an error (a provider bug)"
+          : `the RPC failed before a terminal event${(await exitsWithin(launched, 500)) ? ": the provider exited during the call" : ""}`;
     }
     const end: CallEndView = {
       status: statusName(outcome.code),

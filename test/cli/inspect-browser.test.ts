@@ -517,6 +517,7 @@ describe("inspect: a provider that exits mid-session, restarted from the page", 
     assert.match(reason, /the provider exited with code 3 \(last error: stop_now: ending the process as asked\)/);
     assert.equal(await status.getAttribute("title"), reason.replace(/^\s*·\s*/, ""));
     await page.locator('.call[data-state]:not([data-state="running"])').waitFor();
+    assert.match(await page.locator(".call").innerText(), /the RPC failed before a terminal event: the provider exited during the call/);
     assert.match(
       inspector.errors(),
       /harness-tool inspect: the provider exited with code 3 \(last error: stop_now: ending the process as asked\); the page's Restart launches it again/,

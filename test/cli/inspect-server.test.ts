@@ -219,7 +219,7 @@ describe("inspect server", () => {
       const mine = state.calls.find((c: { id: string }) => c.id === id);
       if (mine.end && state.identity.exited) {
         assert.equal(mine.end.cancelled, false);
-        assert.match(mine.end.problem, /the RPC failed before a terminal event/);
+        assert.match(mine.end.problem, /the RPC failed before a terminal event: the provider exited during the call/);
         assert.equal(state.identity.exited, "the provider was ended by SIGKILL");
         assert.match(inspector.errors(), /^harness-tool inspect: the provider was ended by SIGKILL; the page's Restart launches it again$/m);
         // The page is still served, and a new call fails cleanly instead of taking the server down.
