@@ -19,6 +19,7 @@ import { targetExtension, type OutputTarget } from "./emit/output-target.js";
 import { emitSchemasFile } from "./emit/schemas-file.js";
 import { formatDiagnostic, sortDiagnostics } from "./model/diagnostics.js";
 import { buildModel, type FileModel } from "./model/file-model.js";
+import { sourcePathsFrom } from "./model/source-paths.js";
 import { parseHarnessToolOptions, type HarnessToolOptions } from "./model/plugin-options.js";
 import { pluginName, pluginVersion } from "./plugin-version.js";
 
@@ -33,9 +34,9 @@ interface Generation {
   types(file: FileModel): FileTypes;
 }
 
-function generation(files: readonly DescFile[]): Generation {
+function generation(files: readonly DescFile[], sourcePath: (file: string) => string): Generation {
   const model = buildModel(files);
-  const sorted = sortDiagnostics(model.diagnostics.all);
+  const sorted = sortDiagnostics(model.diagnostics.all).map((d) => ({ ...d, file: sourcePath(d.file) }));
   const types = new Map<FileModel, FileTypes>();
   return {
     files: model.files,
@@ -101,8 +102,12 @@ export function withNoCheck(response: CodeGeneratorResponse, names: ReadonlySet<
   return create(CodeGeneratorResponseSchema, { ...response, file });
 }
 
-/** protoc-gen-harness-tool as a protoplugin Plugin; `warn` receives each warning line. */
-export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
+/**
+ * protoc-gen-harness-tool as a protoplugin Plugin; `warn` receives each warning line, and
+ * `sourcePath` turns a proto file's name in its module into the path its diagnostics name
+ * (model/source-paths.ts; by default the module name).
+ */
+export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath: (file: string) => string = (file) => file): Plugin {
   return {
     name: pluginName,
     version: `v${pluginVersion}`,
@@ -112,7 +117,7 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
         if (target === "js" && schema.options.jsImportStyle !== "module") {
           throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
         }
-        run ??= generation(schema.files);
+        run ??= generation(schema.files, sourcePath);
         if (run.errors.length === 0) emitModules(schema, target, run);
       };
       // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
@@ -133,8 +138,11 @@ export function createHarnessToolPlugin(warn: (line: string) => void): Plugin {
   };
 }
 
-/** The plugin `runNodeJs` runs (plugin/main.ts): warnings to stderr. */
-export const protocGenHarnessTool: Plugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`));
+/**
+ * The plugin `runNodeJs` runs (plugin/main.ts): warnings to stderr, and files named from the folder
+ * buf runs in, as buf names them.
+ */
+export const protocGenHarnessTool: Plugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`), sourcePathsFrom(process.cwd()));
 
 /** What one in-process run produced. */
 export interface PluginRun {
@@ -149,8 +157,8 @@ export interface PluginRun {
  * Runs the plugin in-process on one request, as `runNodeJs` would, collecting the warnings; a bad
  * plugin option throws protoplugin's option error.
  */
-export function runProtocPlugin(request: CodeGeneratorRequest): PluginRun {
+export function runProtocPlugin(request: CodeGeneratorRequest, sourcePath?: (file: string) => string): PluginRun {
   const warnings: string[] = [];
-  const response = createHarnessToolPlugin((line) => warnings.push(line)).run(request);
+  const response = createHarnessToolPlugin((line) => warnings.push(line), sourcePath).run(request);
   return { response, warnings, errors: response.error ? response.error.split("\n") : [] };
 }

@@ -18,10 +18,11 @@ const namePattern = /^[a-z][a-z0-9_]*$/;
  * Where the new repository installs harness-tool's packages from, by default. When this CLI was
  * installed from a tarball (`npx --package ./harness-tool-cli-0.1.0.tgz ...`, or `npm install` of
  * the tarballs in a project), the installing package.json names it as `file:<path>`: the new
- * repository gets the tarballs of that folder by their absolute paths. Otherwise the registry's
- * release of this version.
+ * repository gets the tarballs of that folder, named relative to the working directory when the
+ * folder is in it (`file:./`, the README's quickstart), so the repository names them relative to
+ * itself; by its absolute path otherwise. Without a tarball, the registry's release of this version.
  */
-export function defaultPackageSource(root = packageRoot()): string {
+export function defaultPackageSource(root = packageRoot(), cwd = process.cwd()): string {
   // The node_modules folder the CLI is installed in (node_modules/@harness-tool/cli); its parent
   // holds the installing package.json.
   let nodeModules = path.dirname(root);
@@ -33,7 +34,12 @@ export function defaultPackageSource(root = packageRoot()): string {
       const spec = pkg.dependencies?.[harnessToolPackages.cli] ?? pkg.devDependencies?.[harnessToolPackages.cli];
       if (spec?.startsWith("file:")) {
         const tarball = path.resolve(path.dirname(installer), spec.slice("file:".length));
-        if (existsSync(tarball)) return `file:${path.dirname(tarball)}`;
+        if (existsSync(tarball)) {
+          const folder = path.dirname(tarball);
+          const inside = path.relative(cwd, folder);
+          const relative = inside === "" || (!inside.startsWith("..") && !path.isAbsolute(inside));
+          return relative ? `file:./${inside.split(path.sep).join("/")}` : `file:${folder}`;
+        }
       }
     } catch {
       // No readable package.json above node_modules: fall through to the registry.
@@ -182,14 +188,14 @@ export async function initCommand(
   if (!namePattern.test(answers.name)) {
     throw new UsageError(`provider name ${JSON.stringify(answers.name)} is not snake_case (lowercase letters, digits and _): pass --name`);
   }
+  const target = path.resolve(answers.dir);
   let packages: PackageSpecs;
   try {
-    packages = packageSpecs(answers.harnessTool, packageVersion());
+    packages = packageSpecs(answers.harnessTool, packageVersion(), target);
   } catch (e) {
     if (e instanceof PackageSourceError) throw new UsageError(`--harness-tool: ${e.message}`);
     throw e;
   }
-  const target = path.resolve(answers.dir);
   if (existsSync(target) && readdirSync(target).length > 0 && !options.force) {
     throw new UsageError(`${target} is not empty: choose an empty directory, or pass --force to write into it`);
   }

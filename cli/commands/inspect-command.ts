@@ -43,7 +43,11 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   const workingDirectoryOfCalls = workingDirectory(values.cwd);
   const provider = providerTarget(values.target, providerArgs);
   io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
-  const session = await InspectSession.start(provider, { ...(config ? { config } : {}), workingDirectory: workingDirectoryOfCalls });
+  const session = await InspectSession.start(provider, {
+    ...(config ? { config } : {}),
+    workingDirectory: workingDirectoryOfCalls,
+    onProviderChange: (line) => io.err.write(`harness-tool inspect: ${line}\n`),
+  });
   try {
     let server: InspectServer;
     try {
@@ -77,7 +81,7 @@ export const inspectCommandDefinition = defineCommand({
   name: "inspect",
   summary: "serve a local web page to configure, preview and invoke a provider's tools by hand",
   description: [
-    "Launches the provider as the kernel does and serves a page on 127.0.0.1 under a random token, printed here; open it in a browser (nothing opens by itself, and nothing is served without the token). The page lists the tools, builds a form from each input_schema, shows Preview and Render trees, streams Invoke live with Cancel, and answers kernel callbacks with canned replies.",
+    "Launches the provider as the kernel does and serves a page on 127.0.0.1 under a random token, printed here; open it in a browser (nothing opens by itself, and nothing is served without the token). The page lists the tools, builds a form from each input_schema, shows Preview and Render trees, streams Invoke live with Cancel, and answers kernel callbacks with canned replies. Its Restart launches the provider again (after a rebuild, or when it exited, which the page and this terminal say).",
     "<provider> is an executable, a .ts/.js entry file (run with Node, through tsx for TypeScript) or a provider folder with src/main.ts. Ctrl-C stops the page and the provider.",
   ].join("\n\n"),
   positionals: [{ name: "provider" }],

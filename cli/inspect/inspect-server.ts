@@ -136,6 +136,8 @@ export async function startInspectServer(session: InspectSession, options: Inspe
         return sendJson(res, 200, await session.preview((await readJson(req)) as never));
       case "POST /api/render":
         return sendJson(res, 200, await session.render((await readJson(req)) as never));
+      case "POST /api/restart":
+        return sendJson(res, 200, await session.restart());
       case "POST /api/replies":
         return sendJson(res, 200, session.setReplies((await readJson(req)) as never));
       default:

@@ -21,7 +21,7 @@ import {
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, toolSchemaFlagValues, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
-import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
+import { ProviderCallError, type InvokeCall, type LaunchedProvider, type LaunchOptions } from "harness-tool/testing";
 import { launchProvider } from "../provider/launch-provider.js";
 import type { ProviderCommand } from "../provider/provider-target.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
@@ -40,6 +40,7 @@ import type {
   Json,
   JsonSchemaView,
   LogLineView,
+  RestartAnswerView,
   StreamMessage,
   ToolView,
   TreeAnswer,
@@ -60,7 +61,15 @@ export interface InspectSessionOptions {
   readonly workingDirectory: string;
   /** How often the stderr and Log callback records are looked at; default 100 ms. */
   readonly pollMs?: number;
+  /**
+   * Told, redacted, when the provider exits by itself or is restarted (the terminal says so):
+   * "the provider exited with code 3 ...".
+   */
+  readonly onProviderChange?: (line: string) => void;
 }
+
+/** The arguments a Preview probe sends: no tool has this property, so a validating provider refuses them unrun. */
+const previewProbeArguments = { "harness-tool inspect: does this tool have a Preview?": true };
 
 /** Calls kept in the history; older ones are dropped. */
 export const historyLimit = 100;
@@ -96,6 +105,40 @@ function statusName(code: number): string {
 
 function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** How a provider process ended, with the last warning or error it logged (the likely reason). */
+function exitText(how: { exitCode: number | null; signal: string | null }, stderr: LaunchedProvider["stderr"]): string {
+  const ended = how.signal ? `the provider was ended by ${how.signal}` : `the provider exited with code ${how.exitCode}`;
+  const last = [...stderr].reverse().find((line) => line.level === "error" || line.level === "warn");
+  return last ? `${ended} (last ${last.level}: ${last.message})` : ended;
+}
+
+/** True when `launched` has exited, or exits within `ms`. */
+async function exitsWithin(launched: LaunchedProvider, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const exited = await Promise.race([launched.exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return exited;
+}
+
+/** GetSchema and Describe of a launched provider, as the session keeps them. */
+async function loadProvider(provider: ProviderCommand, launched: LaunchedProvider) {
+  const schema = await launched.getSchema({ timeoutMs: 10_000 });
+  const described = await launched.describe({ timeoutMs: 10_000 }).catch(() => undefined);
+  const producer = described?.producer;
+  const identity: IdentityView = {
+    name: producer?.name ?? "(Describe failed)",
+    version: producer?.version ?? "",
+    source: producer?.source ?? "",
+    category: producer ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase() : "",
+    protocolVersion: producer?.protocolVersion ?? 0,
+    command: [provider.command, ...provider.args].join(" "),
+    executable: provider.command,
+    args: provider.args,
+    pid: launched.pid,
+  };
+  return { identity, tools: schema.tools, attributes: configAttributesFromWire(schema.configSchema?.attributes ?? []) };
 }
 
 function toolView(tool: ToolSchema, preview?: boolean): ToolView {
@@ -186,13 +229,15 @@ function callEventView(event: ToolEvent, schema: ToolSchema | undefined): CallEv
   }
 }
 
-/** A provider launched for the inspector, with its history. */
+/** A provider launched for the inspector, with its history; Restart launches it again. */
 export class InspectSession {
-  readonly #launched: LaunchedProvider;
+  #launched: LaunchedProvider;
+  readonly #provider: ProviderCommand;
+  readonly #kernel: NonNullable<LaunchOptions["kernel"]>;
   readonly #keeper = new SecretKeeper();
   readonly #listeners = new Set<(message: StreamMessage) => void>();
-  readonly #attributes: readonly ConfigAttributeDeclaration[];
-  readonly #tools: ToolView[];
+  #attributes: readonly ConfigAttributeDeclaration[];
+  #tools: ToolView[];
   readonly #schemas = new Map<string, ToolSchema>();
   readonly #calls: RunningCall[] = [];
   readonly #logs: LogLineView[] = [];
@@ -200,10 +245,16 @@ export class InspectSession {
   readonly #started = performance.now();
   readonly #workingDirectory: string;
   readonly #poller: NodeJS.Timeout;
+  readonly #onProviderChange: ((line: string) => void) | undefined;
   #identity: IdentityView;
-  #config: JsonObject = {};
-  #configState: ConfigStateView = { config: {}, status: "unconfigured", secretsSet: [] };
+  /** The config the provider accepted last (it keeps it through a rejected Configure). */
+  #config: JsonObject | undefined;
+  /** The last config sent, accepted or not (a restart sends the accepted one, else this). */
+  #lastSent: JsonObject = {};
+  #configState: ConfigStateView = { config: {}, inForce: false, status: "unconfigured", secretsSet: [] };
   #replies: CannedRepliesView = defaultReplies;
+  #restarting = false;
+  #closed = false;
   #seq = 0;
   #stderrSeen = 0;
   #logCallbacksSeen = 0;
@@ -212,62 +263,54 @@ export class InspectSession {
 
   private constructor(
     launched: LaunchedProvider,
-    init: { identity: IdentityView; tools: readonly ToolSchema[]; attributes: ConfigAttributeDeclaration[]; workingDirectory: string; pollMs: number },
+    init: {
+      provider: ProviderCommand;
+      kernel: NonNullable<LaunchOptions["kernel"]>;
+      loaded: Awaited<ReturnType<typeof loadProvider>>;
+      workingDirectory: string;
+      pollMs: number;
+      onProviderChange: ((line: string) => void) | undefined;
+    },
   ) {
     this.#launched = launched;
-    this.#identity = init.identity;
-    this.#attributes = init.attributes;
-    this.#tools = init.tools.map((t) => toolView(t));
-    for (const t of init.tools) this.#schemas.set(t.name, t);
+    this.#provider = init.provider;
+    this.#kernel = init.kernel;
+    this.#identity = init.loaded.identity;
+    this.#attributes = init.loaded.attributes;
+    this.#tools = [];
+    this.#setTools(init.loaded.tools);
     this.#workingDirectory = init.workingDirectory;
+    this.#onProviderChange = init.onProviderChange;
     this.#poller = setInterval(() => this.#poll(), init.pollMs);
     this.#poller.unref();
-    void launched.exited.then((how) => {
-      this.#poll();
-      this.#identity = { ...this.#identity, exited: how.signal ? `ended by ${how.signal}` : `exited with code ${how.exitCode}` };
-      this.#publish({ kind: "identity", identity: this.#identity });
-    });
+    this.#watchExit(launched);
   }
 
   /** Launches the provider, reads GetSchema and Describe, and sends the first Configure. */
   static async start(provider: ProviderCommand, options: InspectSessionOptions): Promise<InspectSession> {
     // The responders read the session's replies when a callback arrives; the session exists by then.
     let session: InspectSession | undefined;
-    // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
-    const launched = await launchProvider(provider, {
-      kernel: {
-        emit: (request) => (session ? session.#answerEmit(request) : { id: "event-0", sequence: 0n }),
-        runSession: (request) => {
-          if (!session) throw new Error("the inspector is still starting");
-          return session.#answer("runSession", toJson(RunSessionRequestSchema, request) as Json, RunSessionResultSchema, session.#replies.runSession);
-        },
-        countTokens: (request) => {
-          if (!session) throw new Error("the inspector is still starting");
-          return session.#answer("countTokens", toJson(CountTokensRequestSchema, request) as Json, CountTokensResultSchema, session.#replies.countTokens);
-        },
+    const kernel: NonNullable<LaunchOptions["kernel"]> = {
+      emit: (request) => (session ? session.#answerEmit(request) : { id: "event-0", sequence: 0n }),
+      runSession: (request) => {
+        if (!session) throw new Error("the inspector is still starting");
+        return session.#answer("runSession", toJson(RunSessionRequestSchema, request) as Json, RunSessionResultSchema, session.#replies.runSession);
       },
-    });
+      countTokens: (request) => {
+        if (!session) throw new Error("the inspector is still starting");
+        return session.#answer("countTokens", toJson(CountTokensRequestSchema, request) as Json, CountTokensResultSchema, session.#replies.countTokens);
+      },
+    };
+    // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
+    const launched = await launchProvider(provider, { kernel });
     try {
-      const schema = await launched.getSchema({ timeoutMs: 10_000 });
-      const described = await launched.describe({ timeoutMs: 10_000 }).catch(() => undefined);
-      const producer = described?.producer;
-      const identity: IdentityView = {
-        name: producer?.name ?? "(Describe failed)",
-        version: producer?.version ?? "",
-        source: producer?.source ?? "",
-        category: producer ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase() : "",
-        protocolVersion: producer?.protocolVersion ?? 0,
-        command: [provider.command, ...provider.args].join(" "),
-        executable: provider.command,
-        args: provider.args,
-        pid: launched.pid,
-      };
       session = new InspectSession(launched, {
-        identity,
-        tools: schema.tools,
-        attributes: configAttributesFromWire(schema.configSchema?.attributes ?? []),
+        provider,
+        kernel,
+        loaded: await loadProvider(provider, launched),
         workingDirectory: options.workingDirectory,
         pollMs: options.pollMs ?? 100,
+        onProviderChange: options.onProviderChange,
       });
       await session.configure({ config: (options.config ?? {}) as { [key: string]: Json } });
       return session;
@@ -275,6 +318,50 @@ export class InspectSession {
       if (session) await session.close();
       else await launched.kill();
       throw error;
+    }
+  }
+
+  /**
+   * Stops the provider (if it still runs) and launches the same command again, so a rebuilt
+   * provider is picked up: its schema, identity and config attributes are read anew, the config in
+   * force (else the last one sent) is sent again, and the page gets a new snapshot. The history,
+   * logs and callbacks stay.
+   */
+  async restart(): Promise<RestartAnswerView> {
+    if (this.#restarting) throw new InspectRequestError("a restart is already under way");
+    this.#restarting = true;
+    try {
+      for (const call of this.#calls) call.rpc?.cancel();
+      this.#poll();
+      await this.#launched.kill();
+      let launched: LaunchedProvider | undefined;
+      try {
+        launched = await launchProvider(this.#provider, { kernel: this.#kernel });
+        const loaded = await loadProvider(this.#provider, launched);
+        this.#launched = launched;
+        this.#stderrSeen = 0;
+        this.#logCallbacksSeen = 0;
+        this.#identity = loaded.identity;
+        this.#attributes = loaded.attributes;
+        this.#setTools(loaded.tools);
+      } catch (error) {
+        await launched?.kill();
+        const message = this.redactText(`the restart failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.#identity = { ...this.#identity, exited: message };
+        this.#publish({ kind: "identity", identity: this.#identity });
+        this.#onProviderChange?.(`${message.split("\n")[0]}; fix it and Restart from the page again`);
+        return { ok: false, message };
+      }
+      this.#watchExit(launched);
+      const configured = this.#config ?? this.#lastSent;
+      this.#configState = { config: {}, inForce: false, status: "unconfigured", secretsSet: [] };
+      this.#config = undefined;
+      await this.configure({ config: configured as { [key: string]: Json } });
+      this.#publish({ kind: "snapshot", snapshot: this.snapshot() });
+      this.#onProviderChange?.(this.redactText(`restarted the provider: ${this.#identity.command} (pid ${launched.pid})`));
+      return { ok: true, pid: launched.pid };
+    } finally {
+      this.#restarting = false;
     }
   }
 
@@ -316,21 +403,31 @@ export class InspectSession {
     }
     // Known before the call: a rejection that echoes the secret is redacted too.
     this.#keeper.remember(this.#attributes, config);
-    const shown = { config: maskConfig(this.#attributes, config) as { [key: string]: Json }, secretsSet: secretsSet(this.#attributes, config) };
+    this.#lastSent = config;
+    const masked = maskConfig(this.#attributes, config) as { [key: string]: Json };
     let ok: boolean;
     try {
       await this.#launched.configure(config, { timeoutMs: 30_000 });
       this.#config = config;
-      this.#configState = { ...shown, status: "accepted" };
+      this.#configState = { config: masked, inForce: true, status: "accepted", secretsSet: secretsSet(this.#attributes, config) };
       ok = true;
     } catch (error) {
       const answer = failureAnswer(error);
       const message = answer.ok ? "" : answer.message;
       const details = answer.ok ? undefined : answer.details;
-      this.#configState = { ...shown, status: "rejected", error: { message, ...(details !== undefined ? { details } : {}) } };
+      // The provider keeps the config it accepted before: that one is still in force.
+      this.#configState = {
+        config: this.#configState.config,
+        inForce: this.#configState.inForce,
+        status: "rejected",
+        secretsSet: secretsSet(this.#attributes, this.#config ?? {}),
+        rejected: masked,
+        error: { message, ...(details !== undefined ? { details } : {}) },
+      };
       ok = false;
     }
     this.#publish({ kind: "config", state: this.#configState });
+    if (ok) await this.#probePreviews();
     return this.#keeper.json({ ok, state: this.#configState });
   }
 
@@ -356,7 +453,7 @@ export class InspectSession {
     this.#calls.push(running);
     if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
     this.#publish({ kind: "call-start", call: running.view });
-    void this.#follow(running, rpc, performance.now());
+    void this.#follow(running, rpc, performance.now(), this.#launched);
     return this.#keeper.json(running.view);
   }
 
@@ -426,8 +523,58 @@ export class InspectSession {
     return this.#keeper.json(next);
   }
 
+  /**
+   * Whether each tool answers Preview, asked once Configure is accepted: a Preview of arguments no
+   * tool accepts is refused unrun (Preview never executes a call anyway), UNIMPLEMENTED when the
+   * tool has none. The wire's ToolSchema does not say, and the page offers Preview only where one is.
+   */
+  async #probePreviews(): Promise<void> {
+    const launched = this.#launched;
+    const unknown = this.#tools.filter((t) => t.preview === undefined);
+    await Promise.all(
+      unknown.map(async (tool) => {
+        try {
+          await launched.preview(
+            {
+              id: `inspect-probe-${randomUUID()}`,
+              toolName: tool.name,
+              arguments: previewProbeArguments,
+              callContext: { sessionId: `inspect-session-${process.pid}`, turnId: "0", workingDirectory: this.#workingDirectory },
+            },
+            { timeoutMs: 5_000 },
+          );
+          this.#markPreview(tool.name, true);
+        } catch (error) {
+          if (!(error instanceof ProviderCallError)) return;
+          if (error.code === grpcStatus.UNIMPLEMENTED) this.#markPreview(tool.name, false);
+          else if (error.code !== grpcStatus.FAILED_PRECONDITION && error.code !== grpcStatus.DEADLINE_EXCEEDED) this.#markPreview(tool.name, true);
+        }
+      }),
+    );
+  }
+
+  /** The tools of a (re)loaded provider, their Preview not yet known. */
+  #setTools(tools: readonly ToolSchema[]): void {
+    this.#tools = tools.map((t) => toolView(t));
+    this.#schemas.clear();
+    for (const t of tools) this.#schemas.set(t.name, t);
+  }
+
+  /** Tells the page and the terminal when `launched` exits by itself (a restart's own stop aside). */
+  #watchExit(launched: LaunchedProvider): void {
+    void launched.exited.then((how) => {
+      if (launched !== this.#launched || this.#restarting || this.#closed) return;
+      this.#poll();
+      const text = this.redactText(exitText(how, launched.stderr));
+      this.#identity = { ...this.#identity, exited: text };
+      this.#publish({ kind: "identity", identity: this.#identity });
+      this.#onProviderChange?.(`${text}; the page's Restart launches it again`);
+    });
+  }
+
   /** Cancels what runs and kills the provider as go-plugin's Kill does. */
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#poller);
     for (const call of this.#calls) call.rpc?.cancel();
     await this.#launched.kill();
@@ -447,7 +594,7 @@ export class InspectSession {
     this.#publish({ kind: "tool", tool });
   }
 
-  async #follow(call: RunningCall, rpc: InvokeCall, started: number): Promise<void> {
+  async #follow(call: RunningCall, rpc: InvokeCall, started: number, launched: LaunchedProvider): Promise<void> {
     const redactor = this.#keeper.redactor;
     const streams = {
       stdout: { redact: redactor.stream(), decoder: new TextDecoder() },
@@ -512,7 +659,10 @@ export class InspectSession {
     const outcome = await rpc.done;
     call.rpc = undefined;
     if (!problem && !terminal && !outcome.cancelled) {
-      problem = outcome.code === grpcStatus.OK ? "the stream closed without a result or an error (a provider bug)" : "the RPC failed before a terminal event";
+      problem =
+        outcome.code === grpcStatus.OK
+          ? "the stream closed without a result or an error (a provider bug)"
+          : `the RPC failed before a terminal event${(await exitsWithin(launched, 500)) ? ": the provider exited during the call" : ""}`;
     }
     const end: CallEndView = {
       status: statusName(outcome.code),

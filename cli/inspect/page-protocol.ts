@@ -33,7 +33,11 @@ export interface ToolView {
   readonly terminatesTurn: boolean;
   readonly inputSchema: JsonSchemaView;
   readonly outputSchema: JsonSchemaView;
-  /** Known after a first Preview: true when the tool answered, false when it has none (UNIMPLEMENTED). */
+  /**
+   * Whether the tool has a Preview, asked once Configure is accepted (inspect-session.ts,
+   * probePreviews): true when the provider answers it, false when it has none (UNIMPLEMENTED);
+   * absent until known.
+   */
   readonly preview?: boolean;
 }
 
@@ -51,15 +55,25 @@ export interface ConfigAttributeView {
 
 /** Where Configure stands. */
 export interface ConfigStateView {
-  /** The config last sent, sensitive values replaced by the redaction marker. */
+  /**
+   * The config in force: the one the provider accepted last (a rejected Configure leaves it in
+   * place), `{}` when none was; sensitive values replaced by the redaction marker.
+   */
   readonly config: { readonly [key: string]: Json };
-  /** "accepted", "rejected" or "not configured". */
+  /** True once the provider accepted a config: `config` is then the one it runs with. */
+  readonly inForce: boolean;
+  /** "accepted" or "rejected" (the last Configure), or "unconfigured" when none was sent. */
   readonly status: "accepted" | "rejected" | "unconfigured";
+  /** The values of the last Configure when it was rejected, masked as `config` is. */
+  readonly rejected?: { readonly [key: string]: Json };
   /** The rejection: the ToolError's message and details. */
   readonly error?: { readonly message: string; readonly details?: Json };
-  /** Names of the sensitive attributes that currently hold a value (shown as set, never shown). */
+  /** Names of the sensitive attributes of the config in force that hold a value (shown as set, never shown). */
   readonly secretsSet: readonly string[];
 }
+
+/** The answer of POST /api/restart. */
+export type RestartAnswerView = { readonly ok: true; readonly pid: number } | { readonly ok: false; readonly message: string };
 
 /** The provider's identity: Describe's ProducerRef and the process. */
 export interface IdentityView {
@@ -74,7 +88,10 @@ export interface IdentityView {
   readonly executable: string;
   readonly args: readonly string[];
   readonly pid: number;
-  /** Set once the provider process has ended. */
+  /**
+   * Set once the provider process has ended by itself ("the provider exited with code 3 (last
+   * error: ...)") or a restart failed ("the restart failed: ...").
+   */
   readonly exited?: string;
 }
 

@@ -26,7 +26,7 @@ export interface ScaffoldSpec {
   readonly examples: readonly ExampleName[];
   /** Where harness-tool's packages are installed from (cli/templates/package-sources.ts). */
   readonly packages: PackageSpecs;
-  /** The repository's absolute path: the root dev-config.json allows. */
+  /** The repository's absolute path. */
   readonly directory: string;
 }
 
@@ -102,7 +102,6 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     dashName: spec.name.replace(/_/g, "-"),
     upperName: spec.name.toUpperCase(),
     source: spec.source,
-    directory: spec.directory,
     protobufVersion,
     runtimeSpec: spec.packages.runtime,
     pluginSpec: spec.packages.plugin,

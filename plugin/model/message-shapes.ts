@@ -206,7 +206,7 @@ export class MessageShapes {
       }
     }
 
-    let required = !declaredOptional(field) && !site.optionalByDefault;
+    let required = !optionalByDeclaration(field) && !site.optionalByDefault;
     if (options?.required !== undefined) required = options.required;
     return {
       name: field.name,
@@ -309,9 +309,13 @@ export class MessageShapes {
   }
 }
 
-/** proto3 `optional`, or a proto2 `optional` label; editions have no keyword for it. */
-function declaredOptional(field: DescField): boolean {
-  if (field.fieldKind === "list" || field.fieldKind === "map") return false;
+/**
+ * Optional without the `required` option: proto3 `optional`, a proto2 `optional` label (editions
+ * have no keyword for it), and every list and map, which protobuf leaves out when empty: a model
+ * may leave one out too, and its absence means the empty list (or map).
+ */
+function optionalByDeclaration(field: DescField): boolean {
+  if (field.fieldKind === "list" || field.fieldKind === "map") return true;
   if (field.proto.proto3Optional) return true;
   return field.parent.file.edition === Edition.EDITION_PROTO2 && field.proto.label === FieldDescriptorProto_Label.OPTIONAL;
 }

@@ -9,7 +9,7 @@
 // kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -130,9 +130,11 @@ describe("harness-tool init, end to end", () => {
       devDependencies: Record<string, string>;
     };
     assert.equal(pkg.name, "provider-notes");
-    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
-    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
-    assert.equal(pkg.devDependencies[harnessToolPackages.cli], `file:${tarballs.cli}`);
+    // Relative to the repository, as npx was given them relative to the folder it ran in.
+    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:../${path.basename(tarballs.runtime)}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:../${path.basename(tarballs.plugin)}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.cli], `file:../${path.basename(tarballs.cli)}`);
+    assert.deepEqual(JSON.parse(readFileSync(path.join(repo, "dev-config.json"), "utf8")), { roots: ["."] });
     // The runtime is what runs: the CLI's and the plugin's dependencies stay out of --omit=dev.
     const installed = JSON.parse(run("npm", ["ls", "--omit=dev", "--all", "--json"], repo)) as { dependencies?: Record<string, unknown> };
     const names = JSON.stringify(installed);
@@ -152,6 +154,51 @@ describe("harness-tool init, end to end", () => {
     ]);
     assert.match(quickstartOutput, /# fail 0/);
     assert.match(quickstartOutput, /"found": false/);
+  });
+
+  it("travels: a copy moved elsewhere with its tarballs installs, says to generate before building, builds and passes its tests", () => {
+    // As a teammate gets it: the committed files (no node_modules, dist or src/gen) beside the tarballs.
+    const moved = path.join(dir, "elsewhere/deeper");
+    mkdirSync(moved, { recursive: true });
+    for (const file of Object.values(tarballs)) copyFileSync(file, path.join(moved, path.basename(file)));
+    const copy = path.join(moved, "notes");
+    cpSync(repo, copy, { recursive: true, filter: (from) => !/[/\\](node_modules|dist|gen)$/.test(from) });
+    for (const file of ["package.json", "package-lock.json", "dev-config.json"]) {
+      assert.ok(!readFileSync(path.join(copy, file), "utf8").includes(quickstart), `${file} names the folder it was written in`);
+    }
+    run("npm", ["install"], copy);
+    // npm run build before npm run generate: one line saying what to do, not the compiler's errors.
+    const early = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(early.status, 0);
+    assert.match(early.stderr, /^npm run build: src\/gen\/ is missing: run npm run generate first/m);
+    assert.doesNotMatch(early.stdout + early.stderr, /error TS/);
+    const output = run("bash", ["-euo", "pipefail", "-c", "npm run generate && npm run build && npm test && npm run check"], copy);
+    assert.match(output, /# fail 0/);
+    assert.match(output, /rules: \d+ pass, 0 fail/);
+  });
+
+  it("ask_user asks on the terminal it was started from, and says plainly when there is none", async () => {
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    const args = ["invoke", "dist/provider.mjs", "ask_user", "--config", "dev-config.json", "--args", '{"question": "Ship it?"}'];
+    if (hasScript() || process.env["CI"]) {
+      const session = runOnTerminal(bin, args, { cwd: repo, env: cleanEnv() });
+      try {
+        await session.waitFor(/Ship it\?\s*\n> /);
+        session.type("yes, ship\r");
+        assert.equal(await session.exited, 0, session.screen());
+      } finally {
+        session.kill();
+      }
+      assert.match(session.screen(), /"answer": "yes, ship"/);
+    }
+    // A new session (setsid) has no controlling terminal, as under a headless kernel or CI.
+    const headless = spawn(bin, args, { cwd: repo, env: cleanEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    headless.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    headless.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+    const code = await new Promise<number | null>((resolve) => headless.once("close", resolve));
+    assert.notEqual(code, 0, text);
+    assert.match(text, /ask_user: nobody to ask: the provider has no terminal/);
   });
 
   it("passes harness-tool check", () => {
@@ -191,7 +238,7 @@ describe("harness-tool init, end to end", () => {
       session.type("\r");
       await session.waitFor(/Source address[\s\S]*github\.com\/you\/provider-my-notes/);
       session.type("\r");
-      await session.waitFor(/Install harness-tool's packages from[\s\S]*file:\S*quickstart/);
+      await session.waitFor(/Install harness-tool's packages from[\s\S]*file:\.\//);
       session.type("\r");
       assert.equal(await session.exited, 0, session.screen());
     } finally {
@@ -205,8 +252,8 @@ describe("harness-tool init, end to end", () => {
       devDependencies: Record<string, string>;
     };
     assert.equal(pkg.name, "provider-my-notes");
-    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:${tarballs.runtime}`);
-    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:${tarballs.plugin}`);
+    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:../${path.basename(tarballs.runtime)}`);
+    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:../${path.basename(tarballs.plugin)}`);
     const proto = readFileSync(path.join(created, "proto/my_notes/v1/my_notes.proto"), "utf8");
     assert.match(proto, /source: "github\.com\/you\/provider-my-notes"/);
     assert.match(proto, /rpc ReadNote/);
@@ -244,14 +291,16 @@ describe("harness-tool init, end to end", () => {
     assert.equal(inspect.code, 0, inspect.err);
   });
 
-  it("keeps the kernel's config and the tool surface beside the provider: kernel/*.hcl as kernel-config writes them, schema/tools.json guarded by diff", () => {
+  it("keeps the kernel's config and the tool surface beside the provider: kernel/agent.hcl as kernel-config writes it, schema/tools.json guarded by diff", () => {
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
     // init's kernel files are what kernel-config writes from the built provider's Describe and ConfigSchema.
     const written = path.join(dir, "kernel-config");
     run(bin, ["kernel-config", "dist/provider.mjs", "--out-dir", written], repo);
-    for (const file of ["agent.hcl", "config.hcl"]) {
-      assert.equal(readFileSync(path.join(repo, "kernel", file), "utf8"), readFileSync(path.join(written, file), "utf8"), `kernel/${file}`);
-    }
+    // kernel/agent.hcl travels with the repository; the dev_overrides part names this machine's
+    // absolute path, so init leaves it to kernel-config.
+    assert.equal(readFileSync(path.join(repo, "kernel/agent.hcl"), "utf8"), readFileSync(path.join(written, "agent.hcl"), "utf8"));
+    assert.equal(existsSync(path.join(repo, "kernel/config.hcl")), false);
+    assert.match(readFileSync(path.join(written, "config.hcl"), "utf8"), /^dev_overrides \{\n {2}\w+ = "\/.*\/dist\/provider\.mjs"$/m);
     // The quickstart's npm run build wrote the surface the provider serves.
     const snapshot = path.join(repo, "schema/tools.json");
     const recorded = readFileSync(snapshot, "utf8");

@@ -3,7 +3,7 @@
 // under the OS temp dir (harness-tool-inspect-screenshots/). Without chromium the tests skip with
 // the reason, unless HARNESS_TOOL_REQUIRE_BROWSER=1 (CI), where they fail instead.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -175,6 +175,18 @@ describe("inspect: the filesystem example's Preview", { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("opens on the first of its several tools", async () => {
+    assert.equal(await page.getByLabel("tool read_file").count(), 1);
+    assert.equal(
+      await page
+        .getByRole("navigation")
+        .locator(".nav-item.active")
+        .innerText()
+        .then((text) => text.split("\n")[0]),
+      "read_file",
+    );
+  });
+
   it("draws the Preview's RenderTree (a collapsible holding a code block) in its region", async (t) => {
     await page
       .getByRole("navigation")
@@ -195,15 +207,17 @@ describe("inspect: the filesystem example's Preview", { skip }, () => {
     await shoot(t, page, "preview-render-tree");
   });
 
-  it("hides Preview on a tool that has none once the provider says so", async () => {
-    await page
-      .getByRole("navigation")
-      .getByRole("button", { name: /read_file/ })
-      .click();
-    await page.getByLabel(/^path/).fill("x");
-    await page.getByRole("button", { name: "Preview" }).click();
-    await page.getByRole("alert").filter({ hasText: "UNIMPLEMENTED" }).waitFor();
-    await page.getByRole("button", { name: "Preview" }).waitFor({ state: "detached" });
+  it("offers Preview only on the tools that have one, before any is tried", async () => {
+    const nav = page.getByRole("navigation");
+    for (const [name, preview] of [
+      ["read_file", 0],
+      ["write_file", 1],
+      ["edit_file", 1],
+    ] as const) {
+      await nav.getByRole("button", { name: new RegExp(`^${name}`) }).click();
+      await page.getByLabel(`tool ${name}`).waitFor();
+      assert.equal(await page.getByRole("button", { name: "Preview" }).count(), preview, name);
+    }
   });
 });
 
@@ -435,7 +449,13 @@ describe("inspect: Configure from the config schema", { skip }, () => {
   it("opens on Configure when the first one was rejected, and sends a list and a map from the form", async (t) => {
     const status = page.getByLabel("config status");
     assert.match(await status.innerText(), /Configure rejected/);
-    assert.match(await page.getByLabel("configure").innerText(), /allowed_roots\s*\*\s*list_string/);
+    // The rejected values are not the current config: none is in force yet.
+    assert.match(await page.getByLabel("current config").innerText(), /None accepted yet/);
+    assert.deepEqual(JSON.parse(await page.getByLabel("rejected config").innerText()), {});
+    // The same type names as the tool forms (string[], not list_string).
+    const form = await page.getByLabel("configure").innerText();
+    assert.match(form, /allowed_roots\s*\*\s*string\[\]/);
+    assert.match(form, /env\s*map<string, string>/);
     await page.locator('textarea[name="allowed_roots"]').fill(`${dir}\n/tmp`);
     await page.locator('textarea[name="env"]').fill("GREETING=hello there\nEMPTY=");
     await page.getByRole("button", { name: "Send Configure" }).click();
@@ -444,11 +464,91 @@ describe("inspect: Configure from the config schema", { skip }, () => {
       allowed_roots: [dir, "/tmp"],
       env: { GREETING: "hello there", EMPTY: "" },
     });
+    assert.equal(await page.getByLabel("rejected config").count(), 0);
     await shoot(t, page, "configure");
+    // A rejected Configure leaves the accepted config in force, and the form keeps what was refused.
+    await page.locator('textarea[name="allowed_roots"]').fill("not/absolute");
+    await page.getByRole("button", { name: "Send Configure" }).click();
+    await status.filter({ hasText: "Configure rejected" }).waitFor();
+    assert.deepEqual(JSON.parse(await page.getByLabel("current config").innerText()), {
+      allowed_roots: [dir, "/tmp"],
+      env: { GREETING: "hello there", EMPTY: "" },
+    });
+    assert.deepEqual(JSON.parse(await page.getByLabel("rejected config").innerText()).allowed_roots, ["not/absolute"]);
+    assert.equal(await page.locator('textarea[name="allowed_roots"]').inputValue(), "not/absolute");
     await page.getByRole("navigation").getByRole("button", { name: /bash/ }).click();
     await page.getByLabel(/^command/).fill('echo "$GREETING"');
     await page.getByRole("button", { name: "Invoke" }).click();
     await page.locator('.call[data-state="result"]').waitFor();
     assert.equal(await page.locator(".terminal").innerText(), "hello there\n");
+  });
+});
+
+describe("inspect: a provider that exits mid-session, restarted from the page", { skip }, () => {
+  let dir = "";
+  let buildFile = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-restart-"));
+    buildFile = path.join(dir, "build.txt");
+    writeFileSync(buildFile, "1.0.0");
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/restart-provider.ts"), { dir, providerArgs: [buildFile] });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("turns the badge off with the reason, says so on the terminal, and Restart runs the rebuilt provider", async (t) => {
+    const status = page.getByLabel("provider status");
+    assert.equal(await status.innerText(), "live");
+    assert.match(await page.locator("header.identity").innerText(), /restartable\s+1\.0\.0/);
+    // The provider dies in the middle of a call.
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /stop_now/ })
+      .click();
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await status.filter({ hasText: "exited" }).waitFor();
+    const reason = await page.getByLabel("provider exited").innerText();
+    assert.match(reason, /the provider exited with code 3 \(last error: stop_now: ending the process as asked\)/);
+    assert.equal(await status.getAttribute("title"), reason.replace(/^\s*·\s*/, ""));
+    await page.locator('.call[data-state]:not([data-state="running"])').waitFor();
+    assert.match(await page.locator(".call").innerText(), /the RPC failed before a terminal event: the provider exited during the call/);
+    assert.match(
+      inspector.errors(),
+      /harness-tool inspect: the provider exited with code 3 \(last error: stop_now: ending the process as asked\); the page's Restart launches it again/,
+    );
+    await shoot(t, page, "provider-exited");
+    // An author's edit loop: rebuild, restart, re-run; a build that does not start says why.
+    writeFileSync(buildFile, "broken");
+    await page.getByRole("button", { name: "Restart provider" }).click();
+    await page.getByLabel("provider exited").filter({ hasText: "the restart failed" }).waitFor();
+    assert.match(await page.getByLabel("provider exited").innerText(), /the restart failed: the provider did not start: [\s\S]*this build is broken/);
+    assert.equal(await status.innerText(), "exited");
+    assert.match(inspector.errors(), /harness-tool inspect: the restart failed: the provider did not start: .*; fix it and Restart from the page again/);
+    writeFileSync(buildFile, "2.0.0");
+    await page.getByRole("button", { name: "Restart provider" }).click();
+    await status.filter({ hasText: "live" }).waitFor();
+    assert.match(await page.locator("header.identity").innerText(), /restartable\s+2\.0\.0/);
+    assert.match(inspector.errors(), /harness-tool inspect: restarted the provider: \S+ .*restart-provider\.ts \S+build\.txt \(pid \d+\)/);
+    // The new build has no stop_now: the main pane moves to the first tool instead of staying empty.
+    await page.getByLabel("tool which_build").waitFor();
+    assert.equal(
+      await page
+        .getByRole("navigation")
+        .getByRole("button", { name: /stop_now/ })
+        .count(),
+      0,
+    );
+    await page.getByRole("button", { name: "Invoke" }).click();
+    await page.locator('.call[data-state="result"]').waitFor();
+    assert.match(await page.getByLabel("result", { exact: true }).innerText(), /"build": "2\.0\.0"/);
+    // The history of the first process stays.
+    assert.match(await page.getByLabel("history").innerText(), /stop_now[\s\S]*which_build|which_build[\s\S]*stop_now/);
+    assert.deepEqual(pageProblems(page), []);
   });
 });

@@ -62,6 +62,7 @@ it("keeps top-level and nested secrets the page leaves empty, and refuses to kee
   assert.equal(kept.status, 200);
   assert.deepEqual(kept.body["state"], {
     config: { api_key: "[REDACTED]", upstream: { token: "[REDACTED]" } },
+    inForce: true,
     secretsSet: ["api_key", "upstream.token"],
     status: "accepted",
   });

@@ -219,8 +219,9 @@ describe("inspect server", () => {
       const mine = state.calls.find((c: { id: string }) => c.id === id);
       if (mine.end && state.identity.exited) {
         assert.equal(mine.end.cancelled, false);
-        assert.match(mine.end.problem, /the RPC failed before a terminal event/);
-        assert.equal(state.identity.exited, "ended by SIGKILL");
+        assert.match(mine.end.problem, /the RPC failed before a terminal event: the provider exited during the call/);
+        assert.equal(state.identity.exited, "the provider was ended by SIGKILL");
+        assert.match(inspector.errors(), /^harness-tool inspect: the provider was ended by SIGKILL; the page's Restart launches it again$/m);
         // The page is still served, and a new call fails cleanly instead of taking the server down.
         const again = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1 } }) });
         assert.equal(again.status, 200);
@@ -230,5 +231,39 @@ describe("inspect server", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.fail("the provider's death never showed");
+  });
+
+  it("restarts the provider it lost: a new process, configured again, whose calls work; one restart at a time", async () => {
+    const before = JSON.parse((await call(new URL("api/state", base))).body);
+    const [first, second] = await Promise.all([
+      call(new URL("api/restart", base), { method: "POST", body: "{}" }),
+      call(new URL("api/restart", base), { method: "POST", body: "{}" }),
+    ]);
+    const answers = [first, second].sort((a, b) => a.status - b.status);
+    assert.equal(answers[0]?.status, 200, answers[0]?.body);
+    assert.equal(answers[1]?.status, 400);
+    assert.match(answers[1]?.body ?? "", /a restart is already under way/);
+    const restarted = JSON.parse(answers[0]?.body ?? "{}") as { ok: boolean; pid: number };
+    assert.equal(restarted.ok, true);
+    const state = JSON.parse((await call(new URL("api/state", base))).body);
+    assert.equal(state.identity.exited, undefined);
+    assert.equal(state.identity.pid, restarted.pid);
+    assert.notEqual(restarted.pid, before.identity.pid);
+    assert.equal(state.configState.status, "accepted");
+    // The history of the lost process stays beside the new calls.
+    assert.equal(state.calls.length, before.calls.length);
+    assert.match(inspector.errors(), new RegExp(`^harness-tool inspect: restarted the provider: .*streaming-provider\\.ts \\(pid ${restarted.pid}\\)$`, "m"));
+    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 2 } }) });
+    const id = JSON.parse(started.body).id as string;
+    for (let i = 0; i < 200; i++) {
+      const now = JSON.parse((await call(new URL("api/state", base))).body);
+      const mine = now.calls.find((c: { id: string }) => c.id === id);
+      if (mine?.end) {
+        assert.equal(mine.end.status, "OK", JSON.stringify(mine));
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail("the call on the restarted provider never ended");
   });
 });

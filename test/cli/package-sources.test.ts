@@ -49,6 +49,32 @@ describe("harness-tool's package sources", () => {
     };
     assert.deepEqual(packageSpecs(`file:${folder}`, "0.1.0"), expected);
     assert.deepEqual(packageSpecs(`file:${path.join(folder, "harness-tool-cli-0.1.0.tgz")}`, "0.1.0"), expected);
+    // Written absolute, it stays absolute in a new repository.
+    assert.deepEqual(packageSpecs(`file:${folder}`, "0.1.0", path.join(dir, "repo")), expected);
+  });
+
+  it("writes a relative folder relative to the new repository, so the repository can move with its tarballs", () => {
+    const folder = path.join(dir, "beside");
+    mkdirSync(folder);
+    for (const name of Object.values(harnessToolPackages)) writeFileSync(path.join(folder, tarballName(name, "0.1.0")), "");
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      for (const written of ["file:./beside", "file:beside", "file:beside/harness-tool-0.1.0.tgz"]) {
+        assert.deepEqual(
+          packageSpecs(written, "0.1.0", path.join(dir, "work/notes")),
+          {
+            runtime: "file:../../beside/harness-tool-0.1.0.tgz",
+            plugin: "file:../../beside/harness-tool-protoc-gen-harness-tool-0.1.0.tgz",
+            cli: "file:../../beside/harness-tool-cli-0.1.0.tgz",
+          },
+          written,
+        );
+      }
+      assert.equal(packageSpecs("file:./beside", "0.1.0", path.join(dir, "beside/notes")).cli, "file:../harness-tool-cli-0.1.0.tgz");
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("refuses a folder that lacks a tarball, naming each missing one, and an empty source", () => {
@@ -92,7 +118,11 @@ describe("harness-tool's package sources", () => {
       path.join(installer, "package.json"),
       JSON.stringify({ dependencies: { "@harness-tool/cli": `file:${path.relative(installer, tarballs)}/harness-tool-cli-0.1.0.tgz` } }),
     );
-    assert.equal(defaultPackageSource(cli), `file:${tarballs}`);
+    assert.equal(defaultPackageSource(cli, path.join(dir, "elsewhere")), `file:${tarballs}`);
+    // Run where the tarballs are (the README's quickstart) or above them: relative, so the new
+    // repository names them relative to itself.
+    assert.equal(defaultPackageSource(cli, tarballs), "file:./");
+    assert.equal(defaultPackageSource(cli, dir), "file:./tarballs");
     // Installed from the registry: the release of this version.
     writeFileSync(path.join(installer, "package.json"), JSON.stringify({ devDependencies: { "@harness-tool/cli": "^0.1.0" } }));
     assert.equal(defaultPackageSource(cli), `^${manifest("cli").version}`);

@@ -78,9 +78,10 @@ describe("scaffoldFiles", () => {
       assert.deepEqual(pkg.dependencies, { "@bufbuild/protobuf": `^${protobufVersion}`, [harnessToolPackages.runtime]: packages.runtime });
       assert.equal(pkg.devDependencies[harnessToolPackages.plugin], packages.plugin);
       assert.equal(pkg.devDependencies[harnessToolPackages.cli], packages.cli);
-      assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: [directory] });
-      // The dev_overrides path is an HCL string: the quotes escaped as JSON's are.
-      assert.ok(files.get("kernel/config.hcl")?.includes(`my_notes = ${JSON.stringify(`${directory}/dist/provider.mjs`)}`), files.get("kernel/config.hcl"));
+      // Nothing names where the repository was written: it can be committed and moved.
+      assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: ["."] });
+      for (const [file, text] of files) assert.ok(!text.includes(directory), `${file} names the repository's absolute path`);
+      assert.equal(files.has("kernel/config.hcl"), false, "the dev_overrides line names an absolute path: kernel-config prints it, init does not commit it");
       assert.match(files.get("kernel/agent.hcl") ?? "", /^ {2}# api_token = env\("MY_NOTES_API_TOKEN"\)$/m);
       const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
       const handlers = files.get("src/handlers.ts") ?? "";

@@ -11,6 +11,8 @@ import { buildFiles, generate } from "./support/plugin-request.js";
 
 const testDir = import.meta.dirname;
 const protos = path.join(testDir, "protos");
+/** A search request of golden/mapping_tool with every required field. */
+const valid = { query: "q", offset: 3, format: "json", since: "2024-05-01T12:00:00Z", note: "n" };
 
 describe("good protos", () => {
   let files: FileDescriptorProto[] = [];
@@ -109,7 +111,6 @@ describe("good protos", () => {
 
   it("refuses a fraction where the proto type is integral (int64, uint32, uint64)", async () => {
     const schemas = await import("./golden/mapping_tool_schemas.js");
-    const valid = { query: "q", offset: 3, format: "json", since: "2024-05-01T12:00:00Z", note: "n" };
     assert.deepEqual(schemas.validateSearchInput(valid), []);
     assert.deepEqual(schemas.validateSearchInput({ ...valid, offset: 1.5, limit: 2.5 }), [
       { path: "/offset", message: "must be an integer, not 1.5" },
@@ -119,6 +120,58 @@ describe("good protos", () => {
     // The subset has no integer type (schema.v1.Schema): the JSON Schema says so in the description.
     assert.equal(schemas.searchInputSchema.properties["offset"]?.type, "number");
     assert.match(schemas.searchInputSchema.properties["limit"]?.description ?? "", /An integer\./);
+  });
+
+  it("checks an integer for every integral proto type (int32 to sfixed64), and only for them", async () => {
+    const schemas = await import("./golden/mapping_tool_schemas.js");
+    const integral = ["i32", "u32", "s32", "f32", "sf32", "i64", "u64", "s64", "f64", "sf64"];
+    const whole = Object.fromEntries([...integral, "single", "double"].map((name) => [name, 7]));
+    assert.deepEqual(schemas.validateSearchInput({ ...valid, numbers: whole }), []);
+    const halves = Object.fromEntries([...integral, "single", "double"].map((name) => [name, 7.5]));
+    assert.deepEqual(
+      schemas.validateSearchInput({ ...valid, numbers: halves }),
+      integral.map((name) => ({ path: `/numbers/${name}`, message: "must be an integer, not 7.5" })),
+    );
+    // The subset (schema.v1.Schema, runtime/schema/json-schema.ts) has no integer type: the schema
+    // says `number`, and the description says which integer.
+    const numbers = schemas.searchInputSchema.properties["numbers"];
+    assert.ok(numbers?.type === "object");
+    const fields: { readonly [name: string]: { readonly type: string; readonly description?: string } | undefined } = numbers.properties;
+    for (const name of integral) {
+      const field = fields[name];
+      assert.equal(field?.type, "number", name);
+      const note = name.endsWith("64") ? /A 64-bit integer as a JSON number: exact only up to 2\^53\./ : /An integer\./;
+      assert.match(field?.description ?? "", note, name);
+    }
+    for (const name of ["single", "double"]) assert.doesNotMatch(fields[name]?.description ?? "", /integer/, name);
+  });
+
+  it("makes a list or map optional, absent meaning empty, unless (harnesstool.v1.field).required = true", async () => {
+    const schemas = await import("./golden/mapping_tool_schemas.js");
+    // Lists without the option: not in `required`, accepted when absent, still checked when present.
+    assert.deepEqual(schemas.validateSearchInput(valid), []);
+    for (const name of ["tags", "formats", "weights"]) assert.ok(!schemas.searchInputSchema.required?.includes(name), name);
+    assert.deepEqual(schemas.validateSearchInput({ ...valid, tags: [], weights: [{}] }), []);
+    assert.deepEqual(schemas.validateSearchInput({ ...valid, tags: "a" }), [{ path: "/tags", message: "must be an array, not a string" }]);
+    // `required = true`: required as before.
+    assert.ok(schemas.searchOutputSchema.required?.includes("records"));
+    assert.deepEqual(schemas.validateSearchOutput({ ran_at: "2024-05-01T12:00:00Z" }), [{ path: "/records", message: "is required" }]);
+    // Config: the same rule for agent.hcl attributes (a map too).
+    const attribute = (name: string) => schemas.mappingConfig.attributes.find((a) => a.name === name);
+    assert.equal(attribute("headers")?.required, false);
+    assert.equal(attribute("retry_delays")?.required, true);
+    // The types follow: optional members where the schema is optional.
+    const api = readFileSync(path.join(testDir, "golden/mapping_tool.ts"), "utf8");
+    for (const member of [
+      "tags?: string[];",
+      "weights?: Row[];",
+      "values?: number[];",
+      "records: RecordMessage[];",
+      "retry_delays: number[];",
+      "headers?: {",
+    ]) {
+      assert.ok(api.includes(`  ${member}`), member);
+    }
   });
 
   it("refuses an unknown option with protoplugin's option error", () => {

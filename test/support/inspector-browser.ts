@@ -32,11 +32,16 @@ export interface RunningInspector {
   readonly url: string;
   /** What the command printed on stdout. */
   readonly printed: () => string;
+  /** What the command printed on stderr. */
+  readonly errors: () => string;
   stop(): Promise<number>;
 }
 
-/** Runs `harness-tool inspect <target>` with `config` written to a file in `dir`. */
-export async function startInspector(target: string, options: { dir: string; config?: object; cwd?: string }): Promise<RunningInspector> {
+/** Runs `harness-tool inspect <target> [-- providerArgs]` with `config` written to a file in `dir`. */
+export async function startInspector(
+  target: string,
+  options: { dir: string; config?: object; cwd?: string; providerArgs?: readonly string[] },
+): Promise<RunningInspector> {
   let config: string | undefined;
   if (options.config) {
     config = path.join(options.dir, `config-${path.basename(target)}.json`);
@@ -51,7 +56,12 @@ export async function startInspector(target: string, options: { dir: string; con
   const stop = new AbortController();
   let ready!: (url: string) => void;
   const url = new Promise<string>((resolve) => (ready = resolve));
-  const done = inspectCommand({ target, config, port: undefined, cwd: options.cwd ?? options.dir }, [], { out, err, stop: stop.signal, onReady: ready });
+  const done = inspectCommand({ target, config, port: undefined, cwd: options.cwd ?? options.dir }, options.providerArgs ?? [], {
+    out,
+    err,
+    stop: stop.signal,
+    onReady: ready,
+  });
   const started = await Promise.race([
     url,
     done.then(
@@ -62,6 +72,7 @@ export async function startInspector(target: string, options: { dir: string; con
   return {
     url: started,
     printed: () => printed,
+    errors: () => errors,
     stop: async () => {
       stop.abort();
       return done;

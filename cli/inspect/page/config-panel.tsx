@@ -90,6 +90,25 @@ interface AttributeFieldsProps {
   prefix: string;
 }
 
+/**
+ * An attribute's type in the notation the tool forms use for JSON Schema types (schema-form.tsx):
+ * `bool` is `boolean`, `list_string` is `string[]`, `map_string` is `map<string, string>`.
+ */
+export function attributeTypeLabel(type: string): string {
+  switch (type) {
+    case "bool":
+      return "boolean";
+    case "list_string":
+      return "string[]";
+    case "list_number":
+      return "number[]";
+    case "map_string":
+      return "map<string, string>";
+    default:
+      return type;
+  }
+}
+
 /** An attribute's name, required mark, type and sensitivity. */
 function attributeLabel(a: ConfigAttributeView) {
   return (
@@ -100,7 +119,9 @@ function attributeLabel(a: ConfigAttributeView) {
           *
         </abbr>
       ) : null}
-      <span class="field-type">{a.type}</span>
+      <span class="field-type" title={`agent.hcl attribute type ${a.type}`}>
+        {attributeTypeLabel(a.type)}
+      </span>
       {a.sensitive ? <span class="badge secret">sensitive</span> : null}
     </span>
   );
@@ -199,7 +220,8 @@ function AttributeFields(props: AttributeFieldsProps) {
 
 /** The Configure view. */
 export function ConfigPanel({ attributes, state }: { attributes: readonly ConfigAttributeView[]; state: ConfigStateView }) {
-  const [values, setValues] = useState<Values>(() => initialValues(attributes, state.config));
+  // After a rejection the form holds the rejected values, to correct them; the config in force is shown below.
+  const [values, setValues] = useState<Values>(() => initialValues(attributes, state.rejected ?? state.config));
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const submit = async (event: Event) => {
@@ -210,7 +232,7 @@ export function ConfigPanel({ attributes, state }: { attributes: readonly Config
     setFailure(undefined);
     try {
       const answer = await api.configure({ config, keep });
-      setValues(initialValues(attributes, answer.state.config));
+      if (answer.ok) setValues(initialValues(attributes, answer.state.config));
     } catch (error) {
       setFailure(error instanceof ApiError ? error.message : String(error));
     } finally {
@@ -236,9 +258,23 @@ export function ConfigPanel({ attributes, state }: { attributes: readonly Config
         {failure ? <p class="error-text">{failure}</p> : null}
       </form>
       <h3>Current config</h3>
-      <pre class="json" aria-label="current config">
-        {JSON.stringify(state.config, null, 2)}
-      </pre>
+      {!state.inForce ? (
+        <p class="note" aria-label="current config">
+          None accepted yet: the provider runs without a configuration.
+        </p>
+      ) : (
+        <pre class="json" aria-label="current config">
+          {JSON.stringify(state.config, null, 2)}
+        </pre>
+      )}
+      {state.rejected !== undefined ? (
+        <>
+          <h3>Rejected config</h3>
+          <pre class="json" aria-label="rejected config">
+            {JSON.stringify(state.rejected, null, 2)}
+          </pre>
+        </>
+      ) : null}
     </section>
   );
 }

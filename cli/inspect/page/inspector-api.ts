@@ -7,6 +7,7 @@ import type {
   ConfigureRequestBody,
   InvokeRequestBody,
   Json,
+  RestartAnswerView,
   StreamMessage,
   TreeAnswer,
 } from "../page-protocol.js";
@@ -31,6 +32,7 @@ export const api = {
   render: (body: { schemaVersion: string; payload: string; encoding: "text" | "base64" }) => post<TreeAnswer>("api/render", body),
   configure: (body: ConfigureRequestBody) => post<ConfigureAnswer>("api/configure", body),
   replies: (body: { [K in keyof CannedRepliesView]?: Json }) => post<CannedRepliesView>("api/replies", body),
+  restart: () => post<RestartAnswerView>("api/restart", {}),
 };
 
 /** Follows the event stream; EventSource reconnects by itself and the server starts with a snapshot. */

@@ -112,7 +112,7 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
             <input name="working_directory" value={workingDirectory} onInput={(e) => onWorkingDirectory(e.currentTarget.value)} />
           </label>
           <div class="actions">
-            {tool.preview !== false ? (
+            {tool.preview === true ? (
               <button type="button" class="secondary" onClick={() => void runPreview()}>
                 Preview
               </button>
@@ -138,7 +138,7 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
           {!preview && !call ? (
             <p class="note">
               Fill the form and Invoke
-              {tool.preview !== false ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
+              {tool.preview === true ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
             </p>
           ) : null}
         </div>
@@ -147,8 +147,27 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
   );
 }
 
-/** The provider's identity, and whether the page is live. */
-function identityHeader(s: InspectorSnapshot, connected: boolean) {
+/**
+ * The provider's identity, and whether it is live: the badge turns off with the reason when the
+ * provider exits, and Restart launches it again (the rebuilt one, after an edit).
+ */
+function IdentityHeader({ s, connected }: { s: InspectorSnapshot; connected: boolean }) {
+  const [restarting, setRestarting] = useState(false);
+  const [failure, setFailure] = useState<string | undefined>();
+  const exited = s.identity.exited;
+  const restart = async () => {
+    setRestarting(true);
+    setFailure(undefined);
+    try {
+      const answer = await api.restart();
+      if (!answer.ok) setFailure(answer.message);
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : String(error));
+    } finally {
+      setRestarting(false);
+    }
+  };
+  const badge = !connected ? ["down", "reconnecting", "reconnecting to the inspector"] : exited ? ["down", "exited", exited] : ["up", "live", "connected"];
   return (
     <header class="identity" aria-label="provider identity">
       <h1>
@@ -157,13 +176,36 @@ function identityHeader(s: InspectorSnapshot, connected: boolean) {
       <span class="source">{s.identity.source}</span>
       <span class="meta">
         {s.identity.category} provider · protocol v{s.identity.protocolVersion} · pid {s.identity.pid}
-        {s.identity.exited ? <strong class="exited"> · {s.identity.exited}</strong> : null}
+        {exited ? (
+          <strong class="exited" role="status" aria-label="provider exited">
+            {" "}
+            · {exited}
+          </strong>
+        ) : null}
+        {failure && failure !== exited ? <strong class="exited"> · {failure}</strong> : null}
       </span>
-      <span class={`connection ${connected ? "up" : "down"}`} title={connected ? "connected" : "reconnecting"}>
-        {connected ? "live" : "reconnecting"}
+      <button
+        type="button"
+        class={exited ? "restart" : "restart secondary"}
+        disabled={restarting}
+        title="launch the provider again (picks up a rebuild)"
+        onClick={() => void restart()}
+      >
+        {restarting ? "Restarting…" : "Restart provider"}
+      </button>
+      <span class={`connection ${badge[0]}`} title={badge[2]} aria-label="provider status">
+        {badge[1]}
       </span>
     </header>
   );
+}
+
+/** Where the main pane is: the view chosen while it still exists, else Configure when it was rejected, else the first tool. */
+function currentView(s: InspectorSnapshot, chosen: View | undefined): View {
+  if (chosen?.kind === "configure" || chosen?.kind === "render") return chosen;
+  if (chosen?.kind === "tool" && s.tools.some((t) => t.name === chosen.name)) return chosen;
+  const first = s.tools[0];
+  return s.configState.status !== "accepted" || !first ? { kind: "configure" } : { kind: "tool", name: first.name };
 }
 
 /** Configure, the tools with their badges, and Render. */
@@ -198,15 +240,12 @@ function App() {
   useEffect(() => followEvents(dispatch, (connected) => dispatch({ kind: "connection", connected })), []);
   const s = state.snapshot;
   // The first view follows the first snapshot (Configure when it was rejected, else the first tool)
-  // and then stays where the user put it.
-  const hasSnapshot = s !== undefined;
+  // and then stays where the user put it, while that tool exists (a restarted provider may have others).
   useEffect(() => {
-    if (!s || view) return;
-    const first = s.tools[0];
-    setView(s.configState.status !== "accepted" || !first ? { kind: "configure" } : { kind: "tool", name: first.name });
-  }, [hasSnapshot]);
-  const current = view;
+    if (s && !view) setView(currentView(s, undefined));
+  });
   if (!s) return <p class="loading">{state.connected ? "Loading…" : "Connecting to the inspector…"}</p>;
+  const current = currentView(s, view);
   const formOf = (tool: ToolView): FormValue =>
     forms[tool.name] ?? {
       raw: false,
@@ -221,7 +260,7 @@ function App() {
   const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
   return (
     <div class="layout">
-      {identityHeader(s, state.connected)}
+      <IdentityHeader s={s} connected={state.connected} />
       {sidebar(s, current, tool, setView)}
       <main class="main">
         {current?.kind === "configure" ? (

@@ -39,11 +39,11 @@ export const handlers: WebHandlers = {
       throw new ToolError("invalid_arguments", `web_fetch: ${JSON.stringify(input.url)} is not a URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new ToolError("invalid_arguments", "web_fetch: only http and https URLs are fetched");
-    if (!domainAllowed(url.hostname, context.config.allowed_domains))
+    if (!domainAllowed(url.hostname, context.config.allowed_domains ?? []))
       throw new ToolError("permission_denied", `web_fetch: ${url.hostname} is not on the allowed domains`);
     const response = await fetch(url, { method: "GET", redirect: "follow", signal: context.signal });
     const final = new URL(response.url || url.href);
-    if (!domainAllowed(final.hostname, context.config.allowed_domains))
+    if (!domainAllowed(final.hostname, context.config.allowed_domains ?? []))
       throw new ToolError("permission_denied", `web_fetch: the page redirected to ${final.hostname}, which is not on the allowed domains`);
     const max = context.config.max_bytes ?? 512 * 1024;
     const bytes = new Uint8Array(await response.arrayBuffer());

@@ -82,12 +82,66 @@ export const searchInputSchema: JsonSchemaObject = {
             },
           },
         },
-        required: ["values"],
       },
     },
     note: {
       type: "string",
       description: "A note for the log.",
+    },
+    numbers: {
+      type: "object",
+      description: "Every numeric proto type, for the integer checks.",
+      properties: {
+        i32: {
+          type: "number",
+          description: "32-bit.\n\nAn integer.",
+        },
+        u32: {
+          type: "number",
+          description: "Unsigned 32-bit.\n\nAn integer.",
+        },
+        s32: {
+          type: "number",
+          description: "Zigzag 32-bit.\n\nAn integer.",
+        },
+        f32: {
+          type: "number",
+          description: "Fixed 32-bit.\n\nAn integer.",
+        },
+        sf32: {
+          type: "number",
+          description: "Signed fixed 32-bit.\n\nAn integer.",
+        },
+        i64: {
+          type: "number",
+          description: "64-bit.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
+        },
+        u64: {
+          type: "number",
+          description: "Unsigned 64-bit.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
+        },
+        s64: {
+          type: "number",
+          description: "Zigzag 64-bit.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
+        },
+        f64: {
+          type: "number",
+          description: "Fixed 64-bit.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
+        },
+        sf64: {
+          type: "number",
+          description: "Signed fixed 64-bit.\n\nA 64-bit integer as a JSON number: exact only up to 2^53.",
+        },
+        single: {
+          type: "number",
+          description: "Single precision.",
+        },
+        double: {
+          type: "number",
+          description: "Double precision.",
+        },
+      },
+      required: ["i32", "u32", "s32", "f32", "sf32", "i64", "u64", "s64", "f64", "sf64", "single", "double"],
     },
   },
   required: ["query", "offset", "format", "since", "note"],
@@ -349,9 +403,9 @@ export const mappingConfig: ConfigDefinition<MappingConfig> = {
     {
       name: "retry_delays",
       type: "list_number",
-      required: false,
+      required: true,
       sensitive: false,
-      description: "Retry delays in seconds.",
+      description: "Retry delays in seconds (at least one: required).",
     },
     {
       name: "headers",
@@ -434,6 +488,10 @@ function checkSearchInput(value: unknown, path: string, out: ValueViolation[]): 
         break;
       case "note":
         if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/note`, message: `must be a string, not ${typeOfJson(field)}` });
+        break;
+      case "numbers":
+        if (field === undefined) break;
+        checkNumbers(field, `${path}/numbers`, out);
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
@@ -547,6 +605,7 @@ function checkMappingConfig(value: unknown, path: string, out: ValueViolation[])
   const record = value as { readonly [name: string]: unknown };
   if (record["api_key"] === undefined) out.push({ path: `${path}/api_key`, message: "is required" });
   if (record["endpoint"] === undefined) out.push({ path: `${path}/endpoint`, message: "is required" });
+  if (record["retry_delays"] === undefined) out.push({ path: `${path}/retry_delays`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "api_key":
@@ -582,7 +641,6 @@ function checkRow(value: unknown, path: string, out: ValueViolation[]): void {
     return;
   }
   const record = value as { readonly [name: string]: unknown };
-  if (record["values"] === undefined) out.push({ path: `${path}/values`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "values":
@@ -591,6 +649,88 @@ function checkRow(value: unknown, path: string, out: ValueViolation[]): void {
         else for (const [i, item] of field.entries()) {
           if (typeof item !== "number" || !Number.isFinite(item)) out.push({ path: `${path}/values/${i}`, message: `must be a number, not ${typeOfJson(item)}` });
         }
+        break;
+      default:
+        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
+    }
+  }
+}
+
+function checkNumbers(value: unknown, path: string, out: ValueViolation[]): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
+    return;
+  }
+  const record = value as { readonly [name: string]: unknown };
+  if (record["i32"] === undefined) out.push({ path: `${path}/i32`, message: "is required" });
+  if (record["u32"] === undefined) out.push({ path: `${path}/u32`, message: "is required" });
+  if (record["s32"] === undefined) out.push({ path: `${path}/s32`, message: "is required" });
+  if (record["f32"] === undefined) out.push({ path: `${path}/f32`, message: "is required" });
+  if (record["sf32"] === undefined) out.push({ path: `${path}/sf32`, message: "is required" });
+  if (record["i64"] === undefined) out.push({ path: `${path}/i64`, message: "is required" });
+  if (record["u64"] === undefined) out.push({ path: `${path}/u64`, message: "is required" });
+  if (record["s64"] === undefined) out.push({ path: `${path}/s64`, message: "is required" });
+  if (record["f64"] === undefined) out.push({ path: `${path}/f64`, message: "is required" });
+  if (record["sf64"] === undefined) out.push({ path: `${path}/sf64`, message: "is required" });
+  if (record["single"] === undefined) out.push({ path: `${path}/single`, message: "is required" });
+  if (record["double"] === undefined) out.push({ path: `${path}/double`, message: "is required" });
+  for (const [name, field] of Object.entries(record)) {
+    switch (name) {
+      case "i32":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/i32`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/i32`, message: `must be an integer, not ${field}` });
+        break;
+      case "u32":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/u32`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/u32`, message: `must be an integer, not ${field}` });
+        break;
+      case "s32":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/s32`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/s32`, message: `must be an integer, not ${field}` });
+        break;
+      case "f32":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/f32`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/f32`, message: `must be an integer, not ${field}` });
+        break;
+      case "sf32":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/sf32`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/sf32`, message: `must be an integer, not ${field}` });
+        break;
+      case "i64":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/i64`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/i64`, message: `must be an integer, not ${field}` });
+        break;
+      case "u64":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/u64`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/u64`, message: `must be an integer, not ${field}` });
+        break;
+      case "s64":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/s64`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/s64`, message: `must be an integer, not ${field}` });
+        break;
+      case "f64":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/f64`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/f64`, message: `must be an integer, not ${field}` });
+        break;
+      case "sf64":
+        if (field === undefined) break;
+        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/sf64`, message: `must be a number, not ${typeOfJson(field)}` });
+        else if (!Number.isInteger(field)) out.push({ path: `${path}/sf64`, message: `must be an integer, not ${field}` });
+        break;
+      case "single":
+        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/single`, message: `must be a number, not ${typeOfJson(field)}` });
+        break;
+      case "double":
+        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/double`, message: `must be a number, not ${typeOfJson(field)}` });
         break;
       default:
         out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });

@@ -1,6 +1,7 @@
   async askUser(input, context) {
-    // A real provider reaches its user here (a terminal, a chat, a web form). This example reads
-    // one line from the terminal the provider was started from, when there is one.
-    context.log.info("asking the user", { question: input.question });
-    return { answer: await readAnswer(input.question, context.signal) };
+    // Asks on the terminal the provider was started from (see openTerminal): `npx harness-tool
+    // invoke . ask_user --args '{"question": "Ready?"}'` prints the question and waits for a line.
+    // A provider the kernel runs reaches its user through a channel of its own instead.
+    context.log.info("asking the user on the terminal", { question: input.question });
+    return { answer: await askOnTerminal(input.question, context.signal) };
   },

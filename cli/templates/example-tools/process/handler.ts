@@ -1,4 +1,4 @@
   async runCommand(input, context) {
-    const exit = await context.spawn(input.command, input.args);
+    const exit = await context.spawn(input.command, input.args ?? []);
     return { exit_code: exit.exitCode };
   },

@@ -97,6 +97,12 @@ export interface SearchInput {
    * @generated from field good.mapping.SearchRequest.note
    */
   note: string;
+  /**
+   * Every numeric proto type, for the integer checks.
+   *
+   * @generated from field good.mapping.SearchRequest.numbers
+   */
+  numbers?: Numbers;
 }
 
 /**
@@ -202,7 +208,107 @@ export interface Row {
    *
    * @generated from field good.mapping.Row.values
    */
-  values: number[];
+  values?: number[];
+}
+
+/**
+ * One field of each numeric proto type.
+ *
+ * @generated from message good.mapping.Numbers
+ */
+export interface Numbers {
+  /**
+   * 32-bit.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.Numbers.i32
+   */
+  i32: number;
+  /**
+   * Unsigned 32-bit.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.Numbers.u32
+   */
+  u32: number;
+  /**
+   * Zigzag 32-bit.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.Numbers.s32
+   */
+  s32: number;
+  /**
+   * Fixed 32-bit.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.Numbers.f32
+   */
+  f32: number;
+  /**
+   * Signed fixed 32-bit.
+   *
+   * An integer.
+   *
+   * @generated from field good.mapping.Numbers.sf32
+   */
+  sf32: number;
+  /**
+   * 64-bit.
+   *
+   * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.Numbers.i64
+   */
+  i64: number;
+  /**
+   * Unsigned 64-bit.
+   *
+   * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.Numbers.u64
+   */
+  u64: number;
+  /**
+   * Zigzag 64-bit.
+   *
+   * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.Numbers.s64
+   */
+  s64: number;
+  /**
+   * Fixed 64-bit.
+   *
+   * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.Numbers.f64
+   */
+  f64: number;
+  /**
+   * Signed fixed 64-bit.
+   *
+   * A 64-bit integer as a JSON number: exact only up to 2^53.
+   *
+   * @generated from field good.mapping.Numbers.sf64
+   */
+  sf64: number;
+  /**
+   * Single precision.
+   *
+   * @generated from field good.mapping.Numbers.single
+   */
+  single: number;
+  /**
+   * Double precision.
+   *
+   * @generated from field good.mapping.Numbers.double
+   */
+  double: number;
 }
 
 /**
@@ -291,11 +397,11 @@ export interface MappingConfig {
     verify_tls?: boolean;
   };
   /**
-   * Retry delays in seconds.
+   * Retry delays in seconds (at least one: required).
    *
    * @generated from field good.mapping.MappingConfig.retry_delays
    */
-  retry_delays?: number[];
+  retry_delays: number[];
   /**
    * Extra headers.
    *

@@ -45,7 +45,7 @@ export interface GlobOutput {
    *
    * @generated from field examples.search.v1.GlobResponse.files
    */
-  files: string[];
+  files?: string[];
   /**
    * True when there were more than max_results matches.
    *
@@ -101,7 +101,7 @@ export interface GrepOutput {
    *
    * @generated from field examples.search.v1.GrepResponse.matches
    */
-  matches: Match[];
+  matches?: Match[];
   /**
    * True when there were more than max_results matches.
    *

@@ -53,7 +53,7 @@ export const globOutputSchema: JsonSchemaObject = {
       description: "True when there were more than max_results matches.",
     },
   },
-  required: ["files", "truncated"],
+  required: ["truncated"],
 };
 
 /**
@@ -142,7 +142,7 @@ export const grepOutputSchema: JsonSchemaObject = {
       description: "True when there were more than max_results matches.",
     },
   },
-  required: ["matches", "truncated"],
+  required: ["truncated"],
 };
 
 /**
@@ -221,7 +221,6 @@ function checkGlobOutput(value: unknown, path: string, out: ValueViolation[]): v
     return;
   }
   const record = value as { readonly [name: string]: unknown };
-  if (record["files"] === undefined) out.push({ path: `${path}/files`, message: "is required" });
   if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
@@ -274,7 +273,6 @@ function checkGrepOutput(value: unknown, path: string, out: ValueViolation[]): v
     return;
   }
   const record = value as { readonly [name: string]: unknown };
-  if (record["matches"] === undefined) out.push({ path: `${path}/matches`, message: "is required" });
   if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {

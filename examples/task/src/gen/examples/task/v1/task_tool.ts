@@ -119,7 +119,7 @@ export interface TaskListOutput {
    *
    * @generated from field examples.task.v1.TaskListResponse.tasks
    */
-  tasks: Task[];
+  tasks?: Task[];
 }
 
 /**

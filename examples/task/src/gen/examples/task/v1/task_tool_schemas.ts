@@ -211,7 +211,6 @@ export const taskListOutputSchema: JsonSchemaObject = {
       },
     },
   },
-  required: ["tasks"],
 };
 
 /**
@@ -322,7 +321,6 @@ function checkTaskListOutput(value: unknown, path: string, out: ValueViolation[]
     return;
   }
   const record = value as { readonly [name: string]: unknown };
-  if (record["tasks"] === undefined) out.push({ path: `${path}/tasks`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "tasks":

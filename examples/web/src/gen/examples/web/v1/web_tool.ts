@@ -46,7 +46,7 @@ export interface WebSearchOutput {
    *
    * @generated from field examples.web.v1.WebSearchResponse.results
    */
-  results: SearchResult[];
+  results?: SearchResult[];
 }
 
 /**
@@ -155,11 +155,11 @@ export interface WebConfig {
    */
   endpoint: string;
   /**
-   * Domains web_fetch may fetch from (a domain allows its subdomains too).
+   * Domains web_fetch may fetch from (a domain allows its subdomains too); none when left out.
    *
    * @generated from field examples.web.v1.WebConfig.allowed_domains
    */
-  allowed_domains: string[];
+  allowed_domains?: string[];
   /**
    * Largest page web_fetch returns, in bytes. Default 512 KiB.
    *

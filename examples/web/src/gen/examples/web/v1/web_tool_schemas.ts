@@ -65,7 +65,6 @@ export const webSearchOutputSchema: JsonSchemaObject = {
       },
     },
   },
-  required: ["results"],
 };
 
 /**
@@ -180,9 +179,9 @@ export const webConfig: ConfigDefinition<WebConfig> = {
     {
       name: "allowed_domains",
       type: "list_string",
-      required: true,
+      required: false,
       sensitive: false,
-      description: "Domains web_fetch may fetch from (a domain allows its subdomains too).",
+      description: "Domains web_fetch may fetch from (a domain allows its subdomains too); none when left out.",
     },
     {
       name: "max_bytes",
@@ -230,7 +229,6 @@ function checkWebSearchOutput(value: unknown, path: string, out: ValueViolation[
     return;
   }
   const record = value as { readonly [name: string]: unknown };
-  if (record["results"] === undefined) out.push({ path: `${path}/results`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "results":
@@ -308,7 +306,6 @@ function checkWebConfig(value: unknown, path: string, out: ValueViolation[]): vo
   const record = value as { readonly [name: string]: unknown };
   if (record["api_key"] === undefined) out.push({ path: `${path}/api_key`, message: "is required" });
   if (record["endpoint"] === undefined) out.push({ path: `${path}/endpoint`, message: "is required" });
-  if (record["allowed_domains"] === undefined) out.push({ path: `${path}/allowed_domains`, message: "is required" });
   for (const [name, field] of Object.entries(record)) {
     switch (name) {
       case "api_key":
