@@ -60,7 +60,6 @@ describe("scaffoldFiles", () => {
         "buf.yaml",
         "dev-config.json",
         "kernel/agent.hcl",
-        "kernel/config.hcl",
         "package.json",
         "proto/my_notes/v1/my_notes.proto",
         "src/handlers.ts",
