@@ -41,24 +41,29 @@ export async function launchProvider(provider: ProviderCommand, options: LaunchO
 export function explainLaunchFailure(provider: ProviderCommand, error: unknown): ProviderLaunchError {
   const problem = spawnProblem(provider.command, (error as NodeJS.ErrnoException).code);
   if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
-  // A harness-tool provider states why it cannot start where the handshake line would be.
-  const message = (error instanceof Error ? error.message : String(error)).replace(
-    /^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /,
-    "",
-  );
+  const message = (error instanceof Error ? error.message : String(error))
+    // A harness-tool provider states why it cannot start where the handshake line would be.
+    .replace(/^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /, "")
+    // launch() says how it ended: "the provider exited before printing its handshake line: exit code 1; ...".
+    .replace(/^the provider exited before printing its handshake line: /, "");
   return new ProviderLaunchError(`the provider did not start: ${message}`);
 }
 
 /**
  * When the provider has exited (or exits within `graceMs`), how it ended and the last lines of its
- * stderr; undefined while it runs.
+ * stderr (or where they are, when they were shown as they came); undefined while it runs.
  */
-export async function providerExitReport(launched: LaunchedProvider, graceMs = 1000): Promise<string | undefined> {
+export async function providerExitReport(launched: LaunchedProvider, options: { graceMs?: number; stderrShown?: boolean } = {}): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const exit = await Promise.race([launched.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
+  const exit = await Promise.race([
+    launched.exited,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), options.graceMs ?? 1000))),
+  ]);
   clearTimeout(timer);
   if (!exit) return undefined;
-  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const { describeExit } = await import("harness-tool/testing");
+  const how = `the provider exited during the call: ${describeExit(exit)}`;
+  if (options.stderrShown && launched.stderr.length > 0) return `${how}; its stderr is above`;
   const tail = launched.stderr.slice(-10).map((e) => `  ${e.raw}`);
-  return `the provider ${how} during the call; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
+  return `${how}; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
 }

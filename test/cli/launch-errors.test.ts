@@ -72,11 +72,42 @@ describe("launch errors", () => {
     );
   });
 
-  it("a provider that exits during a call: its exit code and the last lines of its stderr, exit 1", async () => {
+  it("a provider that exits during a call: its exit code after its stderr shown live, exit 1", async () => {
     const provider = writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts");
     const { code, err } = await cli(["invoke", provider, "crash", "--args", '{"code": 7}']);
     assert.equal(code, 1, err);
-    assert.match(err, /^Invoke failed: the provider exited with code 7 during the call; the last lines of its stderr:\n(.*\n)*.*giving up: the disk is full/);
+    assert.match(
+      err,
+      /^\[ERROR\] provider: giving up: the disk is full\nharness-tool invoke: the provider exited during the call: exit code 7; its stderr is above\n$/,
+    );
     assert.doesNotMatch(err, /gRPC status 14/);
+  });
+
+  it("with --quiet, a provider that exits during a call: the last lines of its stderr after how it exited", async () => {
+    const provider = writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts");
+    const { code, err } = await cli(["invoke", provider, "crash", "--args", '{"code": 7}', "--quiet"]);
+    assert.equal(code, 1, err);
+    assert.match(
+      err,
+      /^harness-tool invoke: the provider exited during the call: exit code 7; the last lines of its stderr:\n(.*\n)*.*giving up: the disk is full/,
+    );
+  });
+
+  it("a wrapper whose command is not found (exit 127): a sentence, not `code 127, signal null`", async () => {
+    const wrapper = path.join(dir, "wrapper-127");
+    writeFileSync(wrapper, "#!/bin/sh\nno-such-command-harness-tool-test\n");
+    chmodSync(wrapper, 0o755);
+    for (const argv of [
+      ["schema", wrapper],
+      ["invoke", wrapper, "t", "--args", "{}"],
+    ]) {
+      const { code, err } = await cli(argv);
+      assert.equal(code, 2, err);
+      const [first, ...rest] = err.split("\n");
+      assert.equal(first, `harness-tool ${argv[0]}: the provider did not start: command not found (exit code 127); its stderr:`);
+      assert.ok((first as string).length <= 100, first);
+      assert.match(rest.join("\n"), /no-such-command-harness-tool-test/);
+      assert.doesNotMatch(err, /signal null|code 127,/);
+    }
   });
 });
