@@ -75,6 +75,19 @@ describe("what the help says is true", () => {
     for (const field of fields) assert.ok(declared.includes(field), `save_note has no field ${field} (it has ${declared.join(", ")})`);
   });
 
+  it("README's table names every exit code invoke's and check's help name", () => {
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const codes = (text: string) => [...text.matchAll(/\b(\d{1,3})\b/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    for (const name of ["invoke", "check"]) {
+      const description = commands.find((c) => c.name === name)?.description ?? "";
+      const helpSentence = description.slice(description.search(/\bexit (codes:|\d)/i)).split("\n\n")[0] ?? "";
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`npx harness-tool ${name} `)) ?? "";
+      const readmeSentence = row.slice(row.search(/\bexit \d/));
+      assert.ok(helpSentence !== "" && readmeSentence !== "", name);
+      assert.deepEqual(codes(readmeSentence), codes(helpSentence), `${name}: README says ${readmeSentence}; --help says ${helpSentence}`);
+    }
+  });
+
   it("every sentence of the overview ends: no option text stops at a dangling possessive", async () => {
     const { out } = await cli(["--help"], 400);
     for (const line of out.split("\n")) assert.doesNotMatch(line, /'s$/, line);
