@@ -103,12 +103,12 @@ function configProblems(error: ProviderCallError): string {
 }
 
 /** Sends Configure; a config the provider refuses is the command line's problem (exit 2), with what to pass. */
-async function configure(launched: LaunchedProvider, config: JsonObject, options: InvokeOptions, stderrShown: boolean): Promise<void> {
+async function configure(launched: LaunchedProvider, config: JsonObject, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<void> {
   try {
     await launched.configure(config, { timeoutMs: 30_000 });
   } catch (e) {
     if (!(e instanceof ProviderCallError)) throw e;
-    const exit = e.toolError ? undefined : await providerExitReport(launched, { stderrShown });
+    const exit = e.toolError ? undefined : await providerExitReport(launched, { shown });
     if (exit) throw new Error(`Configure failed: ${exit}`);
     if (!e.toolError) throw new Error(`Configure failed with gRPC status ${e.code}: ${e.details}`);
     throw new UsageError(
@@ -120,7 +120,7 @@ async function configure(launched: LaunchedProvider, config: JsonObject, options
 }
 
 /** Invokes the tool and shows its stream; resolves to the exit code. */
-async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions, stderrShown: boolean): Promise<number> {
+async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<number> {
   const call = launched.invoke({
     id: `cli-${randomUUID()}`,
     toolName: options.tool,
@@ -139,7 +139,7 @@ async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions,
     }
   } catch (e) {
     if (!(e instanceof ProviderCallError)) throw e;
-    const exit = await providerExitReport(launched, { stderrShown });
+    const exit = await providerExitReport(launched, { shown });
     throw new Error(exit ?? `Invoke failed with gRPC status ${e.code}: ${e.details}`);
   } finally {
     options.interrupt.removeEventListener("abort", onInterrupt);
@@ -158,18 +158,19 @@ async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions,
  */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
-  const shown = options.providerLog ?? "default";
+  const which = options.providerLog ?? "default";
   // Lines before the handshake are part of a launch error; the rest are shown as they arrive.
   let live = false;
   const show = (entry: HostLogEntry) => {
-    if (live && providerLogShows(shown, entry)) options.err.write(`${providerLogLine(entry)}\n`);
+    if (live && providerLogShows(which, entry)) options.err.write(`${providerLogLine(entry)}\n`);
   };
+  const shown = (entry: HostLogEntry) => providerLogShows(which, entry);
   const launched = await launchProvider(provider, { ...(options.trace ? { traces: true } : {}), onStderrLine: show });
   live = true;
   for (const entry of launched.stderr) show(entry);
   try {
-    await configure(launched, config, options, shown !== "none");
-    return await invokeAndShow(launched, options, shown !== "none");
+    await configure(launched, config, options, shown);
+    return await invokeAndShow(launched, options, shown);
   } finally {
     await launched.kill();
     if (options.trace) printTrace(launched, options.err);

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
+import type { HostLogEntry, LaunchedProvider, LaunchOptions } from "harness-tool/testing";
 import { type ProviderCommand, ProviderLaunchError } from "./provider-target.js";
 
 /** What spawning `command` failed on (its errno `code`), said for a person; undefined when not a spawn failure. */
@@ -51,9 +51,12 @@ export function explainLaunchFailure(provider: ProviderCommand, error: unknown):
 
 /**
  * When the provider has exited (or exits within `graceMs`), how it ended and the last lines of its
- * stderr (or where they are, when they were shown as they came); undefined while it runs.
+ * stderr that were not shown already (`shown` says which were, as they arrived); undefined while it runs.
  */
-export async function providerExitReport(launched: LaunchedProvider, options: { graceMs?: number; stderrShown?: boolean } = {}): Promise<string | undefined> {
+export async function providerExitReport(
+  launched: LaunchedProvider,
+  options: { graceMs?: number; shown?: (entry: HostLogEntry) => boolean } = {},
+): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const exit = await Promise.race([
     launched.exited,
@@ -63,7 +66,9 @@ export async function providerExitReport(launched: LaunchedProvider, options: { 
   if (!exit) return undefined;
   const { describeExit } = await import("harness-tool/testing");
   const how = `the provider exited during the call: ${describeExit(exit)}`;
-  if (options.stderrShown && launched.stderr.length > 0) return `${how}; its stderr is above`;
-  const tail = launched.stderr.slice(-10).map((e) => `  ${e.raw}`);
-  return `${how}; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
+  const unseen = launched.stderr.filter((entry) => !options.shown?.(entry));
+  if (unseen.length === 0 && launched.stderr.length > 0) return `${how}; its stderr is above`;
+  const tail = unseen.slice(-10).map((e) => `  ${e.raw}`);
+  const lead = unseen.length < launched.stderr.length ? "the last lines of its stderr not shown above" : "the last lines of its stderr";
+  return `${how}; ${tail.length > 0 ? `${lead}:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
 }

@@ -48,6 +48,16 @@ describe("harness-tool invoke: the provider's stderr and its config", () => {
     assert.match(both.err, /^harness-tool invoke: --quiet and --verbose contradict each other/);
   });
 
+  it("a provider that dies mid-call: its exit, then the lines of its stderr not shown yet (its debug lines)", async () => {
+    const { code, err } = await cli(["invoke", provider, "quit", "--config", config, "--args", "{}"]);
+    assert.equal(code, 1, err);
+    const lines = err.trimEnd().split("\n");
+    assert.equal(lines[0], "[ERROR] provider: quitting");
+    assert.equal(lines[1], "harness-tool invoke: the provider exited during the call: exit code 3; the last lines of its stderr not shown above:");
+    assert.match(lines[2] ?? "", /^ {2}\{.*"@message":"the debug detail of why"/);
+    assert.equal(lines.length, 3, err);
+  });
+
   it("without --config, a provider that needs one: one line naming --config, exit 2", async () => {
     const { code, out, err } = await cli(["invoke", provider, "greet", "--args", '{"name": "Ada"}']);
     assert.equal(code, 2, err);
