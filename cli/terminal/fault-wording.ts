@@ -25,9 +25,14 @@ export function unreadableFileText(what: string, error: unknown): string {
   }
 }
 
-/** `<what> is not JSON: <the parser's reason>`. */
-export function notJsonText(what: string, error: unknown): string {
-  return `${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`;
+/**
+ * `<what> is not JSON: <the parser's reason>`. For one line of text, Node 22's "(line 1 column N)"
+ * after "at position N" says nothing more and is left out.
+ */
+export function notJsonText(what: string, error: unknown, text?: string): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const oneLine = text !== undefined && !text.includes("\n");
+  return `${what} is not JSON: ${oneLine ? reason.replace(/ \(line 1 column \d+\)$/, "") : reason}`;
 }
 
 /** `<what> must be a JSON object`, with an example of one when given. */
@@ -41,7 +46,7 @@ export function parseJsonObject(text: string, what: string, fail: (message: stri
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw fail(notJsonText(what, e));
+    throw fail(notJsonText(what, e, text));
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail(notJsonObjectText(what, example));
   return value as { [key: string]: unknown };

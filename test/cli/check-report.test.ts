@@ -109,6 +109,7 @@ describe("the schema tools table fits the terminal", () => {
     it(`at ${width} columns`, () => {
       const table = renderToolsTable(schema, width);
       assert.ok(widestLine(table) <= width, table);
+      assert.doesNotMatch(table, /…/, "no tool name or key field is cut");
       assertSnapshot(`schema-table-${width}`, table);
     });
   }
