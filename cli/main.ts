@@ -14,6 +14,7 @@ import { diffCommandDefinition } from "./commands/diff-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
+import { nearestName } from "./terminal/fault-wording.js";
 import { terminalWidth } from "./terminal/terminal-width.js";
 import { UsageError } from "./terminal/usage-error.js";
 
@@ -39,6 +40,15 @@ export const commands: readonly CommandDefinition[] = [
   diffCommandDefinition,
 ];
 
+/** "; did you mean invoke?" for a near miss, else nothing (the help the error points at lists them all). */
+function didYouMean(name: string): string {
+  const near = nearestName(
+    name,
+    commands.map((c) => c.name),
+  );
+  return near === undefined ? "" : `; did you mean ${near}?`;
+}
+
 async function run(argv: readonly string[], streams: CommandStreams): Promise<number> {
   const [name, ...rest] = argv;
   const width = terminalWidth(streams.out);
@@ -51,8 +61,7 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "-h": {
       const topic = name === "help" ? rest[0] : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
-      if (topic !== undefined && !command)
-        throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${commands.map((c) => c.name).join(", ")}`);
+      if (topic !== undefined && !command) throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });
       streams.out.write(command ? renderCommandHelp(command, width) : renderOverview(commands, width));
       return 0;
     }
@@ -63,7 +72,7 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
       return 0;
   }
   const command = commands.find((c) => c.name === name);
-  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}; the commands are ${commands.map((c) => c.name).join(", ")}`, { seeHelp: true });
+  if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name)}`, { seeHelp: true });
   try {
     const parsed = parseCommandLine(command, rest);
     if (parsed.help) {
@@ -96,7 +105,8 @@ export async function main(argv: readonly string[], streams: CommandStreams = { 
     const prefix = command ? `harness-tool ${command}` : "harness-tool";
     const message = cause instanceof Error ? cause.message : String(cause);
     if (cause instanceof UsageError) {
-      streams.err.write(`${prefix}: ${message}\n${cause.seeHelp ? `(see ${prefix} --help)\n` : ""}`);
+      const lines = cause.linePerProblem ? message.split("\n") : [message];
+      streams.err.write(`${lines.map((line) => `${prefix}: ${line}\n`).join("")}${cause.seeHelp ? `(see ${prefix} --help)\n` : ""}`);
       return 2;
     }
     // An unexpected failure: its message, not a stack trace, unless asked for one.

@@ -6,20 +6,20 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { repoRoot } from "./support/buf.js";
 
-function runFixtures(reporter: string): string {
+function runFixtures(reporter: string, fixtures = ["failing", "passing"], runnerArgs: string[] = []): string {
   const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
   const result = spawnSync(
     process.execPath,
     [
       "--test",
+      ...runnerArgs,
       `--test-reporter=${reporter}`,
       "--test-reporter-destination=stdout",
-      "test/fixtures/reporter/failing.test.mjs",
-      "test/fixtures/reporter/passing.test.mjs",
+      ...fixtures.map((f) => `test/fixtures/reporter/${f}.test.mjs`),
     ],
     { cwd: repoRoot, encoding: "utf8", env },
   );
-  assert.equal(result.status, 1, result.stderr);
+  assert.equal(result.status, fixtures.includes("failing") ? 1 : 0, result.stderr);
   return result.stdout;
 }
 
@@ -70,5 +70,25 @@ describe("test/readable-reporter.mjs", () => {
 
   it("is far shorter than TAP", () => {
     assert.ok(out.split("\n").length * 2 < runFixtures("tap").split("\n").length, out);
+  });
+});
+
+describe("test/readable-reporter.mjs: skips, and files that finish out of order", () => {
+  const reporter = path.join(repoRoot, "test/readable-reporter.mjs");
+  // Several files at once: the slow first one is still running when the others have finished.
+  const out = runFixtures(reporter, ["a-slow", "passing", "skipping"], ["--test-concurrency=3"]);
+
+  it("counts skipped tests as the runner's summary does, names skipped suites apart, and says why", () => {
+    assert.match(out, /^ok {3}test\/fixtures\/reporter\/skipping\.test\.mjs {2}\(1 passed, 1 skipped, 2 suites skipped; [\d.]+s\)$/m);
+    assert.match(out, /^ {2}↷ skipped 2 \(the page; the form\): chromium is not installed \(apt-get install chromium\)$/m);
+    assert.match(out, /^ {2}↷ skipped a test skipped on its own: not on this platform$/m);
+    const perFile = [...out.matchAll(/, (\d+) skipped[,;]/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    assert.equal(`# skipped ${perFile}`, /^# skipped \d+$/m.exec(out)?.[0]);
+  });
+
+  it("prints each file's own counts even when it finished before the files given ahead of it", () => {
+    assert.match(out, /^ok {3}test\/fixtures\/reporter\/a-slow\.test\.mjs {2}\(1 passed; [\d.]+s\)$/m);
+    assert.match(out, /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m);
+    assert.equal(out.match(/^(ok {3}|FAIL )/gm)?.length, 3, out);
   });
 });

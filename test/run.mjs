@@ -1,34 +1,23 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under test/ (fixtures excluded) on Node's test runner through tsx.
+// Runs every *.test.ts under test/ (fixtures excluded) on Node's test runner through tsx, the slow
+// ones last (test/test-files.mjs), after a first line saying how many and how.
 // Node 20's `--test` neither expands globs nor picks up .ts files by itself, hence this list.
 // Arguments are passed on, so `npm test -- --test-name-pattern=wire` works.
 // The report is test/readable-reporter.mjs (a line per file, failures in full, then the TAP summary
 // lines CI reads); `npm test -- --test-reporter=tap` prints raw TAP instead, and
 // HARNESS_TOOL_TEST_TAP=<file> writes raw TAP to that file beside the readable report.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { collectTestFiles, inRunOrder, startLine } from "./test-files.mjs";
 
 const testDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(testDir);
-const skip = new Set(["fixtures", "node_modules"]);
-
-function collect(dir) {
-  const found = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.isDirectory()) {
-      if (!skip.has(entry.name)) found.push(...collect(path.join(dir, entry.name)));
-    } else if (entry.name.endsWith(".test.ts")) {
-      found.push(path.relative(root, path.join(dir, entry.name)));
-    }
-  }
-  return found;
-}
 
 // HARNESS_TOOL_TEST_DIRS=cli,runtime/transport runs only the files under those folders of test/.
 const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
-const files = collect(testDir).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
+const files = inRunOrder(collectTestFiles(testDir, root).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep))));
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 // The test files themselves resolve `harness-tool` imports (examples, generated code) to this
 // checkout's TypeScript sources: the condition is a flag of the test processes (tsx hands it to
@@ -43,8 +32,21 @@ const reporters = args.some((a) => a.startsWith("--test-reporter"))
       "--test-reporter-destination=stdout",
       ...(process.env.HARNESS_TOOL_TEST_TAP ? ["--test-reporter=tap", `--test-reporter-destination=${process.env.HARNESS_TOOL_TEST_TAP}`] : []),
     ];
-const result = spawnSync(process.execPath, [tsx, "--conditions=harness-tool-source", "--test", ...reporters, ...args, ...files], {
-  cwd: root,
-  stdio: "inherit",
-});
+// Node's own default (one file at a time on two cores), passed explicitly so the first line can
+// say it; `npm test -- --test-concurrency=N` overrides it.
+const givenConcurrency = /^--test-concurrency=(\d+)$/.exec(args.find((a) => a.startsWith("--test-concurrency=")) ?? "")?.[1];
+const concurrency = Number(givenConcurrency ?? Math.max(1, availableParallelism() - 1));
+if (files.length === 0) {
+  process.stderr.write(`npm test: no test files under test/${only.length > 0 ? ` in ${only.join(", ")}` : ""}\n`);
+  process.exit(1);
+}
+if (reporters.length > 0) process.stdout.write(startLine(files, concurrency));
+const result = spawnSync(
+  process.execPath,
+  [tsx, "--conditions=harness-tool-source", "--test", ...(givenConcurrency ? [] : [`--test-concurrency=${concurrency}`]), ...reporters, ...args, ...files],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 process.exit(result.status ?? 1);

@@ -7,7 +7,10 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
+import type { GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ProviderCommand } from "../provider/provider-target.js";
+import { UsageError } from "../terminal/usage-error.js";
+import { argumentsFileProblems } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import { acceptsRule, rejectsMissingRequiredRule } from "./configure-rules.js";
 import { cookieRefusedRule, handshakeFailedRules, handshakeRule, healthRule, shutdownRule, stdoutCleanRule } from "./go-plugin-rules.js";
@@ -21,8 +24,16 @@ export interface ConformanceOptions {
   /** Invoke resource and interactive tools too, with these arguments by tool name. */
   readonly allowResources?: boolean;
   readonly resourceArguments?: { readonly [tool: string]: JsonObject };
+  /** Where resourceArguments came from, for the errors about them; default "--args-file". */
+  readonly resourceArgumentsSource?: string;
   /** CallContext.working_directory for every call; default: the current directory. */
   readonly cwd?: string;
+}
+
+/** Stops the run (a usage error, exit 2) when the arguments file names no tool or breaks an input schema. */
+function refuseBadArguments(schema: GetSchemaResponse, args: { readonly [tool: string]: JsonObject }, source: string): void {
+  const problems = argumentsFileProblems(schema, args);
+  if (problems.length > 0) throw new UsageError(problems.map((p) => `${source}: ${p}`).join("\n"), { linePerProblem: true });
 }
 
 /** The rules from Describe to the last Invoke, on a provider that made its handshake. */
@@ -31,6 +42,7 @@ async function serviceRules(launched: LaunchedProvider, options: ConformanceOpti
   const { row, schema } = await staticSchemaRule(launched);
   rows.push(row);
   if (!schema) return { rows, schemaAnswered: false };
+  if (options.resourceArguments) refuseBadArguments(schema, options.resourceArguments, options.resourceArgumentsSource ?? "--args-file");
   rows.push(...invariantRules(schema));
   rows.push(await rejectsMissingRequiredRule(launched, schema));
   const accepted = await acceptsRule(launched, schema, options.config);

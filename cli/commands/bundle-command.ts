@@ -11,10 +11,11 @@
  * `env -S`, which not every system's env has. With the map, stack traces (in logs and in an
  * `unknown` ToolError's details) name the source files and lines instead of the bundle's.
  */
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
+import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 // esbuild's ES module output of CommonJS dependencies (grpc-js) needs a `require` in scope.
@@ -51,6 +52,8 @@ export interface BundleOptions {
 
 /** Bundles `entry` into `options.outfile` (and the files beside it); resolves to the exit code. */
 export async function bundleCommand(entry: string, options: BundleOptions): Promise<number> {
+  // esbuild would say `Could not resolve "src/main.ts"`: a missing file is worded as everywhere else.
+  if (!existsSync(entry)) throw new UsageError(missingFileText(entry));
   const { build } = await import("esbuild");
   const bundleFile = bundleFileFor(options.outfile);
   try {

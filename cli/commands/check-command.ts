@@ -30,11 +30,12 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
     results = await runConformance(provider, {
       ...(config ? { config } : {}),
       allowResources: options.allowResources,
-      ...(resourceArguments ? { resourceArguments } : {}),
+      ...(resourceArguments ? { resourceArguments, resourceArgumentsSource: `--args-file ${options.argsFile}` } : {}),
       cwd: options.cwd,
     });
   } catch (e) {
-    throw explainLaunchFailure(provider, e);
+    // A fault in --args-file is the caller's to fix, not a launch problem.
+    throw e instanceof UsageError ? e : explainLaunchFailure(provider, e);
   }
   options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results, terminalWidth(options.out)));
   return reportPassed(results) ? 0 : 1;
@@ -45,8 +46,8 @@ export const checkCommandDefinition = defineCommand({
   name: "check",
   summary: "run the conformance suite against a provider",
   description: [
-    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails. <provider> may be the sources (src/main.ts, or the repository's folder) while you write the handlers; the kernel launches only the built executable, so check dist/provider.mjs before shipping.",
-    `Data-source tools are invoked with sample arguments. Resource and interactive tools change things or wait for a person, so they are invoked only with --allow-resources, and only those named in --args-file, a JSON object of arguments by tool name: {"save_note": {"title": "t", "body": "b"}}.`,
+    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails; exit 2 for a usage or launch problem, or an --args-file that names no tool or breaks a tool's input schema (checked before any call). <provider> may be the sources (src/main.ts, or the repository's folder) while you write the handlers; the kernel launches only the built executable, so check dist/provider.mjs before shipping.",
+    `Data-source tools are invoked with sample arguments. Resource and interactive tools change things or wait for a person, so they are invoked only with --allow-resources, and only those named in --args-file, a JSON object of arguments by tool name, e.g. for the scaffold's save_note: {"save_note": {"title": "t", "text": "b"}}.`,
   ].join("\n\n"),
   positionals: [{ name: "provider" }],
   flags: {

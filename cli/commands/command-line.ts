@@ -5,6 +5,7 @@
  * starts the provider's arguments).
  */
 import type { CommandDefinition, CommandInput, FlagDefinition, FlagDefinitions, FlagValues, PositionalDefinition } from "./command-definition.js";
+import { nearestName } from "../terminal/fault-wording.js";
 import { wrapText } from "../terminal/terminal-width.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -42,10 +43,7 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     if (written === "--help" || written === "-h") return { help: true };
     const name = written.startsWith("--") ? written.slice(2) : flagByShort(command.flags, written.slice(1));
     const flag = name === undefined ? undefined : command.flags[name];
-    if (name === undefined || flag === undefined) {
-      const known = Object.keys(command.flags).map((f) => `--${f}`);
-      throw usageError(`unknown option ${written}${known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options"}`);
-    }
+    if (name === undefined || flag === undefined) throw usageError(unknownOptionText(command, written));
     if (flag.type === "boolean") {
       if (inline !== undefined) throw usageError(`${written} takes no value`);
       values[name] = true;
@@ -68,9 +66,25 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     if (flag.type === "boolean") values[name] = false;
     else if (flag.multiple) values[name] = [];
     else if (flag.default !== undefined) values[name] = flag.default;
-    else if (flag.required) throw usageError(`--${name} <${flag.value}> is required: ${flag.description}`);
+    else if (flag.required) throw usageError(withinLine(command, `--${name} <${flag.value}> is required`, `: ${flag.description}`));
   }
   return { help: false, values: values as FlagValues<FlagDefinitions>, positionals, providerArgs: after, empty: argv.length === 0 };
+}
+
+/** "unknown option --arg; did you mean --args?", or the command's flags when none is near. */
+function unknownOptionText(command: CommandDefinition, written: string): string {
+  const near = nearestName(written.replace(/^-+/, ""), Object.keys(command.flags));
+  if (near !== undefined) return `unknown option ${written}; did you mean --${near}?`;
+  const known = Object.keys(command.flags).map((f) => `--${f}`);
+  return `unknown option ${written}${known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options"}`;
+}
+
+/** The widest a one-line error may be, its `harness-tool <command>: ` prefix included. */
+export const errorLineWidth = 100;
+
+/** `text` with `detail` after it when the whole error line stays within errorLineWidth, else `text` alone. */
+function withinLine(command: CommandDefinition, text: string, detail: string): string {
+  return `harness-tool ${command.name}: ${text}${detail}`.length <= errorLineWidth ? `${text}${detail}` : text;
 }
 
 function isFlag(flags: FlagDefinitions, arg: string): boolean {
@@ -84,7 +98,9 @@ function checkPositionals(command: CommandDefinition, given: readonly string[]):
   const last = declared.at(-1);
   const missing = declared.slice(given.length).filter((p) => !p.optional);
   if (missing.length > 0) {
-    throw usageError(`missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${usageLine(command)}`);
+    // What must be given, without the optional tail ([options], [-- <provider args>]): the line stays short.
+    const required = usageParts(command).filter((part) => !part.startsWith("["));
+    throw usageError(`missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${required.join(" ")}`);
   }
   if (!last?.variadic && given.length > declared.length) {
     const extra = given.slice(declared.length);
@@ -185,7 +201,7 @@ export function renderOverview(commands: readonly CommandDefinition[], width: nu
     "Options:",
     ...twoColumns(
       [
-        ["-h, --help", "show this help; harness-tool <command> --help shows a command's"],
+        ["-h, --help", "show this help; harness-tool <command> --help shows that command's flags and examples"],
         ["-v, --version", "print harness-tool's version"],
       ],
       width,

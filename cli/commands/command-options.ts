@@ -1,10 +1,12 @@
 /**
  * Flag values several commands share, read the same way by each so a mistake is worded once:
- * `--cwd <dir>` and JSON object files (`--config`, `--args-file`).
+ * `--cwd <dir>` and JSON object files (`--config`, `--args-file`). The faults themselves are worded
+ * in cli/terminal/fault-wording.ts.
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { JsonObject } from "@bufbuild/protobuf";
+import { parseJsonObject, unreadableFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** The working directory a call runs in: it must exist, as it would for the kernel. */
@@ -27,15 +29,7 @@ export function readJsonObjectFile(file: string, flag: string): JsonObject {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${flag} ${file}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    throw new UsageError(unreadableFileText(`${flag} ${file}`, e));
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${flag} ${file} is not JSON: ${(e as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag} ${file} must hold a JSON object`);
-  return value as JsonObject;
+  return parseJsonObject(text, `${flag} ${file}`, (message) => new UsageError(message)) as JsonObject;
 }

@@ -1,19 +1,22 @@
 /**
  * `harness-tool invoke <provider> <tool> --args '<json>'`: configures the provider, invokes one tool
- * and shows the stream live. Exit codes: 0 a result, 1 a ToolError, 2 a usage or launch problem,
+ * and shows the stream live, and the provider's stderr as it arrives. Exit codes: 0 a result, 1 a
+ * ToolError or a provider that failed the call, 2 a usage or launch problem or a refused config,
  * 130 cancelled with Ctrl-C. Every call carries a traceparent, as the kernel's do; `--trace` also
  * collects the spans the provider exports (the test host's OTLP receiver) and prints their tree.
  */
 import { randomUUID } from "node:crypto";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProvider } from "harness-tool/testing";
 import { defineCommand } from "./command-definition.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
 import { progressLine } from "../terminal/progress-bar.js";
+import { type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
 import { categoryName } from "../terminal/wire-names.js";
+import { parseJsonObject } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the invoke command. */
@@ -29,21 +32,15 @@ export interface InvokeOptions {
   readonly trace?: boolean;
   readonly out: NodeJS.WriteStream | NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
+  /** Which of the provider's stderr lines to show as they arrive on `err` (default: all but debug and trace). */
+  readonly providerLog?: ProviderLogShown;
   /** Aborted on Ctrl-C: cancels the call as the kernel would. */
   readonly interrupt: AbortSignal;
 }
 
 /** Parses --args; a clear message on bad JSON. */
 export function parseArgsJson(text: string): JsonObject {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`--args is not valid JSON: ${(e as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new UsageError('--args must be a JSON object, e.g. --args \'{"path": "README.md"}\'');
-  return value as JsonObject;
+  return parseJsonObject(text, "--args", (message) => new UsageError(message), `--args '{"path": "README.md"}'`) as JsonObject;
 }
 
 function isTty(stream: NodeJS.WritableStream): boolean {
@@ -96,62 +93,84 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
   }
 }
 
-/** Runs the command; resolves to the exit code. */
+/** What the provider's config violations say, from the ToolError's details (else its message). */
+function configProblems(error: ProviderCallError): string {
+  const details = error.toolError?.details as { violations?: { path?: unknown; message?: unknown }[] } | undefined;
+  const violations = Array.isArray(details?.violations) ? details.violations : [];
+  if (violations.length === 0) return error.toolError?.message ?? error.details;
+  const shown = violations.slice(0, 3).map((v) => `${String(v.path ?? "")} ${String(v.message ?? "")}`.trim());
+  return `${shown.join("; ")}${violations.length > shown.length ? ` (and ${violations.length - shown.length} more)` : ""}`;
+}
+
+/** Sends Configure; a config the provider refuses is the command line's problem (exit 2), with what to pass. */
+async function configure(launched: LaunchedProvider, config: JsonObject, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<void> {
+  try {
+    await launched.configure(config, { timeoutMs: 30_000 });
+  } catch (e) {
+    if (!(e instanceof ProviderCallError)) throw e;
+    const exit = e.toolError ? undefined : await providerExitReport(launched, { shown });
+    if (exit) throw new Error(`Configure failed: ${exit}`);
+    if (!e.toolError) throw new Error(`Configure failed with gRPC status ${e.code}: ${e.details}`);
+    throw new UsageError(
+      options.configFile === undefined
+        ? `the provider needs --config <file.json>: ${configProblems(e)}`
+        : `the provider rejected --config ${options.configFile}: ${configProblems(e)}`,
+    );
+  }
+}
+
+/** Invokes the tool and shows its stream; resolves to the exit code. */
+async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<number> {
+  const call = launched.invoke({
+    id: `cli-${randomUUID()}`,
+    toolName: options.tool,
+    arguments: options.args,
+    callContext: { sessionId: `cli-session-${process.pid}`, turnId: "1", workingDirectory: options.cwd },
+  });
+  const onInterrupt = () => call.cancel();
+  options.interrupt.addEventListener("abort", onInterrupt, { once: true });
+  const state = { progressShown: false };
+  let terminal: ToolEvent | undefined;
+  try {
+    for await (const event of call) {
+      if (options.json) options.out.write(`${JSON.stringify(toJson(ToolEventSchema, event))}\n`);
+      else showEvent(event, options, state);
+      if (event.event.case === "result" || event.event.case === "error") terminal = event;
+    }
+  } catch (e) {
+    if (!(e instanceof ProviderCallError)) throw e;
+    const exit = await providerExitReport(launched, { shown });
+    throw new Error(exit ?? `Invoke failed with gRPC status ${e.code}: ${e.details}`);
+  } finally {
+    options.interrupt.removeEventListener("abort", onInterrupt);
+  }
+  if (options.interrupt.aborted) {
+    options.err.write(`harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}\n`);
+    return 130;
+  }
+  if (!terminal) throw new Error("the stream closed without a result or an error (a provider bug)");
+  return terminal.event.case === "result" ? 0 : 1;
+}
+
+/**
+ * Runs the command; resolves to the exit code, or throws: a UsageError (exit 2) for a usage or
+ * launch problem or a refused config, another error (exit 1) when the provider fails the call.
+ */
 export async function invokeCommand(provider: ProviderCommand, options: InvokeOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
-  const launched = await launchProvider(provider, options.trace ? { traces: true } : {});
+  const which = options.providerLog ?? "default";
+  // Lines before the handshake are part of a launch error; the rest are shown as they arrive.
+  let live = false;
+  const show = (entry: HostLogEntry) => {
+    if (live && providerLogShows(which, entry)) options.err.write(`${providerLogLine(entry)}\n`);
+  };
+  const shown = (entry: HostLogEntry) => providerLogShows(which, entry);
+  const launched = await launchProvider(provider, { ...(options.trace ? { traces: true } : {}), onStderrLine: show });
+  live = true;
+  for (const entry of launched.stderr) show(entry);
   try {
-    try {
-      await launched.configure(config, { timeoutMs: 30_000 });
-    } catch (e) {
-      if (e instanceof ProviderCallError) {
-        const exit = e.toolError ? undefined : await providerExitReport(launched);
-        if (exit) {
-          options.err.write(`Configure failed: ${exit}\n`);
-          return 1;
-        }
-        const te = e.toolError;
-        options.err.write(`Configure was rejected (gRPC status ${e.code}): ${te?.message ?? e.details}\n`);
-        if (te?.details) options.err.write(`${JSON.stringify(te.details, null, 2)}\n`);
-        return 1;
-      }
-      throw e;
-    }
-    const call = launched.invoke({
-      id: `cli-${randomUUID()}`,
-      toolName: options.tool,
-      arguments: options.args,
-      callContext: { sessionId: `cli-session-${process.pid}`, turnId: "1", workingDirectory: options.cwd },
-    });
-    const onInterrupt = () => call.cancel();
-    options.interrupt.addEventListener("abort", onInterrupt, { once: true });
-    const state = { progressShown: false };
-    let terminal: ToolEvent | undefined;
-    try {
-      for await (const event of call) {
-        if (options.json) options.out.write(`${JSON.stringify(toJson(ToolEventSchema, event))}\n`);
-        else showEvent(event, options, state);
-        if (event.event.case === "result" || event.event.case === "error") terminal = event;
-      }
-    } catch (e) {
-      if (e instanceof ProviderCallError) {
-        const exit = await providerExitReport(launched);
-        options.err.write(exit ? `Invoke failed: ${exit}\n` : `Invoke failed with gRPC status ${e.code}: ${e.details}\n`);
-        return 1;
-      }
-      throw e;
-    } finally {
-      options.interrupt.removeEventListener("abort", onInterrupt);
-    }
-    if (options.interrupt.aborted) {
-      options.err.write(`cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}\n`);
-      return 130;
-    }
-    if (!terminal) {
-      options.err.write("the stream closed without a result or an error (a provider bug)\n");
-      return 1;
-    }
-    return terminal.event.case === "result" ? 0 : 1;
+    await configure(launched, config, options, shown);
+    return await invokeAndShow(launched, options, shown);
   } finally {
     await launched.kill();
     if (options.trace) printTrace(launched, options.err);
@@ -177,14 +196,17 @@ export const invokeCommandDefinition = defineCommand({
   summary: "configure a provider, invoke one tool and show its stream live",
   description: [
     "Starts the provider as the kernel does, sends Configure (the --config file, or {}), invokes the tool once and shows each event as it arrives: output chunks, progress, partial results, the exit status, then the result or the error. Every invoke starts a fresh provider process, so state kept in memory does not carry over from one invoke to the next.",
-    "Ctrl-C cancels the call the way the kernel does. Exit codes: 0 a result, 1 a tool error, 2 a usage or launch problem, 130 cancelled.",
+    "The provider's stderr is shown as it arrives (a handler's console.error among it), as the kernel logs it: all but its debug and trace lines, all of it with --verbose, none with --quiet.",
+    "Ctrl-C cancels the call the way the kernel does. Exit codes: 0 a result; 1 a tool error, or the provider failed the call (it crashed, broke the stream); 2 a usage or launch problem, or a config the provider refused (pass --config); 130 cancelled.",
   ].join("\n\n"),
   positionals: [{ name: "provider" }, { name: "tool" }],
   flags: {
-    args: { type: "string", value: "json", required: true, description: "the tool's arguments as a JSON object; '{}' for a tool without arguments" },
+    args: { type: "string", value: "json", required: true, description: "the tool's arguments, a JSON object ('{}' for none)" },
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
     json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
+    quiet: { type: "boolean", description: "do not show the provider's stderr" },
+    verbose: { type: "boolean", description: "show all of the provider's stderr, its debug and trace lines too" },
     trace: {
       type: "boolean",
       description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)",
@@ -200,6 +222,7 @@ export const invokeCommandDefinition = defineCommand({
     const [target, tool] = positionals as [string, string];
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
+    if (values.quiet && values.verbose) throw new UsageError("--quiet and --verbose contradict each other: give one", { seeHelp: true });
     const interrupt = new AbortController();
     const onSigint = () => interrupt.abort();
     process.once("SIGINT", onSigint);
@@ -211,6 +234,7 @@ export const invokeCommandDefinition = defineCommand({
         cwd,
         json: values.json,
         trace: values.trace,
+        providerLog: values.quiet ? "none" : values.verbose ? "all" : "default",
         out,
         err,
         interrupt: interrupt.signal,

@@ -29,8 +29,9 @@ export function renderToolsTable(schema: GetSchemaResponse, width = 80): string 
     ]),
     {
       width,
-      overflow: ["truncate", "truncate", "truncate", "truncate", "truncate", "wrap"],
-      // The flags wrap first; then long key_fields lists and tool names are cut.
+      overflow: ["wrap", "truncate", "truncate", "wrap", "truncate", "wrap"],
+      // The flags wrap first; then long key_fields lists and tool names wrap (after a comma or an
+      // underscore): nothing a person needs is cut.
       shrink: [
         { column: 5, downTo: 15 },
         { column: 3, downTo: 12 },

@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
+import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Finds the tsconfig.json nearest to `file`. */
@@ -27,7 +28,7 @@ export async function syncCommand(files: readonly string[], options: { dryRun: b
   if (files.length === 0) throw new UsageError("name the handlers file(s) to sync, e.g. harness-tool sync src/handlers.ts");
   let staleFound = false;
   for (const file of files) {
-    if (!existsSync(file)) throw new UsageError(`${file} does not exist`);
+    if (!existsSync(file)) throw new UsageError(missingFileText(file));
     const tsconfig = nearestTsconfig(file);
     const report = syncHandlers(file, { dryRun: options.dryRun, ...(tsconfig ? { tsConfigFilePath: tsconfig } : {}) });
     if (report.objects.length === 0) {

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
+import type { HostLogEntry, LaunchedProvider, LaunchOptions } from "harness-tool/testing";
 import { type ProviderCommand, ProviderLaunchError } from "./provider-target.js";
 
 /** What spawning `command` failed on (its errno `code`), said for a person; undefined when not a spawn failure. */
@@ -41,24 +41,34 @@ export async function launchProvider(provider: ProviderCommand, options: LaunchO
 export function explainLaunchFailure(provider: ProviderCommand, error: unknown): ProviderLaunchError {
   const problem = spawnProblem(provider.command, (error as NodeJS.ErrnoException).code);
   if (problem) return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
-  // A harness-tool provider states why it cannot start where the handshake line would be.
-  const message = (error instanceof Error ? error.message : String(error)).replace(
-    /^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /,
-    "",
-  );
+  const message = (error instanceof Error ? error.message : String(error))
+    // A harness-tool provider states why it cannot start where the handshake line would be.
+    .replace(/^unrecognized handshake line \([^)]*\): harness-tool: the provider cannot start: /, "")
+    // launch() says how it ended: "the provider exited before printing its handshake line: exit code 1; ...".
+    .replace(/^the provider exited before printing its handshake line: /, "");
   return new ProviderLaunchError(`the provider did not start: ${message}`);
 }
 
 /**
  * When the provider has exited (or exits within `graceMs`), how it ended and the last lines of its
- * stderr; undefined while it runs.
+ * stderr that were not shown already (`shown` says which were, as they arrived); undefined while it runs.
  */
-export async function providerExitReport(launched: LaunchedProvider, graceMs = 1000): Promise<string | undefined> {
+export async function providerExitReport(
+  launched: LaunchedProvider,
+  options: { graceMs?: number; shown?: (entry: HostLogEntry) => boolean } = {},
+): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const exit = await Promise.race([launched.exited, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), graceMs)))]);
+  const exit = await Promise.race([
+    launched.exited,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), options.graceMs ?? 1000))),
+  ]);
   clearTimeout(timer);
   if (!exit) return undefined;
-  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-  const tail = launched.stderr.slice(-10).map((e) => `  ${e.raw}`);
-  return `the provider ${how} during the call; ${tail.length > 0 ? `the last lines of its stderr:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
+  const { describeExit } = await import("harness-tool/testing");
+  const how = `the provider exited during the call: ${describeExit(exit)}`;
+  const unseen = launched.stderr.filter((entry) => !options.shown?.(entry));
+  if (unseen.length === 0 && launched.stderr.length > 0) return `${how}; its stderr is above`;
+  const tail = unseen.slice(-10).map((e) => `  ${e.raw}`);
+  const lead = unseen.length < launched.stderr.length ? "the last lines of its stderr not shown above" : "the last lines of its stderr";
+  return `${how}; ${tail.length > 0 ? `${lead}:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
 }

@@ -7,8 +7,8 @@
  *   CLI brings, so a fresh scaffold runs `src/main.ts` with nothing more installed;
  * - an executable file: started as it is, as the kernel starts a provider (no shell);
  * - a JavaScript entry (`.js`, `.mjs`, `.cjs`) that is not executable: started with Node;
- * - a bare name (no `/`) that is not a folder or an entry file here: looked up on PATH, as the
- *   kernel would.
+ * - a bare name (no `/`, no .ts or .js ending) that is not a folder here: looked up on PATH, as
+ *   the kernel would.
  *
  * Anything else is refused before launching, with what to do (exit 2). The kernel itself launches
  * only executables: `check` on sources tests the handlers, and `check dist/provider.mjs` what ships.
@@ -17,6 +17,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "./runtime-sources.js";
 
@@ -42,11 +43,14 @@ function refuse(problem: string): ProviderLaunchError {
   return new ProviderLaunchError(`cannot launch the provider: ${problem}`);
 }
 
-/** True when `target` names a file or folder here rather than a command on PATH. */
+/**
+ * True when `target` names a file or folder here rather than a command on PATH. A name ending in
+ * .ts or .js is a file even when missing (no one puts `main.ts` on PATH): it is reported missing,
+ * not looked up.
+ */
 function isPathTarget(target: string): boolean {
-  if (target.includes("/") || target.includes(path.sep)) return true;
-  if (!existsSync(target)) return false;
-  return statSync(target).isDirectory() || typeScript.test(target) || javaScript.test(target);
+  if (target.includes("/") || target.includes(path.sep) || typeScript.test(target) || javaScript.test(target)) return true;
+  return existsSync(target) && statSync(target).isDirectory();
 }
 
 /** The entry file of a provider folder. */
@@ -90,7 +94,7 @@ export function providerTarget(target: string, args: readonly string[] = []): Pr
   if (!isPathTarget(target)) return { command: target, args: [...args] };
   if (!existsSync(target)) {
     const underDist = target.split(/[/\\]/).includes("dist");
-    throw refuse(`${target} does not exist${underDist ? `: build it first (${bundleHint})` : ""}`);
+    throw refuse(`${missingFileText(target)}${underDist ? `: build it first (${bundleHint})` : ""}`);
   }
   const file = statSync(target).isDirectory() ? folderEntry(target) : target;
   if (typeScript.test(file)) return typeScriptCommand(file, args);

@@ -35,6 +35,7 @@ import type { ReceivedSpan } from "../telemetry/otlp-trace-request.js";
 import { hostTraceparent, randomTraceId } from "../telemetry/trace-headers.js";
 import { grpcTarget, ServiceClient, type CallControl } from "../transport/service-client.js";
 import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
+import { describeExit, type ProviderExit } from "./process-exit.js";
 import { InvokeCall, type InvokeReadOptions } from "./invoke-call.js";
 import { ProviderCallError } from "../errors/provider-call-error.js";
 import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
@@ -62,6 +63,11 @@ export interface LaunchOptions {
    * the OpenTelemetry SDK installed (docs/runtime.md#tracing). Default false.
    */
   readonly traces?: boolean;
+  /**
+   * Called with each stderr line as it arrives (the same entries `stderr` collects), for showing
+   * the provider's log live.
+   */
+  readonly onStderrLine?: (entry: HostLogEntry) => void;
 }
 
 /** How kill() ended the provider. */
@@ -72,12 +78,6 @@ export interface KillReport {
   readonly signal: NodeJS.Signals | null;
   /** From the start of kill() until the process had exited and closed stdout and stderr. */
   readonly durationMs: number;
-}
-
-/** How the provider process ended. */
-export interface ProviderExit {
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
 }
 
 /** go-plugin's Kill() waits this long for a graceful exit before SIGKILL. */
@@ -153,7 +153,11 @@ function startProcess(command: string, options: LaunchOptions, env: NodeJS.Proce
   const strayStdout: string[] = [];
   const exited = new Promise<ProviderExit>((resolve) => child.once("close", (exitCode, signal) => resolve({ exitCode, signal })));
   const spawnError = new Promise<never>((_, reject) => child.once("error", reject));
-  createInterface({ input: child.stderr! }).on("line", (line) => stderr.push(parseHostLogLine(line)));
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    const entry = parseHostLogLine(line);
+    stderr.push(entry);
+    options.onStderrLine?.(entry);
+  });
   const lines = createInterface({ input: child.stdout! });
   const firstLine = new Promise<string>((resolve) => {
     let first = true;
@@ -188,7 +192,7 @@ async function awaitHandshake(
       started.firstLine,
       started.spawnError,
       started.exited.then((how): never => {
-        throw new Error(`the provider exited (code ${how.exitCode}, signal ${how.signal}) before printing its handshake line; its stderr:\n${tail()}`);
+        throw new Error(`the provider exited before printing its handshake line: ${describeExit(how)}; its stderr:\n${tail()}`);
       }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no handshake line from the provider within ${timeoutMs} ms; its stderr:\n${tail()}`)), timeoutMs);

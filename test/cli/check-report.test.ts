@@ -1,5 +1,5 @@
 // The check report and the tools table fitted to the terminal: snapshots at 80 and 100 columns,
-// no line wider than the terminal, reasons wrapped whole, cut cells ending in an ellipsis.
+// no line wider than the terminal, nothing cut: reasons wrapped at spaces or between tokens.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
@@ -52,12 +52,21 @@ describe("the check report fits the terminal", () => {
     });
   }
 
-  it("cuts what it must with an ellipsis, and leaves a wide terminal's table alone", () => {
-    assert.match(renderReport(results, 80), /GetSchema: …/);
-    assert.match(renderReport(results, 80), /invoke\.invalid-arguments:a_tool…/);
-    assert.match(renderReport(results, 100), /invoke\.invalid-arguments:a_tool_w…/);
+  it("cuts nothing: rule ids whole (or wrapped between their parts), JSON and paths wrapped between tokens", () => {
+    for (const width of [80, 100]) {
+      const report = renderReport(results, width);
+      assert.doesNotMatch(report, /…/, `${width} columns`);
+      // Every short rule id stands whole on its line; the long one wraps after a separator.
+      for (const { rule } of results.filter((r) => r.rule.length <= 36)) assert.match(report, new RegExp(`^${rule.replace(/[.]/g, "\\.")}\\s`, "m"));
+      assert.match(report, /^invoke\.invalid-arguments:a_tool_\s[^\n]*\nwith_a_really_quite_long_name_indeed\s/m);
+      // The JSON breaks after a comma, the handshake line after a slash: no token is split.
+      assert.match(report, /\{"save_note":\{"title":"example",\n[^\n]*\s"text":"example"\}\}/);
+      assert.match(report, /1\|1\|unix\|\/tmp\/plugin2870166353\/\n[^\n]*\splugin\.sock\|grpc/);
+    }
+    // The spec section is shown where it fits beside readable reasons, and left out (it is in --json) where not.
+    assert.match(renderReport(results, 100), /^rule\s+spec section\s+result\s+why$/m);
+    assert.match(renderReport(results, 80), /^rule\s+result\s+why$/m);
     const wide = renderReport(results, 400);
-    assert.doesNotMatch(wide, /…/);
     assert.match(wide, /invoke\.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed +error taxonomy: invalid_arguments +fail +a required property/);
   });
 
@@ -100,6 +109,7 @@ describe("the schema tools table fits the terminal", () => {
     it(`at ${width} columns`, () => {
       const table = renderToolsTable(schema, width);
       assert.ok(widestLine(table) <= width, table);
+      assert.doesNotMatch(table, /…/, "no tool name or key field is cut");
       assertSnapshot(`schema-table-${width}`, table);
     });
   }

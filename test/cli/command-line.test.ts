@@ -62,6 +62,38 @@ describe("harness-tool --help", () => {
   });
 });
 
+describe("what the help says is true", () => {
+  it("check --help's --args-file example gives the scaffold's save_note only fields its request has", async () => {
+    const { out } = await cli(["check", "--help"], 400);
+    const example = /(\{"save_note": \{[^}]*\}\})/.exec(out)?.[1];
+    assert.ok(example, out);
+    const fields = Object.keys((JSON.parse(example) as { save_note: object }).save_note);
+    const proto = readFileSync(path.join(repoRoot, "cli/templates/example-tools/resource/messages.proto"), "utf8");
+    const request = /message SaveNoteRequest \{([^}]*)\}/.exec(proto)?.[1] ?? "";
+    const declared = [...request.matchAll(/^\s*\w+ (\w+) = \d+;/gm)].map((m) => m[1]);
+    assert.ok(fields.length > 0);
+    for (const field of fields) assert.ok(declared.includes(field), `save_note has no field ${field} (it has ${declared.join(", ")})`);
+  });
+
+  it("README's table names every exit code invoke's and check's help name", () => {
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const codes = (text: string) => [...text.matchAll(/\b(\d{1,3})\b/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    for (const name of ["invoke", "check"]) {
+      const description = commands.find((c) => c.name === name)?.description ?? "";
+      const helpSentence = description.slice(description.search(/\bexit (codes:|\d)/i)).split("\n\n")[0] ?? "";
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`npx harness-tool ${name} `)) ?? "";
+      const readmeSentence = row.slice(row.search(/\bexit \d/));
+      assert.ok(helpSentence !== "" && readmeSentence !== "", name);
+      assert.deepEqual(codes(readmeSentence), codes(helpSentence), `${name}: README says ${readmeSentence}; --help says ${helpSentence}`);
+    }
+  });
+
+  it("every sentence of the overview ends: no option text stops at a dangling possessive", async () => {
+    const { out } = await cli(["--help"], 400);
+    for (const line of out.split("\n")) assert.doesNotMatch(line, /'s$/, line);
+  });
+});
+
 describe("harness-tool --version", () => {
   it("prints package.json's version", async () => {
     const { version } = JSON.parse(readFileSync(path.join(repoRoot, "cli/package.json"), "utf8")) as { version: string };
@@ -71,25 +103,23 @@ describe("harness-tool --version", () => {
 
 describe("usage mistakes: one clear message, exit 2", () => {
   const cases: [string, string[], RegExp][] = [
-    ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, check, sync, bundle/],
+    ["a mistyped command", ["invok"], /^harness-tool: unknown command "invok"; did you mean invoke\?\n\(see harness-tool --help\)\n$/],
+    ["an unknown command", ["frobnicate"], /^harness-tool: unknown command "frobnicate"\n\(see harness-tool --help\)\n$/],
     [
-      "an unknown option",
+      "an unknown option near one it takes",
       ["invoke", "p", "t", "--args", "{}", "--arg", "x"],
-      /^harness-tool invoke: unknown option --arg; it takes --args, --config, --cwd, --json, --trace\n\(see harness-tool invoke --help\)\n$/,
+      /^harness-tool invoke: unknown option --arg; did you mean --args\?\n\(see harness-tool invoke --help\)\n$/,
     ],
+    ["an unknown option", ["schema", "p", "--pretty"], /^harness-tool schema: unknown option --pretty; it takes --json\n\(see harness-tool schema --help\)\n$/],
     ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
     ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
     ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],
     [
       "invoke without --args",
       ["invoke", "p", "t"],
-      /^harness-tool invoke: --args <json> is required: the tool's arguments as a JSON object; '\{\}' for a tool without arguments\n/,
+      /^harness-tool invoke: --args <json> is required: the tool's arguments, a JSON object \('\{\}' for none\)\n/,
     ],
-    [
-      "invoke without a tool",
-      ["invoke", "p", "--args", "{}"],
-      /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json> \[options\] \[-- <provider args>\]\n/,
-    ],
+    ["invoke without a tool", ["invoke", "p", "--args", "{}"], /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json>\n/],
     ["an extra positional", ["schema", "p", "q"], /^harness-tool schema: unexpected argument "q" \(arguments for the provider go after --\)\n/],
     [
       "invoke with --cwd that does not exist",
@@ -101,8 +131,8 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["check", "p", "--cwd", path.join(repoRoot, "package.json")],
       /^harness-tool check: --cwd \S+package\.json is not a directory\n$/,
     ],
-    ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not valid JSON: /],
-    ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"; the commands are /],
+    ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not JSON: /],
+    ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"\n\(see harness-tool --help\)\n$/],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
@@ -111,6 +141,7 @@ describe("usage mistakes: one clear message, exit 2", () => {
       assert.equal(out, "");
       assert.match(err, message);
       assert.doesNotMatch(err, /\n\s+at /, "no stack trace");
+      assert.ok((err.split("\n")[0] ?? "").length <= 100, `wider than 100 columns: ${err}`);
     });
   }
 });

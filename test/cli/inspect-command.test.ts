@@ -27,7 +27,7 @@ it("explains its usage without a provider, with a bad --port, a missing or unrea
   assert.match(port.err, /--port must be a port number/);
   const config = await cli(["inspect", "examples/exec", "--config", "/nonexistent/config.json"]);
   assert.equal(config.code, 2);
-  assert.match(config.err, /cannot read --config \/nonexistent\/config\.json/);
+  assert.match(config.err, /--config \/nonexistent\/config\.json does not exist/);
   const folder = await cli(["inspect", "docs"]);
   assert.equal(folder.code, 2);
   assert.match(folder.err, /docs is a folder without a provider entry/);

@@ -64,7 +64,7 @@ describe("harness-tool invoke", () => {
     assert.equal(await main(["invoke", provider, "count", "--args", '{"to": "three"}'], { out: out.stream, err: err.stream }), 1);
     assert.match(out.text(), /error \[invalid_arguments\]/);
     assert.equal(await main(["invoke", provider, "count", "--args", "{not json"], { out: out.stream, err: err.stream }), 2);
-    assert.match(err.text(), /--args is not valid JSON/);
+    assert.match(err.text(), /--args is not JSON/);
   });
 
   it("cancels the call on Ctrl-C: no terminal event, exit 130", async () => {

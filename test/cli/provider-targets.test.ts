@@ -6,7 +6,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import type { CommandDefinition } from "../../cli/commands/command-definition.js";
 import { inspectCommand } from "../../cli/commands/inspect-command.js";
+import { commands } from "../../cli/main.js";
 import { ProviderLaunchError, providerTarget } from "../../cli/provider/provider-target.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
@@ -105,6 +107,38 @@ describe("every command takes the same provider targets", () => {
         stop.abort();
       }
       assert.equal(await done, 0, err.text());
+    });
+  }
+});
+
+describe("every command that takes a <provider> reads it by the one rule (commands added later too)", () => {
+  const takesProvider = commands.filter((c) => c.positionals.some((p) => p.name === "provider"));
+  /** The command's line with `target` as its provider, placeholders for its other positionals and required flags. */
+  const argvFor = (command: CommandDefinition, target: string): string[] => [
+    command.name,
+    ...command.positionals.map((p) => (p.name === "provider" ? target : "placeholder")),
+    ...Object.entries(command.flags).flatMap(([name, flag]) => (flag.type === "string" && flag.required ? [`--${name}`, "{}"] : [])),
+  ];
+
+  it("schema, invoke, check and inspect are among them", () => {
+    for (const name of ["schema", "invoke", "check", "inspect"])
+      assert.ok(
+        takesProvider.some((c) => c.name === name),
+        name,
+      );
+  });
+
+  for (const command of takesProvider) {
+    it(`${command.name}: a missing .ts entry and a folder without an entry, refused as cli/provider/ words them (exit 2)`, async () => {
+      const missing = await cli(argvFor(command, "no-such-entry.ts"));
+      assert.equal(missing.code, 2, missing.err);
+      assert.equal(missing.err, `harness-tool ${command.name}: cannot launch the provider: no-such-entry.ts does not exist\n`);
+      const folder = await cli(argvFor(command, "docs"));
+      assert.equal(folder.code, 2, folder.err);
+      assert.match(
+        folder.err,
+        new RegExp(`^harness-tool ${command.name}: cannot launch the provider: docs is a folder without a provider entry \\(looked for src/main\\.ts`),
+      );
     });
   }
 });

@@ -14,3 +14,9 @@ export function readmeExample(name: string): string {
   if (!match?.[1]) throw new Error(`README.md has no code block after ${marker}`);
   return match[1];
 }
+
+/** Every TypeScript block marked `<!-- example: name -->` in a documentation file (relative to the repository), by name. */
+export function markedTypeScriptExamples(file: string): { readonly name: string; readonly code: string }[] {
+  const text = readFileSync(path.join(repoRoot, file), "utf8");
+  return [...text.matchAll(/<!-- example: ([\w-]+) -->\s*```ts\n([\s\S]*?)```/g)].map((m) => ({ name: m[1] as string, code: m[2] as string }));
+}

@@ -1,7 +1,8 @@
 // The `@example` blocks of the public entry points (defineTool, defineProvider, serve, launch) are
 // code a user copies: each is extracted, written out as a module importing the package by its name
 // (`harness-tool`, `harness-tool/testing`), and type-checked under TS 5.9 and TS 7 with the
-// project's strict flags, so an example that stops compiling fails here.
+// project's strict flags, so an example that stops compiling fails here. The TypeScript blocks
+// docs/guide.md marks with `<!-- example: NAME -->` are checked the same way.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import ts from "typescript";
 import { repoRoot } from "../../support/buf.js";
+import { markedTypeScriptExamples } from "../../support/readme-examples.js";
 
 /** The documented functions, by the file that declares them. */
 const documented = [
@@ -53,7 +55,10 @@ mkdirSync(cacheDir, { recursive: true });
 const workDir = mkdtempSync(path.join(cacheDir, "harness-tool-jsdoc-examples-"));
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
-const all = examples.flatMap((e) => e.examples);
+/** The guide's marked TypeScript blocks (docs/guide.md, `<!-- example: NAME -->`): code a user copies too. */
+const guideExamples: Example[] = markedTypeScriptExamples("docs/guide.md").map(({ name, code }) => ({ id: `guide-${name}`, code }));
+
+const all = [...examples.flatMap((e) => e.examples), ...guideExamples];
 for (const { id, code } of all) writeFileSync(path.join(workDir, `${id}.mts`), `${code}\n`);
 writeFileSync(
   path.join(workDir, "tsconfig.json"),
@@ -71,6 +76,11 @@ describe("the JSDoc examples", () => {
       assert.ok(found.length > 0, `no @example on ${name}`);
     });
   }
+
+  it("docs/guide.md shows how to write a Preview, as a RenderTree", () => {
+    const preview = guideExamples.find((e) => e.id === "guide-preview");
+    assert.match(preview?.code ?? "", /RenderTreeInit/);
+  });
 
   it("defineTool shows both forms: schema-first and explicit", () => {
     const [schemaFirst, explicit] = examples.find((e) => e.name === "defineTool")?.examples ?? [];

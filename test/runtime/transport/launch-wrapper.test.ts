@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { launch } from "harness-tool/testing";
+import { describeExit, launch } from "harness-tool/testing";
 import { processGone } from "../interop/process-state.js";
 
 test("a wrapper whose child never prints the handshake: launch() rejects while that child still runs", async () => {
@@ -27,4 +27,11 @@ test("a wrapper whose child never prints the handshake: launch() rejects while t
     if (grandchild !== undefined && !processGone(grandchild)) process.kill(grandchild, "SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("describeExit says how a provider ended, for a person: a shell's 126 and 127 by their meaning, a signal by name", () => {
+  assert.equal(describeExit({ exitCode: 1, signal: null }), "exit code 1");
+  assert.equal(describeExit({ exitCode: 127, signal: null }), "command not found (exit code 127)");
+  assert.equal(describeExit({ exitCode: 126, signal: null }), "a command it runs could not be executed (exit code 126)");
+  assert.equal(describeExit({ exitCode: null, signal: "SIGKILL" }), "killed by SIGKILL");
 });

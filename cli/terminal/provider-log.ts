@@ -1,0 +1,37 @@
+/**
+ * The provider's stderr shown to a person, a line at a time, the way the kernel's log (hclog)
+ * shows it: `[ERROR] provider: message: key=value`. A harness-tool provider writes JSON log lines
+ * (a handler's console.error becomes one at level error); other lines (a crash's stack, another
+ * language's output) carry no level and are shown as they are.
+ */
+import type { HostLogEntry } from "harness-tool/testing";
+
+/** Which of the provider's stderr lines a command shows. */
+export type ProviderLogShown = "none" | "default" | "all";
+
+/** True when the line came without a level of its own (go-plugin files it under debug). */
+function unlabelled(entry: HostLogEntry): boolean {
+  return entry.raw === entry.message && Object.keys(entry.fields).length === 0;
+}
+
+/**
+ * Whether `entry` is shown: `default` leaves out the debug and trace lines a provider labels so
+ * (the runtime's own "provider shutting down", a handler's console.debug) and keeps the rest.
+ */
+export function providerLogShows(shown: ProviderLogShown, entry: HostLogEntry): boolean {
+  if (shown === "none") return false;
+  if (shown === "all" || unlabelled(entry)) return true;
+  return entry.level !== "debug" && entry.level !== "trace";
+}
+
+function fieldText(value: unknown): string {
+  return typeof value === "string" && !/\s/.test(value) && value !== "" ? value : JSON.stringify(value);
+}
+
+/** One line for the terminal (without its newline). */
+export function providerLogLine(entry: HostLogEntry): string {
+  if (unlabelled(entry)) return `provider: ${entry.raw}`;
+  const fields = Object.entries(entry.fields).map(([key, value]) => `${key}=${fieldText(value)}`);
+  const level = `[${entry.level.toUpperCase()}]`.padEnd(7);
+  return `${level} provider: ${entry.message}${fields.length > 0 ? `: ${fields.join(" ")}` : ""}`;
+}
