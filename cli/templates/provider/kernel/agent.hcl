@@ -8,7 +8,8 @@ required_providers {
 }
 
 provider "{{name}}" {
-  # Absolute paths of the folders the tools may touch: the provider's capability boundary.
+  # The folders the tools may touch: the provider's capability boundary. A relative path is taken
+  # from the provider's working directory.
   # list(string), required
   roots = []
 
