@@ -10,7 +10,7 @@ import { repoRoot } from "../support/buf.js";
 import { cli } from "./support/run-cli.js";
 
 it("is listed in --help and has its own", async () => {
-  assert.match((await cli(["--help"])).out, /^ {2}inspect {2}serve a local web page/m);
+  assert.match((await cli(["--help"])).out, /^ {2}inspect +serve a local web page/m);
   const help = await cli(["inspect", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.out, /^Usage: harness-tool inspect <provider> \[options\] \[-- <provider args>\]/);
