@@ -8,6 +8,7 @@ import { bundleCommandDefinition } from "./commands/bundle-command.js";
 import { checkCommandDefinition } from "./commands/check-command.js";
 import { initCommandDefinition } from "./commands/init-command.js";
 import { inspectCommandDefinition } from "./commands/inspect-command.js";
+import { releaseCommandDefinition } from "./commands/release-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
@@ -32,6 +33,7 @@ export const commands: readonly CommandDefinition[] = [
   checkCommandDefinition,
   syncCommandDefinition,
   bundleCommandDefinition,
+  releaseCommandDefinition,
   inspectCommandDefinition,
 ];
 

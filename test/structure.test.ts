@@ -111,7 +111,8 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     provider: ["terminal"],
     check: ["provider", "terminal"],
     inspect: ["provider", "terminal"],
-    commands: ["provider", "check", "inspect", "sync", "templates", "terminal"],
+    release: ["provider", "terminal"],
+    commands: ["provider", "check", "inspect", "release", "sync", "templates", "terminal"],
     ".": ["commands", "terminal", "templates"],
   },
 };
