@@ -36,14 +36,17 @@ export function artifactOf(file: string, platform: string | undefined): ReleaseA
 /** The `SHA256SUMS` text: a line per artifact, by file name. */
 export function sha256Sums(artifacts: readonly ReleaseArtifact[]): string {
   return [...artifacts]
-    .sort((a, b) => path.basename(a.file).localeCompare(path.basename(b.file)))
-    .map((a) => `${a.sha256}  ${path.basename(a.file)}\n`)
+    .map((a) => ({ ...a, name: path.basename(a.file) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((a) => `${a.sha256}  ${a.name}\n`)
     .join("");
 }
 
 /** An HCL quoted string: the JSON escapes HCL shares, and `${` / `%{` doubled so no template starts. */
 export function hclString(value: string): string {
-  return JSON.stringify(value).replaceAll("${", "$${").replaceAll("%{", "%%{");
+  return JSON.stringify(value)
+    .replaceAll("${", () => "$${")
+    .replaceAll("%{", () => "%%{");
 }
 
 /**
