@@ -42,14 +42,18 @@ function run(command: string, args: readonly string[], cwd: string): Promise<str
   });
 }
 
-/** The preparation blob of `mainScript`, made by `generator` (a `node` of the embedded version that runs here). */
-export async function preparationBlob(mainScript: string, generator: string): Promise<Buffer> {
+/**
+ * The preparation blob of `mainScript`, made by `generator` (a `node` of the embedded version that
+ * runs here). `codeCache` adds V8's compiled code for the generator's own platform (the bench
+ * measures what it saves; a release leaves it out, so its bytes are the same on every machine).
+ */
+export async function preparationBlob(mainScript: string, generator: string, options: { codeCache?: boolean } = {}): Promise<Buffer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-sea-"));
   try {
     writeFileSync(path.join(dir, "main.cjs"), mainScript);
     // The warning Node 20 prints at every start of an executable goes to stderr; the kernel logs a
     // provider's stderr, so it is turned off.
-    const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: false };
+    const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false };
     writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));
     try {
       await run(generator, ["--experimental-sea-config", "sea-config.json"], dir);
