@@ -20,6 +20,9 @@ import { hostPlatformKey } from "../../cli/release/release-platforms.js";
 import { bundleAsScript, singleFileModule } from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
+import { scenario } from "../runtime/interop/host-matrix.js";
+import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
+import { cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
 import { goTestEnvironment, goVersion, KernelUnavailable, locateSnapshot, unpackKernel } from "../runtime/kernel/kernel-snapshot.js";
 
 const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
@@ -32,6 +35,9 @@ const requireInterop = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
 const host = hostPlatformKey();
 // The node binaries, unpacked once for every run on this machine.
 process.env.HARNESS_TOOL_NODE_CACHE ??= path.join(tmpdir(), "harness-tool-node-binaries");
+
+/** The fixture's process-backed tool. */
+const runTool: ProcessTool = { tool: "run", args: (script) => ({ script }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
@@ -259,6 +265,16 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     } finally {
       await launched.kill();
     }
+  });
+
+  // The interop scenarios every provider passes, through the TypeScript host and go-plugin v1.8.0's.
+  describeProviderInterop({
+    name: "the release's executable for this platform",
+    provider: () => ({ name: "release", command: executable(hostKey), args: [], cwd: dir }),
+    scenarios: (id, host) => {
+      scenario(id, "run streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), runTool));
+      scenario(id, "run cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), runTool, 0));
+    },
   });
 
   let kernel: { skip: string | false; run?: () => ReturnType<typeof runKernelGoTest> } = { skip: false };
