@@ -15,6 +15,7 @@ export interface ReleaseOptions {
   readonly outDir: string;
   readonly platforms: readonly string[];
   readonly nodeBinaries: readonly string[];
+  readonly codeCache: boolean;
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
 }
@@ -44,6 +45,7 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
     outDir: path.resolve(options.outDir),
     platforms,
     nodeBinaries,
+    codeCache: options.codeCache,
     describe: describeBuilt,
     log: (line) => options.err.write(`${line}\n`),
   });
@@ -71,6 +73,10 @@ export const releaseCommandDefinition = defineCommand({
       description: "linux_amd64, linux_arm64, darwin_amd64, darwin_arm64 (default: this machine's)",
     },
     "out-dir": { type: "string", value: "dir", default: "release", description: "where the release's files go" },
+    "code-cache": {
+      type: "boolean",
+      description: "V8's code cache in this machine's platform's executable: starts faster, but its bytes differ on every build",
+    },
     node: {
       type: "string",
       value: "os_arch=file",
@@ -84,5 +90,12 @@ export const releaseCommandDefinition = defineCommand({
     "harness-tool release --platform darwin_arm64 --node darwin_arm64=bin/node",
   ],
   run: ({ values, positionals }, { out, err }) =>
-    releaseCommand(positionals[0] ?? "src/main.ts", { outDir: values["out-dir"], platforms: values.platform, nodeBinaries: values.node, out, err }),
+    releaseCommand(positionals[0] ?? "src/main.ts", {
+      outDir: values["out-dir"],
+      platforms: values.platform,
+      nodeBinaries: values.node,
+      codeCache: values["code-cache"],
+      out,
+      err,
+    }),
 });

@@ -23,6 +23,11 @@ export interface ReleaseRequest {
   readonly nodeBinaries: ReadonlyMap<string, string>;
   /** Launches the built `.mjs` and returns its Describe's producer. */
   readonly describe: (moduleFile: string) => Promise<ProviderIdentity>;
+  /**
+   * Put V8's code cache into this machine's platform's executable (it starts faster; its bytes
+   * differ on every build, so its checksum cannot be rebuilt elsewhere). Other platforms go without.
+   */
+  readonly codeCache?: boolean;
   /** One line of progress, for a person. */
   readonly log: (line: string) => void;
   readonly cacheDir?: string;
@@ -105,14 +110,22 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const nodeOrigins = new Map<string, string>();
   if (generator !== undefined) {
     const blob = await preparationBlob(bundle.script, generator);
+    // The code cache is V8's for the machine that makes it: only the host's own node can.
+    const cached = request.codeCache ? hostPlatformKey() : undefined;
     for (const [index, platform] of request.platforms.entries()) {
       const node = nodes[index] as NodeBinary;
       nodeOrigins.set(platform.key, node.origin);
       const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
-      await writeSingleExecutable(node.file, blob, platform, outfile);
+      const withCache = platform.key === cached;
+      await writeSingleExecutable(node.file, withCache ? await preparationBlob(bundle.script, node.file, { codeCache: true }) : blob, platform, outfile);
       const artifact = artifactOf(outfile, platform.key);
       artifacts.push(artifact);
-      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB`);
+      const note = withCache
+        ? ", with V8's code cache (not reproducible)"
+        : request.codeCache
+          ? ", without a code cache (only this machine's platform gets one)"
+          : "";
+      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${note}`);
     }
   }
   const sumsFile = path.join(request.outDir, "SHA256SUMS");

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -214,6 +214,22 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     assert.equal(again.code, 0, again.err);
     assert.equal(sha256(path.join(dir, "again", `streaming_0.0.1_${hostKey}`)), sha256(executable(hostKey)));
     assert.equal(sha256(path.join(dir, "again", "streaming_0.0.1.mjs")), sha256(file("streaming_0.0.1.mjs")));
+  });
+
+  it("--code-cache: this platform's executable carries V8's code cache (other, more bytes) and serves", async () => {
+    const cachedDir = path.join(dir, "cached");
+    const cached = await cli(["release", fixture, "--platform", hostKey, "--code-cache", "--out-dir", cachedDir]);
+    assert.equal(cached.code, 0, cached.err);
+    assert.match(cached.err, new RegExp(`streaming_0\\.0\\.1_${hostKey}: .*, with V8's code cache \\(not reproducible\\)\\n`));
+    const file = path.join(cachedDir, `streaming_0.0.1_${hostKey}`);
+    assert.notEqual(sha256(file), sha256(executable(hostKey)));
+    assert.ok(statSync(file).size > statSync(executable(hostKey)).size, "the cache adds bytes");
+    const launched = await launch(file);
+    try {
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+    }
   });
 
   it("the .mjs is the whole program: alone in a folder it serves, and a stack trace names the source line", async () => {
