@@ -11,8 +11,6 @@ import path from "node:path";
 import { main } from "../cli/main.js";
 import { nodeBinaryFor } from "../cli/release/node-binaries.js";
 import { embeddedNodeVersion, hostPlatformKey, releasePlatforms } from "../cli/release/release-platforms.js";
-import { bundleAsScript } from "../cli/release/script-bundle.js";
-import { preparationBlob, writeSingleExecutable } from "../cli/release/single-executable.js";
 import { repoRoot } from "./bench-workspace.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
@@ -64,11 +62,11 @@ async function buildContenders(dir: string, host: string): Promise<{ contenders:
   const files = readdirSync(releaseDir);
   const executable = path.join(releaseDir, files.find((f) => f.endsWith(`_${host}`)) as string);
   const moduleFile = path.join(releaseDir, files.find((f) => f.endsWith(".mjs")) as string);
+  const cachedDir = path.join(dir, "code-cached");
+  await cli(["release", entry, "--platform", host, "--code-cache", "--out-dir", cachedDir]);
+  const cached = path.join(cachedDir, path.basename(executable));
   const [platform] = releasePlatforms([host]);
   const node = await nodeBinaryFor(platform as NonNullable<typeof platform>, embeddedNodeVersion);
-  const cached = path.join(dir, "code-cached");
-  const script = (await bundleAsScript(entry)).script;
-  await writeSingleExecutable(node.file, await preparationBlob(script, node.file, { codeCache: true }), platform as NonNullable<typeof platform>, cached);
 
   const bytes = (file: string) => statSync(file).size;
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
@@ -135,7 +133,7 @@ export const releaseSuite: Suite = {
       id: this.id,
       title: this.title,
       method: [
-        "The exec example (examples/exec/src/main.ts) built three ways by the CLI: `harness-tool bundle` (dist/provider.mjs, which loads provider.bundle.mjs with its source map, on this node), `harness-tool release --platform <this machine's>` (the single executable, and the single-file .mjs on this node), and the same executable with V8's code cache in its blob (useCodeCache, which a release leaves out: with it the bytes differ on every build).",
+        "The exec example (examples/exec/src/main.ts) built three ways by the CLI: `harness-tool bundle` (dist/provider.mjs, which loads provider.bundle.mjs with its source map, on this node), `harness-tool release --platform <this machine's>` (the single executable, and the single-file .mjs on this node), and the same executable built with `--code-cache` (V8's code cache in its blob, which a release leaves out by default: with it the bytes differ on every build).",
         `Each launch spawns the contender with the kernel's handshake environment (PATH, HOME, TMPDIR and go-plugin's variables), times the first stdout line and the first GetSchema reply, then stops it with go-plugin's Shutdown; median of ${runs} launches each, round-robin, after one uncounted warm-up round.`,
         "Sizes: the executable beside the node binary it is built from; the .mjs beside the bundle's three files.",
       ],
