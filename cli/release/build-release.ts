@@ -117,7 +117,9 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
       nodeOrigins.set(platform.key, node.origin);
       const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
       const withCache = platform.key === cached;
-      await writeSingleExecutable(node.file, withCache ? await preparationBlob(bundle.script, node.file, { codeCache: true }) : blob, platform, outfile);
+      // A node given for this machine's platform makes its own blob: right for whatever version it is.
+      const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
+      await writeSingleExecutable(node.file, own ? await preparationBlob(bundle.script, node.file, { codeCache: withCache }) : blob, platform, outfile);
       const artifact = artifactOf(outfile, platform.key);
       artifacts.push(artifact);
       const note = withCache

@@ -232,6 +232,19 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     }
   });
 
+  it("--node for this machine's platform: that node is embedded, whatever its version, and serves", async () => {
+    const givenDir = path.join(dir, "given");
+    const given = await cli(["release", fixture, "--platform", hostKey, "--node", `${hostKey}=${process.execPath}`, "--out-dir", givenDir]);
+    assert.equal(given.code, 0, given.err);
+    assert.ok(given.err.includes(`streaming_0.0.1_${hostKey}: ${process.execPath}, `), given.err);
+    const launched = await launch(path.join(givenDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
+    try {
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+    }
+  });
+
   it("the .mjs is the whole program: alone in a folder it serves, and a stack trace names the source line", async () => {
     const alone = path.join(dir, "alone");
     mkdirSync(alone);
