@@ -2,7 +2,7 @@
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites (docs/benchmarks.md), prints a table per suite (figure, baseline, ratio,
  * target, verdict) and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory,
- * streams, telemetry (default: all).
+ * streams, telemetry, inspector, packaging, release (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.
@@ -15,6 +15,7 @@ import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
 import { packagingSuite } from "./packaging.js";
+import { releaseSuite } from "./release.js";
 import { startupSuite } from "./startup.js";
 import { streamsSuite } from "./streams.js";
 import { telemetrySuite } from "./telemetry.js";
@@ -33,6 +34,7 @@ const allSuites: readonly Suite[] = [
   telemetrySuite,
   inspectorSuite,
   packagingSuite,
+  releaseSuite,
 ];
 
 interface Args {

@@ -8,6 +8,7 @@ import { bundleCommandDefinition } from "./commands/bundle-command.js";
 import { checkCommandDefinition } from "./commands/check-command.js";
 import { initCommandDefinition } from "./commands/init-command.js";
 import { inspectCommandDefinition } from "./commands/inspect-command.js";
+import { releaseCommandDefinition } from "./commands/release-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.js";
 import { diffCommandDefinition } from "./commands/diff-command.js";
@@ -35,6 +36,7 @@ export const commands: readonly CommandDefinition[] = [
   checkCommandDefinition,
   syncCommandDefinition,
   bundleCommandDefinition,
+  releaseCommandDefinition,
   inspectCommandDefinition,
   kernelConfigCommandDefinition,
   diffCommandDefinition,

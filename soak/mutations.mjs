@@ -383,4 +383,20 @@ export const mutations = [
     ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
+  [
+    "release: an entry's #! line left inside the classic script",
+    "cli/release/script-bundle.ts",
+    'const body = code.replace(/^#!.*\\n/, "")',
+    "const body = code",
+    ["test/cli/release.test.ts"],
+    "classic script",
+  ],
+  [
+    "release: the lock block's checksum is not the file's",
+    "cli/release/release-manifest.ts",
+    '= "sha256:${a.sha256}"`',
+    '= "sha256:${a.sha256.slice(1)}0"`',
+    ["test/cli/release.test.ts"],
+    "kernel's shape",
+  ],
 ];

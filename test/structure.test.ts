@@ -113,7 +113,8 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     inspect: ["provider", "terminal"],
     "kernel-config": [],
     diff: ["provider", "terminal"],
-    commands: ["provider", "check", "diff", "inspect", "kernel-config", "sync", "templates", "terminal"],
+    release: ["provider", "terminal"],
+    commands: ["provider", "check", "diff", "inspect", "kernel-config", "release", "sync", "templates", "terminal"],
     ".": ["commands", "terminal", "templates"],
   },
 };

@@ -9,10 +9,12 @@
 // kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { launch } from "harness-tool/testing";
 import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
 import { scenario } from "../runtime/interop/host-matrix.js";
 import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
@@ -20,6 +22,7 @@ import { harnessToolPackages } from "../../cli/templates/package-sources.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
 import { readmeExample } from "../support/readme-examples.js";
+import { hostPlatformKey } from "../../cli/release/release-platforms.js";
 
 /** The scaffold's process-backed tool runs a command without a shell: give it one. */
 const runCommand: ProcessTool = {
@@ -199,6 +202,27 @@ describe("harness-tool init, end to end", () => {
     const code = await new Promise<number | null>((resolve) => headless.once("close", resolve));
     assert.notEqual(code, 0, text);
     assert.match(text, /ask_user: nobody to ask: the provider has no terminal/);
+  });
+
+  it("the quickstart's release: this platform's executable, in SHA256SUMS and the lock block, serves with no node on PATH", async () => {
+    const host = hostPlatformKey();
+    if (host === undefined) return;
+    const release = path.join(repo, "release");
+    const executable = path.join(release, `notes_0.1.0_${host}`);
+    const sha256 = createHash("sha256").update(readFileSync(executable)).digest("hex");
+    assert.ok(readFileSync(path.join(release, "SHA256SUMS"), "utf8").includes(`${sha256}  notes_0.1.0_${host}\n`));
+    const lock = readFileSync(path.join(release, "agent.lock.hcl"), "utf8");
+    assert.match(lock, /^provider "notes" \{\n {2}source {6}= "github\.com\/you\/provider-notes"\n {2}version {5}= "0\.1\.0"\n/m);
+    assert.ok(lock.includes(`"${host}" = "sha256:${sha256}"`));
+    const emptyPath = mkdtempSync(path.join(tmpdir(), "harness-tool-no-node-"));
+    const launched = await launch(executable, { env: { PATH: emptyPath } });
+    try {
+      assert.deepEqual((await launched.describe()).producer?.name, "notes");
+      assert.ok((await launched.getSchema()).tools.some((t) => t.name === "read_note"));
+    } finally {
+      await launched.kill();
+      rmSync(emptyPath, { recursive: true, force: true });
+    }
   });
 
   it("passes harness-tool check", () => {

@@ -114,14 +114,15 @@ function moduleRootIn(dir: string): string {
 }
 
 /**
- * Unpacks the snapshot into `<tmp>/harness-tool-kernel-<snapshot sha>/tree-<checkout>` unless an
- * earlier run did (one tree per checkout: the Go files and the fixture's command line installed
- * in it name this checkout's files); checks that the kernel's integration test there is the
- * snapshot's, byte for byte.
+ * Unpacks the snapshot into `<tmp>/harness-tool-kernel-<snapshot sha>/<variant>-<checkout>` unless
+ * an earlier run did (one tree per checkout: the Go files and the fixture's command line installed
+ * in it name this checkout's files; one per variant, so test files that add their own Go files
+ * can run side by side); checks that the kernel's integration test there is the snapshot's, byte
+ * for byte.
  */
-export function unpackKernel(snapshot: KernelSnapshot, version: string): KernelTree {
+export function unpackKernel(snapshot: KernelSnapshot, version: string, variant = "tree"): KernelTree {
   const base = path.join(os.tmpdir(), `harness-tool-kernel-${snapshot.sha256.slice(0, 16)}`);
-  const tree = path.join(base, `tree-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}`);
+  const tree = path.join(base, `${variant}-${createHash("sha256").update(repoRoot).digest("hex").slice(0, 12)}`);
   mkdirSync(base, { recursive: true });
   if (!existsSync(tree)) {
     const staging = mkdtempSync(path.join(base, "unpacking-"));

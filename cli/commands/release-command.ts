@@ -1,0 +1,101 @@
+/**
+ * `harness-tool release [entry] [--platform linux_amd64,linux_arm64] [--out-dir release]`: the files
+ * an operator installs the way the kernel installs a provider (cli/release/build-release.ts): one
+ * single executable per platform that needs nothing installed, the single-file `.mjs` for machines
+ * with Node, `SHA256SUMS`, and the lock file's provider block with each platform's checksum.
+ */
+import path from "node:path";
+import { defineCommand } from "./command-definition.js";
+import { launchProvider } from "../provider/launch-provider.js";
+import type { ProviderIdentity } from "../release/release-manifest.js";
+import { UsageError } from "../terminal/usage-error.js";
+
+/** Options of the release command. */
+export interface ReleaseOptions {
+  readonly outDir: string;
+  readonly platforms: readonly string[];
+  readonly nodeBinaries: readonly string[];
+  readonly codeCache: boolean;
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+}
+
+/** Launches the built `.mjs` with this Node and asks it who it is (Describe's producer). */
+async function describeBuilt(moduleFile: string): Promise<ProviderIdentity> {
+  const launched = await launchProvider({ command: process.execPath, args: [moduleFile] });
+  try {
+    const { producer } = await launched.describe();
+    if (!producer || producer.name === "" || producer.version === "") {
+      throw new UsageError("the built provider's Describe names no producer: give its proto's provider option a source and package.json a version");
+    }
+    return { name: producer.name, version: producer.version, source: producer.source };
+  } finally {
+    await launched.kill();
+  }
+}
+
+/** Builds the release of `entry`; resolves to the exit code. */
+export async function releaseCommand(entry: string, options: ReleaseOptions): Promise<number> {
+  const { buildRelease, parseNodeBinaries } = await import("../release/build-release.js");
+  const { releasePlatforms } = await import("../release/release-platforms.js");
+  const platforms = releasePlatforms(options.platforms);
+  const nodeBinaries = parseNodeBinaries(options.nodeBinaries);
+  const result = await buildRelease({
+    entry,
+    outDir: path.resolve(options.outDir),
+    platforms,
+    nodeBinaries,
+    codeCache: options.codeCache,
+    describe: describeBuilt,
+    log: (line) => options.err.write(`${line}\n`),
+  });
+  const shown = (file: string) => path.relative(process.cwd(), file) || file;
+  options.err.write(`wrote ${shown(result.sumsFile)} and ${shown(result.lockFile)}; the lock file's provider block:\n`);
+  options.out.write(result.lockBlock);
+  for (const platform of platforms.filter((p) => p.needsSigning)) {
+    options.err.write(`${platform.key}: sign it on a Mac, then put its new checksum in SHA256SUMS and the lock block (docs/guide.md)\n`);
+  }
+  return 0;
+}
+
+/** The command line of `harness-tool release`. */
+export const releaseCommandDefinition = defineCommand({
+  name: "release",
+  summary: "build single executables, SHA256SUMS and the lock file's provider block",
+  description:
+    "Bundles the entry into one program and builds, into --out-dir: <name>_<version>_<os>_<arch> for each platform, a single executable (Node's single-executable applications, the platform's node from the npm registry) that needs nothing installed; <name>_<version>.mjs, the same program in one file for machines with Node, source map inline; SHA256SUMS; and agent.lock.hcl, whose provider block (printed on stdout) has each executable's checksum as the kernel verifies it. The name, version and source are what the built provider's Describe reports.",
+  positionals: [{ name: "entry", optional: true }],
+  flags: {
+    platform: {
+      type: "string",
+      value: "os_arch,...",
+      multiple: true,
+      description: "linux_amd64, linux_arm64, darwin_amd64, darwin_arm64 (default: this machine's)",
+    },
+    "out-dir": { type: "string", value: "dir", default: "release", description: "where the release's files go" },
+    "code-cache": {
+      type: "boolean",
+      description: "V8's code cache in this machine's platform's executable: starts faster, but its bytes differ on every build",
+    },
+    node: {
+      type: "string",
+      value: "os_arch=file",
+      multiple: true,
+      description: "embed this node binary for that platform instead of npm's node-<os>-<arch> (darwin_arm64 needs one)",
+    },
+  },
+  examples: [
+    "harness-tool release",
+    "harness-tool release --platform linux_amd64,linux_arm64 --out-dir release",
+    "harness-tool release --platform darwin_arm64 --node darwin_arm64=bin/node",
+  ],
+  run: ({ values, positionals }, { out, err }) =>
+    releaseCommand(positionals[0] ?? "src/main.ts", {
+      outDir: values["out-dir"],
+      platforms: values.platform,
+      nodeBinaries: values.node,
+      codeCache: values["code-cache"],
+      out,
+      err,
+    }),
+});

@@ -1,0 +1,139 @@
+/**
+ * A release from a provider's entry: the single-file `.mjs`, one single executable per platform,
+ * `SHA256SUMS` and the lock file's provider block, all in one folder. The provider's identity (the
+ * name and version in every file name, the source in the lock block) is what the built provider
+ * itself reports through Describe, so the files and the lock agree with what the kernel will see.
+ */
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { givenNodeBinary, nodeBinaryFor, nodeCacheDir, type NodeBinary } from "./node-binaries.js";
+import { ReleaseError } from "./release-error.js";
+import { UsageError } from "../terminal/usage-error.js";
+import { artifactOf, lockBlock, lockFile, resolvedAt, sha256Sums, type ProviderIdentity, type ReleaseArtifact } from "./release-manifest.js";
+import { embeddedNodeVersion, executableName, hostPlatformKey, releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
+import { preparationBlob, writeSingleExecutable } from "./single-executable.js";
+import { bundleAsScript, singleFileModule } from "./script-bundle.js";
+
+/** What a release is asked for. */
+export interface ReleaseRequest {
+  readonly entry: string;
+  readonly outDir: string;
+  readonly platforms: readonly ReleasePlatform[];
+  /** Binaries the user named per platform key (`--node darwin_arm64=<file>`). */
+  readonly nodeBinaries: ReadonlyMap<string, string>;
+  /** Launches the built `.mjs` and returns its Describe's producer. */
+  readonly describe: (moduleFile: string) => Promise<ProviderIdentity>;
+  /**
+   * Put V8's code cache into this machine's platform's executable (it starts faster; its bytes
+   * differ on every build, so its checksum cannot be rebuilt elsewhere). Other platforms go without.
+   */
+  readonly codeCache?: boolean;
+  /** One line of progress, for a person. */
+  readonly log: (line: string) => void;
+  readonly cacheDir?: string;
+}
+
+/** What a release wrote. */
+export interface ReleaseResult {
+  readonly identity: ProviderIdentity;
+  /** The `.mjs` first, then the executables in the order of the platforms. */
+  readonly artifacts: readonly ReleaseArtifact[];
+  readonly lockBlock: string;
+  /** Where each platform's node came from, by key. */
+  readonly nodeOrigins: ReadonlyMap<string, string>;
+  readonly sumsFile: string;
+  readonly lockFile: string;
+}
+
+/** `--node <os_arch>=<file>` values, by platform key. */
+export function parseNodeBinaries(values: readonly string[]): Map<string, string> {
+  const given = new Map<string, string>();
+  for (const value of values) {
+    const at = value.indexOf("=");
+    if (at <= 0 || at === value.length - 1)
+      throw new UsageError(`--node takes <os_arch>=<file>, e.g. --node darwin_arm64=./node; got ${JSON.stringify(value)}`);
+    const [platform] = releasePlatforms([value.slice(0, at)]);
+    given.set((platform as ReleasePlatform).key, value.slice(at + 1));
+  }
+  return given;
+}
+
+/** A `node` of the embedded version that runs here, to prepare the blob: this one if it is, else the host's from npm. */
+async function blobGenerator(cacheDir: string): Promise<string> {
+  if (process.version === `v${embeddedNodeVersion}`) return process.execPath;
+  const host = hostPlatformKey();
+  const [platform] = host === undefined ? [] : releasePlatforms([host]);
+  if (!platform) throw new ReleaseError(`a release is prepared by Node ${embeddedNodeVersion}: run it with that version of node`);
+  return (await nodeBinaryFor(platform, embeddedNodeVersion, cacheDir)).file;
+}
+
+/** The platform's node: the one the user named, else npm's. */
+function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: string): Promise<NodeBinary> | NodeBinary {
+  const given = request.nodeBinaries.get(platform.key);
+  return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, embeddedNodeVersion, cacheDir);
+}
+
+/** Builds the release into `request.outDir`. */
+export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResult> {
+  const cacheDir = request.cacheDir ?? nodeCacheDir();
+  const bundle = await bundleAsScript(request.entry);
+  // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
+  const nodes: NodeBinary[] = [];
+  for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));
+  const generator = request.platforms.length > 0 ? await blobGenerator(cacheDir) : undefined;
+  mkdirSync(request.outDir, { recursive: true });
+  const pending = path.join(request.outDir, `.release-${process.pid}.mjs`);
+  writeFileSync(pending, singleFileModule(bundle));
+  chmodSync(pending, 0o755);
+  let identity: ProviderIdentity;
+  try {
+    identity = await request.describe(pending);
+  } catch (error) {
+    rmSync(pending, { force: true });
+    throw error;
+  }
+  for (const [what, value] of [
+    ["name", identity.name],
+    ["version", identity.version],
+  ] as const) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(value)) {
+      rmSync(pending, { force: true });
+      throw new ReleaseError(
+        `the provider's Describe reports the ${what} ${JSON.stringify(value)}, which cannot name a release file: set it in the proto or package.json`,
+      );
+    }
+  }
+  const moduleFile = path.join(request.outDir, `${identity.name}_${identity.version}.mjs`);
+  renameSync(pending, moduleFile);
+  request.log(`bundled ${bundle.modules} modules into ${path.relative(process.cwd(), moduleFile) || moduleFile}`);
+  const artifacts: ReleaseArtifact[] = [artifactOf(moduleFile, undefined)];
+  const nodeOrigins = new Map<string, string>();
+  if (generator !== undefined) {
+    const blob = await preparationBlob(bundle.script, generator);
+    // The code cache is V8's for the machine that makes it: only the host's own node can.
+    const cached = request.codeCache ? hostPlatformKey() : undefined;
+    for (const [index, platform] of request.platforms.entries()) {
+      const node = nodes[index] as NodeBinary;
+      nodeOrigins.set(platform.key, node.origin);
+      const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
+      const withCache = platform.key === cached;
+      // A node given for this machine's platform makes its own blob: right for whatever version it is.
+      const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
+      await writeSingleExecutable(node.file, own ? await preparationBlob(bundle.script, node.file, { codeCache: withCache }) : blob, platform, outfile);
+      const artifact = artifactOf(outfile, platform.key);
+      artifacts.push(artifact);
+      const note = withCache
+        ? ", with V8's code cache (not reproducible)"
+        : request.codeCache
+          ? ", without a code cache (only this machine's platform gets one)"
+          : "";
+      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${note}`);
+    }
+  }
+  const sumsFile = path.join(request.outDir, "SHA256SUMS");
+  writeFileSync(sumsFile, sha256Sums(artifacts));
+  const block = lockBlock(identity, artifacts, resolvedAt());
+  const lockPath = path.join(request.outDir, "agent.lock.hcl");
+  writeFileSync(lockPath, lockFile(block));
+  return { identity, artifacts, lockBlock: block, nodeOrigins, sumsFile, lockFile: lockPath };
+}

