@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { hottestFunctions } from "./cpu-profile.js";
 import { invokeRequest, kernelBench, launchContender, treeCpuMs, type KernelContender } from "./kernel-contenders.js";
-import { Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion, type KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder } from "./measure.js";
 import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
@@ -92,13 +92,16 @@ export const invokeSuite: Suite = {
           level === "1" ? { maxRatio: targets.cpuRatio } : {},
           "user+system of the launched process tree over a block, per call (10 ms ticks); median of blocks",
         ),
+        ...beforeAfter(`Invoke p50, c=${level}`, samples, key, p(50), formatMs),
+        ...beforeAfter(`provider CPU per call, c=${level}`, samples, `${key}-cpu`, median, formatCpu),
         threeWay(`calls/s, c=${level}`, samples.three(`${key}-rate`, median), (v) => `${v.toFixed(0)}/s`, {}, "higher is better"),
       );
     }
+    const profile: string[] = [];
     if (profileDir) {
       const hot = hottestFunctions(profileDir, 15);
-      notes.push(
-        `harness-tool CPU profile over the suite, supervisor and provider (self time): ${hot.map((h) => `${h.name.replace(/ \/.*\//, " ")} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ")}`,
+      profile.push(
+        `Profile (--profile): harness-tool CPU profile over the suite, supervisor and provider (self time): ${hot.map((h) => `${h.name.replace(/ \/.*\//, " ")} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ")}`,
       );
     }
     return {
@@ -108,6 +111,7 @@ export const invokeSuite: Suite = {
         `The go-plugin ${benchGoPluginVersion} host of bench/go/host launches the contenders of the start-up suite (harness-tool bundled as users ship it with its supervisor, the bare grpc-js server, the Go provider), calls GetSchema and Configure, then sends Invokes of \`echo\` {text: "hello"} through go-plugin's gRPC connection with a raw-bytes codec; each call is timed from opening the stream to its end and must end in a result event.`,
         `Per round and contender (interleaved, the order rotating): ${callsAt1} calls at concurrency 1, then ${callsAt32} at concurrency 32; ${rounds} round(s) after a warm-up of ${context.quick ? 200 : 2000} calls each. Latencies pooled over rounds (p50, p99, nearest rank); CPU per call and calls/s are medians over blocks.`,
         `Targets (issue 24): p50 at c=1 and c=32 ≤ ${targets.latencyRatio}× the bare server; CPU per call ≤ ${targets.cpuRatio}× the bare server.`,
+        ...profile,
       ],
       figures,
       notes,

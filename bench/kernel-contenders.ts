@@ -7,10 +7,12 @@
  * - bare: bench/fixtures/bare-tool-server.ts (grpc-js + protobuf-es, nothing else), bundled by the
  *   same command: the Node floor on the same transport stack;
  * - go: bench/go/provider, the same provider in Go on go-plugin v1.8.0.
- * Optional extras (informative): harness-tool with HARNESS_TOOL_SUPERVISOR=off.
+ * Optional extras (informative): harness-tool with HARNESS_TOOL_SUPERVISOR=off; and, when
+ * HARNESS_TOOL_BENCH_BASE names a commit, harness-tool as it was there (before/after rows).
  * Also the /proc readings the suites take of a launched process tree.
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { create, toBinary } from "@bufbuild/protobuf";
@@ -23,7 +25,7 @@ import type { SuiteContext } from "./suite.js";
 
 /** One process the host launches. */
 export interface KernelContender {
-  readonly id: "harness-tool" | "bare" | "go" | "harness-tool-unsupervised";
+  readonly id: "harness-tool" | "bare" | "go" | "harness-tool-unsupervised" | "harness-tool-base";
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
@@ -44,6 +46,28 @@ async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<s
   const outfile = path.join(ws.root, dir, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });
   await bundleCommand(path.join(repoRoot, entry), { outfile, external: [], out: silent });
+  return outfile;
+}
+
+/**
+ * harness-tool as it was at `commit` (HARNESS_TOOL_BENCH_BASE): its runtime, generated code and
+ * bench fixtures from `git archive`, bundled by this checkout's `harness-tool bundle`, for the
+ * before/after rows of a change.
+ */
+async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<string> {
+  const dir = path.join(ws.root, `kernel-source-${commit}`);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.trim()}`);
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
+  }
+  const outfile = path.join(ws.root, `kernel-base-${commit}`, "provider.mjs");
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  await bundleCommand(path.join(dir, "bench/fixtures/kernel-bench-provider.ts"), { outfile, external: [], out: silent });
   return outfile;
 }
 
@@ -73,6 +97,15 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
       env: { HARNESS_TOOL_SUPERVISOR: "off" },
     },
   );
+  const base = process.env["HARNESS_TOOL_BENCH_BASE"];
+  if (base) {
+    try {
+      const file = await bundleAtCommit(ws, base);
+      contenders.push({ id: "harness-tool-base", label: `harness-tool at ${base}`, command: process.execPath, args: [file], env: {} });
+    } catch (error) {
+      notes.push(`no before/after rows: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   return { contenders, hostBinary: go.host, notes };
 }
 
@@ -85,6 +118,7 @@ export async function kernelBench(context: SuiteContext, extras: boolean): Promi
   const { contenders, hostBinary, notes } = await shared;
   if (hostBinary === undefined) return { skip: notes.join("; ") };
   const chosen = extras ? contenders : contenders.filter((c) => c.id !== "harness-tool-unsupervised");
+  // The base commit's harness-tool (HARNESS_TOOL_BENCH_BASE) runs in every suite: before/after rows.
   return { host: new KernelHost(hostBinary), contenders: chosen, notes: [...notes] };
 }
 

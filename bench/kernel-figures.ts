@@ -3,7 +3,7 @@
  * provider measured in the same run. The ratio column is against the contender the target names
  * (the bare server unless said otherwise); the note gives the other one and its ratio.
  */
-import { formatRatio, type Figure, type Verdict } from "./report.js";
+import { compared, formatRatio, type Figure, type Verdict } from "./report.js";
 
 /** A figure's three values (NaN where a contender did not run). */
 export interface ThreeWay {
@@ -80,4 +80,25 @@ export class Samples {
   three(figure: string, reduce: (values: readonly number[]) => number): ThreeWay {
     return { ours: reduce(this.get("harness-tool", figure)), bare: reduce(this.get("bare", figure)), go: reduce(this.get("go", figure)) };
   }
+}
+
+/**
+ * The before/after row of a figure when the base commit's harness-tool ran
+ * (HARNESS_TOOL_BENCH_BASE): this checkout against it; none otherwise.
+ */
+export function beforeAfter(
+  name: string,
+  samples: Samples,
+  figure: string,
+  reduce: (values: readonly number[]) => number,
+  format: (n: number) => string,
+): Figure[] {
+  const before = samples.get("harness-tool-base", figure);
+  if (before.length === 0) return [];
+  return [
+    compared(`${name}: after (this checkout) vs before`, reduce(samples.get("harness-tool", figure)), format, {
+      label: `before (${process.env["HARNESS_TOOL_BENCH_BASE"] ?? "base"})`,
+      value: reduce(before),
+    }),
+  ];
 }

@@ -5,7 +5,7 @@
  * warm sample (after the first block) and the last.
  */
 import { invokeRequest, kernelBench, processTree, rssKb, servingPid, treeRssKb } from "./kernel-contenders.js";
-import { Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, sleep } from "./measure.js";
@@ -41,7 +41,7 @@ export const memorySuite: Suite = {
         samples.add(id, "idle-serving", rssKb(servingPid(pid)));
         samples.add(id, "processes", processTree(pid).length);
       }
-      const core = contenders.filter((c) => c.id !== "harness-tool-unsupervised");
+      const core = contenders.filter((c) => c.id === "harness-tool" || c.id === "bare" || c.id === "go");
       for (let block = 0; block < blocks; block++) {
         context.log(`memory: invokes ${(block + 1) * perBlock}/${total}`);
         // Contenders alternate block by block, so they see the same machine.
@@ -66,6 +66,7 @@ export const memorySuite: Suite = {
         `harness-tool's ${median(samples.get("harness-tool", "processes"))} processes; its serving process alone ${formatKb(serving.ours)} (${(serving.ours / serving.bare).toFixed(2)}× bare)`,
       ),
     );
+    figures.push(...beforeAfter("idle RSS after Configure", samples, "idle", median, formatKb));
     const off = median(samples.get("harness-tool-unsupervised", "idle"));
     if (Number.isFinite(off)) {
       figures.push(

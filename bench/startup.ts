@@ -4,7 +4,7 @@
  * spawn → the first GetSchema reply, then Kill() → exit; median of N interleaved launches.
  */
 import { kernelBench, launchContender, type KernelContender } from "./kernel-contenders.js";
-import { Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
@@ -56,7 +56,11 @@ export const startupSuite: Suite = {
         maxValue: { value: targets.killMs, label: `${targets.killMs} ms` },
       }),
     ];
-    figures.push(...extraRows(contenders, samples));
+    figures.push(
+      ...beforeAfter("spawn → GetSchema reply", samples, "schema", median, formatMs),
+      ...beforeAfter("Kill() → exit", samples, "kill", median, formatMs),
+      ...extraRows(contenders, samples),
+    );
     return {
       id: this.id,
       title: this.title,
@@ -75,7 +79,7 @@ export const startupSuite: Suite = {
 /** Informative rows for the extra contenders (harness-tool with the supervisor off). */
 function extraRows(contenders: readonly KernelContender[], samples: Samples): Figure[] {
   const rows: Figure[] = [];
-  for (const c of contenders.filter((x) => !["harness-tool", "bare", "go"].includes(x.id))) {
+  for (const c of contenders.filter((x) => x.id === "harness-tool-unsupervised")) {
     for (const [figure, label] of [
       ["schema", "spawn → GetSchema reply"],
       ["kill", "Kill() → exit"],

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { invokeRequest, kernelBench, peakRssKb, rssKb, servingPid } from "./kernel-contenders.js";
-import { Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
@@ -69,6 +69,8 @@ export const streamsSuite: Suite = {
       const live = await launchAll(host, contenders, undefined);
       for (const c of contenders) await host.stream(c.id, invokeRequest("bash", { command: `head -c ${8 * mb} ${file}` }, ws.root));
       await sleep(context.quick ? 200 : 1000);
+      // Idle: after Configure and the warm-up stream, before any measured one.
+      const idle = new Map([...live].map(([id, { pid }]) => [id, rssKb(servingPid(pid))]));
       for (let round = 0; round < rounds; round++) {
         for (const which of roundRobinOrder([...contenders.map((c) => c.id), "pipe"], round)) {
           context.log(`streams round ${round + 1}/${rounds}: ${which}`);
@@ -79,13 +81,12 @@ export const streamsSuite: Suite = {
             continue;
           }
           const pid = servingPid(live.get(which)?.pid ?? -1);
-          const idle = rssKb(pid);
           const { result, peakKb } = await peakWhile(pid, host.stream(which, cat));
           if (result.bytes !== expected || result.terminal !== 5) {
             throw new Error(`${which}: the stream delivered ${result.bytes} of ${expected} bytes and ended with event ${result.terminal}`);
           }
           samples.add(which, "mbps", result.bytes / mb / (result.ms / 1000));
-          samples.add(which, "above", (Math.max(peakKb, idle) - idle) / 1024);
+          samples.add(which, "above", (peakKb - (idle.get(which) ?? peakKb)) / 1024);
           samples.add(which, "events", result.events);
           samples.add(which, "hwm", peakRssKb(pid) / 1024);
         }
@@ -110,13 +111,17 @@ export const streamsSuite: Suite = {
         `VmHWM at the end: harness-tool ${median(samples.get("harness-tool", "hwm")).toFixed(0)} MB, bare ${median(samples.get("bare", "hwm")).toFixed(0)} MB, Go ${median(samples.get("go", "hwm")).toFixed(0)} MB`,
       ),
     ];
+    figures.push(
+      ...beforeAfter("bash `cat` throughput", samples, "mbps", median, mbps),
+      ...beforeAfter("peak RSS above idle during the stream", samples, "above", median, (v) => `${v.toFixed(1)} MB`),
+    );
     return {
       id: this.id,
       title: this.title,
       method: [
         `The contenders of the start-up suite launched by the go-plugin ${benchGoPluginVersion} host and Configure'd, each warmed up with one 8 MB stream; a data file of ${sizeMb} MB (one random MB repeated).`,
         `Per round (${rounds}, interleaved, the order rotating): each contender's \`bash\` runs \`cat <file>\` and the host reads every output chunk through go-plugin's connection, hashing the data (SHA-256) and keeping nothing; throughput is bytes over the time from opening the stream to its end. The bare pipe is the host spawning \`cat <file>\` itself and hashing its stdout. Every byte must arrive and the stream end in a result.`,
-        "Memory: the serving process's VmRSS polled every 5 ms during each stream; the figure is its peak minus its VmRSS just before the stream (median of rounds).",
+        "Memory: the serving process's VmRSS polled every 5 ms during each stream; the figure is its peak minus its idle VmRSS (after Configure and the warm-up stream, before the measured ones), median of rounds.",
         `Targets (issue 24): throughput ≥ ${targets.throughputVsGo}× the Go provider's (the pipe, not the provider, should limit); peak RSS above idle ≤ ${targets.peakAboveIdleMb} MB.`,
       ],
       figures,

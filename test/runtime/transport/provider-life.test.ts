@@ -31,7 +31,13 @@ test("shutting the server with the host's streams open builds their errors witho
     server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
   );
   const client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
-  const stream = client.makeServerStreamRequest(held.hold.path, (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), new Metadata());
+  const stream = client.makeServerStreamRequest(
+    held.hold.path,
+    (b: Buffer) => b,
+    (b: Buffer) => b,
+    Buffer.alloc(0),
+    new Metadata(),
+  );
   stream.on("error", () => {});
   await open;
 
