@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { hottestFunctions } from "./cpu-profile.js";
 import { invokeRequest, kernelBench, launchContender, treeCpuMs, type KernelContender } from "./kernel-contenders.js";
-import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion, type KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder } from "./measure.js";
 import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
@@ -93,6 +93,8 @@ export const invokeSuite: Suite = {
           "user+system of the launched process tree over a block, per call (10 ms ticks); median of blocks",
         ),
         ...beforeAfter(`Invoke p50, c=${level}`, samples, key, p(50), formatMs),
+        ...otherRows(contenders, `Invoke p50, c=${level}`, samples, key, p(50), formatMs),
+        ...otherRows(contenders, `provider CPU per call, c=${level}`, samples, `${key}-cpu`, median, formatCpu),
         ...beforeAfter(`provider CPU per call, c=${level}`, samples, `${key}-cpu`, median, formatCpu),
         threeWay(`calls/s, c=${level}`, samples.three(`${key}-rate`, median), (v) => `${v.toFixed(0)}/s`, {}, "higher is better"),
       );

@@ -25,12 +25,15 @@ import type { SuiteContext } from "./suite.js";
 
 /** One process the host launches. */
 export interface KernelContender {
-  readonly id: "harness-tool" | "bare" | "go" | "harness-tool-unsupervised" | "harness-tool-base";
+  readonly id: "harness-tool" | "bare" | "go" | "harness-tool-unsupervised" | "harness-tool-base" | StackId;
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
   readonly env: { readonly [name: string]: string };
 }
+
+/** The transport contenders (issue 24, "question the stack"): bare servers on other stacks. */
+export type StackId = "stack-grpc-tuned" | "stack-connect" | "stack-http2";
 
 /** The contenders of one run, the host, and what could not be built. */
 export interface KernelBench {
@@ -85,6 +88,8 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
   context.log("bundling the kernel-side contenders (harness-tool bundle)");
   const ours = await bundle(ws, "bench/fixtures/kernel-bench-provider.ts", "kernel-harness-tool");
   const bare = await bundle(ws, "bench/fixtures/bare-tool-server.ts", "kernel-bare");
+  const connect = await bundle(ws, "bench/fixtures/connect-tool-server.ts", "kernel-connect");
+  const http2 = await bundle(ws, "bench/fixtures/http2-tool-server.ts", "kernel-http2");
   contenders.push(
     { id: "harness-tool", label: "harness-tool", command: process.execPath, args: [ours], env: {} },
     { id: "bare", label: "bare grpc-js", command: process.execPath, args: [bare], env: {} },
@@ -96,6 +101,9 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
       args: [ours],
       env: { HARNESS_TOOL_SUPERVISOR: "off" },
     },
+    { id: "stack-grpc-tuned", label: "bare grpc-js, channelz off", command: process.execPath, args: [bare], env: { BARE_GRPC_TUNED: "1" } },
+    { id: "stack-connect", label: "bare connect-node (gRPC on node:http2)", command: process.execPath, args: [connect], env: {} },
+    { id: "stack-http2", label: "bare node:http2, gRPC framing by hand", command: process.execPath, args: [http2], env: {} },
   );
   const base = process.env["HARNESS_TOOL_BENCH_BASE"];
   if (base) {
@@ -110,14 +118,15 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
 }
 
 /**
- * Builds (once per run) and returns the host and the contenders; `extras` keeps the informative
- * ones. Undefined host: the suite cannot run here (the notes say why).
+ * Builds (once per run) and returns the host and the contenders: the core three, the base commit's
+ * harness-tool when asked, the transport contenders in full runs (not --quick), and harness-tool
+ * with the supervisor off when `extras`. A skip: the suite cannot run here.
  */
 export async function kernelBench(context: SuiteContext, extras: boolean): Promise<KernelBench | { readonly skip: string }> {
   shared ??= buildAll(context);
   const { contenders, hostBinary, notes } = await shared;
   if (hostBinary === undefined) return { skip: notes.join("; ") };
-  const chosen = extras ? contenders : contenders.filter((c) => c.id !== "harness-tool-unsupervised");
+  const chosen = contenders.filter((c) => (c.id !== "harness-tool-unsupervised" || extras) && (!c.id.startsWith("stack-") || !context.quick));
   // The base commit's harness-tool (HARNESS_TOOL_BENCH_BASE) runs in every suite: before/after rows.
   return { host: new KernelHost(hostBinary), contenders: chosen, notes: [...notes] };
 }

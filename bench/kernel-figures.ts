@@ -82,6 +82,23 @@ export class Samples {
   }
 }
 
+/** Rows for the contenders beyond the core three (transport contenders, supervisor off) against the bare server. */
+export function otherRows(
+  contenders: readonly { readonly id: string; readonly label: string }[],
+  name: string,
+  samples: Samples,
+  figure: string,
+  reduce: (values: readonly number[]) => number,
+  format: (n: number) => string,
+): Figure[] {
+  return contenders
+    .filter((c) => c.id !== "harness-tool" && c.id !== "bare" && c.id !== "go" && c.id !== "harness-tool-base")
+    .filter((c) => samples.get(c.id, figure).length > 0)
+    .map((c) =>
+      compared(`${c.label}: ${name}`, reduce(samples.get(c.id, figure)), format, { label: "bare grpc-js", value: reduce(samples.get("bare", figure)) }),
+    );
+}
+
 /**
  * The before/after row of a figure when the base commit's harness-tool ran
  * (HARNESS_TOOL_BENCH_BASE): this checkout against it; none otherwise.

@@ -5,11 +5,11 @@
  * warm sample (after the first block) and the last.
  */
 import { invokeRequest, kernelBench, processTree, rssKb, servingPid, treeRssKb } from "./kernel-contenders.js";
-import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, sleep } from "./measure.js";
-import { absolute, compared, formatKb, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { absolute, formatKb, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Memory targets: issue 24 (idle against the bare server) and issue 6 (growth). */
@@ -66,16 +66,10 @@ export const memorySuite: Suite = {
         `harness-tool's ${median(samples.get("harness-tool", "processes"))} processes; its serving process alone ${formatKb(serving.ours)} (${(serving.ours / serving.bare).toFixed(2)}× bare)`,
       ),
     );
-    figures.push(...beforeAfter("idle RSS after Configure", samples, "idle", median, formatKb));
-    const off = median(samples.get("harness-tool-unsupervised", "idle"));
-    if (Number.isFinite(off)) {
-      figures.push(
-        compared("harness-tool, supervisor off: idle RSS after Configure", off, formatKb, {
-          label: "bare grpc-js",
-          value: median(samples.get("bare", "idle")),
-        }),
-      );
-    }
+    figures.push(
+      ...beforeAfter("idle RSS after Configure", samples, "idle", median, formatKb),
+      ...otherRows(contenders, "idle RSS after Configure", samples, "idle", median, formatKb),
+    );
     for (const [id, curve] of curves) {
       const warm = curve[0];
       const last = curve[curve.length - 1];

@@ -3,11 +3,11 @@
  * launches each contender, times spawn → Client() (the handshake line read, connection made) and
  * spawn → the first GetSchema reply, then Kill() → exit; median of N interleaved launches.
  */
-import { kernelBench, launchContender, type KernelContender } from "./kernel-contenders.js";
-import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
+import { kernelBench, launchContender } from "./kernel-contenders.js";
+import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
-import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Start-up targets of issue 24. */
@@ -59,7 +59,8 @@ export const startupSuite: Suite = {
     figures.push(
       ...beforeAfter("spawn → GetSchema reply", samples, "schema", median, formatMs),
       ...beforeAfter("Kill() → exit", samples, "kill", median, formatMs),
-      ...extraRows(contenders, samples),
+      ...otherRows(contenders, "spawn → GetSchema reply", samples, "schema", median, formatMs),
+      ...otherRows(contenders, "Kill() → exit", samples, "kill", median, formatMs),
     );
     return {
       id: this.id,
@@ -75,19 +76,3 @@ export const startupSuite: Suite = {
     };
   },
 };
-
-/** Informative rows for the extra contenders (harness-tool with the supervisor off). */
-function extraRows(contenders: readonly KernelContender[], samples: Samples): Figure[] {
-  const rows: Figure[] = [];
-  for (const c of contenders.filter((x) => x.id === "harness-tool-unsupervised")) {
-    for (const [figure, label] of [
-      ["schema", "spawn → GetSchema reply"],
-      ["kill", "Kill() → exit"],
-    ] as const) {
-      rows.push(
-        compared(`${c.label}: ${label}`, median(samples.get(c.id, figure)), formatMs, { label: "bare grpc-js", value: median(samples.get("bare", figure)) }),
-      );
-    }
-  }
-  return rows;
-}

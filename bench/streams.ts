@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { invokeRequest, kernelBench, peakRssKb, rssKb, servingPid } from "./kernel-contenders.js";
-import { beforeAfter, Samples, threeWay } from "./kernel-figures.js";
+import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
@@ -114,6 +114,8 @@ export const streamsSuite: Suite = {
     figures.push(
       ...beforeAfter("bash `cat` throughput", samples, "mbps", median, mbps),
       ...beforeAfter("peak RSS above idle during the stream", samples, "above", median, (v) => `${v.toFixed(1)} MB`),
+      ...otherRows(contenders, "bash `cat` throughput", samples, "mbps", median, mbps),
+      ...otherRows(contenders, "peak RSS above idle during the stream", samples, "above", median, (v) => `${v.toFixed(1)} MB`),
     );
     return {
       id: this.id,

@@ -1,15 +1,17 @@
 /**
  * What a trivial Invoke costs the provider beyond its handler: no AbortController when the handler
  * never reads its signal (one per call was a measurable share of a call's CPU, bench/RESULTS.md,
- * Invoke), and the handler's ctx.signal still a real AbortSignal, aborted when the kernel cancels.
+ * Invoke), and the handler's ctx.signal still a real AbortSignal, aborted when the kernel cancels;
+ * no grpc-js channelz bookkeeping.
  */
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { test } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { Metadata, type ServerWritableStream } from "@grpc/grpc-js";
+import { Metadata, Server, type ServerWritableStream } from "@grpc/grpc-js";
 import { InvokeRequestSchema, type InvokeRequest, type InvokeResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, defineProvider, defineTool } from "harness-tool";
+import { providerServerOptions } from "../../../runtime/transport/serve-go-plugin.js";
 import { toolServiceHandlers } from "../../../runtime/transport/tool-service-handlers.js";
 
 const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"] } as const;
@@ -97,4 +99,10 @@ test("an Invoke whose handler never reads its signal allocates no AbortControlle
   } finally {
     globalThis.AbortController = Original;
   }
+});
+
+test("the provider's grpc-js server keeps no channelz bookkeeping per call", () => {
+  const server = new Server(providerServerOptions);
+  assert.equal((server as unknown as { channelzEnabled: boolean }).channelzEnabled, false);
+  assert.equal(providerServerOptions["grpc.max_receive_message_length"], -1, "no limit on what the kernel sends");
 });
