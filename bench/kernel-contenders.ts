@@ -53,21 +53,31 @@ async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<s
 }
 
 /**
- * harness-tool as it was at `commit` (HARNESS_TOOL_BENCH_BASE): its runtime, generated code and
- * bench fixtures from `git archive`, bundled by this checkout's `harness-tool bundle`, for the
- * before/after rows of a change.
+ * The runtime, generated code and bench fixtures as they were at `commit` (`git archive` into the
+ * workspace), with a node_modules of the repository's dependencies in which `harness-tool` is the
+ * archived runtime (a link to the whole node_modules would resolve it to this checkout's, as
+ * node_modules/harness-tool -> ../runtime). Returns the folder.
  */
-async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<string> {
-  const dir = path.join(ws.root, `kernel-source-${commit}`);
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
-    const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
-    if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.trim()}`);
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
+export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
+  const dir = path.join(ws.root, `source-${commit}`);
+  if (existsSync(dir)) return dir;
+  mkdirSync(dir, { recursive: true });
+  const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.trim()}`);
+  mkdirSync(path.join(dir, "node_modules"));
+  for (const name of readdirSync(path.join(repoRoot, "node_modules"))) {
+    if (name !== "harness-tool") symlinkSync(path.join(repoRoot, "node_modules", name), path.join(dir, "node_modules", name));
   }
+  symlinkSync(path.join(dir, "runtime"), path.join(dir, "node_modules", "harness-tool"));
+  return dir;
+}
+
+/** harness-tool as it was at `commit` (HARNESS_TOOL_BENCH_BASE), bundled by this checkout's `harness-tool bundle`: the before/after rows. */
+async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<string> {
+  const dir = sourceTreeAtCommit(ws, commit);
   const outfile = path.join(ws.root, `kernel-base-${commit}`, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });
   await bundleCommand(path.join(dir, "bench/fixtures/kernel-bench-provider.ts"), { outfile, external: [], out: silent });
