@@ -106,3 +106,27 @@ test("the provider's grpc-js server keeps no channelz bookkeeping per call", () 
   assert.equal((server as unknown as { channelzEnabled: boolean }).channelzEnabled, false);
   assert.equal(providerServerOptions["grpc.max_receive_message_length"], -1, "no limit on what the kernel sends");
 });
+
+test("a non-streaming call sends its one terminal event without an outbox: one listener on the stream's cancellation, not two", async () => {
+  const service = createToolService(provider);
+  let listeners = 0;
+  const events: InvokeResponse[] = [];
+  const cancelled = {
+    aborted: false,
+    addEventListener: () => {
+      listeners++;
+    },
+    removeEventListener: () => {},
+  };
+  await service.invoke(create(InvokeRequestSchema, { call: { id: "1", toolName: "echo", arguments: { text: "hi" } } }), {
+    send: (response) => {
+      events.push(response);
+    },
+    cancelled,
+  });
+  assert.deepEqual(
+    events.map((e) => e.event?.event.case),
+    ["result"],
+  );
+  assert.equal(listeners, 1, "listeners on the cancellation of a non-streaming call (the call's own; an outbox would add one)");
+});
