@@ -6,26 +6,13 @@
  * Run:
  * `node --import tsx --conditions=harness-tool-source bench/supervisor-cost.ts [runs]`.
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { processTree } from "./kernel-contenders.js";
 import { median } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
 import { bundleProvider } from "./provider-builds.js";
-
-/** Every process of the tree under `pid` (itself included). */
-function tree(pid: number): number[] {
-  const out = [pid];
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-      for (const child of children === "" ? [] : children.split(" ")) out.push(...tree(Number(child)));
-    }
-  } catch {
-    // Gone.
-  }
-  return out;
-}
 
 /** RSS, PSS and USS (private pages) of `pid` in KiB, from smaps_rollup. */
 function memoryKiB(pid: number): { rss: number; pss: number; uss: number } {
@@ -58,7 +45,7 @@ for (let round = 0; round <= runs; round++) {
       const schemaMs = conn.elapsedMs();
       // Idle: after the first reply, once start-up work has settled.
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const pids = tree(conn.child.pid as number);
+      const pids = processTree(conn.child.pid as number);
       if (round === 0) continue;
       const s = samples.get(mode.id)!;
       s.handshake.push(conn.handshakeMs);

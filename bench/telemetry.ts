@@ -6,12 +6,12 @@
  * over round-robin launches; Invoke p50 of the trivial tool at concurrency 1 and 32, contenders
  * alternating block by block. Every call carries a traceparent, as the kernel's do.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { startOtlpReceiver, type OtlpReceiver } from "../runtime/telemetry/otlp-receiver.js";
 import { repoBin, repoRoot, type BenchWorkspace } from "./bench-workspace.js";
 import { echoLoad } from "./call-load.js";
+import { sourceTreeAtCommit } from "./kernel-contenders.js";
 import { median, percentile, roundRobinOrder, runTimed } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
 import { bundleProvider, type BuiltEntry } from "./provider-builds.js";
@@ -34,15 +34,11 @@ const requireBanner = "import { createRequire as __benchCreateRequire } from 'no
  * workspace, this checkout's node_modules beside them).
  */
 async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<BuiltEntry> {
-  const dir = path.join(ws.root, `source-${commit}`);
-  if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
-    const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
-    if (archive.status !== 0) return { ok: false, why: `git archive ${commit} failed: ${archive.stderr.trim()}` };
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
+  let dir: string;
+  try {
+    dir = sourceTreeAtCommit(ws, commit);
+  } catch (error) {
+    return { ok: false, why: error instanceof Error ? error.message : String(error) };
   }
   const outfile = path.join(ws.root, `bench-provider-${commit}.bundle.mjs`);
   const run = await runTimed(

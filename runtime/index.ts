@@ -92,6 +92,7 @@ export {
 // The ToolService semantics (runtime/service), for running a provider in-process (tests, another
 // transport): serve() runs the same service behind go-plugin.
 export type { InvokeSink, ToolServiceCore } from "./service/calls/tool-service-core.js";
+export type { CancelSignal } from "./telemetry/call-spans.js";
 export { createToolService, type ToolService, type ToolServiceOptions } from "./service/calls/tool-service.js";
 export type { KernelClient } from "./service/kernel/kernel-client.js";
 export { maxOutputChunkBytes } from "./service/calls/invoke-outbox.js";

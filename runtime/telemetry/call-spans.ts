@@ -20,13 +20,25 @@ import { contextFromTraceHeaders, type TraceHeaders } from "./trace-headers.js";
 export const toolServiceName = "pluggableharness.tool.v1.ToolService";
 
 /**
+ * How an Invoke learns that the kernel cancelled its stream: the part of AbortSignal the runtime
+ * uses (an AbortSignal is one). The transport's is lighter than an AbortController, which costs a
+ * call measurably (bench/RESULTS.md, Invoke); a handler's ctx.signal is a real AbortSignal, made
+ * when read.
+ */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/**
  * The event sink of an Invoke as a span watches it: structurally the service's InvokeSink
  * (tool-service-core.ts), declared here because the service builds on telemetry, not the reverse.
  */
 export interface InvokeEventSink {
   send(response: InvokeResponse): boolean | void;
   drained?(): Promise<void>;
-  readonly cancelled: AbortSignal;
+  readonly cancelled: CancelSignal;
 }
 
 /** The traced ToolService methods (rpc.method). */

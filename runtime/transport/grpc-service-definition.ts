@@ -6,6 +6,8 @@
  */
 import { fromBinary, toBinary, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
 import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
+import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { encodeOutputChunkResponse } from "./output-chunk-encoding.js";
 
 /** How a server decodes the requests it receives (default: protobuf-es `fromBinary` with its defaults). */
 export type RequestDecoder = <Desc extends DescMessage>(desc: Desc, bytes: Uint8Array) => MessageShape<Desc>;
@@ -30,11 +32,18 @@ export function grpcServiceDefinition(service: DescService, decodeRequest?: Requ
   return definition;
 }
 
+/** Invoke's responses: output chunks, the bulk of a stream, take the one-copy path. */
+const invokeResponseName = "pluggableharness.tool.v1.InvokeResponse";
+
 function messageCodec<Desc extends DescMessage>(side: "request" | "response", desc: Desc, decode?: RequestDecoder) {
-  const serialize = (value: MessageShape<Desc>): Buffer => {
+  const generic = (value: MessageShape<Desc>): Buffer => {
     const bytes = toBinary(desc, value);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
+  const serialize =
+    desc.typeName === invokeResponseName
+      ? (value: MessageShape<Desc>): Buffer => encodeOutputChunkResponse(value as unknown as InvokeResponse) ?? generic(value)
+      : generic;
   const deserialize = decode ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes) : (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
   return side === "request"
     ? { requestSerialize: serialize, requestDeserialize: deserialize }

@@ -35,6 +35,24 @@ export interface ProviderLifeParts {
   readonly graceMs: number;
 }
 
+/**
+ * Runs `close` with stack traces of no frames. Destroying the host's HTTP/2 sessions makes Node
+ * build an error for every stream still open (the broker and stdio streams always are) and read its
+ * `stack` at once; with source maps on (`harness-tool bundle`'s dist/provider.mjs turns them on)
+ * the first stack a process formats parses the bundle's whole source map: ~100 ms of CPU and
+ * garbage between the host's Shutdown and the exit (bench/RESULTS.md, start-up, Kill() → exit).
+ * Nobody sees these errors; with no frames Node formats them without the map.
+ */
+export function closeWithoutStacks(close: () => void): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    close();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** The one stop of a served provider, whatever triggers it. */
 export class ProviderLife {
   /** Streams kept open for the life of the process (broker, stdio), ended on stop. */
@@ -107,7 +125,7 @@ export class ProviderLife {
     for (const stream of this.openStreams) stream.end();
     kernel.close();
     broker.close(new Error("the provider is shutting down"));
-    server.forceShutdown();
+    closeWithoutStacks(() => server.forceShutdown());
     return this.finish(0);
   }
 

@@ -44,6 +44,13 @@ export interface GoPluginServerOptions {
   readonly exit?: (code: number) => void;
 }
 
+/**
+ * The grpc-js server's options: no limit on what the kernel sends (the service bounds it), and no
+ * channelz, grpc-js's per-call introspection bookkeeping that nothing in a provider reads (a few
+ * percent of a trivial call's CPU, bench/RESULTS.md, Invoke).
+ */
+export const providerServerOptions = { "grpc.max_receive_message_length": -1, "grpc.enable_channelz": 0 } as const;
+
 /** How often the parent pid is checked: the backstop when the host dies without closing anything. */
 const parentPollMs = 500;
 
@@ -100,7 +107,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
     return 1;
   }
 
-  const server = new Server({ "grpc.max_receive_message_length": -1 });
+  const server = new Server(providerServerOptions);
   const life = new ProviderLife({ server, core, kernel, broker, stdout, exit, graceMs: options.shutdownGraceMs ?? 1000 });
   server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }));
   addGoPluginServices(server, life, broker);

@@ -16,6 +16,7 @@ import {
 } from "@grpc/grpc-js";
 import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
+import type { CancelSignal } from "../telemetry/call-spans.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
 
@@ -67,6 +68,47 @@ function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined) =>
   };
 }
 
+/**
+ * An Invoke stream's cancellation as the service watches it (CancelSignal): a flag and a few
+ * listeners, where an AbortController per call cost a measurable share of a trivial call's CPU
+ * (bench/RESULTS.md, Invoke). Listeners run once, in the order they were added.
+ */
+export class StreamCancellation implements CancelSignal {
+  #aborted = false;
+  #listeners: (() => void)[] = [];
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  addEventListener(_type: "abort", listener: () => void, _options?: { readonly once?: boolean }): void {
+    if (!this.#aborted) this.#listeners.push(listener);
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    const at = this.#listeners.indexOf(listener);
+    if (at >= 0) this.#listeners.splice(at, 1);
+  }
+
+  /** Marks the stream cancelled and runs the listeners (once). */
+  abort(): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        // As an AbortSignal's listener: its failure is reported, the others still run.
+        hostLog("error", "a cancellation listener failed inside the runtime", {
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      }
+    }
+  }
+}
+
 /** What the transport learns from the ToolService streams. */
 export interface ToolServiceObserver {
   /** The host cancelled (reset) an Invoke stream. */
@@ -82,17 +124,17 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
     preview: unary((request: Parameters<ToolServiceCore["preview"]>[0], trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),
     invoke: (call: ServerWritableStream<InvokeRequest, InvokeResponse>) => {
-      const cancelled = new AbortController();
+      const cancelled = new StreamCancellation();
       let open = true;
       // seed: a stream cancelled by the kernel is normal control flow, never a failure.
       call.on("cancelled", () => {
         observer.streamCancelled?.();
         open = false;
-        cancelled.abort(new Error("the kernel cancelled the call"));
+        cancelled.abort();
       });
       call.on("error", () => {
         open = false;
-        cancelled.abort(new Error("the Invoke stream failed"));
+        cancelled.abort();
       });
       // Flow control: write() says false once grpc-js holds a full buffer (the kernel stopped
       // reading and HTTP/2's window is shut); 'drain' says when it has room again.
@@ -105,14 +147,14 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
           return new Promise<void>((resolve) => {
             const done = (): void => {
               call.off("drain", done);
-              cancelled.signal.removeEventListener("abort", done);
+              cancelled.removeEventListener("abort", done);
               resolve();
             };
             call.on("drain", done);
-            cancelled.signal.addEventListener("abort", done, { once: true });
+            cancelled.addEventListener("abort", done, { once: true });
           });
         },
-        cancelled: cancelled.signal,
+        cancelled,
       };
       let running: Promise<void>;
       try {

@@ -7,10 +7,16 @@
  * for streaming tools; exit_status at most once, process-backed tools only; output_schema
  * conformance enforced strictly; on cancellation report what happened and never claim success.
  */
-import type { JsonObject } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import { context as otelContext } from "@opentelemetry/api";
 import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
-import { OutputStream, type ToolCall, type ToolError as WireToolError, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeResponseSchema,
+  OutputStream,
+  type ToolCall,
+  type ToolError as WireToolError,
+  type ToolEvent,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ToolError } from "../../errors/tool-error.js";
 import type { CallInfo } from "../../provider/tool-context.js";
 import type { ValueViolation } from "../../schema/value-violation.js";
@@ -57,7 +63,12 @@ export class InvokeInFlight implements LiveCall {
   readonly #entry: ToolEntry;
   readonly #call: ToolCall;
   readonly #sink: InvokeSink;
-  readonly #outbox: InvokeOutbox;
+  /**
+   * A streaming tool's events, in order and at the kernel's pace. A non-streaming call sends one
+   * event, its terminal one, straight to the sink: no outbox, queue or listener for it.
+   */
+  readonly #outbox: InvokeOutbox | undefined;
+  readonly #onSendError: (error: unknown) => void;
   readonly #accepted: AcceptedConfig;
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
@@ -77,7 +88,8 @@ export class InvokeInFlight implements LiveCall {
     this.#entry = entry;
     this.#call = call;
     this.#sink = sink;
-    this.#outbox = new InvokeOutbox(sink, (error) => rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`));
+    this.#onSendError = (error) => rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`);
+    this.#outbox = entry.streaming ? new InvokeOutbox(sink, this.#onSendError) : undefined;
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
     this.info = callInfoOf(call);
@@ -176,7 +188,7 @@ export class InvokeInFlight implements LiveCall {
       rt.calls.delete(this);
       // The stream closes when run() resolves: first every queued event reaches the transport
       // (at the kernel's pace), unless the kernel went away.
-      await this.#outbox.flushed();
+      await this.#outbox?.flushed();
     }
   }
 
@@ -278,7 +290,12 @@ export class InvokeInFlight implements LiveCall {
   }
 
   #send(event: EventInit): void {
-    this.#outbox.event(event);
+    if (this.#outbox) return this.#outbox.event(event);
+    try {
+      this.#sink.send(create(InvokeResponseSchema, { event: { event } }));
+    } catch (error) {
+      this.#onSendError(error);
+    }
   }
 
   // The emitting half, used by the handler's context (build-tool-context.ts).
@@ -298,7 +315,7 @@ export class InvokeInFlight implements LiveCall {
   /** Sends output bytes, in order (merged or split at the chunk limit). */
   sendOutput(stream: "stdout" | "stderr", data: Uint8Array): void {
     if (this.#closed) return;
-    this.#outbox.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, data);
+    this.#outbox?.output(stream === "stdout" ? OutputStream.STDOUT : OutputStream.STDERR, data);
   }
 
   /**
@@ -306,7 +323,7 @@ export class InvokeInFlight implements LiveCall {
    * read enough (or the stream is gone). A child's pipes pause on it.
    */
   outputBackpressure(): Promise<void> | undefined {
-    return this.#outbox.hasRoom ? undefined : this.#outbox.room();
+    return this.#outbox === undefined || this.#outbox.hasRoom ? undefined : this.#outbox.room();
   }
 
   /**
@@ -316,7 +333,7 @@ export class InvokeInFlight implements LiveCall {
    */
   room(): Promise<void> {
     if (this.#closed || this.#stopReason) return new Promise((resolve) => setImmediate(resolve));
-    return this.#outbox.room();
+    return this.#outbox ? this.#outbox.room() : Promise.resolve();
   }
 
   /** Sends the exit_status; a second one is a provider bug. */

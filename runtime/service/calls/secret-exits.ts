@@ -128,7 +128,7 @@ function outputChunk(stream: OutputStream, data: Uint8Array): InvokeResponse {
 }
 
 class RedactingInvokeSink implements InvokeExit {
-  readonly cancelled: AbortSignal;
+  readonly cancelled: InvokeSink["cancelled"];
   drained?: () => Promise<void>;
   readonly #sink: InvokeSink;
   readonly #exits: SecretExits;

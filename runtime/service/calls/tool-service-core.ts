@@ -15,6 +15,7 @@ import type {
   RenderRequest,
   RenderResponse,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { CancelSignal } from "../../telemetry/call-spans.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 
 /**
@@ -40,7 +41,7 @@ export interface InvokeSink {
    */
   drained?(): Promise<void>;
   /** Aborted when the kernel cancels the stream (closes it mid-call). */
-  readonly cancelled: AbortSignal;
+  readonly cancelled: CancelSignal;
 }
 
 /**

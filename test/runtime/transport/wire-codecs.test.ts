@@ -5,16 +5,25 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import { create, fromBinary, toBinary, type DescMethod } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { StatusSchema } from "harness-tool/generated/google/rpc/status_pb.js";
 import { Health } from "harness-tool/generated/grpc/health/v1/health_pb.js";
-import { ToolErrorCategory, ToolErrorSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeResponseSchema,
+  OutputStream,
+  ToolErrorCategory,
+  ToolErrorSchema,
+  ToolService,
+  type InvokeResponse,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { ConnInfoSchema, GRPCBroker } from "harness-tool/generated/plugin/grpc_broker_pb.js";
 import { GRPCController } from "harness-tool/generated/plugin/grpc_controller_pb.js";
 import { GRPCStdio, StdioData_Channel, StdioDataSchema } from "harness-tool/generated/plugin/grpc_stdio_pb.js";
 import { parseHostLogLine } from "harness-tool/testing";
-import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
+import { goPluginServices, grpcServiceDefinition } from "../../../runtime/transport/grpc-service-definition.js";
+import { encodeOutputChunkResponse } from "../../../runtime/transport/output-chunk-encoding.js";
 import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
 import { hostLogLine, hostTimestamp } from "../../../runtime/transport/host-log.js";
 import { kernelHandshake, readPluginEnvironment } from "../../../runtime/transport/plugin-environment.js";
@@ -117,4 +126,34 @@ test("host log lines: six fractional digits in @timestamp (go-plugin's layout), 
   assert.equal(parseHostLogLine("plain").level, "debug");
   const long = JSON.parse(hostLogLine("info", "x".repeat(100_000)))["@message"] as string;
   assert.ok(long.length < 64 * 1024, "a line stays under the host's 64 KiB line buffer");
+});
+
+test("Invoke's output chunks take the one-copy encoding, byte for byte toBinary's; other events and unknown fields keep toBinary", () => {
+  const serialize = grpcServiceDefinition(ToolService).invoke?.responseSerialize as (value: InvokeResponse) => Buffer;
+  const chunk = (stream: number, data: Uint8Array) =>
+    create(InvokeResponseSchema, { event: { event: { case: "outputChunk", value: { stream: stream as OutputStream, data } } } });
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.uint8Array({ maxLength: 300 }), (stream, data) => {
+      const message = chunk(stream, data);
+      const fast = encodeOutputChunkResponse(message);
+      assert.ok(fast, "an output chunk takes the one-copy path");
+      assert.deepEqual(new Uint8Array(fast), toBinary(InvokeResponseSchema, message));
+      assert.deepEqual(new Uint8Array(serialize(message)), toBinary(InvokeResponseSchema, message));
+    }),
+  );
+  // Sizes whose lengths need two and three varint bytes: 64 KiB is the largest chunk the runtime sends.
+  for (const size of [127, 128, 16_383, 16_384, 65_536, 300_000]) {
+    const message = chunk(OutputStream.STDOUT, new Uint8Array(size).fill(7));
+    assert.deepEqual(new Uint8Array(serialize(message)), toBinary(InvokeResponseSchema, message), `${size} bytes`);
+  }
+  const result = create(InvokeResponseSchema, { event: { event: { case: "result", value: { payload: { a: 1 } } } } });
+  assert.equal(encodeOutputChunkResponse(result), undefined);
+  assert.deepEqual(new Uint8Array(serialize(result)), toBinary(InvokeResponseSchema, result));
+  const negative = chunk(-1, new Uint8Array([1]));
+  assert.equal(encodeOutputChunkResponse(negative), undefined, "a negative enum value is left to toBinary");
+  assert.deepEqual(new Uint8Array(serialize(negative)), toBinary(InvokeResponseSchema, negative));
+  const unknown = chunk(1, new Uint8Array([1]));
+  unknown.$unknown = [{ no: 99, wireType: WireType.Varint, data: new Uint8Array([5]) }];
+  assert.equal(encodeOutputChunkResponse(unknown), undefined, "unknown fields are left to toBinary");
+  assert.deepEqual(new Uint8Array(serialize(unknown)), toBinary(InvokeResponseSchema, unknown));
 });

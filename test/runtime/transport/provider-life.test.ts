@@ -1,0 +1,78 @@
+/**
+ * The stop of a served provider (runtime/transport/provider-life.ts) as go-plugin's Kill() meets it:
+ * the host's streams are still open when the server is shut, and the errors Node builds for them
+ * must be built without stack frames: with source maps on (dist/provider.mjs) the first stack with
+ * frames parses the bundle's whole source map, which held every Kill() for ~100 ms.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Client, credentials, Metadata, Server, ServerCredentials, type ServerWritableStream } from "@grpc/grpc-js";
+import { ProviderLife, type ProviderLifeParts } from "../../../runtime/transport/provider-life.js";
+
+const held = {
+  hold: {
+    path: "/test.Held/Hold",
+    requestStream: false,
+    responseStream: true,
+    requestSerialize: (b: Buffer) => b,
+    requestDeserialize: (b: Buffer) => b,
+    responseSerialize: (b: Buffer) => b,
+    responseDeserialize: (b: Buffer) => b,
+  },
+};
+
+test("shutting the server with the host's streams open builds their errors without stack frames, and exits once", async () => {
+  const server = new Server();
+  let opened: () => void = () => {};
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  // Like the broker and stdio streams: open until the provider goes.
+  server.addService(held, { hold: (_call: ServerWritableStream<Buffer, Buffer>) => opened() });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
+  );
+  const client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
+  const stream = client.makeServerStreamRequest(
+    held.hold.path,
+    (b: Buffer) => b,
+    (b: Buffer) => b,
+    Buffer.alloc(0),
+    new Metadata(),
+  );
+  stream.on("error", () => {});
+  await open;
+
+  const exits: number[] = [];
+  const parts = {
+    server,
+    core: { shutdown: async () => {} },
+    kernel: { close: () => {} },
+    broker: { close: () => {} },
+    stdout: { flush: () => {} },
+    exit: (code: number) => exits.push(code),
+    graceMs: 100,
+  } as unknown as ProviderLifeParts;
+  const life = new ProviderLife(parts);
+
+  // V8 calls Error.prepareStackTrace with the frames when a stack is first read.
+  const framesSeen: number[] = [];
+  const original = Error.prepareStackTrace;
+  const limit = Error.stackTraceLimit;
+  Error.prepareStackTrace = (error, frames) => {
+    framesSeen.push(frames.length);
+    return original ? original(error, frames) : String(error);
+  };
+  try {
+    assert.equal(await life.stop("shutdown-rpc"), 0);
+  } finally {
+    Error.prepareStackTrace = original;
+    client.close();
+  }
+  assert.deepEqual(exits, [0]);
+  assert.ok(framesSeen.length > 0, "Node built no error for the open stream: the test no longer sees what it guards");
+  assert.deepEqual(
+    framesSeen.filter((n) => n > 0),
+    [],
+    "errors built while the server shut carried stack frames (each would parse the source map)",
+  );
+  assert.equal(Error.stackTraceLimit, limit, "the stack trace limit is restored");
+});
