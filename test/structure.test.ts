@@ -95,7 +95,7 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     "service/calls": ["errors", "generated", "provider", "redaction", "schema", "service/kernel", "service/process", "telemetry"],
     "transport/tls": [],
     transport: ["errors", "generated", "service/calls", "service/kernel", "telemetry", "transport/tls"],
-    testing: ["errors", "generated", "telemetry", "transport", "transport/tls"],
+    testing: ["errors", "generated", "provider", "telemetry", "transport", "transport/tls"],
     supervisor: ["provider", "redaction", "service/calls", "service/process", "transport"],
     ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "supervisor", "telemetry", "transport"],
   },

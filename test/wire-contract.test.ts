@@ -111,7 +111,7 @@ function restrictTo(file: string, theirs: FileFacts, ours: FileFacts): FileFacts
 }
 
 /** The snapshot's api/ facts with the seed revision applied, or why there are none here. */
-function snapshotFacts(): WireFacts | { skip: string } {
+function snapshotFacts(): { facts: WireFacts } | { skip: string } {
   let file: string;
   try {
     file = locateSnapshot().file;
@@ -127,18 +127,18 @@ function snapshotFacts(): WireFacts | { skip: string } {
     const [root] = readdirSync(dir);
     assert.ok(root, `${file} holds no api/ folder`);
     const set = fromBinary(FileDescriptorSetSchema, buildDescriptorSet("api", path.join(dir, root)));
-    return applyRevision(wireFactsFromDescriptors(set, "pluggableharness/"), revision);
+    return { facts: applyRevision(wireFactsFromDescriptors(set, "pluggableharness/"), revision) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 describe("wire contract against the kernel's source snapshot", () => {
-  const kernel = snapshotFacts();
-  const skip = "skip" in kernel ? kernel.skip : false;
+  const found = snapshotFacts();
+  const skip = "skip" in found ? found.skip : false;
+  const kernel: WireFacts = "facts" in found ? found.facts : {};
 
   it("every type in proto/pluggableharness is the snapshot's (plus the seed revision), hook/v1 and plan/v1 whole", { skip }, () => {
-    if ("skip" in kernel) return;
     const ours = factsOf(".");
     const problems: string[] = [];
     for (const [file, facts] of Object.entries(ours)) {
@@ -151,7 +151,6 @@ describe("wire contract against the kernel's source snapshot", () => {
   });
 
   it("names a hook field renumbered against the snapshot", { skip }, () => {
-    if ("skip" in kernel) return;
     const dir = mutatedProtoCopy("pluggableharness/hook/v1/hook.proto", (text) => text.replace(/(HookMode mode = )2;/, "$19;"));
     try {
       const file = "pluggableharness/hook/v1/hook.proto";

@@ -3,7 +3,17 @@
  * the CLI. `launch()` starts a provider binary exactly as the kernel does and gives typed
  * ToolService calls, the recorded kernel callbacks, the stderr log lines and a go-plugin Kill().
  */
-export { launch, kernelEnvironment, killGraceMs, type KillReport, type LaunchedProvider, type LaunchOptions, type ProviderExit } from "./launch.js";
+export {
+  launch,
+  kernelEnvironment,
+  killGraceMs,
+  type HookDispatchOptions,
+  type KillReport,
+  type LaunchedProvider,
+  type LaunchOptions,
+  type ProviderExit,
+} from "./launch.js";
+export { HookDispatchError } from "../errors/hook-dispatch-error.js";
 export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
 export { ProviderCallError } from "../errors/provider-call-error.js";
 export {
