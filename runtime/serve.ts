@@ -70,9 +70,11 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     disarmStartFailureGuard();
     return superviseProvider();
   }
-  const [{ serveGoPlugin }, { createToolService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
+  const [{ serveGoPlugin }, { createToolService }, hookService, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
     import("./service/calls/tool-service.js"),
+    // Only a provider that declares hooks loads the hook service (and boots hook.proto's descriptors).
+    provider.hooks && Object.keys(provider.hooks).length > 0 ? import("./service/hooks/hook-service.js") : undefined,
     import("./transport/host-log.js"),
     import("./telemetry/trace-export.js"),
   ]);
@@ -100,7 +102,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
         channel,
         warn: (message, fields) => writeStderr(hostLogLine("warn", message, fields)),
       });
-      return service;
+      // The hook subscriptions, served beside the tools on the same connection (docs/hooks.md).
+      return Object.assign(service, { hooks: hookService?.createHookService(service.serviceScope) });
     },
     {
       guardProcess: false,

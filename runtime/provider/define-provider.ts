@@ -8,6 +8,7 @@ import type { HookPoint } from "../generated/pluggableharness/common/v1/common_p
 import type { ToolDefinition } from "../schema/define-tool.js";
 import type { ToolKindName } from "../schema/tool-declaration.js";
 import { validatorFor } from "../schema/validate-value.js";
+import { hookDeclarationProblems, hookPointTable, supportedHookPointsOf, type HookSubscriptions, type HookTable } from "./hook-subscriptions.js";
 import type {
   ConfigDefinition,
   HandlerFor,
@@ -42,7 +43,13 @@ export interface ProviderParts<Config> extends ProviderIdentity {
   readonly tools: readonly ToolPart[];
   readonly config?: ConfigDefinition<Config>;
   readonly slashCommands?: ProviderDefinition<Config>["slashCommands"];
+  /**
+   * The hook points a generated provider's proto annotation (`supported_hook_points`) claims:
+   * checked against `hooks`, never served on its own.
+   */
   readonly supportedHookPoints?: readonly HookPoint[];
+  /** The hook subscriptions: per point, the modes accepted and their handlers (docs/hooks.md). */
+  readonly hooks?: HookSubscriptions<Config>;
   readonly renderers?: { readonly [schemaVersion: string]: RenderHandler<Config> };
   readonly allowedRoots?: (config: Config) => readonly string[];
 }
@@ -83,6 +90,7 @@ export function assembleProvider<Config>(parts: ProviderParts<Config>): Provider
       ...(preview ? { preview: preview as ToolImplementation["preview"] & object } : {}),
     };
   });
+  checkHooks(parts.name, parts.hooks, parts.supportedHookPoints);
   return {
     name: parts.name,
     version: parts.version,
@@ -90,10 +98,27 @@ export function assembleProvider<Config>(parts: ProviderParts<Config>): Provider
     tools,
     config: parts.config ?? (emptyConfig() as unknown as ConfigDefinition<Config>),
     slashCommands: parts.slashCommands ?? [],
-    supportedHookPoints: parts.supportedHookPoints ?? [],
+    ...(parts.hooks ? { hooks: parts.hooks as HookTable } : {}),
     ...(parts.renderers ? { renderers: parts.renderers } : {}),
     ...(parts.allowedRoots ? { allowedRoots: parts.allowedRoots } : {}),
   };
+}
+
+/** Throws when the hook declaration is inconsistent, or does not match the points the proto claims. */
+function checkHooks(provider: string, hooks: unknown, claimed: readonly HookPoint[] | undefined): void {
+  const problems = hookDeclarationProblems(hooks);
+  if (problems.length === 0 && claimed !== undefined) {
+    const served = new Set(supportedHookPointsOf(hooks as HookTable));
+    const nameOf = (point: HookPoint) => Object.entries(hookPointTable).find(([, row]) => row.point === point)?.[0] ?? `HookPoint ${point}`;
+    for (const point of claimed) {
+      if (!served.has(point))
+        problems.push(`hooks: ${nameOf(point)} is in supported_hook_points but has no handler: add hooks["${nameOf(point)}"] [hook-point-handled]`);
+    }
+    for (const point of served) {
+      if (!claimed.includes(point)) problems.push(`hooks.${nameOf(point)}: not in the proto's supported_hook_points: add it there [hook-point-advertised]`);
+    }
+  }
+  if (problems.length > 0) throw new TypeError(`provider ${JSON.stringify(provider)}: ${problems.join("; ")}`);
 }
 
 type InputOf<T> = T extends ToolDefinition<infer Input> ? Input : never;

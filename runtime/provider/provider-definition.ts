@@ -4,8 +4,8 @@
  * both produce a ProviderDefinition through `defineProvider`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
 import type { ToolDefinition } from "../schema/define-tool.js";
+import type { HookTable } from "./hook-subscriptions.js";
 import type { ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
 import type { ValueValidator, ValueViolation } from "../schema/value-violation.js";
 import type { PreviewContext, ProcessToolContext, RenderContext, RenderTreeInit, StreamingToolContext, ToolContext } from "./tool-context.js";
@@ -86,7 +86,12 @@ export interface ProviderDefinition<Config = unknown> extends ProviderIdentity {
   readonly config: ConfigDefinition<Config>;
   /** GetSchemaResponse.slash_commands: static template expansions. */
   readonly slashCommands: readonly { readonly name: string; readonly description: string; readonly template: string }[];
-  readonly supportedHookPoints: readonly HookPoint[];
+  /**
+   * The hook subscriptions (`defineProvider({ hooks })`), served as HookSubscriberService on the
+   * provider's connection; GetSchema's supported_hook_points is derived from their keys. Absent:
+   * the provider subscribes to no hook point.
+   */
+  readonly hooks?: HookTable;
   /** Render handlers by RenderRequest.schema_version; absent when the provider does not implement Render. */
   readonly renderers?: { readonly [schemaVersion: string]: RenderHandler<Config> };
   /**

@@ -3,8 +3,18 @@
  * the CLI. `launch()` starts a provider binary exactly as the kernel does and gives typed
  * ToolService calls, the recorded kernel callbacks, the stderr log lines and a go-plugin Kill().
  */
-export { launch, kernelEnvironment, killGraceMs, type KillReport, type LaunchedProvider, type LaunchOptions } from "./launch.js";
+export {
+  launch,
+  kernelEnvironment,
+  killGraceMs,
+  type HookDispatchOptions,
+  type KillReport,
+  type LaunchedProvider,
+  type LaunchOptions,
+} from "./launch.js";
 export { describeExit, type ProviderExit } from "./process-exit.js";
+export { HookDispatchError, hookErrorFromStatus } from "../errors/hook-dispatch-error.js";
+export { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
 export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
 export { ProviderCallError } from "../errors/provider-call-error.js";
 export {

@@ -38,6 +38,15 @@ import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 import { describeExit, type ProviderExit } from "./process-exit.js";
 import { InvokeCall, type InvokeReadOptions } from "./invoke-call.js";
 import { ProviderCallError } from "../errors/provider-call-error.js";
+import { HookDispatchError } from "../errors/hook-dispatch-error.js";
+import {
+  DispatchHookRequestSchema,
+  HookPayloadSchema,
+  HookSubscriberService,
+  type DispatchHookResponse,
+} from "../generated/pluggableharness/hook/v1/hook_pb.js";
+import { hookModeTable, hookPointTable, type HookModeName, type HookPointName } from "../provider/hook-subscriptions.js";
+import { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
 import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
 
 /** Options of launch(). */
@@ -80,6 +89,14 @@ export interface KillReport {
   readonly durationMs: number;
 }
 
+/** Options of one DispatchHook. */
+export interface HookDispatchOptions extends CallControl {
+  /** DispatchHookRequest.subscription_id. */
+  readonly subscriptionId?: string;
+  /** The call's deadline as a point in time (the kernel's per-subscriber timeout); `timeoutMs` is the same from now. */
+  readonly deadline?: Date;
+}
+
 /** go-plugin's Kill() waits this long for a graceful exit before SIGKILL. */
 export const killGraceMs = 2000;
 
@@ -112,6 +129,20 @@ export interface LaunchedProvider {
   render(payload: Uint8Array, schemaVersion: string, control?: CallControl): Promise<RenderResponse>;
   preview(call: MessageInitShape<typeof ToolCallSchema>, control?: CallControl): Promise<PreviewResponse>;
   describe(control?: CallControl): Promise<DescribeResponse>;
+  /**
+   * HookSubscriberService.DispatchHook on the provider's connection, as the kernel fires a hook:
+   * `point`'s payload in the HookPayload variant for it, `mode` as the agent.hcl subscription says.
+   * Resolves with the response as the kernel receives it; a failure is a HookDispatchError with
+   * the gRPC code and the HookError the provider packed.
+   */
+  dispatchHook<P extends HookPointName>(
+    point: P,
+    mode: HookModeName,
+    payload: MessageInitShape<(typeof hookPayloadSchemas)[P]>,
+    options?: HookDispatchOptions,
+  ): Promise<DispatchHookResponse>;
+  /** DispatchHook with a request as given: for requests the kernel should never send (a mode unset, no payload). */
+  dispatchHookRequest(request: MessageInitShape<typeof DispatchHookRequestSchema>, options?: HookDispatchOptions): Promise<DispatchHookResponse>;
   /** go-plugin's Kill(): close the broker, call Shutdown, close the connection, wait 2 s, SIGKILL. */
   kill(): Promise<KillReport>;
 }
@@ -312,10 +343,22 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});
   const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
   const broker = openBroker(client, kernel.address);
+  // The kernel dials HookSubscriberService on the connection it already holds to the provider.
+  const hooks = new ServiceClient(HookSubscriberService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
 
   // As the kernel's otelgrpc client handler: every call carries a traceparent.
   const traceId = randomTraceId();
   const traced = (control: CallControl = {}): CallControl => ({ ...control, metadata: { ...control.metadata, traceparent: hostTraceparent(traceId) } });
+
+  const dispatchHookRequest = async (request: MessageInitShape<typeof DispatchHookRequestSchema>, options: HookDispatchOptions = {}) => {
+    const { deadline, subscriptionId: _, ...control } = options;
+    const timed = deadline === undefined ? control : { ...control, timeoutMs: deadline.getTime() - Date.now() };
+    try {
+      return await hooks.unary(HookSubscriberService.method.dispatchHook, create(DispatchHookRequestSchema, request), traced(timed));
+    } catch (error) {
+      throw isServiceError(error) ? HookDispatchError.from(error) : error;
+    }
+  };
 
   let killing: Promise<KillReport> | undefined;
   return {
@@ -339,6 +382,21 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), traced(control))),
     preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), traced(control))),
     describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control))),
+    dispatchHookRequest,
+    dispatchHook: (point, mode, payload, options) =>
+      dispatchHookRequest(
+        {
+          payload: create(HookPayloadSchema, {
+            payload: {
+              case: hookPointTable[point].variant,
+              value: create(hookPayloadSchemas[point] as (typeof hookPayloadSchemas)["session-start"], payload as never),
+            },
+          } as never),
+          mode: hookModeTable[mode],
+          ...(options?.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
+        },
+        options,
+      ),
     kill: () =>
       (killing ??= killLikeGoPlugin(
         child,
@@ -346,6 +404,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
         () => broker.cancel(),
         () => rawUnary(client, goPluginServices.controller.shutdown, toBinary(EmptySchema, create(EmptySchema)), killGraceMs),
         () => {
+          hooks.close();
           client.close();
         },
       ).finally(() => Promise.all([kernel.close(), receiver?.close()]))),

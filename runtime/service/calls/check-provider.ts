@@ -2,11 +2,12 @@
  * The start-up check of a provider, run by createToolService before the handshake: the same
  * ToolSchema invariants the plugin applies at generation time, plus what only a hand-built
  * provider can get wrong (a handler that is not a function, a preview that does not match its
- * declaration, a bad config declaration).
+ * declaration, a bad config declaration, an inconsistent hook declaration).
  *
  * A hand-built provider that breaks an invariant fails before the handshake, with a message naming
  * the tool and the rule (docs/runtime.md#start-up).
  */
+import { hookDeclarationProblems } from "../../provider/hook-subscriptions.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { checkToolDeclarations, formatViolation } from "../../schema/invariants.js";
 import { checkConfigAttributes } from "./config-decoder.js";
@@ -73,5 +74,6 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
     else if (commands.has(command.name)) errors.push(`provider: slash command ${JSON.stringify(command.name)} is declared twice [slash-command-unique]`);
     commands.add(command.name);
   }
+  for (const line of hookDeclarationProblems(provider.hooks)) errors.push(`provider: ${line}`);
   return { errors, warnings };
 }

@@ -7,6 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import { AttrType, ConfigAttributeSchema, ConfigSchemaSchema, type ConfigAttribute } from "../../generated/pluggableharness/config/v1/config_pb.js";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ProviderDefinition } from "../../provider/provider-definition.js";
+import { supportedHookPointsOf } from "../../provider/hook-subscriptions.js";
 import { toolDeclarationToWire } from "../../schema/wire-schema.js";
 
 const attrTypeToWire: { readonly [T in ConfigAttributeTypeName]: AttrType } = {
@@ -38,6 +39,6 @@ export function buildGetSchemaResponse(provider: ProviderDefinition<unknown>): G
     tools: provider.tools.map((t) => toolDeclarationToWire(t.declaration)),
     slashCommands: provider.slashCommands.map((c) => ({ name: c.name, description: c.description, template: c.template })),
     configSchema: create(ConfigSchemaSchema, { attributes: provider.config.attributes.map(configAttributeToWire) }),
-    supportedHookPoints: [...provider.supportedHookPoints],
+    supportedHookPoints: supportedHookPointsOf(provider.hooks),
   });
 }

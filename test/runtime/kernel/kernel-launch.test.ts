@@ -26,7 +26,7 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGo, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGoTest, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
@@ -94,12 +94,11 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
   mkdirSync(tmp);
 
   const started = performance.now();
-  // -count=1: the providers must really run, never a cached result.
-  const result = await runGo(
-    tree,
-    ["test", "-tags", "integration", "-count=1", "-json", "-timeout", "10m", "./internal/pluginruntime/..."],
-    goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }),
-  );
+  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }), [
+    "-timeout",
+    "10m",
+    "./internal/pluginruntime/...",
+  ]);
   const run = parseGoTestJson(result.stdout);
   report(tree, run, (performance.now() - started) / 1000);
 

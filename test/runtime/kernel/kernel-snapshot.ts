@@ -197,3 +197,11 @@ export function runGo(tree: KernelTree, args: readonly string[], env: NodeJS.Pro
     child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
   });
 }
+
+/**
+ * Runs `go test -tags integration -count=1 -json <args>` in the kernel's tree (-count=1: the
+ * providers must really run, never a cached result).
+ */
+export function runGoTest(tree: KernelTree, env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return runGo(tree, ["test", "-tags", "integration", "-count=1", "-json", ...args], env);
+}

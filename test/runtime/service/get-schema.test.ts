@@ -25,7 +25,6 @@ function handBuilt(declaration: Partial<ToolDeclaration>, extra: Partial<Provide
     tools: [{ declaration: d, validateInput: validatorFor(d.inputSchema), validateOutput: validatorFor(d.outputSchema), handler: (async () => ({})) as never }],
     config: { attributes: [], decode: () => ({ ok: true, value: {} }) },
     slashCommands: [],
-    supportedHookPoints: [],
     ...extra,
   };
 }
@@ -51,7 +50,7 @@ describe("GetSchema", () => {
         { name: "api_key", type: "string", sensitive: true },
       ]),
       slashCommands: [{ name: "hello", description: "says hello", template: "Say hello to {{args}}" }],
-      supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
+      hooks: { "post-tool-call": { observe: async () => {} }, "pre-tool-call": { veto: async () => "allow" as const } },
     });
     const schema = createToolService(provider, { stderr: () => {} }).getSchema();
     assert.deepEqual(
@@ -65,7 +64,8 @@ describe("GetSchema", () => {
       schema.slashCommands.map((c) => c.name),
       ["hello"],
     );
-    assert.deepEqual(schema.supportedHookPoints, [HookPoint.PRE_TOOL_CALL]);
+    // Derived from the hooks' keys, in wire order.
+    assert.deepEqual(schema.supportedHookPoints, [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL]);
   });
 });
 
