@@ -86,7 +86,7 @@ export const mutations = [
     "const cleanup = () => {};",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
-    ["runtime/transport/provider-life.ts", "    server.forceShutdown();\n    return this.finish(0);", "    return this.finish(0);"],
+    ["runtime/transport/provider-life.ts", "    closeWithoutStacks(() => server.forceShutdown());\n    return this.finish(0);", "    return this.finish(0);"],
   ],
   [
     "JSON-escaped secrets not redacted",
