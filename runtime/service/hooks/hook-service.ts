@@ -11,7 +11,7 @@ import { MessageSchema } from "../../generated/pluggableharness/content/v1/conte
 import { HookErrorCategory, HookErrorSchema, type HookError } from "../../generated/pluggableharness/hook/v1/hook_pb.js";
 import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import { GrpcCode } from "../../errors/rpc-status-error.js";
-import { hookModeTable, hookPointTable, type HookModeName, type HookTable } from "../../provider/hook-subscriptions.js";
+import { hookModeTable, hookPointTable, type HookModeName, type HookPointName } from "../../provider/hook-subscriptions.js";
 import { describeHook, endHookSpan, startHookSpan } from "../../telemetry/hook-spans.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import type { SecretExits } from "../calls/secret-exits.js";
