@@ -90,6 +90,9 @@ const project = new Project({
     exactOptionalPropertyTypes: true,
     noUncheckedIndexedAccess: true,
     verbatimModuleSyntax: true,
+    // `harness-tool` resolves to this checkout's sources, as in tsconfig.json: without it the generated
+    // golden's types come from runtime/dist, which a fresh clone does not have.
+    customConditions: ["harness-tool-source"],
     skipLibCheck: true,
     types: ["node"],
     noEmit: true,
