@@ -12,6 +12,7 @@ import { defineCommand } from "./command-definition.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { configureProvider } from "./configure-provider.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -101,22 +102,7 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
   const launched = await launchProvider(provider, options.trace ? { traces: true } : {});
   try {
-    try {
-      await launched.configure(config, { timeoutMs: 30_000 });
-    } catch (e) {
-      if (e instanceof ProviderCallError) {
-        const exit = e.toolError ? undefined : await providerExitReport(launched);
-        if (exit) {
-          options.err.write(`Configure failed: ${exit}\n`);
-          return 1;
-        }
-        const te = e.toolError;
-        options.err.write(`Configure was rejected (gRPC status ${e.code}): ${te?.message ?? e.details}\n`);
-        if (te?.details) options.err.write(`${JSON.stringify(te.details, null, 2)}\n`);
-        return 1;
-      }
-      throw e;
-    }
+    if (!(await configureProvider(launched, config, options.err))) return 1;
     const call = launched.invoke({
       id: `cli-${randomUUID()}`,
       toolName: options.tool,
