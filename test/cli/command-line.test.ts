@@ -71,7 +71,7 @@ describe("harness-tool --version", () => {
 
 describe("usage mistakes: one clear message, exit 2", () => {
   const cases: [string, string[], RegExp][] = [
-    ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, check, sync, bundle/],
+    ["an unknown command", ["invok"], /^harness-tool: unknown command "invok"; the commands are init, schema, invoke, hook, check, sync, bundle/],
     [
       "an unknown option",
       ["invoke", "p", "t", "--args", "{}", "--arg", "x"],
@@ -100,6 +100,27 @@ describe("usage mistakes: one clear message, exit 2", () => {
       "check with --cwd that is a file",
       ["check", "p", "--cwd", path.join(repoRoot, "package.json")],
       /^harness-tool check: --cwd \S+package\.json is not a directory\n$/,
+    ],
+    [
+      "hook at a point that does not exist",
+      ["hook", "p", "plan_ready", "--mode", "veto", "--payload", "p.json"],
+      /^harness-tool hook: no hook point "plan_ready": choose one of session-start, pre-model-call, .*, session-end\n$/,
+    ],
+    [
+      "hook in a mode that does not exist",
+      ["hook", "p", "plan-ready", "--mode", "deny", "--payload", "p.json"],
+      /^harness-tool hook: --mode "deny": choose observe, transform or veto\n$/,
+    ],
+    ["hook without --mode", ["hook", "p", "plan-ready", "--payload", "p.json"], /^harness-tool hook: --mode <observe\|transform\|veto> is required: /],
+    [
+      "hook with a --payload file that does not exist",
+      ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "/nonexistent/plan.json"],
+      /^harness-tool hook: cannot read --payload \/nonexistent\/plan\.json: no such file\n$/,
+    ],
+    [
+      "hook with a --timeout that is not milliseconds",
+      ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "p.json", "--timeout", "2s"],
+      /^harness-tool hook: --timeout 2s: give the deadline in milliseconds, e.g. --timeout 5000\n$/,
     ],
     ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not valid JSON: /],
     ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"; the commands are /],
