@@ -70,12 +70,15 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     disarmStartFailureGuard();
     return superviseProvider();
   }
-  const [{ serveGoPlugin }, { createToolService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
-    import("./transport/serve-go-plugin.js"),
-    import("./service/calls/tool-service.js"),
-    import("./transport/host-log.js"),
-    import("./telemetry/trace-export.js"),
-  ]);
+  const [{ serveGoPlugin }, { createToolService }, { createHookService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all(
+    [
+      import("./transport/serve-go-plugin.js"),
+      import("./service/calls/tool-service.js"),
+      import("./service/hooks/hook-service.js"),
+      import("./transport/host-log.js"),
+      import("./telemetry/trace-export.js"),
+    ],
+  );
   const { superviseService } = await import("./supervisor/supervised-service.js");
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
@@ -100,7 +103,8 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
         channel,
         warn: (message, fields) => writeStderr(hostLogLine("warn", message, fields)),
       });
-      return service;
+      // The hook subscriptions, served beside the tools on the same connection (docs/hooks.md).
+      return Object.assign(service, { hooks: createHookService(service.serviceScope) });
     },
     {
       guardProcess: false,

@@ -93,11 +93,12 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     "service/kernel": ["errors", "generated", "provider", "telemetry"],
     "service/process": ["errors", "provider", "service/kernel"],
     "service/calls": ["errors", "generated", "provider", "redaction", "schema", "service/kernel", "service/process", "telemetry"],
+    "service/hooks": ["errors", "generated", "provider", "service/calls", "service/kernel", "telemetry"],
     "transport/tls": [],
-    transport: ["errors", "generated", "service/calls", "service/kernel", "telemetry", "transport/tls"],
+    transport: ["errors", "generated", "service/calls", "service/hooks", "service/kernel", "telemetry", "transport/tls"],
     testing: ["errors", "generated", "provider", "telemetry", "transport", "transport/tls"],
     supervisor: ["provider", "redaction", "service/calls", "service/process", "transport"],
-    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/kernel", "supervisor", "telemetry", "transport"],
+    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/hooks", "service/kernel", "supervisor", "telemetry", "transport"],
   },
   plugin: {
     model: [],
@@ -198,7 +199,11 @@ it("the CLI's top level holds only the entry", () => {
 
 it("the service knows nothing of go-plugin, and the transport enters the service only by its doors", () => {
   // The doors: what the service offers the transport, and what it asks of it.
-  const doors = new Set(["runtime/service/calls/tool-service-core.ts", "runtime/service/kernel/kernel-client.ts"]);
+  const doors = new Set([
+    "runtime/service/calls/tool-service-core.ts",
+    "runtime/service/hooks/hook-service-core.ts",
+    "runtime/service/kernel/kernel-client.ts",
+  ]);
   const wrong: string[] = [];
   for (const [from, to] of packageImports("runtime")) {
     const a = roomIn("runtime", from) ?? "";

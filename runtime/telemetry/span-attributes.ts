@@ -48,6 +48,12 @@ export const attributeKeys = {
   processExitCode: "process.exit.code",
   /** The signal that ended a child process (SIGTERM, SIGKILL, ...). */
   processSignal: "pluggableharness.process.signal",
+  /** The hook point of a DispatchHook, by its agent.hcl name (kernel key and values). */
+  hookPoint: "pluggableharness.hook.point",
+  /** observe, transform or veto (kernel key and values). */
+  subscriberMode: "pluggableharness.subscriber.mode",
+  /** A veto's verdict (allow, deny), or how a transform answered (transformed, identity). */
+  hookAnswer: "pluggableharness.hook.answer",
 } as const;
 
 /** pluggableharness.outcome values. */

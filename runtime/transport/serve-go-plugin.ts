@@ -1,7 +1,8 @@
 /**
  * The plugin side of go-plugin over gRPC (wire-contract.md §3): one grpc-js server on a unix
- * socket (or TCP), with mutual TLS when the host asks for AutoMTLS, serving ToolService beside
- * go-plugin's health, broker, controller and stdio services; the handshake line printed once it
+ * socket (or TCP), with mutual TLS when the host asks for AutoMTLS, serving ToolService (and, when
+ * the provider declares hooks, HookSubscriberService) beside go-plugin's health, broker,
+ * controller and stdio services; the handshake line printed once it
  * listens; and every way the process may end
  * (Shutdown, the broker stream ending, the parent gone, SIGTERM) leading to one orderly exit well
  * inside the host's 2 s, with the socket file removed.
@@ -12,6 +13,8 @@ import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 import { decodeRequest, type ToolServiceCore } from "../service/calls/tool-service-core.js";
+import type { HookServiceCore } from "../service/hooks/hook-service-core.js";
+import { hookServiceDefinition, hookServiceHandlers } from "./hook-service-handlers.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { addGoPluginServices, loadHostMessages } from "./go-plugin-services.js";
 import { grpcServiceDefinition } from "./grpc-service-definition.js";
@@ -43,6 +46,9 @@ export interface GoPluginServerOptions {
   /** Default process.exit. */
   readonly exit?: (code: number) => void;
 }
+
+/** What serveGoPlugin serves: the ToolService, and the HookSubscriberService when there is one. */
+export type ServedCore = ToolServiceCore & { readonly hooks?: HookServiceCore | undefined };
 
 /** How often the parent pid is checked: the backstop when the host dies without closing anything. */
 const parentPollMs = 500;
@@ -78,7 +84,7 @@ async function readStart(
  * kernel client over broker ID 1, listens, prints the handshake line and serves until an exit.
  * Resolves with the exit code once `exit` was called.
  */
-export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolServiceCore, options: GoPluginServerOptions = {}): Promise<number> {
+export async function serveGoPlugin(createCore: (kernel: KernelClient) => ServedCore, options: GoPluginServerOptions = {}): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   // From here on start failures are reported below, and uncaught exceptions by the service's guards.
   disarmStartFailureGuard();
@@ -89,7 +95,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
 
   const broker = new BrokerConnections();
   const kernel = createBrokerKernelClient(broker, autoMtls?.brokerChannel);
-  let core: ToolServiceCore;
+  let core: ServedCore;
   try {
     core = createCore(kernel);
   } catch (error) {
@@ -103,6 +109,8 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => ToolSe
   const server = new Server({ "grpc.max_receive_message_length": -1 });
   const life = new ProviderLife({ server, core, kernel, broker, stdout, exit, graceMs: options.shutdownGraceMs ?? 1000 });
   server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }));
+  // The kernel dials HookSubscriberService on the connection it already holds (hook-dispatch.md).
+  if (core.hooks) server.addService(hookServiceDefinition, hookServiceHandlers(core.hooks));
   addGoPluginServices(server, life, broker);
 
   try {

@@ -62,8 +62,13 @@ export interface ToolService extends ToolServiceCore {
    * stderr itself through this (serve() does), so they leave by the same stderr exit.
    */
   readonly redactText: (text: string) => string;
-  /** How many Invoke calls are in flight. */
+  /** How many calls are in flight (Invoke, and DispatchHook when the provider serves hooks). */
   readonly inFlight: () => number;
+  /**
+   * What the provider's HookSubscriberService shares with this service (runtime/service/hooks):
+   * the accepted config, the kernel connection, the in-flight calls and the secret exits.
+   */
+  readonly serviceScope: { readonly rt: ServiceRuntime; readonly exits: SecretExits };
 }
 
 function defaultStderr(line: string): void {
@@ -130,6 +135,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   return {
     redactText: (text) => exits.text(text),
     inFlight: () => rt.calls.size,
+    serviceScope: { rt, exits },
 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 

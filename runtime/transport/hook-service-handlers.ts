@@ -1,0 +1,56 @@
+/**
+ * pluggableharness.hook.v1.HookSubscriberService on grpc-js, on the same server (and so the same
+ * go-plugin connection) as ToolService, delegating to the HookServiceCore: the request and the
+ * response stay bytes (the core cuts a transform's answer from the request's), a failure becomes a
+ * status with its HookError packed into google.rpc.Status.details, and the kernel's cancel and the
+ * call's deadline reach the core.
+ */
+import { Metadata, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { HookServiceCore } from "../service/hooks/hook-service-core.js";
+import { traceHeadersFromMetadata } from "../telemetry/trace-headers.js";
+import { rawMethod } from "./grpc-service-definition.js";
+import { hostLog } from "./host-log.js";
+import { loadStatusDetails } from "./tool-service-handlers.js";
+
+/** The method's path (hook.proto); test/runtime/service/hooks checks it against the generated descriptor. */
+export const dispatchHookPath = "/pluggableharness.hook.v1.HookSubscriberService/DispatchHook";
+
+/** HookSubscriberService's grpc-js definition, on raw bytes. */
+export const hookServiceDefinition: ServiceDefinition = {
+  dispatchHook: rawMethod(dispatchHookPath, { requestStream: false, responseStream: false }),
+};
+
+/** The grpc-js implementation of HookSubscriberService. */
+export function hookServiceHandlers(core: HookServiceCore): UntypedServiceImplementation {
+  return {
+    dispatchHook: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
+      const cancelled = new AbortController();
+      call.on("cancelled", () => cancelled.abort(new Error("the kernel cancelled the hook call")));
+      const deadline = call.getDeadline();
+      const trace = traceHeadersFromMetadata(call.metadata);
+      const when = deadline instanceof Date ? deadline : new Date(deadline);
+      core
+        .dispatchHook(call.request, {
+          cancelled: cancelled.signal,
+          ...(Number.isFinite(when.getTime()) ? { deadline: when } : {}),
+          ...(trace ? { trace } : {}),
+        })
+        .then(async (answer) => {
+          if (answer.ok) return callback(null, answer.response);
+          const metadata = new Metadata();
+          if (answer.hookError) {
+            const { statusDetailsTrailer, statusWithHookError } = await loadStatusDetails();
+            metadata.set(statusDetailsTrailer, Buffer.from(statusWithHookError(answer.code, answer.message, answer.hookError)));
+          }
+          callback({ code: answer.code, details: answer.message, metadata });
+        })
+        .catch((error: unknown) => {
+          // The core never rejects; this is the runtime's own bug, reported and survived.
+          hostLog("error", "HookSubscriberService.DispatchHook failed inside the runtime", {
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          });
+          callback({ code: 13, details: "internal error in the hook service" });
+        });
+    },
+  };
+}
