@@ -383,4 +383,28 @@ export const mutations = [
     ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
+  [
+    "issue 23: a hook request in a mode the provider did not declare reaches no refusal",
+    "runtime/service/hooks/hook-request.ts",
+    "if (handler === undefined) return",
+    "if (false) return",
+    ["test/runtime/service/hooks/hook-service.test.ts"],
+    "an undeclared mode",
+  ],
+  [
+    "issue 23: an identity transform moves the payload's first field last (as decoding and re-encoding an unknown field does)",
+    "runtime/service/hooks/hook-response-bytes.ts",
+    "return lengthDelimited(fieldNumbers.responseTransform, lengthDelimited(fieldNumbers.transformPayload, payload));",
+    "return lengthDelimited(fieldNumbers.responseTransform, lengthDelimited(fieldNumbers.transformPayload, concat([...fieldsOf(payload).slice(1), ...fieldsOf(payload).slice(0, 1)].map((f) => f.bytes))));",
+    ["test/runtime/service/hooks/hook-service.test.ts"],
+    "identity",
+  ],
+  [
+    "issue 23: a veto handler's stray value is answered instead of failing",
+    "runtime/service/hooks/hook-service.ts",
+    'if (value === "allow" || value === "deny") return ok(vetoResponse(value), value);',
+    'return ok(vetoResponse(value as "deny"), "deny");',
+    ["test/runtime/service/hooks/hook-service.test.ts"],
+    "anything but allow or deny",
+  ],
 ];

@@ -1,4 +1,4 @@
-// For each `@ts-expect-error` in builder-invalid.ts, removes that one directive and asserts the
+// For each `@ts-expect-error` in builder-invalid.ts and hooks-invalid.ts, removes that one directive and asserts the
 // compiler then reports exactly one diagnostic, on the directive's next line, with the expected
 // code and a stable message substring. (builder-invalid.ts itself is type-checked under TS 5.9 and
 // TS 7 by test/typecheck.test.ts; this table pins down what each error says, with the compiler
@@ -15,8 +15,8 @@ interface Expectation {
   message: string;
 }
 
-/** Keyed by the text after `@ts-expect-error`. */
-const table: Record<string, Expectation> = {
+/** builder-invalid.ts, keyed by the text after `@ts-expect-error`. */
+const builderTable: Record<string, Expectation> = {
   "a data_source is read_only": { code: 2322, message: `Type '"high"' is not assignable to type '"read_only"'` },
   "an interactive tool is read_only": { code: 2322, message: `Type '"low"' is not assignable to type '"read_only"'` },
   "a resource is never read_only": { code: 2322, message: `Type '"read_only"' is not assignable to type 'ResourceRiskName'` },
@@ -53,13 +53,31 @@ const table: Record<string, Expectation> = {
   "a schema-first tool needs a literal schema": { code: 2375, message: "inputSchema must be a literal schema: write it inline or declare it `as const`" },
 };
 
-const corpusPath = path.join(repoRoot, "test/runtime/compile-time/builder-invalid.ts");
-const corpus = readFileSync(corpusPath, "utf8");
-const lines = corpus.split("\n");
-const directives = lines.flatMap((line, index) => {
-  const match = /\/\/ @ts-expect-error (.+)$/.exec(line);
-  return match?.[1] ? [{ index, label: match[1].trim() }] : [];
-});
+/** hooks-invalid.ts: the hook declarations the types refuse. */
+const hooksTable: Record<string, Expectation> = {
+  "an observer answers nothing": { code: 2322, message: "is not assignable to type 'ObserveHook<PostToolCallPayload" },
+  "a veto is allow or deny": { code: 2322, message: "is not assignable to type 'VetoHook<PlanReadyPayload" },
+  "a veto is not a boolean": { code: 2322, message: "is not assignable to type 'VetoHook<PlanReadyPayload" },
+  "a veto must decide": { code: 2322, message: "is not assignable to type 'VetoHook<PreToolCallPayload" },
+  "nothing at plan-ready may change": { code: 2322, message: `is not assignable to type '"identity"'` },
+  "the model is immutable": { code: 2322, message: "Types of property 'model' are incompatible" },
+  "a transform returns only the mutable fields": { code: 2322, message: "Types of property 'model' are incompatible" },
+  "pre-model-call's transform is a handler": { code: 2322, message: "is not assignable to type 'TransformHook<PreModelCallPayload" },
+  "a point needs a mode": { code: 2322, message: `is not assignable to type 'HookSubscription<"session-end"` },
+  "context-assemble is not a hook point": { code: 2353, message: `'"context-assemble"' does not exist in type 'HookSubscriptions` },
+  "block is not a mode": { code: 2353, message: "'block' does not exist in type" },
+  "a session-start payload has no plan": { code: 2339, message: "Property 'plan' does not exist on type 'SessionStartPayload'" },
+};
+
+/** The `@ts-expect-error` directives of a corpus file, with their lines. */
+function corpusOf(file: string) {
+  const lines = readFileSync(path.join(repoRoot, "test/runtime/compile-time", file), "utf8").split("\n");
+  const directives = lines.flatMap((line, index) => {
+    const match = /\/\/ @ts-expect-error (.+)$/.exec(line);
+    return match?.[1] ? [{ index, label: match[1].trim() }] : [];
+  });
+  return { lines, directives };
+}
 
 const project = new Project({
   compilerOptions: {
@@ -80,33 +98,39 @@ function flatten(message: string | ts.DiagnosticMessageChain): string {
   return ts.flattenDiagnosticMessageText(message, "\n");
 }
 
-describe("builder compile-time diagnostics", () => {
-  it("has an expectation for every directive in the corpus, and a directive for every expectation", () => {
-    const labels = directives.map((d) => d.label);
-    assert.deepEqual([...new Set(labels)].sort(), Object.keys(table).sort());
-  });
-
-  for (const { index, label } of directives) {
-    it(`${label} (line ${index + 2})`, () => {
-      const expected = table[label];
-      assert.ok(expected, `no expectation for "${label}"`);
-      const edited = lines.map((line, i) => (i === index ? "" : line)).join("\n");
-      const file = project.createSourceFile(path.join(repoRoot, "test/runtime/compile-time/__case.ts"), edited, { overwrite: true });
-      try {
-        const diagnostics = file.getPreEmitDiagnostics().map((d) => ({
-          code: d.getCode(),
-          line: d.getLineNumber(),
-          message: flatten(d.compilerObject.messageText),
-        }));
-        assert.equal(diagnostics.length, 1, `expected one diagnostic, got:\n${JSON.stringify(diagnostics, null, 2)}`);
-        const [d] = diagnostics;
-        assert.ok(d);
-        assert.equal(d.line, index + 2, `the error must land on the line after the directive: ${d.message}`);
-        assert.equal(d.code, expected.code, d.message);
-        assert.ok(d.message.includes(expected.message), `"${d.message}" does not contain "${expected.message}"`);
-      } finally {
-        project.removeSourceFile(file);
-      }
+for (const [file, table] of [
+  ["builder-invalid.ts", builderTable],
+  ["hooks-invalid.ts", hooksTable],
+] as const) {
+  const { lines, directives } = corpusOf(file);
+  describe(`${file}: compile-time diagnostics`, () => {
+    it("has an expectation for every directive in the corpus, and a directive for every expectation", () => {
+      const labels = directives.map((d) => d.label);
+      assert.deepEqual([...new Set(labels)].sort(), Object.keys(table).sort());
     });
-  }
-});
+
+    for (const { index, label } of directives) {
+      it(`${label} (line ${index + 2})`, () => {
+        const expected = table[label];
+        assert.ok(expected, `no expectation for "${label}"`);
+        const edited = lines.map((line, i) => (i === index ? "" : line)).join("\n");
+        const source = project.createSourceFile(path.join(repoRoot, "test/runtime/compile-time/__case.ts"), edited, { overwrite: true });
+        try {
+          const diagnostics = source.getPreEmitDiagnostics().map((d) => ({
+            code: d.getCode(),
+            line: d.getLineNumber(),
+            message: flatten(d.compilerObject.messageText),
+          }));
+          assert.equal(diagnostics.length, 1, `expected one diagnostic, got:\n${JSON.stringify(diagnostics, null, 2)}`);
+          const [d] = diagnostics;
+          assert.ok(d);
+          assert.equal(d.line, index + 2, `the error must land on the line after the directive: ${d.message}`);
+          assert.equal(d.code, expected.code, d.message);
+          assert.ok(d.message.includes(expected.message), `"${d.message}" does not contain "${expected.message}"`);
+        } finally {
+          project.removeSourceFile(source);
+        }
+      });
+    }
+  });
+}

@@ -58,6 +58,7 @@ describe("HookSubscriberService through launch()", () => {
     const text = payload?.case === "preModelCall" ? payload.value.messages[0]?.content[0]?.block : undefined;
     assert.equal(text?.case === "text" && text.value.text, "key [key] here");
     assert.equal(payload?.case === "preModelCall" && payload.value.model?.id, "m");
+    await waitFor(() => p.kernel.calls.log.some((l) => l.entry?.message === "hook session-start observe"));
     const logs = p.kernel.calls.log.filter((l) => l.entry?.message === "hook session-start observe");
     assert.equal(logs.length, 1);
     assert.equal(logs[0]?.sessionId, "s-1");

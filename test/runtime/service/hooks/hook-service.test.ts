@@ -207,7 +207,8 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
   it('"identity" answers the payload received, byte for byte, unknown fields included', async () => {
     const { hooks } = serviceWith({ "session-end": { transform: "identity" } });
     const payload = toBinary(HookPayloadSchema, create(HookPayloadSchema, { payload: { case: "sessionEnd", value: { sessionId: "s1", status: 2 } } }));
-    const withUnknown = Buffer.concat([payload, new BinaryWriter().tag(77, WireType.LengthDelimited).string("kept").finish()]);
+    // The unknown field first: a runtime that decoded and re-encoded the payload would move it last.
+    const withUnknown = Buffer.concat([new BinaryWriter().tag(77, WireType.LengthDelimited).string("kept").finish(), payload]);
     const request = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(withUnknown).tag(2, WireType.Varint).int32(HookMode.TRANSFORM).finish();
     const answer = await dispatch(hooks, request);
     assert.ok(answer.ok);
