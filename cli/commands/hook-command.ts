@@ -5,7 +5,7 @@
  * 1 an error or an answer the kernel rejects as INVALID_RESPONSE, 2 a usage or launch problem,
  * 130 cancelled with Ctrl-C.
  */
-import { create, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
+import { create, equals, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
 import {
   DispatchHookRequestSchema,
   DispatchHookResponseSchema,
@@ -77,6 +77,13 @@ const kernelOnError: { readonly [M in HookModeName]: string } = {
   veto: "the kernel fails closed: deny",
 };
 
+/** "allow", "deny", or what the verdict is instead (which the kernel rejects). */
+function verdictName(decision: HookDecision): string {
+  if (decision === HookDecision.ALLOW) return "allow";
+  if (decision === HookDecision.DENY) return "deny";
+  return HookDecision[decision]?.toLowerCase() ?? `decision ${decision}`;
+}
+
 /** The answer for a person: the outcome, and for a transform the payload it returned. */
 function showResponse(response: DispatchHookResponse, request: HookPayload, out: NodeJS.WritableStream): void {
   switch (response.outcome.case) {
@@ -84,11 +91,11 @@ function showResponse(response: DispatchHookResponse, request: HookPayload, out:
       out.write("observe: acknowledged\n");
       break;
     case "veto":
-      out.write(`veto: ${response.outcome.value.decision === HookDecision.ALLOW ? "allow" : "deny"}\n`);
+      out.write(`veto: ${verdictName(response.outcome.value.decision)}\n`);
       break;
     case "transform": {
       const returned = response.outcome.value.payload;
-      const same = returned !== undefined && JSON.stringify(toJson(HookPayloadSchema, returned)) === JSON.stringify(toJson(HookPayloadSchema, request));
+      const same = returned !== undefined && equals(HookPayloadSchema, returned, request);
       out.write(`transform: ${same ? "the payload unchanged" : "the payload changed"}\n`);
       if (returned) out.write(`${JSON.stringify(Object.values(toJson(HookPayloadSchema, returned) as JsonObject)[0] ?? {}, null, 2)}\n`);
       break;

@@ -104,6 +104,7 @@ describe("harness-tool hook", () => {
   it("exits 1 on an answer the kernel rejects as INVALID_RESPONSE, and on a handler that throws", async () => {
     const unspecified = await cli(["hook", provider("veto-unspecified"), "plan-ready", "--mode", "veto", "--payload", inside]);
     assert.equal(unspecified.code, 1);
+    assert.equal(unspecified.out, "veto: unspecified\n");
     assert.match(
       unspecified.err,
       /^the kernel rejects this answer as INVALID_RESPONSE \(the kernel fails closed: deny\): decided UNSPECIFIED, which is neither ALLOW nor DENY\n$/,
