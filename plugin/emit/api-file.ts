@@ -189,6 +189,12 @@ function printHandlers(api: ApiFile, provider: ProviderModel): void {
     f.print(f.jsDoc("Render handlers for this provider's emitted payloads, by RenderRequest.schema_version.", "  "));
     f.print("  readonly render: { readonly [schemaVersion: string]: ", api.runtime("RenderHandler", true), `<${config}> };`);
   }
+  if (provider.hookPoints.length > 0) {
+    const points = provider.hookPointNames.map((p) => JSON.stringify(p)).join(" | ");
+    f.print();
+    f.print(f.jsDoc("The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.", "  "));
+    f.print("  readonly hooks: ", api.runtime("HookSubscriptionsFor", true), `<${points}, ${config}>;`);
+  }
   f.print("}");
 }
 
@@ -242,6 +248,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     if (provider.hookPoints.length > 0) {
       const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);
       f.print("    supportedHookPoints: [", ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]), "],");
+      f.print("    hooks: handlers.hooks,");
     }
     if (provider.render) f.print("    renderers: handlers.render,");
     f.print("    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),");

@@ -44,8 +44,13 @@ export interface ProviderModel {
   readonly tools: readonly ToolModel[];
   readonly config: ConfigModel | undefined;
   readonly slashCommands: readonly { readonly name: string; readonly description: string; readonly template: string }[];
-  /** HookPoint member names as protoc-gen-es spells them, e.g. `PRE_TOOL_CALL`. */
+  /**
+   * HookPoint member names as protoc-gen-es spells them, e.g. `PRE_TOOL_CALL`: the points the
+   * generated handlers must subscribe to.
+   */
   readonly hookPoints: readonly string[];
+  /** The same points as agent.hcl and `defineProvider({ hooks })` name them, e.g. `pre-tool-call`. */
+  readonly hookPointNames: readonly string[];
   readonly render: boolean;
   /** Generated identifiers of the provider. */
   readonly names: {
@@ -111,7 +116,8 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
   const seenIo = new Map<DescMessage, ToolMessageModel>();
   const built = service.methods.flatMap((method) => buildTool(method, base, seenIo, ctx) ?? []);
   reportInvariants(built, ctx);
-  checkHandlerMembers(built, options?.render === true, ctx);
+  const hookPoints = resolveHookPoints(service, options?.supportedHookPoints ?? [], ctx);
+  checkHandlerMembers(built, options?.render === true, hookPoints.length > 0, ctx);
   return {
     serviceName: service.name,
     protoName: service.typeName,
@@ -120,7 +126,8 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
     tools: built.map((b) => b.tool),
     config: options?.config !== undefined ? resolveConfig(service, options.config, ctx) : undefined,
     slashCommands: (options?.slashCommands ?? []).map((c) => ({ name: c.name, description: c.description, template: c.template })),
-    hookPoints: resolveHookPoints(service, options?.supportedHookPoints ?? [], ctx),
+    hookPoints,
+    hookPointNames: hookPoints.map(hookPointName),
     render: options?.render === true,
     names,
   };
@@ -291,8 +298,8 @@ function reportInvariants(built: readonly BuiltTool[], ctx: ProviderContext): vo
   }
 }
 
-/** Handler members must not collide (an rpc `Render` beside render, `PreviewX` beside X's preview). */
-function checkHandlerMembers(built: readonly BuiltTool[], render: boolean, ctx: ProviderContext): void {
+/** Handler members must not collide (an rpc `Render` beside render, `Hooks` beside hooks, `PreviewX` beside X's preview). */
+function checkHandlerMembers(built: readonly BuiltTool[], render: boolean, hooks: boolean, ctx: ProviderContext): void {
   const members = new Map<string, string>();
   const claim = (name: string, what: string, { tool, method }: BuiltTool): void => {
     const earlier = members.get(name);
@@ -301,24 +308,33 @@ function checkHandlerMembers(built: readonly BuiltTool[], render: boolean, ctx: 
     } else members.set(name, what);
   };
   if (render) members.set("render", "the provider's render handlers");
+  if (hooks) members.set("hooks", "the provider's hook subscriptions");
   for (const b of built) {
     claim(b.tool.handlerName, `the handler of ${b.tool.declaration.name}`, b);
     if (b.tool.previewName) claim(b.tool.previewName, `the preview of ${b.tool.declaration.name}`, b);
   }
 }
 
-/** HookPoint member names as protoc-gen-es spells them; an unknown or unspecified point is an error. */
+/** A HookPoint member name (`PRE_TOOL_CALL`) as agent.hcl and `defineProvider({ hooks })` name it (`pre-tool-call`). */
+function hookPointName(member: string): string {
+  return member.toLowerCase().replaceAll("_", "-");
+}
+
+/** HookPoint member names as protoc-gen-es spells them; an unknown, unspecified or repeated point is an error. */
 function resolveHookPoints(service: DescService, points: readonly HookPoint[], ctx: ProviderContext): string[] {
   const names: string[] = [];
   for (const [index, point] of points.entries()) {
     const name = HookPoint[point];
+    const at = ctx.source.position(service, [...providerField("supportedHookPoints"), index]);
     if (point === HookPoint.UNSPECIFIED || name === undefined) {
       ctx.diagnostics.error(
-        ctx.source.position(service, [...providerField("supportedHookPoints"), index]),
+        at,
         service.name,
         `supported_hook_points[${index}] is not a hook point`,
         "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED",
       );
+    } else if (names.includes(name)) {
+      ctx.diagnostics.error(at, service.name, `supported_hook_points[${index}] repeats HOOK_POINT_${name}`, "list each hook point once");
     } else names.push(name);
   }
   return names;

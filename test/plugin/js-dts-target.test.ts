@@ -86,8 +86,11 @@ describe("target=js+dts", () => {
       [],
       null,
     ];
-    const handlers = new Proxy({ render: {} }, { get: (target, name) => (name === "render" ? target.render : async () => ({})) });
+    // The hook points each golden's proto lists (supported_hook_points): the factory refuses hooks that differ.
+    const hookPoints: { readonly [module: string]: readonly string[] } = { mapping_tool: ["pre-tool-call", "post-tool-call"], names_tool: ["pre-tool-call"] };
     for (const m of modules) {
+      const hooks = Object.fromEntries((hookPoints[m] ?? []).map((point) => [point, { observe: async () => {} }]));
+      const handlers = new Proxy({ render: {}, hooks }, { get: (target, name) => (name === "render" || name === "hooks" ? target[name] : async () => ({})) });
       const fromTs = (await import(pathToFileURL(path.join(golden, `${m}.ts`)).href)) as Record<string, unknown>;
       const fromJs = (await import(pathToFileURL(path.join(jsDts, `${m}.js`)).href)) as Record<string, unknown>;
       assert.deepEqual(Object.keys(fromJs).sort(), Object.keys(fromTs).sort(), `${m}: the JavaScript exports other names`);

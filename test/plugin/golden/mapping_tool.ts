@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext } from "harness-tool";
+import type { HookSubscriptionsFor, ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
@@ -415,6 +415,11 @@ export interface MappingHandlers {
    * Render handlers for this provider's emitted payloads, by RenderRequest.schema_version.
    */
   readonly render: { readonly [schemaVersion: string]: RenderHandler<MappingConfig> };
+
+  /**
+   * The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.
+   */
+  readonly hooks: HookSubscriptionsFor<"pre-tool-call" | "post-tool-call", MappingConfig>;
 }
 
 /**
@@ -456,6 +461,7 @@ export function createMappingProvider(handlers: MappingHandlers, options: Mappin
       },
     ],
     supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
+    hooks: handlers.hooks,
     renderers: handlers.render,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

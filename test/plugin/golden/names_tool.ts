@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1 } from "harness-tool";
+import type { HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1 } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 import { HookPoint as HookPoint$1 } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
@@ -175,6 +175,11 @@ export interface NamesHandlers {
    * @generated from rpc good.names.NamesService.Lookup
    */
   lookup(input: LookupInput, context: ToolContext$1<NamesConfig>): Promise<LookupOutput>;
+
+  /**
+   * The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.
+   */
+  readonly hooks: HookSubscriptionsFor<"pre-tool-call", NamesConfig>;
 }
 
 /**
@@ -206,6 +211,7 @@ export function createNamesProvider(handlers: NamesHandlers, options: NamesProvi
       toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
     ],
     supportedHookPoints: [HookPoint$1.PRE_TOOL_CALL],
+    hooks: handlers.hooks,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });
 }

@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinitionOf } from "harness-tool";
+import type { HookSubscriptionsFor, ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 
@@ -378,6 +378,11 @@ export interface MappingHandlers {
    * Render handlers for this provider's emitted payloads, by RenderRequest.schema_version.
    */
   readonly render: { readonly [schemaVersion: string]: RenderHandler<MappingConfig> };
+
+  /**
+   * The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.
+   */
+  readonly hooks: HookSubscriptionsFor<"pre-tool-call" | "post-tool-call", MappingConfig>;
 }
 
 /**

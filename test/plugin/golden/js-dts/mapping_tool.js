@@ -98,6 +98,7 @@ export function createMappingProvider(handlers, options = {}) {
       },
     ],
     supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
+    hooks: handlers.hooks,
     renderers: handlers.render,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });

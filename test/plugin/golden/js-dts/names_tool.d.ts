@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinitionOf } from "harness-tool";
+import type { HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 
@@ -162,6 +162,11 @@ export interface NamesHandlers {
    * @generated from rpc good.names.NamesService.Lookup
    */
   lookup(input: LookupInput, context: ToolContext$1<NamesConfig>): Promise<LookupOutput>;
+
+  /**
+   * The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.
+   */
+  readonly hooks: HookSubscriptionsFor<"pre-tool-call", NamesConfig>;
 }
 
 /**

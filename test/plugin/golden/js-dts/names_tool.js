@@ -45,6 +45,7 @@ export function createNamesProvider(handlers, options = {}) {
       toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
     ],
     supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
+    hooks: handlers.hooks,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
   });
 }

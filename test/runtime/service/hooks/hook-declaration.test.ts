@@ -4,7 +4,8 @@ import { describe, it } from "node:test";
 import { HookPoint } from "../../../../generated/pluggableharness/common/v1/common_pb.js";
 import { assembleProvider, defineProvider } from "../../../../runtime/provider/define-provider.js";
 import { hookDeclarationProblems, supportedHookPointsOf, type HookTable } from "../../../../runtime/provider/hook-subscriptions.js";
-import { checkProvider } from "../../../../runtime/service/calls/check-provider.js";
+import { checkProvider, ProviderDefinitionError } from "../../../../runtime/service/calls/check-provider.js";
+import { createToolService } from "../../../../runtime/service/calls/tool-service.js";
 
 const observe = async () => {};
 const veto = async () => "allow" as const;
@@ -66,5 +67,12 @@ describe("hook declaration", () => {
     const provider = assembleProvider({ name: "hand", version: "1", source: "s", tools: [] });
     const check = checkProvider({ ...provider, hooks: { "plan-ready": { veto: "allow" } } as never });
     assert.deepEqual(check.errors, ["provider: hooks.plan-ready.veto: must be an async function (payload, context) => ... [hook-handler-function]"]);
+    // createToolService (what serve() runs before the handshake) refuses it with the same line.
+    assert.throws(
+      () => createToolService({ ...provider, hooks: { "pre-tool-call": { transform: async () => ({}) } } as never }, { stderr: () => {} }),
+      (error: unknown) =>
+        error instanceof ProviderDefinitionError &&
+        error.problems.includes('provider: hooks.pre-tool-call.transform: nothing at pre-tool-call may change: write "identity" [hook-transform-identity]'),
+    );
   });
 });

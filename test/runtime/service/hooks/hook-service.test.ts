@@ -219,6 +219,24 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
     assert.deepEqual(Buffer.from(answer.response), Buffer.from(expected));
   });
 
+  it("a transform's returned messages leave through the response exit: a configured secret is redacted", async () => {
+    const { tools, hooks } = serviceWith(
+      {
+        "pre-model-call": {
+          transform: async (_payload, ctx) => ({ messages: [{ content: [{ block: { case: "text", value: { text: `token ${ctx.config.token}` } } }] }] }),
+        },
+      },
+      { config: true },
+    );
+    await tools.configure(create(ConfigureRequestSchema, { config: { token: "hunter2-secret-token" } }));
+    const response = responseOf(await dispatch(hooks, preModelCall(HookMode.TRANSFORM)));
+    const payload = response.outcome.case === "transform" ? response.outcome.value.payload?.payload : undefined;
+    const block = payload?.case === "preModelCall" ? payload.value.messages[0]?.content[0]?.block : undefined;
+    assert.ok(block?.case === "text");
+    assert.doesNotMatch(block.value.text, /hunter2/);
+    assert.match(block.value.text, /^token \[REDACTED/);
+  });
+
   it("a transform handler that returns no messages list fails (TRANSFORM_FAILED)", async () => {
     const { hooks } = serviceWith({ "pre-model-call": { transform: (async () => ({ text: "x" })) as never } });
     const failure = failureOf(await dispatch(hooks, preModelCall(HookMode.TRANSFORM)));
