@@ -1,6 +1,6 @@
 /**
  * Flag values several commands share, read the same way by each so a mistake is worded once:
- * `--cwd <dir>` and JSON object files (`--config`, `--args-file`).
+ * `--cwd <dir>` and JSON object files (`--config`, `--args-file`); and Ctrl-C as a cancel.
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -38,4 +38,16 @@ export function readJsonObjectFile(file: string, flag: string): JsonObject {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError(`${flag} ${file} must hold a JSON object`);
   return value as JsonObject;
+}
+
+/** Runs `command` with a signal Ctrl-C aborts (the call is cancelled as the kernel cancels it), for as long as it runs. */
+export async function withCtrlC<T>(command: (interrupt: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    return await command(interrupt.signal);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
 }

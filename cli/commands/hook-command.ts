@@ -20,7 +20,7 @@ import { hookModeTable, hookPayloadSchemas, hookPointNames, hookPointTable, type
 import { HookDispatchError } from "harness-tool/testing";
 import { checkHookResponse } from "../check/hook-response-shape.js";
 import { defineCommand } from "./command-definition.js";
-import { readJsonObjectFile } from "./command-options.js";
+import { readJsonObjectFile, withCtrlC } from "./command-options.js";
 import { configureProvider } from "./configure-provider.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
@@ -187,11 +187,8 @@ export const hookCommandDefinition = defineCommand({
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
       throw new UsageError(`--timeout ${values.timeout}: give the deadline in milliseconds, e.g. --timeout 5000`);
     const payload = readHookPayload(values.payload, point);
-    const interrupt = new AbortController();
-    const onSigint = () => interrupt.abort();
-    process.once("SIGINT", onSigint);
-    try {
-      return await hookCommand(providerTarget(target, providerArgs), {
+    return withCtrlC((interrupt) =>
+      hookCommand(providerTarget(target, providerArgs), {
         point,
         mode,
         payload,
@@ -201,10 +198,8 @@ export const hookCommandDefinition = defineCommand({
         json: values.json,
         out,
         err,
-        interrupt: interrupt.signal,
-      });
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+        interrupt,
+      }),
+    );
   },
 });

@@ -11,7 +11,7 @@ import { formatSpanTree, ProviderCallError, type LaunchedProvider } from "harnes
 import { defineCommand } from "./command-definition.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
-import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { readJsonObjectFile, withCtrlC, workingDirectory } from "./command-options.js";
 import { configureProvider } from "./configure-provider.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { categoryName } from "../terminal/wire-names.js";
@@ -186,11 +186,8 @@ export const invokeCommandDefinition = defineCommand({
     const [target, tool] = positionals as [string, string];
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
-    const interrupt = new AbortController();
-    const onSigint = () => interrupt.abort();
-    process.once("SIGINT", onSigint);
-    try {
-      return await invokeCommand(providerTarget(target, providerArgs), {
+    return withCtrlC((interrupt) =>
+      invokeCommand(providerTarget(target, providerArgs), {
         tool,
         args,
         ...(values.config ? { configFile: values.config } : {}),
@@ -199,10 +196,8 @@ export const invokeCommandDefinition = defineCommand({
         trace: values.trace,
         out,
         err,
-        interrupt: interrupt.signal,
-      });
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+        interrupt,
+      }),
+    );
   },
 });
