@@ -122,6 +122,11 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "p.json", "--timeout", "2s"],
       /^harness-tool hook: --timeout 2s: give the deadline in milliseconds, e.g. --timeout 5000\n$/,
     ],
+    [
+      "init with the hook example alone",
+      ["init", "/nonexistent/notes", "--examples", "hook", "--yes"],
+      /^harness-tool init: --examples hook: hook needs a tool beside it \(a provider serves tools\): add one of data_source, resource, process, interactive\n$/,
+    ],
     ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not valid JSON: /],
     ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"; the commands are /],
   ];

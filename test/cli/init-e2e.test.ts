@@ -9,7 +9,7 @@
 // kernel launches it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -151,12 +151,31 @@ describe("harness-tool init, end to end", () => {
       "notes_tool_schemas.js",
     ]);
     assert.match(quickstartOutput, /# fail 0/);
+    // The default examples include the hook example: its tests ran in the new repository.
+    assert.match(quickstartOutput, /ok \d+ - vetoes a plan that touches a path outside the roots/);
+    assert.match(quickstartOutput, /ok \d+ - writes an audit line through the kernel's Log after a tool call/);
     assert.match(quickstartOutput, /"found": false/);
   });
 
-  it("passes harness-tool check", () => {
+  it("passes harness-tool check, the hook example's points included", () => {
     const out = run("npm", ["run", "check"], repo);
     assert.match(out, /rules: \d+ pass, 0 fail/);
+    assert.match(out, /hooks\.point:plan-ready\s.*\spass\s/);
+    assert.match(out, /hooks\.point:post-tool-call\s.*\spass\s/);
+  });
+
+  it("fires the hook example's veto by hand with harness-tool hook, as the scaffold's README shows", () => {
+    const plan = path.join(repo, "plan.json");
+    writeFileSync(plan, JSON.stringify({ plan: { items: [{ id: "1", toolName: "save_note", input: { path: "/etc/passwd" } }] } }));
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    assert.equal(
+      run(bin, ["hook", "dist/provider.mjs", "plan-ready", "--mode", "veto", "--payload", plan, "--config", "dev-config.json"], repo),
+      "veto: deny\n",
+    );
+    assert.match(
+      readFileSync(path.join(repo, "README.md"), "utf8"),
+      /npx harness-tool hook dist\/provider\.mjs plan-ready --mode veto --payload plan\.json --config dev-config\.json/,
+    );
   });
 
   it("every command takes the scaffold's folder and src/main.ts (through the tsx the CLI brings) as well as dist/provider.mjs", async () => {
@@ -197,7 +216,7 @@ describe("harness-tool init, end to end", () => {
     } finally {
       session.kill();
     }
-    assert.doesNotMatch(session.screen(), /Example tools/, "--examples was given: no question about it");
+    assert.doesNotMatch(session.screen(), /Examples \(tools/, "--examples was given: no question about it");
     const created = path.join(quickstart, "my_notes");
     const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as {
       name: string;
@@ -212,6 +231,29 @@ describe("harness-tool init, end to end", () => {
     assert.match(proto, /rpc ReadNote/);
     assert.match(proto, /rpc SaveNote/);
     assert.doesNotMatch(proto, /rpc RunCommand|rpc AskUser/);
+  });
+
+  it("on a terminal: offers the hook example, and asks again when it is chosen without a tool", terminal, async () => {
+    const session = runOnTerminal(
+      "npx",
+      [...npxPackages(), "harness-tool", "init", "hooked", "--name", "hooked", "--source", "github.com/acme/hooked", "--harness-tool", `file:${quickstart}`],
+      { cwd: quickstart, env: cleanEnv() },
+    );
+    try {
+      await session.waitFor(/Examples \(tools[\s\S]*hook subscriptions/);
+      // Everything is chosen at first: "a" clears it, four downs reach hook, space takes it alone.
+      session.type("a\x1b[B\x1b[B\x1b[B\x1b[B \r");
+      await session.waitFor(/hook needs a tool beside it/);
+      // Asked again, everything chosen: take that.
+      session.type("\r");
+      assert.equal(await session.exited, 0, session.screen());
+    } finally {
+      session.kill();
+    }
+    const created = path.join(quickstart, "hooked");
+    const proto = readFileSync(path.join(created, "proto/hooked/v1/hooked.proto"), "utf8");
+    assert.match(proto, /supported_hook_points: \[HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL\]/);
+    assert.match(readFileSync(path.join(created, "src/handlers.ts"), "utf8"), /^ {2}hooks: \{$/m);
   });
 
   it("on a terminal: Ctrl-C at a question cancels with exit 130 and writes nothing", terminal, async () => {
