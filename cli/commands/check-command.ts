@@ -45,7 +45,7 @@ export const checkCommandDefinition = defineCommand({
   name: "check",
   summary: "run the conformance suite against a provider",
   description: [
-    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation and Shutdown. Exit 1 when any rule fails. <provider> may be the sources (src/main.ts, or the repository's folder) while you write the handlers; the kernel launches only the built executable, so check dist/provider.mjs before shipping.",
+    "Launches the provider as the kernel does and checks the handshake, the magic cookie, health, Describe, every GetSchema rule, Configure, the shape and output of every Invoke it makes, invalid arguments, cancellation, every hook point it advertises in every mode (answered in the mode's shape or refused as not subscribed; the other points refused) and Shutdown. Exit 1 when any rule fails. <provider> may be the sources (src/main.ts, or the repository's folder) while you write the handlers; the kernel launches only the built executable, so check dist/provider.mjs before shipping.",
     `Data-source tools are invoked with sample arguments. Resource and interactive tools change things or wait for a person, so they are invoked only with --allow-resources, and only those named in --args-file, a JSON object of arguments by tool name: {"save_note": {"title": "t", "body": "b"}}.`,
   ].join("\n\n"),
   positionals: [{ name: "provider" }],
