@@ -81,7 +81,6 @@ export type {
 export {
   hookDeclarationProblems,
   hookModeTable,
-  hookPayloadSchemas,
   hookPointNames,
   hookPointTable,
   supportedHookPointsOf,
@@ -105,7 +104,6 @@ export {
   type TransformHook,
   type VetoHook,
 } from "./provider/hook-subscriptions.js";
-export { hookErrorFromStatus } from "./errors/hook-dispatch-error.js";
 export {
   assembleProvider,
   defineProvider,

@@ -70,15 +70,14 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     disarmStartFailureGuard();
     return superviseProvider();
   }
-  const [{ serveGoPlugin }, { createToolService }, { createHookService }, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all(
-    [
-      import("./transport/serve-go-plugin.js"),
-      import("./service/calls/tool-service.js"),
-      import("./service/hooks/hook-service.js"),
-      import("./transport/host-log.js"),
-      import("./telemetry/trace-export.js"),
-    ],
-  );
+  const [{ serveGoPlugin }, { createToolService }, hookService, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
+    import("./transport/serve-go-plugin.js"),
+    import("./service/calls/tool-service.js"),
+    // Only a provider that declares hooks loads the hook service (and boots hook.proto's descriptors).
+    provider.hooks && Object.keys(provider.hooks).length > 0 ? import("./service/hooks/hook-service.js") : undefined,
+    import("./transport/host-log.js"),
+    import("./telemetry/trace-export.js"),
+  ]);
   const { superviseService } = await import("./supervisor/supervised-service.js");
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
@@ -104,7 +103,7 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
         warn: (message, fields) => writeStderr(hostLogLine("warn", message, fields)),
       });
       // The hook subscriptions, served beside the tools on the same connection (docs/hooks.md).
-      return Object.assign(service, { hooks: createHookService(service.serviceScope) });
+      return Object.assign(service, { hooks: hookService?.createHookService(service.serviceScope) });
     },
     {
       guardProcess: false,

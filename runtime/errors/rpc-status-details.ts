@@ -7,7 +7,6 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { anyPack, anyUnpack } from "@bufbuild/protobuf/wkt";
 import { StatusSchema, type Status } from "../generated/google/rpc/status_pb.js";
 import { ToolErrorSchema, type ToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { HookErrorSchema, type HookError } from "../generated/pluggableharness/hook/v1/hook_pb.js";
 
 /** The trailer grpc-go's `status.FromError(err).Details()` reads. */
 export const statusDetailsTrailer = "grpc-status-details-bin";
@@ -18,11 +17,6 @@ export const toolErrorTypeUrl = `type.googleapis.com/${ToolErrorSchema.typeName}
 /** The encoded Status of a failed call, with the ToolError (if any) packed as its one detail. */
 export function statusWithToolError(code: number, message: string, toolError?: ToolError): Uint8Array {
   return toBinary(StatusSchema, create(StatusSchema, { code, message, details: toolError ? [anyPack(ToolErrorSchema, toolError)] : [] }));
-}
-
-/** The encoded Status of a failed DispatchHook, with its HookError packed as the one detail. */
-export function statusWithHookError(code: number, message: string, hookError: HookError): Uint8Array {
-  return toBinary(StatusSchema, create(StatusSchema, { code, message, details: [anyPack(HookErrorSchema, hookError)] }));
 }
 
 /** The ToolError packed in a Status's details, if there is one. */

@@ -14,25 +14,19 @@ import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import type { Span, Tracer } from "@opentelemetry/api";
 import { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
 import type { MessageSchema } from "../generated/pluggableharness/content/v1/content_pb.js";
-import {
+// Types only: a provider's start-up does not boot hook.proto's descriptors (and those of the
+// content, model, plan and session protos it imports); hook-payload-schemas.ts has the values.
+import type {
   HookMode,
-  PlanReadyPayloadSchema,
-  PostApplyPayloadSchema,
-  PostModelResponsePayloadSchema,
-  PostToolCallPayloadSchema,
-  PreModelCallPayloadSchema,
-  PreToolCallPayloadSchema,
-  SessionEndPayloadSchema,
-  SessionStartPayloadSchema,
-  type HookPayload,
-  type PlanReadyPayload,
-  type PostApplyPayload,
-  type PostModelResponsePayload,
-  type PostToolCallPayload,
-  type PreModelCallPayload,
-  type PreToolCallPayload,
-  type SessionEndPayload,
-  type SessionStartPayload,
+  HookPayload,
+  PlanReadyPayload,
+  PostApplyPayload,
+  PostModelResponsePayload,
+  PostToolCallPayload,
+  PreModelCallPayload,
+  PreToolCallPayload,
+  SessionEndPayload,
+  SessionStartPayload,
 } from "../generated/pluggableharness/hook/v1/hook_pb.js";
 import type { KernelCallbacks, ToolLogger } from "./tool-context.js";
 
@@ -62,24 +56,15 @@ export type HookModeName = "observe" | "transform" | "veto";
 /** Every point name, in wire order. */
 export const hookPointNames = Object.keys(hookPointTable) as readonly HookPointName[];
 
-/** The wire enum of each mode. */
+/**
+ * The wire enum of each mode (hook.v1.HookMode's numbers, written out so that this module needs
+ * no hook.proto descriptor; test/runtime/service/hooks/hook-declaration.test.ts compares them).
+ */
 export const hookModeTable: { readonly [M in HookModeName]: HookMode } = {
-  observe: HookMode.OBSERVE,
-  transform: HookMode.TRANSFORM,
-  veto: HookMode.VETO,
+  observe: 1 as HookMode,
+  transform: 2 as HookMode,
+  veto: 3 as HookMode,
 };
-
-/** The message schema of each point's payload (for `create`, `fromJson`, `toBinary`). */
-export const hookPayloadSchemas = {
-  "session-start": SessionStartPayloadSchema,
-  "pre-model-call": PreModelCallPayloadSchema,
-  "post-model-response": PostModelResponsePayloadSchema,
-  "pre-tool-call": PreToolCallPayloadSchema,
-  "plan-ready": PlanReadyPayloadSchema,
-  "post-tool-call": PostToolCallPayloadSchema,
-  "post-apply": PostApplyPayloadSchema,
-  "session-end": SessionEndPayloadSchema,
-} as const;
 
 /** The payload a handler at each point receives: the generated protobuf-es message. */
 export interface HookPayloads {

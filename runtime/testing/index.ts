@@ -13,7 +13,8 @@ export {
   type LaunchOptions,
   type ProviderExit,
 } from "./launch.js";
-export { HookDispatchError } from "../errors/hook-dispatch-error.js";
+export { HookDispatchError, hookErrorFromStatus } from "../errors/hook-dispatch-error.js";
+export { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
 export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
 export { ProviderCallError } from "../errors/provider-call-error.js";
 export {

@@ -44,7 +44,8 @@ import {
   HookSubscriberService,
   type DispatchHookResponse,
 } from "../generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookModeTable, hookPayloadSchemas, hookPointTable, type HookModeName, type HookPointName } from "../provider/hook-subscriptions.js";
+import { hookModeTable, hookPointTable, type HookModeName, type HookPointName } from "../provider/hook-subscriptions.js";
+import { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
 import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
 
 /** Options of launch(). */

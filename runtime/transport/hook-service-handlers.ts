@@ -12,6 +12,10 @@ import { rawMethod } from "./grpc-service-definition.js";
 import { hostLog } from "./host-log.js";
 import { loadStatusDetails } from "./tool-service-handlers.js";
 
+/** The HookError packing, loaded by the first failed hook call. */
+let hookStatus: Promise<typeof import("../errors/hook-status-details.js")> | undefined;
+const loadHookStatus = () => (hookStatus ??= import("../errors/hook-status-details.js"));
+
 /** The method's path (hook.proto); test/runtime/service/hooks checks it against the generated descriptor. */
 export const dispatchHookPath = "/pluggableharness.hook.v1.HookSubscriberService/DispatchHook";
 
@@ -39,7 +43,7 @@ export function hookServiceHandlers(core: HookServiceCore): UntypedServiceImplem
           if (answer.ok) return callback(null, answer.response);
           const metadata = new Metadata();
           if (answer.hookError) {
-            const { statusDetailsTrailer, statusWithHookError } = await loadStatusDetails();
+            const [{ statusDetailsTrailer }, { statusWithHookError }] = await Promise.all([loadStatusDetails(), loadHookStatus()]);
             metadata.set(statusDetailsTrailer, Buffer.from(statusWithHookError(answer.code, answer.message, answer.hookError)));
           }
           callback({ code: answer.code, details: answer.message, metadata });

@@ -12,6 +12,10 @@
  *   the same redaction for the lines it writes itself (runtime/transport/host-log.ts).
  * - Kernel callbacks: every request to KernelCallbackService (`kernel(client)`).
  *
+ * The HookSubscriberService (runtime/service/hooks) shares these exits: a failed hook call's
+ * message and HookError message through `text`, a transform's messages through `response`, its
+ * handlers' Log and Emit through `kernel`.
+ *
  * Handlers and the rest of runtime/service never redact; this is the only file there that holds
  * the redactor (test/structure.test.ts enforces it). docs/runtime.md#exits.
  *

@@ -67,6 +67,8 @@ const hooksTable: Record<string, Expectation> = {
   "context-assemble is not a hook point": { code: 2353, message: `'"context-assemble"' does not exist in type 'HookSubscriptions` },
   "block is not a mode": { code: 2353, message: "'block' does not exist in type" },
   "a session-start payload has no plan": { code: 2339, message: "Property 'plan' does not exist on type 'SessionStartPayload'" },
+  "a listed point needs its subscription": { code: 2741, message: `Property '"post-tool-call"' is missing` },
+  "a point the proto does not list": { code: 2353, message: `'"plan-ready"' does not exist in type 'HookSubscriptionsFor<"pre-tool-call" | "post-tool-call"` },
 };
 
 /** The `@ts-expect-error` directives of a corpus file, with their lines. */

@@ -2,6 +2,7 @@
 // compiler must reject; an error that moves elsewhere or disappears fails the type-check under
 // TS 5.9 and TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
 import { defineProvider } from "../../../runtime/index.js";
+import type { MappingHandlers } from "../../plugin/golden/mapping_tool.js";
 
 const spec = { name: "p", version: "1", source: "s", tools: {} } as const;
 
@@ -159,3 +160,22 @@ export const wrongPayload = defineProvider(
   },
   {},
 );
+
+// A generated provider whose proto lists supported_hook_points [PRE_TOOL_CALL, POST_TOOL_CALL].
+declare const mappingTools: Omit<MappingHandlers, "hooks">;
+
+export const generatedMissingPoint: MappingHandlers = {
+  ...mappingTools,
+  // @ts-expect-error a listed point needs its subscription
+  hooks: { "pre-tool-call": { veto: async () => "allow" } },
+};
+
+export const generatedExtraPoint: MappingHandlers = {
+  ...mappingTools,
+  hooks: {
+    "pre-tool-call": { veto: async () => "allow" },
+    "post-tool-call": { observe: async () => {} },
+    // @ts-expect-error a point the proto does not list
+    "plan-ready": { veto: async () => "deny" },
+  },
+};

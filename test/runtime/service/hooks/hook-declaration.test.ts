@@ -3,12 +3,41 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HookPoint } from "../../../../generated/pluggableharness/common/v1/common_pb.js";
 import { assembleProvider, defineProvider } from "../../../../runtime/provider/define-provider.js";
-import { hookDeclarationProblems, supportedHookPointsOf, type HookTable } from "../../../../runtime/provider/hook-subscriptions.js";
+import { HookMode, HookPayloadSchema } from "../../../../generated/pluggableharness/hook/v1/hook_pb.js";
+import { hookPayloadSchemas } from "../../../../runtime/provider/hook-payload-schemas.js";
+import {
+  hookDeclarationProblems,
+  hookModeTable,
+  hookPointNames,
+  hookPointTable,
+  supportedHookPointsOf,
+  type HookTable,
+} from "../../../../runtime/provider/hook-subscriptions.js";
 import { checkProvider, ProviderDefinitionError } from "../../../../runtime/service/calls/check-provider.js";
 import { createToolService } from "../../../../runtime/service/calls/tool-service.js";
 
 const observe = async () => {};
 const veto = async () => "allow" as const;
+
+describe("the hook point and mode tables", () => {
+  it("the modes' numbers are hook.v1.HookMode's (written out so that start-up boots no hook descriptor)", () => {
+    assert.deepEqual(hookModeTable, { observe: HookMode.OBSERVE, transform: HookMode.TRANSFORM, veto: HookMode.VETO });
+  });
+
+  it("each point's variant and payload schema are the HookPayload oneof's, in field order", () => {
+    const oneof = HookPayloadSchema.oneofs[0];
+    assert.ok(oneof);
+    assert.deepEqual(
+      hookPointNames.map((name) => [hookPointTable[name].variant, hookPayloadSchemas[name].typeName]),
+      oneof.fields.map((field) => [field.localName, field.message?.typeName]),
+    );
+    // HookPoint's numbers follow the same order (1 … 8).
+    assert.deepEqual(
+      hookPointNames.map((name) => hookPointTable[name].point),
+      oneof.fields.map((field) => field.number),
+    );
+  });
+});
 
 describe("hook declaration", () => {
   it("accepts every point with its legal modes and derives the advertised points in wire order", () => {
