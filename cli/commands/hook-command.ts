@@ -16,8 +16,8 @@ import {
   type DispatchHookResponse,
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookModeTable, hookPayloadSchemas, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { HookDispatchError } from "harness-tool/testing";
+import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import { HookDispatchError, hookPayloadSchemas } from "harness-tool/testing";
 import { checkHookResponse } from "../check/hook-response-shape.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, withCtrlC } from "./command-options.js";
