@@ -17,7 +17,8 @@ import {
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { HookDispatchError, hookPayloadSchemas } from "harness-tool/testing";
+import { HookDispatchError, hookPayloadSchemas, type LaunchedProvider } from "harness-tool/testing";
+import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { checkHookResponse } from "../check/hook-response-shape.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, withCtrlC } from "./command-options.js";
@@ -112,12 +113,28 @@ function failureLine(e: HookDispatchError, mode: HookModeName): string {
   return `DispatchHook failed (gRPC status ${e.code}${category}): ${e.details}; ${refused}${kernelOnError[mode]}`;
 }
 
+/**
+ * The KernelCallbackService.Log calls the provider made from `first` on (a handler's `ctx.log` and
+ * `ctx.kernel.log`: an observer's whole effect), one line each, as the kernel's log would hold them.
+ */
+function printKernelLogs(launched: LaunchedProvider, first: number, err: NodeJS.WritableStream): void {
+  for (const request of launched.kernel.calls.log.slice(first)) {
+    const entry = request.entry;
+    if (!entry) continue;
+    const fields = entry.fields && Object.keys(entry.fields).length > 0 ? ` ${JSON.stringify(entry.fields)}` : "";
+    err.write(`kernel log [${LogLevel[entry.level]?.toLowerCase() ?? entry.level}]: ${entry.message}${fields}\n`);
+  }
+}
+
 /** Runs the command; resolves to the exit code. */
 export async function hookCommand(provider: ProviderCommand, options: HookOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
   const launched = await launchProvider(provider);
+  // Log calls from here on are the hook's (Configure's own are not shown).
+  let firstLog = Number.POSITIVE_INFINITY;
   try {
     if (!(await configureProvider(launched, config, options.err))) return 1;
+    firstLog = launched.kernel.calls.log.length;
     const schema = await launched.getSchema({ timeoutMs: 10_000 });
     if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
       options.err.write(`note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it\n`);
@@ -147,7 +164,9 @@ export async function hookCommand(provider: ProviderCommand, options: HookOption
     options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
     return 1;
   } finally {
+    // After Shutdown: a handler's fire-and-forget ctx.log lines have arrived by then.
     await launched.kill();
+    printKernelLogs(launched, firstLog, options.err);
   }
 }
 
@@ -156,7 +175,7 @@ export const hookCommandDefinition = defineCommand({
   name: "hook",
   summary: "configure a provider, fire one hook point at it and show the answer",
   description: [
-    "Starts the provider as the kernel does, sends Configure (the --config file, or {}), then one DispatchHook: the point's payload from --payload (protobuf JSON of the point's message, e.g. PlanReadyPayload for plan-ready) in the mode --mode names. Prints the answer (acknowledged, allow or deny, or the transformed payload) and says when the kernel would reject it as INVALID_RESPONSE or what it does with an error.",
+    "Starts the provider as the kernel does, sends Configure (the --config file, or {}), then one DispatchHook: the point's payload from --payload (protobuf JSON of the point's message, e.g. PlanReadyPayload for plan-ready) in the mode --mode names. Prints the answer (acknowledged, allow or deny, or the transformed payload) and says when the kernel would reject it as INVALID_RESPONSE or what it does with an error; on stderr, the lines the handler logged through the kernel (KernelCallbackService.Log).",
     `The points: ${hookPointNames.join(", ")}. Exit codes: 0 an answer of the mode's shape, 1 an error or an answer the kernel rejects, 2 a usage or launch problem, 130 cancelled with Ctrl-C.`,
   ].join("\n\n"),
   positionals: [{ name: "provider" }, { name: "point" }],

@@ -1,5 +1,6 @@
 // `harness-tool hook` through the real handshake against a hook subscriber
-// (test/cli/fixtures/hook-misbehaving-provider.ts): each mode's answer shown, --json, a mode or
+// (test/cli/fixtures/hook-misbehaving-provider.ts): each mode's answer shown, with the kernel Log
+// lines its handler wrote, --json, --subscription, a mode or
 // point the provider did not subscribe to, an answer the kernel rejects, a handler that throws,
 // Ctrl-C cancelling a hanging veto, and a payload that is not the point's message.
 import assert from "node:assert/strict";
@@ -41,6 +42,8 @@ describe("harness-tool hook", () => {
     const allowed = await cli(["hook", provider("none"), "plan-ready", "--mode", "veto", "--payload", inside]);
     assert.equal(allowed.code, 0, allowed.err);
     assert.equal(allowed.out, "veto: allow\n");
+    // What the handler logged through the kernel, as the kernel's log holds it.
+    assert.equal(allowed.err, 'kernel log [info]: judged a plan {"items":1}\n');
     const denied = await cli(["hook", provider("none"), "plan-ready", "--mode", "veto", "--payload", outside]);
     assert.equal(denied.code, 0, denied.err);
     assert.equal(denied.out, "veto: deny\n");
@@ -107,7 +110,7 @@ describe("harness-tool hook", () => {
     assert.equal(unspecified.out, "veto: unspecified\n");
     assert.match(
       unspecified.err,
-      /^the kernel rejects this answer as INVALID_RESPONSE \(the kernel fails closed: deny\): decided UNSPECIFIED, which is neither ALLOW nor DENY\n$/,
+      /^the kernel rejects this answer as INVALID_RESPONSE \(the kernel fails closed: deny\): decided UNSPECIFIED, which is neither ALLOW nor DENY\nkernel log \[info\]: judged a plan \{"items":1\}\n$/,
     );
     const thrown = await cli(["hook", provider("veto-throws"), "plan-ready", "--mode", "veto", "--payload", inside]);
     assert.equal(thrown.code, 1);
