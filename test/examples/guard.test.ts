@@ -2,13 +2,14 @@
 // kernel launches it (go-plugin handshake, Configure) and fired at as the kernel fires hooks:
 // the plan-ready veto keeps plans inside the configured root, the post-tool-call observer writes an
 // audit line through the kernel's Log, the pre-model-call transform redacts the configured
-// patterns and leaves `model` as sent; and `harness-tool check` passes it, every hook rule included.
+// patterns and leaves `model` as sent; `harness-tool hook` on its folder shows the audit line; and
+// `harness-tool check` passes it, every hook rule included.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, toJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { Role, MessageSchema } from "../../generated/pluggableharness/content/v1/content_pb.js";
 import { HookDecision, type PreModelCallPayload } from "../../generated/pluggableharness/hook/v1/hook_pb.js";
 import { PlanSchema } from "../../generated/pluggableharness/plan/v1/plan_pb.js";
@@ -18,6 +19,10 @@ import { renderReport } from "../../cli/check/conformance-report.js";
 import { auditFields, isInside, pathsOutsideRoot, redactedMarker, redactMessages } from "../../examples/guard/src/guard-rules.js";
 import { launch, type LaunchedProvider } from "../../runtime/testing/index.js";
 import { writeProviderScript } from "../support/provider-script.js";
+import { cli } from "../cli/support/run-cli.js";
+import { repoRoot } from "../support/buf.js";
+
+const guardFolder = path.join(repoRoot, "examples/guard");
 
 const plan = (...inputs: Record<string, unknown>[]) =>
   create(PlanSchema, { turnId: "1", items: inputs.map((input, i) => ({ id: `item-${i + 1}`, toolName: "write_file", input: input as never })) });
@@ -148,6 +153,41 @@ describe("examples/guard, launched as the kernel launches it", () => {
     const block = payload.messages[0]?.content[0]?.block;
     assert.equal(block?.case === "text" && block.value.text, `deploy with ${redactedMarker} please`);
     assert.deepEqual({ provider: payload.model?.provider, id: payload.model?.id }, { provider: "anthropic", id: "claude" });
+  });
+
+  it("harness-tool hook on the example's folder: the audit line on stderr, a deny for a plan outside the root", async () => {
+    const configFile = path.join(dir, "guard-config.json");
+    writeFileSync(configFile, JSON.stringify(config()));
+    const payload = (name: string, value: unknown) => {
+      writeFileSync(path.join(dir, name), JSON.stringify(value));
+      return path.join(dir, name);
+    };
+    const audit = await cli([
+      "hook",
+      guardFolder,
+      "post-tool-call",
+      "--mode",
+      "observe",
+      "--config",
+      configFile,
+      "--payload",
+      payload("call.json", { call: { id: "c9", toolName: "bash" }, error: { category: "TOOL_ERROR_CATEGORY_TIMEOUT", message: "late" } }),
+    ]);
+    assert.equal(audit.code, 0, audit.err);
+    assert.equal(audit.out, "observe: acknowledged\n");
+    assert.match(audit.err, /^kernel log \[info\]: audit: tool call finished \{"tool":"bash","call_id":"c9",.*"outcome":"error","category":"timeout"\}\n$/);
+    const veto = await cli([
+      "hook",
+      guardFolder,
+      "plan-ready",
+      "--mode",
+      "veto",
+      "--config",
+      configFile,
+      "--payload",
+      payload("plan.json", { plan: toJson(PlanSchema, plan({ path: "/etc/passwd" })) }),
+    ]);
+    assert.equal(veto.out, "veto: deny\n", veto.err);
   });
 
   it("passes harness-tool check, every hook rule included", async () => {
