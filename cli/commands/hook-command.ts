@@ -106,11 +106,13 @@ function showResponse(response: DispatchHookResponse, request: HookPayload, out:
   }
 }
 
-/** How a failed call reads: the gRPC status, the HookError's category, and what the kernel does about it. */
+/** How a failed call reads: the gRPC status, the HookError's category, what to do about a refusal, and what the kernel does. */
 function failureLine(e: HookDispatchError, mode: HookModeName): string {
   const category = e.hookError ? `, HookError ${HookErrorCategory[e.hookError.category] ?? e.hookError.category}` : "";
-  const refused = e.hookError?.category === HookErrorCategory.INVALID_RESPONSE ? "the provider refused the request as not subscribed; " : "";
-  return `DispatchHook failed (gRPC status ${e.code}${category}): ${e.details}; ${refused}${kernelOnError[mode]}`;
+  if (e.hookError?.category === HookErrorCategory.INVALID_RESPONSE) {
+    return `DispatchHook refused (gRPC status ${e.code}${category}): ${e.details} (fire what it subscribes to, or declare this); ${kernelOnError[mode]}`;
+  }
+  return `DispatchHook failed (gRPC status ${e.code}${category}): ${e.details}; ${kernelOnError[mode]}`;
 }
 
 /**

@@ -86,7 +86,7 @@ describe("harness-tool hook", () => {
     assert.equal(run.out, "");
     assert.match(
       run.err,
-      /^DispatchHook failed \(gRPC status 3, HookError INVALID_RESPONSE\): .+; the provider refused the request as not subscribed; the kernel logs it and the chain continues\n$/,
+      /^DispatchHook refused \(gRPC status 3, HookError INVALID_RESPONSE\): .*plan-ready.*observe.* \(fire what it subscribes to, or declare this\); the kernel logs it and the chain continues\n$/,
     );
   });
 
