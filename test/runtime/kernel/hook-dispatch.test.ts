@@ -9,7 +9,6 @@
  * Skips only when `go` or the snapshot is missing and HARNESS_TOOL_REQUIRE_INTEROP is not "1".
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,51 +16,20 @@ import { test } from "node:test";
 import { providerArgv, writeProviderScript } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson } from "./go-test-events.js";
 import { kernelFixture } from "./kernel-launch-manifest.js";
-import {
-  goTestEnvironment,
-  goVersion,
-  installHarnessGoFiles,
-  KernelUnavailable,
-  locateSnapshot,
-  unpackKernel,
-  type KernelSnapshot,
-} from "./kernel-snapshot.js";
+import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGoTest, unpackKernel } from "./kernel-snapshot.js";
 
-const requireKernel = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
 const paths = [
   ["TestHarnessToolHooks_goPlugin", "through go-plugin v1.8.0"],
   ["TestHarnessToolHooks_launch", "through pluginruntime.Launch"],
 ] as const;
 
-function kernelOrSkip(): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } {
-  try {
-    return { snapshot: locateSnapshot(), goVersion: goVersion() };
-  } catch (error) {
-    if (!(error instanceof KernelUnavailable)) throw error;
-    if (requireKernel) throw new Error(`the hook-dispatch test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`);
-    return { skip: error.message };
-  }
-}
-
-function runGoTest(cwd: string, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const args = ["test", "-tags", "integration", "-count=1", "-json", "-timeout", "5m", "-run", "^TestHarnessToolHooks_", "./internal/pluginruntime/"];
-    const child = spawn("go", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
-  });
-}
-
-const kernel = kernelOrSkip();
+const kernel = kernelOrSkip("hook-dispatch");
 
 test("hook dispatch with the kernel's HookSubscriberServiceClient, through go-plugin v1.8.0 and pluginruntime.Launch", {
   skip: "skip" in kernel ? kernel.skip : false,
 }, async (t) => {
   if ("skip" in kernel) return;
+  if ("failure" in kernel) throw kernel.failure;
   const tree = unpackKernel(kernel.snapshot, kernel.goVersion);
   installHarnessGoFiles(tree, providerArgv(kernelFixture));
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-hooks-run-"));
@@ -73,7 +41,13 @@ test("hook dispatch with the kernel's HookSubscriberServiceClient, through go-pl
   mkdirSync(tmp);
 
   const started = performance.now();
-  const result = await runGoTest(tree.moduleRoot, goTestEnvironment(tree, { HARNESS_TOOL_HOOK_MANIFEST: manifest, TMPDIR: tmp }));
+  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_HOOK_MANIFEST: manifest, TMPDIR: tmp }), [
+    "-timeout",
+    "5m",
+    "-run",
+    "^TestHarnessToolHooks_",
+    "./internal/pluginruntime/",
+  ]);
   const run = parseGoTestJson(result.stdout);
   const seconds = (performance.now() - started) / 1000;
   console.log(`# kernel ${tree.snapshot.commit}, ${tree.goVersion}: hook scenarios in ${seconds.toFixed(1)} s`);

@@ -17,7 +17,6 @@
  * (.ci/run sets it): there, that is a failure.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,33 +26,12 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import {
-  goTestEnvironment,
-  goVersion,
-  installHarnessGoFiles,
-  KernelUnavailable,
-  locateSnapshot,
-  unpackKernel,
-  type KernelSnapshot,
-  type KernelTree,
-} from "./kernel-snapshot.js";
+import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGoTest, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
 /** Set only in `go test`'s environment: whether it reaches a provider shows what go-plugin passes on. */
 const hostOnlyVariable = "HARNESS_TOOL_KERNEL_HOST_ONLY";
-const requireKernel = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
-
-/** The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when the kernel is required. */
-function kernelOrSkip(): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
-  try {
-    return { snapshot: locateSnapshot(), goVersion: goVersion() };
-  } catch (error) {
-    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
-    if (requireKernel) return { failure: new Error(`the kernel-launch test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
-    return { skip: error.message };
-  }
-}
 
 /** The scratch folder and web server of the examples' scenarios. */
 async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; server: Server }> {
@@ -72,24 +50,6 @@ async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; se
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { world: { root, webOrigin: `http://127.0.0.1:${port}` }, server };
-}
-
-/** Runs `go test -json` in the kernel's tree; resolves with its stdout, stderr and exit code. */
-function runGoTest(tree: KernelTree, env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    // -count=1: the providers must really run, never a cached result.
-    const child = spawn("go", ["test", "-tags", "integration", "-count=1", "-json", "-timeout", "10m", "./internal/pluginruntime/..."], {
-      cwd: tree.moduleRoot,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
-  });
 }
 
 /** Prints the run's counts, each test's outcome and the scenarios' notes as `# ` lines. */
@@ -113,7 +73,7 @@ function report(tree: KernelTree, run: GoTestRun, seconds: number): void {
   for (const line of run.notes) console.log(`# note: ${line}`);
 }
 
-const kernel = kernelOrSkip();
+const kernel = kernelOrSkip("kernel-launch");
 
 test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeScript providers", {
   skip: "skip" in kernel ? kernel.skip : false,
@@ -135,7 +95,11 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
   mkdirSync(tmp);
 
   const started = performance.now();
-  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }));
+  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }), [
+    "-timeout",
+    "10m",
+    "./internal/pluginruntime/...",
+  ]);
   const run = parseGoTestJson(result.stdout);
   report(tree, run, (performance.now() - started) / 1000);
 

@@ -5,7 +5,7 @@
  * Go files (test/runtime/kernel/go/*.go.txt) inside internal/pluginruntime/. Nothing of the kernel is
  * copied into this repository.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -167,4 +167,38 @@ export function goTestEnvironment(tree: KernelTree, extra: { readonly [name: str
     if (["PATH", "HOME", "TMPDIR"].includes(name) || name.startsWith("GO") || /^(https?|no)_proxy$/i.test(name)) env[name] = value;
   }
   return { ...env, GOCACHE: tree.goCache, GOTOOLCHAIN: "local", GOFLAGS: [env.GOFLAGS, "-mod=readonly"].filter(Boolean).join(" "), ...extra };
+}
+
+/**
+ * The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when
+ * HARNESS_TOOL_REQUIRE_INTEROP=1 (`which` names the test in that failure).
+ */
+export function kernelOrSkip(
+  which: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
+  try {
+    return { snapshot: locateSnapshot(env), goVersion: goVersion() };
+  } catch (error) {
+    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
+    if (env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      return { failure: new Error(`the ${which} test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
+    return { skip: error.message };
+  }
+}
+
+/**
+ * Runs `go test -tags integration -count=1 -json <args>` in the kernel's tree (-count=1: the
+ * providers must really run, never a cached result); resolves with its stdout, stderr and exit code.
+ */
+export function runGoTest(tree: KernelTree, env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("go", ["test", "-tags", "integration", "-count=1", "-json", ...args], { cwd: tree.moduleRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
+  });
 }
