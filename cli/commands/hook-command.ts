@@ -166,7 +166,7 @@ export async function hookCommand(provider: ProviderCommand, options: HookOption
     options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
     return 1;
   } finally {
-    // After Shutdown: a handler's fire-and-forget ctx.log lines have arrived by then.
+    // After Shutdown, so a line a handler logged without awaiting it has had until then to arrive.
     await launched.kill();
     printKernelLogs(launched, firstLog, options.err);
   }
