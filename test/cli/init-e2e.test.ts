@@ -243,8 +243,8 @@ describe("harness-tool init, end to end", () => {
       await session.waitFor(/Examples \(tools[\s\S]*hook subscriptions/);
       // Everything is chosen at first: "a" clears it, four downs reach hook, space takes it alone.
       session.type("a\x1b[B\x1b[B\x1b[B\x1b[B \r");
-      await session.waitFor(/hook needs a tool beside it/);
-      // Asked again, everything chosen: take that.
+      // Asked again (the question drawn after the warning), everything chosen: take that.
+      await session.waitFor(/hook needs a tool beside it[\s\S]*Examples \(tools/);
       session.type("\r");
       assert.equal(await session.exited, 0, session.screen());
     } finally {
