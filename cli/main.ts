@@ -6,6 +6,7 @@ import type { CommandDefinition, CommandStreams } from "./commands/command-defin
 import { parseCommandLine, renderCommandHelp, renderOverview } from "./commands/command-line.js";
 import { bundleCommandDefinition } from "./commands/bundle-command.js";
 import { checkCommandDefinition } from "./commands/check-command.js";
+import { hookCommandDefinition } from "./commands/hook-command.js";
 import { initCommandDefinition } from "./commands/init-command.js";
 import { inspectCommandDefinition } from "./commands/inspect-command.js";
 import { releaseCommandDefinition } from "./commands/release-command.js";
@@ -33,6 +34,7 @@ export const commands: readonly CommandDefinition[] = [
   initCommandDefinition,
   schemaCommandDefinition,
   invokeCommandDefinition,
+  hookCommandDefinition,
   checkCommandDefinition,
   syncCommandDefinition,
   bundleCommandDefinition,

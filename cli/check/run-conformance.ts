@@ -2,8 +2,9 @@
  * `harness-tool check <provider>`: the conformance suite, run against any provider whatever its
  * language. It launches the provider exactly as the kernel does and runs the rules in order: the
  * go-plugin process (go-plugin-rules.ts), what it declares (schema-rules.ts), Configure
- * (configure-rules.ts), Invoke (invoke-rules.ts), then stdout and Shutdown. Resource and
- * interactive tools are invoked only when allowed, with arguments the caller supplies.
+ * (configure-rules.ts), Invoke (invoke-rules.ts), the hook points (hook-rules.ts), then stdout and
+ * Shutdown. Resource and interactive tools are invoked only when allowed, with arguments the caller
+ * supplies.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
@@ -13,6 +14,7 @@ import { UsageError } from "../terminal/usage-error.js";
 import { argumentsFileProblems } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import { acceptsRule, rejectsMissingRequiredRule } from "./configure-rules.js";
+import { hookRules } from "./hook-rules.js";
 import { cookieRefusedRule, handshakeFailedRules, handshakeRule, healthRule, shutdownRule, stdoutCleanRule } from "./go-plugin-rules.js";
 import { cancellationRule, invokeRules, unknownToolRule } from "./invoke-rules.js";
 import { describeRule, invariantRules, staticSchemaRule } from "./schema-rules.js";
@@ -28,6 +30,8 @@ export interface ConformanceOptions {
   readonly resourceArgumentsSource?: string;
   /** CallContext.working_directory for every call; default: the current directory. */
   readonly cwd?: string;
+  /** The deadline of each DispatchHook the hook rules make; default 10 s. */
+  readonly hookTimeoutMs?: number;
 }
 
 /** Stops the run (a usage error, exit 2) when the arguments file names no tool or breaks an input schema. */
@@ -54,6 +58,9 @@ async function serviceRules(launched: LaunchedProvider, options: ConformanceOpti
   rows.push(...(await invokeRules(launched, schema, options)));
   rows.push(await unknownToolRule(launched, options.cwd ?? process.cwd()));
   rows.push(await cancellationRule(launched, schema, options));
+  rows.push(
+    ...(await hookRules(launched, schema, { cwd: options.cwd ?? process.cwd(), ...(options.hookTimeoutMs ? { timeoutMs: options.hookTimeoutMs } : {}) })),
+  );
   return { rows, schemaAnswered: true };
 }
 

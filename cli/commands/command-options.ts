@@ -1,7 +1,7 @@
 /**
  * Flag values several commands share, read the same way by each so a mistake is worded once:
- * `--cwd <dir>` and JSON object files (`--config`, `--args-file`). The faults themselves are worded
- * in cli/terminal/fault-wording.ts.
+ * `--cwd <dir>` and JSON object files (`--config`, `--args-file`); and Ctrl-C as a cancel. The
+ * faults themselves are worded in cli/terminal/fault-wording.ts.
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -32,4 +32,16 @@ export function readJsonObjectFile(file: string, flag: string): JsonObject {
     throw new UsageError(unreadableFileText(`${flag} ${file}`, e));
   }
   return parseJsonObject(text, `${flag} ${file}`, (message) => new UsageError(message)) as JsonObject;
+}
+
+/** Runs `command` with a signal Ctrl-C aborts (the call is cancelled as the kernel cancels it), for as long as it runs. */
+export async function withCtrlC<T>(command: (interrupt: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    return await command(interrupt.signal);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
 }

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { harnessToolPackages, PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
-import { exampleNames, scaffoldFiles, type ExampleName, type ScaffoldSpec } from "../templates/scaffold-files.js";
+import { exampleNames, scaffoldFiles, toolExampleNames, type ExampleName, type ScaffoldSpec } from "../templates/scaffold-files.js";
 import { defineCommand } from "./command-definition.js";
 import { packageRoot, packageVersion } from "../templates/cli-package.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -57,7 +57,15 @@ function parseExamples(text: string): ExampleName[] {
     if (!(exampleNames as readonly string[]).includes(e)) throw new UsageError(`unknown example ${JSON.stringify(e)}: choose from ${exampleNames.join(", ")}`);
   }
   if (chosen.length === 0) throw new UsageError(`--examples needs at least one of ${exampleNames.join(", ")}`);
+  const problem = examplesProblem(chosen as ExampleName[]);
+  if (problem) throw new UsageError(`--examples ${text}: ${problem}`);
   return [...new Set(chosen)] as ExampleName[];
+}
+
+/** Why a choice of examples makes no provider (hook subscriptions alone, without a tool), or undefined. */
+function examplesProblem(chosen: readonly ExampleName[]): string | undefined {
+  if (chosen.some((e) => (toolExampleNames as readonly string[]).includes(e))) return undefined;
+  return `hook needs a tool beside it: add one, e.g. ${toolExampleNames[0]}`;
 }
 
 /** What init writes; each field either came from a flag or is still open to a question. */
@@ -125,22 +133,34 @@ async function ask(given: InitAnswers, open: ReadonlySet<keyof InitAnswers>): Pr
     answers.harnessTool = spec;
   }
   if (open.has("examples")) {
+    const examples = await askExamples(prompts);
+    if (examples === undefined) return undefined;
+    answers.examples = examples;
+  }
+  prompts.outro("Writing the repository.");
+  return answers;
+}
+
+/** Asks which examples, again while the choice makes no provider; undefined when the user cancels. */
+async function askExamples(prompts: typeof import("@clack/prompts")): Promise<ExampleName[] | undefined> {
+  for (;;) {
     const examples = await prompts.multiselect({
-      message: "Example tools",
+      message: "Examples (tools, and hook subscriptions beside them)",
       options: [
         { value: "data_source", label: "data_source", hint: "read_note: reads, runs freely" },
         { value: "resource", label: "resource with key_fields", hint: "save_note: mutates, approved first" },
         { value: "process", label: "streaming, process-backed", hint: "run_command: streams a child's output" },
         { value: "interactive", label: "interactive", hint: "ask_user: waits for a person" },
+        { value: "hook", label: "hook subscriptions", hint: "a plan-ready veto and a post-tool-call audit, beside the tools" },
       ],
       initialValues: [...exampleNames],
       required: true,
     });
     if (prompts.isCancel(examples)) return undefined;
-    answers.examples = examples as ExampleName[];
+    const problem = examplesProblem(examples as ExampleName[]);
+    if (!problem) return examples as ExampleName[];
+    prompts.log.warn(problem);
   }
-  prompts.outro("Writing the repository.");
-  return answers;
 }
 
 /** Options of the init command, as its flags give them. */
@@ -226,7 +246,7 @@ export const initCommandDefinition = defineCommand({
   name: "init",
   summary: "scaffold a new provider repository",
   description: [
-    "Writes a proto with example tools, their handlers, the provider's entry, tests on harness-tool/testing and the buf configuration. On a terminal it asks for whatever the flags below did not give; elsewhere (or with --yes) it takes the defaults.",
+    "Writes a proto with example tools (and, with the hook example, hook subscriptions beside them), their handlers, the provider's entry, tests on harness-tool/testing and the buf configuration. On a terminal it asks for whatever the flags below did not give; elsewhere (or with --yes) it takes the defaults.",
     "The new repository installs harness-tool (the runtime), @harness-tool/protoc-gen-harness-tool and @harness-tool/cli from the npm registry by default. Run from a tarball (npx --yes --package ./harness-tool-cli-0.1.0.tgz --package ./harness-tool-0.1.0.tgz harness-tool init ...) it installs all three from the tarballs of that folder.",
   ].join("\n\n"),
   positionals: [{ name: "dir", optional: true }],
@@ -242,7 +262,11 @@ export const initCommandDefinition = defineCommand({
       value: "spec",
       description: "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>",
     },
-    examples: { type: "string", value: "list", description: `the example tools, comma-separated from ${exampleNames.join(", ")} (default: all)` },
+    examples: {
+      type: "string",
+      value: "list",
+      description: `the examples, comma-separated from ${exampleNames.join(", ")} (hook: hook subscriptions beside the tools; default: all)`,
+    },
     force: { type: "boolean", description: "write into a directory that is not empty" },
     yes: { type: "boolean", short: "y", description: "never ask: take the defaults for what the flags did not give" },
   },
@@ -250,6 +274,7 @@ export const initCommandDefinition = defineCommand({
     "harness-tool init",
     "harness-tool init notes --source github.com/acme/provider-notes --yes",
     "harness-tool init notes --examples data_source,resource --yes",
+    "harness-tool init notes --examples data_source,hook --yes",
     "harness-tool init notes --harness-tool file:/tmp/harness-tool-tarballs",
   ],
   run: ({ values, positionals }, streams) =>

@@ -12,7 +12,8 @@ import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProv
 import { defineCommand } from "./command-definition.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
-import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { readJsonObjectFile, withCtrlC, workingDirectory } from "./command-options.js";
+import { configureProvider } from "./configure-provider.js";
 import { progressLine } from "../terminal/progress-bar.js";
 import { type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
 import { categoryName } from "../terminal/wire-names.js";
@@ -93,32 +94,6 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
   }
 }
 
-/** What the provider's config violations say, from the ToolError's details (else its message). */
-function configProblems(error: ProviderCallError): string {
-  const details = error.toolError?.details as { violations?: { path?: unknown; message?: unknown }[] } | undefined;
-  const violations = Array.isArray(details?.violations) ? details.violations : [];
-  if (violations.length === 0) return error.toolError?.message ?? error.details;
-  const shown = violations.slice(0, 3).map((v) => `${String(v.path ?? "")} ${String(v.message ?? "")}`.trim());
-  return `${shown.join("; ")}${violations.length > shown.length ? ` (and ${violations.length - shown.length} more)` : ""}`;
-}
-
-/** Sends Configure; a config the provider refuses is the command line's problem (exit 2), with what to pass. */
-async function configure(launched: LaunchedProvider, config: JsonObject, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<void> {
-  try {
-    await launched.configure(config, { timeoutMs: 30_000 });
-  } catch (e) {
-    if (!(e instanceof ProviderCallError)) throw e;
-    const exit = e.toolError ? undefined : await providerExitReport(launched, { shown });
-    if (exit) throw new Error(`Configure failed: ${exit}`);
-    if (!e.toolError) throw new Error(`Configure failed with gRPC status ${e.code}: ${e.details}`);
-    throw new UsageError(
-      options.configFile === undefined
-        ? `the provider needs --config <file.json>: ${configProblems(e)}`
-        : `the provider rejected --config ${options.configFile}: ${configProblems(e)}`,
-    );
-  }
-}
-
 /** Invokes the tool and shows its stream; resolves to the exit code. */
 async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<number> {
   const call = launched.invoke({
@@ -169,7 +144,7 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
   live = true;
   for (const entry of launched.stderr) show(entry);
   try {
-    await configure(launched, config, options, shown);
+    await configureProvider(launched, config, { configFile: options.configFile, shown });
     return await invokeAndShow(launched, options, shown);
   } finally {
     await launched.kill();
@@ -223,11 +198,8 @@ export const invokeCommandDefinition = defineCommand({
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
     if (values.quiet && values.verbose) throw new UsageError("--quiet and --verbose contradict each other: give one", { seeHelp: true });
-    const interrupt = new AbortController();
-    const onSigint = () => interrupt.abort();
-    process.once("SIGINT", onSigint);
-    try {
-      return await invokeCommand(providerTarget(target, providerArgs), {
+    return withCtrlC((interrupt) =>
+      invokeCommand(providerTarget(target, providerArgs), {
         tool,
         args,
         ...(values.config ? { configFile: values.config } : {}),
@@ -237,10 +209,8 @@ export const invokeCommandDefinition = defineCommand({
         providerLog: values.quiet ? "none" : values.verbose ? "all" : "default",
         out,
         err,
-        interrupt: interrupt.signal,
-      });
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+        interrupt,
+      }),
+    );
   },
 });

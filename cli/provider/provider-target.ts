@@ -1,5 +1,5 @@
 /**
- * The one rule for what `<provider>` names, shared by schema, invoke, check and inspect:
+ * The one rule for what `<provider>` names, shared by schema, invoke, hook, check and inspect:
  *
  * - a provider folder: its entry (src/main.ts, as a scaffold and every example have, or one of
  *   `entryNames`), started as below;

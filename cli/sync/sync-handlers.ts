@@ -118,6 +118,11 @@ function collectTypeNames(node: TypeNode, iface: InterfaceDeclaration, interface
 /** The method text for one missing handler. */
 function stubFor(name: string, iface: InterfaceDeclaration, interfaceSpecifier: string | undefined, needed: NeededImports, indent: string): string {
   const member = iface.getMembers().find((m) => (Node.isMethodSignature(m) || Node.isPropertySignature(m)) && m.getName() === name);
+  if (name === "hooks" && member && Node.isPropertySignature(member)) {
+    // A proto's supported_hook_points: per point, the modes it accepts and their handlers.
+    const points = member.getTypeNode()?.getText() ?? "";
+    return `${indent}// harness-tool sync: add hooks, the subscriptions of supported_hook_points (${points}): per point, observe, veto or transform (docs/hooks.md)\n`;
+  }
   if (!member || !Node.isMethodSignature(member)) {
     return `${indent}// harness-tool sync: ${name} is not a method of ${iface.getName()}; add it by hand\n`;
   }

@@ -11,8 +11,14 @@ import { packageRoot } from "./cli-package.js";
 import { fillTemplate, templateFiles, type TemplateValues } from "./fill-template.js";
 import { protobufVersion, type PackageSpecs } from "./package-sources.js";
 
-/** The example tools a new repository can start with, one per kind of tool. */
-export const exampleNames = ["data_source", "resource", "process", "interactive"] as const;
+/**
+ * The examples a new repository can start with: a tool of each kind, and `hook`, hook
+ * subscriptions beside them (a plan-ready veto and a post-tool-call observer).
+ */
+export const exampleNames = ["data_source", "resource", "process", "interactive", "hook"] as const;
+
+/** The examples that are tools: a repository needs at least one (a provider serves tools). */
+export const toolExampleNames = exampleNames.filter((name) => name !== "hook");
 
 /** One of exampleNames. */
 export type ExampleName = (typeof exampleNames)[number];
@@ -44,12 +50,15 @@ export function pascalCase(name: string): string {
     .join("");
 }
 
-/** The pieces of one example tool, each a file of example-tools/<example>/ ("" when it has none). */
+/** The pieces of one example, each a file of example-tools/<example>/ ("" when it has none). */
 interface ExamplePieces {
   readonly rpc: string;
   readonly messages: string;
+  /** Lines of the service's `(harnesstool.v1.provider)` option. */
+  readonly providerOption: string;
   readonly handler: string;
   readonly test: string;
+  readonly testImports: string;
   readonly imports: string;
   readonly declarations: string;
 }
@@ -60,8 +69,10 @@ function examplePieces(example: ExampleName): ExamplePieces {
   return {
     rpc: piece("rpc.proto"),
     messages: piece("messages.proto"),
+    providerOption: piece("provider-option.proto"),
     handler: piece("handler.ts"),
     test: piece("test.ts"),
+    testImports: piece("test-imports.ts"),
     imports: piece("imports.ts"),
     declarations: piece("declarations.ts"),
   };
@@ -86,6 +97,12 @@ function exampleCall(examples: readonly ExampleName[]): string {
   return "npx harness-tool schema dist/provider.mjs";
 }
 
+/** The README's line firing the hook example's veto by hand. */
+const hookCall = `# the hook example's plan-ready veto, fired by hand as the kernel fires it
+echo '{"plan": {"items": [{"id": "1", "toolName": "save_note", "input": {"path": "/etc/passwd"}}]}}' > plan.json
+npx harness-tool hook dist/provider.mjs plan-ready --mode veto --payload plan.json --config dev-config.json
+`;
+
 /** The value of every placeholder of provider/ for `spec`. */
 function templateValues(spec: ScaffoldSpec): TemplateValues {
   const pieces = spec.examples.map(examplePieces);
@@ -106,13 +123,16 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     runtimeSpec: spec.packages.runtime,
     pluginSpec: spec.packages.plugin,
     cliSpec: spec.packages.cli,
-    rpcs: pieces.map((p) => p.rpc).join("\n"),
-    messages: pieces.map((p) => p.messages).join("\n"),
+    rpcs: joined("rpc", "\n"),
+    messages: joined("messages", "\n"),
+    providerOptions: joined("providerOption", ""),
+    testImports: joined("testImports", ""),
     imports: joined("imports", ""),
     declarations,
     handlers: joined("handler", ""),
     tests: joined("test", "\n"),
     exampleCall: exampleCall(spec.examples),
+    hookCall: spec.examples.includes("hook") ? hookCall : "",
   };
 }
 

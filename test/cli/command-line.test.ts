@@ -131,6 +131,32 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["check", "p", "--cwd", path.join(repoRoot, "package.json")],
       /^harness-tool check: --cwd \S+package\.json is not a directory\n$/,
     ],
+    [
+      "hook at a point that does not exist",
+      ["hook", "p", "plan_ready", "--mode", "veto", "--payload", "p.json"],
+      /^harness-tool hook: no hook point "plan_ready"; did you mean plan-ready\?\n\(see harness-tool hook --help\)\n$/,
+    ],
+    [
+      "hook in a mode that does not exist",
+      ["hook", "p", "plan-ready", "--mode", "deny", "--payload", "p.json"],
+      /^harness-tool hook: --mode "deny": choose observe, transform or veto\n$/,
+    ],
+    ["hook without --mode", ["hook", "p", "plan-ready", "--payload", "p.json"], /^harness-tool hook: --mode <observe\|transform\|veto> is required/],
+    [
+      "hook with a --payload file that does not exist",
+      ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "/nonexistent/plan.json"],
+      /^harness-tool hook: --payload \/nonexistent\/plan\.json does not exist\n$/,
+    ],
+    [
+      "hook with a --timeout that is not milliseconds",
+      ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "p.json", "--timeout", "2s"],
+      /^harness-tool hook: --timeout 2s: give the deadline in milliseconds, e.g. --timeout 5000\n$/,
+    ],
+    [
+      "init with the hook example alone",
+      ["init", "/nonexistent/notes", "--examples", "hook", "--yes"],
+      /^harness-tool init: --examples hook: hook needs a tool beside it: add one, e.g. data_source\n$/,
+    ],
     ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not JSON: /],
     ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"\n\(see harness-tool --help\)\n$/],
   ];

@@ -156,6 +156,9 @@ describe("harness-tool init, end to end", () => {
       "notes_tool_schemas.js",
     ]);
     assert.match(quickstartOutput, /# fail 0/);
+    // The default examples include the hook example: its tests ran in the new repository.
+    assert.match(quickstartOutput, /ok \d+ - vetoes a plan that touches a path outside the roots/);
+    assert.match(quickstartOutput, /ok \d+ - writes an audit line through the kernel's Log after a tool call/);
     assert.match(quickstartOutput, /"found": false/);
   });
 
@@ -225,9 +228,25 @@ describe("harness-tool init, end to end", () => {
     }
   });
 
-  it("passes harness-tool check", () => {
+  it("passes harness-tool check, the hook example's points included", () => {
     const out = run("npm", ["run", "check"], repo);
     assert.match(out, /rules: \d+ pass, 0 fail/);
+    assert.match(out, /hooks\.point:plan-ready\s.*\spass\s/);
+    assert.match(out, /hooks\.point:post-tool-call\s.*\spass\s/);
+  });
+
+  it("fires the hook example's veto by hand with harness-tool hook, as the scaffold's README shows", () => {
+    const plan = path.join(repo, "plan.json");
+    writeFileSync(plan, JSON.stringify({ plan: { items: [{ id: "1", toolName: "save_note", input: { path: "/etc/passwd" } }] } }));
+    const bin = path.join(repo, "node_modules/.bin/harness-tool");
+    assert.equal(
+      run(bin, ["hook", "dist/provider.mjs", "plan-ready", "--mode", "veto", "--payload", plan, "--config", "dev-config.json"], repo),
+      "veto: deny\n",
+    );
+    assert.match(
+      readFileSync(path.join(repo, "README.md"), "utf8"),
+      /npx harness-tool hook dist\/provider\.mjs plan-ready --mode veto --payload plan\.json --config dev-config\.json/,
+    );
   });
 
   it("every command takes the scaffold's folder and src/main.ts (through the tsx the CLI brings) as well as dist/provider.mjs", async () => {
@@ -268,7 +287,7 @@ describe("harness-tool init, end to end", () => {
     } finally {
       session.kill();
     }
-    assert.doesNotMatch(session.screen(), /Example tools/, "--examples was given: no question about it");
+    assert.doesNotMatch(session.screen(), /Examples \(tools/, "--examples was given: no question about it");
     const created = path.join(quickstart, "my_notes");
     const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as {
       name: string;
@@ -283,6 +302,29 @@ describe("harness-tool init, end to end", () => {
     assert.match(proto, /rpc ReadNote/);
     assert.match(proto, /rpc SaveNote/);
     assert.doesNotMatch(proto, /rpc RunCommand|rpc AskUser/);
+  });
+
+  it("on a terminal: offers the hook example, and asks again when it is chosen without a tool", terminal, async () => {
+    const session = runOnTerminal(
+      "npx",
+      [...npxPackages(), "harness-tool", "init", "hooked", "--name", "hooked", "--source", "github.com/acme/hooked", "--harness-tool", `file:${quickstart}`],
+      { cwd: quickstart, env: cleanEnv() },
+    );
+    try {
+      await session.waitFor(/Examples \(tools[\s\S]*hook subscriptions/);
+      // Everything is chosen at first: "a" clears it, four downs reach hook, space takes it alone.
+      session.type("a\x1b[B\x1b[B\x1b[B\x1b[B \r");
+      // Asked again (the question drawn after the warning), everything chosen: take that.
+      await session.waitFor(/hook needs a tool beside it[\s\S]*Examples \(tools/);
+      session.type("\r");
+      assert.equal(await session.exited, 0, session.screen());
+    } finally {
+      session.kill();
+    }
+    const created = path.join(quickstart, "hooked");
+    const proto = readFileSync(path.join(created, "proto/hooked/v1/hooked.proto"), "utf8");
+    assert.match(proto, /supported_hook_points: \[HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL\]/);
+    assert.match(readFileSync(path.join(created, "src/handlers.ts"), "utf8"), /^ {2}hooks: \{$/m);
   });
 
   it("on a terminal: Ctrl-C at a question cancels with exit 130 and writes nothing", terminal, async () => {

@@ -8,11 +8,11 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fillTemplate, templateFiles } from "../../cli/templates/fill-template.js";
 import { harnessToolPackages, protobufVersion } from "../../cli/templates/package-sources.js";
-import { exampleNames, scaffoldFiles, scaffoldPluginOptions, type ExampleName } from "../../cli/templates/scaffold-files.js";
+import { exampleNames, scaffoldFiles, scaffoldPluginOptions, toolExampleNames, type ExampleName } from "../../cli/templates/scaffold-files.js";
 
 const packages = { runtime: "^0.1.0", plugin: "file:../tarballs/plugin.tgz", cli: "~0.1" };
-/** Each example's rpc, by the name its handler and test use. */
-const rpcOf: Record<ExampleName, [rpc: string, handler: string]> = {
+/** Each example tool's rpc, by the name its handler and test use. */
+const rpcOf: Record<Exclude<ExampleName, "hook">, [rpc: string, handler: string]> = {
   data_source: ["ReadNote", "readNote"],
   resource: ["SaveNote", "saveNote"],
   process: ["RunCommand", "runCommand"],
@@ -48,7 +48,10 @@ describe("fillTemplate", () => {
 });
 
 describe("scaffoldFiles", () => {
-  const subsets = Array.from({ length: 15 }, (_, i) => exampleNames.filter((_, bit) => (i + 1) & (1 << bit)));
+  // Every subset but hook alone (a provider serves tools: init refuses it).
+  const subsets = Array.from({ length: 2 ** exampleNames.length - 1 }, (_, i) => exampleNames.filter((_, bit) => (i + 1) & (1 << bit))).filter((subset) =>
+    subset.some((e) => e !== "hook"),
+  );
   for (const examples of subsets) {
     it(`--examples ${examples.join(",")}: every placeholder filled, only the chosen tools`, () => {
       const directory = '/tmp/a "quoted" dir';
@@ -86,7 +89,7 @@ describe("scaffoldFiles", () => {
       const handlers = files.get("src/handlers.ts") ?? "";
       assert.match(proto, /service MyNotesService \{/);
       assert.match(handlers, /export const handlers: MyNotesHandlers = \{/);
-      for (const example of exampleNames) {
+      for (const example of toolExampleNames) {
         const [rpc, handler] = rpcOf[example];
         const chosen = examples.includes(example);
         assert.equal(proto.includes(`rpc ${rpc}(`), chosen, `${example}: rpc`);
@@ -96,6 +99,14 @@ describe("scaffoldFiles", () => {
       const notes = examples.includes("data_source") || examples.includes("resource");
       assert.equal(handlers.match(/const notes = /g)?.length ?? 0, notes ? 1 : 0, "the notes map, once");
       assert.equal(handlers.includes("node:readline/promises"), examples.includes("interactive"));
+      const hook = examples.includes("hook");
+      assert.equal(proto.includes("supported_hook_points: [HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL]"), hook, "hook: the advertised points");
+      assert.equal(handlers.includes("  hooks: {\n"), hook, "hook: the subscriptions");
+      assert.equal(handlers.includes("function isWithin("), hook, "hook: its declaration");
+      const test = files.get("test/provider.test.ts") ?? "";
+      assert.equal(test.includes('dispatchHook("plan-ready", "veto"'), hook, "hook: its test");
+      assert.equal(test.includes("import { HookDecision }"), hook, "hook: its test's import");
+      assert.equal((files.get("README.md") ?? "").includes("harness-tool hook dist/provider.mjs plan-ready"), hook, "hook: the README's call");
     });
   }
 

@@ -157,6 +157,26 @@ describe("harness-tool sync", () => {
     assert.equal(syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") }).changed, false);
   });
 
+  it("points at docs/hooks.md for the hooks a proto's supported_hook_points now asks for", () => {
+    const hooked = path.join(dir, "src/hooked.ts");
+    writeFileSync(
+      path.join(dir, "src/hooked_tool.ts"),
+      `import type { HookSubscriptionsFor, ToolContext } from "harness-tool";\nexport interface HookedConfig { root: string }\nexport interface HookedHandlers {\n  ping(input: Record<string, never>, ctx: ToolContext<HookedConfig>): Promise<{ pong: boolean }>;\n  readonly hooks: HookSubscriptionsFor<"plan-ready", HookedConfig>;\n}\n`,
+    );
+    writeFileSync(
+      hooked,
+      `import type { HookedHandlers } from "./hooked_tool.js";\n\nexport const handlers: HookedHandlers = {\n  async ping() {\n    return { pong: true };\n  },\n};\n`,
+    );
+    const report = syncHandlers(hooked, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
+    assert.deepEqual(report.objects[0]?.added, ["hooks"]);
+    assert.match(
+      readFileSync(hooked, "utf8"),
+      /^ {2}\/\/ harness-tool sync: add hooks, the subscriptions of supported_hook_points \(HookSubscriptionsFor<"plan-ready", HookedConfig>\): per point, observe, veto or transform \(docs\/hooks\.md\)$/m,
+    );
+    rmSync(hooked);
+    rmSync(path.join(dir, "src/hooked_tool.ts"));
+  });
+
   it("reports handlers whose tool is gone, keeps them, and exits 1 (the build fails until they go)", async () => {
     writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/ {2}\/\*\* Reads a file\. \*\/\n {2}readFile\(.*\n/, ""));
     const text = readFileSync(handlersPath, "utf8");

@@ -68,6 +68,15 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
         { tool: "read_file", arguments: { path: "/etc/hostname" }, ...inRoot, error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED" },
       ],
     },
+    guard: {
+      producer: "guard",
+      tools: ["check_path"],
+      config: { root: world.root },
+      invokes: [
+        { tool: "check_path", arguments: { path: "notes/a.txt" }, result: { inside: true, resolved: `${world.root}/notes/a.txt` } },
+        { tool: "check_path", arguments: { path: "../elsewhere" }, result: { inside: false } },
+      ],
+    },
     search: {
       producer: "search",
       tools: ["glob", "grep"],

@@ -9,7 +9,7 @@ import { GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness
 import { launch, type LaunchedProvider } from "harness-tool/testing";
 import packageJson from "../package.json" with { type: "json" };
 import { handlers } from "../src/handlers.js";
-
+{{testImports}}
 const entry = fileURLToPath(new URL("../provider.mjs", import.meta.url));
 const callContext = { sessionId: "test-session", turnId: "1", workingDirectory: process.cwd() };
 
@@ -26,8 +26,10 @@ describe("the {{name}} provider", () => {
 
   it("serves a tool for every handler, and a handler for every tool", async () => {
     const schema = await provider.getSchema();
-    // Handlers are the tools' names in lowerCamelCase: read_note -> readNote.
-    const handlerTools = Object.keys(handlers).map((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    // Handlers are the tools' names in lowerCamelCase: read_note -> readNote (`hooks` holds the hook subscriptions).
+    const handlerTools = Object.keys(handlers)
+      .filter((key) => key !== "hooks")
+      .map((key) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
     assert.ok(schema.tools.length > 0);
     assert.deepEqual(schema.tools.map((t) => t.name).sort(), handlerTools.sort());
   });

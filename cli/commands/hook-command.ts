@@ -1,0 +1,229 @@
+/**
+ * `harness-tool hook <provider> <point> --mode M --payload f.json`: configures the provider, fires
+ * one hook point at it as the kernel's dispatcher would (HookSubscriberService.DispatchHook) and
+ * shows the answer, with what the kernel makes of it. Exit codes: 0 an answer of the mode's shape,
+ * 1 an error or an answer the kernel rejects as INVALID_RESPONSE, 2 a usage or launch problem,
+ * 130 cancelled with Ctrl-C.
+ */
+import { create, equals, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
+import {
+  DispatchHookRequestSchema,
+  DispatchHookResponseSchema,
+  HookDecision,
+  HookErrorCategory,
+  HookPayloadSchema,
+  type DispatchHookRequest,
+  type DispatchHookResponse,
+  type HookPayload,
+} from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
+import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import { HookDispatchError, hookPayloadSchemas, type LaunchedProvider } from "harness-tool/testing";
+import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
+import { checkHookResponse } from "../check/hook-response-shape.js";
+import { defineCommand } from "./command-definition.js";
+import { readJsonObjectFile, withCtrlC } from "./command-options.js";
+import { configureProvider } from "./configure-provider.js";
+import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
+import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
+import { UsageError } from "../terminal/usage-error.js";
+import { nearestName } from "../terminal/fault-wording.js";
+
+/** Options of the hook command. */
+export interface HookOptions {
+  readonly point: HookPointName;
+  readonly mode: HookModeName;
+  /** The point's payload (HookPayload's variant), parsed from --payload. */
+  readonly payload: HookPayload;
+  readonly subscriptionId?: string;
+  /** A JSON file holding the Configure struct. */
+  readonly configFile?: string;
+  /** The deadline the kernel would set on the call (default_hook_timeout_ms). */
+  readonly timeoutMs: number;
+  readonly json: boolean;
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+  /** Aborted on Ctrl-C: cancels the call as the kernel does when the turn is aborted. */
+  readonly interrupt: AbortSignal;
+}
+
+/** The point named on the command line; a usage error listing the names otherwise. */
+export function parseHookPoint(text: string): HookPointName {
+  if (!(hookPointNames as readonly string[]).includes(text)) {
+    const near = nearestName(text, hookPointNames);
+    throw new UsageError(`no hook point ${JSON.stringify(text)}${near ? `; did you mean ${near}?` : ""}`, { seeHelp: true });
+  }
+  return text as HookPointName;
+}
+
+/** --mode's value; a usage error listing the modes otherwise. */
+export function parseHookMode(text: string): HookModeName {
+  if (!Object.hasOwn(hookModeTable, text)) throw new UsageError(`--mode ${JSON.stringify(text)}: choose observe, transform or veto`);
+  return text as HookModeName;
+}
+
+/** The file's JSON as `point`'s payload message (protobuf JSON, e.g. PlanReadyPayload); a usage error saying what is wrong. */
+export function readHookPayload(file: string, point: HookPointName): HookPayload {
+  const json = readJsonObjectFile(file, "--payload");
+  const schema = hookPayloadSchemas[point];
+  try {
+    const value = fromJson(schema, json);
+    return create(HookPayloadSchema, { payload: { case: hookPointTable[point].variant, value } } as never);
+  } catch (e) {
+    const reason = (e as Error).message.replace(/^cannot decode message \S+ from JSON: /, "");
+    throw new UsageError(`--payload ${file} is not a ${schema.name} (protobuf JSON): ${reason}`);
+  }
+}
+
+/** What the kernel does with a failed call, by mode (hook-dispatch.md: Subscriber error handling). */
+const kernelOnError: { readonly [M in HookModeName]: string } = {
+  observe: "the kernel logs it and the chain continues",
+  transform: "the kernel stops the chain and raises hook_error",
+  veto: "the kernel fails closed: deny",
+};
+
+/** "allow", "deny", or what the verdict is instead (which the kernel rejects). */
+function verdictName(decision: HookDecision): string {
+  if (decision === HookDecision.ALLOW) return "allow";
+  if (decision === HookDecision.DENY) return "deny";
+  return HookDecision[decision]?.toLowerCase() ?? `decision ${decision}`;
+}
+
+/** The answer for a person: the outcome, and for a transform the payload it returned. */
+function showResponse(response: DispatchHookResponse, request: HookPayload, out: NodeJS.WritableStream): void {
+  switch (response.outcome.case) {
+    case "observe":
+      out.write("observe: acknowledged\n");
+      break;
+    case "veto":
+      out.write(`veto: ${verdictName(response.outcome.value.decision)}\n`);
+      break;
+    case "transform": {
+      const returned = response.outcome.value.payload;
+      const same = returned !== undefined && equals(HookPayloadSchema, returned, request);
+      out.write(`transform: ${same ? "the payload unchanged" : "the payload changed"}\n`);
+      if (returned) out.write(`${JSON.stringify(Object.values(toJson(HookPayloadSchema, returned) as JsonObject)[0] ?? {}, null, 2)}\n`);
+      break;
+    }
+    default:
+      out.write("no outcome\n");
+  }
+}
+
+/** How a failed call reads: the gRPC status, the HookError's category, what to do about a refusal, and what the kernel does. */
+function failureLine(e: HookDispatchError, mode: HookModeName): string {
+  const category = e.hookError ? `, HookError ${HookErrorCategory[e.hookError.category] ?? e.hookError.category}` : "";
+  if (e.hookError?.category === HookErrorCategory.INVALID_RESPONSE) {
+    return `DispatchHook refused (gRPC status ${e.code}${category}): ${e.details} (fire what it subscribes to, or declare this); ${kernelOnError[mode]}`;
+  }
+  return `DispatchHook failed (gRPC status ${e.code}${category}): ${e.details}; ${kernelOnError[mode]}`;
+}
+
+/**
+ * The KernelCallbackService.Log calls the provider made from `first` on (a handler's `ctx.log` and
+ * `ctx.kernel.log`: an observer's whole effect), one line each, as the kernel's log would hold them.
+ */
+function printKernelLogs(launched: LaunchedProvider, first: number, err: NodeJS.WritableStream): void {
+  for (const request of launched.kernel.calls.log.slice(first)) {
+    const entry = request.entry;
+    if (!entry) continue;
+    const fields = entry.fields && Object.keys(entry.fields).length > 0 ? ` ${JSON.stringify(entry.fields)}` : "";
+    err.write(`kernel log [${LogLevel[entry.level]?.toLowerCase() ?? entry.level}]: ${entry.message}${fields}\n`);
+  }
+}
+
+/** Runs the command; resolves to the exit code. */
+export async function hookCommand(provider: ProviderCommand, options: HookOptions): Promise<number> {
+  const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
+  const launched = await launchProvider(provider);
+  // Log calls from here on are the hook's (Configure's own are not shown).
+  let firstLog = Number.POSITIVE_INFINITY;
+  try {
+    await configureProvider(launched, config, { configFile: options.configFile });
+    firstLog = launched.kernel.calls.log.length;
+    const schema = await launched.getSchema({ timeoutMs: 10_000 });
+    if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
+      options.err.write(`note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it\n`);
+    }
+    const request: DispatchHookRequest = create(DispatchHookRequestSchema, {
+      payload: options.payload,
+      mode: hookModeTable[options.mode],
+      ...(options.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
+    });
+    let response: DispatchHookResponse;
+    try {
+      response = await launched.dispatchHookRequest(request, { timeoutMs: options.timeoutMs, signal: options.interrupt });
+    } catch (e) {
+      if (!(e instanceof HookDispatchError)) throw e;
+      if (options.interrupt.aborted) {
+        options.err.write("cancelled\n");
+        return 130;
+      }
+      const exit = await providerExitReport(launched);
+      options.err.write(exit ? `DispatchHook failed: ${exit}\n` : `${failureLine(e, options.mode)}\n`);
+      return 1;
+    }
+    if (options.json) options.out.write(`${JSON.stringify(toJson(DispatchHookResponseSchema, response))}\n`);
+    else showResponse(response, options.payload, options.out);
+    const problems = checkHookResponse(request, response);
+    if (problems.length === 0) return 0;
+    options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
+    return 1;
+  } finally {
+    // After Shutdown, so a line a handler logged without awaiting it has had until then to arrive.
+    await launched.kill();
+    printKernelLogs(launched, firstLog, options.err);
+  }
+}
+
+/** The command line of `harness-tool hook`. */
+export const hookCommandDefinition = defineCommand({
+  name: "hook",
+  summary: "configure a provider, fire one hook point at it and show the answer",
+  description: [
+    "Starts the provider as the kernel does, sends Configure (the --config file, or {}), then one DispatchHook: the point's payload from --payload (protobuf JSON of the point's message, e.g. PlanReadyPayload for plan-ready) in the mode --mode names. Prints the answer (acknowledged, allow or deny, or the transformed payload) and says when the kernel would reject it as INVALID_RESPONSE or what it does with an error; on stderr, the lines the handler logged through the kernel (KernelCallbackService.Log).",
+    `The points: ${hookPointNames.join(", ")}. Exit codes: 0 an answer of the mode's shape, 1 an error or an answer the kernel rejects, 2 a usage or launch problem or a config the provider refused, 130 cancelled with Ctrl-C.`,
+  ].join("\n\n"),
+  positionals: [{ name: "provider" }, { name: "point" }],
+  flags: {
+    mode: { type: "string", value: "observe|transform|veto", required: true, description: "the mode of the subscription (agent.hcl's hook{} block)" },
+    payload: {
+      type: "string",
+      value: "file.json",
+      required: true,
+      description: 'the point\'s payload as protobuf JSON, e.g. {"plan": {"items": []}} for plan-ready',
+    },
+    config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
+    subscription: { type: "string", value: "id", description: "DispatchHookRequest.subscription_id, for a provider with two hook{} blocks at one point" },
+    timeout: { type: "string", value: "ms", default: "10000", description: "the call's deadline, as the kernel's default_hook_timeout_ms" },
+    json: { type: "boolean", description: "print the DispatchHookResponse as JSON instead" },
+  },
+  providerArgs: true,
+  examples: [
+    "harness-tool hook dist/provider.mjs plan-ready --mode veto --payload plan.json",
+    "harness-tool hook . plan-ready --mode veto --payload plan.json --config c.json",
+    "harness-tool hook . pre-model-call --mode transform --payload call.json --json",
+  ],
+  run: async ({ values, positionals, providerArgs }, { out, err }) => {
+    const [target, pointText] = positionals as [string, string];
+    const point = parseHookPoint(pointText);
+    const mode = parseHookMode(values.mode);
+    const timeoutMs = Number(values.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+      throw new UsageError(`--timeout ${values.timeout}: give the deadline in milliseconds, e.g. --timeout 5000`);
+    const payload = readHookPayload(values.payload, point);
+    return withCtrlC((interrupt) =>
+      hookCommand(providerTarget(target, providerArgs), {
+        point,
+        mode,
+        payload,
+        ...(values.subscription === undefined ? {} : { subscriptionId: values.subscription }),
+        ...(values.config ? { configFile: values.config } : {}),
+        timeoutMs,
+        json: values.json,
+        out,
+        err,
+        interrupt,
+      }),
+    );
+  },
+});
