@@ -205,6 +205,8 @@ export const hookCommandDefinition = defineCommand({
   ],
   run: async ({ values, positionals, providerArgs }, { out, err }) => {
     const [target, pointText] = positionals as [string, string];
+    // The provider first, as every command reads it (cli/provider/), then the point.
+    const provider = providerTarget(target, providerArgs);
     const point = parseHookPoint(pointText);
     const mode = parseHookMode(values.mode);
     const timeoutMs = Number(values.timeout);
@@ -212,7 +214,7 @@ export const hookCommandDefinition = defineCommand({
       throw new UsageError(`--timeout ${values.timeout}: give the deadline in milliseconds, e.g. --timeout 5000`);
     const payload = readHookPayload(values.payload, point);
     return withCtrlC((interrupt) =>
-      hookCommand(providerTarget(target, providerArgs), {
+      hookCommand(provider, {
         point,
         mode,
         payload,

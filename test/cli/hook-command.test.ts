@@ -146,7 +146,8 @@ describe("harness-tool hook", () => {
   });
 
   it("refuses a payload that is not the point's message, naming it, before launching anything", async () => {
-    const run = await cli(["hook", "/nonexistent/provider", "plan-ready", "--mode", "veto", "--payload", file("wrong.json", { plan: { turn: "1" } })]);
+    // /bin/false would fail the handshake: the payload is refused before it is ever started.
+    const run = await cli(["hook", "/bin/false", "plan-ready", "--mode", "veto", "--payload", file("wrong.json", { plan: { turn: "1" } })]);
     assert.equal(run.code, 2);
     assert.match(run.err, /^harness-tool hook: --payload \S+wrong\.json is not a PlanReadyPayload \(protobuf JSON\): .*"turn".*\n$/);
   });
