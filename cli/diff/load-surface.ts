@@ -121,14 +121,27 @@ function servingMain(out: string, label: string): string {
   if (more.length > 0)
     throw new UsageError(`${label}: the protos declare ${factories.length} providers (${factories.map((f) => f.name).join(", ")}); diff compares one`);
   const specifier = `./${path.relative(out, only.file).split(path.sep).join("/").replace(/\.ts$/, ".js")}`;
-  // GetSchema never calls a handler: each one says so if it ever were.
+  // GetSchema never calls a handler: each one says so if it ever were. The hooks are a table, one
+  // observer per point the proto claims, since the factory checks them against supported_hook_points.
+  const hooks = Object.fromEntries(claimedHookPoints(readFileSync(only.file, "utf8")).map((point) => [point, { observe: "unanswered" }]));
   return [
     'import { serve } from "harness-tool";',
     `import { ${only.name} } from ${JSON.stringify(specifier)};`,
-    'const handlers = new Proxy({}, { get: () => () => { throw new Error("harness-tool diff serves the schema only"); } });',
+    'const unanswered = () => { throw new Error("harness-tool diff serves the schema only"); };',
+    `const hooks = ${JSON.stringify(hooks).replaceAll('"unanswered"', "unanswered")};`,
+    'const handlers = new Proxy({}, { get: (_, key) => (key === "hooks" ? hooks : unanswered) });',
     `await serve(${only.name}(handlers as never));`,
     "",
   ].join("\n");
+}
+
+/**
+ * The hook point names a generated factory's handlers must subscribe to (its proto's
+ * supported_hook_points), read from the generated TypeScript: `HookSubscriptionsFor<"a" | "b", …>`.
+ */
+export function claimedHookPoints(generated: string): string[] {
+  const union = /HookSubscriptionsFor\s*<([^,>]*),/.exec(generated)?.[1] ?? "";
+  return [...union.matchAll(/"([a-z-]+)"/g)].map((m) => m[1] as string);
 }
 
 /** The protos of commit `ref` of the repository around `cwd`, as a buf workspace in a temp folder. */

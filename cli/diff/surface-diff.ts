@@ -3,13 +3,16 @@
  * from the side of whoever depends on it: the model that calls a tool (its input schema), the code
  * that reads a result (its output schema), the kernel that gates calls on the declared facts (kind,
  * risk, concurrency, idempotent, terminates_turn) and the operator whose agent.hcl block is
- * decoded against the ConfigSchema. Each change has a stable id (`<class>:<subject>`) that
+ * decoded against the ConfigSchema, whose hook{} blocks are validated against the advertised hook
+ * points. Each change has a stable id (`<class>:<subject>`) that
  * `harness-tool diff --allow` names to accept it.
  */
+import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import { AttrType, type ConfigAttribute } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
 import { type Schema, SchemaType } from "harness-tool/generated/pluggableharness/schema/v1/schema_pb.js";
 import type { GetSchemaResponse, ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { protocolNames } from "harness-tool/schema";
+import { hookPointNameOf } from "../terminal/hook-names.js";
 import {
   concurrencyText as concurrencyPhrase,
   kindName as surfaceKindName,
@@ -80,6 +83,10 @@ export const changeClasses = {
   "config-type-changed": "breaking",
   "config-sensitive-set": "breaking",
   "config-sensitive-cleared": "risk",
+  // The kernel checks an agent.hcl hook{} block against supported_hook_points at config load: a
+  // point gone fails the operators who subscribed to it; a new one subscribes nobody by itself.
+  "hook-point-added": "compatible",
+  "hook-point-removed": "breaking",
 } as const satisfies Record<string, ChangeSeverity>;
 
 /** A class of change, e.g. "risk-raised". */
@@ -89,7 +96,7 @@ function change(cls: ChangeClass, subject: string, detail: string): SurfaceChang
   return { id: `${cls}:${subject}`, class: cls, subject, severity: changeClasses[cls], detail };
 }
 
-/** The changes from `before` to `after`: tools in name order, then config; stable for snapshots. */
+/** The changes from `before` to `after`: tools in name order, then config, then hook points; stable for snapshots. */
 export function diffSurfaces(before: GetSchemaResponse, after: GetSchemaResponse): SurfaceChange[] {
   const changes: SurfaceChange[] = [];
   const oldTools = new Map(before.tools.map((t) => [t.name, t]));
@@ -102,6 +109,7 @@ export function diffSurfaces(before: GetSchemaResponse, after: GetSchemaResponse
     else changes.push(...diffTool(was, now));
   }
   changes.push(...diffConfig(before.configSchema?.attributes ?? [], after.configSchema?.attributes ?? [], "config"));
+  changes.push(...diffHookPoints(before.supportedHookPoints, after.supportedHookPoints));
   return changes;
 }
 
@@ -233,6 +241,17 @@ function diffConfig(was: readonly ConfigAttribute[], now: readonly ConfigAttribu
     if (a.sensitive !== b.sensitive)
       out.push(change(b.sensitive ? "config-sensitive-set" : "config-sensitive-cleared", subject, arrow(String(a.sensitive), String(b.sensitive))));
     out.push(...diffConfig(a.objectAttributes, b.objectAttributes, subject));
+  }
+  return out;
+}
+
+/** The advertised hook points, in wire order. Modes are agent.hcl's, not the surface's: not compared. */
+function diffHookPoints(was: readonly HookPoint[], now: readonly HookPoint[]): SurfaceChange[] {
+  const out: SurfaceChange[] = [];
+  for (const point of [...new Set([...was, ...now])].sort((a, b) => a - b)) {
+    const subject = `hooks.${hookPointNameOf(point)}`;
+    if (!was.includes(point)) out.push(change("hook-point-added", subject, "now advertised"));
+    else if (!now.includes(point)) out.push(change("hook-point-removed", subject, "no longer advertised"));
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { toJsonString } from "@bufbuild/protobuf";
 import { type GetSchemaResponse, GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { claimedHookPoints } from "../../cli/diff/load-surface.js";
 import { changeClasses, diffSurfaces } from "../../cli/diff/surface-diff.js";
 import { buildGetSchemaResponse } from "../../runtime/service/calls/get-schema-response.js";
 import { repoRoot, runBuf } from "../support/buf.js";
@@ -59,6 +60,8 @@ const expected: Record<string, readonly string[]> = {
   config_type_changed: ["config-type-changed:config.limit"],
   config_sensitive_set: ["config-sensitive-set:config.region"],
   config_sensitive_cleared: ["config-sensitive-cleared:config.token"],
+  hook_point_added: ["hook-point-added:hooks.post-tool-call"],
+  hook_point_removed: ["hook-point-removed:hooks.plan-ready"],
 };
 
 /** Each corpus package's surface, by package name ("before", "tool_added", ...). */
@@ -86,12 +89,16 @@ before(async () => {
   );
   const run = runBuf(["generate", "corpus", "--template", path.join(scratch, "buf.gen.yaml")], corpus);
   assert.equal(run.status, 0, run.stderr);
-  const unanswered = new Proxy({}, { get: () => () => assert.fail("GetSchema never calls a handler") });
+  const fail = () => assert.fail("GetSchema never calls a handler");
   for (const name of readdirSync(path.join(scratch, "diff"))) {
-    const module = (await import(pathToFileURL(path.join(scratch, "diff", name, "v1/corpus_tool.ts")).href)) as {
+    const file = path.join(scratch, "diff", name, "v1/corpus_tool.ts");
+    const module = (await import(pathToFileURL(file).href)) as {
       createCorpusProvider: (handlers: never) => Parameters<typeof buildGetSchemaResponse>[0];
     };
-    surfaces.set(name, buildGetSchemaResponse(module.createCorpusProvider(unanswered as never)));
+    // The factory checks its hooks against the proto's supported_hook_points, as diff's main serves them.
+    const hooks = Object.fromEntries(claimedHookPoints(readFileSync(file, "utf8")).map((point) => [point, { observe: fail }]));
+    const handlers = new Proxy({}, { get: (_, key) => (key === "hooks" ? hooks : fail) });
+    surfaces.set(name, buildGetSchemaResponse(module.createCorpusProvider(handlers as never)));
   }
 });
 after(() => rmSync(scratch, { recursive: true, force: true }));
