@@ -111,7 +111,7 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     templates: [],
     provider: ["terminal"],
     check: ["provider", "terminal"],
-    inspect: ["provider", "terminal"],
+    inspect: ["provider", "check", "terminal"],
     "kernel-config": [],
     diff: ["provider", "terminal"],
     release: ["provider", "terminal"],

@@ -5,20 +5,19 @@
  * 1 an error or an answer the kernel rejects as INVALID_RESPONSE, 2 a usage or launch problem,
  * 130 cancelled with Ctrl-C.
  */
-import { create, equals, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
+import { create, equals, toJson } from "@bufbuild/protobuf";
 import {
   DispatchHookRequestSchema,
   DispatchHookResponseSchema,
-  HookDecision,
-  HookErrorCategory,
   HookPayloadSchema,
   type DispatchHookRequest,
   type DispatchHookResponse,
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { HookDispatchError, hookPayloadSchemas, type LaunchedProvider } from "harness-tool/testing";
+import { HookDispatchError, type LaunchedProvider } from "harness-tool/testing";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
+import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../check/hook-payload-json.js";
 import { checkHookResponse } from "../check/hook-response-shape.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, withCtrlC } from "./command-options.js";
@@ -27,6 +26,7 @@ import { launchProvider, providerExitReport } from "../provider/launch-provider.
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { nearestName } from "../terminal/fault-wording.js";
+import { hookFailureLine, kernelOnHookError, verdictName } from "../terminal/hook-answer-wording.js";
 
 /** Options of the hook command. */
 export interface HookOptions {
@@ -64,28 +64,12 @@ export function parseHookMode(text: string): HookModeName {
 /** The file's JSON as `point`'s payload message (protobuf JSON, e.g. PlanReadyPayload); a usage error saying what is wrong. */
 export function readHookPayload(file: string, point: HookPointName): HookPayload {
   const json = readJsonObjectFile(file, "--payload");
-  const schema = hookPayloadSchemas[point];
   try {
-    const value = fromJson(schema, json);
-    return create(HookPayloadSchema, { payload: { case: hookPointTable[point].variant, value } } as never);
+    return hookPayloadFromJson(point, json);
   } catch (e) {
-    const reason = (e as Error).message.replace(/^cannot decode message \S+ from JSON: /, "");
-    throw new UsageError(`--payload ${file} is not a ${schema.name} (protobuf JSON): ${reason}`);
+    if (e instanceof HookPayloadJsonError) throw new UsageError(`--payload ${file} is ${e.message}`);
+    throw e;
   }
-}
-
-/** What the kernel does with a failed call, by mode (hook-dispatch.md: Subscriber error handling). */
-const kernelOnError: { readonly [M in HookModeName]: string } = {
-  observe: "the kernel logs it and the chain continues",
-  transform: "the kernel stops the chain and raises hook_error",
-  veto: "the kernel fails closed: deny",
-};
-
-/** "allow", "deny", or what the verdict is instead (which the kernel rejects). */
-function verdictName(decision: HookDecision): string {
-  if (decision === HookDecision.ALLOW) return "allow";
-  if (decision === HookDecision.DENY) return "deny";
-  return HookDecision[decision]?.toLowerCase() ?? `decision ${decision}`;
 }
 
 /** The answer for a person: the outcome, and for a transform the payload it returned. */
@@ -101,21 +85,12 @@ function showResponse(response: DispatchHookResponse, request: HookPayload, out:
       const returned = response.outcome.value.payload;
       const same = returned !== undefined && equals(HookPayloadSchema, returned, request);
       out.write(`transform: ${same ? "the payload unchanged" : "the payload changed"}\n`);
-      if (returned) out.write(`${JSON.stringify(Object.values(toJson(HookPayloadSchema, returned) as JsonObject)[0] ?? {}, null, 2)}\n`);
+      if (returned) out.write(`${JSON.stringify(hookPayloadJson(returned), null, 2)}\n`);
       break;
     }
     default:
       out.write("no outcome\n");
   }
-}
-
-/** How a failed call reads: the gRPC status, the HookError's category, what to do about a refusal, and what the kernel does. */
-function failureLine(e: HookDispatchError, mode: HookModeName): string {
-  const category = e.hookError ? `, HookError ${HookErrorCategory[e.hookError.category] ?? e.hookError.category}` : "";
-  if (e.hookError?.category === HookErrorCategory.INVALID_RESPONSE) {
-    return `DispatchHook refused (gRPC status ${e.code}${category}): ${e.details} (fire what it subscribes to, or declare this); ${kernelOnError[mode]}`;
-  }
-  return `DispatchHook failed (gRPC status ${e.code}${category}): ${e.details}; ${kernelOnError[mode]}`;
 }
 
 /**
@@ -159,14 +134,14 @@ export async function hookCommand(provider: ProviderCommand, options: HookOption
         return 130;
       }
       const exit = await providerExitReport(launched);
-      options.err.write(exit ? `DispatchHook failed: ${exit}\n` : `${failureLine(e, options.mode)}\n`);
+      options.err.write(exit ? `DispatchHook failed: ${exit}\n` : `${hookFailureLine(e, options.mode)}\n`);
       return 1;
     }
     if (options.json) options.out.write(`${JSON.stringify(toJson(DispatchHookResponseSchema, response))}\n`);
     else showResponse(response, options.payload, options.out);
     const problems = checkHookResponse(request, response);
     if (problems.length === 0) return 0;
-    options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
+    options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
     return 1;
   } finally {
     // After Shutdown, so a line a handler logged without awaiting it has had until then to arrive.

@@ -156,6 +156,87 @@ export interface CallView {
   readonly end?: CallEndView;
 }
 
+/** A subscription mode, as agent.hcl's hook{} block names it. */
+export type HookModeView = "observe" | "transform" | "veto";
+
+/**
+ * A hook point the Hooks panel can fire: all eight are listed once the provider advertises one, so
+ * a point it does not advertise can be fired too and its refusal seen.
+ */
+export interface HookPointView {
+  /** The agent.hcl name: "plan-ready". */
+  readonly name: string;
+  /** In GetSchema's supported_hook_points. */
+  readonly advertised: boolean;
+  /** The point's payload message: "PlanReadyPayload". */
+  readonly payloadType: string;
+  /** The payload fields a transform may change at this point (none at most). */
+  readonly mutable: readonly string[];
+  /** The sample payload `harness-tool check` fires, as protobuf JSON of `payloadType`. */
+  readonly sample: Json;
+}
+
+/** A KernelCallbackService.Log line a hook handler wrote. */
+export interface HookLogView {
+  /** "info", "warn", ... */
+  readonly level: string;
+  readonly logger: string;
+  readonly message: string;
+  readonly fields: { readonly [key: string]: Json };
+}
+
+/** What a hook call answered, as the runtime built it (DispatchHookResponse's outcome). */
+export type HookOutcomeView =
+  | { readonly outcome: "observe" }
+  /** "allow", "deny", or what else it decided (which the kernel rejects). */
+  | { readonly outcome: "veto"; readonly decision: string }
+  /** The payload returned, as protobuf JSON of the point's message; `unchanged` when it equals the one sent (identity). */
+  | { readonly outcome: "transform"; readonly payload: Json; readonly unchanged: boolean }
+  | { readonly outcome: "none" };
+
+/** How a hook call ended: an answer, or the gRPC failure with its HookError. */
+export type HookAnswerView =
+  | ({
+      readonly ok: true;
+      /** The DispatchHookResponse as protobuf JSON. */
+      readonly response: Json;
+      /** The response rules the answer breaks: what the kernel rejects as INVALID_RESPONSE (none for a good answer). */
+      readonly problems: readonly string[];
+      /** When there are problems: what the kernel then does, by mode. */
+      readonly kernel?: string;
+    } & HookOutcomeView)
+  | {
+      readonly ok: false;
+      /** The gRPC status code name: "INVALID_ARGUMENT", "INTERNAL", "CANCELLED", ... */
+      readonly status: string;
+      /** The HookError's category ("INVALID_RESPONSE", "VETO_FAILED", ...) when the status carried one. */
+      readonly category?: string;
+      readonly message: string;
+      /** A point or mode the provider does not subscribe to: refused with INVALID_RESPONSE. */
+      readonly refused: boolean;
+      readonly cancelled: boolean;
+      /** The failure as `harness-tool hook` prints it, with what the kernel does. */
+      readonly line: string;
+    };
+
+/** One DispatchHook the page fired, in the history beside the tool calls. */
+export interface HookCallView {
+  readonly id: string;
+  readonly point: string;
+  readonly mode: HookModeView;
+  /** The payload sent, as protobuf JSON of the point's message. */
+  readonly payload: Json;
+  readonly subscriptionId?: string;
+  readonly timeoutMs: number;
+  /** Whether the provider advertised the point when it was fired. */
+  readonly advertised: boolean;
+  readonly startedAt: number;
+  /** The Log lines the handler wrote through the kernel, as they arrive (some after the answer). */
+  readonly logs: readonly HookLogView[];
+  readonly answer?: HookAnswerView;
+  readonly durationMs?: number;
+}
+
 /** Everything the page needs to draw itself, sent once on load and after reconnecting. */
 export interface InspectorSnapshot {
   readonly identity: IdentityView;
@@ -163,6 +244,10 @@ export interface InspectorSnapshot {
   readonly configAttributes: readonly ConfigAttributeView[];
   readonly configState: ConfigStateView;
   readonly calls: readonly CallView[];
+  /** Every point, when the provider advertises at least one hook point; empty otherwise (no Hooks panel). */
+  readonly hookPoints: readonly HookPointView[];
+  /** The hook calls fired from the page. */
+  readonly hooks: readonly HookCallView[];
   readonly logs: readonly LogLineView[];
   readonly callbacks: readonly CallbackView[];
   readonly replies: CannedRepliesView;
@@ -187,6 +272,8 @@ export type StreamMessage =
   | { readonly kind: "call-start"; readonly call: CallView }
   | { readonly kind: "call-event"; readonly id: string; readonly event: CallEventView }
   | { readonly kind: "call-end"; readonly id: string; readonly end: CallEndView }
+  /** A hook call as it now stands: when fired, for each Log line, and answered. */
+  | { readonly kind: "hook"; readonly hook: HookCallView }
   | { readonly kind: "log"; readonly line: LogLineView }
   | { readonly kind: "callback"; readonly callback: CallbackView }
   | { readonly kind: "config"; readonly state: ConfigStateView }
@@ -199,6 +286,16 @@ export interface InvokeRequestBody {
   readonly tool: string;
   readonly args: Json;
   readonly workingDirectory?: string;
+}
+
+/** A request body of POST /api/hook: `payload` is protobuf JSON of the point's message. */
+export interface HookRequestBody {
+  readonly point: string;
+  readonly mode: string;
+  readonly payload: Json;
+  readonly subscriptionId?: string;
+  /** The call's deadline (the kernel's default_hook_timeout_ms); default 10000. */
+  readonly timeoutMs?: number;
 }
 
 /**
