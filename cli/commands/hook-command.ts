@@ -141,7 +141,9 @@ export async function hookCommand(provider: ProviderCommand, options: HookOption
     else showResponse(response, options.payload, options.out);
     const problems = checkHookResponse(request, response);
     if (problems.length === 0) return 0;
-    options.err.write(`the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`);
+    options.err.write(
+      `the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`,
+    );
     return 1;
   } finally {
     // After Shutdown, so a line a handler logged without awaiting it has had until then to arrive.

@@ -127,6 +127,8 @@ export async function startInspectServer(session: InspectSession, options: Inspe
       }
       case "POST /api/invoke":
         return sendJson(res, 200, session.invoke((await readJson(req)) as never));
+      case "POST /api/hook":
+        return sendJson(res, 200, session.hook((await readJson(req)) as never));
       case "POST /api/cancel": {
         const body = await readJson(req);
         session.cancel(String(body["id"] ?? ""));

@@ -21,7 +21,10 @@ import {
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { jsonSchemaFromWire, toolSchemaFlagValues, validateValue, type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
-import { ProviderCallError, type InvokeCall, type LaunchedProvider, type LaunchOptions } from "harness-tool/testing";
+import { HookDispatchError, ProviderCallError, type InvokeCall, type LaunchedProvider, type LaunchOptions } from "harness-tool/testing";
+import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import type { DispatchHookRequest } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
+import type { HookModeName } from "harness-tool";
 import { launchProvider } from "../provider/launch-provider.js";
 import type { ProviderCommand } from "../provider/provider-target.js";
 import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
@@ -34,6 +37,10 @@ import type {
   ConfigStateView,
   ConfigureAnswer,
   ConfigureRequestBody,
+  HookCallView,
+  HookLogView,
+  HookPointView,
+  HookRequestBody,
   IdentityView,
   InspectorSnapshot,
   InvokeRequestBody,
@@ -45,6 +52,7 @@ import type {
   ToolView,
   TreeAnswer,
 } from "./page-protocol.js";
+import { hookAnswerView, hookFailureView, hookLogView, hookPointOfLogger, hookPointViews, hookRequestOf, HookRequestProblem } from "./hook-firing.js";
 import { OutputBatcher } from "./output-batcher.js";
 import { configAttributesFromWire, configAttributeViews, maskConfig, SecretKeeper, secretsSet } from "./secret-masking.js";
 
@@ -79,6 +87,10 @@ export const outputLimitBytes = 1024 * 1024;
 export const outputBatchMs = 25;
 /** Log lines and callbacks kept. */
 const recordLimit = 2000;
+/** Log lines kept per hook call. */
+const hookLogLimit = 200;
+/** A hook handler's Log line that arrives this long after its answer still belongs to it (an un-awaited `ctx.log`). */
+const hookLateLogMs = 2000;
 
 /** The kernel's answers until the page changes them. */
 export const defaultReplies: CannedRepliesView = {
@@ -97,6 +109,14 @@ interface RunningCall {
   rpc: InvokeCall | undefined;
   outputBytes: number;
   droppedBytes: number;
+}
+
+interface FiredHook {
+  readonly view: HookCallView & { logs: HookLogView[]; answer?: HookCallView["answer"]; durationMs?: number };
+  /** Aborts the RPC while it runs, as the kernel cancels a hook call. */
+  controller: AbortController | undefined;
+  /** performance.now() at its answer. */
+  endedAt?: number;
 }
 
 function statusName(code: number): string {
@@ -138,7 +158,12 @@ async function loadProvider(provider: ProviderCommand, launched: LaunchedProvide
     args: provider.args,
     pid: launched.pid,
   };
-  return { identity, tools: schema.tools, attributes: configAttributesFromWire(schema.configSchema?.attributes ?? []) };
+  return {
+    identity,
+    tools: schema.tools,
+    attributes: configAttributesFromWire(schema.configSchema?.attributes ?? []),
+    hookPoints: schema.supportedHookPoints as readonly HookPoint[],
+  };
 }
 
 function toolView(tool: ToolSchema, preview?: boolean): ToolView {
@@ -240,6 +265,8 @@ export class InspectSession {
   #tools: ToolView[];
   readonly #schemas = new Map<string, ToolSchema>();
   readonly #calls: RunningCall[] = [];
+  readonly #hooks: FiredHook[] = [];
+  #hookPoints: HookPointView[];
   readonly #logs: LogLineView[] = [];
   readonly #callbacks: CallbackView[] = [];
   readonly #started = performance.now();
@@ -280,6 +307,7 @@ export class InspectSession {
     this.#tools = [];
     this.#setTools(init.loaded.tools);
     this.#workingDirectory = init.workingDirectory;
+    this.#hookPoints = hookPointViews(init.loaded.hookPoints, init.workingDirectory);
     this.#onProviderChange = init.onProviderChange;
     this.#poller = setInterval(() => this.#poll(), init.pollMs);
     this.#poller.unref();
@@ -332,6 +360,7 @@ export class InspectSession {
     this.#restarting = true;
     try {
       for (const call of this.#calls) call.rpc?.cancel();
+      for (const hook of this.#hooks) hook.controller?.abort();
       this.#poll();
       await this.#launched.kill();
       let launched: LaunchedProvider | undefined;
@@ -344,6 +373,7 @@ export class InspectSession {
         this.#identity = loaded.identity;
         this.#attributes = loaded.attributes;
         this.#setTools(loaded.tools);
+        this.#hookPoints = hookPointViews(loaded.hookPoints, this.#workingDirectory);
       } catch (error) {
         await launched?.kill();
         const message = this.redactText(`the restart failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -385,6 +415,8 @@ export class InspectSession {
       configAttributes: configAttributeViews(this.#attributes),
       configState: this.#configState,
       calls: this.#calls.map((c) => c.view),
+      hookPoints: this.#hookPoints,
+      hooks: this.#hooks.map((h) => h.view),
       logs: this.#logs,
       callbacks: this.#callbacks,
       replies: this.#replies,
@@ -457,11 +489,48 @@ export class InspectSession {
     return this.#keeper.json(running.view);
   }
 
-  /** Cancels a running call's RPC, as the kernel does. */
+  /** Cancels a running call's (or hook call's) RPC, as the kernel does. */
   cancel(id: string): void {
     const call = this.#calls.find((c) => c.view.id === id);
-    if (!call) throw new InspectRequestError(`no call ${JSON.stringify(id)}`);
-    call.rpc?.cancel();
+    const hook = this.#hooks.find((h) => h.view.id === id);
+    if (!call && !hook) throw new InspectRequestError(`no call ${JSON.stringify(id)}`);
+    call?.rpc?.cancel();
+    hook?.controller?.abort();
+  }
+
+  /**
+   * Fires one hook point at the provider as the kernel's dispatcher does (DispatchHook), in any mode
+   * at any point, declared or not (so the refusal can be seen); the answer and the handler's Log
+   * lines arrive on the stream.
+   */
+  hook(body: HookRequestBody): HookCallView {
+    let fired: ReturnType<typeof hookRequestOf>;
+    try {
+      fired = hookRequestOf(body);
+    } catch (error) {
+      if (error instanceof HookRequestProblem) throw new InspectRequestError(error.message);
+      throw error;
+    }
+    const { point, mode, request, timeoutMs } = fired;
+    const hook: FiredHook = {
+      view: {
+        id: `inspect-hook-${randomUUID()}`,
+        point,
+        mode,
+        payload: body.payload,
+        ...(request.subscriptionId ? { subscriptionId: request.subscriptionId } : {}),
+        timeoutMs,
+        advertised: this.#hookPoints.some((p) => p.name === point && p.advertised),
+        startedAt: Date.now(),
+        logs: [],
+      },
+      controller: new AbortController(),
+    };
+    this.#hooks.push(hook);
+    if (this.#hooks.length > historyLimit) this.#hooks.splice(0, this.#hooks.length - historyLimit);
+    this.#publish({ kind: "hook", hook: hook.view });
+    void this.#fire(hook, request, mode, timeoutMs);
+    return this.#keeper.json(hook.view);
   }
 
   /** Preview of a call: the RenderTree, or why not. */
@@ -577,8 +646,47 @@ export class InspectSession {
     this.#closed = true;
     clearInterval(this.#poller);
     for (const call of this.#calls) call.rpc?.cancel();
+    for (const hook of this.#hooks) hook.controller?.abort();
     await this.#launched.kill();
     this.#listeners.clear();
+  }
+
+  async #fire(hook: FiredHook, request: DispatchHookRequest, mode: HookModeName, timeoutMs: number): Promise<void> {
+    const started = performance.now();
+    const signal = (hook.controller as AbortController).signal;
+    let answer: HookCallView["answer"];
+    try {
+      const response = await this.#launched.dispatchHookRequest(request, { timeoutMs, signal });
+      answer = hookAnswerView(request, response, mode);
+    } catch (error) {
+      answer =
+        error instanceof HookDispatchError
+          ? hookFailureView(error, mode, statusName, signal.aborted)
+          : { ok: false, status: "UNKNOWN", message: error instanceof Error ? error.message : String(error), refused: false, cancelled: false, line: "" };
+    }
+    hook.controller = undefined;
+    // Lines the handler awaited have arrived by now: in the view before its answer.
+    this.#poll();
+    hook.endedAt = performance.now();
+    hook.view.answer = answer;
+    hook.view.durationMs = Math.round(hook.endedAt - started);
+    this.#publish({ kind: "hook", hook: hook.view });
+  }
+
+  /**
+   * The hook call a kernel Log line belongs to: by its logger (`<provider>.hook.<point>`, the
+   * runtime's), the latest call at that point, running or answered moments ago; a line of another
+   * logger only while one hook call and no tool call runs.
+   */
+  #hookOfLog(logger: string): FiredHook | undefined {
+    const point = hookPointOfLogger(logger);
+    const now = performance.now();
+    if (point) {
+      const latest = this.#hooks.findLast((h) => h.view.point === point);
+      return latest && (latest.endedAt === undefined || now - latest.endedAt <= hookLateLogMs) ? latest : undefined;
+    }
+    const running = this.#hooks.filter((h) => h.endedAt === undefined);
+    return running.length === 1 && !this.#calls.some((c) => c.rpc) ? running[0] : undefined;
   }
 
   #treeAnswer(tree: RenderTree | undefined, started: number): TreeAnswer {
@@ -729,7 +837,13 @@ export class InspectSession {
     const logs = this.#launched.kernel.calls.log;
     for (; this.#logCallbacksSeen < logs.length; this.#logCallbacksSeen++) {
       const request = logs[this.#logCallbacksSeen];
-      if (request) this.#record("log", toJson(LogRequestSchema, request) as Json);
+      if (!request) continue;
+      this.#record("log", toJson(LogRequestSchema, request) as Json);
+      const hook = this.#hookOfLog(request.entry?.logger ?? "");
+      if (hook && hook.view.logs.length < hookLogLimit) {
+        hook.view.logs.push(hookLogView(request));
+        this.#publish({ kind: "hook", hook: hook.view });
+      }
     }
   }
 

@@ -31,7 +31,10 @@ export function isHookRefusal(hookError: HookError | undefined): boolean {
 }
 
 /** A failed DispatchHook in one line: the gRPC status, the HookError's category, what to do about a refusal, and what the kernel does. */
-export function hookFailureLine(failure: { readonly code: number; readonly details: string; readonly hookError?: HookError | undefined }, mode: HookModeName): string {
+export function hookFailureLine(
+  failure: { readonly code: number; readonly details: string; readonly hookError?: HookError | undefined },
+  mode: HookModeName,
+): string {
   const category = failure.hookError ? `, HookError ${hookErrorCategoryName(failure.hookError.category)}` : "";
   if (isHookRefusal(failure.hookError)) {
     return `DispatchHook refused (gRPC status ${failure.code}${category}): ${failure.details} (fire what it subscribes to, or declare this); ${kernelOnHookError[mode]}`;

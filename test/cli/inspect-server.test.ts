@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { outputLimitBytes } from "../../cli/inspect/inspect-session.js";
-import type { StreamMessage } from "../../cli/inspect/page-protocol.js";
+import type { HookCallView, InspectorSnapshot, StreamMessage } from "../../cli/inspect/page-protocol.js";
 import { repoRoot } from "../support/buf.js";
 import { startInspector, type RunningInspector } from "../support/inspector-browser.js";
 
@@ -159,6 +159,8 @@ describe("inspect server", () => {
     const state = JSON.parse((await call(new URL("api/state", base))).body);
     assert.equal(state.calls.at(-1).end.status, "OK");
     assert.equal(state.identity.name, "streaming");
+    // No hook points advertised: no Hooks panel.
+    assert.deepEqual(state.hookPoints, []);
   });
 
   it("cancels a running call through the API: CANCELLED, no terminal event", async () => {
@@ -265,5 +267,142 @@ describe("inspect server", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.fail("the call on the restarted provider never ended");
+  });
+});
+
+describe("inspect server: the Hooks panel's API", () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let base: URL;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-hooks-"));
+    // Subscribes plan-ready (veto: deny a plan touching /etc; transform: identity), post-tool-call
+    // (observe) and pre-model-call (transform: "secret" → "[hidden]"); its veto logs "judged a plan".
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/hook-misbehaving-provider.ts"), { dir });
+    base = new URL(inspector.url);
+  });
+  after(async () => {
+    assert.equal(await inspector?.stop(), 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const plan = (paths: string[]) => ({ plan: { turnId: "1", items: paths.map((p, i) => ({ id: `i${i}`, toolName: "write_file", input: { path: p } })) } });
+
+  /** Fires a hook through the API and waits for its answer in the state. */
+  async function fire(body: object): Promise<HookCallView> {
+    const started = await call(new URL("api/hook", base), { method: "POST", body: JSON.stringify(body) });
+    assert.equal(started.status, 200, started.body);
+    const id = (JSON.parse(started.body) as HookCallView).id;
+    for (let i = 0; i < 200; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body) as InspectorSnapshot;
+      const hook = state.hooks.find((h) => h.id === id);
+      if (hook?.answer) return hook;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail(`the hook call ${id} never answered`);
+  }
+
+  it("offers every point with check's sample payload, saying which the provider advertises", async () => {
+    const state = JSON.parse((await call(new URL("api/state", base))).body) as InspectorSnapshot;
+    assert.deepEqual(
+      state.hookPoints.map((p) => [p.name, p.advertised]),
+      [
+        ["session-start", false],
+        ["pre-model-call", true],
+        ["post-model-response", false],
+        ["pre-tool-call", false],
+        ["plan-ready", true],
+        ["post-tool-call", true],
+        ["post-apply", false],
+        ["session-end", false],
+      ],
+    );
+    const planReady = state.hookPoints.find((p) => p.name === "plan-ready");
+    assert.equal(planReady?.payloadType, "PlanReadyPayload");
+    assert.deepEqual(state.hookPoints.find((p) => p.name === "pre-model-call")?.mutable, ["messages"]);
+    // check's sample (cli/check/hook-samples.ts), paths relative to the inspector's --cwd.
+    const sample = planReady?.sample as { plan: { items: { toolName: string; input: { path: string }; decision: string }[] } };
+    assert.equal(sample.plan.items[0]?.toolName, "write_file");
+    assert.equal(sample.plan.items[0]?.decision, "PLAN_DECISION_ALLOW");
+    const sessionStart = state.hookPoints.find((p) => p.name === "session-start")?.sample as { workingDirectory: string };
+    assert.equal(sessionStart.workingDirectory, dir);
+    assert.deepEqual(state.hooks, []);
+  });
+
+  it("fires a veto and shows the verdict with the Log lines the handler wrote, on the stream too", async () => {
+    const events = readEvents(new URL("events", base), (m) => m.some((x) => x.kind === "hook" && x.hook.answer !== undefined));
+    await events.first;
+    const denied = await fire({ point: "plan-ready", mode: "veto", payload: plan(["notes/a.txt", "/etc/passwd"]) });
+    assert.equal(denied.advertised, true);
+    assert.equal(denied.timeoutMs, 10_000);
+    assert.deepEqual(denied.answer && { ...denied.answer, response: undefined }, {
+      ok: true,
+      outcome: "veto",
+      decision: "deny",
+      problems: [],
+      response: undefined,
+    });
+    assert.deepEqual(denied.answer?.ok && denied.answer.response, { veto: { decision: "HOOK_DECISION_DENY" } });
+    assert.deepEqual(denied.logs, [{ level: "info", logger: "hook-misbehaving.hook.plan-ready", message: "judged a plan", fields: { items: 2 } }]);
+    const streamed = (await events.all).filter((m) => m.kind === "hook");
+    assert.equal(streamed[0]?.kind === "hook" && streamed[0].hook.answer, undefined, "the call is on the stream before its answer");
+    const allowed = await fire({ point: "plan-ready", mode: "veto", payload: plan(["notes/a.txt"]) });
+    assert.equal(allowed.answer?.ok && allowed.answer.outcome === "veto" && allowed.answer.decision, "allow");
+  });
+
+  it("shows a transform's payload and whether it is the identity, and an observer's acknowledgement", async () => {
+    const transformed = await fire({
+      point: "pre-model-call",
+      mode: "transform",
+      payload: { messages: [{ role: "ROLE_USER", content: [{ text: { text: "the secret is 42" } }] }], model: { provider: "anthropic", id: "claude" } },
+    });
+    assert.ok(transformed.answer?.ok && transformed.answer.outcome === "transform", JSON.stringify(transformed.answer));
+    assert.equal(transformed.answer.unchanged, false);
+    assert.deepEqual(transformed.answer.payload, {
+      messages: [{ role: "ROLE_USER", content: [{ text: { text: "the [hidden] is 42" } }] }],
+      model: { provider: "anthropic", id: "claude" },
+    });
+    const identity = await fire({ point: "plan-ready", mode: "transform", payload: plan(["notes/a.txt"]) });
+    assert.ok(identity.answer?.ok && identity.answer.outcome === "transform");
+    assert.equal(identity.answer.unchanged, true);
+    assert.deepEqual(identity.answer.payload, plan(["notes/a.txt"]));
+    const observed = await fire({ point: "post-tool-call", mode: "observe", payload: { call: { id: "c1", toolName: "ping" } }, subscriptionId: "audit" });
+    assert.equal(observed.answer?.ok && observed.answer.outcome, "observe");
+    assert.equal(observed.subscriptionId, "audit");
+    assert.deepEqual(
+      observed.logs.map((l) => [l.message, l.fields]),
+      [["tool call finished", { tool: "ping", subscription: "audit" }]],
+    );
+  });
+
+  it("fires an undeclared mode and an unadvertised point, showing the refusal as the CLI words it", async () => {
+    const refused = await fire({ point: "plan-ready", mode: "observe", payload: plan(["notes/a.txt"]) });
+    assert.ok(refused.answer && !refused.answer.ok, JSON.stringify(refused.answer));
+    assert.equal(refused.answer.status, "INVALID_ARGUMENT");
+    assert.equal(refused.answer.category, "INVALID_RESPONSE");
+    assert.equal(refused.answer.refused, true);
+    assert.match(
+      refused.answer.line,
+      /^DispatchHook refused \(gRPC status 3, HookError INVALID_RESPONSE\): .*plan-ready.*observe.* \(fire what it subscribes to, or declare this\); the kernel logs it and the chain continues$/,
+    );
+    const unadvertised = await fire({ point: "session-end", mode: "veto", payload: { sessionId: "s", status: "SESSION_STATUS_COMPLETED" } });
+    assert.equal(unadvertised.advertised, false);
+    assert.ok(unadvertised.answer && !unadvertised.answer.ok);
+    assert.equal(unadvertised.answer.category, "INVALID_RESPONSE");
+    assert.match(unadvertised.answer.line, /; the kernel fails closed: deny$/);
+  });
+
+  it("refuses what cannot be fired with a clear 400, before the provider sees it", async () => {
+    for (const [body, error] of [
+      [{ point: "plan-readdy", mode: "veto", payload: {} }, /point must be one of session-start, .*session-end, not "plan-readdy"/],
+      [{ point: "plan-ready", mode: "deny", payload: {} }, /mode must be observe, transform or veto/],
+      [{ point: "plan-ready", mode: "veto", payload: [] }, /payload must be a JSON object/],
+      [{ point: "plan-ready", mode: "veto", payload: { plan: { items: 3 } } }, /the payload is not a PlanReadyPayload \(protobuf JSON\): /],
+      [{ point: "plan-ready", mode: "veto", payload: {}, timeoutMs: -1 }, /timeoutMs must be a positive whole number/],
+    ] as const) {
+      const answer = await call(new URL("api/hook", base), { method: "POST", body: JSON.stringify(body) });
+      assert.equal(answer.status, 400, answer.body);
+      assert.match(JSON.parse(answer.body).error, error);
+    }
   });
 });
