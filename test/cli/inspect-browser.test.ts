@@ -89,6 +89,14 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
       /terminates_turn\s+no/,
     ])
       assert.match(facts, fact);
+    // No hook points advertised: no Hooks panel.
+    assert.equal(
+      await page
+        .getByRole("navigation")
+        .getByRole("button", { name: /^Hooks/ })
+        .count(),
+      0,
+    );
     await shoot(t, page, "tool-form");
   });
 
@@ -157,6 +165,98 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     await page.locator('.call[data-state="result"]').waitFor();
     assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
     await shoot(t, page, "history");
+  });
+});
+
+describe("inspect: the guard example's hooks", { skip }, () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let page: Page;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-guard-"));
+    inspector = await startInspector(example("guard"), { dir, config: { root: dir, redact_patterns: ["sk-[A-Za-z0-9]+"] } });
+    page = await openPage(inspector.url);
+  });
+  after(async () => {
+    await page?.close();
+    await inspector?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const hookCall = () => page.locator('.hook-call:not([data-state="running"])');
+
+  it("fires a veto at plan-ready with check's sample, then a plan outside the root: allow, then deny with the Log line", async (t) => {
+    await page
+      .getByRole("navigation")
+      .getByRole("button", { name: /^Hooks/ })
+      .click();
+    const panel = page.getByLabel("hooks", { exact: true });
+    assert.match(await panel.locator("p.description").innerText(), /It advertises pre-model-call, plan-ready, post-tool-call;/);
+    await page.locator('select[name="hook-point"]').selectOption("plan-ready");
+    await page.locator('select[name="hook-mode"]').selectOption("veto");
+    const payload = page.locator('textarea[name="hook-payload"]');
+    // check's sample plan: one write_file of notes/a.txt, inside the root.
+    const sample = JSON.parse(await payload.inputValue()) as { plan: { items: { toolName: string; input: { path: string } }[] } };
+    assert.equal(sample.plan.items[0]?.toolName, "write_file");
+    assert.equal(sample.plan.items[0]?.input.path, "notes/a.txt");
+    assert.match(await panel.innerText(), /payload: PlanReadyPayload \(protobuf JSON\)[\s\S]*A transform may change nothing at this point/);
+    await page.getByRole("button", { name: "Fire" }).click();
+    await hookCall().waitFor();
+    assert.equal(await page.getByLabel("hook answer").locator(".badge").innerText(), "allow");
+    await payload.fill((await payload.inputValue()).replace("notes/a.txt", "/etc/passwd"));
+    await page.getByRole("button", { name: "Fire" }).click();
+    await page.getByLabel("hook answer").locator(".badge", { hasText: "deny" }).waitFor();
+    assert.match(await hookCall().locator(".call-header").innerText(), /^deny\s+plan-ready\s+veto\s+total \d+ ms$/i);
+    const log = page.getByLabel("hook log lines").locator("li");
+    await log.first().waitFor();
+    assert.match(await log.first().innerText(), /warn plan denied: it touches paths outside the guarded folder\s[\s\S]*"write_file path=\/etc\/passwd/);
+    await page.locator(".hook-call .cli-line summary").click();
+    assert.match(
+      await page.locator(".hook-call .cli-line code").innerText(),
+      /^npx harness-tool hook \S+ plan-ready --mode veto --payload hook-payload\.json -- --conditions=harness-tool-source --import \S+ \S+\/examples\/guard\/src\/main\.ts$/,
+    );
+    await shoot(t, page, "hook-veto-deny");
+    assert.deepEqual(pageProblems(page), []);
+  });
+
+  it("fires a mode the guard does not subscribe in, and shows the refusal with its HookError category", async (t) => {
+    await page.locator('select[name="hook-mode"]').selectOption("observe");
+    await page.getByRole("button", { name: "Fire" }).click();
+    const error = page.getByLabel("hook error");
+    await error.waitFor();
+    assert.match(await error.innerText(), /INVALID_RESPONSE/);
+    assert.match(
+      await error.innerText(),
+      /DispatchHook refused \(gRPC status 3, HookError INVALID_RESPONSE\): .* \(fire what it subscribes to, or declare this\); the kernel logs it and the chain continues/,
+    );
+    await shoot(t, page, "hook-refused");
+  });
+
+  it("shows a transform's payload and whether it came back unchanged", async () => {
+    await page.locator('select[name="hook-point"]').selectOption("pre-model-call");
+    await page.locator('select[name="hook-mode"]').selectOption("transform");
+    const payload = page.locator('textarea[name="hook-payload"]');
+    await payload.fill((await payload.inputValue()).replace("Write one to notes/a.txt.", "my key is sk-abc123"));
+    await page.getByRole("button", { name: "Fire" }).click();
+    await page.getByLabel("transformed payload").waitFor();
+    assert.match(await page.getByLabel("hook answer").innerText(), /transformed\s+the payload came back changed/);
+    assert.match(await page.getByLabel("transformed payload").innerText(), /"text": "my key is \[REDACTED\]"/);
+    await payload.fill((await payload.inputValue()).replace("my key is sk-abc123", "nothing to hide"));
+    await page.getByRole("button", { name: "Fire" }).click();
+    await page.getByLabel("hook answer").filter({ hasText: "identity" }).waitFor();
+  });
+
+  it("lists the hook calls in the history beside the tool calls, and re-runs one", async () => {
+    await page.getByRole("tab", { name: /History/ }).click();
+    const rows = page.getByLabel("history").locator("tbody tr.hook-row");
+    assert.equal(await rows.count(), 5);
+    const denied = rows.filter({ hasText: "deny" });
+    assert.match(await denied.innerText(), /hook plan-ready veto[\s\S]*\/etc\/passwd[\s\S]*deny/);
+    await denied.getByRole("button", { name: "Re-run" }).click();
+    await page.getByLabel("history").locator("tbody tr.hook-row").nth(5).waitFor();
+    assert.match(await page.getByLabel("history").locator("tbody tr").first().innerText(), /hook plan-ready veto[\s\S]*deny/);
+    await page.getByLabel("hook answer").locator(".badge", { hasText: "deny" }).waitFor();
+    assert.deepEqual(pageProblems(page), []);
   });
 });
 

@@ -5,6 +5,8 @@ import type {
   CannedRepliesView,
   ConfigureAnswer,
   ConfigureRequestBody,
+  HookCallView,
+  HookRequestBody,
   InvokeRequestBody,
   Json,
   RestartAnswerView,
@@ -28,6 +30,7 @@ async function post<T>(path: string, body: unknown): Promise<T> {
 export const api = {
   invoke: (body: InvokeRequestBody) => post<CallView>("api/invoke", body),
   cancel: (id: string) => post<{ ok: true }>("api/cancel", { id }),
+  hook: (body: HookRequestBody) => post<HookCallView>("api/hook", body),
   preview: (body: InvokeRequestBody) => post<TreeAnswer>("api/preview", body),
   render: (body: { schemaVersion: string; payload: string; encoding: "text" | "base64" }) => post<TreeAnswer>("api/render", body),
   configure: (body: ConfigureRequestBody) => post<ConfigureAnswer>("api/configure", body),

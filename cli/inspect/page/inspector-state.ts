@@ -29,6 +29,10 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
       return next({ calls: updateCall(s.calls, action.id, (c) => ({ ...c, events: [...c.events, action.event] })) });
     case "call-end":
       return next({ calls: updateCall(s.calls, action.id, (c) => ({ ...c, end: action.end })) });
+    case "hook":
+      return s.hooks.some((h) => h.id === action.hook.id)
+        ? next({ hooks: s.hooks.map((h) => (h.id === action.hook.id ? action.hook : h)) })
+        : next({ hooks: [...s.hooks, action.hook] });
     case "log":
       return s.logs.some((l) => l.seq === action.line.seq) ? state : next({ logs: [...s.logs, action.line] });
     case "callback":

@@ -1,10 +1,12 @@
 // The inspector page: the provider's identity, its tools (each with a form from its input_schema,
-// Preview and Invoke), Configure, Render, and the history, log and kernel-callback tabs.
+// Preview and Invoke), Configure, Render, Hooks (when the provider advertises hook points), and the
+// history, log and kernel-callback tabs.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
+import type { CallView, HookCallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
 import { CallPanel } from "./call-panel.js";
 import { ConfigPanel } from "./config-panel.js";
+import { HookPanel, hookFormOf, initialHookForm, type HookForm } from "./hook-panel.js";
 import { api, ApiError, followEvents } from "./inspector-api.js";
 import { reduce } from "./inspector-state.js";
 import { CallbacksPanel, HistoryPanel, LogsPanel, RenderPanel } from "./records-panels.js";
@@ -12,7 +14,7 @@ import { formArguments, initialValue, SchemaForm, type FormValue } from "./schem
 import { TreeAnswerView } from "./tree-answer.js";
 import "./inspector.css";
 
-type View = { readonly kind: "tool"; readonly name: string } | { readonly kind: "configure" } | { readonly kind: "render" };
+type View = { readonly kind: "tool"; readonly name: string } | { readonly kind: "configure" } | { readonly kind: "render" } | { readonly kind: "hooks" };
 
 function Badges({ tool }: { tool: ToolView }) {
   return (
@@ -203,12 +205,14 @@ function IdentityHeader({ s, connected }: { s: InspectorSnapshot; connected: boo
 /** Where the main pane is: the view chosen while it still exists, else Configure when it was rejected, else the first tool. */
 function currentView(s: InspectorSnapshot, chosen: View | undefined): View {
   if (chosen?.kind === "configure" || chosen?.kind === "render") return chosen;
+  // A restarted provider may no longer advertise hook points.
+  if (chosen?.kind === "hooks" && s.hookPoints.length > 0) return chosen;
   if (chosen?.kind === "tool" && s.tools.some((t) => t.name === chosen.name)) return chosen;
   const first = s.tools[0];
   return s.configState.status !== "accepted" || !first ? { kind: "configure" } : { kind: "tool", name: first.name };
 }
 
-/** Configure, the tools with their badges, and Render. */
+/** Configure, the tools with their badges, Render, and Hooks when the provider advertises a hook point. */
 function sidebar(s: InspectorSnapshot, current: View | undefined, tool: ToolView | undefined, setView: (view: View) => void) {
   return (
     <nav class="sidebar" aria-label="tools">
@@ -226,6 +230,11 @@ function sidebar(s: InspectorSnapshot, current: View | undefined, tool: ToolView
       <button type="button" class={`nav-item ${current?.kind === "render" ? "active" : ""}`} onClick={() => setView({ kind: "render" })}>
         Render
       </button>
+      {s.hookPoints.length > 0 ? (
+        <button type="button" class={`nav-item ${current?.kind === "hooks" ? "active" : ""}`} onClick={() => setView({ kind: "hooks" })}>
+          Hooks <span class="badge">{s.hookPoints.filter((p) => p.advertised).length} points</span>
+        </button>
+      ) : null}
     </nav>
   );
 }
@@ -236,6 +245,8 @@ function App() {
   const [forms, setForms] = useState<{ [tool: string]: FormValue }>({});
   const [tab, setTab] = useState<"history" | "logs" | "callbacks">("history");
   const [shownCallId, setShownCallId] = useState<string | undefined>();
+  const [hookForm, setHookForm] = useState<HookForm | undefined>();
+  const [shownHookId, setShownHookId] = useState<string | undefined>();
   const [workingDirectory, setWorkingDirectory] = useState<string | undefined>();
   useEffect(() => followEvents(dispatch, (connected) => dispatch({ kind: "connection", connected })), []);
   const s = state.snapshot;
@@ -257,6 +268,21 @@ function App() {
     setView({ kind: "tool", name: call.tool });
   };
   const tool = current?.kind === "tool" ? s.tools.find((t) => t.name === current.name) : undefined;
+  const currentHookForm = hookForm ?? initialHookForm(s.hookPoints);
+  const fireAgain = (hook: HookCallView) => {
+    void api
+      .hook({
+        point: hook.point,
+        mode: hook.mode,
+        payload: hook.payload,
+        timeoutMs: hook.timeoutMs,
+        ...(hook.subscriptionId ? { subscriptionId: hook.subscriptionId } : {}),
+      })
+      .then((next) => {
+        setShownHookId(next.id);
+        setView({ kind: "hooks" });
+      });
+  };
   const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
   return (
     <div class="layout">
@@ -267,6 +293,17 @@ function App() {
           <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} />
         ) : null}
         {current?.kind === "render" ? <RenderPanel /> : null}
+        {current?.kind === "hooks" ? (
+          <HookPanel
+            points={s.hookPoints}
+            hooks={s.hooks}
+            identity={s.identity}
+            form={currentHookForm}
+            onForm={setHookForm}
+            shownHookId={shownHookId}
+            onFired={(hook) => setShownHookId(hook.id)}
+          />
+        ) : null}
         {tool ? (
           <ToolPanel
             key={tool.name}
@@ -284,7 +321,7 @@ function App() {
       <section class="records" aria-label="records">
         <div class="tabs" role="tablist">
           <button type="button" role="tab" aria-selected={tab === "history"} onClick={() => setTab("history")}>
-            History ({s.calls.length})
+            History ({s.calls.length + s.hooks.length})
           </button>
           <button type="button" role="tab" aria-selected={tab === "logs"} onClick={() => setTab("logs")}>
             Logs ({s.logs.length}
@@ -298,6 +335,18 @@ function App() {
           {tab === "history" ? (
             <HistoryPanel
               calls={s.calls}
+              hooks={s.hooks}
+              hookActions={{
+                onShow: (hook) => {
+                  setShownHookId(hook.id);
+                  setView({ kind: "hooks" });
+                },
+                onEdit: (hook) => {
+                  setHookForm(hookFormOf(currentHookForm, hook));
+                  setView({ kind: "hooks" });
+                },
+                onRerun: fireAgain,
+              }}
               onShow={(call) => {
                 setShownCallId(call.id);
                 setView({ kind: "tool", name: call.tool });

@@ -1,7 +1,8 @@
 // The bottom tabs: the history of calls (re-run, edit), the provider's stderr log lines at their
 // host levels, and the kernel callbacks with the canned replies the inspector's kernel gives.
 import { useState } from "preact/hooks";
-import type { CallView, CallbackView, CannedRepliesView, Json, LogLineView, TreeAnswer } from "../page-protocol.js";
+import type { CallView, CallbackView, CannedRepliesView, HookCallView, Json, LogLineView, TreeAnswer } from "../page-protocol.js";
+import { hookOutcomeText } from "./hook-panel.js";
 import { api, ApiError } from "./inspector-api.js";
 import { TreeAnswerView } from "./tree-answer.js";
 
@@ -12,19 +13,83 @@ function callState(call: CallView): string {
   return terminal?.type === "error" ? `error: ${terminal.category}` : terminal ? "result" : call.end.status;
 }
 
-/** Every call of the session, newest first. */
+/** What a history row's buttons do, for a tool call or a hook call. */
+export interface HistoryActions<T> {
+  readonly onShow: (item: T) => void;
+  readonly onRerun: (item: T) => void;
+  readonly onEdit: (item: T) => void;
+}
+
+function RowActions<T>({ item, actions }: { item: T; actions: HistoryActions<T> }) {
+  return (
+    <td class="row-actions">
+      <div>
+        <button type="button" class="small" onClick={() => actions.onShow(item)}>
+          Show
+        </button>
+        <button type="button" class="small" onClick={() => actions.onEdit(item)}>
+          Edit
+        </button>
+        <button type="button" class="small" onClick={() => actions.onRerun(item)}>
+          Re-run
+        </button>
+      </div>
+    </td>
+  );
+}
+
+function CallRow({ call, actions }: { call: CallView; actions: HistoryActions<CallView> }) {
+  return (
+    <tr>
+      <td>{new Date(call.startedAt).toLocaleTimeString()}</td>
+      <td>
+        <code>{call.tool}</code>
+      </td>
+      <td class="args">
+        <code>{JSON.stringify(call.args)}</code>
+      </td>
+      <td>{callState(call)}</td>
+      <td>{call.end ? `${call.end.durationMs} ms` : "…"}</td>
+      <RowActions item={call} actions={actions} />
+    </tr>
+  );
+}
+
+function HookRow({ hook, actions }: { hook: HookCallView; actions: HistoryActions<HookCallView> }) {
+  return (
+    <tr class="hook-row">
+      <td>{new Date(hook.startedAt).toLocaleTimeString()}</td>
+      <td>
+        hook <code>{hook.point}</code> {hook.mode}
+      </td>
+      <td class="args">
+        <code>{JSON.stringify(hook.payload)}</code>
+      </td>
+      <td>{hookOutcomeText(hook)}</td>
+      <td>{hook.durationMs !== undefined ? `${hook.durationMs} ms` : "…"}</td>
+      <RowActions item={hook} actions={actions} />
+    </tr>
+  );
+}
+
+/** Every call of the session, tool calls and hook calls together, newest first. */
 export function HistoryPanel({
   calls,
+  hooks,
   onShow,
   onRerun,
   onEdit,
+  hookActions,
 }: {
   calls: readonly CallView[];
-  onShow: (call: CallView) => void;
-  onRerun: (call: CallView) => void;
-  onEdit: (call: CallView) => void;
-}) {
-  if (calls.length === 0) return <p class="note">No calls yet.</p>;
+  hooks: readonly HookCallView[];
+  hookActions: HistoryActions<HookCallView>;
+} & HistoryActions<CallView>) {
+  if (calls.length === 0 && hooks.length === 0) return <p class="note">No calls yet.</p>;
+  const rows: ({ call: CallView } | { hook: HookCallView })[] = [...calls.map((call) => ({ call })), ...hooks.map((hook) => ({ hook }))];
+  const startedAt = (row: (typeof rows)[number]) => ("call" in row ? row.call.startedAt : row.hook.startedAt);
+  // Newest first; a stable sort keeps the order of equal times.
+  const newestFirst = rows.reverse().sort((a, b) => startedAt(b) - startedAt(a));
   return (
     <table class="records" aria-label="history">
       <thead>
@@ -38,32 +103,13 @@ export function HistoryPanel({
         </tr>
       </thead>
       <tbody>
-        {[...calls].reverse().map((call) => (
-          <tr key={call.id}>
-            <td>{new Date(call.startedAt).toLocaleTimeString()}</td>
-            <td>
-              <code>{call.tool}</code>
-            </td>
-            <td class="args">
-              <code>{JSON.stringify(call.args)}</code>
-            </td>
-            <td>{callState(call)}</td>
-            <td>{call.end ? `${call.end.durationMs} ms` : "…"}</td>
-            <td class="row-actions">
-              <div>
-                <button type="button" class="small" onClick={() => onShow(call)}>
-                  Show
-                </button>
-                <button type="button" class="small" onClick={() => onEdit(call)}>
-                  Edit
-                </button>
-                <button type="button" class="small" onClick={() => onRerun(call)}>
-                  Re-run
-                </button>
-              </div>
-            </td>
-          </tr>
-        ))}
+        {newestFirst.map((row) =>
+          "hook" in row ? (
+            <HookRow key={row.hook.id} hook={row.hook} actions={hookActions} />
+          ) : (
+            <CallRow key={row.call.id} call={row.call} actions={{ onShow, onRerun, onEdit }} />
+          ),
+        )}
       </tbody>
     </table>
   );
