@@ -81,7 +81,7 @@ export const inspectCommandDefinition = defineCommand({
   name: "inspect",
   summary: "serve a local web page to configure, preview and invoke a provider's tools by hand",
   description: [
-    "Launches the provider as the kernel does and serves a page on 127.0.0.1 under a random token, printed here; open it in a browser (nothing opens by itself, and nothing is served without the token). The page lists the tools, builds a form from each input_schema, shows Preview and Render trees, streams Invoke live with Cancel, and answers kernel callbacks with canned replies. Its Restart launches the provider again (after a rebuild, or when it exited, which the page and this terminal say).",
+    "Launches the provider as the kernel does and serves a page on 127.0.0.1 under a random token, printed here; open it in a browser (nothing opens by itself, and nothing is served without the token). The page lists the tools, builds a form from each input_schema, shows Preview and Render trees, streams Invoke live with Cancel, fires hook points (DispatchHook) when the provider advertises them, and answers kernel callbacks with canned replies. Its Restart launches the provider again (after a rebuild, or when it exited, which the page and this terminal say).",
     "<provider> is an executable, a .ts/.js entry file (run with Node, through tsx for TypeScript) or a provider folder with src/main.ts. Ctrl-C stops the page and the provider.",
   ].join("\n\n"),
   positionals: [{ name: "provider" }],
