@@ -3,7 +3,7 @@
 // sample, and the answer the runtime built, the kernel Log lines the handler wrote, or the error
 // with its HookError category, worded as `harness-tool hook` words it.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { HookCallView, HookModeView, HookPointView, IdentityView, Json } from "../page-protocol.js";
+import type { HookCallView, HookModeView, HookPointView, HookRequestBody, IdentityView, InspectorSnapshot, Json } from "../page-protocol.js";
 import { api, ApiError } from "./inspector-api.js";
 
 /** What the Hooks form holds; the payload text is kept per point, so switching points loses no edit. */
@@ -165,13 +165,86 @@ interface HookPanelProps {
   readonly onFired: (hook: HookCallView) => void;
 }
 
-/** The form to fire a hook point, and the last call fired (or the one chosen in the history). */
-export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, onFired }: HookPanelProps) {
+/** The request a fired call was, to fire it again. */
+function requestOf(hook: HookCallView): HookRequestBody {
+  return {
+    point: hook.point,
+    mode: hook.mode,
+    payload: hook.payload,
+    timeoutMs: hook.timeoutMs,
+    ...(hook.subscriptionId ? { subscriptionId: hook.subscriptionId } : {}),
+  };
+}
+
+/**
+ * The Hooks view's state, which its panel and the history's hook rows share: the form, and which
+ * call the panel shows. `showHooks` brings the Hooks view up.
+ */
+export function useHooksView(showHooks: () => void) {
+  const [form, setForm] = useState<HookForm | undefined>();
+  const [shownHookId, setShownHookId] = useState<string | undefined>();
+  const show = (hook: HookCallView) => {
+    setShownHookId(hook.id);
+    showHooks();
+  };
+  return {
+    panel: (s: InspectorSnapshot) => (
+      <HookPanel
+        points={s.hookPoints}
+        hooks={s.hooks}
+        identity={s.identity}
+        form={form ?? initialHookForm(s.hookPoints)}
+        onForm={setForm}
+        shownHookId={shownHookId}
+        onFired={(hook) => setShownHookId(hook.id)}
+      />
+    ),
+    /** What a hook row of the history does: Show, Edit (into the form), Re-run. */
+    actions: (s: InspectorSnapshot) => ({
+      onShow: show,
+      onEdit: (hook: HookCallView) => {
+        setForm(hookFormOf(form ?? initialHookForm(s.hookPoints), hook));
+        showHooks();
+      },
+      onRerun: (hook: HookCallView) => void api.hook(requestOf(hook)).then(show),
+    }),
+  };
+}
+
+/** The point (the advertised ones first) and the mode: any of each, so a refusal can be seen. */
+function PointAndMode({ points, form, onForm }: Pick<HookPanelProps, "points" | "form" | "onForm">) {
+  const option = (p: HookPointView) => (
+    <option key={p.name} value={p.name}>
+      {p.name}
+    </option>
+  );
+  const advertised = points.filter((p) => p.advertised);
+  return (
+    <>
+      <label class="field">
+        <span class="field-name">point</span>
+        <select name="hook-point" value={form.point} onChange={(e) => onForm({ ...form, point: e.currentTarget.value })}>
+          <optgroup label="advertised">{advertised.map(option)}</optgroup>
+          <optgroup label="not advertised (to see the refusal)">{points.filter((p) => !p.advertised).map(option)}</optgroup>
+        </select>
+      </label>
+      <label class="field">
+        <span class="field-name">mode</span>
+        <select name="hook-mode" value={form.mode} onChange={(e) => onForm({ ...form, mode: e.currentTarget.value as HookModeView })}>
+          {modes.map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+      </label>
+    </>
+  );
+}
+
+/** The form: point, mode, payload, deadline, subscription_id; Fire sends it. */
+function HookRequestForm({ points, form, onForm, onFired }: Pick<HookPanelProps, "points" | "form" | "onForm" | "onFired">) {
   const [failure, setFailure] = useState<string | undefined>();
   const point = points.find((p) => p.name === form.point);
   const payloadText = form.payloads[form.point] ?? sampleText(point);
-  const shown = hooks.find((h) => h.id === shownHookId) ?? hooks.at(-1);
-  const advertised = points.filter((p) => p.advertised);
   const fire = async (event: Event) => {
     event.preventDefault();
     let payload: Json;
@@ -197,6 +270,69 @@ export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, 
     }
   };
   return (
+    <form
+      class="tool-input"
+      onSubmit={fire}
+      aria-label="hook request"
+      onKeyDown={(e) => {
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          e.currentTarget.requestSubmit();
+        }
+      }}
+    >
+      <PointAndMode points={points} form={form} onForm={onForm} />
+      <label class="field">
+        <span class="field-name">payload: {point?.payloadType ?? ""} (protobuf JSON)</span>
+        <textarea
+          name="hook-payload"
+          rows={16}
+          spellcheck={false}
+          value={payloadText}
+          onInput={(e) => onForm({ ...form, payloads: { ...form.payloads, [form.point]: e.currentTarget.value } })}
+        />
+        <span class="help">
+          A transform may change {point && point.mutable.length > 0 ? point.mutable.join(", ") : "nothing at this point (identity only)"}.
+        </span>
+      </label>
+      <label class="field">
+        <span class="field-name">deadline (ms)</span>
+        <input name="hook-timeout" inputMode="numeric" value={form.timeoutMs} onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })} />
+      </label>
+      <label class="field">
+        <span class="field-name">subscription_id (optional)</span>
+        <input name="hook-subscription" value={form.subscriptionId} onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })} />
+      </label>
+      <div class="actions">
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            const payloads = { ...form.payloads };
+            delete payloads[form.point];
+            onForm({ ...form, payloads });
+          }}
+        >
+          Reset to sample
+        </button>
+        <button type="submit" title="Ctrl+Enter">
+          Fire
+        </button>
+      </div>
+      {failure ? (
+        <p class="error-text" role="alert">
+          {failure}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The form to fire a hook point, and the last call fired (or the one chosen in the history). */
+export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, onFired }: HookPanelProps) {
+  const shown = hooks.find((h) => h.id === shownHookId) ?? hooks.at(-1);
+  const advertised = points.filter((p) => p.advertised);
+  return (
     <section class="panel" aria-label="hooks">
       <h2>Hooks</h2>
       <p class="description">
@@ -210,89 +346,7 @@ export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, 
         ; the wire does not say in which modes, and a point or mode it does not subscribe to must be refused.
       </p>
       <div class="tool-columns">
-        <form
-          class="tool-input"
-          onSubmit={fire}
-          aria-label="hook request"
-          onKeyDown={(e) => {
-            if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              e.currentTarget.requestSubmit();
-            }
-          }}
-        >
-          <label class="field">
-            <span class="field-name">point</span>
-            <select name="hook-point" value={form.point} onChange={(e) => onForm({ ...form, point: e.currentTarget.value })}>
-              <optgroup label="advertised">
-                {advertised.map((p) => (
-                  <option key={p.name} value={p.name}>
-                    {p.name}
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label="not advertised (to see the refusal)">
-                {points
-                  .filter((p) => !p.advertised)
-                  .map((p) => (
-                    <option key={p.name} value={p.name}>
-                      {p.name}
-                    </option>
-                  ))}
-              </optgroup>
-            </select>
-          </label>
-          <label class="field">
-            <span class="field-name">mode</span>
-            <select name="hook-mode" value={form.mode} onChange={(e) => onForm({ ...form, mode: e.currentTarget.value as HookModeView })}>
-              {modes.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span class="field-name">payload: {point?.payloadType ?? ""} (protobuf JSON)</span>
-            <textarea
-              name="hook-payload"
-              rows={16}
-              spellcheck={false}
-              value={payloadText}
-              onInput={(e) => onForm({ ...form, payloads: { ...form.payloads, [form.point]: e.currentTarget.value } })}
-            />
-            <span class="help">
-              A transform may change {point && point.mutable.length > 0 ? point.mutable.join(", ") : "nothing at this point (identity only)"}.
-            </span>
-          </label>
-          <label class="field">
-            <span class="field-name">deadline (ms)</span>
-            <input name="hook-timeout" inputMode="numeric" value={form.timeoutMs} onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })} />
-          </label>
-          <label class="field">
-            <span class="field-name">subscription_id (optional)</span>
-            <input name="hook-subscription" value={form.subscriptionId} onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })} />
-          </label>
-          <div class="actions">
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => {
-                const payloads = { ...form.payloads };
-                delete payloads[form.point];
-                onForm({ ...form, payloads });
-              }}
-            >
-              Reset to sample
-            </button>
-            <button type="submit" title="Ctrl+Enter">
-              Fire
-            </button>
-          </div>
-          {failure ? (
-            <p class="error-text" role="alert">
-              {failure}
-            </p>
-          ) : null}
-        </form>
+        <HookRequestForm points={points} form={form} onForm={onForm} onFired={onFired} />
         <div class="tool-output">
           {shown ? <HookCallPanel key={shown.id} hook={shown} identity={identity} /> : <p class="note">Pick a point and a mode, edit the payload and Fire.</p>}
         </div>

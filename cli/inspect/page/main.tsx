@@ -3,10 +3,10 @@
 // history, log and kernel-callback tabs.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { CallView, HookCallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
+import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
 import { CallPanel } from "./call-panel.js";
 import { ConfigPanel } from "./config-panel.js";
-import { HookPanel, hookFormOf, initialHookForm, type HookForm } from "./hook-panel.js";
+import { useHooksView } from "./hook-panel.js";
 import { api, ApiError, followEvents } from "./inspector-api.js";
 import { reduce } from "./inspector-state.js";
 import { CallbacksPanel, HistoryPanel, LogsPanel, RenderPanel } from "./records-panels.js";
@@ -245,8 +245,7 @@ function App() {
   const [forms, setForms] = useState<{ [tool: string]: FormValue }>({});
   const [tab, setTab] = useState<"history" | "logs" | "callbacks">("history");
   const [shownCallId, setShownCallId] = useState<string | undefined>();
-  const [hookForm, setHookForm] = useState<HookForm | undefined>();
-  const [shownHookId, setShownHookId] = useState<string | undefined>();
+  const hooksView = useHooksView(() => setView({ kind: "hooks" }));
   const [workingDirectory, setWorkingDirectory] = useState<string | undefined>();
   useEffect(() => followEvents(dispatch, (connected) => dispatch({ kind: "connection", connected })), []);
   const s = state.snapshot;
@@ -268,21 +267,6 @@ function App() {
     setView({ kind: "tool", name: call.tool });
   };
   const tool = current?.kind === "tool" ? s.tools.find((t) => t.name === current.name) : undefined;
-  const currentHookForm = hookForm ?? initialHookForm(s.hookPoints);
-  const fireAgain = (hook: HookCallView) => {
-    void api
-      .hook({
-        point: hook.point,
-        mode: hook.mode,
-        payload: hook.payload,
-        timeoutMs: hook.timeoutMs,
-        ...(hook.subscriptionId ? { subscriptionId: hook.subscriptionId } : {}),
-      })
-      .then((next) => {
-        setShownHookId(next.id);
-        setView({ kind: "hooks" });
-      });
-  };
   const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
   return (
     <div class="layout">
@@ -293,17 +277,7 @@ function App() {
           <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} />
         ) : null}
         {current?.kind === "render" ? <RenderPanel /> : null}
-        {current?.kind === "hooks" ? (
-          <HookPanel
-            points={s.hookPoints}
-            hooks={s.hooks}
-            identity={s.identity}
-            form={currentHookForm}
-            onForm={setHookForm}
-            shownHookId={shownHookId}
-            onFired={(hook) => setShownHookId(hook.id)}
-          />
-        ) : null}
+        {current?.kind === "hooks" ? hooksView.panel(s) : null}
         {tool ? (
           <ToolPanel
             key={tool.name}
@@ -336,17 +310,7 @@ function App() {
             <HistoryPanel
               calls={s.calls}
               hooks={s.hooks}
-              hookActions={{
-                onShow: (hook) => {
-                  setShownHookId(hook.id);
-                  setView({ kind: "hooks" });
-                },
-                onEdit: (hook) => {
-                  setHookForm(hookFormOf(currentHookForm, hook));
-                  setView({ kind: "hooks" });
-                },
-                onRerun: fireAgain,
-              }}
+              hookActions={hooksView.actions(s)}
               onShow={(call) => {
                 setShownCallId(call.id);
                 setView({ kind: "tool", name: call.tool });
