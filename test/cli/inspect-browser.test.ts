@@ -254,7 +254,10 @@ describe("inspect: the guard example's hooks", { skip }, () => {
     assert.match(await denied.innerText(), /hook plan-ready veto[\s\S]*\/etc\/passwd[\s\S]*deny/);
     await denied.getByRole("button", { name: "Re-run" }).click();
     await page.getByLabel("history").locator("tbody tr.hook-row").nth(5).waitFor();
-    assert.match(await page.getByLabel("history").locator("tbody tr").first().innerText(), /hook plan-ready veto[\s\S]*deny/);
+    // The newest row first: running until the answer comes.
+    const newest = page.getByLabel("history").locator("tbody tr").first();
+    await newest.filter({ hasText: "deny" }).waitFor();
+    assert.match(await newest.innerText(), /hook plan-ready veto[\s\S]*\/etc\/passwd[\s\S]*deny/);
     await page.getByLabel("hook answer").locator(".badge", { hasText: "deny" }).waitFor();
     assert.deepEqual(pageProblems(page), []);
   });
