@@ -11,6 +11,7 @@ import { outputLimitBytes } from "../../cli/inspect/inspect-session.js";
 import type { HookCallView, InspectorSnapshot, StreamMessage } from "../../cli/inspect/page-protocol.js";
 import { repoRoot } from "../support/buf.js";
 import { startInspector, type RunningInspector } from "../support/inspector-browser.js";
+import { writeProviderScript } from "../support/provider-script.js";
 
 interface Answer {
   status: number;
@@ -404,5 +405,59 @@ describe("inspect server: the Hooks panel's API", () => {
       assert.equal(answer.status, 400, answer.body);
       assert.match(JSON.parse(answer.body).error, error);
     }
+  });
+});
+
+describe("inspect server: a hook call that hangs", () => {
+  let dir = "";
+  let inspector: RunningInspector;
+  let base: URL;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-hook-hang-"));
+    const provider = writeProviderScript(dir, "hook-hangs", "test/cli/fixtures/hook-misbehaving-provider.ts", { MISBEHAVIOUR: "veto-hangs" });
+    inspector = await startInspector(provider, { dir });
+    base = new URL(inspector.url);
+  });
+  after(async () => {
+    assert.equal(await inspector?.stop(), 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const payload = { plan: { turnId: "1", items: [] } };
+
+  async function answered(id: string): Promise<HookCallView> {
+    for (let i = 0; i < 200; i++) {
+      const state = JSON.parse((await call(new URL("api/state", base))).body) as InspectorSnapshot;
+      const hook = state.hooks.find((h) => h.id === id);
+      if (hook?.answer) return hook;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail(`the hook call ${id} never answered`);
+  }
+
+  it("cancels it through the API, as the kernel cancels a hook call", async () => {
+    const started = await call(new URL("api/hook", base), { method: "POST", body: JSON.stringify({ point: "plan-ready", mode: "veto", payload }) });
+    const id = (JSON.parse(started.body) as HookCallView).id;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const running = JSON.parse((await call(new URL("api/state", base))).body) as InspectorSnapshot;
+    assert.equal(running.hooks.find((h) => h.id === id)?.answer, undefined);
+    assert.equal((await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status, 200);
+    const hook = await answered(id);
+    assert.ok(hook.answer && !hook.answer.ok);
+    assert.equal(hook.answer.status, "CANCELLED");
+    assert.equal(hook.answer.cancelled, true);
+  });
+
+  it("ends it at its deadline with the HookError TIMEOUT", async () => {
+    const started = await call(new URL("api/hook", base), {
+      method: "POST",
+      body: JSON.stringify({ point: "plan-ready", mode: "veto", payload, timeoutMs: 300 }),
+    });
+    const hook = await answered((JSON.parse(started.body) as HookCallView).id);
+    assert.ok(hook.answer && !hook.answer.ok);
+    assert.equal(hook.answer.status, "DEADLINE_EXCEEDED");
+    assert.equal(hook.answer.cancelled, false);
+    assert.match(hook.answer.line, /^DispatchHook failed \(gRPC status 4(, HookError TIMEOUT)?\): .*; the kernel fails closed: deny$/);
+    assert.ok((hook.durationMs ?? 0) >= 250, `ended after ${hook.durationMs} ms`);
   });
 });
