@@ -119,7 +119,7 @@ describe("the program as one classic script (an ES module's top-level await, imp
         ].join("\n"),
       );
       const file = path.join(dir, "one.mjs");
-      writeFileSync(file, singleFileModule(await bundleAsScript(entry)));
+      writeFileSync(file, await singleFileModule(await bundleAsScript(entry)));
       const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
       const lines = run.stderr.split("\n");
       assert.deepEqual(lines.slice(0, 3), ["before", "after one.mjs", `at throwsHere (${entry}:5:9)`], run.stderr);
