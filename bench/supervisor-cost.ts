@@ -2,13 +2,18 @@
  * The supervisor (docs/runtime.md#the-supervisor), measured: spawn → handshake line, spawn →
  * first GetSchema reply and the idle RSS of the launched process tree (supervisor, provider,
  * watchdog), median of N round-robin launches (after one uncounted round) of the bench provider
- * bundled from the sources, with the supervisor (the default) and with HARNESS_TOOL_SUPERVISOR=off.
+ * bundled from the sources: `harness-tool bundle`'s executable (supervision decided before the
+ * bundle loads, the default), the bundle launched directly (serve() decides, as for any other
+ * entry), and HARNESS_TOOL_SUPERVISOR=off.
  * Run:
  * `node --import tsx --conditions=harness-tool-source bench/supervisor-cost.ts [runs]`.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
+import { bundleCommand } from "../cli/commands/bundle-command.js";
+import { repoRoot } from "./bench-workspace.js";
 import { processTree } from "./kernel-contenders.js";
 import { median } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
@@ -30,15 +35,21 @@ const root = path.join(os.tmpdir(), "harness-tool-supervisor-cost");
 mkdirSync(root, { recursive: true });
 const built = await bundleProvider({ root } as Parameters<typeof bundleProvider>[0]);
 if (!built.ok) throw new Error(built.why);
+const executable = path.join(root, "executable", "provider.mjs");
+mkdirSync(path.dirname(executable), { recursive: true });
+const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+await bundleCommand(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), { outfile: executable, external: [], out: silent });
 const modes = [
-  { id: "supervised", env: {}, file: built.file },
-  { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, file: built.file },
+  { id: "supervised, decided before the bundle loads (harness-tool bundle's executable)", env: {}, file: executable },
+  { id: "supervised, decided in serve() (the bundle launched directly)", env: {}, file: built.file },
+  { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, file: executable },
 ] as const;
 const samples = new Map<string, { handshake: number[]; schema: number[]; rss: number[]; pss: number[]; uss: number[]; processes: number[] }>(
   modes.map((m) => [m.id, { handshake: [], schema: [], rss: [], pss: [], uss: [], processes: [] }]),
 );
 for (let round = 0; round <= runs; round++) {
-  for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
+  // The order rotates round by round, so no mode always follows the same one.
+  for (const mode of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {
     const conn = await PluginConnection.launch(process.execPath, [mode.file], { timeoutMs: 15_000, env: mode.env });
     try {
       await conn.getSchema();
