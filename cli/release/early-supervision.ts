@@ -11,6 +11,7 @@
  * and serve() decides as it always did.
  */
 import path from "node:path";
+import { runtimeRootFrom } from "../provider/runtime-sources.js";
 
 /** What the launcher imports: the decision and the supervisor, nothing of the provider. */
 export const supervisorSpecifier = "harness-tool/supervisor";
@@ -49,10 +50,16 @@ function serveModuleBeside(supervisorFile: string): string {
 export async function bundleEarlySupervision(build: EarlySupervisionBuild): Promise<string | undefined> {
   const { build: esbuild } = await import("esbuild");
   const source = build.format === "esm" ? (build.source ?? "") : `export { superviseBeforeLoading } from ${JSON.stringify(supervisorSpecifier)};`;
+  const entryDir = path.dirname(path.resolve(build.entry));
+  // The comments esbuild writes name each file relative to this folder: the runtime's own, so the
+  // launcher's bytes do not depend on where it is built (a single executable's checksum).
+  const runtimeRoot = runtimeRootFrom(entryDir);
+  if (runtimeRoot === undefined) return undefined;
   let result: Awaited<ReturnType<typeof esbuild<{ write: false; metafile: true }>>>;
   try {
     result = await esbuild({
-      stdin: { contents: source, resolveDir: path.dirname(path.resolve(build.entry)), sourcefile: "(the executable)", loader: "js" },
+      absWorkingDir: runtimeRoot,
+      stdin: { contents: source, resolveDir: entryDir, sourcefile: "(the executable)", loader: "js" },
       bundle: true,
       write: false,
       outfile: "launcher.mjs",
@@ -71,12 +78,11 @@ export async function bundleEarlySupervision(build: EarlySupervisionBuild): Prom
     // No `harness-tool/supervisor` here (an older runtime, or none): serve() supervises.
     return undefined;
   }
-  const cwd = process.cwd();
   const supervisorFile = Object.keys(result.metafile.inputs)
-    .map((input) => path.resolve(cwd, input))
+    .map((input) => path.resolve(runtimeRoot, input))
     .find((file) => /[\\/]supervisor[\\/]supervise-before-loading\.[cm]?[jt]s$/.test(file));
   if (supervisorFile === undefined) return undefined;
   const serveModule = serveModuleBeside(supervisorFile);
-  const servesHere = build.providerInputs.some((input) => path.resolve(cwd, input) === serveModule);
+  const servesHere = build.providerInputs.some((input) => path.resolve(process.cwd(), input) === serveModule);
   return servesHere ? (result.outputFiles[0]?.text ?? undefined) : undefined;
 }
