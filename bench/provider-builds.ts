@@ -1,7 +1,8 @@
 /**
- * Builds the bench provider the telemetry suite and bench/supervisor-cost.ts launch, as production
- * runs it (compiled JS, never tsx): fixtures/bench-provider.ts bundled into one .mjs with esbuild
- * (every dependency inlined). The kernel-side suites build theirs in kernel-contenders.ts.
+ * Builds the bench provider the telemetry suite launches, as production runs it (compiled JS, never
+ * tsx): fixtures/bench-provider.ts bundled into one .mjs with esbuild (every dependency inlined).
+ * The kernel-side suites build theirs in kernel-contenders.ts, bench/supervisor-cost.ts with
+ * `harness-tool bundle`.
  */
 import path from "node:path";
 import type { BenchWorkspace } from "./bench-workspace.js";

@@ -22,7 +22,10 @@ export interface ServeOptions {
    * the provider's stdout and stderr (below process.stderr.write too) is filtered for secrets, and
    * the tools' process groups are ended even when the host SIGKILLs the provider. Default true;
    * false, or HARNESS_TOOL_SUPERVISOR=off in the environment, serves in this process alone
-   * (docs/runtime.md#the-supervisor says what is then no longer guaranteed).
+   * (docs/runtime.md#the-supervisor says what is then no longer guaranteed). The executables
+   * `harness-tool bundle` and `release` write decide before this code loads, from the environment:
+   * under them, false makes their supervisor pass the output through unfiltered (still two
+   * processes; HARNESS_TOOL_SUPERVISOR=off is seen by both).
    */
   readonly supervise?: boolean;
 }
@@ -60,7 +63,13 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     import("./supervisor/supervisor-channel.js"),
     import("./supervisor/supervision-wanted.js"),
   ]);
-  const channel = supervisorChannel();
+  let channel = supervisorChannel();
+  if (channel && options.supervise === false) {
+    // A supervisor started before this code loaded (the executable `harness-tool bundle` or
+    // `release` wrote) could not see the option: it passes the output through from now on.
+    channel.passThrough();
+    channel = undefined;
+  }
   if (!channel && supervisionWanted(process.env, options.supervise)) {
     // The kernel launched this process: it becomes the supervisor, and a copy of it the provider.
     const [{ superviseProvider }, { disarmStartFailureGuard }] = await Promise.all([

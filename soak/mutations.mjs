@@ -207,7 +207,7 @@ export const mutations = [
   [
     "supervisor: stderr passed unfiltered",
     "runtime/supervisor/supervise-provider.ts",
-    "writeAll(2, stderrFilter.push(chunk))",
+    "writeAll(2, output.passThrough ? chunk : stderrFilter.push(chunk))",
     "writeAll(2, chunk)",
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "write-sync-2",
@@ -223,7 +223,7 @@ export const mutations = [
   [
     "supervisor: stdout after the handshake passed to fd 1",
     "runtime/supervisor/supervise-provider.ts",
-    "if (handshake === undefined) return stdoutRest(stdoutFilter.push(chunk));",
+    "if (handshake === undefined) return stdoutRest(output.passThrough ? chunk : stdoutFilter.push(chunk));",
     "if (handshake === undefined) return void writeAll(1, chunk);",
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "write-sync-1",
@@ -239,10 +239,26 @@ export const mutations = [
   [
     "supervisor: never started",
     "runtime/supervisor/supervision-wanted.ts",
-    "return env[kernelHandshake.cookieKey] === kernelHandshake.cookieValue;",
+    "return env[kernelHandshake.cookieKey] === kernelHandshake.cookieValue && !supervisedByParent(env);",
     "return false;",
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "inherited-stderr-child",
+  ],
+  [
+    "supervisor: the executable leaves the decision to serve() (its supervisor loads the bundle)",
+    "runtime/supervisor/supervise-before-loading.ts",
+    "if (!supervisionWanted(process.env, undefined)) return false;",
+    "return false;",
+    ["test/runtime/transport/supervisor-wire.test.ts"],
+    "never loads",
+  ],
+  [
+    "supervisor: serve(p, { supervise: false }) under the executable's supervisor not passed through",
+    "runtime/serve.ts",
+    "channel.passThrough();",
+    "",
+    ["test/runtime/transport/supervisor-wire.test.ts"],
+    "supervise: false",
   ],
   [
     "supervisor: the watchdog not told of the tools' process groups",

@@ -10,11 +10,16 @@
  * bundle cannot turn them on for itself, and a shebang with `--enable-source-maps` needs
  * `env -S`, which not every system's env has. With the map, stack traces (in logs and in an
  * `unknown` ToolError's details) name the source files and lines instead of the bundle's.
+ *
+ * When the provider serves through harness-tool, the executable decides supervision first, from
+ * the environment, with harness-tool's own supervisor inlined (cli/release/early-supervision.ts):
+ * a supervisor never loads the bundle (docs/runtime.md#the-supervisor).
  */
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
+import { bundleEarlySupervision, supervisorSpecifier } from "../release/early-supervision.js";
 import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -24,16 +29,43 @@ const banner = [
   "const require = __harnessToolCreateRequire(import.meta.url);",
 ].join("\n");
 
-/** The executable's text: turn on source maps, then load the bundle beside it. */
-function launcherText(bundleFile: string): string {
+/** The executable's first lines. */
+function launcherHead(bundleFile: string, supervised: boolean): string[] {
   return [
     "#!/usr/bin/env node",
     "// Built by `harness-tool bundle`: the provider's executable. Source maps go on before the",
     `// bundle loads, so stack traces name the source files (${bundleFile}.map).`,
-    "process.setSourceMapsEnabled(true);",
-    `await import(${JSON.stringify(`./${bundleFile}`)});`,
-    "",
-  ].join("\n");
+    ...(supervised
+      ? [
+          "// It first decides, from the environment alone, whether this process is the provider's",
+          "// supervisor (harness-tool/supervisor, inlined below); the supervisor never loads the bundle.",
+        ]
+      : []),
+  ];
+}
+
+/** Turn on source maps, then load the bundle beside it. */
+function loadBundle(bundleFile: string): string[] {
+  return ["process.setSourceMapsEnabled(true);", `await import(${JSON.stringify(`./${bundleFile}`)});`];
+}
+
+/** The executable's text: supervision decided first when the provider serves through harness-tool. */
+async function launcherText(entry: string, bundleFile: string, providerInputs: readonly string[], conditions: readonly string[]): Promise<string> {
+  const supervised = await bundleEarlySupervision({
+    entry,
+    providerInputs,
+    conditions,
+    format: "esm",
+    source: [
+      `import { superviseBeforeLoading } from ${JSON.stringify(supervisorSpecifier)};`,
+      "if (!superviseBeforeLoading()) {",
+      ...loadBundle(bundleFile),
+      "}",
+    ].join("\n"),
+    external: [`./${bundleFile}`],
+  });
+  if (supervised === undefined) return [...launcherHead(bundleFile, false), ...loadBundle(bundleFile), ""].join("\n");
+  return [...launcherHead(bundleFile, true), supervised].join("\n");
 }
 
 /** `dist/provider.mjs` -> `dist/provider.bundle.mjs`. */
@@ -56,6 +88,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
   if (!existsSync(entry)) throw new UsageError(missingFileText(entry));
   const { build } = await import("esbuild");
   const bundleFile = bundleFileFor(options.outfile);
+  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
   try {
     const result = await build({
       entryPoints: [entry],
@@ -70,7 +103,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       // drop what a provider never uses (the API's metrics half), about 40 KiB.
       // An entry inside this repository (an example) finds the runtime's workspace, which has no
       // dist/ until `npm run build`: its sources are bundled instead (cli/provider/runtime-sources.ts).
-      conditions: isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"],
+      conditions,
       logLevel: "silent",
       metafile: true,
       // Whitespace and syntax minified, identifiers kept: a third smaller (bench/RESULTS.md,
@@ -83,7 +116,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       sourcemap: "linked",
       sourcesContent: false,
     });
-    writeFileSync(options.outfile, launcherText(path.basename(bundleFile)));
+    writeFileSync(options.outfile, await launcherText(entry, path.basename(bundleFile), Object.keys(result.metafile.inputs), conditions));
     chmodSync(options.outfile, 0o755);
     const outputs = Object.entries(result.metafile.outputs);
     const size = (suffix: string) => outputs.filter(([f]) => f.endsWith(suffix)).reduce((sum, [, o]) => sum + o.bytes, 0);

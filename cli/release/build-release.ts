@@ -12,7 +12,7 @@ import { UsageError } from "../terminal/usage-error.js";
 import { artifactOf, lockBlock, lockFile, resolvedAt, sha256Sums, type ProviderIdentity, type ReleaseArtifact } from "./release-manifest.js";
 import { embeddedNodeVersion, executableName, hostPlatformKey, releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
 import { preparationBlob, writeSingleExecutable } from "./single-executable.js";
-import { bundleAsScript, singleFileModule } from "./script-bundle.js";
+import { bundleAsScript, singleExecutableMain, singleFileModule } from "./script-bundle.js";
 
 /** What a release is asked for. */
 export interface ReleaseRequest {
@@ -83,7 +83,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const generator = request.platforms.length > 0 ? await blobGenerator(cacheDir) : undefined;
   mkdirSync(request.outDir, { recursive: true });
   const pending = path.join(request.outDir, `.release-${process.pid}.mjs`);
-  writeFileSync(pending, singleFileModule(bundle));
+  writeFileSync(pending, await singleFileModule(bundle));
   chmodSync(pending, 0o755);
   let identity: ProviderIdentity;
   try {
@@ -109,7 +109,8 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const artifacts: ReleaseArtifact[] = [artifactOf(moduleFile, undefined)];
   const nodeOrigins = new Map<string, string>();
   if (generator !== undefined) {
-    const blob = await preparationBlob(bundle.script, generator);
+    const main = await singleExecutableMain(bundle);
+    const blob = await preparationBlob(main, generator);
     // The code cache is V8's for the machine that makes it: only the host's own node can.
     const cached = request.codeCache ? hostPlatformKey() : undefined;
     for (const [index, platform] of request.platforms.entries()) {
@@ -119,7 +120,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
       const withCache = platform.key === cached;
       // A node given for this machine's platform makes its own blob: right for whatever version it is.
       const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
-      await writeSingleExecutable(node.file, own ? await preparationBlob(bundle.script, node.file, { codeCache: withCache }) : blob, platform, outfile);
+      await writeSingleExecutable(node.file, own ? await preparationBlob(main, node.file, { codeCache: withCache }) : blob, platform, outfile);
       const artifact = artifactOf(outfile, platform.key);
       artifacts.push(artifact);
       const note = withCache

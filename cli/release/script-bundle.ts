@@ -21,6 +21,7 @@ import path from "node:path";
 import { Script } from "node:vm";
 import type { Plugin } from "esbuild";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
+import { bundleEarlySupervision, supervisorSpecifier } from "./early-supervision.js";
 
 /** The release target the script is built for: Node 20's runtime either way. */
 const nodeTarget = "node20";
@@ -33,6 +34,10 @@ export interface ScriptBundle {
   readonly sourceMapComment: string;
   /** How many modules went in. */
   readonly modules: number;
+  /** The entry, and what the build read (esbuild's metafile inputs) with which export conditions. */
+  readonly entry: string;
+  readonly inputs: readonly string[];
+  readonly conditions: readonly string[];
 }
 
 /** Why an entry cannot become one script: said in one line, the command prefixes its name. */
@@ -79,6 +84,7 @@ function esbuildMessages(error: unknown): string | undefined {
 /** Bundles `entry` (TypeScript or tsc's output) into one classic script with its source map inline. */
 export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   const { build } = await import("esbuild");
+  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
   let result: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>;
   try {
     result = await build({
@@ -91,7 +97,7 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
       target: nodeTarget,
       plugins: [builtinsThroughRequire],
       define: { "import.meta.url": fileUrlName },
-      conditions: isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"],
+      conditions,
       logLevel: "silent",
       metafile: true,
       minifyWhitespace: true,
@@ -119,7 +125,8 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   } catch (error) {
     throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: Object.keys(result.metafile.inputs).length };
+  const inputs = Object.keys(result.metafile.inputs);
+  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: inputs.length, entry, inputs, conditions };
 }
 
 /**
@@ -135,27 +142,69 @@ function inlineSourceMap(mapText: string, droppedHashbang: boolean): string {
   return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(shifted)).toString("base64")}`;
 }
 
+/** The name under which the single-file module's launcher holds the program (replaced after its build). */
+const programName = "__harnessToolProgram";
+
+/** The name of the supervisor's functions in a single executable's main script. */
+const supervisorName = "__harnessToolSupervisor";
+
 /**
- * The single-file `.mjs` release: an ES module with a shebang that turns source maps on and then
- * compiles the program (with its source map) as a CommonJS module named after the file itself.
- * Node reads a script's source map only when maps are on as the script is compiled, and a file
- * cannot turn them on for itself. The program is one string literal, so the file's checksum covers
- * every line that runs.
+ * The single-file `.mjs` release: an ES module with a shebang that decides supervision first
+ * (harness-tool's supervisor inlined, early-supervision.ts: a supervisor never compiles the
+ * program), then turns source maps on and compiles the program (with its source map) as a
+ * CommonJS module named after the file itself. Node reads a script's source map only when maps are
+ * on as the script is compiled, and a file cannot turn them on for itself. The program is one
+ * string literal, so the file's checksum covers every line that runs.
  */
-export function singleFileModule(bundle: ScriptBundle): string {
+export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
   const program = JSON.stringify(`${bundle.script}${bundle.sourceMapComment}\n`);
-  return [
-    "#!/usr/bin/env node",
-    "// Built by `harness-tool release`: the provider in one file (its program and source map inline).",
-    'import { Module } from "node:module";',
-    'import { fileURLToPath } from "node:url";',
+  const head = ["#!/usr/bin/env node", "// Built by `harness-tool release`: the provider in one file (its program and source map inline)."];
+  const compile = [
     "process.setSourceMapsEnabled(true);",
     "const file = fileURLToPath(import.meta.url);",
     "const program = new Module(file);",
     "program.filename = file;",
-    "program._compile(PROGRAM, file);",
-    "",
-  ]
-    .join("\n")
-    .replace("PROGRAM", () => program);
+    `program._compile(${programName}, file);`,
+  ];
+  const imports = ['import { Module } from "node:module";', 'import { fileURLToPath } from "node:url";'];
+  const launcher = await bundleEarlySupervision({
+    entry: bundle.entry,
+    providerInputs: bundle.inputs,
+    conditions: bundle.conditions,
+    format: "esm",
+    source: [
+      `import { superviseBeforeLoading } from ${JSON.stringify(supervisorSpecifier)};`,
+      ...imports,
+      "if (!superviseBeforeLoading()) {",
+      ...compile,
+      "}",
+    ].join("\n"),
+  });
+  const text =
+    launcher === undefined
+      ? [...head, ...imports, ...compile, ""].join("\n")
+      : [
+          ...head,
+          "// It first decides, from the environment alone, whether this process is the provider's supervisor",
+          "// (harness-tool/supervisor, inlined below); the supervisor never compiles the program.",
+          launcher,
+        ].join("\n");
+  return text.replace(programName, () => program);
+}
+
+/**
+ * A single executable's main script: the supervision decided first (the supervisor inlined as a
+ * classic script), the program run only when this process is not the supervisor. The program's
+ * function is parsed lazily, so a supervisor does not run or fully compile it.
+ */
+export async function singleExecutableMain(bundle: ScriptBundle): Promise<string> {
+  const supervisor = await bundleEarlySupervision({
+    entry: bundle.entry,
+    providerInputs: bundle.inputs,
+    conditions: bundle.conditions,
+    format: "iife",
+    globalName: supervisorName,
+  });
+  if (supervisor === undefined) return bundle.script;
+  return `${supervisor}if (!${supervisorName}.superviseBeforeLoading()) {\n${bundle.script}}\n`;
 }

@@ -14,6 +14,9 @@
  * - Orphans: the watchdog (orphan-watchdog.ts) ends the provider and those groups when this process
  *   dies, SIGKILL included; when the provider ends, this process exits with its status.
  * - Signals: SIGTERM and SIGHUP are passed on; SIGINT is ignored, as go-plugin's plugins do.
+ * - Pass-through: a provider that calls `serve(p, { supervise: false })` under a supervisor started
+ *   before its code loaded (supervise-before-loading.ts) says so over fd 3; from then on its stdout
+ *   and stderr reach fds 1 and 2 as they are, as they would without a supervisor.
  *
  * docs/runtime.md#the-supervisor.
  */
@@ -55,6 +58,7 @@ function stdoutLogLine(message: string): string {
 export function superviseProvider(): Promise<never> {
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
+  const output: OutputMode = { passThrough: false };
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
     env: { ...process.env, [supervisedVariable]: String(process.pid) },
     stdio: ["inherit", "pipe", "pipe", "pipe"],
@@ -68,9 +72,9 @@ export function superviseProvider(): Promise<never> {
     process.exit(1);
   });
 
-  const stdout = relayStdout(child, new SecretStreamFilter(secrets));
-  child.stderr?.on("data", (chunk: Buffer) => writeAll(2, stderrFilter.push(chunk)));
-  relayChannel(child, secrets, watchdog);
+  const stdout = relayStdout(child, new SecretStreamFilter(secrets), output);
+  child.stderr?.on("data", (chunk: Buffer) => writeAll(2, output.passThrough ? chunk : stderrFilter.push(chunk)));
+  relayChannel(child, secrets, watchdog, output);
   forwardSignals(child);
 
   child.once("exit", (code, signal) => {
@@ -89,6 +93,11 @@ export function superviseProvider(): Promise<never> {
   return new Promise<never>(() => {});
 }
 
+/** How the provider's output is relayed: filtered (the default) or passed through as it is. */
+interface OutputMode {
+  passThrough: boolean;
+}
+
 /** What is left of the provider's stdout when it has exited. */
 interface StdoutRelay {
   /** Writes a handshake line that never ended to fd 1. */
@@ -97,12 +106,20 @@ interface StdoutRelay {
   flushRest(): void;
 }
 
-/** stdout: the handshake line verbatim to fd 1, then every line a log line on stderr, redacted. */
-function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter): StdoutRelay {
+/**
+ * stdout: the handshake line verbatim to fd 1, then every line a log line on stderr, redacted (in
+ * pass-through, every byte to fd 1 as it is).
+ */
+function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, output: OutputMode): StdoutRelay {
   let handshake: Buffer | undefined = Buffer.alloc(0);
   // Bytes, not text, until a line is whole: a chunk may end inside a UTF-8 character.
   let stdoutLine = Buffer.alloc(0);
   const stdoutRest = (data: Buffer): void => {
+    if (output.passThrough) {
+      writeAll(1, stdoutLine.length === 0 ? data : Buffer.concat([stdoutLine, data]));
+      stdoutLine = Buffer.alloc(0);
+      return;
+    }
     let pending = stdoutLine.length === 0 ? data : Buffer.concat([stdoutLine, data]);
     for (let end = pending.indexOf(0x0a); end !== -1; end = pending.indexOf(0x0a)) {
       writeAll(2, Buffer.from(stdoutLogLine(pending.subarray(0, end).toString("utf8"))));
@@ -111,28 +128,32 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter): Std
     stdoutLine = Buffer.from(pending);
   };
   child.stdout?.on("data", (chunk: Buffer) => {
-    if (handshake === undefined) return stdoutRest(stdoutFilter.push(chunk));
+    if (handshake === undefined) return stdoutRest(output.passThrough ? chunk : stdoutFilter.push(chunk));
     handshake = Buffer.concat([handshake, chunk]);
     const end = handshake.indexOf(0x0a);
     if (end === -1) return;
     writeAll(1, handshake.subarray(0, end + 1));
     const rest = handshake.subarray(end + 1);
     handshake = undefined;
-    if (rest.length > 0) stdoutRest(stdoutFilter.push(rest));
+    if (rest.length > 0) stdoutRest(output.passThrough ? rest : stdoutFilter.push(rest));
   });
   return {
     flushHandshake: () => {
       if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
     },
     flushRest: () => {
+      if (output.passThrough) {
+        if (stdoutLine.length > 0) writeAll(1, stdoutLine);
+        return;
+      }
       const rest = stdoutFilter.flush();
       if (rest.length > 0 || stdoutLine.length > 0) stdoutRest(Buffer.concat([rest, Buffer.from("\n")]));
     },
   };
 }
 
-/** fd 3: secrets (answered once the filters have them) and the tools' process groups. */
-function relayChannel(child: ChildProcess, secrets: SecretSet, watchdog: OrphanWatchdog | undefined): void {
+/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered). */
+function relayChannel(child: ChildProcess, secrets: SecretSet, watchdog: OrphanWatchdog | undefined, output: OutputMode): void {
   const channel = child.stdio[3] as Socket | null;
   let channelLine = "";
   channel?.on("error", () => {});
@@ -144,6 +165,9 @@ function relayChannel(child: ChildProcess, secrets: SecretSet, watchdog: OrphanW
       if (message === undefined) continue;
       if ("secrets" in message) {
         secrets.learn(message.secrets);
+        channel.write("\n");
+      } else if ("passThrough" in message) {
+        output.passThrough = true;
         channel.write("\n");
       } else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
       else watchdog?.forgetGroup(message.forgetGroup);

@@ -14,8 +14,16 @@ export const supervisedVariable = "HARNESS_TOOL_SUPERVISED";
 /** The provider's end of the channel. */
 export const channelFd = 3;
 
-/** A message from the provider to the supervisor. */
-export type ChannelMessage = { readonly secrets: readonly string[] } | { readonly watchGroup: number } | { readonly forgetGroup: number };
+/**
+ * A message from the provider to the supervisor. `passThrough`: the provider was started with
+ * `serve(p, { supervise: false })` under a supervisor that an executable started before that code
+ * could be read (supervise-before-loading.ts); its output goes to the host as it is from now on.
+ */
+export type ChannelMessage =
+  | { readonly secrets: readonly string[] }
+  | { readonly watchGroup: number }
+  | { readonly forgetGroup: number }
+  | { readonly passThrough: true };
 
 /** The provider's end of the channel. */
 export interface SupervisorChannel {
@@ -23,6 +31,17 @@ export interface SupervisorChannel {
   learnSecrets(secrets: readonly string[]): void;
   watchGroup(pgid: number): void;
   forgetGroup(pgid: number): void;
+  /** Blocks until the supervisor passes the provider's stdout and stderr through as they are. */
+  passThrough(): void;
+}
+
+/**
+ * Whether this process was started by harness-tool's supervisor: the marker names its parent. Reads
+ * the environment only (an executable decides with it before any provider code loads).
+ */
+export function supervisedByParent(env: NodeJS.ProcessEnv): boolean {
+  const marker = env[supervisedVariable];
+  return marker !== undefined && Number(marker) === process.ppid;
 }
 
 /**
@@ -30,9 +49,9 @@ export interface SupervisorChannel {
  * the variable from the environment either way, so no child of the provider inherits it.
  */
 export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): SupervisorChannel | undefined {
-  const marker = env[supervisedVariable];
+  const supervised = supervisedByParent(env);
   delete env[supervisedVariable];
-  if (marker === undefined || Number(marker) !== process.ppid) return undefined;
+  if (!supervised) return undefined;
   let open = true;
   const send = (message: ChannelMessage): boolean => {
     if (!open) return false;
@@ -45,27 +64,32 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
       return false;
     }
   };
+  // The supervisor answers one byte once it acted on the message; EOF means it is gone.
+  const awaitAnswer = (): void => {
+    const answer = Buffer.alloc(1);
+    for (;;) {
+      try {
+        if (readSync(channelFd, answer, 0, 1, null) === 0) open = false;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          continue;
+        }
+        open = false;
+        return;
+      }
+    }
+  };
   return {
     learnSecrets(secrets) {
-      if (secrets.length === 0 || !send({ secrets })) return;
-      // The supervisor answers one byte once its filter has them; EOF means it is gone.
-      const answer = Buffer.alloc(1);
-      for (;;) {
-        try {
-          if (readSync(channelFd, answer, 0, 1, null) === 0) open = false;
-          return;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-            continue;
-          }
-          open = false;
-          return;
-        }
-      }
+      if (secrets.length > 0 && send({ secrets })) awaitAnswer();
     },
     watchGroup: (pgid) => void send({ watchGroup: pgid }),
     forgetGroup: (pgid) => void send({ forgetGroup: pgid }),
+    passThrough() {
+      if (send({ passThrough: true })) awaitAnswer();
+    },
   };
 }
 
@@ -76,6 +100,7 @@ export function parseChannelMessage(line: string): ChannelMessage | undefined {
     if (Array.isArray(value.secrets)) return { secrets: value.secrets.filter((s): s is string => typeof s === "string") };
     if (Number.isInteger(value.watchGroup)) return { watchGroup: value.watchGroup as number };
     if (Number.isInteger(value.forgetGroup)) return { forgetGroup: value.forgetGroup as number };
+    if (value.passThrough === true) return { passThrough: true };
   } catch {
     // Not a message.
   }

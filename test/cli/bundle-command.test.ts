@@ -1,5 +1,7 @@
 // `harness-tool bundle`: the executable, the bundle and its source map, and stack traces from the
-// bundled provider that name the source file and line rather than the bundle's.
+// bundled provider that name the source file and line rather than the bundle's. The executable
+// decides supervision before it loads the bundle, with harness-tool's supervisor inlined, only for
+// a provider that serves through harness-tool (supervisor-wire.test.ts launches it).
 import assert from "node:assert/strict";
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +35,13 @@ describe("harness-tool bundle", () => {
     accessSync(outfile, constants.X_OK);
     const launcher = readFileSync(outfile, "utf8");
     assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
-    assert.match(launcher, /process\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);/);
+    assert.match(
+      launcher,
+      /\nif \(!superviseBeforeLoading\(\)\) \{\n {2}process\.setSourceMapsEnabled\(true\);\n {2}await import\("\.\/provider\.bundle\.mjs"\);\n\}\n$/,
+    );
+    // The supervisor is inlined (no import but Node's built-ins), and nothing of the provider is.
+    assert.deepEqual([...new Set([...launcher.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]))].sort(), ["node:child_process", "node:fs"]);
+    assert.ok(launcher.length < 20_000, `the launcher is small: ${launcher.length} bytes`);
     const bundle = readFileSync(path.join(dir, "dist/provider.bundle.mjs"), "utf8");
     assert.match(bundle, /\/\/# sourceMappingURL=provider\.bundle\.mjs\.map\n?$/);
     const map = JSON.parse(readFileSync(path.join(dir, "dist/provider.bundle.mjs.map"), "utf8")) as { sources: string[]; sourcesContent?: unknown };
@@ -44,6 +52,20 @@ describe("harness-tool bundle", () => {
     assert.equal(map.sourcesContent, undefined, "mappings only: the sources stay on disk");
     assert.match(bundleOutput, /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/);
     assert.ok(statSync(path.join(dir, "dist/provider.bundle.mjs")).size > 100_000);
+  });
+
+  it("a program that does not serve through harness-tool gets the plain launcher", async () => {
+    const plain = path.join(dir, "plain/provider.mjs");
+    const out = captureStream();
+    const err = captureStream();
+    assert.equal(
+      await main(["bundle", path.join(repoRoot, "test/cli/fixtures/plain-program.ts"), "--outfile", plain], { out: out.stream, err: err.stream }),
+      0,
+      err.text(),
+    );
+    const launcher = readFileSync(plain, "utf8");
+    assert.match(launcher, /\nprocess\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);\n$/);
+    assert.doesNotMatch(launcher, /superviseBeforeLoading/);
   });
 
   it("a handler's stack trace names the source file and line, not the bundle", async () => {

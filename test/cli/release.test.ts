@@ -5,6 +5,8 @@
 // VerifyChecksum accept the lock block and the host's executable and refuse a one-byte change,
 // pluginruntime.Launch starts it with a PATH holding no node (Go run inside the kernel's tree).
 //
+// The programs decide supervision before they load the provider (its supervisor never runs it).
+//
 // The node binaries come from npm once (npm's cache) and are unpacked once into the OS temp dir.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -17,7 +19,7 @@ import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
 import { hostPlatformKey } from "../../cli/release/release-platforms.js";
-import { bundleAsScript, singleFileModule } from "../../cli/release/script-bundle.js";
+import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
 import { scenario } from "../runtime/interop/host-matrix.js";
@@ -119,7 +121,7 @@ describe("the program as one classic script (an ES module's top-level await, imp
         ].join("\n"),
       );
       const file = path.join(dir, "one.mjs");
-      writeFileSync(file, singleFileModule(await bundleAsScript(entry)));
+      writeFileSync(file, await singleFileModule(await bundleAsScript(entry)));
       const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
       const lines = run.stderr.split("\n");
       assert.deepEqual(lines.slice(0, 3), ["before", "after one.mjs", `at throwsHere (${entry}:5:9)`], run.stderr);
@@ -130,6 +132,44 @@ describe("the program as one classic script (an ES module's top-level await, imp
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+// The release's two programs decide supervision before they load the provider
+// (docs/runtime.md#the-supervisor): the supervisor the host launches never runs the provider's
+// code. A single executable's main script is run here by node as the CommonJS main it is in the
+// executable (the release's own executables run supervised through go-plugin further down).
+describe("the release's programs decide supervision before the provider loads", () => {
+  const belowJavaScript = path.join(repoRoot, "test/runtime/transport/fixtures/below-javascript-provider.ts");
+  let dir = "";
+  let bundle: ScriptBundle;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-early-"));
+    bundle = await bundleAsScript(belowJavaScript);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [label, file, program] of [
+    ["the single-file .mjs", "provider.mjs", singleFileModule],
+    ["a single executable's main script", "main.cjs", singleExecutableMain],
+  ] as const) {
+    it(`${label}: the launched process supervises without loading the provider; the provider it starts loads it once`, async () => {
+      const programFile = path.join(dir, file);
+      writeFileSync(programFile, await program(bundle));
+      const log = path.join(dir, `loaded-${file}`);
+      const launched = await launch(process.execPath, { args: [programFile], env: { BELOW_JAVASCRIPT_LOADED_LOG: log } });
+      try {
+        await launched.configure({ api_key: "sk-live-7f3a9c2e1b5d" });
+        const outcome = await launched.invoke({ id: "identity", toolName: "identity", arguments: { text: "" } }).done;
+        const last = outcome.events.at(-1)?.event;
+        assert.ok(last?.case === "result", JSON.stringify(outcome.events));
+        const serving = Number((last.value.payload as { pid?: number }).pid);
+        assert.notEqual(serving, launched.pid, "the provider runs under a supervisor");
+        assert.deepEqual(readFileSync(log, "utf8").trim().split("\n").map(Number), [serving], `the supervisor ${launched.pid} loaded the provider too`);
+      } finally {
+        await launched.kill();
+      }
+    });
+  }
 });
 
 describe("harness-tool release: command-line mistakes", () => {

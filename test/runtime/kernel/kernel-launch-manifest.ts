@@ -4,8 +4,10 @@
  * examples/<name>/src/main.ts, the config and calls of its scenario. Written as JSON for
  * harness_tool_kernel_side_test.go (harnessManifest).
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Writable } from "node:stream";
+import { bundleCommand } from "../../../cli/commands/bundle-command.js";
 import { repoRoot } from "../../support/buf.js";
 import { writeProviderScript } from "../../support/provider-script.js";
 
@@ -143,16 +145,32 @@ const fixtures = {
 export const kernelFixture = "test/runtime/kernel/fixtures/kernel-fixture-provider.ts";
 
 /**
+ * `harness-tool bundle`'s executable of `fixture` in `dir/<name>/`, and a script that execs node on
+ * it (the kernel starts one path; the executable's `#!/usr/bin/env node` would depend on PATH).
+ */
+async function writeBundledProviderScript(dir: string, name: string, fixture: string): Promise<string> {
+  const outfile = path.join(dir, name, "provider.mjs");
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  await bundleCommand(path.join(repoRoot, fixture), { outfile, external: [], out: silent });
+  const file = path.join(dir, `${name}.sh`);
+  writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${outfile}" "$@"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/**
  * Writes the provider scripts into `dir` and the manifest beside them; returns the manifest's
  * path. Fails when an example has no scenario.
  */
-export function writeKernelLaunchManifest(dir: string, world: ExampleWorld, hostOnlyVariable: string): string {
+export async function writeKernelLaunchManifest(dir: string, world: ExampleWorld, hostOnlyVariable: string): Promise<string> {
   const scenarios = exampleScenarios(world);
   const providers: { [role: string]: string } = {
     sample: writeProviderScript(dir, "sample", fixtures.sample),
     probe: writeProviderScript(dir, "kernel-probe", fixtures.probe),
     broken: writeProviderScript(dir, "broken", fixtures.broken),
     "below-javascript": writeProviderScript(dir, "below-javascript", fixtures.belowJavaScript),
+    // The same provider as `harness-tool bundle` ships it: supervision decided before the bundle loads.
+    "below-javascript-bundled": await writeBundledProviderScript(dir, "below-javascript-bundled", fixtures.belowJavaScript),
   };
   for (const fault of ["exit", "throw", "hang", "stdout"]) {
     providers[`fault:${fault}`] = writeProviderScript(dir, `start-fault-${fault}`, fixtures.startFault, { HARNESS_TOOL_START_FAULT: fault });

@@ -87,7 +87,7 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
     server.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const manifest = writeKernelLaunchManifest(dir, world, hostOnlyVariable);
+  const manifest = await writeKernelLaunchManifest(dir, world, hostOnlyVariable);
   // The run's own TMPDIR, removed with it: the sockets of providers SIGKILLed on purpose, and the
   // fixture folder the kernel's TestMain leaves (its deferred RemoveAll never runs past os.Exit).
   const tmp = path.join(dir, "tmp");

@@ -1,0 +1,22 @@
+/**
+ * `harness-tool/supervisor`: supervision decided before the provider's code loads. The executables
+ * `harness-tool bundle` and `harness-tool release` write call it first, from the environment alone
+ * (the rule serve() reads, supervision-wanted.ts), and load the provider only when it returns
+ * false: a supervisor then runs this module and no more (no protobuf registry, gRPC or provider
+ * modules), and the provider it starts (the same executable, with the marker) loads the code and
+ * serves. An entry that is not such an executable (tsx sources, a hand-written main) is supervised
+ * by serve() as before, once its code has loaded. docs/runtime.md#the-supervisor.
+ */
+import { superviseProvider } from "./supervise-provider.js";
+import { supervisionWanted } from "./supervision-wanted.js";
+
+/**
+ * Becomes the supervisor when a go-plugin host launched this process and supervision is wanted
+ * (then the caller must not load the provider: the process exits with the provider's status);
+ * otherwise returns false and changes nothing.
+ */
+export function superviseBeforeLoading(): boolean {
+  if (!supervisionWanted(process.env, undefined)) return false;
+  void superviseProvider();
+  return true;
+}
