@@ -28,6 +28,7 @@ import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, quoteInput, reportViolations } from "../../errors/input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
+import type { TimedCall } from "./call-deadlines.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
@@ -54,9 +55,11 @@ export function callInfoOf(call: ToolCall): CallInfo {
 }
 
 /** One Invoke in flight. Create it, then await run(). */
-export class InvokeInFlight implements LiveCall {
+export class InvokeInFlight implements LiveCall, TimedCall {
   readonly ended: Promise<void>;
   readonly info: CallInfo;
+  /** TimedCall: when the default timeout passes (call-deadlines.ts). */
+  deadline = 0;
   /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
   readonly trace: CallTrace;
   readonly #rt: ServiceRuntime;
@@ -118,7 +121,7 @@ export class InvokeInFlight implements LiveCall {
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
     const onCancel = (): void => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
-    let timer: NodeJS.Timeout | undefined;
+    const deadlines = this.#entry.deadlines;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
@@ -142,9 +145,8 @@ export class InvokeInFlight implements LiveCall {
           }),
         );
       }
-      const timeoutMs = this.#entry.timeoutMs;
       // seed: ToolSchema.default_timeout — enforced here too; it covers waiting at the gate.
-      if (timeoutMs !== undefined) timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
+      deadlines?.start(this);
 
       let lease: GateLease;
       try {
@@ -182,7 +184,7 @@ export class InvokeInFlight implements LiveCall {
       this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
       if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
-      clearTimeout(timer);
+      deadlines?.end(this);
       cancelled.removeEventListener("abort", onCancel);
       this.#close();
       rt.calls.delete(this);
@@ -190,6 +192,11 @@ export class InvokeInFlight implements LiveCall {
       // (at the kernel's pace), unless the kernel went away.
       await this.#outbox?.flushed();
     }
+  }
+
+  /** TimedCall: the default timeout passed. */
+  timedOut(): void {
+    this.#stop("timeout", this.#rt.timings.settleGraceMs);
   }
 
   /** LiveCall: shutdown stops the call with a terminal `cancelled`. */

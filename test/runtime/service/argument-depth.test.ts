@@ -95,7 +95,7 @@ describe("decodeRequest", () => {
       ["struct", structLevel],
     ] as const) {
       // A container's body, maxArgumentDepth + 1 levels deep: an empty innermost one, then each level around it.
-      let body = new Uint8Array(0);
+      let body: Uint8Array = new Uint8Array(0);
       for (let depth = 2; depth <= maxArgumentDepth + 1; depth++) body = level(body);
       assert.equal(jsonDepth(body, kind), maxArgumentDepth + 1);
       assert.ok(body.byteLength >= shortestTooDeep, `${body.byteLength} bytes nest ${maxArgumentDepth + 1} levels`);
