@@ -5,13 +5,15 @@
  * HARNESS_TOOL_BENCH_BASE's before/after rows are built), and the bare grpc-js server, all launched
  * supervised by the same go-plugin v1.8.0 host and Configure'd; then interleaved rounds (the order
  * rotating) of `echo` Invokes at concurrency 1 and 32, reading each process tree's CPU from /proc
- * around each block. Prints per contender the medians over rounds of CPU per call and of each
+ * (schedstat) around each block. Prints per contender the medians over rounds of CPU per call and of each
  * block's p50, and the median over rounds of each round's ratio to the first commit and to bare.
- * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--unsupervised]`
+ * Each contender runs as several processes (`--replicas`), its value in a round their mean.
+ * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised]`
  */
 import os from "node:os";
 import { createWorkspace, removeAllWorkspaces } from "./bench-workspace.js";
-import { bundleAtCommit, invokeRequest, treeCpuMs } from "./kernel-contenders.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { bundleAtCommit, invokeRequest, processTree } from "./kernel-contenders.js";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
@@ -28,7 +30,25 @@ const levels = [
   { key: "c1", calls: option("c1", 2000), concurrency: 1 },
   { key: "c32", calls: option("c32", 10_000), concurrency: 32 },
 ] as const;
+const replicas = option("replicas", 2);
 const env = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
+
+/**
+ * CPU time of the tree under `pid`, ms, from each thread's schedstat (nanoseconds on the CPU):
+ * /proc/<pid>/stat's 10 ms ticks are too coarse for blocks of a few hundred ms on a loaded machine.
+ * Threads that exited between two readings are not counted (none do while calls run).
+ */
+function treeCpuPreciseMs(pid: number): number {
+  let ns = 0;
+  for (const p of processTree(pid)) {
+    try {
+      for (const task of readdirSync(`/proc/${p}/task`)) ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // Gone.
+    }
+  }
+  return ns / 1e6;
+}
 
 const go = buildBenchGo();
 if ("skip" in go) throw new Error(go.skip);
@@ -51,25 +71,31 @@ try {
       .join(" ")}`,
   );
   const host = new KernelHost(go.host);
+  // Per contender and figure, one value per round: the mean over the contender's replicas.
   const samples = new Map<string, number[]>();
-  const add = (key: string, value: number) => samples.set(key, [...(samples.get(key) ?? []), value]);
+  const add = (key: string, round: number, value: number) => {
+    const values = samples.get(key) ?? [];
+    values[round] = (values[round] ?? 0) + value / replicas;
+    samples.set(key, values);
+  };
   try {
-    const pids = new Map<string, number>();
+    // Each contender runs as `replicas` processes: a process's own speed (its JIT, its heap, its
+    // core) differs by several percent between launches of the same bundle.
+    const instances = contenders.flatMap((c) => Array.from({ length: replicas }, (_, r) => ({ ...c, instance: `${c.id}/${r}`, pid: 0 })));
     const echo = invokeRequest("echo", { text: "hello" }, ws.root);
-    for (const c of contenders) {
-      pids.set(c.id, (await host.launch(c.id, process.execPath, [c.file], env)).pid);
-      await host.configure(c.id);
-      await host.load(c.id, echo, 2000, 32);
+    for (const c of instances) {
+      c.pid = (await host.launch(c.instance, process.execPath, [c.file], env)).pid;
+      await host.configure(c.instance);
+      await host.load(c.instance, echo, 2000, 32);
     }
     for (let round = 0; round < rounds; round++) {
-      for (const c of roundRobinOrder(contenders, round)) {
-        const pid = pids.get(c.id) as number;
+      for (const c of roundRobinOrder(instances, round)) {
         for (const level of levels) {
-          const before = treeCpuMs(pid);
-          const block = await host.load(c.id, echo, level.calls, level.concurrency);
-          if (block.failures > 0) throw new Error(`${c.id}: ${block.failures} failed calls, first: ${block.firstFailure}`);
-          add(`${c.id} ${level.key} cpu`, (treeCpuMs(pid) - before) / level.calls);
-          add(`${c.id} ${level.key} p50`, median(block.latenciesMs));
+          const before = treeCpuPreciseMs(c.pid);
+          const block = await host.load(c.instance, echo, level.calls, level.concurrency);
+          if (block.failures > 0) throw new Error(`${c.instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
+          add(`${c.id} ${level.key} cpu`, round, (treeCpuPreciseMs(c.pid) - before) / level.calls);
+          add(`${c.id} ${level.key} p50`, round, median(block.latenciesMs));
         }
       }
       log(`round ${round + 1}/${rounds} done`);
