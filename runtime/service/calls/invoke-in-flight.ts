@@ -76,7 +76,7 @@ export class InvokeInFlight implements LiveCall, TimedCall {
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
-  #markEnded: () => void = () => {};
+  #markEnded: (() => void) | undefined;
   /** Set once the stream's last event is decided: afterwards every event is dropped. */
   #closed = false;
   #stopReason: StopReason | undefined;
@@ -120,7 +120,7 @@ export class InvokeInFlight implements LiveCall, TimedCall {
     const rt = this.#rt;
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
-    const onCancel = (): void => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
+    const onCancel = this.#cancelListener();
     const deadlines = this.#entry.deadlines;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
@@ -189,6 +189,14 @@ export class InvokeInFlight implements LiveCall, TimedCall {
       // (at the kernel's pace), unless the kernel went away.
       await this.#outbox?.flushed();
     }
+  }
+
+  /**
+   * What the kernel's cancellation calls. Returned, not assigned to a name: a bundle built with
+   * esbuild's keepNames would otherwise name each call's function (a defineProperty per call).
+   */
+  #cancelListener(): () => void {
+    return () => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
   }
 
   /** TimedCall: the default timeout passed. */
@@ -290,7 +298,7 @@ export class InvokeInFlight implements LiveCall, TimedCall {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#markEnded();
+    this.#markEnded?.();
   }
 
   #send(event: EventInit): void {
