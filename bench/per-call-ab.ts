@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { bundleAtCommit, invokeRequest, processTree } from "./kernel-contenders.js";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
-import { median, roundRobinOrder } from "./measure.js";
+import { median, percentile, roundRobinOrder } from "./measure.js";
 import { Writable } from "node:stream";
 import path from "node:path";
 import { repoRoot } from "./bench-workspace.js";
@@ -110,18 +110,20 @@ try {
       .join(" ")}`,
   );
   const first = contenders[0]?.id as string;
-  const ratios = (id: string, to: string, key: string): number => {
+  /** The median of the per-round ratios, and their middle half (25th–75th percentile). */
+  const ratios = (id: string, to: string, key: string): string => {
     const mine = samples.get(`${id} ${key}`) ?? [];
     const theirs = samples.get(`${to} ${key}`) ?? [];
-    return median(mine.map((v, i) => v / (theirs[i] as number)));
+    const each = mine.map((v, i) => v / (theirs[i] as number));
+    return `${median(each).toFixed(3)} (${percentile(each, 25).toFixed(2)}–${percentile(each, 75).toFixed(2)})`;
   };
-  const rows = ["contender | metric | median | / first (per round) | / bare (per round)", "--- | --- | --- | --- | ---"];
+  const rows = ["contender | metric | median | / first (per round, middle half) | / bare (per round, middle half)", "--- | --- | --- | --- | ---"];
   for (const c of contenders) {
     for (const level of levels) {
       for (const metric of ["cpu", "p50"]) {
         const key = `${level.key} ${metric}`;
         rows.push(
-          `${c.id} | ${key} | ${median(samples.get(`${c.id} ${key}`) ?? []).toFixed(3)} ms | ${ratios(c.id, first, key).toFixed(3)} | ${ratios(c.id, "bare", key).toFixed(3)}`,
+          `${c.id} | ${key} | ${median(samples.get(`${c.id} ${key}`) ?? []).toFixed(3)} ms | ${ratios(c.id, first, key)} | ${ratios(c.id, "bare", key)}`,
         );
       }
     }
