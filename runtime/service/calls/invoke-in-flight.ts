@@ -28,7 +28,6 @@ import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
-import type { TimedCall } from "./call-deadlines.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
@@ -55,11 +54,9 @@ export function callInfoOf(call: ToolCall): CallInfo {
 }
 
 /** One Invoke in flight. Create it, then await run(). */
-export class InvokeInFlight implements LiveCall, TimedCall {
+export class InvokeInFlight implements LiveCall {
   readonly ended: Promise<void>;
   readonly info: CallInfo;
-  /** TimedCall: when the default timeout passes (call-deadlines.ts). */
-  deadline = 0;
   /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
   readonly trace: CallTrace;
   readonly #rt: ServiceRuntime;
@@ -121,7 +118,7 @@ export class InvokeInFlight implements LiveCall, TimedCall {
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
     const onCancel = this.#cancelListener();
-    const deadlines = this.#entry.deadlines;
+    let timer: NodeJS.Timeout | undefined;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
@@ -145,8 +142,9 @@ export class InvokeInFlight implements LiveCall, TimedCall {
           }),
         );
       }
+      const timeoutMs = this.#entry.timeoutMs;
       // seed: ToolSchema.default_timeout — enforced here too; it covers waiting at the gate.
-      deadlines?.start(this);
+      if (timeoutMs !== undefined) timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
 
       let lease: GateLease;
       try {
@@ -181,7 +179,7 @@ export class InvokeInFlight implements LiveCall, TimedCall {
       this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
       if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
-      deadlines?.end(this);
+      clearTimeout(timer);
       cancelled.removeEventListener("abort", onCancel);
       this.#close();
       rt.calls.delete(this);
@@ -197,11 +195,6 @@ export class InvokeInFlight implements LiveCall, TimedCall {
    */
   #cancelListener(): () => void {
     return () => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
-  }
-
-  /** TimedCall: the default timeout passed. */
-  timedOut(): void {
-    this.#stop("timeout", this.#rt.timings.settleGraceMs);
   }
 
   /** LiveCall: shutdown stops the call with a terminal `cancelled`. */

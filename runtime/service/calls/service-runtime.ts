@@ -5,7 +5,6 @@
  */
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition, ToolImplementation } from "../../provider/provider-definition.js";
-import type { CallDeadlines } from "./call-deadlines.js";
 import type { ConcurrencyGate } from "./concurrency-gate.js";
 import type { ChildRegistry } from "../process/spawn-child.js";
 
@@ -24,8 +23,6 @@ export interface ToolEntry {
   readonly processBacked: boolean;
   /** The tool's default_timeout, enforced by the runtime too; undefined: none. */
   readonly timeoutMs: number | undefined;
-  /** The deadlines of its calls in flight, when it has a timeout (one timer per tool). */
-  readonly deadlines: CallDeadlines | undefined;
 }
 
 /** Timings of the service, in milliseconds. */

@@ -19,7 +19,6 @@ import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { traceInvoke, traceUnary } from "../../telemetry/call-spans.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
-import { CallDeadlines } from "./call-deadlines.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
@@ -90,7 +89,6 @@ function entriesOf(provider: ProviderDefinition<unknown>): Map<string, ToolEntry
       streaming: d.streaming || d.processBacked,
       processBacked: d.processBacked,
       timeoutMs: d.defaultTimeoutMs,
-      deadlines: d.defaultTimeoutMs === undefined ? undefined : new CallDeadlines(d.defaultTimeoutMs),
     });
   }
   return tools;

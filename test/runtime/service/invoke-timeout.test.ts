@@ -65,62 +65,6 @@ describe("default timeout", () => {
     assert.equal(terminalError(rec).category, ToolErrorCategory.TIMEOUT);
   });
 
-  it("the calls of one tool share one timer, and each still times out at its own deadline", async () => {
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-    const tool = dataTool("shared", { defaultTimeoutMs: 60 });
-    const timedOutAt = new Map<string, number>();
-    const service = createToolService(
-      providerWith(tool, (i, ctx) =>
-        i.text === "quick"
-          ? Promise.resolve({ text: i.text })
-          : new Promise((_, reject) =>
-              ctx.signal.addEventListener("abort", () => {
-                timedOutAt.set(i.text, performance.now());
-                reject(ctx.signal.reason);
-              }),
-            ),
-      ),
-      { stderr: () => {}, settleGraceMs: 10 },
-    );
-    const before = timers();
-    const call = (text: string) => {
-      const rec = recordingSink();
-      const startedAt = performance.now();
-      return { rec, startedAt, done: service.invoke(invokeRequest("shared", { text }), rec.sink) };
-    };
-    const first = call("first");
-    await sleep(25);
-    const second = call("second");
-    const quick = call("quick");
-    await quick.done;
-    assert.deepEqual(quick.rec.cases(), ["result"]);
-    // Two calls in flight, one timer for both (a timer per call would be two).
-    assert.equal(timers() - before, 1);
-    await first.done;
-    assert.equal(timedOutAt.has("second"), false);
-    await second.done;
-    for (const [c, text] of [
-      [first, "first"],
-      [second, "second"],
-    ] as const) {
-      assert.equal(terminalError(c.rec).category, ToolErrorCategory.TIMEOUT);
-      assert.ok((timedOutAt.get(text) as number) - c.startedAt >= 60, `${text} timed out before its deadline`);
-    }
-  });
-
-  it("the shared timer does not keep the process alive once no call is in flight", async () => {
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-    const service = createToolService(
-      providerWith(dataTool("idle", { defaultTimeoutMs: 60_000 }), async (i) => ({ text: i.text })),
-      { stderr: () => {} },
-    );
-    const before = timers();
-    const rec = recordingSink();
-    await service.invoke(invokeRequest("idle", { text: "a" }), rec.sink);
-    assert.deepEqual(rec.cases(), ["result"]);
-    assert.equal(timers(), before);
-  });
-
   it("events reported while winding down after the timeout come before the terminal error", async () => {
     const tool = dataTool("reporting", { defaultTimeoutMs: 20, streaming: true });
     const service = createToolService(
