@@ -63,33 +63,6 @@ interface Holder {
   released: boolean;
 }
 
-/** How a lease ends, as its gate does it. */
-interface LeaseEnds {
-  release(holder: Holder): void;
-  orphan(holder: Holder): void;
-}
-
-/** A granted claim: the gate's holder and the call's lease in one object. */
-class Lease implements Holder, GateLease {
-  orphaned = false;
-  released = false;
-  readonly claim: CallClaim;
-  readonly #ends: LeaseEnds;
-
-  constructor(claim: CallClaim, ends: LeaseEnds) {
-    this.claim = claim;
-    this.#ends = ends;
-  }
-
-  release(): void {
-    this.#ends.release(this);
-  }
-
-  orphan(): void {
-    this.#ends.orphan(this);
-  }
-}
-
 interface Waiter {
   readonly claim: CallClaim;
   readonly resolve: (lease: GateLease) => void;
@@ -172,31 +145,28 @@ export class ConcurrencyGate {
     return false;
   }
 
-  // What a lease calls back, made once per gate (no functions per call).
-  readonly #leaseEnds: LeaseEnds = {
-    release: (holder) => {
-      if (holder.released) return;
-      holder.released = true;
-      this.#holders--;
-      if (this.#exclusive === holder) this.#exclusive = undefined;
-      for (const key of holder.claim.keys) if (this.#byKey.get(key) === holder) this.#byKey.delete(key);
-      this.#orphans.delete(holder);
-      this.#drain();
-    },
-    orphan: (holder) => {
-      if (holder.released || holder.orphaned) return;
-      holder.orphaned = true;
-      this.#orphans.add(holder);
-      this.#drain();
-    },
-  };
-
   #grant(claim: CallClaim): GateLease {
-    const holder = new Lease(claim, this.#leaseEnds);
+    const holder: Holder = { claim, orphaned: false, released: false };
     this.#holders++;
     if (claim.exclusive) this.#exclusive = holder;
     for (const key of claim.keys) this.#byKey.set(key, holder);
-    return holder;
+    return {
+      release: () => {
+        if (holder.released) return;
+        holder.released = true;
+        this.#holders--;
+        if (this.#exclusive === holder) this.#exclusive = undefined;
+        for (const key of claim.keys) if (this.#byKey.get(key) === holder) this.#byKey.delete(key);
+        this.#orphans.delete(holder);
+        this.#drain();
+      },
+      orphan: () => {
+        if (holder.released || holder.orphaned) return;
+        holder.orphaned = true;
+        this.#orphans.add(holder);
+        this.#drain();
+      },
+    };
   }
 
   /** Grants, in order, every waiter that no longer conflicts; fails those stuck behind an orphan. */

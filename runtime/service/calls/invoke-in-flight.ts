@@ -73,7 +73,7 @@ export class InvokeInFlight implements LiveCall {
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
-  #markEnded: (() => void) | undefined;
+  #markEnded: () => void = () => {};
   /** Set once the stream's last event is decided: afterwards every event is dropped. */
   #closed = false;
   #stopReason: StopReason | undefined;
@@ -117,7 +117,7 @@ export class InvokeInFlight implements LiveCall {
     const rt = this.#rt;
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
-    const onCancel = this.#cancelListener();
+    const onCancel = (): void => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
     let timer: NodeJS.Timeout | undefined;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
@@ -187,14 +187,6 @@ export class InvokeInFlight implements LiveCall {
       // (at the kernel's pace), unless the kernel went away.
       await this.#outbox?.flushed();
     }
-  }
-
-  /**
-   * What the kernel's cancellation calls. Returned, not assigned to a name: a bundle built with
-   * esbuild's keepNames would otherwise name each call's function (a defineProperty per call).
-   */
-  #cancelListener(): () => void {
-    return () => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
   }
 
   /** LiveCall: shutdown stops the call with a terminal `cancelled`. */
@@ -291,7 +283,7 @@ export class InvokeInFlight implements LiveCall {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#markEnded?.();
+    this.#markEnded();
   }
 
   #send(event: EventInit): void {
