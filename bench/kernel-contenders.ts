@@ -76,7 +76,7 @@ export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
 }
 
 /** harness-tool as it was at `commit` (HARNESS_TOOL_BENCH_BASE), bundled by this checkout's `harness-tool bundle`: the before/after rows. */
-async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<string> {
+export async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<string> {
   const dir = sourceTreeAtCommit(ws, commit);
   const outfile = path.join(ws.root, `kernel-base-${commit}`, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });

@@ -4,7 +4,7 @@
  * v1.8.0 host of bench/kernel-host.ts with `--cpu-prof`, runs one scenario, stops it with Kill()
  * and prints self time by source file (grouped by package) and by function, busy samples only.
  * The evidence behind bench/RESULTS.md's notes for issue 24. Run:
- * `node --conditions=harness-tool-source --import tsx bench/profile-provider.ts <startup|invoke|stream|kill> [--supervised] [--bare]`
+ * `node --conditions=harness-tool-source --import tsx bench/profile-provider.ts <startup|invoke|stream|kill> [--supervised] [--bare] [--top=N]`
  * (invoke: 20,000 echo calls at concurrency 1; stream: three 200 MB `bash` streams; startup: three
  * launches to the first GetSchema reply; kill: Kill() one second after Configure).
  */
@@ -135,7 +135,8 @@ try {
   } finally {
     await host.close();
   }
-  process.stdout.write(`${summarize(profiles, bundle, 25)}\n`);
+  const top = Number(/^--top=(\d+)$/.exec(flags.find((f) => f.startsWith("--top=")) ?? "")?.[1] ?? 25);
+  process.stdout.write(`${summarize(profiles, bundle, top)}\n`);
 } finally {
   removeAllWorkspaces();
 }

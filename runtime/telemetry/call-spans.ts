@@ -9,7 +9,18 @@
  * kernel's span context, so the context reaches children and callbacks; every attribute is then
  * skipped (isRecording() is false), which keeps the telemetry-off cost to a parse and two objects.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
+import {
+  INVALID_SPAN_CONTEXT,
+  INVALID_TRACEID,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanOptions,
+} from "@opentelemetry/api";
 import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategories, toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
@@ -59,10 +70,24 @@ const startAttributes = Object.fromEntries(
   ]),
 ) as unknown as { readonly [M in ToolServiceMethod]: Attributes };
 
+// The span names and options are constant per method: built once.
+const startOptions = Object.fromEntries(
+  methods.map((method) => [method, { name: `${toolServiceName}/${method}`, options: { kind: SpanKind.SERVER, attributes: startAttributes[method] } }]),
+) as unknown as { readonly [M in ToolServiceMethod]: { readonly name: string; readonly options: SpanOptions } };
+
+/**
+ * The context of every call that has no trace: no kernel trace context arrived and the tracer
+ * (the API's no-op one, no SDK registered) handed out a span with the invalid span context. All
+ * such spans are alike, so their context is built once instead of per call.
+ */
+const untracedContext = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+
 /** Starts the SERVER span of one call, as a child of the remote span `headers` name (if any). */
 export function startCallSpan(method: ToolServiceMethod, headers: TraceHeaders | undefined): CallTrace {
   const parent = contextFromTraceHeaders(headers);
-  const span = runtimeTracer().startSpan(`${toolServiceName}/${method}`, { kind: SpanKind.SERVER, attributes: startAttributes[method] }, parent);
+  const start = startOptions[method];
+  const span = runtimeTracer().startSpan(start.name, start.options, parent);
+  if (parent === ROOT_CONTEXT && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID) return { span, context: untracedContext };
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -23,6 +23,16 @@ import { wireError } from "../../errors/classify-error.js";
  */
 export const maxArgumentDepth = 512;
 
+/**
+ * No request shorter than this (in bytes) can carry JSON deeper than `maxArgumentDepth`, so its
+ * bytes are not walked. Each level below a container's first costs its body at least 4 bytes: the
+ * Value inside it (a ListValue's element, or a Struct's map entry and that entry's value field: a
+ * tag and a length each) holds a struct_value or list_value field (a tag and a length) whose body
+ * is the next level. So a container nesting D levels has a body of at least 4·(D − 1) bytes, and
+ * the request holds that body.
+ */
+export const shortestTooDeep = 4 * maxArgumentDepth;
+
 /** protobuf-es counts every message: two per JSON level (Value, then Struct or ListValue), plus the request's own. */
 const recursionLimit = 2 * maxArgumentDepth + 16;
 
@@ -240,7 +250,7 @@ function lengthDelimited(number: number, body: Uint8Array): Uint8Array {
  */
 export function decodeRequest<Desc extends DescMessage>(desc: Desc, bytes: Uint8Array): MessageShape<Desc> {
   const pruned: Pruned[] = [];
-  const kept = prune(desc, bytes, 0, bytes.byteLength, [], pruned) ?? bytes;
+  const kept = bytes.byteLength < shortestTooDeep ? bytes : (prune(desc, bytes, 0, bytes.byteLength, [], pruned) ?? bytes);
   const message = fromBinary(desc, kept, { recursionLimit });
   for (const { path, depth } of pruned) {
     let parent: Record<string, unknown> | undefined = message as unknown as Record<string, unknown>;

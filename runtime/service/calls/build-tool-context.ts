@@ -9,8 +9,8 @@
  * for process-backed tools.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Tracer } from "@opentelemetry/api";
-import type { ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
+import type { Span, Tracer } from "@opentelemetry/api";
+import type { CallInfo, ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
 import { callTracer } from "../../telemetry/call-tracer.js";
 import { traceChildProcess } from "../../telemetry/child-process-span.js";
 import type { InvokeInFlight } from "./invoke-in-flight.js";
@@ -41,100 +41,153 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName:
   };
 }
 
-/** Builds the handler's context for one call. */
+/** The handler's context for one call (buildToolContext). */
 export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
-  const info = call.info;
-  const boundary =
-    accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
-  const resolvePath = (target: string): string => resolveToolPath(target, boundary);
-  let kernel: ProcessToolContext<unknown>["kernel"] | undefined;
-  let log: ProcessToolContext<unknown>["log"] | undefined;
-  let tracer: Tracer | undefined;
-  const notDeclared = (method: string, needs: string) => (): never =>
-    call.providerBug(`${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`);
+  return new HandlerContext(call, rt, entry, accepted);
+}
 
-  const progress = entry.streaming
-    ? (message: string, fractionComplete?: number): Promise<void> => {
-        const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
-        call.sendIntermediate({
-          case: "progress",
-          value: { message: String(message), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
-        } as never);
-        return call.room();
-      }
-    : notDeclared("progress", "streaming");
+/**
+ * One call's context. Everything a call may not use is built when first read, so a call pays
+ * for one object (bench/RESULTS.md, issue 24 session 7: an object literal with getters and a
+ * closure per method cost 2–3% of an echo call's CPU). The methods are getters returning functions
+ * bound to the call, so `const { resolvePath, progress } = ctx` works as `ctx.resolvePath(...)` does.
+ */
+class HandlerContext implements ProcessToolContext<unknown> {
+  readonly call: CallInfo;
+  readonly config: unknown;
+  readonly span: Span;
+  readonly #call: InvokeInFlight;
+  readonly #rt: ServiceRuntime;
+  readonly #entry: ToolEntry;
+  readonly #roots: AcceptedConfig["roots"];
+  #kernel: ProcessToolContext<unknown>["kernel"] | undefined;
+  #log: ProcessToolContext<unknown>["log"] | undefined;
+  #tracer: Tracer | undefined;
+  #resolvePath: ((target: string) => string) | undefined;
+  #progress: ProcessToolContext<unknown>["progress"] | undefined;
+  #partialResult: ProcessToolContext<unknown>["partialResult"] | undefined;
+  #output: ProcessToolContext<unknown>["output"] | undefined;
+  #exitStatus: ProcessToolContext<unknown>["exitStatus"] | undefined;
+  #spawn: ProcessToolContext<unknown>["spawn"] | undefined;
 
-  const partialResult = entry.streaming
-    ? (payload: JsonObject): Promise<void> => {
-        if (!isPlainRecord(payload)) call.providerBug("partialResult() needs a plain JSON object");
-        call.sendIntermediate({ case: "partialResult", value: { payload } } as never);
-        return call.room();
-      }
-    : notDeclared("partialResult", "streaming");
+  constructor(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig) {
+    this.call = call.info;
+    this.config = accepted.config;
+    this.span = call.trace.span;
+    this.#call = call;
+    this.#rt = rt;
+    this.#entry = entry;
+    this.#roots = accepted.roots;
+  }
 
-  const output = entry.processBacked
-    ? (stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void> => {
-        if (stream !== "stdout" && stream !== "stderr") call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
-        const bytes =
-          typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
-        call.sendOutput(stream, bytes);
-        return call.room();
-      }
-    : notDeclared("output", "process_backed");
+  get signal(): AbortSignal {
+    return this.#call.signal;
+  }
 
-  const exitStatus = entry.processBacked
-    ? (exitCode: number, signal?: string): void => {
-        if (!Number.isInteger(exitCode)) call.providerBug(`exitStatus() needs an integer exit code, not ${String(exitCode)}`);
-        call.sendExitStatus(exitCode, signal);
-      }
-    : notDeclared("exitStatus", "process_backed");
+  get kernel(): ProcessToolContext<unknown>["kernel"] {
+    return (this.#kernel ??= bindKernel(bindingScope(this.#rt, this.#call, this.#entry.name)));
+  }
 
-  const spawn = entry.processBacked
-    ? async (command: string, args: readonly string[], options: SpawnToolOptions = {}) => {
-        if (call.closed) throw new Error(`${entry.name}: spawn() after the call ended`);
-        const cwd = resolvePath(options.cwd ?? ".");
-        const exit = await traceChildProcess(call.trace, command, () =>
-          spawnChild(
-            command,
-            args,
-            { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
-            {
-              signal: call.signal,
-              output: (stream, data) => {
-                call.sendOutput(stream, data);
-                return call.outputBackpressure();
-              },
-              registry: rt.children,
-              killGraceMs: rt.timings.killGraceMs,
-            },
-          ),
-        );
-        if (options.exitStatus !== false) call.sendExitStatus(exit.exitCode, exit.signal);
-        return exit;
-      }
-    : notDeclared("spawn", "process_backed");
+  get log(): ProcessToolContext<unknown>["log"] {
+    return (this.#log ??= bindLogger(bindingScope(this.#rt, this.#call, this.#entry.name)));
+  }
 
-  return {
-    get signal() {
-      return call.signal;
-    },
-    call: info,
-    config: accepted.config,
-    get kernel() {
-      return (kernel ??= bindKernel(bindingScope(rt, call, entry.name)));
-    },
-    get log() {
-      return (log ??= bindLogger(bindingScope(rt, call, entry.name)));
-    },
-    span: call.trace.span,
-    get tracer() {
-      return (tracer ??= callTracer(call.trace));
-    },
-    resolvePath,
-    progress,
-    partialResult,
-    output,
-    exitStatus,
-    spawn,
+  get tracer(): Tracer {
+    return (this.#tracer ??= callTracer(this.#call.trace));
+  }
+
+  get resolvePath(): (target: string) => string {
+    if (this.#resolvePath) return this.#resolvePath;
+    const workingDirectory = this.call.workingDirectory;
+    const boundary = this.#roots === undefined ? { workingDirectory } : { workingDirectory, roots: this.#roots };
+    return (this.#resolvePath = (target: string): string => resolveToolPath(target, boundary));
+  }
+
+  get progress(): ProcessToolContext<unknown>["progress"] {
+    return (this.#progress ??= this.#entry.streaming ? progressOf(this.#call) : notDeclared(this.#call, "progress", "streaming"));
+  }
+
+  get partialResult(): ProcessToolContext<unknown>["partialResult"] {
+    return (this.#partialResult ??= this.#entry.streaming ? partialResultOf(this.#call) : notDeclared(this.#call, "partialResult", "streaming"));
+  }
+
+  get output(): ProcessToolContext<unknown>["output"] {
+    return (this.#output ??= this.#entry.processBacked ? outputOf(this.#call) : notDeclared(this.#call, "output", "process_backed"));
+  }
+
+  get exitStatus(): ProcessToolContext<unknown>["exitStatus"] {
+    return (this.#exitStatus ??= this.#entry.processBacked ? exitStatusOf(this.#call) : notDeclared(this.#call, "exitStatus", "process_backed"));
+  }
+
+  get spawn(): ProcessToolContext<unknown>["spawn"] {
+    return (this.#spawn ??= this.#entry.processBacked
+      ? spawnOf(this.#call, this.#rt, this.#entry, this.resolvePath)
+      : notDeclared(this.#call, "spawn", "process_backed"));
+  }
+}
+
+/** The guard in place of a method the declaration does not allow: calling it ends the call as a provider bug. */
+function notDeclared(call: InvokeInFlight, method: string, needs: string): () => never {
+  return () => call.providerBug(`${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`);
+}
+
+function progressOf(call: InvokeInFlight): ProcessToolContext<unknown>["progress"] {
+  return (message, fractionComplete) => {
+    const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
+    call.sendIntermediate({
+      case: "progress",
+      value: { message: String(message), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
+    } as never);
+    return call.room();
+  };
+}
+
+function partialResultOf(call: InvokeInFlight): ProcessToolContext<unknown>["partialResult"] {
+  return (payload) => {
+    if (!isPlainRecord(payload)) call.providerBug("partialResult() needs a plain JSON object");
+    call.sendIntermediate({ case: "partialResult", value: { payload } } as never);
+    return call.room();
+  };
+}
+
+function outputOf(call: InvokeInFlight): ProcessToolContext<unknown>["output"] {
+  return (stream, data) => {
+    if (stream !== "stdout" && stream !== "stderr") call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
+    const bytes =
+      typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
+    call.sendOutput(stream, bytes);
+    return call.room();
+  };
+}
+
+function exitStatusOf(call: InvokeInFlight): ProcessToolContext<unknown>["exitStatus"] {
+  return (exitCode, signal) => {
+    if (!Number.isInteger(exitCode)) call.providerBug(`exitStatus() needs an integer exit code, not ${String(exitCode)}`);
+    call.sendExitStatus(exitCode, signal);
+  };
+}
+
+function spawnOf(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, resolvePath: (target: string) => string): ProcessToolContext<unknown>["spawn"] {
+  return async (command: string, args: readonly string[], options: SpawnToolOptions = {}) => {
+    if (call.closed) throw new Error(`${entry.name}: spawn() after the call ended`);
+    const cwd = resolvePath(options.cwd ?? ".");
+    const exit = await traceChildProcess(call.trace, command, () =>
+      spawnChild(
+        command,
+        args,
+        { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
+        {
+          signal: call.signal,
+          output: (stream, data) => {
+            call.sendOutput(stream, data);
+            return call.outputBackpressure();
+          },
+          registry: rt.children,
+          killGraceMs: rt.timings.killGraceMs,
+        },
+      ),
+    );
+    if (options.exitStatus !== false) call.sendExitStatus(exit.exitCode, exit.signal);
+    return exit;
   };
 }

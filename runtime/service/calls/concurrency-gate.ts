@@ -12,6 +12,7 @@
  * seed: kind interactive — interactive calls execute sequentially.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import { quoteInput } from "../../errors/input-error-bounds.js";
 import { ToolError } from "../../errors/tool-error.js";
 import type { ToolDeclaration } from "../../schema/tool-declaration.js";
 
@@ -21,8 +22,9 @@ export interface CallClaim {
   readonly exclusive: boolean;
   /** Calls sharing a key run one at a time. */
   readonly keys: readonly string[];
-  /** For the conflict message: which call holds the claim. */
-  readonly label: string;
+  /** For the conflict message: the tool and the call id (quoted only when a message names them). */
+  readonly tool: string;
+  readonly callId: string;
 }
 
 /** A granted claim. */
@@ -39,14 +41,20 @@ const interactiveLane = "\u0000interactive";
  * The claim of one call. Keyed claims compare the named fields' values across every tool of the
  * provider, so write_file and edit_file keyed on `path` serialize each other on the same path.
  */
-export function claimFor(declaration: ToolDeclaration, input: JsonObject, label: string): CallClaim {
-  if (declaration.kind === "interactive") return { exclusive: false, keys: [interactiveLane], label };
+export function claimFor(declaration: ToolDeclaration, input: JsonObject, callId: string): CallClaim {
+  const tool = declaration.name;
+  if (declaration.kind === "interactive") return { exclusive: false, keys: [interactiveLane], tool, callId };
   const spec = declaration.concurrency;
-  if (!spec?.safe) return { exclusive: true, keys: [], label };
+  if (!spec?.safe) return { exclusive: true, keys: [], tool, callId };
   const fields = spec.keyFields ?? [];
-  if (fields.length === 0) return { exclusive: false, keys: [], label };
+  if (fields.length === 0) return { exclusive: false, keys: [], tool, callId };
   const key = JSON.stringify([...fields].sort().map((name) => [name, input[name] ?? null]));
-  return { exclusive: false, keys: [key], label };
+  return { exclusive: false, keys: [key], tool, callId };
+}
+
+/** A claim's call as a message names it: the tool, then the call id quoted (bounded: input-error-bounds.ts). */
+function labelOf(claim: CallClaim): string {
+  return `${claim.tool} call ${quoteInput(claim.callId)}`;
 }
 
 interface Holder {
@@ -65,8 +73,8 @@ interface Waiter {
 function conflictError(claim: CallClaim, holder: Holder): ToolError {
   return new ToolError(
     "concurrency_conflict",
-    `${claim.label} conflicts with ${holder.claim.label}, which was cancelled or timed out but whose handler is still running`,
-    { retryable: true, details: { held_by: holder.claim.label } },
+    `${labelOf(claim)} conflicts with ${labelOf(holder.claim)}, which was cancelled or timed out but whose handler is still running`,
+    { retryable: true, details: { held_by: labelOf(holder.claim) } },
   );
 }
 

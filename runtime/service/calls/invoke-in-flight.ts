@@ -26,7 +26,7 @@ import { buildToolContext } from "./build-tool-context.js";
 import { normalizeError, wireError } from "../../errors/classify-error.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
-import { boundedMessage, quoteInput, reportViolations } from "../../errors/input-error-bounds.js";
+import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
@@ -148,10 +148,7 @@ export class InvokeInFlight implements LiveCall {
 
       let lease: GateLease;
       try {
-        const granted = rt.gate.acquire(
-          claimFor(this.#entry.implementation.declaration, input, `${this.#entry.name} call ${quoteInput(this.#call.id)}`),
-          () => this.signal,
-        );
+        const granted = rt.gate.acquire(claimFor(this.#entry.implementation.declaration, input, this.#call.id), () => this.signal);
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();

@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { create, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { decodeRequest, jsonDepth, maxArgumentDepth, tooDeep } from "../../../runtime/service/calls/argument-depth.js";
+import { decodeRequest, jsonDepth, maxArgumentDepth, shortestTooDeep, tooDeep } from "../../../runtime/service/calls/argument-depth.js";
 
 /** `depth` levels alternating lists and objects: [{"a": [{"a": ...}, 1], "b": true}, 1]. */
 function mixed(depth: number): JsonValue {
@@ -74,6 +74,38 @@ describe("decodeRequest", () => {
     const config = decodeRequest(ConfigureRequestSchema, toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { list: [nested(600)] } })));
     // The config object, the list, then 600 levels.
     assert.deepEqual(tooDeep(config), { field: "config", depth: 602 });
+  });
+
+  it(`is not walked under ${shortestTooDeep} bytes: the fewest bytes that nest ${maxArgumentDepth + 1} levels are at least that many`, () => {
+    // The shortest encodings by hand (no map key, every length one byte where it fits): a Value's
+    // list_value (field 6) or struct_value (field 5), a ListValue's element (field 1), a Struct's
+    // map entry (field 1) whose value (field 2) is the Value.
+    const field = (tag: number, body: Uint8Array): Uint8Array => {
+      const length: number[] = [];
+      for (let n = body.byteLength; ; n = Math.floor(n / 128)) {
+        length.push(n >= 128 ? (n & 0x7f) | 0x80 : n);
+        if (n < 128) break;
+      }
+      return Uint8Array.from([tag, ...length, ...body]);
+    };
+    const listLevel = (inner: Uint8Array) => field(0x0a, field(0x32, inner));
+    const structLevel = (inner: Uint8Array) => field(0x0a, field(0x12, field(0x2a, inner)));
+    for (const [kind, level] of [
+      ["list", listLevel],
+      ["struct", structLevel],
+    ] as const) {
+      // A container's body, maxArgumentDepth + 1 levels deep: an empty innermost one, then each level around it.
+      let body: Uint8Array = new Uint8Array(0);
+      for (let depth = 2; depth <= maxArgumentDepth + 1; depth++) body = level(body);
+      assert.equal(jsonDepth(body, kind), maxArgumentDepth + 1);
+      assert.ok(body.byteLength >= shortestTooDeep, `${body.byteLength} bytes nest ${maxArgumentDepth + 1} levels`);
+    }
+    // Through decodeRequest: the smallest too-deep arguments (an object holding lists) are still found.
+    let list: JsonValue = [];
+    for (let depth = 3; depth <= maxArgumentDepth + 1; depth++) list = [list];
+    const bytes = invoke({ "": list });
+    assert.ok(bytes.byteLength >= shortestTooDeep);
+    assert.deepEqual(tooDeep(decodeRequest(InvokeRequestSchema, bytes).call as object), { field: "arguments", depth: maxArgumentDepth + 1 });
   });
 
   it("decodes requests without JSON as protobuf-es does, and still rejects malformed bytes", () => {

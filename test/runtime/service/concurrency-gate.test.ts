@@ -125,6 +125,9 @@ describe("concurrency gate", () => {
     const term = onlyTerminal(second.rec);
     assert.equal(term.case === "error" && term.value.category, ToolErrorCategory.CONCURRENCY_CONFLICT);
     assert.equal(term.case === "error" && term.value.retryable, true);
+    // Both calls named by tool and quoted call id (both ids are keyed-a here).
+    assert.match(term.case === "error" ? term.value.message : "", /^keyed call "keyed-a" conflicts with keyed call "keyed-a", which was cancelled/);
+    assert.deepEqual(term.case === "error" ? term.value.details : undefined, { held_by: 'keyed call "keyed-a"' });
     await t.releaseAll();
   });
 
@@ -145,9 +148,9 @@ describe("concurrency gate", () => {
     const gate = new ConcurrencyGate();
     const signal = new AbortController().signal;
     const ask = { ...free.declaration, kind: "interactive" as const, concurrency: undefined } as never;
-    const lease = gate.acquire(claimFor(ask, {}, "ask 1"), signal);
+    const lease = gate.acquire(claimFor(ask, {}, "1"), signal);
     assert.ok(!(lease instanceof Promise));
-    assert.ok(gate.acquire(claimFor(ask, {}, "ask 2"), signal) instanceof Promise);
+    assert.ok(gate.acquire(claimFor(ask, {}, "2"), signal) instanceof Promise);
     assert.deepEqual(claimFor(keyed.declaration, { path: "a" }, "x").keys, claimFor({ ...keyed.declaration, name: "other" }, { path: "a" }, "y").keys);
   });
 });

@@ -105,6 +105,25 @@ describe("stream rules", () => {
     assert.deepEqual(rec.cases().slice(-2), ["exitStatus", "result"]);
   });
 
+  it("methods taken off the context (destructured) behave as called on it, guards included", async () => {
+    const rec = await invoke(exec, async (i, ctx) => {
+      const { output, exitStatus, progress, resolvePath } = ctx;
+      progress("start");
+      await output("stdout", resolvePath("x"));
+      exitStatus(0);
+      return { text: i.text };
+    });
+    assert.deepEqual(rec.cases(), ["progress", "outputChunk", "exitStatus", "result"]);
+    const chunk = rec.events[1]!.event;
+    assert.match(chunk.case === "outputChunk" ? Buffer.from(chunk.value.data).toString() : "", /\/x$/);
+    const guarded = await invoke(echo, async (i, { progress, exitStatus }) => {
+      assert.equal(progress, progress);
+      assert.throws(() => exitStatus(0), /not declared process_backed/);
+      return { text: i.text };
+    });
+    assert.match(terminalError(guarded).message, /provider bug.*exitStatus\(\).*not declared process_backed/);
+  });
+
   it("events a handler emits after its call ended are dropped", async () => {
     let late: (() => void) | undefined;
     const rec = await invoke(stream, async (i, ctx) => {

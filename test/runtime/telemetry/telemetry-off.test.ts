@@ -7,8 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import type { Span } from "@opentelemetry/api";
+import { INVALID_TRACEID, trace, type Span } from "@opentelemetry/api";
 import { createToolService } from "../../../runtime/index.js";
+import { startCallSpan } from "../../../runtime/telemetry/call-spans.js";
 import type { TraceHeaders } from "../../../runtime/telemetry/trace-headers.js";
 import { repoRoot } from "../../support/buf.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
@@ -51,6 +52,46 @@ describe("with telemetry off", () => {
     assert.equal(span?.spanContext().traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
     assert.equal(nested, "returned");
     assert.deepEqual(seen, [{ traceparent: kernelTraceparent }]);
+  });
+
+  it("a call without the kernel's trace context has no trace: one context shared by all such calls, no traceparent on callbacks", async () => {
+    const base = fakeKernel();
+    const seen: (TraceHeaders | undefined)[] = [];
+    let span: Span | undefined;
+    let child: Span | undefined;
+    const service = createToolService(
+      providerWith(echo, async (input, ctx) => {
+        span = ctx.span;
+        const work = ctx.tracer.startSpan("work");
+        work.end();
+        child = work;
+        await ctx.kernel.log("info", "hello");
+        return input;
+      }),
+      {
+        stderr: () => {},
+        kernel: {
+          ...base,
+          log: (request, trace) => {
+            seen.push(trace);
+            return base.log(request);
+          },
+        },
+      },
+    );
+    const rec = recordingSink();
+    await service.invoke(invokeRequest("echo", { text: "a" }), rec.sink);
+    assert.equal(onlyTerminal(rec).case, "result");
+    for (const s of [span, child]) {
+      assert.equal(s?.isRecording(), false);
+      assert.equal(s?.spanContext().traceId, INVALID_TRACEID);
+    }
+    assert.deepEqual(seen, [undefined]);
+    // Built once for every untraced call; a call with the kernel's context gets its own.
+    assert.equal(startCallSpan("Invoke", undefined).context, startCallSpan("Describe", undefined).context);
+    const traced = startCallSpan("Invoke", { traceparent: kernelTraceparent });
+    assert.notEqual(traced.context, startCallSpan("Invoke", undefined).context);
+    assert.equal(trace.getSpanContext(traced.context)?.traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
   });
 
   it("no SDK module is loaded; with OTEL_EXPORTER_OTLP_ENDPOINT the SDK and its OTLP exporter are", () => {
