@@ -182,8 +182,8 @@ export const mutations = [
   [
     "key_fields gate open",
     "runtime/service/calls/concurrency-gate.ts",
-    "return { exclusive: false, keys: [key], label };",
-    "return { exclusive: false, keys: [], label };",
+    "return { exclusive: false, keys: [key], tool, callId };",
+    "return { exclusive: false, keys: [], tool, callId };",
     ["test/runtime/reliability/load.test.ts"],
     "in-process",
   ],
