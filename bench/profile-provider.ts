@@ -99,7 +99,7 @@ try {
       "--bundle",
       "--platform=node",
       "--format=esm",
-      "--target=node20",
+      "--target=node22",
       `--outfile=${bundle}`,
       "--banner:js=import { createRequire as __profileRequire } from 'node:module'; const require = __profileRequire(import.meta.url);",
       "--conditions=harness-tool-source",

@@ -23,7 +23,7 @@ async function esbuild(entry: string, outfile: string, extra: readonly string[])
       "--bundle",
       "--platform=node",
       "--format=esm",
-      "--target=node20",
+      "--target=node22",
       `--outfile=${outfile}`,
       `--banner:js=${requireBanner}`,
       "--log-level=error",

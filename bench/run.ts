@@ -2,7 +2,7 @@
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites (docs/benchmarks.md), prints a table per suite (figure, baseline, ratio,
  * target, verdict) and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory,
- * streams, telemetry, inspector, packaging, release (default: all).
+ * streams, telemetry, inspector, packaging, release, node-lines (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.
@@ -14,6 +14,7 @@ import { codegenSuite } from "./codegen.js";
 import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
+import { nodeLinesSuite } from "./node-lines.js";
 import { packagingSuite } from "./packaging.js";
 import { releaseSuite } from "./release.js";
 import { startupSuite } from "./startup.js";
@@ -35,6 +36,7 @@ const allSuites: readonly Suite[] = [
   inspectorSuite,
   packagingSuite,
   releaseSuite,
+  nodeLinesSuite,
 ];
 
 interface Args {

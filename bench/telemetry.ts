@@ -48,7 +48,7 @@ async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<Built
       "--bundle",
       "--platform=node",
       "--format=esm",
-      "--target=node20",
+      "--target=node22",
       `--outfile=${outfile}`,
       `--banner:js=${requireBanner}`,
       "--log-level=error",

@@ -41,7 +41,7 @@ const result = await build({
   bundle: true,
   platform: "node",
   format: "esm",
-  target: "node20",
+  target: "node22",
   plugins: [
     {
       name: "stand-ins",

@@ -1,13 +1,15 @@
 // The Node versions harness-tool's packages claim are true: each workspace package's `engines`
 // floor satisfies the engines of every package it brings (its dependencies and required peers,
 // followed through the lockfile; for the plugin, the packages its bundle holds as well), the
-// scaffold claims the CLI's floor, and Node 22, which CI also runs the tests on, satisfies every
-// package, the dev tools included (protoc-gen-es 2.17, which only regenerates generated/,
-// asks for Node >= 22).
+// scaffold claims the CLI's floor, every floor is the oldest LTS line Node still supports (the
+// table of cli/release/node-lines.ts: no package claims an end-of-life Node), Node 22, which CI
+// runs the floor leg on, satisfies every package, the dev tools included, and every esbuild target
+// in the sources (bundle, release, the bench's builds) is that floor.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { supportedNodeLines } from "../cli/release/node-lines.js";
 import { scaffoldFiles } from "../cli/templates/scaffold-files.js";
 import { repoRoot } from "./support/buf.js";
 
@@ -116,7 +118,7 @@ const floorOf = (range: string | undefined) => parseVersion(/^>=\s*(\S+)$/.exec(
 /** The workspaces, and which dependency sets each floor (undefined: our own choice, CI's oldest Node). */
 const workspaces = [
   { dir: "runtime", bundles: false, floorFrom: undefined },
-  { dir: "cli", bundles: false, floorFrom: "@clack/prompts" },
+  { dir: "cli", bundles: false, floorFrom: undefined },
   // The plugin's bin is one bundle (plugin/bundle-plugin.mjs): what it bundles is what it runs.
   { dir: "plugin", bundles: true, floorFrom: undefined },
 ] as const;
@@ -162,14 +164,42 @@ describe("Node engines", () => {
     }
   });
 
-  it("Node 22 satisfies every package, the dev tools included", () => {
+  it("Node 22, CI's floor leg, satisfies every package, the dev tools included", () => {
     assert.deepEqual(
       engines.filter((e) => !satisfies([22, 0, 0], e.range)),
       [],
     );
-    assert.ok(
-      engines.some((e) => !satisfies([20, 20, 0], e.range)),
-      "a package needs Node 22 (else the Node 22 CI run would not be needed)",
+  });
+
+  it("every floor (the root's and each workspace's; the scaffold claims the CLI's) is the oldest LTS line Node still supports", () => {
+    const oldest = supportedNodeLines()[0];
+    assert.ok(oldest, "cli/release/node-lines.ts knows no supported LTS line today: add the new lines to its table");
+    for (const dir of ["", "runtime", "plugin", "cli"]) {
+      const range = nodeRange(lock.packages[dir]);
+      assert.equal(
+        floorOf(range)[0],
+        oldest.major,
+        `${dir || "the root"}'s engines.node ${range} is not >=${oldest.major} (the oldest supported LTS line, until ${oldest.endOfLife}): move every engines floor and .ci/run's floor leg to it`,
+      );
+    }
+  });
+
+  it("every esbuild target in the sources is the engines floor", () => {
+    const floor = floorOf(nodeRange(lock.packages["cli"]))[0];
+    const files = ["cli/commands/bundle-command.ts", "cli/release/script-bundle.ts", "cli/release/early-supervision.ts", "plugin/bundle-plugin.mjs"];
+    const benchFiles = ["bench/provider-builds.ts", "bench/telemetry.ts", "bench/profile-provider.ts", "test/runtime/telemetry/bundled-export.test.ts"];
+    const targets = [...files, ...benchFiles].flatMap((file) =>
+      [...readFileSync(path.join(repoRoot, file), "utf8").matchAll(/["'=]node(\d+)["']?/g)].map((m) => ({ file, major: Number(m[1]) })),
+    );
+    for (const file of files)
+      assert.ok(
+        targets.some((t) => t.file === file),
+        `${file} names no node target: the check is broken`,
+      );
+    assert.deepEqual(
+      targets.filter((t) => t.major !== floor),
+      [],
+      `esbuild targets other than node${floor}`,
     );
   });
 

@@ -96,7 +96,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       bundle: true,
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       banner: { js: banner },
       external: [...options.external],
       // Packages' ES module builds where their exports offer one (@opentelemetry/api): esbuild can

@@ -37,14 +37,23 @@ async function describeBuilt(moduleFile: string): Promise<ProviderIdentity> {
 /** Builds the release of `entry`; resolves to the exit code. */
 export async function releaseCommand(entry: string, options: ReleaseOptions): Promise<number> {
   const { buildRelease, parseNodeBinaries } = await import("../release/build-release.js");
-  const { releasePlatforms } = await import("../release/release-platforms.js");
+  const { embeddedNodeVersion, hostPlatformKey, releasePlatforms } = await import("../release/release-platforms.js");
+  const { checkNodeLine, resolveNodeVersion, splitNodeOption } = await import("../release/node-lines.js");
   const platforms = releasePlatforms(options.platforms);
-  const nodeBinaries = parseNodeBinaries(options.nodeBinaries);
+  const chosen = splitNodeOption(options.nodeBinaries);
+  const nodeBinaries = parseNodeBinaries(chosen.binaries);
+  // A line resolves against the packages npm serves the platforms from (the host's prepares the program).
+  const fetched = platforms.filter((p) => !nodeBinaries.has(p.key));
+  const host = hostPlatformKey();
+  const packages = (fetched.length > 0 ? fetched : releasePlatforms(host === undefined ? [] : [host])).map((p) => p.nodePackage);
+  const nodeVersion = chosen.version === undefined ? embeddedNodeVersion : await resolveNodeVersion(chosen.version, packages);
+  checkNodeLine(Number(nodeVersion.split(".")[0]));
   const result = await buildRelease({
     entry,
     outDir: path.resolve(options.outDir),
     platforms,
     nodeBinaries,
+    nodeVersion,
     codeCache: options.codeCache,
     describe: describeBuilt,
     log: (line) => options.err.write(`${line}\n`),
@@ -79,14 +88,16 @@ export const releaseCommandDefinition = defineCommand({
     },
     node: {
       type: "string",
-      value: "os_arch=file",
+      value: "version|os_arch=file",
       multiple: true,
-      description: "embed this node binary for that platform instead of npm's node-<os>-<arch> (darwin_arm64 needs one)",
+      description:
+        "the Node to embed: an LTS line (24: its newest release on npm) or an exact version (24.22.3), end-of-life and odd lines refused; or os_arch=file, this node binary for that platform instead of npm's node-<os>-<arch> (darwin_arm64 needs one)",
     },
   },
   examples: [
     "harness-tool release",
     "harness-tool release --platform linux_amd64,linux_arm64 --out-dir release",
+    "harness-tool release --node 24",
     "harness-tool release --platform darwin_arm64 --node darwin_arm64=bin/node",
   ],
   run: ({ values, positionals }, { out, err }) =>

@@ -21,6 +21,8 @@ export interface ReleaseRequest {
   readonly platforms: readonly ReleasePlatform[];
   /** Binaries the user named per platform key (`--node darwin_arm64=<file>`). */
   readonly nodeBinaries: ReadonlyMap<string, string>;
+  /** The exact Node version the executables embed (`--node 24`, resolved); embeddedNodeVersion by default. */
+  readonly nodeVersion?: string;
   /** Launches the built `.mjs` and returns its Describe's producer. */
   readonly describe: (moduleFile: string) => Promise<ProviderIdentity>;
   /**
@@ -59,18 +61,18 @@ export function parseNodeBinaries(values: readonly string[]): Map<string, string
 }
 
 /** A `node` of the embedded version that runs here, to prepare the blob: this one if it is, else the host's from npm. */
-async function blobGenerator(cacheDir: string): Promise<string> {
-  if (process.version === `v${embeddedNodeVersion}`) return process.execPath;
+async function blobGenerator(version: string, cacheDir: string): Promise<string> {
+  if (process.version === `v${version}`) return process.execPath;
   const host = hostPlatformKey();
   const [platform] = host === undefined ? [] : releasePlatforms([host]);
-  if (!platform) throw new ReleaseError(`a release is prepared by Node ${embeddedNodeVersion}: run it with that version of node`);
-  return (await nodeBinaryFor(platform, embeddedNodeVersion, cacheDir)).file;
+  if (!platform) throw new ReleaseError(`a release is prepared by Node ${version}: run it with that version of node`);
+  return (await nodeBinaryFor(platform, version, cacheDir)).file;
 }
 
 /** The platform's node: the one the user named, else npm's. */
 function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: string): Promise<NodeBinary> | NodeBinary {
   const given = request.nodeBinaries.get(platform.key);
-  return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, embeddedNodeVersion, cacheDir);
+  return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, request.nodeVersion ?? embeddedNodeVersion, cacheDir);
 }
 
 /** Builds the release into `request.outDir`. */
@@ -80,7 +82,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
   const nodes: NodeBinary[] = [];
   for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));
-  const generator = request.platforms.length > 0 ? await blobGenerator(cacheDir) : undefined;
+  const generator = request.platforms.length > 0 ? await blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir) : undefined;
   mkdirSync(request.outDir, { recursive: true });
   const pending = path.join(request.outDir, `.release-${process.pid}.mjs`);
   writeFileSync(pending, await singleFileModule(bundle));

@@ -66,7 +66,7 @@ export async function bundleEarlySupervision(build: EarlySupervisionBuild): Prom
       platform: "node",
       format: build.format,
       ...(build.globalName !== undefined ? { globalName: build.globalName } : {}),
-      target: "node20",
+      target: "node22",
       conditions: [...build.conditions],
       external: [...(build.external ?? [])],
       logLevel: "silent",

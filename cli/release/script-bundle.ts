@@ -1,6 +1,6 @@
 /**
  * A provider's whole program as one classic (CommonJS) script, for Node's single-executable
- * applications (Node 20 runs one CommonJS script as an executable's main) and for the single-file
+ * applications (a single executable runs one CommonJS script as its main) and for the single-file
  * `.mjs` release. A provider's entry is an ES module whose last statement is a top-level
  * `await serve(…)`, which no CommonJS output can hold as it is, so the build goes in two steps:
  *
@@ -23,8 +23,8 @@ import type { Plugin } from "esbuild";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
 import { bundleEarlySupervision, supervisorSpecifier } from "./early-supervision.js";
 
-/** The release target the script is built for: Node 20's runtime either way. */
-const nodeTarget = "node20";
+/** The release target the script is built for: the engines floor (Node 22), which the `.mjs` must run on; every embedded Node is that or newer. */
+const nodeTarget = "node22";
 
 /** The program as a classic script, with the facts the release reports. */
 export interface ScriptBundle {

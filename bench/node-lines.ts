@@ -1,0 +1,168 @@
+/**
+ * Suite "node-lines", what each Node line does to a provider as the kernel pays it (issue 33: the
+ * default Node a release embeds is chosen with these figures): the same bundled provider
+ * (bench/fixtures/kernel-bench-provider.ts, `harness-tool bundle`) run by the newest Node 20, 22,
+ * 24 and 26 from the npm registry's node-<os>-<arch> packages (the binaries `release` embeds),
+ * launched by the go-plugin v1.8.0 host: spawn → GetSchema reply, and idle RSS of the launched
+ * process tree after Configure, each against Node 20 in the same run, interleaved. A line whose
+ * binary cannot be had or whose provider does not start fails the suite: no figure is left blank.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { bundleCommand } from "../cli/commands/bundle-command.js";
+import { nodeBinaryFor } from "../cli/release/node-binaries.js";
+import { npmPackageVersions } from "../cli/release/node-lines.js";
+import { embeddedNodeVersion, hostPlatformKey, releasePlatforms } from "../cli/release/release-platforms.js";
+import { createWorkspace, repoRoot } from "./bench-workspace.js";
+import { treeRssKb } from "./kernel-contenders.js";
+import { benchGoPluginVersion, buildBenchGo, KernelHost } from "./kernel-host.js";
+import { median, roundRobinOrder, sleep } from "./measure.js";
+import { absolute, compared, formatKb, formatMs, type Figure, type SuiteReport } from "./report.js";
+import type { Suite, SuiteContext } from "./suite.js";
+
+/** The lines measured; the first is the reference every ratio is taken against. */
+export const benchNodeMajors = [20, 22, 24, 26] as const;
+
+/** The newest version of each major in `versions` (`x.y.z` only); throws naming a missing line. */
+export function newestPerMajor(versions: readonly string[], majors: readonly number[], nodePackage: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const major of majors) {
+    const newest = versions
+      .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && Number(v.split(".")[0]) === major)
+      .map((v) => v.split(".").map(Number) as [number, number, number])
+      .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+      .at(-1);
+    if (newest === undefined) throw new Error(`the npm registry has no ${nodePackage}@${major}: the Node ${major} line cannot be measured`);
+    out.set(major, newest.join("."));
+  }
+  return out;
+}
+
+/** One launched configuration: a Node line, with or without the supervisor. */
+interface LineContender {
+  readonly id: string;
+  readonly major: number;
+  readonly version: string;
+  readonly node: string;
+  readonly supervised: boolean;
+}
+
+const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** The suite. */
+export const nodeLinesSuite: Suite = {
+  id: "node-lines",
+  title: "Issue 33: start-up and idle RSS per Node line",
+  async run(context: SuiteContext): Promise<SuiteReport> {
+    const runs = context.runs ?? (context.quick ? 3 : 20);
+    const memoryRounds = context.quick ? 1 : 5;
+    const settleMs = context.quick ? 500 : 2000;
+    const go = buildBenchGo();
+    if ("skip" in go) throw new Error(`the go-plugin host cannot be built: ${go.skip}`);
+    const hostKey = hostPlatformKey();
+    if (hostKey === undefined) throw new Error(`no node-<os>-<arch> package for ${process.platform} ${process.arch}`);
+    const [platform] = releasePlatforms([hostKey]);
+    if (platform === undefined) throw new Error(`no release platform ${hostKey}`);
+    const versions = newestPerMajor(await npmPackageVersions(platform.nodePackage), benchNodeMajors, platform.nodePackage);
+    const contenders: LineContender[] = [];
+    for (const [major, version] of versions) {
+      context.log(`fetching ${platform.nodePackage}@${version}`);
+      const { file } = await nodeBinaryFor(platform, version);
+      for (const supervised of [true, false]) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
+    }
+    const ws = createWorkspace("node-lines");
+    const provider = path.join(ws.root, "node-lines", "provider.mjs");
+    mkdirSync(path.dirname(provider), { recursive: true });
+    context.log("bundling bench/fixtures/kernel-bench-provider.ts (harness-tool bundle)");
+    await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), { outfile: provider, external: [], out: silent });
+    const env = (c: LineContender) => (c.supervised ? {} : { HARNESS_TOOL_SUPERVISOR: "off" });
+    const schema = new Map<string, number[]>();
+    const idle = new Map<string, number[]>();
+    const host = new KernelHost(go.host);
+    try {
+      // Round 0 warms the page cache and is not counted.
+      for (let round = 0; round <= runs; round++) {
+        context.log(`node-lines start-up round ${round}/${runs}${round === 0 ? " (warm-up)" : ""}`);
+        for (const c of roundRobinOrder(contenders, round)) {
+          const id = `${c.id}-${round}`;
+          const launched = await host.launch(id, c.node, [provider], env(c)).catch((error: unknown) => {
+            throw new Error(
+              `Node ${c.version}${c.supervised ? "" : " (supervisor off)"} did not start the provider: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          });
+          await host.kill(id);
+          if (round > 0) schema.set(c.id, [...(schema.get(c.id) ?? []), launched.schemaMs]);
+        }
+      }
+      for (let round = 0; round < memoryRounds; round++) {
+        context.log(`node-lines idle RSS round ${round + 1}/${memoryRounds}`);
+        const live = new Map<string, number>();
+        for (const c of roundRobinOrder(contenders, round)) {
+          const id = `${c.id}-idle-${round}`;
+          const launched = await host.launch(id, c.node, [provider], env(c));
+          await host.configure(id);
+          live.set(c.id, launched.pid);
+        }
+        await sleep(settleMs);
+        for (const [id, pid] of live) {
+          const kb = treeRssKb(pid);
+          if (kb === 0) throw new Error(`${id}: no RSS readable for pid ${pid} (is /proc mounted?)`);
+          idle.set(id, [...(idle.get(id) ?? []), kb]);
+        }
+        for (const id of live.keys()) await host.kill(`${id}-idle-${round}`);
+      }
+    } finally {
+      await host.close();
+    }
+    const figures: Figure[] = [];
+    for (const supervised of [true, false]) {
+      const mode = supervised ? "supervisor on" : "supervisor off";
+      const key = (major: number) => `${major}${supervised ? "" : "-unsupervised"}`;
+      const [reference, ...others] = benchNodeMajors;
+      const refVersion = versions.get(reference) as string;
+      const refSchema = median(schema.get(key(reference)) ?? []);
+      const refIdle = median(idle.get(key(reference)) ?? []);
+      figures.push(absolute(`Node ${refVersion} (${mode}): spawn → GetSchema reply`, formatMs(refSchema), undefined, "the reference"));
+      figures.push(absolute(`Node ${refVersion} (${mode}): idle RSS after Configure`, formatKb(refIdle), undefined, "the reference"));
+      for (const major of others) {
+        const version = versions.get(major) as string;
+        const ms = median(schema.get(key(major)) ?? []);
+        const kb = median(idle.get(key(major)) ?? []);
+        const marker = version === embeddedNodeVersion ? "; release's default" : "";
+        figures.push(
+          compared(
+            `Node ${version} (${mode}): spawn → GetSchema reply`,
+            ms,
+            formatMs,
+            { label: `Node ${refVersion}`, value: refSchema },
+            undefined,
+            marker.slice(2) || undefined,
+          ),
+        );
+        figures.push(
+          compared(
+            `Node ${version} (${mode}): idle RSS after Configure`,
+            kb,
+            formatKb,
+            { label: `Node ${refVersion}`, value: refIdle },
+            undefined,
+            `${kb >= refIdle ? "+" : ""}${((kb - refIdle) / 1024).toFixed(1)} MB${marker}`,
+          ),
+        );
+      }
+    }
+    return {
+      id: this.id,
+      title: this.title,
+      method: [
+        `The newest ${platform.nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets) and off.`,
+        `The go-plugin ${benchGoPluginVersion} host (bench/go/host) launches each as the kernel does: spawn → GetSchema reply, median of ${runs} launches per configuration, interleaved round by round (the order rotates), after one uncounted warm-up round.`,
+        `Idle RSS: all configurations live at once, Configure'd, idle ${settleMs} ms, VmRSS summed over each launched process tree; median of ${memoryRounds} rounds.`,
+        `Ratios against Node ${benchNodeMajors[0]} in the same run (below 1 is faster or smaller). A line that cannot be fetched or does not start fails the suite.`,
+      ],
+      figures,
+      notes: [],
+    };
+  },
+};
