@@ -184,6 +184,19 @@ describe("Node engines", () => {
     }
   });
 
+  it(".ci/run's legs: the whole suite on a supported LTS line at or above the floor, the floor leg on the engines floor", () => {
+    const script = readFileSync(path.join(repoRoot, ".ci/run"), "utf8");
+    const current = Number(/^current_lts=(\d+)$/m.exec(script)?.[1]);
+    const floorLeg = Number(/^floor_lts=(\d+)$/m.exec(script)?.[1]);
+    const floor = floorOf(nodeRange(lock.packages[""]))[0];
+    assert.equal(floorLeg, floor, `.ci/run's floor_lts=${floorLeg} is not the engines floor ${floor}`);
+    const supported = supportedNodeLines().map((l) => l.major);
+    assert.ok(supported.includes(current) && current >= floor, `.ci/run's current_lts=${current} is not a supported LTS line (${supported.join(", ")}) at or above ${floor}`);
+    // The current line is on PATH before `npm ci`: everything after it runs on that node.
+    const onPath = script.indexOf('export PATH="$current_bin:$PATH"');
+    assert.ok(onPath > 0 && onPath < script.indexOf("\nnpm ci "), "the current LTS is put first on PATH before npm ci");
+  });
+
   it("every esbuild target in the sources is the engines floor", () => {
     const floor = floorOf(nodeRange(lock.packages["cli"]))[0];
     const files = ["cli/commands/bundle-command.ts", "cli/release/script-bundle.ts", "cli/release/early-supervision.ts", "plugin/bundle-plugin.mjs"];
