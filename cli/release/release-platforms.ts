@@ -9,9 +9,10 @@ import { UsageError } from "../terminal/usage-error.js";
  * The Node.js every executable embeds unless `--node <version>` chooses (node-lines.ts refuses an
  * end-of-life line, this one included once it ends): the newest Node 26, the Active LTS line with
  * the longest support (until 2029-04-30), chosen with bench/RESULTS.md's "start-up and idle RSS
- * per Node line": a provider on it answers the kernel's first GetSchema fastest of the supported
- * lines (0.66-0.84x Node 20's) and costs the least memory over Node 20 (+6-14 MB against 22's and
- * 24's +11-19 MB). Its single executables run one CommonJS script (script-bundle.ts).
+ * per Node line": a provider on it costs the least memory over Node 20 (+6.4 MB unsupervised,
+ * +13.4 MB supervised, against 22's +11-16 MB and 24's +12-19 MB), and answers the kernel's first
+ * GetSchema as fast as any (0.42-0.75x Node 20's over two runs; 22 and 24 within the machine's
+ * noise of it). Its single executables run one CommonJS script (script-bundle.ts).
  */
 export const embeddedNodeVersion = "26.12.1";
 
