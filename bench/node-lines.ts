@@ -58,6 +58,8 @@ export const nodeLinesSuite: Suite = {
     const runs = context.runs ?? (context.quick ? 3 : 20);
     const memoryRounds = context.quick ? 1 : 5;
     const settleMs = context.quick ? 500 : 2000;
+    // A smoke run measures what the kernel gets (supervisor on) only.
+    const modes = context.quick ? [true] : [true, false];
     const go = buildBenchGo();
     if ("skip" in go) throw new Error(`the go-plugin host cannot be built: ${go.skip}`);
     const hostKey = hostPlatformKey();
@@ -69,7 +71,7 @@ export const nodeLinesSuite: Suite = {
     for (const [major, version] of versions) {
       context.log(`fetching ${platform.nodePackage}@${version}`);
       const { file } = await nodeBinaryFor(platform, version);
-      for (const supervised of [true, false]) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
+      for (const supervised of modes) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
     }
     const ws = createWorkspace("node-lines");
     const provider = path.join(ws.root, "node-lines", "provider.mjs");
@@ -116,7 +118,7 @@ export const nodeLinesSuite: Suite = {
       await host.close();
     }
     const figures: Figure[] = [];
-    for (const supervised of [true, false]) {
+    for (const supervised of modes) {
       const mode = supervised ? "supervisor on" : "supervisor off";
       const key = (major: number) => `${major}${supervised ? "" : "-unsupervised"}`;
       const [reference, ...others] = benchNodeMajors;
@@ -156,7 +158,7 @@ export const nodeLinesSuite: Suite = {
       id: this.id,
       title: this.title,
       method: [
-        `The newest ${platform.nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets) and off.`,
+        `The newest ${platform.nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets)${modes.length > 1 ? " and off" : "; a quick run leaves the supervisor-off rows out"}.`,
         `The go-plugin ${benchGoPluginVersion} host (bench/go/host) launches each as the kernel does: spawn → GetSchema reply, median of ${runs} launches per configuration, interleaved round by round (the order rotates), after one uncounted warm-up round.`,
         `Idle RSS: all configurations live at once, Configure'd, idle ${settleMs} ms, VmRSS summed over each launched process tree; median of ${memoryRounds} rounds.`,
         `Ratios against Node ${benchNodeMajors[0]} in the same run (below 1 is faster or smaller). A line that cannot be fetched or does not start fails the suite.`,

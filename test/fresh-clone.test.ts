@@ -144,7 +144,18 @@ it("npm run bench -- --quick runs every suite", () => {
   const bench = run("npm", ["run", "bench", "--", "--quick", `--out=${out}`], 900_000);
   assert.equal(bench.status, 0, shown(bench));
   const report = readFileSync(out, "utf8");
-  for (const suite of ["Code generation", "Type-check", "Start-up", "Invoke", "Memory", "Streams", "Tracing cost", "Inspector page", "Release"]) {
+  for (const suite of [
+    "Code generation",
+    "Type-check",
+    "Start-up",
+    "Invoke",
+    "Memory",
+    "Streams",
+    "Tracing cost",
+    "Inspector page",
+    "Release",
+    "per Node line",
+  ]) {
     assert.match(report, new RegExp(suite), `the report has no ${suite} section`);
   }
 });
