@@ -340,9 +340,16 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     }
   });
 
-  const qemu = spawnSync("qemu-aarch64", ["--version"]).status === 0 && existsSync("/usr/aarch64-linux-gnu/lib");
+  // Node 22 and later link libstdc++, libgcc_s and libatomic dynamically on arm64.
+  const arm64Libraries = ["libc.so.6", "libstdc++.so.6", "libatomic.so.1"].map((l) => path.join("/usr/aarch64-linux-gnu/lib", l));
+  const qemu = spawnSync("qemu-aarch64", ["--version"]).status === 0 && arm64Libraries.every((l) => existsSync(l));
   it("linux_arm64 runs under qemu-user", {
-    skip: hostKey === "linux_arm64" || qemu ? false : missing("qemu-aarch64 or the arm64 libc (apt-get install qemu-user libc6-arm64-cross) is not installed"),
+    skip:
+      hostKey === "linux_arm64" || qemu
+        ? false
+        : missing(
+            "qemu-aarch64 or the arm64 libraries (apt-get install qemu-user libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross) are not installed",
+          ),
   }, async () => {
     // No binfmt_misc here: the runtime's supervisor re-executes its own binary, which only the
     // kernel's binfmt registration would hand to qemu, so the arm64 provider runs unsupervised.
