@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ (fixtures excluded) on Node's test runner through tsx, the slow
 // ones last (test/test-files.mjs), after a first line saying how many and how.
-// Node 20's `--test` neither expands globs nor picks up .ts files by itself, hence this list.
+// Node 22's `--test` (the engines floor) picks up no .ts files by itself, hence this list.
 // Arguments are passed on, so `npm test -- --test-name-pattern=wire` works.
 // The report is test/readable-reporter.mjs (a line per file, failures in full, then the TAP summary
 // lines CI reads); `npm test -- --test-reporter=tap` prints raw TAP instead, and
