@@ -50,6 +50,128 @@ interface LineContender {
 
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
+/** The environment a contender is launched with: the supervisor on (the default) or off. */
+const contenderEnv = (c: LineContender) => (c.supervised ? {} : { HARNESS_TOOL_SUPERVISOR: "off" });
+
+/** The newest Node of each measured line for this machine, fetched as `release` fetches it, once per mode. */
+async function lineContenders(
+  context: SuiteContext,
+  modes: readonly boolean[],
+): Promise<{ contenders: LineContender[]; versions: Map<number, string>; nodePackage: string }> {
+  const hostKey = hostPlatformKey();
+  const [platform] = hostKey === undefined ? [] : releasePlatforms([hostKey]);
+  if (platform === undefined) throw new Error(`no node-<os>-<arch> package for ${process.platform} ${process.arch}`);
+  const versions = newestPerMajor(await npmPackageVersions(platform.nodePackage), benchNodeMajors, platform.nodePackage);
+  const contenders: LineContender[] = [];
+  for (const [major, version] of versions) {
+    context.log(`fetching ${platform.nodePackage}@${version}`);
+    const { file } = await nodeBinaryFor(platform, version);
+    for (const supervised of modes) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
+  }
+  return { contenders, versions, nodePackage: platform.nodePackage };
+}
+
+/** spawn → GetSchema reply of each contender, `runs` interleaved rounds after a warm-up; throws when one does not start. */
+async function measureStartUp(
+  host: KernelHost,
+  contenders: readonly LineContender[],
+  provider: string,
+  runs: number,
+  context: SuiteContext,
+): Promise<Map<string, number[]>> {
+  const schema = new Map<string, number[]>();
+  // Round 0 warms the page cache and is not counted.
+  for (let round = 0; round <= runs; round++) {
+    context.log(`node-lines start-up round ${round}/${runs}${round === 0 ? " (warm-up)" : ""}`);
+    for (const c of roundRobinOrder(contenders, round)) {
+      const id = `${c.id}-${round}`;
+      const launched = await host.launch(id, c.node, [provider], contenderEnv(c)).catch((error: unknown) => {
+        throw new Error(
+          `Node ${c.version}${c.supervised ? "" : " (supervisor off)"} did not start the provider: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+      await host.kill(id);
+      if (round > 0) schema.set(c.id, [...(schema.get(c.id) ?? []), launched.schemaMs]);
+    }
+  }
+  return schema;
+}
+
+/** Idle RSS of each contender's process tree, all live at once and Configure'd, `rounds` times. */
+async function measureIdle(
+  host: KernelHost,
+  contenders: readonly LineContender[],
+  provider: string,
+  rounds: number,
+  settleMs: number,
+  context: SuiteContext,
+): Promise<Map<string, number[]>> {
+  const idle = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    context.log(`node-lines idle RSS round ${round + 1}/${rounds}`);
+    const live = new Map<string, number>();
+    for (const c of roundRobinOrder(contenders, round)) {
+      const id = `${c.id}-idle-${round}`;
+      const launched = await host.launch(id, c.node, [provider], contenderEnv(c));
+      await host.configure(id);
+      live.set(c.id, launched.pid);
+    }
+    await sleep(settleMs);
+    for (const [id, pid] of live) {
+      const kb = treeRssKb(pid);
+      if (kb === 0) throw new Error(`${id}: no RSS readable for pid ${pid} (is /proc mounted?)`);
+      idle.set(id, [...(idle.get(id) ?? []), kb]);
+    }
+    for (const id of live.keys()) await host.kill(`${id}-idle-${round}`);
+  }
+  return idle;
+}
+
+/** The rows of one mode: Node 20's values, then each other line against them. */
+function modeFigures(
+  supervised: boolean,
+  versions: ReadonlyMap<number, string>,
+  schema: ReadonlyMap<string, number[]>,
+  idle: ReadonlyMap<string, number[]>,
+): Figure[] {
+  const mode = supervised ? "supervisor on" : "supervisor off";
+  const key = (major: number) => `${major}${supervised ? "" : "-unsupervised"}`;
+  const [reference, ...others] = benchNodeMajors;
+  const refVersion = versions.get(reference) as string;
+  const refSchema = median(schema.get(key(reference)) ?? []);
+  const refIdle = median(idle.get(key(reference)) ?? []);
+  const figures: Figure[] = [
+    absolute(`Node ${refVersion} (${mode}): spawn → GetSchema reply`, formatMs(refSchema), undefined, "the reference"),
+    absolute(`Node ${refVersion} (${mode}): idle RSS after Configure`, formatKb(refIdle), undefined, "the reference"),
+  ];
+  for (const major of others) {
+    const version = versions.get(major) as string;
+    const ms = median(schema.get(key(major)) ?? []);
+    const kb = median(idle.get(key(major)) ?? []);
+    const marker = version === embeddedNodeVersion ? "; release's default" : "";
+    const against = `Node ${refVersion}`;
+    figures.push(
+      compared(
+        `Node ${version} (${mode}): spawn → GetSchema reply`,
+        ms,
+        formatMs,
+        { label: against, value: refSchema },
+        undefined,
+        marker.slice(2) || undefined,
+      ),
+      compared(
+        `Node ${version} (${mode}): idle RSS after Configure`,
+        kb,
+        formatKb,
+        { label: against, value: refIdle },
+        undefined,
+        `${kb >= refIdle ? "+" : ""}${((kb - refIdle) / 1024).toFixed(1)} MB${marker}`,
+      ),
+    );
+  }
+  return figures;
+}
+
 /** The suite. */
 export const nodeLinesSuite: Suite = {
   id: "node-lines",
@@ -62,108 +184,31 @@ export const nodeLinesSuite: Suite = {
     const modes = context.quick ? [true] : [true, false];
     const go = buildBenchGo();
     if ("skip" in go) throw new Error(`the go-plugin host cannot be built: ${go.skip}`);
-    const hostKey = hostPlatformKey();
-    if (hostKey === undefined) throw new Error(`no node-<os>-<arch> package for ${process.platform} ${process.arch}`);
-    const [platform] = releasePlatforms([hostKey]);
-    if (platform === undefined) throw new Error(`no release platform ${hostKey}`);
-    const versions = newestPerMajor(await npmPackageVersions(platform.nodePackage), benchNodeMajors, platform.nodePackage);
-    const contenders: LineContender[] = [];
-    for (const [major, version] of versions) {
-      context.log(`fetching ${platform.nodePackage}@${version}`);
-      const { file } = await nodeBinaryFor(platform, version);
-      for (const supervised of modes) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
-    }
+    const { contenders, versions, nodePackage } = await lineContenders(context, modes);
     const ws = createWorkspace("node-lines");
     const provider = path.join(ws.root, "node-lines", "provider.mjs");
     mkdirSync(path.dirname(provider), { recursive: true });
     context.log("bundling bench/fixtures/kernel-bench-provider.ts (harness-tool bundle)");
     await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), { outfile: provider, external: [], out: silent });
-    const env = (c: LineContender) => (c.supervised ? {} : { HARNESS_TOOL_SUPERVISOR: "off" });
-    const schema = new Map<string, number[]>();
-    const idle = new Map<string, number[]>();
     const host = new KernelHost(go.host);
+    let schema: Map<string, number[]>;
+    let idle: Map<string, number[]>;
     try {
-      // Round 0 warms the page cache and is not counted.
-      for (let round = 0; round <= runs; round++) {
-        context.log(`node-lines start-up round ${round}/${runs}${round === 0 ? " (warm-up)" : ""}`);
-        for (const c of roundRobinOrder(contenders, round)) {
-          const id = `${c.id}-${round}`;
-          const launched = await host.launch(id, c.node, [provider], env(c)).catch((error: unknown) => {
-            throw new Error(
-              `Node ${c.version}${c.supervised ? "" : " (supervisor off)"} did not start the provider: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          });
-          await host.kill(id);
-          if (round > 0) schema.set(c.id, [...(schema.get(c.id) ?? []), launched.schemaMs]);
-        }
-      }
-      for (let round = 0; round < memoryRounds; round++) {
-        context.log(`node-lines idle RSS round ${round + 1}/${memoryRounds}`);
-        const live = new Map<string, number>();
-        for (const c of roundRobinOrder(contenders, round)) {
-          const id = `${c.id}-idle-${round}`;
-          const launched = await host.launch(id, c.node, [provider], env(c));
-          await host.configure(id);
-          live.set(c.id, launched.pid);
-        }
-        await sleep(settleMs);
-        for (const [id, pid] of live) {
-          const kb = treeRssKb(pid);
-          if (kb === 0) throw new Error(`${id}: no RSS readable for pid ${pid} (is /proc mounted?)`);
-          idle.set(id, [...(idle.get(id) ?? []), kb]);
-        }
-        for (const id of live.keys()) await host.kill(`${id}-idle-${round}`);
-      }
+      schema = await measureStartUp(host, contenders, provider, runs, context);
+      idle = await measureIdle(host, contenders, provider, memoryRounds, settleMs, context);
     } finally {
       await host.close();
-    }
-    const figures: Figure[] = [];
-    for (const supervised of modes) {
-      const mode = supervised ? "supervisor on" : "supervisor off";
-      const key = (major: number) => `${major}${supervised ? "" : "-unsupervised"}`;
-      const [reference, ...others] = benchNodeMajors;
-      const refVersion = versions.get(reference) as string;
-      const refSchema = median(schema.get(key(reference)) ?? []);
-      const refIdle = median(idle.get(key(reference)) ?? []);
-      figures.push(absolute(`Node ${refVersion} (${mode}): spawn → GetSchema reply`, formatMs(refSchema), undefined, "the reference"));
-      figures.push(absolute(`Node ${refVersion} (${mode}): idle RSS after Configure`, formatKb(refIdle), undefined, "the reference"));
-      for (const major of others) {
-        const version = versions.get(major) as string;
-        const ms = median(schema.get(key(major)) ?? []);
-        const kb = median(idle.get(key(major)) ?? []);
-        const marker = version === embeddedNodeVersion ? "; release's default" : "";
-        figures.push(
-          compared(
-            `Node ${version} (${mode}): spawn → GetSchema reply`,
-            ms,
-            formatMs,
-            { label: `Node ${refVersion}`, value: refSchema },
-            undefined,
-            marker.slice(2) || undefined,
-          ),
-        );
-        figures.push(
-          compared(
-            `Node ${version} (${mode}): idle RSS after Configure`,
-            kb,
-            formatKb,
-            { label: `Node ${refVersion}`, value: refIdle },
-            undefined,
-            `${kb >= refIdle ? "+" : ""}${((kb - refIdle) / 1024).toFixed(1)} MB${marker}`,
-          ),
-        );
-      }
     }
     return {
       id: this.id,
       title: this.title,
       method: [
-        `The newest ${platform.nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets)${modes.length > 1 ? " and off" : "; a quick run leaves the supervisor-off rows out"}.`,
+        `The newest ${nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets)${modes.length > 1 ? " and off" : "; a quick run leaves the supervisor-off rows out"}.`,
         `The go-plugin ${benchGoPluginVersion} host (bench/go/host) launches each as the kernel does: spawn → GetSchema reply, median of ${runs} launches per configuration, interleaved round by round (the order rotates), after one uncounted warm-up round.`,
         `Idle RSS: all configurations live at once, Configure'd, idle ${settleMs} ms, VmRSS summed over each launched process tree; median of ${memoryRounds} rounds.`,
         `Ratios against Node ${benchNodeMajors[0]} in the same run (below 1 is faster or smaller). A line that cannot be fetched or does not start fails the suite.`,
       ],
-      figures,
+      figures: modes.flatMap((supervised) => modeFigures(supervised, versions, schema, idle)),
       notes: [],
     };
   },

