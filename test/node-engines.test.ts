@@ -191,7 +191,10 @@ describe("Node engines", () => {
     const floor = floorOf(nodeRange(lock.packages[""]))[0];
     assert.equal(floorLeg, floor, `.ci/run's floor_lts=${floorLeg} is not the engines floor ${floor}`);
     const supported = supportedNodeLines().map((l) => l.major);
-    assert.ok(supported.includes(current) && current >= floor, `.ci/run's current_lts=${current} is not a supported LTS line (${supported.join(", ")}) at or above ${floor}`);
+    assert.ok(
+      supported.includes(current) && current >= floor,
+      `.ci/run's current_lts=${current} is not a supported LTS line (${supported.join(", ")}) at or above ${floor}`,
+    );
     // The current line is on PATH before `npm ci`: everything after it runs on that node.
     const onPath = script.indexOf('export PATH="$current_bin:$PATH"');
     assert.ok(onPath > 0 && onPath < script.indexOf("\nnpm ci "), "the current LTS is put first on PATH before npm ci");
