@@ -15,6 +15,11 @@ export interface NodeLine {
   readonly lts: boolean;
   /** `YYYY-MM-DD`, Node's published end of life. */
   readonly endOfLife: string;
+  /**
+   * NODE_MODULE_VERSION (`process.versions.modules`), the ABI a native addon is built for and
+   * prebuilds are named by (`node.abi137`); one per line. Given for the LTS lines only.
+   */
+  readonly moduleVersion?: number;
 }
 
 /**
@@ -22,18 +27,24 @@ export interface NodeLine {
  * even lines are LTS for 30 months. A line not in the table is refused until harness-tool knows it.
  */
 export const nodeLines: readonly NodeLine[] = [
-  { major: 16, lts: true, endOfLife: "2023-09-11" },
+  { major: 16, lts: true, endOfLife: "2023-09-11", moduleVersion: 93 },
   { major: 17, lts: false, endOfLife: "2022-06-01" },
-  { major: 18, lts: true, endOfLife: "2025-04-30" },
+  { major: 18, lts: true, endOfLife: "2025-04-30", moduleVersion: 108 },
   { major: 19, lts: false, endOfLife: "2023-06-01" },
-  { major: 20, lts: true, endOfLife: "2026-04-30" },
+  { major: 20, lts: true, endOfLife: "2026-04-30", moduleVersion: 115 },
   { major: 21, lts: false, endOfLife: "2024-06-01" },
-  { major: 22, lts: true, endOfLife: "2027-04-30" },
+  { major: 22, lts: true, endOfLife: "2027-04-30", moduleVersion: 127 },
   { major: 23, lts: false, endOfLife: "2025-06-01" },
-  { major: 24, lts: true, endOfLife: "2028-04-30" },
+  { major: 24, lts: true, endOfLife: "2028-04-30", moduleVersion: 137 },
   { major: 25, lts: false, endOfLife: "2026-06-01" },
-  { major: 26, lts: true, endOfLife: "2029-04-30" },
+  { major: 26, lts: true, endOfLife: "2029-04-30", moduleVersion: 147 },
 ];
+
+/** The NODE_MODULE_VERSION of Node `version` (`26.12.1`, `v24`), or undefined for a line the table gives none. */
+export function nodeModuleVersion(version: string): number | undefined {
+  const major = Number(/^v?(\d+)/.exec(version)?.[1]);
+  return nodeLines.find((l) => l.major === major)?.moduleVersion;
+}
 
 /** `YYYY-MM-DD` of `day` (UTC). */
 const isoDay = (day: Date) => day.toISOString().slice(0, 10);

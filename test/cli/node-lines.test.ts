@@ -14,6 +14,7 @@ import {
   checkNodeLine,
   embeddedNodeVersionFor,
   nodeLines,
+  nodeModuleVersion,
   parseNodeVersionSpec,
   resolveNodeVersion,
   splitNodeOption,
@@ -98,6 +99,20 @@ describe("the Node lines", () => {
       /^Node 22 reached its end of life on 2027-04-30 .*--node 26 \(24 until 2028-04-30, 26 until 2029-04-30\)$/,
     );
     for (const message of [20, 25, 12, 28].map((m) => refusal(() => checkNodeLine(m, issueDay)))) assert.ok(!message.includes("\n"));
+  });
+
+  it("gives each supported line's NODE_MODULE_VERSION, and this node's is what it reports", () => {
+    for (const line of supportedNodeLines()) assert.ok(Number.isInteger(line.moduleVersion), `Node ${line.major} has no moduleVersion`);
+    const ownLine = nodeLines.find((l) => l.major === Number(process.versions.node.split(".")[0]));
+    if (ownLine?.moduleVersion !== undefined) assert.equal(nodeModuleVersion(process.version), Number(process.versions.modules));
+    assert.equal(nodeModuleVersion("26.12.1"), nodeLines.find((l) => l.major === 26)?.moduleVersion);
+    assert.equal(nodeModuleVersion("v25"), undefined);
+    const abis = nodeLines.flatMap((l) => (l.moduleVersion === undefined ? [] : [l.moduleVersion]));
+    assert.deepEqual(
+      abis,
+      [...abis].sort((x, y) => x - y),
+      "a newer line has a higher NODE_MODULE_VERSION",
+    );
   });
 
   it("the release's default Node is a supported LTS line today", () => {
