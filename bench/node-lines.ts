@@ -7,7 +7,7 @@
  * process tree after Configure, each against Node 20 in the same run, interleaved. A line whose
  * binary cannot be had or whose provider does not start fails the suite: no figure is left blank.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
@@ -172,6 +172,27 @@ function modeFigures(
   return figures;
 }
 
+/** Each line's node binary size (what a single executable weighs, the program adding ~1 MiB) against Node 20's. */
+function sizeFigures(contenders: readonly LineContender[]): Figure[] {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  const sizes = new Map(contenders.map((c) => [c.version, statSync(c.node).size]));
+  const [reference, ...others] = [...sizes.keys()];
+  const refBytes = sizes.get(reference as string) as number;
+  return [
+    absolute(`Node ${reference}: node binary size`, mib(refBytes), undefined, "the reference; a single executable is this plus its program"),
+    ...others.map((version) =>
+      compared(
+        `Node ${version}: node binary size`,
+        sizes.get(version) as number,
+        mib,
+        { label: `Node ${reference}`, value: refBytes },
+        undefined,
+        version === embeddedNodeVersion ? "release's default" : undefined,
+      ),
+    ),
+  ];
+}
+
 /** The suite. */
 export const nodeLinesSuite: Suite = {
   id: "node-lines",
@@ -206,9 +227,10 @@ export const nodeLinesSuite: Suite = {
         `The newest ${nodePackage} of each line ${benchNodeMajors.join(", ")} from the npm registry (${[...versions.values()].join(", ")}; the binaries \`release\` embeds), each running the same bundle of bench/fixtures/kernel-bench-provider.ts (\`harness-tool bundle\`), with the supervisor on (what the kernel gets)${modes.length > 1 ? " and off" : "; a quick run leaves the supervisor-off rows out"}.`,
         `The go-plugin ${benchGoPluginVersion} host (bench/go/host) launches each as the kernel does: spawn → GetSchema reply, median of ${runs} launches per configuration, interleaved round by round (the order rotates), after one uncounted warm-up round.`,
         `Idle RSS: all configurations live at once, Configure'd, idle ${settleMs} ms, VmRSS summed over each launched process tree; median of ${memoryRounds} rounds.`,
+        "Sizes: each line's node binary, which a single executable is (the program adds about 1 MiB; the release suite measures one).",
         `Ratios against Node ${benchNodeMajors[0]} in the same run (below 1 is faster or smaller). A line that cannot be fetched or does not start fails the suite.`,
       ],
-      figures: modes.flatMap((supervised) => modeFigures(supervised, versions, schema, idle)),
+      figures: [...modes.flatMap((supervised) => modeFigures(supervised, versions, schema, idle)), ...sizeFigures(contenders)],
       notes: [],
     };
   },
