@@ -7,12 +7,14 @@ import { UsageError } from "../terminal/usage-error.js";
 
 /**
  * The Node.js every executable embeds unless `--node <version>` chooses (node-lines.ts refuses an
- * end-of-life line, this one included once it ends): the newest Node 26, the Active LTS line with
- * the longest support (until 2029-04-30), chosen with bench/RESULTS.md's "start-up and idle RSS
- * per Node line": a provider on it costs the least memory over Node 20 (+6.4 MB unsupervised,
- * +13.4 MB supervised, against 22's +11-16 MB and 24's +12-19 MB), and answers the kernel's first
- * GetSchema as fast as any (0.42-0.75x Node 20's over two runs; 22 and 24 within the machine's
- * noise of it). Its single executables run one CommonJS script (script-bundle.ts).
+ * end-of-life line, this one included once it ends): the newest Node 26, the Active LTS line (24
+ * is in maintenance since 2026-10, critical fixes only) with the longest support (until
+ * 2029-04-30), chosen with bench/RESULTS.md's "start-up and idle RSS per Node line" (three runs):
+ * a provider on it costs the least memory over Node 20 (+6.3-6.4 MB unsupervised, +13.4-13.8 MB
+ * supervised, against 22's +11-16 MB and 24's +12-19 MB) and answers the kernel's first GetSchema
+ * as fast as any (0.42-0.98x Node 20's; 22 and 24 within the machine's noise of it). Its price is
+ * size: its binary is 143 MiB, 22 MiB more than 24's, in every executable. Its single executables
+ * run one CommonJS script (script-bundle.ts).
  */
 export const embeddedNodeVersion = "26.12.1";
 
