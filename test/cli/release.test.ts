@@ -340,7 +340,7 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     }
   });
 
-  // Node 22 and later link libstdc++, libgcc_s and libatomic dynamically on arm64.
+  // Node's arm64 build loads libc, libstdc++ and libgcc_s (libstdc++'s dependency), and libatomic since Node 26.
   const arm64Libraries = ["libc.so.6", "libstdc++.so.6", "libatomic.so.1"].map((l) => path.join("/usr/aarch64-linux-gnu/lib", l));
   const qemu = spawnSync("qemu-aarch64", ["--version"]).status === 0 && arm64Libraries.every((l) => existsSync(l));
   it("linux_arm64 runs under qemu-user", {
