@@ -19,6 +19,7 @@ import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import type { CancelSignal } from "../telemetry/call-spans.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
+import { stackOf } from "../errors/classify-error.js";
 
 /**
  * google.rpc.Status (rpc-status-details.ts) is loaded by the first failure, not at start-up: no
@@ -102,7 +103,7 @@ export class StreamCancellation implements CancelSignal {
       } catch (error) {
         // As an AbortSignal's listener: its failure is reported, the others still run.
         hostLog("error", "a cancellation listener failed inside the runtime", {
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          error: stackOf(error),
         });
       }
     }
@@ -170,7 +171,7 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
         },
         (error: unknown) => {
           // The core promises never to reject for a handler's failure; this is its own bug.
-          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: stackOf(error) });
           if (!open) return;
           open = false;
           void serviceErrorFrom(error).then((status) => call.emit("error", status));

@@ -34,6 +34,7 @@ import { SecretExits } from "./secret-exits.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 import { ChildRegistry } from "../process/spawn-child.js";
 import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
+import { stackOf } from "../../errors/classify-error.js";
 
 /** Options of createToolService. */
 export interface ToolServiceOptions {
@@ -156,7 +157,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
         await traceInvoke(trace, request, declaration, sink, (traced, call) => admitInvoke(rt, request, traced, call));
       } catch (error) {
         // InvokeInFlight never rejects; this is the runtime's own bug, reported and survived.
-        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${stackOf(error)}`);
       } finally {
         sink.end();
       }
