@@ -23,7 +23,8 @@ import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
-import { acceptConfig, defaultConfig } from "./configure-call.js";
+import { acceptConfig, defaultConfig, defaultConfigureHookTimeoutMs, runConfigureHook } from "./configure-call.js";
+import { failureLog } from "./failure-log.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
 import { admitInvoke } from "./invoke-admission.js";
 import { runPreview } from "./preview-call.js";
@@ -54,6 +55,11 @@ export interface ToolServiceOptions {
    * process (serve() sets this). Removed by shutdown(). Default false.
    */
   readonly guardProcess?: boolean;
+  /**
+   * How long the provider's configure hook may take when the host sets no deadline on Configure.
+   * Default 30 000 ms (docs/runtime.md#the-configure-hook).
+   */
+  readonly configureHookTimeoutMs?: number;
 }
 
 /** The service, with what the transport may need beyond the door. */
@@ -116,6 +122,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   const exits = new SecretExits();
   // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
   let accepted: AcceptedConfig | undefined = defaultConfig(erased);
+  let configureGeneration = 0;
   let shuttingDown = false;
   let removeGuards: (() => void) | undefined;
 
@@ -141,10 +148,18 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 
     // Configure's span never carries the config: it holds secrets.
-    configure: (request, trace) =>
+    configure: (request, trace, deadline) =>
       traceUnary("Configure", trace, () =>
-        exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
-          accepted = configure(rt, exits, erased, request);
+        exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: failureLog(rt.stderr) }, async () => {
+          // A later Configure wins, whichever of two overlapping ones finishes its hook first.
+          const generation = ++configureGeneration;
+          const next = configure(rt, exits, erased, request);
+          await runConfigureHook(erased, next, {
+            deadline,
+            fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
+            log: failureLog(rt.stderr),
+          });
+          if (generation === configureGeneration) accepted = next;
           return create(ConfigureResponseSchema, {});
         }),
       ),
@@ -167,12 +182,14 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       traceUnary(
         "Preview",
         trace,
-        () => exits.unary(PreviewResponseSchema, { context: "Preview failed" }, () => runPreview(rt, request)),
+        () => exits.unary(PreviewResponseSchema, { context: "Preview failed", log: failureLog(rt.stderr) }, () => runPreview(rt, request)),
         rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
         request.call?.id,
       ),
     render: (request, trace) =>
-      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
+      traceUnary("Render", trace, () =>
+        exits.unary(RenderResponseSchema, { context: "Render failed", log: failureLog(rt.stderr) }, () => runRender(rt, request)),
+      ),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
@@ -190,7 +207,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
  * request), and returns the config now in force for calls that start later (the old secrets stay
  * redacted: docs/runtime.md#configure-twice).
  */
-function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig | undefined {
+function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig {
   const deep = tooDeep(request);
   if (deep) {
     const error = tooDeepError("the configuration's values", deep);
