@@ -48,7 +48,7 @@ async function invokedWith(s: ReturnType<typeof service>): Promise<string> {
   await s.invoke(invokeRequest("echo", { text: "a" }), rec.sink);
   const terminal = onlyTerminal(rec);
   assert.equal(terminal.case, "result", JSON.stringify(terminal));
-  return String((terminal.value as { payload: { text: string } }).payload.text);
+  return String((terminal.value as { payload?: { [key: string]: unknown } }).payload?.["text"]);
 }
 
 describe("the configure hook", () => {
