@@ -11,46 +11,13 @@
  */
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { ToolErrorSchema, type ToolErrorCategory, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { readSafely, rendered, stackOf } from "./error-stack.js";
 import { reduceMachinePaths } from "./machine-paths.js";
 import { isToolError, toolErrorCategories, type ToolError, type ToolErrorCategoryName } from "./tool-error.js";
 
 /** The wire enum value of a category. */
 export function wireCategory(category: ToolErrorCategoryName): ToolErrorCategory {
   return toolErrorCategories.value(category);
-}
-
-/** How many lines of a stack the kernel's log gets. */
-const maxStackLines = 12;
-
-/** `read()`, or `fallback` when it throws. */
-function readSafely<T>(read: () => T, fallback: T): T {
-  try {
-    return read();
-  } catch {
-    return fallback;
-  }
-}
-
-/** What String() makes of a value, or its type when even that throws. */
-function rendered(value: unknown): string {
-  return readSafely(() => String(value), `[${typeof value} that cannot be rendered]`);
-}
-
-/**
- * A thrown value's stack for the kernel's log (its first lines), its name and message when the
- * stack cannot be read, never a throw. Local paths stay: the log is the author's, not the model's.
- */
-export function stackOf(thrown: unknown): string {
-  if (!(thrown instanceof Error)) return rendered(thrown);
-  const stack = readSafely(() => thrown.stack, undefined);
-  if (typeof stack === "string" && stack !== "") return stack.split("\n").slice(0, maxStackLines).join("\n");
-  const name = readSafely(() => thrown.name, "Error");
-  const message = readSafely(() => thrown.message, "");
-  const why =
-    stack === undefined
-      ? ": Error.prepareStackTrace throws, a dependency replaced it (a loader such as `bindings` bundled into an ES module; keep that package external)"
-      : "";
-  return `${rendered(name)}: ${rendered(message)} (its stack could not be read${why})`;
 }
 
 /** Deep JSON-safe copy: anything JSON cannot carry becomes a descriptive string. */
@@ -87,6 +54,8 @@ export function describeThrown(thrown: unknown, depth = 0): JsonObject {
   const value = jsonSafe(thrown, depth + 1);
   return { type: thrown === null ? "null" : typeof thrown, value: typeof value === "string" ? reduceMachinePaths(value) : value };
 }
+
+export { stackOf } from "./error-stack.js";
 
 /** A ToolError as the wire message. */
 function wireToolError(error: ToolError): WireToolError {

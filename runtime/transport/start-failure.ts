@@ -9,7 +9,7 @@
 import { writeSync } from "node:fs";
 import { kernelHandshake } from "./plugin-environment.js";
 import { hostLog } from "./host-log.js";
-import { stackOf } from "../errors/classify-error.js";
+import { stackOf } from "../errors/error-stack.js";
 
 /** Long enough for a reason, far below the host's 64 KiB line limit. */
 const maxLineLength = 2000;
