@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService, ToolError, toolErrorCategoryNames } from "../../../runtime/index.js";
-import { setMachinePathRoots } from "../../../runtime/errors/machine-paths.js";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { reduceMachinePaths, setMachinePathRoots } from "../../../runtime/errors/machine-paths.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";
 
@@ -72,6 +74,28 @@ describe("Invoke errors", () => {
       assert.equal(raw.message, expected);
       assert.equal(raw.cause.message, "ENOENT: no such file, open '<provider>/data/notes.db'");
       assert.doesNotMatch(JSON.stringify(error), /\/home\/ada/);
+      const coded = await terminalOf(async () => {
+        throw Object.assign(new Error("spawn failed"), { code: "ENOENT /home/ada/notes/bin/helper" });
+      });
+      assert.equal((coded.details?.["error"] as { code: string }).code, "ENOENT <provider>/bin/helper");
+      const thrownString = await terminalOf(async () => {
+        throw "cannot read /home/ada/secrets.txt";
+      });
+      assert.deepEqual(thrownString.details, { error: { type: "string", value: "cannot read ~/secrets.txt" } });
+    } finally {
+      setMachinePathRoots(undefined);
+    }
+  });
+
+  it("the provider's folder is the nearest one with a package.json above the entry (process.argv[1])", () => {
+    setMachinePathRoots(undefined);
+    try {
+      const entry = process.argv[1] ?? "";
+      assert.ok(path.isAbsolute(entry), entry);
+      let folder = path.dirname(entry);
+      while (!existsSync(path.join(folder, "package.json"))) folder = path.dirname(folder);
+      assert.equal(reduceMachinePaths(`open ${path.join(folder, "data", "notes.db")} failed`), "open <provider>/data/notes.db failed");
+      assert.equal(reduceMachinePaths("a JSON pointer /db_path, a relative a/b and /srv/db stay"), "a JSON pointer /db_path, a relative a/b and /srv/db stay");
     } finally {
       setMachinePathRoots(undefined);
     }

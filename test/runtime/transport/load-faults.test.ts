@@ -41,7 +41,7 @@ const call = (provider: LaunchedProvider, toolName: string) =>
   provider.invoke({ id: `${toolName}-1`, toolName, arguments: { text: "a" }, callContext: { workingDirectory: bundleDir } }).done;
 
 describe("the bundled executable under harness-tool/testing's host", () => {
-  it("a dependency that throws at import: the launch fails with its reason, the process is gone", testTimeout, async () => {
+  it("a dependency that throws at import: the launch fails with its reason, from the line in the handshake's place", testTimeout, async () => {
     await assert.rejects(start("import"), (error: Error) => {
       assert.match(error.message, /the provider cannot start: ReferenceError: .*__filename/);
       return true;
