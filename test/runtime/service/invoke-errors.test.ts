@@ -77,7 +77,7 @@ describe("Invoke errors", () => {
       const coded = await terminalOf(async () => {
         throw Object.assign(new Error("spawn failed"), { code: "ENOENT /home/ada/notes/bin/helper" });
       });
-      assert.equal((coded.details?.["error"] as { code: string }).code, "ENOENT <provider>/bin/helper");
+      assert.deepEqual(coded.details, { error: { name: "Error", message: "spawn failed", code: "ENOENT <provider>/bin/helper" } });
       const thrownString = await terminalOf(async () => {
         throw "cannot read /home/ada/secrets.txt";
       });
