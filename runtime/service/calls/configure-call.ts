@@ -17,6 +17,7 @@ import { ToolError } from "../../errors/tool-error.js";
 import { unaryFailure } from "../../errors/unary-failure.js";
 import { collectSecrets, minimumSubstringSecretLength } from "../../redaction/collect-secrets.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
+import { msBeforeDeadline } from "./call-deadline.js";
 import { prepareRoots } from "./resolve-path.js";
 import type { AcceptedConfig } from "./service-runtime.js";
 
@@ -82,9 +83,6 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
 /** How long the configure hook may take when the host sets no deadline on Configure. */
 export const defaultConfigureHookTimeoutMs = 30_000;
 
-/** The most kept back from the host's deadline so the hook's refusal arrives before it. */
-const deadlineMarginMs = 250;
-
 /** How a configure hook runs. */
 export interface ConfigureHookRun {
   /** The Configure call's deadline; undefined: the host set none (then `fallbackMs`). */
@@ -104,10 +102,8 @@ export interface ConfigureHookRun {
 export async function runConfigureHook(provider: ProviderDefinition<unknown>, accepted: AcceptedConfig, run: ConfigureHookRun): Promise<void> {
   const hook = provider.configure;
   if (!hook) return;
-  // A tenth of the time left (at most 250 ms) is kept back, so the refusal reaches the host before
-  // its own deadline does: it then reads why, not a bare DEADLINE_EXCEEDED.
-  const left = run.deadline === undefined ? run.fallbackMs : run.deadline.getTime() - Date.now();
-  const timeoutMs = Math.max(0, Math.floor(run.deadline === undefined ? left : left - Math.min(deadlineMarginMs, left / 10)));
+  // Answered before the host's deadline, so it reads why (call-deadline.ts).
+  const timeoutMs = run.deadline === undefined ? run.fallbackMs : msBeforeDeadline(run.deadline);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
