@@ -59,6 +59,8 @@ function under(file: string, dir: string | undefined, label: string): string | u
 
 /** One absolute path as the model may read it. */
 function reducePath(found: string): string {
+  // `//host/...`: the rest of a URL (https://registry.npmjs.org/...), not a file.
+  if (found.startsWith("//")) return found;
   let file = found;
   if (file.startsWith("file://")) {
     try {
