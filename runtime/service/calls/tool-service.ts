@@ -123,6 +123,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
   let accepted: AcceptedConfig | undefined = defaultConfig(erased);
   let configureGeneration = 0;
+  let appliedGeneration = 0;
   let shuttingDown = false;
   let removeGuards: (() => void) | undefined;
 
@@ -151,7 +152,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     configure: (request, trace, deadline) =>
       traceUnary("Configure", trace, () =>
         exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: failureLog(rt.stderr) }, async () => {
-          // A later Configure wins, whichever of two overlapping ones finishes its hook first.
+          // Of overlapping Configures, the latest started among those accepted is in force,
+          // whichever hook finishes first.
           const generation = ++configureGeneration;
           const next = configure(rt, exits, erased, request);
           await runConfigureHook(erased, next, {
@@ -159,7 +161,10 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
             fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
             log: failureLog(rt.stderr),
           });
-          if (generation === configureGeneration) accepted = next;
+          if (generation > appliedGeneration) {
+            accepted = next;
+            appliedGeneration = generation;
+          }
           return create(ConfigureResponseSchema, {});
         }),
       ),

@@ -136,20 +136,25 @@ describe("the configure hook", () => {
     assert.equal(await invokedWith(s), "third.db");
   });
 
-  it("of two overlapping Configures the later one is in force, whichever hook finishes first", async () => {
-    let releaseFirst: () => void = () => {};
-    const s = service((c) =>
-      c.db_path === "slow.db"
-        ? new Promise<void>((resolve) => {
-            releaseFirst = resolve;
-          })
-        : undefined,
-    );
-    const first = configure(s, { db_path: "slow.db" });
+  it("of overlapping Configures, the latest started among those accepted is in force, whichever hook finishes first", async () => {
+    let releaseSlow: () => void = () => {};
+    const s = service((c) => {
+      if (c.db_path.endsWith(".txt")) throw configError("db_path", "is not a database");
+      if (c.db_path !== "slow.db") return undefined;
+      return new Promise<void>((resolve) => {
+        releaseSlow = resolve;
+      });
+    });
+    const slow = configure(s, { db_path: "slow.db" });
     await configure(s, { db_path: "fast.db" });
-    releaseFirst();
-    await first;
-    assert.equal(await invokedWith(s), "fast.db");
+    releaseSlow();
+    await slow;
+    assert.equal(await invokedWith(s), "fast.db", "the slow one started first: it does not replace the later one");
+    const slowAgain = configure(s, { db_path: "slow.db" });
+    await rejection(configure(s, { db_path: "refused.txt" }));
+    releaseSlow();
+    await slowAgain;
+    assert.equal(await invokedWith(s), "slow.db", "a later refused one does not hide an earlier accepted one");
   });
 
   it("configError takes a JSON Pointer for a nested attribute", () => {
