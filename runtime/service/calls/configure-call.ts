@@ -39,17 +39,17 @@ function rejected(prefix: string, violations: readonly ValueViolation[]): RpcSta
 /**
  * Decodes and accepts a configuration, or throws an RpcStatusError: INVALID_ARGUMENT for a
  * missing required field, a wrong type, an unknown attribute or a bad allowed root; INTERNAL when
- * the provider's own decoder throws. Nothing is redacted here: the service's unary exit does that,
+ * the provider's own decoder throws (its stack to `log`). Nothing is redacted here: the service's unary exit does that,
  * with this request's secrets already known to it.
  */
-export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject): ConfigureOutcome {
+export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject, log?: (message: string, stack: string) => void): ConfigureOutcome {
   const attributes = provider.config.attributes;
   const rawSecrets = collectSecrets(attributes, raw);
   let decoded: ReturnType<typeof provider.config.decode>;
   try {
     decoded = provider.config.decode(raw);
   } catch (error) {
-    const wire = normalizeError(error, { context: "the provider's configuration decoder threw" });
+    const wire = normalizeError(error, { context: "the provider's configuration decoder threw", ...(log ? { log } : {}) });
     throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
   }
   if (!decoded.ok) {

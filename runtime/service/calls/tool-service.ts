@@ -220,7 +220,7 @@ function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDef
   }
   const raw = request.config ?? {};
   exits.learn(collectSecrets(provider.config.attributes, raw));
-  const outcome = acceptConfig(provider, raw);
+  const outcome = acceptConfig(provider, raw, failureLog(rt.stderr));
   exits.learn(outcome.secrets);
   for (const warning of outcome.warnings) rt.stderr(warning);
   return outcome.accepted;
