@@ -50,6 +50,7 @@ export {
   toolDeclarationFromWire,
   toolDeclarationToWire,
 } from "./schema/wire-schema.js";
+export { configError } from "./errors/config-error.js";
 export { ToolError, isToolError, toolErrorCategories, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
 export type {
   CallInfo,
@@ -69,6 +70,8 @@ export type {
   ConfigAttributeDeclaration,
   ConfigAttributeTypeName,
   ConfigDefinition,
+  ConfigureContext,
+  ConfigureHook,
   ContextFor,
   HandlerFor,
   PreviewHandler,

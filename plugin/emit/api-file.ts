@@ -212,6 +212,13 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print("  readonly version?: string;");
     f.print(f.jsDoc("The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.", "  "));
     f.print(`  readonly allowedRoots?: (config: ${config}) => readonly string[];`);
+    f.print(
+      f.jsDoc(
+        "Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw\n`configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;\na refused Configure keeps the configuration in force before it.",
+        "  ",
+      ),
+    );
+    f.print("  readonly configure?: ", api.runtime("ConfigureHook", true), `<${config}>;`);
     f.print("}");
     f.print();
   }
@@ -252,6 +259,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     }
     if (provider.render) f.print("    renderers: handlers.render,");
     f.print("    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),");
+    f.print("    ...(options.configure ? { configure: options.configure } : {}),");
     f.print("  });");
     f.print("}");
   }

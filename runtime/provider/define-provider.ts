@@ -11,6 +11,7 @@ import { validatorFor } from "../schema/validate-value.js";
 import { hookDeclarationProblems, hookPointTable, supportedHookPointsOf, type HookSubscriptions, type HookTable } from "./hook-subscriptions.js";
 import type {
   ConfigDefinition,
+  ConfigureHook,
   HandlerFor,
   PreviewHandler,
   ProviderDefinition,
@@ -52,6 +53,8 @@ export interface ProviderParts<Config> extends ProviderIdentity {
   readonly hooks?: HookSubscriptions<Config>;
   readonly renderers?: { readonly [schemaVersion: string]: RenderHandler<Config> };
   readonly allowedRoots?: (config: Config) => readonly string[];
+  /** Checks each configuration at Configure, before any Invoke sees it; throw to refuse (docs/runtime.md#the-configure-hook). */
+  readonly configure?: ConfigureHook<Config>;
 }
 
 /** The configuration of a provider that declares none: only an empty object is accepted. */
@@ -101,6 +104,7 @@ export function assembleProvider<Config>(parts: ProviderParts<Config>): Provider
     ...(parts.hooks ? { hooks: parts.hooks as HookTable } : {}),
     ...(parts.renderers ? { renderers: parts.renderers } : {}),
     ...(parts.allowedRoots ? { allowedRoots: parts.allowedRoots } : {}),
+    ...(parts.configure ? { configure: parts.configure } : {}),
   };
 }
 

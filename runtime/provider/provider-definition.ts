@@ -70,6 +70,24 @@ export interface ConfigDefinition<Config> {
   readonly decode: (value: JsonObject) => { ok: true; value: Config } | { ok: false; violations: readonly ValueViolation[] };
 }
 
+/** What the configure hook gets besides the config. */
+export interface ConfigureContext {
+  /**
+   * Aborted at the Configure call's deadline (the host's, or 30 s when it sets none): stop, the
+   * configuration is refused with a `timeout` ToolError either way.
+   */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The provider's own check of a configuration (`configure` of defineProvider and of a generated
+ * factory's options): runs at Configure, after the config decoded and before any Invoke sees it.
+ * Return to accept; throw to refuse: `configError("db_path", "cannot be opened: …")` (or an
+ * `invalid_arguments` ToolError) names the attribute, another ToolError keeps its category, and
+ * anything else is `unknown`. A refused Configure keeps the configuration in force before it.
+ */
+export type ConfigureHook<Config> = (config: Config, context: ConfigureContext) => Promise<void> | void;
+
 /** The provider's identity, reported by Describe as ProducerRef. */
 export interface ProviderIdentity {
   /** ProducerRef.name. */
@@ -99,4 +117,6 @@ export interface ProviderDefinition<Config = unknown> extends ProviderIdentity {
    * any path, resolved against the call's working directory.
    */
   readonly allowedRoots?: (config: Config) => readonly string[];
+  /** The provider's check of each configuration, at Configure (ConfigureHook). Absent: decoding alone decides. */
+  readonly configure?: ConfigureHook<Config>;
 }

@@ -6,17 +6,26 @@
  * modules), and the provider it starts (the same executable, with the marker) loads the code and
  * serves. An entry that is not such an executable (tsx sources, a hand-written main) is supervised
  * by serve() as before, once its code has loaded. docs/runtime.md#the-supervisor.
+ *
+ * In the process that goes on to load the provider, the start-failure guard is armed first, before
+ * the bundle's first module runs: a dependency that throws at import (evaluated before
+ * harness-tool's own index, which arms it too) is still reported where the host shows it, and the
+ * process still ends (docs/runtime.md#nothing-hangs).
  */
+import { armStartFailureGuard } from "../transport/start-failure.js";
 import { superviseProvider } from "./supervise-provider.js";
 import { supervisionWanted } from "./supervision-wanted.js";
 
 /**
  * Becomes the supervisor when a go-plugin host launched this process and supervision is wanted
  * (then the caller must not load the provider: the process exits with the provider's status);
- * otherwise returns false and changes nothing.
+ * otherwise arms the start-failure guard (only under a go-plugin host) and returns false.
  */
 export function superviseBeforeLoading(): boolean {
-  if (!supervisionWanted(process.env, undefined)) return false;
+  if (!supervisionWanted(process.env, undefined)) {
+    armStartFailureGuard();
+    return false;
+  }
   void superviseProvider();
   return true;
 }

@@ -43,9 +43,9 @@ export function superviseService(service: ToolServiceCore, options: SupervisionO
   // The supervisor filters the bytes below this process's JavaScript: it learns each secret before
   // Configure goes on, so nothing written after can reach its filter first.
   const configure = service.configure.bind(service);
-  service.configure = (request, trace) => {
+  service.configure = (request, trace, deadline) => {
     channel?.learnSecrets(collectSecrets(options.attributes, request.config ?? {}));
-    return configure(request, trace);
+    return configure(request, trace, deadline);
   };
   // What ctx.spawn did not start, the runtime cannot end; it names each one
   // (docs/runtime.md#child-processes).

@@ -11,6 +11,7 @@ import { traceHeadersFromMetadata } from "../telemetry/trace-headers.js";
 import { rawMethod } from "./grpc-service-definition.js";
 import { hostLog } from "./host-log.js";
 import { loadStatusDetails } from "./tool-service-handlers.js";
+import { stackOf } from "../errors/classify-error.js";
 
 /** The HookError packing, loaded by the first failed hook call. */
 let hookStatus: Promise<typeof import("../errors/hook-status-details.js")> | undefined;
@@ -51,7 +52,7 @@ export function hookServiceHandlers(core: HookServiceCore): UntypedServiceImplem
         .catch((error: unknown) => {
           // The core never rejects; this is the runtime's own bug, reported and survived.
           hostLog("error", "HookSubscriberService.DispatchHook failed inside the runtime", {
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+            error: stackOf(error),
           });
           callback({ code: 13, details: "internal error in the hook service" });
         });

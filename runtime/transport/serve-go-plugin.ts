@@ -27,6 +27,7 @@ import { ProviderLife } from "./provider-life.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
 import { retireConnectionsBeforeResetLimit } from "./stream-reset-limit.js";
 import { loadStatusDetails, toolServiceHandlers } from "./tool-service-handlers.js";
+import { stackOf } from "../errors/classify-error.js";
 
 export type { ShutdownReason } from "./provider-life.js";
 
@@ -173,8 +174,6 @@ function watchForTheEnd(life: ProviderLife): void {
 }
 
 function guardProcess(): void {
-  process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: error.stack ?? error.message }));
-  process.on("unhandledRejection", (reason) =>
-    hostLog("error", "unhandled rejection in the provider", { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }),
-  );
+  process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: stackOf(error) }));
+  process.on("unhandledRejection", (reason) => hostLog("error", "unhandled rejection in the provider", { error: stackOf(reason) }));
 }

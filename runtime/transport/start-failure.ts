@@ -9,6 +9,7 @@
 import { writeSync } from "node:fs";
 import { kernelHandshake } from "./plugin-environment.js";
 import { hostLog } from "./host-log.js";
+import { stackOf } from "../errors/error-stack.js";
 
 /** Long enough for a reason, far below the host's 64 KiB line limit. */
 const maxLineLength = 2000;
@@ -29,7 +30,7 @@ export function startFailureLine(reason: string): string {
 
 /** Reports a start failure on stderr (error level, with the stack) and in the handshake's place on stdout. */
 export function reportStartFailure(reason: string, error?: unknown): void {
-  hostLog("error", reason, error instanceof Error && error.stack ? { error: error.stack } : undefined);
+  hostLog("error", reason, error instanceof Error ? { error: stackOf(error) } : undefined);
   try {
     writeSync(1, startFailureLine(reason));
   } catch {

@@ -19,6 +19,7 @@ import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import type { CancelSignal } from "../telemetry/call-spans.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
+import { stackOf } from "../errors/classify-error.js";
 
 /**
  * google.rpc.Status (rpc-status-details.ts) is loaded by the first failure, not at start-up: no
@@ -52,11 +53,18 @@ function asRpcStatusError(error: unknown): { code: number; message: string; tool
   return toolError ? { code, message: error.message, toolError } : { code, message: error.message };
 }
 
-function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined) => Res | Promise<Res>) {
+/** The call's deadline as a Date; undefined when the host set none (grpc-js says Infinity). */
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
+  const deadline = call.getDeadline();
+  if (deadline instanceof Date) return Number.isFinite(deadline.getTime()) ? deadline : undefined;
+  return Number.isFinite(deadline) ? new Date(deadline) : undefined;
+}
+
+function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined, deadline: Date | undefined) => Res | Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     let result: Res | Promise<Res>;
     try {
-      result = run(call.request, traceHeadersFromMetadata(call.metadata));
+      result = run(call.request, traceHeadersFromMetadata(call.metadata), deadlineOf(call as ServerUnaryCall<unknown, unknown>));
     } catch (error) {
       void serviceErrorFrom(error).then((status) => callback(status));
       return;
@@ -102,7 +110,7 @@ export class StreamCancellation implements CancelSignal {
       } catch (error) {
         // As an AbortSignal's listener: its failure is reported, the others still run.
         hostLog("error", "a cancellation listener failed inside the runtime", {
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          error: stackOf(error),
         });
       }
     }
@@ -119,7 +127,7 @@ export interface ToolServiceObserver {
 export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): UntypedServiceImplementation {
   return {
     getSchema: unary((_, trace) => core.getSchema(trace)),
-    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace) => core.configure(request, trace)),
+    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace, deadline) => core.configure(request, trace, deadline)),
     render: unary((request: Parameters<ToolServiceCore["render"]>[0], trace) => core.render(request, trace)),
     preview: unary((request: Parameters<ToolServiceCore["preview"]>[0], trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),
@@ -170,7 +178,7 @@ export function toolServiceHandlers(core: ToolServiceCore, observer: ToolService
         },
         (error: unknown) => {
           // The core promises never to reject for a handler's failure; this is its own bug.
-          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: stackOf(error) });
           if (!open) return;
           open = false;
           void serviceErrorFrom(error).then((status) => call.emit("error", status));

@@ -23,7 +23,8 @@ import type { ValueViolation } from "../../schema/value-violation.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import type { InvokeSink } from "./tool-service-core.js";
 import { buildToolContext } from "./build-tool-context.js";
-import { normalizeError, wireError } from "../../errors/classify-error.js";
+import { normalizeError, stackOf, wireError } from "../../errors/classify-error.js";
+import { failureLog } from "./failure-log.js";
 import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
@@ -152,7 +153,7 @@ export class InvokeInFlight implements LiveCall {
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();
-        return this.#finish("error", normalizeError(error, { context: this.#entry.name }));
+        return this.#finish("error", this.#classify(error, this.#entry.name));
       }
 
       const settled = this.#runHandler(input);
@@ -175,8 +176,8 @@ export class InvokeInFlight implements LiveCall {
       if (after === "grace-over") lease.orphan();
       return this.#finishStopped();
     } catch (error) {
-      // A runtime bug must still end the stream properly.
-      this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+      // A runtime bug must still end the stream properly (stackOf and normalizeError never throw).
+      this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${stackOf(error)}`);
       if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
       clearTimeout(timer);
@@ -227,7 +228,7 @@ export class InvokeInFlight implements LiveCall {
     try {
       return run();
     } catch (error) {
-      this.#finish("error", normalizeError(error, { context: `${this.#entry.name}: the ${what} threw` }));
+      this.#finish("error", this.#classify(error, `${this.#entry.name}: the ${what} threw`));
       return undefined;
     }
   }
@@ -239,7 +240,7 @@ export class InvokeInFlight implements LiveCall {
     }
     if (!settled.ok) {
       // A thrown ToolError keeps its category; anything else is unknown with the raw error.
-      return this.#finish("error", normalizeError(settled.error, { context: `${name} failed` }));
+      return this.#finish("error", this.#classify(settled.error, `${name} failed`));
     }
     // seed: exit_status — process-backed operations MUST emit it before their result.
     if (this.#entry.processBacked && !this.#exitSent) {
@@ -268,7 +269,12 @@ export class InvokeInFlight implements LiveCall {
       // seed: cancellation — close without a terminal event; not a failure, so nothing is logged.
       return this.#close();
     }
-    this.#finish("error", normalizeError(this.#abortReason, { context: this.#entry.name }));
+    this.#finish("error", this.#classify(this.#abortReason, this.#entry.name));
+  }
+
+  /** The wire ToolError of a failure; a stack goes to the kernel's log, never to the event. */
+  #classify(error: unknown, context: string): WireToolError {
+    return normalizeError(error, { context, log: failureLog(this.#rt.stderr, { tool: this.#entry.name, call_id: this.#call.id }) });
   }
 
   /** Sends the terminal event, once; later calls do nothing. */

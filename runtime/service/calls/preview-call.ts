@@ -18,6 +18,7 @@ import { callInfoOf } from "./invoke-in-flight.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "../../errors/unary-failure.js";
+import { failureLog } from "./failure-log.js";
 
 /**
  * Runs `work` with a signal that aborts after `timeoutMs` (if set); rejects with a `timeout`
@@ -97,6 +98,6 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
     });
     return create(PreviewResponseSchema, { preview: renderTreeFrom(tree, `Preview of ${entry.name}`) });
   } catch (error) {
-    throw unaryFailure(error, { context: `Preview of ${entry.name} failed` });
+    throw unaryFailure(error, { context: `Preview of ${entry.name} failed`, log: failureLog(rt.stderr, { tool: entry.name, call_id: call.id }) });
   }
 }

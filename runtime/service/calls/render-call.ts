@@ -13,6 +13,7 @@ import { quoteInput } from "../../errors/input-error-bounds.js";
 import { renderTreeFrom, withDeadline } from "./preview-call.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "../../errors/unary-failure.js";
+import { failureLog } from "./failure-log.js";
 
 /** How long a renderer may take; Render has no declared timeout of its own. */
 export const renderTimeoutMs = 10_000;
@@ -40,6 +41,6 @@ export async function runRender(rt: ServiceRuntime, request: RenderRequest): Pro
     });
     return create(RenderResponseSchema, { tree: renderTreeFrom(tree, `the renderer for ${JSON.stringify(version)}`) });
   } catch (error) {
-    throw unaryFailure(error, { context: `Render of schema_version ${JSON.stringify(version)} failed` });
+    throw unaryFailure(error, { context: `Render of schema_version ${JSON.stringify(version)} failed`, log: failureLog(rt.stderr) });
   }
 }

@@ -53,7 +53,8 @@ export interface InvokeSink {
 export interface ToolServiceCore {
   /** Static and cheap: built once when the service is created. */
   getSchema(trace?: TraceHeaders): GetSchemaResponse;
-  configure(request: ConfigureRequest, trace?: TraceHeaders): Promise<ConfigureResponse>;
+  /** `deadline`: the call's, when the host set one; it bounds the provider's configure hook. */
+  configure(request: ConfigureRequest, trace?: TraceHeaders, deadline?: Date): Promise<ConfigureResponse>;
   /** Resolves when the stream should close (OK); never rejects for a handler's failure. */
   invoke(request: InvokeRequest, sink: InvokeSink, trace?: TraceHeaders): Promise<void>;
   render(request: RenderRequest, trace?: TraceHeaders): Promise<RenderResponse>;

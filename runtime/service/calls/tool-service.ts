@@ -23,7 +23,8 @@ import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
-import { acceptConfig, defaultConfig } from "./configure-call.js";
+import { acceptConfig, defaultConfig, defaultConfigureHookTimeoutMs, runConfigureHook } from "./configure-call.js";
+import { failureLog } from "./failure-log.js";
 import { buildGetSchemaResponse } from "./get-schema-response.js";
 import { admitInvoke } from "./invoke-admission.js";
 import { runPreview } from "./preview-call.js";
@@ -34,6 +35,7 @@ import { SecretExits } from "./secret-exits.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 import { ChildRegistry } from "../process/spawn-child.js";
 import type { InvokeSink, ToolServiceCore } from "./tool-service-core.js";
+import { stackOf } from "../../errors/classify-error.js";
 
 /** Options of createToolService. */
 export interface ToolServiceOptions {
@@ -53,6 +55,11 @@ export interface ToolServiceOptions {
    * process (serve() sets this). Removed by shutdown(). Default false.
    */
   readonly guardProcess?: boolean;
+  /**
+   * How long the provider's configure hook may take when the host sets no deadline on Configure.
+   * Default 30 000 ms (docs/runtime.md#the-configure-hook).
+   */
+  readonly configureHookTimeoutMs?: number;
 }
 
 /** The service, with what the transport may need beyond the door. */
@@ -115,6 +122,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
   const exits = new SecretExits();
   // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
   let accepted: AcceptedConfig | undefined = defaultConfig(erased);
+  let configureGeneration = 0;
+  let appliedGeneration = 0;
   let shuttingDown = false;
   let removeGuards: (() => void) | undefined;
 
@@ -140,10 +149,22 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 
     // Configure's span never carries the config: it holds secrets.
-    configure: (request, trace) =>
+    configure: (request, trace, deadline) =>
       traceUnary("Configure", trace, () =>
-        exits.unary(ConfigureResponseSchema, { context: "Configure failed" }, async () => {
-          accepted = configure(rt, exits, erased, request);
+        exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: failureLog(rt.stderr) }, async () => {
+          // Of overlapping Configures, the latest started among those accepted is in force,
+          // whichever hook finishes first.
+          const generation = ++configureGeneration;
+          const next = configure(rt, exits, erased, request);
+          await runConfigureHook(erased, next, {
+            deadline,
+            fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
+            log: failureLog(rt.stderr),
+          });
+          if (generation > appliedGeneration) {
+            accepted = next;
+            appliedGeneration = generation;
+          }
           return create(ConfigureResponseSchema, {});
         }),
       ),
@@ -156,7 +177,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
         await traceInvoke(trace, request, declaration, sink, (traced, call) => admitInvoke(rt, request, traced, call));
       } catch (error) {
         // InvokeInFlight never rejects; this is the runtime's own bug, reported and survived.
-        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${String((error as Error)?.stack ?? error)}`);
+        rt.stderr(`[ERROR] harness-tool: Invoke failed inside the runtime: ${stackOf(error)}`);
       } finally {
         sink.end();
       }
@@ -166,12 +187,14 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       traceUnary(
         "Preview",
         trace,
-        () => exits.unary(PreviewResponseSchema, { context: "Preview failed" }, () => runPreview(rt, request)),
+        () => exits.unary(PreviewResponseSchema, { context: "Preview failed", log: failureLog(rt.stderr) }, () => runPreview(rt, request)),
         rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
         request.call?.id,
       ),
     render: (request, trace) =>
-      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed" }, () => runRender(rt, request))),
+      traceUnary("Render", trace, () =>
+        exits.unary(RenderResponseSchema, { context: "Render failed", log: failureLog(rt.stderr) }, () => runRender(rt, request)),
+      ),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
@@ -189,7 +212,7 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
  * request), and returns the config now in force for calls that start later (the old secrets stay
  * redacted: docs/runtime.md#configure-twice).
  */
-function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig | undefined {
+function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig {
   const deep = tooDeep(request);
   if (deep) {
     const error = tooDeepError("the configuration's values", deep);
@@ -197,7 +220,7 @@ function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDef
   }
   const raw = request.config ?? {};
   exits.learn(collectSecrets(provider.config.attributes, raw));
-  const outcome = acceptConfig(provider, raw);
+  const outcome = acceptConfig(provider, raw, failureLog(rt.stderr));
   exits.learn(outcome.secrets);
   for (const warning of outcome.warnings) rt.stderr(warning);
   return outcome.accepted;

@@ -21,6 +21,8 @@ import { HookInFlight, type HookStop } from "./hook-in-flight.js";
 import { resolveHook, type ResolvedHook } from "./hook-request.js";
 import { observeResponse, payloadBytesOf, transformResponse, vetoResponse, withMessagesReplaced } from "./hook-response-bytes.js";
 import type { HookAnswer, HookCallControl, HookServiceCore } from "./hook-service-core.js";
+import { readSafely, rendered } from "../../errors/error-stack.js";
+import { reduceMachinePaths } from "../../errors/machine-paths.js";
 
 /** What the hook service shares with the provider's ToolService (ToolService.serviceScope). */
 export interface HookServiceScope {
@@ -43,9 +45,10 @@ function categoryName(category: HookErrorCategory): string {
   return HookErrorCategory[category].toLowerCase();
 }
 
-/** A handler's failure as text: its message, cut to a bound. */
+/** A handler's failure as text: its message, the author's machine paths reduced (as a tool's `unknown` error's), cut to a bound. */
 function messageOf(thrown: unknown): string {
-  const text = thrown instanceof Error ? thrown.message : typeof thrown === "string" ? thrown : String(thrown);
+  const raw = thrown instanceof Error ? readSafely(() => thrown.message, "") : typeof thrown === "string" ? thrown : rendered(thrown);
+  const text = reduceMachinePaths(rendered(raw));
   return text.length <= maxMessageChars ? text : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
 }
 

@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1 } from "harness-tool";
+import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1 } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 import { HookPoint as HookPoint$1 } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
@@ -194,6 +194,12 @@ export interface NamesProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: NamesConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<NamesConfig>;
 }
 
 /**
@@ -213,6 +219,7 @@ export function createNamesProvider(handlers: NamesHandlers, options: NamesProvi
     supportedHookPoints: [HookPoint$1.PRE_TOOL_CALL],
     hooks: handlers.hooks,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

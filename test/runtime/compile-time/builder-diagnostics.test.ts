@@ -1,4 +1,4 @@
-// For each `@ts-expect-error` in builder-invalid.ts and hooks-invalid.ts, removes that one directive and asserts the
+// For each `@ts-expect-error` in builder-invalid.ts, hooks-invalid.ts and configure-invalid.ts, removes that one directive and asserts the
 // compiler then reports exactly one diagnostic, on the directive's next line, with the expected
 // code and a stable message substring. (builder-invalid.ts itself is type-checked under TS 5.9 and
 // TS 7 by test/typecheck.test.ts; this table pins down what each error says, with the compiler
@@ -71,6 +71,13 @@ const hooksTable: Record<string, Expectation> = {
   "a point the proto does not list": { code: 2353, message: `'"plan-ready"' does not exist in type 'HookSubscriptionsFor<"pre-tool-call" | "post-tool-call"` },
 };
 
+/** configure-invalid.ts: the configure hook's config is typed. */
+const configureTable: Record<string, Expectation> = {
+  "a hand-written hook's config has the declared attributes only": { code: 2551, message: "Property 'db_pth' does not exist" },
+  "a hand-written hook's attribute has its declared type": { code: 2322, message: "Type 'number | undefined' is not assignable to type 'string | undefined'" },
+  "a generated hook's config is the proto's config message": { code: 2322, message: "Type 'string' is not assignable to type 'number'" },
+};
+
 /** The `@ts-expect-error` directives of a corpus file, with their lines. */
 function corpusOf(file: string) {
   const lines = readFileSync(path.join(repoRoot, "test/runtime/compile-time", file), "utf8").split("\n");
@@ -106,6 +113,7 @@ function flatten(message: string | ts.DiagnosticMessageChain): string {
 for (const [file, table] of [
   ["builder-invalid.ts", builderTable],
   ["hooks-invalid.ts", hooksTable],
+  ["configure-invalid.ts", configureTable],
 ] as const) {
   const { lines, directives } = corpusOf(file);
   describe(`${file}: compile-time diagnostics`, () => {

@@ -97,7 +97,8 @@ describe("Configure", () => {
     assert.match(String((onlyTerminal(rec).value as { payload: JsonObject }).payload["text"]), /"root":"\/one"/);
   });
 
-  it("reports INTERNAL (never UNKNOWN) when the provider's decoder throws", async () => {
+  it("reports INTERNAL (never UNKNOWN) when the provider's decoder throws, its stack in the log, not the status", async () => {
+    const lines: string[] = [];
     const s = createToolService(
       providerWith(echo, async (i) => i, {
         config: {
@@ -107,11 +108,14 @@ describe("Configure", () => {
           },
         },
       }),
-      { stderr: () => {} },
+      { stderr: (line) => lines.push(line) },
     );
     const error = await rejection(configure(s, {}));
     assert.equal(error.code, GrpcCode.INTERNAL);
     assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
+    assert.deepEqual(error.toolError?.details, { error: { name: "Error", message: "boom" } });
+    const logged = lines.map((l) => JSON.parse(l) as { stack?: string }).find((l) => l.stack !== undefined);
+    assert.match(logged?.stack ?? "", /^Error: boom\n\s+at /);
   });
 
   it("refuses a relative allowed root at Configure", async () => {

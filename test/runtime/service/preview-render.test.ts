@@ -46,11 +46,13 @@ describe("Preview", () => {
         seen = ctx;
         if (input.text === "throw") throw new ToolError("permission_denied", "not there");
         if (input.text === "hang") return new Promise(() => {});
+        if (input.text === "crash") throw new Error("preview bug");
         return { root: { node: { case: "text", value: { content: `would write ${input.text}` } } } };
       },
     },
   );
-  const service = createToolService(provider, { stderr: () => {} });
+  const previewLog: string[] = [];
+  const service = createToolService(provider, { stderr: (line) => previewLog.push(line) });
 
   it("returns the handler's RenderTree", async () => {
     const response = await service.preview(previewRequest("edit"));
@@ -83,6 +85,15 @@ describe("Preview", () => {
     const hung = await status(service.preview(previewRequest("edit", { text: "hang" })));
     assert.equal(hung.code, GrpcCode.DEADLINE_EXCEEDED);
   });
+
+  it("anything else thrown is INTERNAL, unknown without a stack; the stack goes to the log with the tool", async () => {
+    const crashed = await status(service.preview(previewRequest("edit", { text: "crash" })));
+    assert.equal(crashed.code, GrpcCode.INTERNAL);
+    assert.deepEqual(crashed.toolError?.details, { error: { name: "Error", message: "preview bug" } });
+    const line = previewLog.map((l) => JSON.parse(l) as { tool?: string; stack?: string }).find((l) => l.stack !== undefined);
+    assert.equal(line?.tool, "edit");
+    assert.match(line?.stack ?? "", /^Error: preview bug\n\s+at /);
+  });
 });
 
 describe("Render", () => {
@@ -95,7 +106,8 @@ describe("Render", () => {
       },
     },
   });
-  const service = createToolService(provider, { stderr: () => {} });
+  const logged: string[] = [];
+  const service = createToolService(provider, { stderr: (line) => logged.push(line) });
   const render = (schemaVersion: string) => service.render(create(RenderRequestSchema, { schemaVersion, payload: Buffer.from("data") }));
 
   it("dispatches on schema_version", async () => {
@@ -115,9 +127,13 @@ describe("Render", () => {
     assert.equal((await status(none.render(create(RenderRequestSchema, { schemaVersion: "v1" })))).code, GrpcCode.UNIMPLEMENTED);
   });
 
-  it("a renderer that throws is INTERNAL with an unknown ToolError, never gRPC UNKNOWN", async () => {
+  it("a renderer that throws is INTERNAL with an unknown ToolError, never gRPC UNKNOWN; its stack goes to the log, not the status", async () => {
     const error = await status(render("broken"));
     assert.equal(error.code, GrpcCode.INTERNAL);
     assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
+    assert.deepEqual(error.toolError?.details, { error: { name: "Error", message: "renderer bug" } });
+    const line = logged.map((l) => JSON.parse(l) as { "@level": string; stack?: string }).find((l) => l.stack !== undefined);
+    assert.equal(line?.["@level"], "error");
+    assert.match(line?.stack ?? "", /^Error: renderer bug\n\s+at /);
   });
 });

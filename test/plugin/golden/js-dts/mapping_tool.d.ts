@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { HookSubscriptionsFor, ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinitionOf } from "harness-tool";
+import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 
@@ -503,6 +503,12 @@ export interface MappingProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: MappingConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<MappingConfig>;
 }
 
 /**

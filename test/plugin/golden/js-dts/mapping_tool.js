@@ -101,6 +101,7 @@ export function createMappingProvider(handlers, options = {}) {
     hooks: handlers.hooks,
     renderers: handlers.render,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

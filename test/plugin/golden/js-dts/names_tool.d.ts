@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinitionOf } from "harness-tool";
+import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1, ToolDefinitionOf } from "harness-tool";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 
@@ -181,6 +181,12 @@ export interface NamesProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: NamesConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<NamesConfig>;
 }
 
 /**

@@ -47,6 +47,7 @@ export function createNamesProvider(handlers, options = {}) {
     supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
     hooks: handlers.hooks,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

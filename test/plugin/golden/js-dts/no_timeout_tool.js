@@ -41,6 +41,7 @@ export function createLookupProvider(handlers, options = {}) {
       toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

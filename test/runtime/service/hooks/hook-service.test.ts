@@ -295,7 +295,7 @@ describe("DispatchHook: requests that do not fit the declaration are refused bef
 });
 
 describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
-  it("a thrown error is INTERNAL with the mode's category, its message with the configured secrets redacted", async () => {
+  it("a thrown error is INTERNAL with the mode's category, its message with the configured secrets redacted and machine paths reduced", async () => {
     const { tools, hooks } = serviceWith(
       {
         "plan-ready": {
@@ -305,7 +305,7 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
         },
         "post-apply": {
           observe: async (_payload, ctx) => {
-            throw new Error(`audit sink refused ${ctx.config.token}`);
+            throw new Error(`audit sink refused ${ctx.config.token} at /srv/app/node_modules/audit-sink/lib/send.js:12:3`);
           },
         },
       },
@@ -320,6 +320,8 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
     const observe = failureOf(await dispatch(hooks, { payload: { payload: { case: "postApply", value: {} } }, mode: HookMode.OBSERVE }));
     assert.equal(observe.hookError?.category, HookErrorCategory.UNKNOWN);
     assert.doesNotMatch(observe.message, /hunter2/);
+    // The author's machine paths are reduced, as in a tool's unknown error (docs/runtime.md#errors).
+    assert.match(observe.message, / at node_modules\/audit-sink\/lib\/send\.js:12:3$/);
   });
 
   it("before Configure, a provider whose config has required attributes fails the call (FAILED_PRECONDITION)", async () => {

@@ -5,7 +5,7 @@
 // @generated from file examples/agent/v1/agent.proto (package examples.agent.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -142,6 +142,12 @@ export interface AgentProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: AgentConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<AgentConfig>;
 }
 
 /**
@@ -160,6 +166,7 @@ export function createAgentProvider(handlers: AgentHandlers, options: AgentProvi
       toolPart(spawnSubagentTool, (input, context) => handlers.spawnSubagent(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

@@ -4,7 +4,7 @@
 // @generated from file examples/exec/v1/exec.proto (package examples.exec.v1, syntax proto3)
 /* eslint-disable */
 
-import type { PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
+import type { ConfigureHook, PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -147,6 +147,12 @@ export interface ExecProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: ExecConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<ExecConfig>;
 }
 
 /**
@@ -165,6 +171,7 @@ export function createExecProvider(handlers: ExecHandlers, options: ExecProvider
       toolPart(bashTool, (input, context) => handlers.bash(input, context), (input, context) => handlers.previewBash(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

@@ -5,7 +5,7 @@
 // @generated from file examples/filesystem/v1/filesystem.proto (package examples.filesystem.v1, syntax proto3)
 /* eslint-disable */
 
-import type { PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
+import type { ConfigureHook, PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -332,6 +332,12 @@ export interface FilesystemProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: FilesystemConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<FilesystemConfig>;
 }
 
 /**
@@ -352,6 +358,7 @@ export function createFilesystemProvider(handlers: FilesystemHandlers, options: 
       toolPart(editFileTool, (input, context) => handlers.editFile(input, context), (input, context) => handlers.previewEditFile(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

@@ -7,7 +7,7 @@
 // @generated from file examples/guard/v1/guard.proto (package examples.guard.v1, syntax proto3)
 /* eslint-disable */
 
-import type { HookSubscriptionsFor, ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { checkPathInputSchema, checkPathOutputSchema, guardConfig, validateCheckPathInput, validateCheckPathOutput } from "./guard_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
@@ -133,6 +133,12 @@ export interface GuardProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: GuardConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<GuardConfig>;
 }
 
 /**
@@ -153,6 +159,7 @@ export function createGuardProvider(handlers: GuardHandlers, options: GuardProvi
     supportedHookPoints: [HookPoint.PRE_MODEL_CALL, HookPoint.PLAN_READY, HookPoint.POST_TOOL_CALL],
     hooks: handlers.hooks,
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

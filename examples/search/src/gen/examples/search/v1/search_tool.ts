@@ -4,7 +4,7 @@
 // @generated from file examples/search/v1/search.proto (package examples.search.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -245,6 +245,12 @@ export interface SearchProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: SearchConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<SearchConfig>;
 }
 
 /**
@@ -264,6 +270,7 @@ export function createSearchProvider(handlers: SearchHandlers, options: SearchPr
       toolPart(grepTool, (input, context) => handlers.grep(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

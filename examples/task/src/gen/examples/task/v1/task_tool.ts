@@ -5,7 +5,7 @@
 // @generated from file examples/task/v1/task.proto (package examples.task.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -269,6 +269,12 @@ export interface TaskProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: TaskConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<TaskConfig>;
 }
 
 /**
@@ -288,6 +294,7 @@ export function createTaskProvider(handlers: TaskHandlers, options: TaskProvider
       toolPart(taskListTool, (input, context) => handlers.taskList(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

@@ -5,7 +5,7 @@
 // @generated from file examples/user/v1/user.proto (package examples.user.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -115,6 +115,12 @@ export interface UserProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: UserConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<UserConfig>;
 }
 
 /**
@@ -133,6 +139,7 @@ export function createUserProvider(handlers: UserHandlers, options: UserProvider
       toolPart(askUserTool, (input, context) => handlers.askUser(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

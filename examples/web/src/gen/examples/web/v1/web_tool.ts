@@ -4,7 +4,7 @@
 // @generated from file examples/web/v1/web.proto (package examples.web.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ProviderDefinition, ToolContext } from "harness-tool";
+import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
 import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
 import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -253,6 +253,12 @@ export interface WebProviderOptions {
    * The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.
    */
   readonly allowedRoots?: (config: WebConfig) => readonly string[];
+  /**
+   * Checks each decoded configuration at Configure, before any Invoke sees it: return to accept, throw
+   * `configError(attribute, message)` or a ToolError to refuse. Bounded by the Configure call's deadline;
+   * a refused Configure keeps the configuration in force before it.
+   */
+  readonly configure?: ConfigureHook<WebConfig>;
 }
 
 /**
@@ -272,6 +278,7 @@ export function createWebProvider(handlers: WebHandlers, options: WebProviderOpt
       toolPart(webFetchTool, (input, context) => handlers.webFetch(input, context)),
     ],
     ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.configure ? { configure: options.configure } : {}),
   });
 }
 

@@ -1,0 +1,73 @@
+// The scaffold's src/main.ts (cli/templates/provider) checks its roots at Configure with the
+// configure hook: a root that is not a folder is refused, naming `/roots/<i>`, before any tool
+// runs; folders are accepted. The scaffold's files as init writes them, generated with this
+// checkout's plugin and launched through harness-tool/testing's go-plugin host with this
+// checkout's runtime (init-e2e does the same from the packed tarballs, at minutes' cost).
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { scaffoldFiles } from "../../cli/templates/scaffold-files.js";
+import { GrpcCode } from "../../runtime/errors/rpc-status-error.js";
+import { repoRoot, runBuf } from "../support/buf.js";
+import { typeScriptProvider } from "../runtime/interop/providers.js";
+
+describe("the scaffold's main.ts: Configure checks the roots", () => {
+  let dir = "";
+  let provider: LaunchedProvider;
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-scaffold-configure-"));
+    const packages = { runtime: "*", plugin: "*", cli: "*" };
+    for (const [file, text] of scaffoldFiles({
+      name: "notes",
+      source: "github.com/acme/provider-notes",
+      examples: ["data_source"],
+      packages,
+      directory: dir,
+    })) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
+    // The plugin package's proto/ exists once it is packed; the checkout's protos are the same files.
+    symlinkSync(path.join(repoRoot, "proto"), path.join(dir, "harness-proto"));
+    writeFileSync(path.join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
+    const generated = runBuf(["generate"], dir);
+    assert.equal(generated.status, 0, generated.stderr);
+    const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
+    provider = await launch(entry.command, { args: entry.args, cwd: dir, handshakeTimeoutMs: 30_000 });
+  });
+  after(async () => {
+    await provider?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses a root that is not a folder: INVALID_ARGUMENT, invalid_arguments naming /roots/1", async () => {
+    writeFileSync(path.join(dir, "a-file"), "");
+    const refused = await provider.configure({ roots: [".", "missing-folder"] }).then(
+      () => assert.fail("Configure accepted a root that does not exist"),
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof ProviderCallError, String(refused));
+    assert.equal(refused.code, GrpcCode.INVALID_ARGUMENT);
+    assert.equal(refused.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
+    const violations = refused.toolError?.details?.["violations"] as { path: string; message: string }[];
+    assert.equal(violations.length, 1);
+    assert.equal(violations[0]?.path, "/roots/1");
+    assert.match(violations[0]?.message ?? "", /^"missing-folder" is not a folder \(.*missing-folder\): create it or name another$/);
+    const file = await provider.configure({ roots: ["a-file"] }).then(
+      () => undefined,
+      (error: unknown) => error as ProviderCallError,
+    );
+    assert.equal(file?.code, GrpcCode.INVALID_ARGUMENT, "a file is not a folder either");
+  });
+
+  it("accepts folders, and the tools run under them", async () => {
+    await provider.configure({ roots: ["."] });
+    const call = await provider.invoke({ id: "read-1", toolName: "read_note", arguments: { title: "nothing" }, callContext: { workingDirectory: dir } }).done;
+    assert.equal(call.events.at(-1)?.event.case, "result", JSON.stringify(call.events.at(-1)));
+  });
+});
