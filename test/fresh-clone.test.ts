@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, it } from "node:test";
 import { repoRoot } from "./support/buf.js";
+import { readmeExample } from "./support/readme-examples.js";
 
 /** The variables a user's plain shell has; nothing the test runner or npm put in. */
 function userEnvironment(): NodeJS.ProcessEnv {
@@ -147,4 +148,22 @@ it("npm run bench -- --quick runs every suite", () => {
   for (const suite of ["Code generation", "Type-check", "Start-up", "Invoke", "Memory", "Streams", "Tracing cost", "Inspector page", "Release"]) {
     assert.match(report, new RegExp(suite), `the report has no ${suite} section`);
   }
+});
+
+// Last: its packing builds each workspace's dist/, which the tests above must not see.
+it("the README's first call: npm run quickstart -- ../notes, then the invoke, as written", () => {
+  const block = readmeExample("first-call");
+  // before() ran the block's first line, npm ci, exactly: the rest runs here as written.
+  const [first, ...rest] = block.trimEnd().split("\n");
+  assert.equal(first, "npm ci");
+  const started = performance.now();
+  const quickstart = spawnSync("bash", ["-euo", "pipefail", "-c", rest.join("\n")], { cwd: clone, env, encoding: "utf8", timeout: 900_000 });
+  assert.equal(quickstart.status, 0, shown(quickstart));
+  assert.match(quickstart.stdout, /^> npm run build {3}\(in \S+notes\)$/m);
+  assert.match(quickstart.stdout, /"found": false/);
+  // The new repository is beside the clone and names its tarballs relative to itself.
+  const pkg = JSON.parse(readFileSync(path.join(dir, "notes/package.json"), "utf8")) as { dependencies: Record<string, string> };
+  assert.equal(pkg.dependencies["harness-tool"], "file:../harness-tool-packages/harness-tool-0.1.0.tgz");
+  assert.equal(existsSync(path.join(dir, "notes/schema/tools.json")), false, "no baseline before a release");
+  console.log(`# the first call from the clone after npm ci: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 });

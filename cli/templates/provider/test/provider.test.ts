@@ -29,7 +29,7 @@ describe("the {{name}} provider", () => {
     }
   });
   beforeEach((t) => {
-    if (startError !== undefined && t.name !== startTest) t.skip("the provider did not start: see the first test");
+    if (startError !== undefined && t.name !== startTest && "skip" in t) t.skip("the provider did not start: see the first test");
   });
   after(async () => {
     if (provider === undefined) return;
@@ -38,7 +38,7 @@ describe("the {{name}} provider", () => {
   });
 
   it(startTest, () => {
-    assert.equal(startError, undefined, `the provider did not start: ${startError}`);
+    if (startError !== undefined) assert.fail(`the provider did not start: ${startError}`);
   });
 
   it("serves a tool for every handler, and a handler for every tool", async () => {
