@@ -31,6 +31,7 @@ mkdirSync(packages, { recursive: true });
 /** Runs one step, printed first; exits with its status when it fails. */
 function step(shown, command, args, cwd, quiet = false) {
   console.log(`\n> ${shown}`);
+  const began = performance.now();
   const run = spawnSync(command, args, { cwd, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", encoding: "utf8" });
   if (run.status !== 0) {
     if (quiet) process.stderr.write(`${run.stdout}${run.stderr}`);
@@ -39,6 +40,7 @@ function step(shown, command, args, cwd, quiet = false) {
     );
     process.exit(1);
   }
+  console.log(`(${((performance.now() - began) / 1000).toFixed(1)} s)`);
 }
 
 step(
