@@ -115,7 +115,7 @@ export const syncCommandDefinition = defineCommand({
   examples: [
     "harness-tool sync src/handlers.ts",
     "harness-tool sync src/handlers.ts --dry-run",
-    "buf generate && harness-tool sync --record-generated",
+    "harness-tool sync --record-generated",
     "harness-tool sync --check-generated",
   ],
   run: ({ values, positionals }, { out, err }) =>
