@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
-import { findGeneratedLayout, generatedStaleness, recordGenerated } from "../sync/generated-stamp.js";
+import { findGeneratedLayout, generatedStaleness, recordGenerated, stampFileName } from "../sync/generated-stamp.js";
 import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -62,8 +62,9 @@ export async function syncCommand(files: readonly string[], options: SyncOptions
   if (files.length === 0) throw new UsageError("name the handlers file(s) to sync, e.g. harness-tool sync src/handlers.ts");
   for (const file of files) if (!existsSync(file)) throw new UsageError(missingFileText(file));
   // Handlers synced against stale generated code would be the old tools' (and "up to date" a lie).
+  // Code generated without a record (plain buf generate, an older scaffold) is taken as it is.
   for (const layout of new Set(files.map((file) => findGeneratedLayout(path.dirname(file))))) {
-    if (layout === undefined || !existsSync(path.join(layout.root, layout.out))) continue;
+    if (layout === undefined || !existsSync(path.join(layout.root, layout.out, stampFileName))) continue;
     const stale = generatedStaleness(layout);
     if (stale !== undefined) {
       options.err.write(`harness-tool sync: ${stale}, then sync again\n`);

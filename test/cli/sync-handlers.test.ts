@@ -294,5 +294,8 @@ describe("generated code older than its protos", () => {
       "harness-tool sync: src/gen/ is older than its protos (proto/notes/v1/notes.proto changed since it was generated): run npm run generate, then sync again\n",
     );
     assert.equal(readFileSync(handlers, "utf8"), "export const handlers = {};\n");
+    // Without a record (plain buf generate), sync goes on to the handlers: this file has no handlers object.
+    rmSync(path.join(dir, "src/gen/generated-from.json"));
+    await assert.rejects(run([handlers]), /has no object typed as a generated \.\.\.Handlers interface/);
   });
 });
