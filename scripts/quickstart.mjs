@@ -28,16 +28,23 @@ const packages = path.join(parent, "harness-tool-packages");
 const started = performance.now();
 mkdirSync(packages, { recursive: true });
 
-/** Runs one step, printed first; exits with its status when it fails. */
+/** No step takes this long on a working machine: npm retrying a registry it cannot reach does. */
+const stepTimeoutMs = 10 * 60_000;
+
+/** Why a step failed, in a few words. */
+function why(run) {
+  if (run.error?.code === "ETIMEDOUT") return `still running after ${stepTimeoutMs / 60_000} minutes: stopped`;
+  return run.error?.message ?? `exit ${run.status ?? run.signal}`;
+}
+
+/** Runs one step, printed first, for at most stepTimeoutMs; exits when it fails. */
 function step(shown, command, args, cwd, quiet = false) {
   console.log(`\n> ${shown}`);
   const began = performance.now();
-  const run = spawnSync(command, args, { cwd, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", encoding: "utf8" });
+  const run = spawnSync(command, args, { cwd, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", encoding: "utf8", timeout: stepTimeoutMs });
   if (run.status !== 0) {
     if (quiet) process.stderr.write(`${run.stdout}${run.stderr}`);
-    console.error(
-      `npm run quickstart: ${shown} failed (${run.error?.message ?? `exit ${run.status ?? run.signal}`}): fix what it printed above and run it again`,
-    );
+    console.error(`npm run quickstart: ${shown} failed (${why(run)}): fix what it printed above (a registry npm cannot reach?) and run it again`);
     process.exit(1);
   }
   console.log(`(${((performance.now() - began) / 1000).toFixed(1)} s)`);
