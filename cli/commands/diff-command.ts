@@ -38,6 +38,11 @@ function writeSnapshot(file: string, surface: GetSchemaResponse): void {
   writeFileSync(file, `${toJsonString(GetSchemaResponseSchema, surface, { prettySpaces: 2 })}\n`);
 }
 
+/** Whether `spec` names a snapshot file (not git:, protos: or a provider). */
+function isFilePath(spec: string): boolean {
+  return spec.endsWith(".json") && !spec.startsWith("git:");
+}
+
 /** What `--allow` gave: ids separated by commas, each given once or more. */
 function allowedIds(values: readonly string[]): Set<string> {
   const ids = values
@@ -58,6 +63,11 @@ export interface DiffOptions {
   readonly allow: readonly string[];
   /** Write the new surface to this snapshot file when nothing blocks. */
   readonly update?: string | undefined;
+  /**
+   * When `old` is a file that does not exist, say so and exit 0 writing nothing (even with
+   * `update`): no release recorded a baseline yet (the scaffold's `npm run build`).
+   */
+  readonly baselineOptional?: boolean | undefined;
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
 }
@@ -65,6 +75,11 @@ export interface DiffOptions {
 /** Runs the command; resolves to the exit code (1 while a blocking change is not allowed). */
 export async function diffCommand(oldSpec: string, newSpec: string, options: DiffOptions): Promise<number> {
   const allowed = allowedIds(options.allow);
+  if (options.baselineOptional && isFilePath(oldSpec) && !existsSync(oldSpec)) {
+    // Nothing shipped yet: the first release (or an explicit snapshot) records the baseline.
+    options.err.write(`harness-tool diff: no baseline ${oldSpec} yet, nothing to guard: the first release records it (npm run release, or npm run snapshot)\n`);
+    return 0;
+  }
   if (options.update !== undefined && path.resolve(options.update) === path.resolve(oldSpec) && !existsSync(oldSpec)) {
     // The first snapshot: nothing to compare with yet.
     writeSnapshot(options.update, (await loadSurface(newSpec)).surface);
@@ -114,7 +129,13 @@ export const diffCommandDefinition = defineCommand({
     update: {
       type: "string",
       value: "file.json",
-      description: "when nothing blocks, write the new surface there (the scaffold's npm run build keeps schema/tools.json so)",
+      description:
+        "when nothing blocks, write the new surface there (the scaffold's npm run build keeps schema/tools.json so); when <old> is that file and does not exist, write the first snapshot",
+    },
+    "baseline-optional": {
+      type: "boolean",
+      description:
+        "when <old> is a .json file that does not exist, say there is no baseline yet and exit 0, writing nothing (the scaffold's build, before its first release)",
     },
   },
   examples: [
@@ -122,7 +143,15 @@ export const diffCommandDefinition = defineCommand({
     "harness-tool diff git:v1.2.0 git:HEAD --json",
     "harness-tool diff schema/tools.json dist/provider.mjs --allow risk-raised:run",
     "harness-tool diff schema/tools.json . --update schema/tools.json",
+    "harness-tool diff schema/tools.json dist/provider.mjs --baseline-optional",
   ],
   run: ({ values, positionals }, { out, err }) =>
-    diffCommand(positionals[0] as string, positionals[1] as string, { json: values.json, allow: values.allow, update: values.update, out, err }),
+    diffCommand(positionals[0] as string, positionals[1] as string, {
+      json: values.json,
+      allow: values.allow,
+      update: values.update,
+      baselineOptional: values["baseline-optional"],
+      out,
+      err,
+    }),
 });

@@ -39,6 +39,12 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return { ...env, npm_config_yes: "false" };
 }
 
+/** `node --test`'s summary without a failure: TAP (Node 20 off a terminal) or the spec reporter (Node 23 and later). */
+const noFailures = /^(# fail|ℹ fail) 0$/m;
+
+/** A test that passed, as either reporter prints it. */
+const passed = (name: string) => new RegExp(`^\\s*(ok \\d+ - |✔ )${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m");
+
 /** npx's cache folders that installed `tarball`, to remove after the run. */
 function npxInstallsOf(tarball: string): string[] {
   const cache = path.join(process.env["npm_config_cache"] ?? path.join(homedir(), ".npm"), "_npx");
@@ -155,20 +161,23 @@ describe("harness-tool init, end to end", () => {
       "notes_tool_schemas.d.ts",
       "notes_tool_schemas.js",
     ]);
-    assert.match(quickstartOutput, /# fail 0/);
+    assert.match(quickstartOutput, noFailures);
     // The default examples include the hook example: its tests ran in the new repository.
-    assert.match(quickstartOutput, /ok \d+ - vetoes a plan that touches a path outside the roots/);
-    assert.match(quickstartOutput, /ok \d+ - writes an audit line through the kernel's Log after a tool call/);
+    assert.match(quickstartOutput, passed("vetoes a plan that touches a path outside the roots"));
+    assert.match(quickstartOutput, passed("writes an audit line through the kernel's Log after a tool call"));
     assert.match(quickstartOutput, /"found": false/);
+    // npm run release, the block's last line, recorded the baseline after the release succeeded.
+    assert.match(quickstartOutput, /^wrote schema\/tools\.json, the first snapshot of the tool surface: commit it$/m);
   });
 
+  let copy = "";
   it("travels: a copy moved elsewhere with its tarballs installs, says to generate before building, builds and passes its tests", () => {
     // As a teammate gets it: the committed files (no node_modules, dist or src/gen) beside the tarballs.
     const moved = path.join(dir, "elsewhere/deeper");
     mkdirSync(moved, { recursive: true });
     for (const file of Object.values(tarballs)) copyFileSync(file, path.join(moved, path.basename(file)));
-    const copy = path.join(moved, "notes");
-    cpSync(repo, copy, { recursive: true, filter: (from) => !/[/\\](node_modules|dist|gen)$/.test(from) });
+    copy = path.join(moved, "notes");
+    cpSync(repo, copy, { recursive: true, filter: (from) => !/[/\\](node_modules|dist|gen|release)$/.test(from) });
     for (const file of ["package.json", "package-lock.json", "dev-config.json"]) {
       assert.ok(!readFileSync(path.join(copy, file), "utf8").includes(quickstart), `${file} names the folder it was written in`);
     }
@@ -176,11 +185,74 @@ describe("harness-tool init, end to end", () => {
     // npm run build before npm run generate: one line saying what to do, not the compiler's errors.
     const early = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
     assert.notEqual(early.status, 0);
-    assert.match(early.stderr, /^npm run build: src\/gen\/ is missing: run npm run generate first/m);
+    assert.match(early.stderr, /^harness-tool sync: src\/gen\/ is missing: run npm run generate first/m);
     assert.doesNotMatch(early.stdout + early.stderr, /error TS/);
     const output = run("bash", ["-euo", "pipefail", "-c", "npm run generate && npm run build && npm test && npm run check"], copy);
-    assert.match(output, /# fail 0/);
+    assert.match(output, noFailures);
     assert.match(output, /rules: \d+ pass, 0 fail/);
+  });
+
+  it("before the first release: no baseline, so a risk raised builds; a proto changed without npm run generate is refused by build and sync", () => {
+    // The copy as it was before anything shipped: no schema/tools.json.
+    rmSync(path.join(copy, "schema"), { recursive: true, force: true });
+    const protoFile = path.join(copy, "proto/notes/v1/notes.proto");
+    const proto = readFileSync(protoFile, "utf8");
+    writeFileSync(protoFile, proto.replace("risk: RISK_CLASS_LOW", "risk: RISK_CLASS_HIGH"));
+    // Not regenerated: the build stops before compiling, naming the proto and npm run generate.
+    const stale = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(stale.status, 0, stale.stdout);
+    assert.match(
+      stale.stderr,
+      /^harness-tool sync: src\/gen\/ is older than its protos \(proto\/notes\/v1\/notes\.proto changed since it was generated\): run npm run generate$/m,
+    );
+    const bin = path.join(copy, "node_modules/.bin/harness-tool");
+    const sync = spawnSync(bin, ["sync", "src/handlers.ts"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.equal(sync.status, 1, sync.stdout + sync.stderr);
+    assert.doesNotMatch(sync.stdout, /up to date/);
+    assert.match(sync.stderr, /older than its protos .*: run npm run generate, then sync again$/m);
+    // Regenerated: the risk raised is no failure, nothing having shipped; the build says so and writes no baseline.
+    run("npm", ["run", "generate"], copy);
+    const build = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    assert.match(build.stderr, /^harness-tool diff: no baseline schema\/tools\.json yet, nothing to guard: the first release records it/m);
+    assert.equal(existsSync(path.join(copy, "schema/tools.json")), false);
+    const tested = run("npm", ["test"], copy);
+    assert.match(tested, noFailures);
+    assert.match(tested, /no schema\/tools\.json yet: the first npm run release \(or npm run snapshot\) records it/);
+    // npm run snapshot records the baseline; from then on the build guards it.
+    run("npm", ["run", "snapshot"], copy);
+    assert.equal(readFileSync(path.join(copy, "schema/tools.json"), "utf8"), run(bin, ["schema", "dist/provider.mjs", "--json"], copy));
+    writeFileSync(protoFile, proto);
+    run("npm", ["run", "generate"], copy);
+    const lowered = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.equal(lowered.status, 0, "a risk lowered is compatible");
+    writeFileSync(protoFile, proto.replace("risk: RISK_CLASS_LOW", "risk: RISK_CLASS_HIGH"));
+    run("npm", ["run", "generate"], copy);
+    const raised = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(raised.status, 0, raised.stdout);
+    assert.match(raised.stderr, /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m);
+  });
+
+  it("a provider that cannot start: the scaffold's test fails first with the provider's own error, the others skipped naming it", () => {
+    writeFileSync(
+      path.join(copy, "src/load-failure.ts"),
+      'throw new Error("db_path: unable to open database file (the provider\'s own load error)");\nexport {};\n',
+    );
+    const main = path.join(copy, "src/main.ts");
+    // After the #! line, which must stay first.
+    writeFileSync(main, readFileSync(main, "utf8").replace("\n", '\nimport "./load-failure.js";\n'));
+    // The build's diff launches the provider once a baseline exists: before a release it does not.
+    rmSync(path.join(copy, "schema"), { recursive: true, force: true });
+    run("npm", ["run", "build"], copy);
+    const tested = spawnSync("npm", ["test"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(tested.status, 0);
+    const text = tested.stdout + tested.stderr;
+    assert.doesNotMatch(text, /did not finish before its parent and was cancelled/);
+    // Whatever the reporter: the one failure is the start test, with the provider's error; every other test is skipped naming it.
+    assert.match(text, /the provider's own load error/);
+    assert.match(text, /starts from dist\/provider\.mjs and accepts its configuration/);
+    assert.match(text, /^(# fail|ℹ fail) 1$/m);
+    assert.ok((text.match(/the provider did not start: see the first test/g)?.length ?? 0) >= 5, text);
   });
 
   it("ask_user asks on the terminal it was started from, and says plainly when there is none", async () => {
@@ -367,7 +439,7 @@ describe("harness-tool init, end to end", () => {
     assert.equal(readFileSync(path.join(repo, "kernel/agent.hcl"), "utf8"), readFileSync(path.join(written, "agent.hcl"), "utf8"));
     assert.equal(existsSync(path.join(repo, "kernel/config.hcl")), false);
     assert.match(readFileSync(path.join(written, "config.hcl"), "utf8"), /^dev_overrides \{\n {2}\w+ = "\/.*\/dist\/provider\.mjs"$/m);
-    // The quickstart's npm run build wrote the surface the provider serves.
+    // The quickstart's npm run release recorded the surface the provider serves.
     const snapshot = path.join(repo, "schema/tools.json");
     const recorded = readFileSync(snapshot, "utf8");
     assert.equal(recorded, run(bin, ["schema", "dist/provider.mjs", "--json"], repo));
@@ -392,7 +464,7 @@ describe("harness-tool init, end to end", () => {
     assert.notEqual(drifted.status, 0);
     assert.match(drifted.stdout, /the provider's tool surface differs from schema\/tools\.json/);
     run(bin, ["diff", "schema/tools.json", "dist/provider.mjs", "--allow", "risk-raised:save_note", "--update", "schema/tools.json"], repo);
-    assert.match(run("npm", ["test"], repo), /# fail 0/);
+    assert.match(run("npm", ["test"], repo), noFailures);
   });
 
   describeProviderInterop({

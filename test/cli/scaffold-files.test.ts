@@ -110,6 +110,24 @@ describe("scaffoldFiles", () => {
     });
   }
 
+  it("package.json: generate records the protos and the build refuses code older than them; schema/tools.json waits for the first release", () => {
+    const files = scaffoldFiles({ name: "notes", source: "github.com/acme/provider-notes", examples: ["data_source"], packages, directory: "/tmp/notes" });
+    const { scripts } = JSON.parse(files.get("package.json") ?? "") as { scripts: Record<string, string> };
+    assert.equal(files.has("schema/tools.json"), false, "no baseline before anything shipped");
+    assert.match(scripts["generate"] ?? "", /^buf generate && harness-tool sync --record-generated$/);
+    assert.equal(scripts["prebuild"], "harness-tool sync --check-generated");
+    // The build guards a baseline once one exists, and says there is none before.
+    assert.match(scripts["build"] ?? "", / && harness-tool diff schema\/tools\.json dist\/provider\.mjs --update schema\/tools\.json --baseline-optional$/);
+    // The baseline is recorded by a release (after it succeeded: postrelease) or by npm run snapshot, each after a build.
+    assert.equal(scripts["prerelease"], "npm run build");
+    assert.equal(scripts["release"], "harness-tool release");
+    assert.equal(scripts["postrelease"], "harness-tool diff schema/tools.json dist/provider.mjs --update schema/tools.json");
+    assert.equal(scripts["presnapshot"], "npm run build");
+    assert.equal(scripts["snapshot"], scripts["postrelease"]);
+    const test = files.get("test/provider.test.ts") ?? "";
+    assert.match(test, /it\("serves the tool surface schema\/tools\.json records", \{ skip: noBaseline \}/);
+  });
+
   it("gives the plugin the options its buf.gen.yaml lists", () => {
     assert.deepEqual(scaffoldPluginOptions(), ["target=js+dts", "import_extension=js"]);
   });

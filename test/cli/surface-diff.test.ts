@@ -188,6 +188,24 @@ describe("harness-tool diff", () => {
     assert.equal(readFileSync(file, "utf8"), readFileSync(added, "utf8"), "a blocked diff leaves the snapshot as it was");
   });
 
+  it("--baseline-optional: a missing baseline is one line and exit 0, writing nothing even with --update; a present one is guarded", async () => {
+    const missing = path.join(scratch, "unreleased/tools.json");
+    const added = snapshot("added", surfaces.get("tool_added")!);
+    assert.deepEqual(await cli(["diff", missing, added, "--update", missing, "--baseline-optional"]), {
+      code: 0,
+      out: "",
+      err: `harness-tool diff: no baseline ${missing} yet, nothing to guard: the first release records it (npm run release, or npm run snapshot)\n`,
+    });
+    assert.equal(existsSync(missing), false, "no baseline is written before a release");
+    // Without the flag the same missing file is a usage error.
+    assert.equal((await cli(["diff", missing, added])).code, 2);
+    // Once a baseline exists, the flag changes nothing: a breaking change still fails.
+    const released = snapshot("released", surfaces.get("before")!);
+    const removed = await cli(["diff", released, snapshot("removed", surfaces.get("tool_removed")!), "--update", released, "--baseline-optional"]);
+    assert.equal(removed.code, 1, removed.err);
+    assert.match(removed.err, /breaking or risk-raising change/);
+  });
+
   it("usage mistakes: one line each, exit 2", async () => {
     const old = snapshot("old", surfaces.get("before")!);
     const cases: [string[], RegExp][] = [

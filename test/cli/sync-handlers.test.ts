@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
+import { syncCommand } from "../../cli/commands/sync-command.js";
 import { syncHandlers } from "../../cli/sync/sync-handlers.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
@@ -201,5 +202,100 @@ describe("harness-tool sync", () => {
       err.text(),
       /^harness-tool sync: \S+main\.ts has no object typed as a generated \.\.\.Handlers interface .*: name the file that holds it, e\.g\. src\/handlers\.ts\n$/,
     );
+  });
+});
+
+describe("generated code older than its protos", () => {
+  let dir = "";
+  const proto = () => path.join(dir, "proto/notes/v1/notes.proto");
+  const run = async (argv: string[], options: { cwd?: string } = {}) => {
+    const out = captureStream();
+    const err = captureStream();
+    const { checkGenerated, recordGenerated } = { checkGenerated: argv.includes("--check-generated"), recordGenerated: argv.includes("--record-generated") };
+    const files = argv.filter((a) => !a.startsWith("--"));
+    const code = await syncCommand(files, { dryRun: false, checkGenerated, recordGenerated, cwd: options.cwd ?? dir, out: out.stream, err: err.stream });
+    return { code, out: out.text(), err: err.text() };
+  };
+
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-stamp-"));
+    // The scaffold's layout: buf.gen.yaml's input directory and the plugin's out folder.
+    writeFileSync(
+      path.join(dir, "buf.gen.yaml"),
+      "version: v2\ninputs:\n  - directory: proto\nplugins:\n  - local: protoc-gen-harness-tool\n    out: src/gen\n    opt:\n      - target=js+dts\nclean: true\n",
+    );
+    mkdirSync(path.join(dir, "proto/notes/v1"), { recursive: true });
+    mkdirSync(path.join(dir, "src/gen/notes/v1"), { recursive: true });
+    writeFileSync(proto(), 'syntax = "proto3";\npackage notes.v1;\nservice NotesService {\n  rpc ReadNote(ReadNoteRequest) returns (ReadNoteResponse);\n}\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("records the protos after generating; the check passes until a proto changes, then names it and npm run generate", async () => {
+    const unrecorded = await run(["--check-generated"]);
+    assert.equal(unrecorded.code, 1);
+    assert.equal(
+      unrecorded.err,
+      "harness-tool sync: src/gen/ does not say which protos it was generated from (no generated-from.json): run npm run generate\n",
+    );
+    assert.deepEqual(await run(["--record-generated"]), { code: 0, out: "recorded the protos src/gen/generated-from.json was generated from\n", err: "" });
+    assert.deepEqual(await run(["--check-generated"], { cwd: path.join(dir, "src") }), { code: 0, out: "", err: "" }, "found from a folder below");
+    // An rpc added without npm run generate.
+    writeFileSync(proto(), readFileSync(proto(), "utf8").replace("}\n", "  rpc CountNotes(CountNotesRequest) returns (CountNotesResponse);\n}\n"));
+    const stale = await run(["--check-generated"]);
+    assert.equal(stale.code, 1);
+    assert.equal(
+      stale.err,
+      "harness-tool sync: src/gen/ is older than its protos (proto/notes/v1/notes.proto changed since it was generated): run npm run generate\n",
+    );
+    // A proto file added and one removed are named too.
+    writeFileSync(path.join(dir, "proto/notes/v1/extra.proto"), 'syntax = "proto3";\n');
+    assert.match((await run(["--check-generated"])).err, /notes\.proto changed; proto\/notes\/v1\/extra\.proto added since/);
+    await run(["--record-generated"]);
+    rmSync(path.join(dir, "proto/notes/v1/extra.proto"));
+    assert.match((await run(["--check-generated"])).err, /\(proto\/notes\/v1\/extra\.proto removed since it was generated\)/);
+    await run(["--record-generated"]);
+    assert.equal((await run(["--check-generated"])).code, 0);
+  });
+
+  it("the same bytes are the same protos: rewriting a proto unchanged (a git checkout) is not stale", async () => {
+    await run(["--record-generated"]);
+    writeFileSync(proto(), readFileSync(proto()));
+    assert.equal((await run(["--check-generated"])).code, 0);
+  });
+
+  it("a missing generated folder names npm run generate; the flags take no handlers file and need a buf.gen.yaml", async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), "harness-tool-stamp-none-"));
+    try {
+      writeFileSync(path.join(empty, "buf.gen.yaml"), "version: v2\ninputs:\n  - directory: protos\n");
+      assert.deepEqual(await run(["--check-generated"], { cwd: empty }), {
+        code: 1,
+        out: "",
+        err: "harness-tool sync: src/gen/ is missing: run npm run generate first (buf generate writes it from protos/)\n",
+      });
+      await assert.rejects(run(["--record-generated"], { cwd: empty }), /src\/gen\/ does not exist: run buf generate first/);
+      rmSync(path.join(empty, "buf.gen.yaml"));
+      await assert.rejects(run(["--check-generated"], { cwd: empty }), /no buf\.gen\.yaml here or above/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    await assert.rejects(run(["--check-generated", "src/handlers.ts"]), /take no handlers file/);
+  });
+
+  it("sync of a handlers file adds nothing and never says up to date while the generated code is stale", async () => {
+    const handlers = path.join(dir, "src/handlers.ts");
+    writeFileSync(handlers, "export const handlers = {};\n");
+    await run(["--record-generated"]);
+    writeFileSync(proto(), `${readFileSync(proto(), "utf8")}// a change\n`);
+    const stale = await run([handlers]);
+    assert.equal(stale.code, 1);
+    assert.equal(stale.out, "");
+    assert.equal(
+      stale.err,
+      "harness-tool sync: src/gen/ is older than its protos (proto/notes/v1/notes.proto changed since it was generated): run npm run generate, then sync again\n",
+    );
+    assert.equal(readFileSync(handlers, "utf8"), "export const handlers = {};\n");
+    // Without a record (plain buf generate), sync goes on to the handlers: this file has no handlers object.
+    rmSync(path.join(dir, "src/gen/generated-from.json"));
+    await assert.rejects(run([handlers]), /has no object typed as a generated \.\.\.Handlers interface/);
   });
 });
