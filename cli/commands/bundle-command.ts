@@ -162,7 +162,7 @@ export const bundleCommandDefinition = defineCommand({
   name: "bundle",
   summary: "bundle a provider into one ES module and the executable the kernel launches",
   description:
-    "Bundles the entry (TypeScript sources or tsc's output) and everything it imports with esbuild into one ES module, <outfile without its extension>.bundle.mjs, with its source map beside it, and writes --outfile as the executable the kernel launches: it turns source maps on and loads the bundle, so stack traces name the source files. A bundled provider starts about twice as fast as separate modules.",
+    "Bundles the entry (TypeScript sources or tsc's output) and everything it imports with esbuild into one ES module, <outfile without its extension>.bundle.mjs, with its source map beside it, and writes --outfile as the executable the kernel launches: it turns source maps on and loads the bundle, so stack traces name the source files. A bundled provider starts about twice as fast as separate modules. Packages that cannot be inlined are kept out automatically, one line each saying why: native addons (binding.gyp, .node files, prebuilds/, the bindings, node-gyp-build, prebuild-install or node-pre-gyp loaders), packages that load per-platform packages, and CommonJS code reading __dirname/__filename or calling require with a computed name; they and their dependencies are installed into node_modules beside the bundle, so its folder runs wherever it is copied. An addon with no build fails the bundle, naming the package and the fix.",
   positionals: [{ name: "entry" }],
   flags: {
     outfile: { type: "string", value: "file", default: "dist/provider.mjs", description: "where to write the bundle" },
@@ -170,7 +170,8 @@ export const bundleCommandDefinition = defineCommand({
       type: "string",
       value: "package",
       multiple: true,
-      description: "leave this package out of the bundle (resolved from node_modules at run time)",
+      description:
+        "leave this package out of the bundle without installing it beside the bundle (resolved from node_modules at run time); what must stay out is found without it",
     },
   },
   examples: ["harness-tool bundle src/main.ts", "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3"],

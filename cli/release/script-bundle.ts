@@ -176,9 +176,11 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
     "const file = fileURLToPath(import.meta.url);",
     "const program = new Module(file);",
     "program.filename = file;",
+    // Where its `require` looks for packages (a module made by hand has none): beside the file, then up.
+    "program.paths = Module._nodeModulePaths(dirname(file));",
     `program._compile(${programName}, file);`,
   ];
-  const imports = ['import { Module } from "node:module";', 'import { fileURLToPath } from "node:url";'];
+  const imports = ['import { Module } from "node:module";', 'import { dirname } from "node:path";', 'import { fileURLToPath } from "node:url";'];
   const launcher = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
