@@ -88,6 +88,7 @@ export async function carriedFor(
   const files = carriedFiles(kept, { prebuilds, hostBuild: host });
   const abi = nodeVersion === undefined ? undefined : abiOf(nodeVersion);
   const embedded = nodeVersion === undefined ? `the node given for ${platform.key}` : `Node ${nodeVersion}`;
+  const embeddedHere = nodeVersion === undefined ? embedded : `${platform.key}'s ${embedded}`;
   for (const pkg of kept.filter((k) => k.native)) {
     const own = files.filter((f) => f.source.startsWith(`${pkg.root}${path.sep}`) && f.key.endsWith(".node"));
     const usable = host ? own : own.filter((f) => f.key.includes(`/prebuilds/${prebuilds}/`) && prebuildServes(f.key, abi));
@@ -108,7 +109,7 @@ export async function carriedFor(
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new ReleaseError(
-          `${pkg.name}@${pkg.version}'s native addon does not load in ${platform.key}'s ${embedded} (${reason}): rebuild it with that Node (npm rebuild ${pkg.name}), or embed the Node it was built for (--node ${platform.key}=<node>)`,
+          `${pkg.name}@${pkg.version}'s native addon does not load in ${embeddedHere} (${reason}): rebuild it with that Node (npm rebuild ${pkg.name}), or embed the Node it was built for (--node ${platform.key}=<node>)`,
         );
       }
     }

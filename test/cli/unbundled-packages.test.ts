@@ -173,7 +173,7 @@ describe("packages a bundle must not inline", () => {
     const node = { file: process.execPath, origin: "this node" };
     await assert.rejects(
       carriedFor(script.kept, host[0] as NonNullable<(typeof host)[0]>, node, undefined),
-      /^ReleaseError: fake-addon@1\.2\.3's native addon does not load in \S+'s the node given for \S+ \(.*\): rebuild it with that Node \(npm rebuild fake-addon\), or embed the Node it was built for \(--node \S+=<node>\)$/,
+      /^ReleaseError: fake-addon@1\.2\.3's native addon does not load in the node given for \S+ \(.*\): rebuild it with that Node \(npm rebuild fake-addon\), or embed the Node it was built for \(--node \S+=<node>\)$/,
     );
   });
 
