@@ -16,7 +16,7 @@ import type { NodeBinary } from "./node-binaries.js";
 import { ReleaseError } from "./release-error.js";
 import { hostPlatformKey, type ReleasePlatform } from "./release-platforms.js";
 import { runTool } from "./run-tool.js";
-import { type CarriedFile, carriedFiles, type KeptPackage } from "./unbundled-packages.js";
+import { type CarriedFile, carriedFiles, dependencyClosure, type KeptPackage, readPackageJson } from "./unbundled-packages.js";
 
 /** NODE_MODULE_VERSION by Node major version: what a non-N-API addon is built against. */
 const abiByMajor: Readonly<Record<number, number>> = { 20: 115, 22: 127, 23: 131, 24: 137, 25: 141, 26: 147 };
@@ -57,6 +57,26 @@ function ownAddonFirst(files: readonly CarriedFile[], name: string): CarriedFile
   return [...files].sort((a, b) => named(a) - named(b));
 }
 
+/** Whether a per-platform package (`os`/`cpu` in its package.json) is `platform`'s, by Node's names. */
+function servesPlatform(root: string, platform: ReleasePlatform): boolean {
+  const { os, cpu } = readPackageJson(root);
+  return (os === undefined || os.includes(platform.nodePlatform)) && (cpu === undefined || cpu.includes(platform.nodeArch));
+}
+
+/**
+ * The per-platform packages (`os`/`cpu`) a kept package loads, installed here: those for `platform`
+ * and the others (npm installs only this machine's unless told `--os`/`--cpu`).
+ */
+function perPlatformPackages(pkg: KeptPackage, platform: ReleasePlatform): { serving: string[]; others: string[] } {
+  const roots = dependencyClosure([pkg.root])
+    .map((p) => p.root)
+    .filter((root) => {
+      const { os, cpu } = readPackageJson(root);
+      return os !== undefined || cpu !== undefined;
+    });
+  return { serving: roots.filter((r) => servesPlatform(r, platform)), others: roots.filter((r) => !servesPlatform(r, platform)) };
+}
+
 /** What a platform's executable carries, and the digest its unpacked folder is named by. */
 export interface PlatformCarry {
   readonly files: readonly CarriedFile[];
@@ -85,11 +105,21 @@ export async function carriedFor(
   if (kept.length === 0) return { files: [], digest: "" };
   const host = platform.key === hostPlatformKey();
   const prebuilds = `${platform.nodePlatform}-${platform.nodeArch}`;
-  const files = carriedFiles(kept, { prebuilds, hostBuild: host });
+  let files = carriedFiles(kept, { prebuilds, hostBuild: host });
   const abi = nodeVersion === undefined ? undefined : abiOf(nodeVersion);
   const embedded = nodeVersion === undefined ? `the node given for ${platform.key}` : `Node ${nodeVersion}`;
   const embeddedHere = nodeVersion === undefined ? embedded : `${platform.key}'s ${embedded}`;
-  for (const pkg of kept.filter((k) => k.native)) {
+  for (const pkg of kept.filter((k) => k.native && k.reason.startsWith("loads a per-platform package"))) {
+    const { serving, others } = perPlatformPackages(pkg, platform);
+    if (serving.length === 0) {
+      throw new ReleaseError(
+        `${pkg.name}@${pkg.version} loads a per-platform package and none is installed for ${platform.key}: install it (npm install --os=${platform.nodePlatform} --cpu=${platform.nodeArch}), or release without ${platform.key} (--platform)`,
+      );
+    }
+    // Another platform's package is no use in this one's executable.
+    files = files.filter((f) => !others.some((root) => f.source.startsWith(`${root}${path.sep}`)));
+  }
+  for (const pkg of kept.filter((k) => k.native && !k.reason.startsWith("loads a per-platform package"))) {
     const own = files.filter((f) => f.source.startsWith(`${pkg.root}${path.sep}`) && f.key.endsWith(".node"));
     const usable = host ? own : own.filter((f) => f.key.includes(`/prebuilds/${prebuilds}/`) && prebuildServes(f.key, abi));
     if (usable.length === 0) {

@@ -40,7 +40,7 @@ export class UnbundledPackageError extends Error {
 /** The loaders of native addons: a package depending on one has an addon. */
 const addonLoaders = ["bindings", "node-gyp-build", "prebuild-install", "@mapbox/node-pre-gyp", "node-addon-api", "node-gyp-build-optional-packages"];
 
-interface PackageJson {
+export interface PackageJson {
   name?: string;
   version?: string;
   gypfile?: boolean;
@@ -51,7 +51,7 @@ interface PackageJson {
   peerDependencies?: Record<string, string>;
 }
 
-function readPackageJson(root: string): PackageJson {
+export function readPackageJson(root: string): PackageJson {
   try {
     return JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as PackageJson;
   } catch {

@@ -74,6 +74,16 @@ describe("packages a bundle must not inline", () => {
       // An addon whose build is missing (its install script did not run).
       "node_modules/unbuilt-addon/package.json": pkg("unbuilt-addon", { gypfile: true }),
       "node_modules/unbuilt-addon/index.js": "module.exports = 1;\n",
+      // A package that loads the per-platform package npm installed for this machine (os/cpu).
+      "node_modules/per-platform/package.json": pkg("per-platform", {
+        optionalDependencies: { "per-platform-linux-x64": "1", "per-platform-darwin-x64": "1", "per-platform-linux-arm64": "1" },
+      }),
+      "node_modules/per-platform/index.js": "module.exports = require(`per-platform-${process.platform}-${process.arch}`);\n",
+      "node_modules/per-platform-linux-x64/package.json": pkg("per-platform-linux-x64", { os: ["linux"], cpu: ["x64"] }),
+      "node_modules/per-platform-linux-x64/addon.node": "linux x64",
+      "node_modules/per-platform-darwin-x64/package.json": pkg("per-platform-darwin-x64", { os: ["darwin"], cpu: ["x64"] }),
+      "node_modules/per-platform-darwin-x64/addon.node": "darwin x64",
+      "src/per-platform.ts": 'import loaded from "per-platform";\nconsole.log(loaded);\n',
       "src/plain.ts": [
         'import data from "reads-own-files";',
         'import guarded from "guarded";',
@@ -174,6 +184,24 @@ describe("packages a bundle must not inline", () => {
     await assert.rejects(
       carriedFor(script.kept, host[0] as NonNullable<(typeof host)[0]>, node, undefined),
       /^ReleaseError: fake-addon@1\.2\.3's native addon does not load in the node given for \S+ \(.*\): rebuild it with that Node \(npm rebuild fake-addon\), or embed the Node it was built for \(--node \S+=<node>\)$/,
+    );
+  });
+
+  it("a package loading per-platform packages: each executable carries its platform's, a platform npm installed none for is refused", async () => {
+    const script = await bundleAsScript(path.join(dir, "src/per-platform.ts"));
+    assert.deepEqual(
+      script.kept.map((k) => [k.name, k.reason]),
+      [["per-platform", "loads a per-platform package (per-platform-linux-x64, per-platform-darwin-x64)"]],
+    );
+    const node = { file: process.execPath, origin: "this node" };
+    const [amd64, arm64] = releasePlatforms(["linux_amd64,linux_arm64"]);
+    const carry = await carriedFor(script.kept, amd64 as NonNullable<typeof amd64>, node, "24.22.3");
+    const keys = carry.files.map((f) => f.key);
+    assert.ok(keys.includes("node_modules/per-platform-linux-x64/addon.node"), keys.join("\n"));
+    assert.ok(!keys.some((k) => k.includes("darwin")), keys.join("\n"));
+    await assert.rejects(
+      carriedFor(script.kept, arm64 as NonNullable<typeof arm64>, node, "24.22.3"),
+      /^ReleaseError: per-platform@1\.2\.3 loads a per-platform package and none is installed for linux_arm64: install it \(npm install --os=linux --cpu=arm64\), or release without linux_arm64 \(--platform\)$/,
     );
   });
 
