@@ -42,6 +42,8 @@ interface ProviderCase {
   readonly kept: readonly string[];
   /** What read_note of the title "engine" answers (the store writes that note). */
   readonly engine: RegExp;
+  /** Text the kernel's read_note result must hold. */
+  readonly engineText: string;
 }
 
 const cases: readonly ProviderCase[] = [
@@ -67,6 +69,7 @@ const cases: readonly ProviderCase[] = [
     ].join("\n"),
     kept: ["better-sqlite3"],
     engine: /^better-sqlite3, SQLite 3\.\d+\.\d+$/,
+    engineText: "better-sqlite3, SQLite 3.",
   },
   {
     name: "node-sqlite",
@@ -90,6 +93,7 @@ const cases: readonly ProviderCase[] = [
     ].join("\n"),
     kept: [],
     engine: /^node:sqlite, SQLite 3\.\d+\.\d+$/,
+    engineText: "node:sqlite, SQLite 3.",
   },
 ];
 
@@ -128,7 +132,21 @@ function kernelSkip(): string | false {
   }
 }
 
-/** Runs the corpus Go test in the kernel's tree against one executable; its exit code and output. */
+/** One release for the kernel to launch, as the Go test reads it (HARNESS_TOOL_CORPUS). */
+interface KernelCase {
+  readonly name: string;
+  readonly executable: string;
+  /** The HOME the kernel passes on: where the executable unpacks what it carries. */
+  readonly home: string;
+  readonly tool: string;
+  readonly args: object;
+  readonly config: object;
+  readonly expect: string;
+  /** The packages it carries (checked under `home` after the run). */
+  readonly kept: readonly string[];
+}
+
+/** Runs the corpus Go test in the kernel's tree, one subtest per release; its exit code and output. */
 function launchByKernel(env: { readonly [name: string]: string }): Promise<{ code: number | null; output: string }> {
   const tree = unpackKernel(locateSnapshot(), goVersion(), "corpus-tree");
   writeFileSync(path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"), readFileSync(goTestFile));
@@ -164,6 +182,8 @@ describe("providers with real dependencies, from init to a release the kernel la
     console.log(`# packed, init, npm install and generate: ${seconds(started)} s`);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+  /** The releases the cases built, for the kernel. */
+  const launches: KernelCase[] = [];
 
   for (const provider of cases) {
     describe(provider.name, () => {
@@ -224,9 +244,9 @@ describe("providers with real dependencies, from init to a release the kernel la
         assert.match(checked.stdout + checked.stderr, /rules: \d+ pass, 0 fail/);
       });
 
-      it("release for this machine: its executable, launched by the kernel with no node_modules and no node, answers read_note", {
-        skip: host === undefined ? "no release platform for this machine" : kernel,
-      }, async () => {
+      it("release for this machine: the executable, and the .mjs only when nothing is kept out", {
+        skip: host === undefined && "no release platform for this machine",
+      }, () => {
         const started = performance.now();
         const released = run("npx", ["harness-tool", "release", "--node", `${host}=${process.execPath}`], repo);
         console.log(`# ${provider.name}: release: ${seconds(started)} s`);
@@ -239,39 +259,50 @@ describe("providers with real dependencies, from init to a release the kernel la
           assert.ok(existsSync(path.join(repo, "release/notes_0.1.0.mjs")), released.stderr);
         }
         // Where the kernel installs it: a folder of its own, nothing else in it.
-        const installed = mkdtempSync(path.join(tmpdir(), `harness-tool-corpus-run-${provider.name}-`));
-        const home = mkdtempSync(path.join(tmpdir(), `harness-tool-corpus-home-${provider.name}-`));
-        try {
-          copyFileSync(executable, path.join(installed, path.basename(executable)));
-          const launchStarted = performance.now();
-          const result = await launchByKernel({
-            HARNESS_TOOL_CORPUS_EXECUTABLE: path.join(installed, path.basename(executable)),
-            HARNESS_TOOL_CORPUS_TOOL: "read_note",
-            HARNESS_TOOL_CORPUS_ARGS: JSON.stringify({ title: "engine" }),
-            HARNESS_TOOL_CORPUS_CONFIG: JSON.stringify({ roots: [installed] }),
-            HARNESS_TOOL_CORPUS_EXPECT: provider.kept.length > 0 ? "better-sqlite3, SQLite 3." : "node:sqlite, SQLite 3.",
-            // The launcher passes PATH, HOME and TMPDIR: the carried packages unpack under this HOME.
-            HOME: home,
-            TMPDIR: mkdtempSync(path.join(dir, "go-tmp-")),
-          });
-          console.log(`# ${provider.name}: go test (kernel build and launch): ${seconds(launchStarted)} s`);
-          assert.match(result.output, /--- PASS: TestHarnessToolCorpus_launchAndCall /, result.output);
-          assert.equal(result.code, 0, result.output);
-          assert.deepEqual(readdirSync(installed), [path.basename(executable)], "nothing was written beside the executable");
-          const unpacked = path.join(home, ".cache/harness-tool/provider-files");
-          if (provider.kept.length > 0) {
-            const [digest, ...others] = readdirSync(unpacked);
-            assert.match(digest ?? "", /^[0-9a-f]{64}$/);
-            assert.deepEqual(others, [], "one complete folder, no partial one left");
-            for (const name of provider.kept) assert.ok(existsSync(path.join(unpacked, digest as string, "node_modules", name, "package.json")));
-          } else {
-            assert.ok(!existsSync(unpacked), "a provider that carries nothing unpacks nothing");
-          }
-        } finally {
-          rmSync(installed, { recursive: true, force: true });
-          rmSync(home, { recursive: true, force: true });
-        }
+        const installed = mkdtempSync(path.join(dir, `installed-${provider.name}-`));
+        copyFileSync(executable, path.join(installed, path.basename(executable)));
+        launches.push({
+          name: provider.name,
+          executable: path.join(installed, path.basename(executable)),
+          home: mkdtempSync(path.join(dir, `home-${provider.name}-`)),
+          tool: "read_note",
+          args: { title: "engine" },
+          config: { roots: [installed] },
+          expect: provider.engineText,
+          kept: provider.kept,
+        });
       });
     });
   }
+
+  it("the kernel's pluginruntime.Launch starts each release from a folder of its own, no node on PATH, and it answers read_note", {
+    skip: host === undefined ? "no release platform for this machine" : kernel,
+  }, async () => {
+    assert.deepEqual(
+      launches.map((l) => l.name),
+      cases.map((c) => c.name),
+      "every case built its release",
+    );
+    const started = performance.now();
+    const result = await launchByKernel({
+      HARNESS_TOOL_CORPUS: JSON.stringify(launches),
+      TMPDIR: mkdtempSync(path.join(dir, "go-tmp-")),
+    });
+    console.log(`# go test (the kernel's tree built, ${launches.length} releases launched): ${seconds(started)} s`);
+    for (const launched of launches) {
+      assert.match(result.output, new RegExp(`--- PASS: TestHarnessToolCorpus_launchAndCall/${launched.name} `), result.output);
+      const installed = path.dirname(launched.executable);
+      assert.deepEqual(readdirSync(installed), [path.basename(launched.executable)], "nothing was written beside the executable");
+      const unpacked = path.join(launched.home, ".cache/harness-tool/provider-files");
+      if (launched.kept.length > 0) {
+        const [digest, ...others] = readdirSync(unpacked);
+        assert.match(digest ?? "", /^[0-9a-f]{64}$/);
+        assert.deepEqual(others, [], "one complete folder, no partial one left");
+        for (const name of launched.kept) assert.ok(existsSync(path.join(unpacked, digest as string, "node_modules", name, "package.json")));
+      } else {
+        assert.ok(!existsSync(unpacked), "a provider that carries nothing unpacks nothing");
+      }
+    }
+    assert.equal(result.code, 0, result.output);
+  });
 });
