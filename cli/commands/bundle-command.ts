@@ -14,6 +14,10 @@
  * When the provider serves through harness-tool, the executable decides supervision first, from
  * the environment, with harness-tool's own supervisor inlined (cli/release/early-supervision.ts):
  * a supervisor never loads the bundle (docs/runtime.md#the-supervisor).
+ *
+ * What cannot be inlined (native addons, code that finds its own files) is kept out of the bundle
+ * and installed into `node_modules` beside it (cli/release/unbundled-packages.ts), one line each
+ * saying why, so the bundle's folder runs wherever it is copied.
  */
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
