@@ -216,7 +216,7 @@ const seaRequireName = "__harnessToolSeaRequire";
  * then a `require` that resolves them there (and Node's built-ins). The digest is the files'
  * (cli/release/build-release.ts), so a changed provider never reads an older one's files.
  */
-const unpackCarried = `function (seaRequire, keys, digest) {
+export const unpackCarried = `function (seaRequire, keys, digest) {
   const fs = seaRequire("node:fs"), path = seaRequire("node:path"), os = seaRequire("node:os"), sea = seaRequire("node:sea");
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   const base = process.env.HARNESS_TOOL_PROVIDER_FILES || path.join(cache, "harness-tool", "provider-files");

@@ -7,14 +7,15 @@
 // the platform and the fix. test/cli/real-providers.test.ts does the same with real packages.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
 import { abiOf, carriedDigest, carriedFor, prebuildServes } from "../../cli/release/carried-packages.js";
 import { releasePlatforms } from "../../cli/release/release-platforms.js";
-import { bundleAsScript } from "../../cli/release/script-bundle.js";
+import { bundleAsScript, unpackCarried } from "../../cli/release/script-bundle.js";
 import type { KeptPackage } from "../../cli/release/unbundled-packages.js";
 import { captureStream } from "../support/captured-stream.js";
 
@@ -212,5 +213,58 @@ describe("packages a bundle must not inline", () => {
     assert.ok(prebuildServes("prebuilds/linux-x64/better-sqlite3.abi137.node", 137));
     assert.ok(!prebuildServes("prebuilds/linux-x64/better-sqlite3.abi115.node", 137));
     assert.ok(!prebuildServes("prebuilds/linux-x64/better-sqlite3.abi137.node", undefined));
+  });
+});
+
+describe("a single executable's unpacking of the packages it carries", () => {
+  type Unpack = (seaRequire: NodeJS.Require, keys: readonly string[], digest: string) => NodeJS.Require;
+  const unpack = new Function(`return (${unpackCarried});`)() as Unpack;
+  const assets: Record<string, string> = {
+    "node_modules/carried/package.json": JSON.stringify({ name: "carried", main: "index.js" }),
+    "node_modules/carried/index.js": 'module.exports = "carried " + require("node:path").basename(__dirname);\n',
+  };
+  let dir = "";
+  let reads = 0;
+  /** Node's require, with `node:sea` answering from `assets` (and counting what it reads). */
+  const seaRequire = ((id: string) => {
+    if (id === "node:sea") {
+      return {
+        getRawAsset: (key: string) => {
+          reads++;
+          const bytes = Buffer.from(assets[key] as string);
+          return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+        },
+      };
+    }
+    return createRequire(import.meta.url)(id);
+  }) as NodeJS.Require;
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-unpack-"));
+  });
+  after(() => {
+    delete process.env.HARNESS_TOOL_PROVIDER_FILES;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("unpacks once into a folder named by the digest, and its require finds the packages there", () => {
+    process.env.HARNESS_TOOL_PROVIDER_FILES = path.join(dir, "files");
+    const digest = "a".repeat(64);
+    const required = unpack(seaRequire, Object.keys(assets), digest);
+    assert.equal(required("carried"), "carried carried");
+    assert.equal(reads, 2);
+    assert.ok(existsSync(path.join(dir, "files", digest, ".complete")));
+    // The second run reads nothing: the folder is complete.
+    assert.equal(unpack(seaRequire, Object.keys(assets), digest)("carried"), "carried carried");
+    assert.equal(reads, 2);
+    assert.deepEqual(readdirSync(path.join(dir, "files")), [digest], "no partial folder is left");
+  });
+
+  it("a folder it cannot write is one line naming it and HARNESS_TOOL_PROVIDER_FILES", () => {
+    writeFileSync(path.join(dir, "a-file"), "");
+    process.env.HARNESS_TOOL_PROVIDER_FILES = path.join(dir, "a-file", "files");
+    assert.throws(
+      () => unpack(seaRequire, Object.keys(assets), "b".repeat(64)),
+      /^Error: could not unpack the provider's packages into \S+a-file\/files\/b{64} \(.*\): set HARNESS_TOOL_PROVIDER_FILES to a writable folder$/,
+    );
   });
 });
