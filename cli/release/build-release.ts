@@ -11,7 +11,7 @@ import { ReleaseError } from "./release-error.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { artifactOf, lockBlock, lockFile, resolvedAt, sha256Sums, type ProviderIdentity, type ReleaseArtifact } from "./release-manifest.js";
 import { embeddedNodeVersion, executableName, hostPlatformKey, releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
-import { preparationBlob, writeSingleExecutable } from "./single-executable.js";
+import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
 import { bundleAsScript, singleExecutableMain, singleFileModule } from "./script-bundle.js";
 import { carriedFor, type PlatformCarry } from "./carried-packages.js";
 import { installBeside } from "./unbundled-packages.js";
@@ -75,6 +75,24 @@ function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: s
   return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, embeddedNodeVersion, cacheDir);
 }
 
+/**
+ * Refuses a platform whose Node lacks a built-in module the program uses (`node:sqlite` in Node 20),
+ * asked of its own node where it runs here, else of the generator (npm's node of the same version);
+ * a node given for another platform cannot be asked.
+ */
+async function refuseMissingBuiltins(request: ReleaseRequest, used: readonly string[], nodes: readonly NodeBinary[], generator: () => Promise<string>) {
+  for (const [index, platform] of request.platforms.entries()) {
+    const given = request.nodeBinaries.has(platform.key);
+    const host = platform.key === hostPlatformKey();
+    if (!host && given) continue;
+    const missing = await missingBuiltins(host ? (nodes[index] as NodeBinary).file : await generator(), used);
+    if (missing.length > 0) {
+      const which = given ? `the node given for ${platform.key}` : `${platform.key}'s Node ${embeddedNodeVersion}`;
+      throw new ReleaseError(`the program uses ${missing.join(", ")}, which ${which} does not have: embed a Node that has it (--node ${platform.key}=<node>)`);
+    }
+  }
+}
+
 /** Builds the release into `request.outDir`. */
 export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResult> {
   const cacheDir = request.cacheDir ?? nodeCacheDir();
@@ -88,6 +106,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
     const version = request.nodeBinaries.has(platform.key) ? undefined : embeddedNodeVersion;
     carries.push(await carriedFor(bundle.kept, platform, nodes[index] as NodeBinary, version));
   }
+  await refuseMissingBuiltins(request, bundle.builtins, nodes, () => blobGenerator(cacheDir));
   const generator = request.platforms.length > 0 ? await blobGenerator(cacheDir) : undefined;
   mkdirSync(request.outDir, { recursive: true });
   // With packages kept out, the `.mjs` is described from a folder holding them (and then not shipped).

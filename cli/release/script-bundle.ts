@@ -41,6 +41,8 @@ export interface ScriptBundle {
   readonly conditions: readonly string[];
   /** The packages kept out of the script (cli/release/unbundled-packages.ts): it `require`s them. */
   readonly kept: readonly KeptPackage[];
+  /** Node's built-in modules it uses, `node:`-prefixed (an executable's Node must have each). */
+  readonly builtins: readonly string[];
 }
 
 /** Why an entry cannot become one script: said in one line, the command prefixes its name. */
@@ -51,26 +53,29 @@ export class ScriptBundleError extends Error {
 /** The name under which the wrapper passes the script's own file URL to the bundle. */
 const fileUrlName = "__harnessToolFileUrl";
 
-/** Node's built-in modules, each read through `require`: a classic script has no `import`. */
-const builtinsThroughRequire: Plugin = {
-  name: "harness-tool-builtins-through-require",
-  setup(build) {
-    const builtins = new Set(builtinModules);
-    build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
-      const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
-      // `node:sqlite`, `node:sea` and `node:test` exist only with their prefix.
-      if (!builtins.has(bare) && !builtins.has(`node:${bare}`)) return undefined;
-      // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
-      // the script's `require` for it.
-      if (args.kind === "require-call") return { path: args.path, external: true };
-      return { path: `node:${bare}`, namespace: "harness-tool-builtin" };
-    });
-    build.onLoad({ filter: /.*/, namespace: "harness-tool-builtin" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
-  },
-};
+/** Node's built-in modules, each read through `require` (a classic script has no `import`); `used` collects them. */
+function builtinsThroughRequire(used: Set<string>): Plugin {
+  return {
+    name: "harness-tool-builtins-through-require",
+    setup(build) {
+      const builtins = new Set(builtinModules);
+      build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
+        const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
+        // `node:sqlite`, `node:sea` and `node:test` exist only with their prefix.
+        if (!builtins.has(bare) && !builtins.has(`node:${bare}`)) return undefined;
+        used.add(`node:${bare}`);
+        // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
+        // the script's `require` for it.
+        if (args.kind === "require-call") return { path: args.path, external: true };
+        return { path: `node:${bare}`, namespace: "harness-tool-builtin" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "harness-tool-builtin" }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
+    },
+  };
+}
 
 /** The first line of the script: a strict async function around the program, started at once. */
 const wrapperHead = `(async () => { "use strict"; const ${fileUrlName} = require("node:url").pathToFileURL(__filename).href;`;
@@ -91,6 +96,7 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
   let result: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>;
   const unbundled = new UnbundledPackages(path.dirname(path.resolve(entry)));
+  const builtins = new Set<string>();
   // A kept package is `require`d by the script, as a built-in is (the same shim).
   const keptPlugin = unbundled.plugin((args) =>
     args.kind === "require-call" ? { path: args.path, external: true } : { path: args.path, namespace: "harness-tool-builtin" },
@@ -105,7 +111,7 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
         platform: "node",
         format: "esm",
         target: nodeTarget,
-        plugins: [keptPlugin, builtinsThroughRequire],
+        plugins: [keptPlugin, builtinsThroughRequire(builtins)],
         define: { "import.meta.url": fileUrlName },
         conditions,
         logLevel: "silent",
@@ -138,7 +144,16 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
     throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
   }
   const inputs = Object.keys(result.metafile.inputs);
-  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: inputs.length, entry, inputs, conditions, kept: unbundled.kept };
+  return {
+    script,
+    sourceMapComment: inlineSourceMap(map, hashbang),
+    modules: inputs.length,
+    entry,
+    inputs,
+    conditions,
+    kept: unbundled.kept,
+    builtins: [...builtins].sort(),
+  };
 }
 
 /**

@@ -51,6 +51,17 @@ export async function preparationBlob(
   }
 }
 
+/**
+ * The built-in modules of `used` (`node:`-prefixed) that `node` (a node that runs here) does not
+ * have, such as `node:sqlite` before Node 22.5: the executable would fail as it loads.
+ */
+export async function missingBuiltins(node: string, used: readonly string[]): Promise<string[]> {
+  if (used.length === 0) return [];
+  const listed = await runTool(node, ["-p", 'JSON.stringify(require("node:module").builtinModules)'], os.tmpdir());
+  const has = new Set((JSON.parse(listed) as string[]).flatMap((name) => (name.startsWith("node:") ? [name] : [name, `node:${name}`])));
+  return used.filter((name) => !has.has(name));
+}
+
 /** postject's command-line entry, from this package's dependencies. */
 function postjectCli(): string {
   const manifest = createRequire(import.meta.url).resolve("postject/package.json");

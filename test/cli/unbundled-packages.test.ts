@@ -7,14 +7,15 @@
 // the platform and the fix. test/cli/real-providers.test.ts does the same with real packages.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
 import { abiOf, carriedDigest, carriedFor, prebuildServes } from "../../cli/release/carried-packages.js";
-import { releasePlatforms } from "../../cli/release/release-platforms.js";
+import { hostPlatformKey, releasePlatforms } from "../../cli/release/release-platforms.js";
+import { missingBuiltins } from "../../cli/release/single-executable.js";
 import { bundleAsScript, unpackCarried } from "../../cli/release/script-bundle.js";
 import type { KeptPackage } from "../../cli/release/unbundled-packages.js";
 import { captureStream } from "../support/captured-stream.js";
@@ -93,6 +94,9 @@ describe("packages a bundle must not inline", () => {
       ].join("\n"),
       "src/addon.ts": 'import addon from "fake-addon";\nconsole.log(addon);\n',
       "src/unbuilt.ts": 'import addon from "unbuilt-addon";\nconsole.log(addon);\n',
+      "src/sqlite.ts": 'import { DatabaseSync } from "node:sqlite";\nconsole.log(new DatabaseSync(":memory:"));\n',
+      // A node whose built-in modules are fs and path only (prints what `node -p` would).
+      "old-node": `#!/bin/sh\necho '["fs","path"]'\n`,
     });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -204,6 +208,25 @@ describe("packages a bundle must not inline", () => {
       carriedFor(script.kept, arm64 as NonNullable<typeof arm64>, node, "24.22.3"),
       /^ReleaseError: per-platform@1\.2\.3 loads a per-platform package and none is installed for linux_arm64: install it \(npm install --os=linux --cpu=arm64\), or release without linux_arm64 \(--platform\)$/,
     );
+  });
+
+  it("a release whose Node lacks a built-in the program uses (node:sqlite) is refused before anything is written", async () => {
+    const script = await bundleAsScript(path.join(dir, "src/sqlite.ts"));
+    assert.deepEqual(script.builtins, ["node:sqlite"]);
+    assert.match(script.script, /require\("node:sqlite"\)/);
+    assert.deepEqual(await missingBuiltins(process.execPath, ["node:fs", "node:path"]), []);
+    chmodSync(path.join(dir, "old-node"), 0o755);
+    assert.deepEqual(await missingBuiltins(path.join(dir, "old-node"), ["node:fs", "node:sqlite"]), ["node:sqlite"]);
+    const host = hostPlatformKey();
+    if (host === undefined) return;
+    const outDir = path.join(dir, "sqlite-release");
+    const run = await cli(["release", path.join(dir, "src/sqlite.ts"), "--out-dir", outDir, "--node", `${host}=${path.join(dir, "old-node")}`]);
+    assert.equal(run.code, 1, run.err);
+    assert.equal(
+      run.err,
+      `harness-tool release: the program uses node:sqlite, which the node given for ${host} does not have: embed a Node that has it (--node ${host}=<node>)\n`,
+    );
+    assert.ok(!existsSync(outDir), "nothing was written");
   });
 
   it("reads prebuilds' tags: napi everywhere, abi<N> only for its Node", () => {
