@@ -97,6 +97,7 @@ async function refuseMissingBuiltins(request: ReleaseRequest, used: readonly str
 export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResult> {
   const cacheDir = request.cacheDir ?? nodeCacheDir();
   const bundle = await bundleAsScript(request.entry);
+  for (const pkg of bundle.kept) request.log(`kept ${pkg.name}@${pkg.version} out of the program: ${pkg.reason}`);
   // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
   const nodes: NodeBinary[] = [];
   for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));

@@ -253,6 +253,7 @@ describe("providers with real dependencies, from init to a release the kernel la
         const executable = path.join(repo, "release", `notes_0.1.0_${host}`);
         assert.ok(existsSync(executable), released.stderr);
         if (provider.kept.length > 0) {
+          for (const name of provider.kept) assert.match(released.stderr, new RegExp(`^kept ${name}@\\S+ out of the program: `, "m"));
           assert.match(released.stderr, new RegExp(`notes_0\\.1\\.0\\.mjs not built: it cannot carry ${provider.kept.join(", ")} \\(the executables do\\)`));
           assert.match(released.stderr, new RegExp(`notes_0\\.1\\.0_${host}: .*, carrying \\d+ files of ${provider.kept.join(", ")}`));
         } else {
