@@ -35,6 +35,7 @@ export const slowTests = [
   "test/cli/inspect-browser.test.ts", // chromium
   "test/provider-repo.test.ts", // packs the three packages and installs them
   "test/cli/init-e2e.test.ts", // packs, installs and builds a scaffold
+  "test/cli/real-providers.test.ts", // packs, init, better-sqlite3 built by node-gyp, releases launched by the kernel
   "test/fresh-clone.test.ts", // clones, npm ci, the demo and the quick benchmarks
 ];
 

@@ -14,12 +14,17 @@
  * When the provider serves through harness-tool, the executable decides supervision first, from
  * the environment, with harness-tool's own supervisor inlined (cli/release/early-supervision.ts):
  * a supervisor never loads the bundle (docs/runtime.md#the-supervisor).
+ *
+ * What cannot be inlined (native addons, code that finds its own files) is kept out of the bundle
+ * and installed into `node_modules` beside it (cli/release/unbundled-packages.ts), one line each
+ * saying why, so the bundle's folder runs wherever it is copied.
  */
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
 import { bundleEarlySupervision, supervisorSpecifier } from "../release/early-supervision.js";
+import { buildKeepingOut, installBeside, UnbundledPackages, UnbundledPackageError } from "../release/unbundled-packages.js";
 import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -74,6 +79,19 @@ export function bundleFileFor(outfile: string): string {
   return `${outfile.slice(0, outfile.length - ext.length)}.bundle.mjs`;
 }
 
+/** Installs the kept packages beside the bundle and says, one line each, which and why. */
+function reportKept(unbundled: UnbundledPackages, dir: string, out: NodeJS.WritableStream): void {
+  const kept = unbundled.kept;
+  const installed = installBeside(dir, kept);
+  const modules = path.relative(process.cwd(), path.join(dir, "node_modules")) || "node_modules";
+  for (const pkg of kept) out.write(`kept ${pkg.name}@${pkg.version} out of the bundle: ${pkg.reason}\n`);
+  if (installed.packages > 0) {
+    out.write(
+      `installed ${installed.packages} packages (${(installed.bytes / 1024 / 1024).toFixed(1)} MiB) into ${modules}: copy ${path.relative(process.cwd(), dir) || "."}/ whole\n`,
+    );
+  }
+}
+
 /** Options of the bundle command. */
 export interface BundleOptions {
   readonly outfile: string;
@@ -89,33 +107,39 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
   const { build } = await import("esbuild");
   const bundleFile = bundleFileFor(options.outfile);
   const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
+  const unbundled = new UnbundledPackages(path.dirname(path.resolve(entry)), options.external);
   try {
-    const result = await build({
-      entryPoints: [entry],
-      outfile: bundleFile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node22",
-      banner: { js: banner },
-      external: [...options.external],
-      // Packages' ES module builds where their exports offer one (@opentelemetry/api): esbuild can
-      // drop what a provider never uses (the API's metrics half), about 40 KiB.
-      // An entry inside this repository (an example) finds the runtime's workspace, which has no
-      // dist/ until `npm run build`: its sources are bundled instead (cli/provider/runtime-sources.ts).
-      conditions,
-      logLevel: "silent",
-      metafile: true,
-      // Whitespace and syntax minified, identifiers kept: a third smaller (bench/RESULTS.md,
-      // packaging), and the names in stack traces stay the sources' even without the source map.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      // Keep names: stack traces in a provider's `unknown` error details stay readable.
-      keepNames: true,
-      // Mappings only: stack traces need no source text, and the map's paths lead to the sources.
-      sourcemap: "linked",
-      sourcesContent: false,
-    });
+    const bundleOnce = () =>
+      build({
+        entryPoints: [entry],
+        outfile: bundleFile,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node22",
+        banner: { js: banner },
+        external: [...options.external],
+        // Native addons and what else cannot be inlined stay out (cli/release/unbundled-packages.ts).
+        plugins: [unbundled.plugin()],
+        // Packages' ES module builds where their exports offer one (@opentelemetry/api): esbuild can
+        // drop what a provider never uses (the API's metrics half), about 40 KiB.
+        // An entry inside this repository (an example) finds the runtime's workspace, which has no
+        // dist/ until `npm run build`: its sources are bundled instead (cli/provider/runtime-sources.ts).
+        conditions,
+        logLevel: "silent",
+        metafile: true,
+        // Whitespace and syntax minified, identifiers kept: a third smaller (bench/RESULTS.md,
+        // packaging), and the names in stack traces stay the sources' even without the source map.
+        minifyWhitespace: true,
+        minifySyntax: true,
+        // Keep names: stack traces in a provider's `unknown` error details stay readable.
+        keepNames: true,
+        // Mappings only: stack traces need no source text, and the map's paths lead to the sources.
+        sourcemap: "linked",
+        sourcesContent: false,
+      });
+    const result = await buildKeepingOut(unbundled, bundleOnce);
+    reportKept(unbundled, path.dirname(options.outfile), options.out);
     writeFileSync(options.outfile, await launcherText(entry, path.basename(bundleFile), Object.keys(result.metafile.inputs), conditions));
     chmodSync(options.outfile, 0o755);
     const outputs = Object.entries(result.metafile.outputs);
@@ -128,6 +152,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
     );
     return 0;
   } catch (e) {
+    if (e instanceof UnbundledPackageError) throw new UsageError(e.message);
     const errors = (e as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
     if (errors && errors.length > 0) {
       throw new UsageError(errors.map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text)).join("\n"));
@@ -141,7 +166,7 @@ export const bundleCommandDefinition = defineCommand({
   name: "bundle",
   summary: "bundle a provider into one ES module and the executable the kernel launches",
   description:
-    "Bundles the entry (TypeScript sources or tsc's output) and everything it imports with esbuild into one ES module, <outfile without its extension>.bundle.mjs, with its source map beside it, and writes --outfile as the executable the kernel launches: it turns source maps on and loads the bundle, so stack traces name the source files. A bundled provider starts about twice as fast as separate modules.",
+    "Bundles the entry (TypeScript sources or tsc's output) and everything it imports with esbuild into one ES module, <outfile without its extension>.bundle.mjs, with its source map beside it, and writes --outfile as the executable the kernel launches: it turns source maps on and loads the bundle, so stack traces name the source files. A bundled provider starts about twice as fast as separate modules. Packages that cannot be inlined are kept out automatically, one line each saying why: native addons (binding.gyp, .node files, prebuilds/, the bindings, node-gyp-build, prebuild-install or node-pre-gyp loaders), packages that load per-platform packages, and CommonJS code reading __dirname/__filename or calling require with a computed name; they and their dependencies are installed into node_modules beside the bundle, so its folder runs wherever it is copied. An addon with no build fails the bundle, naming the package and the fix.",
   positionals: [{ name: "entry" }],
   flags: {
     outfile: { type: "string", value: "file", default: "dist/provider.mjs", description: "where to write the bundle" },
@@ -149,7 +174,8 @@ export const bundleCommandDefinition = defineCommand({
       type: "string",
       value: "package",
       multiple: true,
-      description: "leave this package out of the bundle (resolved from node_modules at run time)",
+      description:
+        "leave this package out of the bundle without installing it beside the bundle (resolved from node_modules at run time); what must stay out is found without it",
     },
   },
   examples: ["harness-tool bundle src/main.ts", "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3"],

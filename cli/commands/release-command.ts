@@ -72,7 +72,7 @@ export const releaseCommandDefinition = defineCommand({
   name: "release",
   summary: "build single executables, SHA256SUMS and the lock file's provider block",
   description:
-    "Bundles the entry into one program and builds, into --out-dir: <name>_<version>_<os>_<arch> for each platform, a single executable (Node's single-executable applications, the platform's node from the npm registry) that needs nothing installed; <name>_<version>.mjs, the same program in one file for machines with Node, source map inline; SHA256SUMS; and agent.lock.hcl, whose provider block (printed on stdout) has each executable's checksum as the kernel verifies it. The name, version and source are what the built provider's Describe reports.",
+    "Bundles the entry into one program and builds, into --out-dir: <name>_<version>_<os>_<arch> for each platform, a single executable (Node's single-executable applications, the platform's node from the npm registry) that needs nothing installed; <name>_<version>.mjs, the same program in one file for machines with Node, source map inline (not built when the program keeps packages out, such as native addons: each executable carries them, for its platform, and unpacks them on first run); SHA256SUMS; and agent.lock.hcl, whose provider block (printed on stdout) has each executable's checksum as the kernel verifies it. The name, version and source are what the built provider's Describe reports.",
   positionals: [{ name: "entry", optional: true }],
   flags: {
     platform: {

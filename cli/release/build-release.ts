@@ -11,8 +11,10 @@ import { ReleaseError } from "./release-error.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { artifactOf, lockBlock, lockFile, resolvedAt, sha256Sums, type ProviderIdentity, type ReleaseArtifact } from "./release-manifest.js";
 import { embeddedNodeVersion, executableName, hostPlatformKey, releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
-import { preparationBlob, writeSingleExecutable } from "./single-executable.js";
+import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
 import { bundleAsScript, singleExecutableMain, singleFileModule } from "./script-bundle.js";
+import { carriedFor, type PlatformCarry } from "./carried-packages.js";
+import { installBeside } from "./unbundled-packages.js";
 
 /** What a release is asked for. */
 export interface ReleaseRequest {
@@ -75,23 +77,54 @@ function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: s
   return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, request.nodeVersion ?? embeddedNodeVersion, cacheDir);
 }
 
+/**
+ * Refuses a platform whose Node lacks a built-in module the program uses (`node:sqlite` in Node 20),
+ * asked of its own node where it runs here, else of the generator (npm's node of the same version);
+ * a node given for another platform cannot be asked.
+ */
+async function refuseMissingBuiltins(request: ReleaseRequest, used: readonly string[], nodes: readonly NodeBinary[], generator: () => Promise<string>) {
+  for (const [index, platform] of request.platforms.entries()) {
+    const given = request.nodeBinaries.has(platform.key);
+    const host = platform.key === hostPlatformKey();
+    if (!host && given) continue;
+    const missing = await missingBuiltins(host ? (nodes[index] as NodeBinary).file : await generator(), used);
+    if (missing.length > 0) {
+      const which = given ? `the node given for ${platform.key}` : `${platform.key}'s Node ${request.nodeVersion ?? embeddedNodeVersion}`;
+      throw new ReleaseError(`the program uses ${missing.join(", ")}, which ${which} does not have: embed a Node that has it (--node ${platform.key}=<node>)`);
+    }
+  }
+}
+
 /** Builds the release into `request.outDir`. */
 export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResult> {
   const cacheDir = request.cacheDir ?? nodeCacheDir();
   const bundle = await bundleAsScript(request.entry);
+  for (const pkg of bundle.kept) request.log(`kept ${pkg.name}@${pkg.version} out of the program: ${pkg.reason}`);
   // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
   const nodes: NodeBinary[] = [];
   for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));
+  // The packages kept out of the program, per platform; a platform with no build of an addon stops it here too.
+  const carries: PlatformCarry[] = [];
+  for (const [index, platform] of request.platforms.entries()) {
+    const version = request.nodeBinaries.has(platform.key) ? undefined : (request.nodeVersion ?? embeddedNodeVersion);
+    carries.push(await carriedFor(bundle.kept, platform, nodes[index] as NodeBinary, version));
+  }
+  await refuseMissingBuiltins(request, bundle.builtins, nodes, () => blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir));
   const generator = request.platforms.length > 0 ? await blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir) : undefined;
   mkdirSync(request.outDir, { recursive: true });
-  const pending = path.join(request.outDir, `.release-${process.pid}.mjs`);
+  // With packages kept out, the `.mjs` is described from a folder holding them (and then not shipped).
+  const staging = bundle.kept.length > 0 ? path.join(request.outDir, `.release-${process.pid}`) : request.outDir;
+  mkdirSync(staging, { recursive: true });
+  if (staging !== request.outDir) installBeside(staging, bundle.kept);
+  const pending = path.join(staging, `.release-${process.pid}.mjs`);
+  const discard = () => rmSync(staging === request.outDir ? pending : staging, { recursive: true, force: true });
   writeFileSync(pending, await singleFileModule(bundle));
   chmodSync(pending, 0o755);
   let identity: ProviderIdentity;
   try {
     identity = await request.describe(pending);
   } catch (error) {
-    rmSync(pending, { force: true });
+    discard();
     throw error;
   }
   for (const [what, value] of [
@@ -99,16 +132,25 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
     ["version", identity.version],
   ] as const) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(value)) {
-      rmSync(pending, { force: true });
+      discard();
       throw new ReleaseError(
         `the provider's Describe reports the ${what} ${JSON.stringify(value)}, which cannot name a release file: set it in the proto or package.json`,
       );
     }
   }
   const moduleFile = path.join(request.outDir, `${identity.name}_${identity.version}.mjs`);
-  renameSync(pending, moduleFile);
-  request.log(`bundled ${bundle.modules} modules into ${path.relative(process.cwd(), moduleFile) || moduleFile}`);
-  const artifacts: ReleaseArtifact[] = [artifactOf(moduleFile, undefined)];
+  const artifacts: ReleaseArtifact[] = [];
+  if (staging === request.outDir) {
+    renameSync(pending, moduleFile);
+    request.log(`bundled ${bundle.modules} modules into ${path.relative(process.cwd(), moduleFile) || moduleFile}`);
+    artifacts.push(artifactOf(moduleFile, undefined));
+  } else {
+    // One file cannot carry a native addon or a package's own files: the executables do.
+    discard();
+    rmSync(moduleFile, { force: true });
+    const names = bundle.kept.map((k) => k.name).join(", ");
+    request.log(`bundled ${bundle.modules} modules; ${path.basename(moduleFile)} not built: it cannot carry ${names} (the executables do)`);
+  }
   const nodeOrigins = new Map<string, string>();
   if (generator !== undefined) {
     const main = await singleExecutableMain(bundle);
@@ -122,7 +164,16 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
       const withCache = platform.key === cached;
       // A node given for this machine's platform makes its own blob: right for whatever version it is.
       const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
-      await writeSingleExecutable(node.file, own ? await preparationBlob(main, node.file, { codeCache: withCache }) : blob, platform, outfile);
+      const carry = carries[index] as PlatformCarry;
+      let programBlob = blob;
+      if (carry.files.length > 0) {
+        // The packages it carries are this platform's own: its program and blob are too.
+        const carrying = await singleExecutableMain(bundle, { keys: carry.files.map((f) => f.key), digest: carry.digest });
+        programBlob = await preparationBlob(carrying, own ? node.file : generator, { codeCache: withCache, assets: carry.files });
+      } else if (own) {
+        programBlob = await preparationBlob(main, node.file, { codeCache: withCache });
+      }
+      await writeSingleExecutable(node.file, programBlob, platform, outfile);
       const artifact = artifactOf(outfile, platform.key);
       artifacts.push(artifact);
       const note = withCache
@@ -130,7 +181,8 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
         : request.codeCache
           ? ", without a code cache (only this machine's platform gets one)"
           : "";
-      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${note}`);
+      const carried = carry.files.length > 0 ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}` : "";
+      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`);
     }
   }
   const sumsFile = path.join(request.outDir, "SHA256SUMS");

@@ -22,6 +22,7 @@ import { Script } from "node:vm";
 import type { Plugin } from "esbuild";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
 import { bundleEarlySupervision, supervisorSpecifier } from "./early-supervision.js";
+import { buildKeepingOut, type KeptPackage, UnbundledPackageError, UnbundledPackages } from "./unbundled-packages.js";
 
 /** The release target the script is built for: the engines floor (Node 22), which the `.mjs` must run on; every embedded Node is that or newer. */
 const nodeTarget = "node22";
@@ -38,6 +39,10 @@ export interface ScriptBundle {
   readonly entry: string;
   readonly inputs: readonly string[];
   readonly conditions: readonly string[];
+  /** The packages kept out of the script (cli/release/unbundled-packages.ts): it `require`s them. */
+  readonly kept: readonly KeptPackage[];
+  /** Node's built-in modules it uses, `node:`-prefixed (an executable's Node must have each). */
+  readonly builtins: readonly string[];
 }
 
 /** Why an entry cannot become one script: said in one line, the command prefixes its name. */
@@ -48,25 +53,29 @@ export class ScriptBundleError extends Error {
 /** The name under which the wrapper passes the script's own file URL to the bundle. */
 const fileUrlName = "__harnessToolFileUrl";
 
-/** Node's built-in modules, each read through `require`: a classic script has no `import`. */
-const builtinsThroughRequire: Plugin = {
-  name: "harness-tool-builtins-through-require",
-  setup(build) {
-    const builtins = new Set(builtinModules);
-    build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
-      const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
-      if (!builtins.has(bare)) return undefined;
-      // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
-      // the script's `require` for it.
-      if (args.kind === "require-call") return { path: args.path, external: true };
-      return { path: `node:${bare}`, namespace: "harness-tool-builtin" };
-    });
-    build.onLoad({ filter: /.*/, namespace: "harness-tool-builtin" }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: "js",
-    }));
-  },
-};
+/** Node's built-in modules, each read through `require` (a classic script has no `import`); `used` collects them. */
+function builtinsThroughRequire(used: Set<string>): Plugin {
+  return {
+    name: "harness-tool-builtins-through-require",
+    setup(build) {
+      const builtins = new Set(builtinModules);
+      build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
+        const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
+        // `node:sqlite`, `node:sea` and `node:test` exist only with their prefix.
+        if (!builtins.has(bare) && !builtins.has(`node:${bare}`)) return undefined;
+        used.add(`node:${bare}`);
+        // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
+        // the script's `require` for it.
+        if (args.kind === "require-call") return { path: args.path, external: true };
+        return { path: `node:${bare}`, namespace: "harness-tool-builtin" };
+      });
+      build.onLoad({ filter: /.*/, namespace: "harness-tool-builtin" }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
+    },
+  };
+}
 
 /** The first line of the script: a strict async function around the program, started at once. */
 const wrapperHead = `(async () => { "use strict"; const ${fileUrlName} = require("node:url").pathToFileURL(__filename).href;`;
@@ -86,27 +95,36 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   const { build } = await import("esbuild");
   const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
   let result: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>;
+  const unbundled = new UnbundledPackages(path.dirname(path.resolve(entry)));
+  const builtins = new Set<string>();
+  // A kept package is `require`d by the script, as a built-in is (the same shim).
+  const keptPlugin = unbundled.plugin((args) =>
+    args.kind === "require-call" ? { path: args.path, external: true } : { path: args.path, namespace: "harness-tool-builtin" },
+  );
   try {
-    result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      outfile: "provider.cjs",
-      platform: "node",
-      format: "esm",
-      target: nodeTarget,
-      plugins: [builtinsThroughRequire],
-      define: { "import.meta.url": fileUrlName },
-      conditions,
-      logLevel: "silent",
-      metafile: true,
-      minifyWhitespace: true,
-      minifySyntax: true,
-      keepNames: true,
-      sourcemap: "external",
-      sourcesContent: false,
-    });
+    result = await buildKeepingOut(unbundled, () =>
+      build({
+        entryPoints: [entry],
+        bundle: true,
+        write: false,
+        outfile: "provider.cjs",
+        platform: "node",
+        format: "esm",
+        target: nodeTarget,
+        plugins: [keptPlugin, builtinsThroughRequire(builtins)],
+        define: { "import.meta.url": fileUrlName },
+        conditions,
+        logLevel: "silent",
+        metafile: true,
+        minifyWhitespace: true,
+        minifySyntax: true,
+        keepNames: true,
+        sourcemap: "external",
+        sourcesContent: false,
+      }),
+    );
   } catch (error) {
+    if (error instanceof UnbundledPackageError) throw new ScriptBundleError(error.message);
     throw new ScriptBundleError(esbuildMessages(error) ?? String(error));
   }
   const code = result.outputFiles.find((f) => f.path.endsWith(".cjs"))?.text;
@@ -126,7 +144,16 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
     throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
   }
   const inputs = Object.keys(result.metafile.inputs);
-  return { script, sourceMapComment: inlineSourceMap(map, hashbang), modules: inputs.length, entry, inputs, conditions };
+  return {
+    script,
+    sourceMapComment: inlineSourceMap(map, hashbang),
+    modules: inputs.length,
+    entry,
+    inputs,
+    conditions,
+    kept: unbundled.kept,
+    builtins: [...builtins].sort(),
+  };
 }
 
 /**
@@ -164,9 +191,11 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
     "const file = fileURLToPath(import.meta.url);",
     "const program = new Module(file);",
     "program.filename = file;",
+    // Where its `require` looks for packages (a module made by hand has none): beside the file, then up.
+    "program.paths = Module._nodeModulePaths(dirname(file));",
     `program._compile(${programName}, file);`,
   ];
-  const imports = ['import { Module } from "node:module";', 'import { fileURLToPath } from "node:url";'];
+  const imports = ['import { Module } from "node:module";', 'import { dirname } from "node:path";', 'import { fileURLToPath } from "node:url";'];
   const launcher = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
@@ -192,12 +221,62 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
   return text.replace(programName, () => program);
 }
 
+/** The name under which a single executable's main script keeps Node's own `require` (built-ins only). */
+const seaRequireName = "__harnessToolSeaRequire";
+
+/**
+ * A single executable's unpacking of the packages it carries (its assets, keyed `node_modules/…`):
+ * on the first run into `<cache>/harness-tool/provider-files/<digest>/` (a temporary folder renamed
+ * into place, so a folder there is complete; a second process racing the first uses the winner's),
+ * then a `require` that resolves them there (and Node's built-ins). The digest is the files'
+ * (cli/release/build-release.ts), so a changed provider never reads an older one's files.
+ */
+export const unpackCarried = `function (seaRequire, keys, digest) {
+  const fs = seaRequire("node:fs"), path = seaRequire("node:path"), os = seaRequire("node:os"), sea = seaRequire("node:sea");
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  const base = process.env.HARNESS_TOOL_PROVIDER_FILES || path.join(cache, "harness-tool", "provider-files");
+  const dir = path.join(base, digest);
+  const complete = path.join(dir, ".complete");
+  if (!fs.existsSync(complete)) {
+    let partial;
+    try {
+      fs.mkdirSync(base, { recursive: true, mode: 0o700 });
+      partial = fs.mkdtempSync(path.join(base, "." + digest.slice(0, 16) + "-"));
+      for (const key of keys) {
+        const file = path.join(partial, key);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: key.endsWith(".node") ? 0o755 : 0o644 });
+      }
+      fs.writeFileSync(path.join(partial, ".complete"), "");
+      fs.renameSync(partial, dir);
+    } catch (error) {
+      if (partial !== undefined) fs.rmSync(partial, { recursive: true, force: true });
+      if (!fs.existsSync(complete)) {
+        throw new Error("could not unpack the provider's packages into " + dir + " (" + error.message + "): set HARNESS_TOOL_PROVIDER_FILES to a writable folder");
+      }
+    }
+  }
+  return seaRequire("node:module").createRequire(path.join(dir, "provider.cjs"));
+}`;
+
+/** The packages a single executable carries as assets: their keys and the digest of their contents. */
+export interface CarriedAssets {
+  readonly keys: readonly string[];
+  readonly digest: string;
+}
+
 /**
  * A single executable's main script: the supervision decided first (the supervisor inlined as a
  * classic script), the program run only when this process is not the supervisor. The program's
- * function is parsed lazily, so a supervisor does not run or fully compile it.
+ * function is parsed lazily, so a supervisor does not run or fully compile it. With `carried`, the
+ * program's `require` is one that finds the packages kept out of it, unpacked from the executable.
  */
-export async function singleExecutableMain(bundle: ScriptBundle): Promise<string> {
+export async function singleExecutableMain(bundle: ScriptBundle, carried?: CarriedAssets): Promise<string> {
+  const program =
+    carried === undefined || carried.keys.length === 0
+      ? bundle.script
+      : `{ const require = (${unpackCarried})(${seaRequireName}, ${JSON.stringify(carried.keys)}, ${JSON.stringify(carried.digest)});\n${bundle.script}}\n`;
+  const head = carried === undefined || carried.keys.length === 0 ? "" : `const ${seaRequireName} = require;\n`;
   const supervisor = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
@@ -205,6 +284,6 @@ export async function singleExecutableMain(bundle: ScriptBundle): Promise<string
     format: "iife",
     globalName: supervisorName,
   });
-  if (supervisor === undefined) return bundle.script;
-  return `${supervisor}if (!${supervisorName}.superviseBeforeLoading()) {\n${bundle.script}}\n`;
+  if (supervisor === undefined) return `${head}${program}`;
+  return `${head}${supervisor}if (!${supervisorName}.superviseBeforeLoading()) {\n${program}}\n`;
 }

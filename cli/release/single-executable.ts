@@ -26,13 +26,19 @@ const seaFuse = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
  * runs here). `codeCache` adds V8's compiled code for the generator's own platform (the bench
  * measures what it saves; a release leaves it out, so its bytes are the same on every machine).
  */
-export async function preparationBlob(mainScript: string, generator: string, options: { codeCache?: boolean } = {}): Promise<Buffer> {
+export async function preparationBlob(
+  mainScript: string,
+  generator: string,
+  options: { codeCache?: boolean; assets?: readonly { key: string; source: string }[] } = {},
+): Promise<Buffer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-sea-"));
   try {
     writeFileSync(path.join(dir, "main.cjs"), mainScript);
     // The experimental-feature warning Node prints at every start of an executable goes to stderr; the kernel logs a
     // provider's stderr, so it is turned off.
-    const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false };
+    // Assets: the packages kept out of the program (cli/release/carried-packages.ts), unpacked on first run.
+    const assets = options.assets && options.assets.length > 0 ? { assets: Object.fromEntries(options.assets.map((a) => [a.key, a.source])) } : {};
+    const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false, ...assets };
     writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));
     try {
       await runTool(generator, ["--experimental-sea-config", "sea-config.json"], dir);
@@ -43,6 +49,17 @@ export async function preparationBlob(mainScript: string, generator: string, opt
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The built-in modules of `used` (`node:`-prefixed) that `node` (a node that runs here) does not
+ * have, such as `node:sqlite` before Node 22.5: the executable would fail as it loads.
+ */
+export async function missingBuiltins(node: string, used: readonly string[]): Promise<string[]> {
+  if (used.length === 0) return [];
+  const listed = await runTool(node, ["-p", 'JSON.stringify(require("node:module").builtinModules)'], os.tmpdir());
+  const has = new Set((JSON.parse(listed) as string[]).flatMap((name) => (name.startsWith("node:") ? [name] : [name, `node:${name}`])));
+  return used.filter((name) => !has.has(name));
 }
 
 /** postject's command-line entry, from this package's dependencies. */
