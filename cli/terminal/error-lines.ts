@@ -1,0 +1,60 @@
+/**
+ * How a failed command's error reaches the terminal: `harness-tool <command>: <message>`, each line
+ * wrapped at the terminal's width (its continuation indented), so no fault path prints past the
+ * edge. The width is the terminal's when stderr is one, else `COLUMNS` when set; a pipe without
+ * `COLUMNS` (a CI log, a test capturing the text) gets the lines as they are.
+ */
+import { wrapText } from "./terminal-width.js";
+import { UsageError } from "./usage-error.js";
+
+/** An error whose first line has shorter forms: the first that fits the width is printed, then `tail`. */
+export class HeadlineError extends Error {
+  /** The first line, longest (most helpful) form first. */
+  readonly headlines: readonly string[];
+  /** The lines after it (may be empty). */
+  readonly tail: string;
+
+  constructor(headlines: readonly string[], tail: string) {
+    super(`${headlines[0] ?? ""}${tail === "" ? "" : `\n${tail}`}`);
+    this.headlines = headlines;
+    this.tail = tail;
+  }
+}
+
+/** The width errors wrap at on `stream`: its columns on a terminal, else `COLUMNS`, else none (undefined). */
+export function errorWidth(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const columns = (stream as NodeJS.WriteStream).isTTY === true ? (stream as NodeJS.WriteStream).columns : undefined;
+  if (typeof columns === "number" && columns > 0) return columns;
+  const fromEnv = Number(env["COLUMNS"]);
+  return Number.isInteger(fromEnv) && fromEnv >= 20 ? fromEnv : undefined;
+}
+
+/** `line` wrapped at `width`, later pieces indented by two more spaces than the line's own indent. */
+export function wrapLine(line: string, width: number | undefined): string[] {
+  if (width === undefined || line.length <= width) return [line];
+  const indent = /^ */.exec(line)?.[0] ?? "";
+  const more = `${indent}  `;
+  const [first = "", ...rest] = wrapText(line, width - indent.length);
+  const pieces = [`${indent}${first}`];
+  // The continuation lines are narrower by their indent: wrap what is left again at that width.
+  if (rest.length > 0) pieces.push(...wrapText(rest.join(" "), width - more.length).map((piece) => `${more}${piece}`));
+  return pieces;
+}
+
+/** The text printed for `cause`, a failure of `prefix` (`harness-tool check`), at `width` (undefined: no wrapping). */
+export function errorText(prefix: string, cause: unknown, width: number | undefined): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  let lines: string[];
+  if (cause instanceof UsageError) {
+    lines = (cause.linePerProblem ? message.split("\n") : [message]).map((line, i) => (cause.linePerProblem || i === 0 ? `${prefix}: ${line}` : line));
+    lines = lines.flatMap((line) => line.split("\n"));
+    if (cause.seeHelp) lines.push(`(see ${prefix} --help)`);
+  } else if (cause instanceof HeadlineError) {
+    const room = width === undefined ? Number.POSITIVE_INFINITY : width - prefix.length - 2;
+    const headline = cause.headlines.find((h) => h.length <= room) ?? cause.headlines.at(-1) ?? "";
+    lines = [`${prefix}: ${headline}`, ...(cause.tail === "" ? [] : cause.tail.split("\n"))];
+  } else {
+    lines = `${prefix}: ${message}`.split("\n");
+  }
+  return lines.flatMap((line) => wrapLine(line, width).map((piece) => `${piece}\n`)).join("");
+}
