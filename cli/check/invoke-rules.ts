@@ -16,6 +16,7 @@ import {
 import { isToolSchemaDocument, jsonSchemaFromWire } from "harness-tool";
 import type { LaunchedProvider } from "harness-tool/testing";
 import { categoryName } from "../terminal/wire-names.js";
+import { argumentsEntry, expectKey } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import type { ConformanceOptions } from "./run-conformance.js";
 import { invalidArgumentVariants, sampleValue } from "./sample-arguments.js";
@@ -67,17 +68,14 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
       );
       continue;
     }
-    const valid = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
-    if (tool.kind !== ToolKind.DATA_SOURCE && !options.resourceArguments?.[tool.name]) {
+    const entry = argumentsEntry(options.resourceArguments, tool.name);
+    const valid = entry?.args ?? (sampleValue(input) as JsonObject);
+    if (tool.kind !== ToolKind.DATA_SOURCE && !entry) {
       rows.push(ruleResult(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
     } else {
-      rows.push(
-        streamRow(`invoke.valid:${tool.name}`, tool, await invokeOnce(launched, tool.name, valid, cwd), (terminal) =>
-          terminal?.event.case === "error" && terminal.event.value.category === ToolErrorCategory.INVALID_ARGUMENTS
-            ? { status: "warn", why: `schema-valid arguments ${JSON.stringify(valid)} were refused as invalid_arguments: ${terminal.event.value.message}` }
-            : undefined,
-        ),
-      );
+      options.onStage?.(`the sample call to ${tool.name}`);
+      const got = await invokeOnce(launched, tool.name, valid, cwd);
+      rows.push(streamRow(`invoke.valid:${tool.name}`, tool, got, (terminal) => outcomeVerdict(tool.name, valid, terminal, entry?.expect)));
     }
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
@@ -101,6 +99,41 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
   return rows;
 }
 
+/** The outcome's name, as `$expect` names it: "result" or the error's category. */
+function outcomeName(terminal: ToolEvent | undefined): string {
+  return terminal?.event.case === "error" ? categoryName(terminal.event.value.category) : "result";
+}
+
+/**
+ * How a sample call's ending counts, beyond its stream's shape. With `$expect`, the outcome must be
+ * the one named. Without it, `unknown` (a handler that threw, a dependency that failed) fails the
+ * rule: a provider whose every call breaks is no conforming provider; `invalid_arguments` for
+ * schema-valid arguments is a warning.
+ */
+function outcomeVerdict(
+  tool: string,
+  args: JsonObject,
+  terminal: ToolEvent | undefined,
+  expect: string | undefined,
+): { status: RuleResult["status"]; why: string } | undefined {
+  const got = outcomeName(terminal);
+  const message = terminal?.event.case === "error" ? `: ${terminal.event.value.message}` : "";
+  if (expect !== undefined) {
+    return got === expect
+      ? { status: "pass", why: `ended with ${got}, as the --args-file expects${message}` }
+      : { status: "fail", why: `ended with ${got}${message}; the --args-file expects ${expect}` };
+  }
+  if (got === "unknown") {
+    const marked = JSON.stringify({ [tool]: { ...args, [expectKey]: "unknown" } });
+    return {
+      status: "fail",
+      why: `ended with unknown${message}: fix the failure (the provider's stderr and the error's details say more), give working arguments in --args-file, or mark the outcome expected: ${marked}`,
+    };
+  }
+  if (got === "invalid_arguments") return { status: "warn", why: `schema-valid arguments ${JSON.stringify(args)} were refused as invalid_arguments${message}` };
+  return undefined;
+}
+
 function streamRow(
   rule: string,
   tool: ToolSchema,
@@ -122,11 +155,13 @@ function streamRow(
 
 export async function cancellationRule(launched: LaunchedProvider, schema: GetSchemaResponse, options: ConformanceOptions): Promise<RuleResult> {
   const section = "Invoke: cancellation";
-  const candidates = schema.tools.filter((t) => t.kind === ToolKind.DATA_SOURCE || (options.allowResources && options.resourceArguments?.[t.name]));
+  const candidates = schema.tools.filter(
+    (t) => t.kind === ToolKind.DATA_SOURCE || (options.allowResources && argumentsEntry(options.resourceArguments, t.name)),
+  );
   const tool = candidates.find((t) => t.streaming) ?? candidates[0];
   const input = tool?.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
   if (!tool || !isToolSchemaDocument(input)) return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
-  const args = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
+  const args = argumentsEntry(options.resourceArguments, tool.name)?.args ?? (sampleValue(input) as JsonObject);
   const call = launched.invoke({
     id: `check-cancel-${randomUUID()}`,
     toolName: tool.name,

@@ -6,6 +6,7 @@
  */
 import { InspectSession } from "../inspect/inspect-session.js";
 import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
+import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
@@ -28,12 +29,17 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+/** inspect's `--timeout` when none is given. */
+const defaultInspectTimeout = "2m";
+
 /** The command's parsed arguments. */
 export interface InspectArguments {
   readonly target: string;
   readonly config: string | undefined;
   readonly port: string | undefined;
   readonly cwd: string | undefined;
+  /** `--timeout`: the deadline of the launch (GetSchema, Describe and the first Configure included) and of each call. */
+  readonly timeout?: string | undefined;
 }
 
 /** Runs the command until `io.stop` is aborted; resolves to the exit code. */
@@ -42,12 +48,18 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   const port = parsePort(values.port);
   const workingDirectoryOfCalls = workingDirectory(values.cwd);
   const provider = providerTarget(values.target, providerArgs);
+  const timeoutMs = parseTimeout(values.timeout ?? defaultInspectTimeout);
   io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
-  const session = await InspectSession.start(provider, {
-    ...(config ? { config } : {}),
-    workingDirectory: workingDirectoryOfCalls,
-    onProviderChange: (line) => io.err.write(`harness-tool inspect: ${line}\n`),
-  });
+  const deadline = new CommandDeadline(timeoutMs);
+  const session = await deadline.run(() =>
+    InspectSession.start(provider, {
+      ...(config ? { config } : {}),
+      workingDirectory: workingDirectoryOfCalls,
+      onProviderChange: (line) => io.err.write(`harness-tool inspect: ${line}\n`),
+      launchOptions: deadline.launchOptions(),
+      callTimeoutMs: timeoutMs,
+    }),
+  );
   try {
     let server: InspectServer;
     try {
@@ -89,6 +101,12 @@ export const inspectCommandDefinition = defineCommand({
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the first Configure (the page can send others)" },
     port: { type: "string", value: "N", description: "the port to listen on (default: a free one)" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the calls (default: the current directory)" },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: defaultInspectTimeout,
+      description: "the deadline of the launch (and first Configure) and of each call; an Invoke still running then is cancelled",
+    },
   },
   providerArgs: true,
   examples: [
@@ -103,7 +121,10 @@ export const inspectCommandDefinition = defineCommand({
     process.once("SIGTERM", onSignal);
     try {
       const [target] = positionals as [string];
-      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, { ...streams, stop: stop.signal });
+      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd, timeout: values.timeout }, providerArgs, {
+        ...streams,
+        stop: stop.signal,
+      });
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

@@ -8,6 +8,7 @@
  */
 import type { HostLogEntry, LaunchOptions } from "harness-tool/testing";
 import { HeadlineError } from "../terminal/error-lines.js";
+import { providerLogLine } from "../terminal/provider-log.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { killProcessTree } from "./process-tree.js";
 
@@ -118,7 +119,10 @@ export class CommandDeadline {
     });
     expiry.catch(noop);
     try {
-      return await Promise.race([running, expiry]);
+      const value = await Promise.race([running, expiry]);
+      // Work that turns failures into results (check's rules) may finish after the kill: the deadline still decides.
+      if (expired) return await expiry;
+      return value;
     } catch (e) {
       if (!expired) throw e;
       return await expiry;
@@ -136,11 +140,12 @@ export class CommandDeadline {
       `${this.#stage} did not end within ${within}: killed the provider; see its stderr, or --timeout ${longer}`,
       `${this.#stage}: no answer in ${within}; provider killed; see stderr, or --timeout ${longer}`,
       `${this.#stage}: timed out (${within}); see stderr, or --timeout ${longer}`,
+      `${this.#stage} timed out (${within}); try --timeout ${longer}`,
     ];
     const unseen = this.#stderr.filter((entry) => !this.#shown(entry));
     if (unseen.length === 0) return new DeadlineExceeded(headlines, this.#stderr.length > 0 ? "its stderr is above" : "it wrote nothing to stderr");
     const lead = unseen.length < this.#stderr.length ? "the last lines of its stderr not shown above:" : "the last lines of its stderr:";
-    return new DeadlineExceeded(headlines, [lead, ...unseen.slice(-tailLines).map((entry) => `  ${entry.raw}`)].join("\n"));
+    return new DeadlineExceeded(headlines, [lead, ...unseen.slice(-tailLines).map((entry) => `  ${providerLogLine(entry)}`)].join("\n"));
   }
 }
 
