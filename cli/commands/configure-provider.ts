@@ -33,7 +33,7 @@ export interface ConfigureOptions {
  */
 export async function configureProvider(launched: LaunchedProvider, config: JsonObject, options: ConfigureOptions = {}): Promise<void> {
   try {
-    await launched.configure(config, { timeoutMs: Math.max(1, Math.min(30_000, Math.ceil(options.timeoutMs ?? 30_000))) });
+    await launched.configure(config, { timeoutMs: options.timeoutMs ?? 30_000 });
   } catch (e) {
     if (!(e instanceof ProviderCallError)) throw e;
     const exit = e.toolError ? undefined : await providerExitReport(launched, options.shown ? { shown: options.shown } : {});

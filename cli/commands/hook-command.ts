@@ -124,10 +124,10 @@ async function launchAndFire(provider: ProviderCommand, config: JsonObject, opti
   let firstLog = Number.POSITIVE_INFINITY;
   try {
     deadline.enter("Configure");
-    await configureProvider(launched, config, { configFile: options.configFile, timeoutMs: deadline.remaining() });
+    await configureProvider(launched, config, { configFile: options.configFile, timeoutMs: deadline.callTimeoutMs(30_000) });
     firstLog = launched.kernel.calls.log.length;
     deadline.enter("GetSchema");
-    const schema = await launched.getSchema({ timeoutMs: Math.min(10_000, deadline.remaining()) });
+    const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
     deadline.enter(`DispatchHook (${options.point})`);
     if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
       options.err.write(`note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it\n`);

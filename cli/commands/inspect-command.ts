@@ -10,6 +10,7 @@ import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { errorWidth, wrapLine } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Where the command writes and what stops it. */
@@ -49,13 +50,20 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   const workingDirectoryOfCalls = workingDirectory(values.cwd);
   const provider = providerTarget(values.target, providerArgs);
   const timeoutMs = parseTimeout(values.timeout ?? defaultInspectTimeout);
-  io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
+  // What it says on the way is wrapped at the terminal's width, as its errors are.
+  const say = (line: string) =>
+    io.err.write(
+      wrapLine(`harness-tool inspect: ${line}`, errorWidth(io.err))
+        .map((piece) => `${piece}\n`)
+        .join(""),
+    );
+  say(`launching ${[provider.command, ...provider.args].join(" ")}`);
   const deadline = new CommandDeadline(timeoutMs);
   const session = await deadline.run(() =>
     InspectSession.start(provider, {
       ...(config ? { config } : {}),
       workingDirectory: workingDirectoryOfCalls,
-      onProviderChange: (line) => io.err.write(`harness-tool inspect: ${line}\n`),
+      onProviderChange: say,
       launchOptions: deadline.launchOptions(),
       callTimeoutMs: timeoutMs,
     }),
@@ -84,7 +92,7 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   } finally {
     await session.close();
   }
-  io.err.write("harness-tool inspect: stopped the provider\n");
+  say("stopped the provider");
   return 0;
 }
 

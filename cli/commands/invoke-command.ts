@@ -160,7 +160,7 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
     for (const entry of launched.stderr) show(entry);
     try {
       deadline.enter("Configure");
-      await configureProvider(launched, config, { configFile: options.configFile, shown, timeoutMs: deadline.remaining() });
+      await configureProvider(launched, config, { configFile: options.configFile, shown, timeoutMs: deadline.callTimeoutMs(30_000) });
       deadline.enter(`the call to ${options.tool}`);
       return await invokeAndShow(launched, options, shown);
     } finally {

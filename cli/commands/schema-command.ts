@@ -49,7 +49,7 @@ export async function schemaCommand(provider: ProviderCommand, options: { json: 
     const launched = await launchProvider(provider, deadline.launchOptions());
     try {
       deadline.enter("GetSchema");
-      const schema = await launched.getSchema({ timeoutMs: Math.min(10_000, deadline.remaining()) });
+      const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
       if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
       else options.out.write(renderToolsTable(schema, terminalWidth(options.out)));
       return 0;

@@ -80,6 +80,11 @@ export class CommandDeadline {
     return Math.max(0, this.ms - (performance.now() - this.#started));
   }
 
+  /** A call's own gRPC deadline: `usual`, or what is left of this one (and a second more, so this deadline speaks first) when sooner. */
+  callTimeoutMs(usual: number): number {
+    return Math.max(1, Math.min(usual, Math.ceil(this.remaining()) + 1000));
+  }
+
   /**
    * Options for launch(): the spawned pid and the stderr lines reach the deadline; the handshake is
    * bounded by the deadline (with a backstop after it), and by launch()'s own 10 s when that is sooner.

@@ -29,16 +29,25 @@ export function errorWidth(stream: NodeJS.WritableStream, env: NodeJS.ProcessEnv
   return Number.isInteger(fromEnv) && fromEnv >= 20 ? fromEnv : undefined;
 }
 
+/** `text` split at spaces into lines of at most `width`; a longer word (a path) is cut into pieces that fit. */
+function fitted(text: string, width: number): string[] {
+  return wrapText(text, width).flatMap((piece) => {
+    const pieces: string[] = [];
+    for (let at = 0; at < piece.length; at += width) pieces.push(piece.slice(at, at + width));
+    return pieces;
+  });
+}
+
 /** `line` wrapped at `width`, later pieces indented by two more spaces than the line's own indent. */
 export function wrapLine(line: string, width: number | undefined): string[] {
   if (width === undefined || line.length <= width) return [line];
   const indent = /^ */.exec(line)?.[0] ?? "";
   const more = `${indent}  `;
-  const [first = "", ...rest] = wrapText(line, width - indent.length);
-  const pieces = [`${indent}${first}`];
-  // The continuation lines are narrower by their indent: wrap what is left again at that width.
-  if (rest.length > 0) pieces.push(...wrapText(rest.join(" "), width - more.length).map((piece) => `${more}${piece}`));
-  return pieces;
+  const text = line.slice(indent.length);
+  const first = fitted(text, width - indent.length)[0] ?? "";
+  // The continuation lines are narrower by their indent: what is left is wrapped again at that width.
+  const left = text.slice(text.indexOf(first) + first.length).trimStart();
+  return [`${indent}${first}`, ...fitted(left, width - more.length).map((piece) => `${more}${piece}`)];
 }
 
 /** The text printed for `cause`, a failure of `prefix` (`harness-tool check`), at `width` (undefined: no wrapping). */
