@@ -30,6 +30,8 @@ export interface ArgumentsEntry {
 export function argumentsEntry(file: { readonly [tool: string]: JsonObject } | undefined, tool: string): ArgumentsEntry | undefined {
   const entry = file?.[tool];
   if (entry === undefined) return undefined;
+  // Not an object: left as it is, for the input schema's check to refuse.
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return { args: entry, expect: undefined };
   const { [expectKey]: expect, ...args } = entry;
   return { args, expect: typeof expect === "string" ? expect : undefined };
 }
@@ -45,8 +47,7 @@ export function argumentsFileProblems(schema: GetSchemaResponse, args: { readonl
       problems.push(`${JSON.stringify(key)} names no tool; ${near ? `did you mean ${near}?` : `the tools are ${names.join(", ")}`}`);
       continue;
     }
-    const raw = args[key] as JsonObject;
-    const expect = raw[expectKey];
+    const expect = argumentsEntry(args, key)?.args === args[key] ? undefined : (args[key] as JsonObject)[expectKey];
     if (expect !== undefined && (typeof expect !== "string" || !expectableOutcomes.includes(expect))) {
       problems.push(`${key}: ${expectKey} ${JSON.stringify(expect)} is no outcome; give one of ${expectableOutcomes.join(", ")}`);
     }

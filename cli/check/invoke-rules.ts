@@ -63,7 +63,7 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
           `invoke.valid:${tool.name}`,
           "Invoke",
           "skip",
-          `${kind} tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding ${argsFileLine}`,
+          `${kind} tool, not invoked unless allowed: --allow-resources --cwd <scratch dir> --args-file args.json, with args.json holding ${argsFileLine}`,
         ),
       );
       continue;

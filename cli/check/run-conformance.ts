@@ -56,7 +56,7 @@ function refuseBadArguments(schema: GetSchemaResponse, args: { readonly [tool: s
  */
 function announceResourceCalls(schema: GetSchemaResponse, options: ConformanceOptions): void {
   if ((schema.configSchema?.attributes.length ?? 0) > 0 && options.config === undefined) {
-    throw new UsageError("--allow-resources runs resource tools against the config you name: give --config <file.json> (a test database, not your own)");
+    throw new UsageError("--allow-resources needs --config <file.json>: a config for test data, not your own");
   }
   const running = schema.tools.filter((t) => t.kind !== ToolKind.DATA_SOURCE && argumentsEntry(options.resourceArguments, t.name));
   const lines = running.map((t) => `  ${t.name} ${JSON.stringify(argumentsEntry(options.resourceArguments, t.name)?.args)}`);

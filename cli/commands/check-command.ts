@@ -81,15 +81,10 @@ export const checkCommandDefinition = defineCommand({
     timeout: { type: "string", value: "duration", default: "5m", description: "the deadline of the whole run (e.g. 30s, 10m)" },
   },
   providerArgs: true,
-  examples: [
-    "harness-tool check dist/provider.mjs --config dev-config.json",
-    "harness-tool check dist/provider.mjs --allow-resources --args-file args.json --cwd /tmp/scratch --config test-config.json",
-  ],
+  examples: ["harness-tool check dist/provider.mjs --config dev-config.json", "harness-tool check . --allow-resources --cwd scratch --args-file args.json"],
   run: ({ values, positionals, providerArgs }, { out, err }) => {
     if (values["allow-resources"] && values.cwd === undefined) {
-      throw new UsageError("--allow-resources runs resource tools against the directory you name: give --cwd <dir> (a scratch copy, not your own data)", {
-        seeHelp: true,
-      });
+      throw new UsageError("--allow-resources needs --cwd <dir>: a scratch folder the resource tools may change", { seeHelp: true });
     }
     return checkCommand(providerTarget(positionals[0] as string, providerArgs), {
       ...(values.config ? { configFile: values.config } : {}),

@@ -75,10 +75,10 @@ describe("check tells the truth", () => {
     const args = file("remove-2.json", { remove: { id: "n1" } });
     const noCwd = await cli(["check", provider, "--allow-resources", "--args-file", args, "--config", config]);
     assert.equal(noCwd.code, 2);
-    assert.match(noCwd.err, /^harness-tool check: --allow-resources runs resource tools against the directory you name: give --cwd <dir>/);
+    assert.match(noCwd.err, /^harness-tool check: --allow-resources needs --cwd <dir>: a scratch folder the resource tools may change\n/);
     const noConfig = await cli(["check", provider, "--allow-resources", "--args-file", args, "--cwd", scratch]);
     assert.equal(noConfig.code, 2, noConfig.err);
-    assert.match(noConfig.err, /--allow-resources runs resource tools against the config you name: give --config <file\.json>/);
+    assert.match(noConfig.err, /^harness-tool check: --allow-resources needs --config <file\.json>: a config for test data, not your own\n/);
     assert.doesNotMatch(noConfig.err, /will run/, "nothing announced, nothing run");
   });
 
@@ -86,10 +86,7 @@ describe("check tells the truth", () => {
     const args = file("remove-3.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } });
     const { code, err, rows: all } = await rows("--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config);
     assert.equal(code, 0, err);
-    assert.ok(
-      err.includes(`harness-tool check: --allow-resources: these resource and interactive tools will run in ${scratch} with --config ${config}`),
-      err,
-    );
+    assert.ok(err.includes(`harness-tool check: --allow-resources: these resource and interactive tools will run in ${scratch} with --config ${config}`), err);
     assert.match(err, /^ {2}remove \{"id":"n1"\}$/m);
     assert.equal(row(all, "invoke.valid:remove")?.status, "pass");
   });
