@@ -111,7 +111,7 @@ function printKernelLogs(launched: LaunchedProvider, first: number, err: NodeJS.
 export async function hookCommand(provider: ProviderCommand, options: HookOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
   // The whole command is bounded too: the launch and Configure get hookLaunchAllowanceMs beside the call's own deadline.
-  const deadline = new CommandDeadline(options.timeoutMs + hookLaunchAllowanceMs);
+  const deadline = new CommandDeadline(options.timeoutMs + hookLaunchAllowanceMs, { longer: String(options.timeoutMs * 2) });
   return deadline.run(() => launchAndFire(provider, config, options, deadline));
 }
 

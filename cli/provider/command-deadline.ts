@@ -54,6 +54,8 @@ export class DeadlineExceeded extends HeadlineError {
 export interface DeadlineOptions {
   /** Whether a stderr line was already shown as it arrived (the error then quotes only the others). */
   readonly shown?: (entry: HostLogEntry) => boolean;
+  /** The `--timeout` value to suggest, written as the command takes it; default twice this deadline as a duration. */
+  readonly longer?: string;
 }
 
 /** The deadline of one command. Create it when the command starts; it runs from then. */
@@ -63,11 +65,13 @@ export class CommandDeadline {
   readonly #shown: (entry: HostLogEntry) => boolean;
   readonly #stderr: HostLogEntry[] = [];
   readonly #pids: number[] = [];
+  readonly #longer: string | undefined;
   #stage = "the launch";
 
   constructor(ms: number, options: DeadlineOptions = {}) {
     this.ms = ms;
     this.#shown = options.shown ?? (() => false);
+    this.#longer = options.longer;
   }
 
   /** What the command is doing now ("Configure", "GetSchema", "the call to read_note"), named if the deadline passes during it. */
@@ -139,7 +143,7 @@ export class CommandDeadline {
   /** The error for a deadline that passed in the current stage. */
   exceeded(): DeadlineExceeded {
     const within = durationText(this.ms);
-    const longer = durationText(this.ms * 2);
+    const longer = this.#longer ?? durationText(this.ms * 2);
     const headlines = [
       `${this.#stage} did not end within ${within}: killed the provider; fix what its stderr shows, or give a longer --timeout`,
       `${this.#stage} did not end within ${within}: killed the provider; see its stderr, or --timeout ${longer}`,

@@ -99,7 +99,7 @@ describe("--timeout", () => {
       const headline = lines.find((l) => l.startsWith(`harness-tool ${command}: `)) ?? "";
       assert.match(headline, stage, err);
       assert.match(headline, /did not end within|timed out|no answer/, err);
-      assert.match(headline, /--timeout/, "says what to do");
+      assert.match(headline, command === "hook" ? /--timeout 2\b/ : /--timeout/, "says what to do (hook's --timeout in ms)");
       assert.match(err, stderr);
       for (const line of lines) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
       assert.deepEqual(processesMarked(marker), [], "a process of the provider's tree outlived the command");
