@@ -5,6 +5,7 @@
  * tools are invoked only when allowed, with the arguments the caller supplies.
  */
 import { randomUUID } from "node:crypto";
+import { durationMs } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
   ToolErrorCategory,
@@ -27,17 +28,39 @@ interface InvokeResult {
   events: readonly ToolEvent[];
   code: number;
   details: string;
+  /** Set when the call outlived its bound and was cancelled: the bound, in ms. */
+  cancelledAfterMs?: number;
 }
 
-async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonObject, cwd: string): Promise<InvokeResult> {
+/** What a call may take beyond its tool's default_timeout before check cancels it (the kernel's own deadline and a grace). */
+const callGraceMs = 5000;
+/** The bound of a call to a tool without a default_timeout, or to a tool that does not exist. */
+const unboundedToolMs = 60_000;
+
+/** How long check lets a call to `tool` run: its default_timeout and callGraceMs more (unboundedToolMs without one). */
+export function callBoundMs(tool: ToolSchema | undefined): number {
+  return tool?.defaultTimeout ? durationMs(tool.defaultTimeout) + callGraceMs : unboundedToolMs;
+}
+
+/** One Invoke, cancelled (as the kernel cancels a call past its deadline) when it runs longer than `boundMs`. */
+async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonObject, cwd: string, boundMs: number): Promise<InvokeResult> {
   const call = launched.invoke({
     id: `check-${randomUUID()}`,
     toolName: tool,
     arguments: args,
     callContext: { sessionId: "harness-tool-check", turnId: "1", workingDirectory: cwd },
   });
-  const outcome = await call.done;
-  return { events: outcome.events, code: outcome.code, details: outcome.details };
+  let overran = false;
+  const timer = setTimeout(() => {
+    overran = true;
+    call.cancel();
+  }, boundMs);
+  try {
+    const outcome = await call.done;
+    return { events: outcome.events, code: outcome.code, details: outcome.details, ...(overran ? { cancelledAfterMs: boundMs } : {}) };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function terminalOf(events: readonly ToolEvent[]): ToolEvent | undefined {
@@ -74,17 +97,18 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
       rows.push(ruleResult(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
     } else {
       options.onStage?.(`the sample call to ${tool.name}`);
-      const got = await invokeOnce(launched, tool.name, valid, cwd);
+      const got = await invokeOnce(launched, tool.name, valid, cwd, callBoundMs(tool));
       rows.push(streamRow(`invoke.valid:${tool.name}`, tool, got, (terminal) => outcomeVerdict(tool.name, valid, terminal, entry?.expect)));
     }
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
     const failures: string[] = [];
     for (const variant of invalidArgumentVariants(input)) {
-      const got = await invokeOnce(launched, tool.name, variant.arguments, cwd);
+      const got = await invokeOnce(launched, tool.name, variant.arguments, cwd, callBoundMs(tool));
       const problems = checkInvokeStream(tool, got.events, { cancelled: false });
       const terminal = terminalOf(got.events);
-      if (got.code !== 0)
+      if (got.cancelledAfterMs !== undefined) failures.push(`${variant.why}: ${overranText(got.cancelledAfterMs)}`);
+      else if (got.code !== 0)
         failures.push(`${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`);
       else if (problems.length > 0) failures.push(`${variant.why}: ${problems.map((p) => p.message).join("; ")}`);
       else if (terminal?.event.case !== "error" || terminal.event.value.category !== ToolErrorCategory.INVALID_ARGUMENTS) {
@@ -97,6 +121,11 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
     );
   }
   return rows;
+}
+
+/** Why a call check cancelled fails its rule. */
+function overranText(boundMs: number): string {
+  return `no terminal event within ${boundMs / 1000}s (the tool's default_timeout and ${callGraceMs / 1000}s more, else ${unboundedToolMs / 1000}s): cancelled; a handler that never settles holds the kernel's turn until its deadline`;
 }
 
 /** The outcome's name, as `$expect` names it: "result" or the error's category. */
@@ -140,6 +169,7 @@ function streamRow(
   got: InvokeResult,
   extra?: (terminal: ToolEvent | undefined) => { status: RuleResult["status"]; why: string } | undefined,
 ): RuleResult {
+  if (got.cancelledAfterMs !== undefined) return ruleResult(rule, "Invoke", "fail", overranText(got.cancelledAfterMs));
   if (got.code !== 0) return ruleResult(rule, "Invoke", "fail", `the stream failed with gRPC status ${got.code}: ${got.details}`);
   const problems = checkInvokeStream(tool, got.events, { cancelled: false });
   if (problems.length > 0) return ruleResult(rule, "Invoke: stream shape", "fail", problems.map((p) => p.message).join("; "));
@@ -194,7 +224,7 @@ export async function cancellationRule(launched: LaunchedProvider, schema: GetSc
 
 /** An unknown tool gives one classified error (or a failed RPC), never a result. */
 export async function unknownToolRule(launched: LaunchedProvider, cwd: string): Promise<RuleResult> {
-  const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, cwd);
+  const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, cwd, unboundedToolMs);
   const t = terminalOf(unknown.events);
   const classified =
     unknown.code !== 0 || (unknown.events.length === 1 && t?.event.case === "error" && t.event.value.category !== ToolErrorCategory.UNSPECIFIED);

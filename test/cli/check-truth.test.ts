@@ -66,6 +66,17 @@ describe("check tells the truth", () => {
     assert.match(err, /broken: \$expect "boom" is no outcome; give one of result, invalid_arguments, /);
   });
 
+  it("a sample call that never ends fails its row once the tool's default_timeout and 5 s more have passed; the run goes on", {
+    timeout: 120_000,
+  }, async () => {
+    const hanging = writeProviderScript(dir, "never-ends", "test/cli/fixtures/hanging-provider.ts", { HANG: "invoke", WAIT_TIMEOUT_MS: "1000" });
+    const { code, out, err } = await cli(["check", hanging, "--json", "--config", config, "--args-file", file("e.json", { broken: { $expect: "unknown" } })]);
+    assert.equal(code, 1, err);
+    const all = JSON.parse(out) as Row[];
+    assert.match(row(all, "invoke.valid:wait")?.why ?? "", /^no terminal event within 6s \(the tool's default_timeout and 5s more, else 60s\): cancelled/);
+    assert.equal(row(all, "invoke.valid:log")?.status, "pass", "the rows after it still ran");
+  });
+
   it("resource tools are skipped without --allow-resources, arguments or not", async () => {
     const { rows: all } = await rows("--config", config, "--args-file", file("remove.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } }));
     assert.equal(row(all, "invoke.valid:remove")?.status, "skip");
