@@ -59,15 +59,27 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
     );
   say(`launching ${[provider.command, ...provider.args].join(" ")}`);
   const deadline = new CommandDeadline(timeoutMs);
-  const session = await deadline.run(() =>
-    InspectSession.start(provider, {
-      ...(config ? { config } : {}),
-      workingDirectory: workingDirectoryOfCalls,
-      onProviderChange: say,
-      launchOptions: deadline.launchOptions(),
-      callTimeoutMs: timeoutMs,
-    }),
-  );
+  // A start that ends after the deadline passed (a Configure the kill failed) is closed once it does: nobody else holds it.
+  let starting: Promise<InspectSession> | undefined;
+  const session = await deadline
+    .run(() => {
+      starting = InspectSession.start(provider, {
+        ...(config ? { config } : {}),
+        workingDirectory: workingDirectoryOfCalls,
+        onProviderChange: say,
+        launchOptions: deadline.launchOptions(),
+        callTimeoutMs: timeoutMs,
+        onStage: (stage) => deadline.enter(stage),
+      });
+      return starting;
+    })
+    .catch((error: unknown) => {
+      void starting?.then(
+        (late) => late.close(),
+        () => {},
+      );
+      throw error;
+    });
   try {
     let server: InspectServer;
     try {

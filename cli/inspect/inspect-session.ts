@@ -78,6 +78,8 @@ export interface InspectSessionOptions {
   readonly launchOptions?: Pick<LaunchOptions, "onSpawn" | "onStderrLine" | "handshakeTimeoutMs">;
   /** The longest any call may take (`--timeout`): unary calls get at most their usual bound, and an Invoke still running then is cancelled. */
   readonly callTimeoutMs?: number;
+  /** Told what the start does next ("GetSchema", "Configure"): the command's deadline names it. */
+  readonly onStage?: (stage: string) => void;
 }
 
 /** The arguments a Preview probe sends: no tool has this property, so a validating provider refuses them unrun. */
@@ -344,15 +346,18 @@ export class InspectSession {
     // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
     const launched = await launchProvider(provider, { ...options.launchOptions, kernel });
     try {
+      options.onStage?.("GetSchema and Describe");
+      const loaded = await loadProvider(provider, launched);
       session = new InspectSession(launched, {
         provider,
         kernel,
         callTimeoutMs: options.callTimeoutMs,
-        loaded: await loadProvider(provider, launched),
+        loaded,
         workingDirectory: options.workingDirectory,
         pollMs: options.pollMs ?? 100,
         onProviderChange: options.onProviderChange,
       });
+      options.onStage?.("Configure");
       await session.configure({ config: (options.config ?? {}) as { [key: string]: Json } });
       return session;
     } catch (error) {

@@ -80,6 +80,7 @@ describe("--timeout", () => {
     { command: "schema", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined/ },
     { command: "hook", hang: "configure", timeout: "1", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
     { command: "inspect", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined/ },
+    { command: "inspect", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
   ];
   for (const { command, hang, timeout, stage, stderr } of cases) {
     it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, { timeout: 90_000 }, async () => {
