@@ -209,8 +209,8 @@ export const invokeCommandDefinition = defineCommand({
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
     json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
-    quiet: { type: "boolean", description: "do not show the provider's stderr" },
-    verbose: { type: "boolean", description: "show all of the provider's stderr, its debug and trace lines too" },
+    quiet: { type: "boolean", description: "do not show the provider's stderr nor the handler's ctx.log lines" },
+    verbose: { type: "boolean", description: "show all of the provider's stderr and ctx.log lines, debug and trace too" },
     timeout: { type: "string", value: "duration", default: "2m", description: "the deadline of the launch, Configure and the call together (e.g. 30s, 5m)" },
     trace: {
       type: "boolean",
