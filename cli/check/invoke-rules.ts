@@ -103,6 +103,7 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
     const failures: string[] = [];
+    options.onStage?.(`the invalid-argument calls to ${tool.name}`);
     for (const variant of invalidArgumentVariants(input)) {
       const got = await invokeOnce(launched, tool.name, variant.arguments, cwd, callBoundMs(tool));
       const problems = checkInvokeStream(tool, got.events, { cancelled: false });
