@@ -6,6 +6,7 @@ import { CommandDeadline, DeadlineExceeded, parseTimeout } from "../provider/com
 import { explainLaunchFailure } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -43,7 +44,7 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
         cwd: options.cwd,
         onStage: (stage) => deadline.enter(stage),
         launchOptions: deadline.launchOptions(),
-        announce: (text) => options.err?.write(`harness-tool check: ${text}`),
+        announce: (text) => (options.err ? writeWrapped(options.err, `harness-tool check: ${text}`) : undefined),
       }),
     );
   } catch (e) {

@@ -25,6 +25,7 @@ import { configureProvider } from "./configure-provider.js";
 import { CommandDeadline } from "../provider/command-deadline.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { nearestName } from "../terminal/fault-wording.js";
 import { hookFailureLine, kernelOnHookError, verdictName } from "../terminal/hook-answer-wording.js";
@@ -130,7 +131,7 @@ async function launchAndFire(provider: ProviderCommand, config: JsonObject, opti
     const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
     deadline.enter(`DispatchHook (${options.point})`);
     if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
-      options.err.write(`note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it\n`);
+      writeWrapped(options.err, `note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it`);
     }
     const request: DispatchHookRequest = create(DispatchHookRequestSchema, {
       payload: options.payload,
@@ -147,15 +148,16 @@ async function launchAndFire(provider: ProviderCommand, config: JsonObject, opti
         return 130;
       }
       const exit = await providerExitReport(launched);
-      options.err.write(exit ? `DispatchHook failed: ${exit}\n` : `${hookFailureLine(e, options.mode)}\n`);
+      writeWrapped(options.err, exit ? `DispatchHook failed: ${exit}` : hookFailureLine(e, options.mode));
       return 1;
     }
     if (options.json) options.out.write(`${JSON.stringify(toJson(DispatchHookResponseSchema, response))}\n`);
     else showResponse(response, options.payload, options.out);
     const problems = checkHookResponse(request, response);
     if (problems.length === 0) return 0;
-    options.err.write(
-      `the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`,
+    writeWrapped(
+      options.err,
+      `the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}`,
     );
     return 1;
   } finally {

@@ -10,7 +10,7 @@ import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
-import { errorWidth, wrapLine } from "../terminal/error-lines.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Where the command writes and what stops it. */
@@ -51,12 +51,7 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   const provider = providerTarget(values.target, providerArgs);
   const timeoutMs = parseTimeout(values.timeout ?? defaultInspectTimeout);
   // What it says on the way is wrapped at the terminal's width, as its errors are.
-  const say = (line: string) =>
-    io.err.write(
-      wrapLine(`harness-tool inspect: ${line}`, errorWidth(io.err))
-        .map((piece) => `${piece}\n`)
-        .join(""),
-    );
+  const say = (line: string) => writeWrapped(io.err, `harness-tool inspect: ${line}`);
   say(`launching ${[provider.command, ...provider.args].join(" ")}`);
   const deadline = new CommandDeadline(timeoutMs);
   // A start that ends after the deadline passed (a Configure the kill failed) is closed once it does: nobody else holds it.

@@ -21,6 +21,7 @@ import { progressLine } from "../terminal/progress-bar.js";
 import { kernelLogLine, kernelLogShows, type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { parseJsonObject } from "../terminal/fault-wording.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the invoke command. */
@@ -128,7 +129,7 @@ async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions,
     options.interrupt.removeEventListener("abort", onInterrupt);
   }
   if (options.interrupt.aborted) {
-    options.err.write(`harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}\n`);
+    writeWrapped(options.err, `harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}`);
     return 130;
   }
   if (!terminal) throw new Error("the stream closed without a result or an error (a provider bug)");

@@ -67,3 +67,15 @@ export function errorText(prefix: string, cause: unknown, width: number | undefi
   }
   return lines.flatMap((line) => wrapLine(line, width).map((piece) => `${piece}\n`)).join("");
 }
+
+/** Writes `text` (one or more lines) to `stream`, each line wrapped at its error width: for faults a command reports itself. */
+export function writeWrapped(stream: NodeJS.WritableStream, text: string): void {
+  const width = errorWidth(stream);
+  stream.write(
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .flatMap((line) => wrapLine(line, width).map((piece) => `${piece}\n`))
+      .join(""),
+  );
+}

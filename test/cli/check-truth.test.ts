@@ -101,4 +101,11 @@ describe("check tells the truth", () => {
     assert.match(err, /^ {2}remove \{"id":"n1"\}$/m);
     assert.equal(row(all, "invoke.valid:remove")?.status, "pass");
   });
+
+  it("the announcement wraps at the terminal's width", async () => {
+    const args = file("remove-4.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } });
+    const { err } = await cli(["check", provider, "--json", "--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config], 60);
+    assert.match(err, /^harness-tool check: --allow-resources: these resource and\n/);
+    for (const line of err.trimEnd().split("\n")) assert.ok(line.length <= 60, `${line.length} > 60: ${line}`);
+  });
 });
