@@ -17,6 +17,7 @@ import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
 import { nearestName } from "./terminal/fault-wording.js";
+import { errorText, errorWidth } from "./terminal/error-lines.js";
 import { terminalWidth } from "./terminal/terminal-width.js";
 import { UsageError } from "./terminal/usage-error.js";
 
@@ -107,15 +108,11 @@ export async function main(argv: readonly string[], streams: CommandStreams = { 
     const command = e instanceof CommandFailure ? e.command : undefined;
     const cause = e instanceof CommandFailure ? e.cause : e;
     const prefix = command ? `harness-tool ${command}` : "harness-tool";
-    const message = cause instanceof Error ? cause.message : String(cause);
-    if (cause instanceof UsageError) {
-      const lines = cause.linePerProblem ? message.split("\n") : [message];
-      streams.err.write(`${lines.map((line) => `${prefix}: ${line}\n`).join("")}${cause.seeHelp ? `(see ${prefix} --help)\n` : ""}`);
-      return 2;
-    }
+    // Every fault path ends here, wrapped at the terminal's width (cli/terminal/error-lines.ts).
+    streams.err.write(errorText(prefix, cause, errorWidth(streams.err)));
+    if (cause instanceof UsageError) return 2;
     // An unexpected failure: its message, not a stack trace, unless asked for one.
-    const stack = process.env["HARNESS_TOOL_DEBUG"] && cause instanceof Error ? `${cause.stack}\n` : "";
-    streams.err.write(`${prefix}: ${message}\n${stack}`);
+    if (process.env["HARNESS_TOOL_DEBUG"] && cause instanceof Error) streams.err.write(`${cause.stack}\n`);
     return 1;
   }
 }

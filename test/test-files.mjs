@@ -26,6 +26,7 @@ export function collectTestFiles(dir, root) {
  * the lines before them keep coming. A file or folder here that no longer exists is harmless.
  */
 export const slowTests = [
+  "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
   "test/typecheck.test.ts", // tsc 5.9 and 7 over the repository
   "test/runtime/compile-time/", // the builder's diagnostics and @example blocks under both compilers
   "test/plugin/examples.test.ts", // buf generate and both compilers over every example

@@ -5,6 +5,7 @@
  * tools are invoked only when allowed, with the arguments the caller supplies.
  */
 import { randomUUID } from "node:crypto";
+import { durationMs } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
   ToolErrorCategory,
@@ -16,6 +17,7 @@ import {
 import { isToolSchemaDocument, jsonSchemaFromWire } from "harness-tool";
 import type { LaunchedProvider } from "harness-tool/testing";
 import { categoryName } from "../terminal/wire-names.js";
+import { argumentsEntry, expectKey } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import type { ConformanceOptions } from "./run-conformance.js";
 import { invalidArgumentVariants, sampleValue } from "./sample-arguments.js";
@@ -26,17 +28,39 @@ interface InvokeResult {
   events: readonly ToolEvent[];
   code: number;
   details: string;
+  /** Set when the call outlived its bound and was cancelled: the bound, in ms. */
+  cancelledAfterMs?: number;
 }
 
-async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonObject, cwd: string): Promise<InvokeResult> {
+/** What a call may take beyond its tool's default_timeout before check cancels it (the kernel's own deadline and a grace). */
+const callGraceMs = 5000;
+/** The bound of a call to a tool without a default_timeout, or to a tool that does not exist. */
+const unboundedToolMs = 60_000;
+
+/** How long check lets a call to `tool` run: its default_timeout and callGraceMs more (unboundedToolMs without one). */
+export function callBoundMs(tool: ToolSchema | undefined): number {
+  return tool?.defaultTimeout ? durationMs(tool.defaultTimeout) + callGraceMs : unboundedToolMs;
+}
+
+/** One Invoke, cancelled (as the kernel cancels a call past its deadline) when it runs longer than `boundMs`. */
+async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonObject, cwd: string, boundMs: number): Promise<InvokeResult> {
   const call = launched.invoke({
     id: `check-${randomUUID()}`,
     toolName: tool,
     arguments: args,
     callContext: { sessionId: "harness-tool-check", turnId: "1", workingDirectory: cwd },
   });
-  const outcome = await call.done;
-  return { events: outcome.events, code: outcome.code, details: outcome.details };
+  let overran = false;
+  const timer = setTimeout(() => {
+    overran = true;
+    call.cancel();
+  }, boundMs);
+  try {
+    const outcome = await call.done;
+    return { events: outcome.events, code: outcome.code, details: outcome.details, ...(overran ? { cancelledAfterMs: boundMs } : {}) };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function terminalOf(events: readonly ToolEvent[]): ToolEvent | undefined {
@@ -62,31 +86,30 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
           `invoke.valid:${tool.name}`,
           "Invoke",
           "skip",
-          `${kind} tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding ${argsFileLine}`,
+          `${kind} tool, not invoked unless allowed: --allow-resources --cwd <scratch dir> --args-file args.json, with args.json holding ${argsFileLine}`,
         ),
       );
       continue;
     }
-    const valid = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
-    if (tool.kind !== ToolKind.DATA_SOURCE && !options.resourceArguments?.[tool.name]) {
+    const entry = argumentsEntry(options.resourceArguments, tool.name);
+    const valid = entry?.args ?? (sampleValue(input) as JsonObject);
+    if (tool.kind !== ToolKind.DATA_SOURCE && !entry) {
       rows.push(ruleResult(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
     } else {
-      rows.push(
-        streamRow(`invoke.valid:${tool.name}`, tool, await invokeOnce(launched, tool.name, valid, cwd), (terminal) =>
-          terminal?.event.case === "error" && terminal.event.value.category === ToolErrorCategory.INVALID_ARGUMENTS
-            ? { status: "warn", why: `schema-valid arguments ${JSON.stringify(valid)} were refused as invalid_arguments: ${terminal.event.value.message}` }
-            : undefined,
-        ),
-      );
+      options.onStage?.(`the sample call to ${tool.name}`);
+      const got = await invokeOnce(launched, tool.name, valid, cwd, callBoundMs(tool));
+      rows.push(streamRow(`invoke.valid:${tool.name}`, tool, got, (terminal) => outcomeVerdict(tool.name, valid, terminal, entry?.expect)));
     }
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
     const failures: string[] = [];
+    options.onStage?.(`the invalid-argument calls to ${tool.name}`);
     for (const variant of invalidArgumentVariants(input)) {
-      const got = await invokeOnce(launched, tool.name, variant.arguments, cwd);
+      const got = await invokeOnce(launched, tool.name, variant.arguments, cwd, callBoundMs(tool));
       const problems = checkInvokeStream(tool, got.events, { cancelled: false });
       const terminal = terminalOf(got.events);
-      if (got.code !== 0)
+      if (got.cancelledAfterMs !== undefined) failures.push(`${variant.why}: ${overranText(got.cancelledAfterMs)}`);
+      else if (got.code !== 0)
         failures.push(`${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`);
       else if (problems.length > 0) failures.push(`${variant.why}: ${problems.map((p) => p.message).join("; ")}`);
       else if (terminal?.event.case !== "error" || terminal.event.value.category !== ToolErrorCategory.INVALID_ARGUMENTS) {
@@ -101,12 +124,53 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
   return rows;
 }
 
+/** Why a call check cancelled fails its rule. */
+function overranText(boundMs: number): string {
+  return `no terminal event within ${boundMs / 1000}s (the tool's default_timeout and ${callGraceMs / 1000}s more, else ${unboundedToolMs / 1000}s): cancelled; a handler that never settles holds the kernel's turn until its deadline`;
+}
+
+/** The outcome's name, as `$expect` names it: "result" or the error's category. */
+function outcomeName(terminal: ToolEvent | undefined): string {
+  return terminal?.event.case === "error" ? categoryName(terminal.event.value.category) : "result";
+}
+
+/**
+ * How a sample call's ending counts, beyond its stream's shape. With `$expect`, the outcome must be
+ * the one named. Without it, `unknown` (a handler that threw, a dependency that failed) fails the
+ * rule: a provider whose every call breaks is no conforming provider; `invalid_arguments` for
+ * schema-valid arguments is a warning.
+ */
+function outcomeVerdict(
+  tool: string,
+  args: JsonObject,
+  terminal: ToolEvent | undefined,
+  expect: string | undefined,
+): { status: RuleResult["status"]; why: string } | undefined {
+  const got = outcomeName(terminal);
+  const message = terminal?.event.case === "error" ? `: ${terminal.event.value.message}` : "";
+  if (expect !== undefined) {
+    return got === expect
+      ? { status: "pass", why: `ended with ${got}, as the --args-file expects${message}` }
+      : { status: "fail", why: `ended with ${got}${message}; the --args-file expects ${expect}` };
+  }
+  if (got === "unknown") {
+    const marked = JSON.stringify({ [tool]: { ...args, [expectKey]: "unknown" } });
+    return {
+      status: "fail",
+      why: `ended with unknown${message}: fix the failure (the provider's stderr and the error's details say more), give working arguments in --args-file, or mark the outcome expected: ${marked}`,
+    };
+  }
+  if (got === "invalid_arguments") return { status: "warn", why: `schema-valid arguments ${JSON.stringify(args)} were refused as invalid_arguments${message}` };
+  return undefined;
+}
+
 function streamRow(
   rule: string,
   tool: ToolSchema,
   got: InvokeResult,
   extra?: (terminal: ToolEvent | undefined) => { status: RuleResult["status"]; why: string } | undefined,
 ): RuleResult {
+  if (got.cancelledAfterMs !== undefined) return ruleResult(rule, "Invoke", "fail", overranText(got.cancelledAfterMs));
   if (got.code !== 0) return ruleResult(rule, "Invoke", "fail", `the stream failed with gRPC status ${got.code}: ${got.details}`);
   const problems = checkInvokeStream(tool, got.events, { cancelled: false });
   if (problems.length > 0) return ruleResult(rule, "Invoke: stream shape", "fail", problems.map((p) => p.message).join("; "));
@@ -122,11 +186,13 @@ function streamRow(
 
 export async function cancellationRule(launched: LaunchedProvider, schema: GetSchemaResponse, options: ConformanceOptions): Promise<RuleResult> {
   const section = "Invoke: cancellation";
-  const candidates = schema.tools.filter((t) => t.kind === ToolKind.DATA_SOURCE || (options.allowResources && options.resourceArguments?.[t.name]));
+  const candidates = schema.tools.filter(
+    (t) => t.kind === ToolKind.DATA_SOURCE || (options.allowResources && argumentsEntry(options.resourceArguments, t.name)),
+  );
   const tool = candidates.find((t) => t.streaming) ?? candidates[0];
   const input = tool?.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
   if (!tool || !isToolSchemaDocument(input)) return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
-  const args = options.resourceArguments?.[tool.name] ?? (sampleValue(input) as JsonObject);
+  const args = argumentsEntry(options.resourceArguments, tool.name)?.args ?? (sampleValue(input) as JsonObject);
   const call = launched.invoke({
     id: `check-cancel-${randomUUID()}`,
     toolName: tool.name,
@@ -159,7 +225,7 @@ export async function cancellationRule(launched: LaunchedProvider, schema: GetSc
 
 /** An unknown tool gives one classified error (or a failed RPC), never a result. */
 export async function unknownToolRule(launched: LaunchedProvider, cwd: string): Promise<RuleResult> {
-  const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, cwd);
+  const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, cwd, unboundedToolMs);
   const t = terminalOf(unknown.events);
   const classified =
     unknown.code !== 0 || (unknown.events.length === 1 && t?.event.case === "error" && t.event.value.category !== ToolErrorCategory.UNSPECIFIED);

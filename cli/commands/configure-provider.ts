@@ -22,6 +22,8 @@ export interface ConfigureOptions {
   readonly configFile?: string | undefined;
   /** Whether a stderr line was already shown (a crash report adds only the others). */
   readonly shown?: (entry: HostLogEntry) => boolean;
+  /** Configure's own deadline; default 30 s (a command's overall deadline passes it what is left). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface ConfigureOptions {
  */
 export async function configureProvider(launched: LaunchedProvider, config: JsonObject, options: ConfigureOptions = {}): Promise<void> {
   try {
-    await launched.configure(config, { timeoutMs: 30_000 });
+    await launched.configure(config, { timeoutMs: options.timeoutMs ?? 30_000 });
   } catch (e) {
     if (!(e instanceof ProviderCallError)) throw e;
     const exit = e.toolError ? undefined : await providerExitReport(launched, options.shown ? { shown: options.shown } : {});

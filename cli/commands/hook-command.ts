@@ -5,7 +5,7 @@
  * 1 an error or an answer the kernel rejects as INVALID_RESPONSE, 2 a usage or launch problem,
  * 130 cancelled with Ctrl-C.
  */
-import { create, equals, toJson } from "@bufbuild/protobuf";
+import { create, equals, type JsonObject, toJson } from "@bufbuild/protobuf";
 import {
   DispatchHookRequestSchema,
   DispatchHookResponseSchema,
@@ -22,8 +22,10 @@ import { checkHookResponse } from "../check/hook-response-shape.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, withCtrlC } from "./command-options.js";
 import { configureProvider } from "./configure-provider.js";
+import { CommandDeadline } from "../provider/command-deadline.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 import { nearestName } from "../terminal/fault-wording.js";
 import { hookFailureLine, kernelOnHookError, verdictName } from "../terminal/hook-answer-wording.js";
@@ -109,15 +111,27 @@ function printKernelLogs(launched: LaunchedProvider, first: number, err: NodeJS.
 /** Runs the command; resolves to the exit code. */
 export async function hookCommand(provider: ProviderCommand, options: HookOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
-  const launched = await launchProvider(provider);
+  // The whole command is bounded too: the launch and Configure get hookLaunchAllowanceMs beside the call's own deadline.
+  const deadline = new CommandDeadline(options.timeoutMs + hookLaunchAllowanceMs, { longer: String(options.timeoutMs * 2) });
+  return deadline.run(() => launchAndFire(provider, config, options, deadline));
+}
+
+/** What the hook command adds to the call's --timeout for the launch, Configure and GetSchema, so nothing before the call hangs. */
+export const hookLaunchAllowanceMs = 30_000;
+
+async function launchAndFire(provider: ProviderCommand, config: JsonObject, options: HookOptions, deadline: CommandDeadline): Promise<number> {
+  const launched = await launchProvider(provider, deadline.launchOptions());
   // Log calls from here on are the hook's (Configure's own are not shown).
   let firstLog = Number.POSITIVE_INFINITY;
   try {
-    await configureProvider(launched, config, { configFile: options.configFile });
+    deadline.enter("Configure");
+    await configureProvider(launched, config, { configFile: options.configFile, timeoutMs: deadline.callTimeoutMs(30_000) });
     firstLog = launched.kernel.calls.log.length;
-    const schema = await launched.getSchema({ timeoutMs: 10_000 });
+    deadline.enter("GetSchema");
+    const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
+    deadline.enter(`DispatchHook (${options.point})`);
     if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
-      options.err.write(`note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it\n`);
+      writeWrapped(options.err, `note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it`);
     }
     const request: DispatchHookRequest = create(DispatchHookRequestSchema, {
       payload: options.payload,
@@ -134,18 +148,20 @@ export async function hookCommand(provider: ProviderCommand, options: HookOption
         return 130;
       }
       const exit = await providerExitReport(launched);
-      options.err.write(exit ? `DispatchHook failed: ${exit}\n` : `${hookFailureLine(e, options.mode)}\n`);
+      writeWrapped(options.err, exit ? `DispatchHook failed: ${exit}` : hookFailureLine(e, options.mode));
       return 1;
     }
     if (options.json) options.out.write(`${JSON.stringify(toJson(DispatchHookResponseSchema, response))}\n`);
     else showResponse(response, options.payload, options.out);
     const problems = checkHookResponse(request, response);
     if (problems.length === 0) return 0;
-    options.err.write(
-      `the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}\n`,
+    writeWrapped(
+      options.err,
+      `the kernel rejects this answer as INVALID_RESPONSE (${kernelOnHookError[options.mode]}): ${problems.map((p) => p.message).join("; ")}`,
     );
     return 1;
   } finally {
+    deadline.enter("Shutdown");
     // After Shutdown, so a line a handler logged without awaiting it has had until then to arrive.
     await launched.kill();
     printKernelLogs(launched, firstLog, options.err);
@@ -171,7 +187,12 @@ export const hookCommandDefinition = defineCommand({
     },
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
     subscription: { type: "string", value: "id", description: "DispatchHookRequest.subscription_id, for a provider with two hook{} blocks at one point" },
-    timeout: { type: "string", value: "ms", default: "10000", description: "the call's deadline, as the kernel's default_hook_timeout_ms" },
+    timeout: {
+      type: "string",
+      value: "ms",
+      default: "10000",
+      description: "the call's deadline, as the kernel's default_hook_timeout_ms; the whole command gets 30 s more for the launch and Configure",
+    },
     json: { type: "boolean", description: "print the DispatchHookResponse as JSON instead" },
   },
   providerArgs: true,

@@ -6,9 +6,11 @@
  */
 import { InspectSession } from "../inspect/inspect-session.js";
 import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
+import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";
 import { readJsonObjectFile, workingDirectory } from "./command-options.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Where the command writes and what stops it. */
@@ -28,12 +30,17 @@ function parsePort(text: string | undefined): number {
   return port;
 }
 
+/** inspect's `--timeout` when none is given. */
+const defaultInspectTimeout = "2m";
+
 /** The command's parsed arguments. */
 export interface InspectArguments {
   readonly target: string;
   readonly config: string | undefined;
   readonly port: string | undefined;
   readonly cwd: string | undefined;
+  /** `--timeout`: the deadline of the launch (GetSchema, Describe and the first Configure included) and of each call. */
+  readonly timeout?: string | undefined;
 }
 
 /** Runs the command until `io.stop` is aborted; resolves to the exit code. */
@@ -42,12 +49,32 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   const port = parsePort(values.port);
   const workingDirectoryOfCalls = workingDirectory(values.cwd);
   const provider = providerTarget(values.target, providerArgs);
-  io.err.write(`harness-tool inspect: launching ${[provider.command, ...provider.args].join(" ")}\n`);
-  const session = await InspectSession.start(provider, {
-    ...(config ? { config } : {}),
-    workingDirectory: workingDirectoryOfCalls,
-    onProviderChange: (line) => io.err.write(`harness-tool inspect: ${line}\n`),
-  });
+  const timeoutMs = parseTimeout(values.timeout ?? defaultInspectTimeout);
+  // What it says on the way is wrapped at the terminal's width, as its errors are.
+  const say = (line: string) => writeWrapped(io.err, `harness-tool inspect: ${line}`);
+  say(`launching ${[provider.command, ...provider.args].join(" ")}`);
+  const deadline = new CommandDeadline(timeoutMs);
+  // A start that ends after the deadline passed (a Configure the kill failed) is closed once it does: nobody else holds it.
+  let starting: Promise<InspectSession> | undefined;
+  const session = await deadline
+    .run(() => {
+      starting = InspectSession.start(provider, {
+        ...(config ? { config } : {}),
+        workingDirectory: workingDirectoryOfCalls,
+        onProviderChange: say,
+        launchOptions: deadline.launchOptions(),
+        callTimeoutMs: timeoutMs,
+        onStage: (stage) => deadline.enter(stage),
+      });
+      return starting;
+    })
+    .catch((error: unknown) => {
+      void starting?.then(
+        (late) => late.close(),
+        () => {},
+      );
+      throw error;
+    });
   try {
     let server: InspectServer;
     try {
@@ -72,7 +99,7 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
   } finally {
     await session.close();
   }
-  io.err.write("harness-tool inspect: stopped the provider\n");
+  say("stopped the provider");
   return 0;
 }
 
@@ -89,6 +116,12 @@ export const inspectCommandDefinition = defineCommand({
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the first Configure (the page can send others)" },
     port: { type: "string", value: "N", description: "the port to listen on (default: a free one)" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the calls (default: the current directory)" },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: defaultInspectTimeout,
+      description: "the deadline of the launch (and first Configure) and of each call; an Invoke still running then is cancelled",
+    },
   },
   providerArgs: true,
   examples: [
@@ -103,7 +136,10 @@ export const inspectCommandDefinition = defineCommand({
     process.once("SIGTERM", onSignal);
     try {
       const [target] = positionals as [string];
-      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd }, providerArgs, { ...streams, stop: stop.signal });
+      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd, timeout: values.timeout }, providerArgs, {
+        ...streams,
+        stop: stop.signal,
+      });
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

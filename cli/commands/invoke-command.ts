@@ -9,15 +9,19 @@ import { randomUUID } from "node:crypto";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProvider } from "harness-tool/testing";
+import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { defineCommand } from "./command-definition.js";
+import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { launchProvider, providerExitReport } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { readJsonObjectFile, withCtrlC, workingDirectory } from "./command-options.js";
 import { configureProvider } from "./configure-provider.js";
 import { progressLine } from "../terminal/progress-bar.js";
-import { type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
+import { kernelLogLine, kernelLogShows, type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { parseJsonObject } from "../terminal/fault-wording.js";
+import { writeWrapped } from "../terminal/error-lines.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** Options of the invoke command. */
@@ -37,7 +41,12 @@ export interface InvokeOptions {
   readonly providerLog?: ProviderLogShown;
   /** Aborted on Ctrl-C: cancels the call as the kernel would. */
   readonly interrupt: AbortSignal;
+  /** The overall deadline (launch, Configure and the call), in ms; default defaultInvokeTimeoutMs. */
+  readonly timeoutMs?: number;
 }
+
+/** invoke's `--timeout` when none is given (its flag's default, 2m): the launch, Configure and a call that may take a while. */
+export const defaultInvokeTimeoutMs = 120_000;
 
 /** Parses --args; a clear message on bad JSON. */
 export function parseArgsJson(text: string): JsonObject {
@@ -120,7 +129,7 @@ async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions,
     options.interrupt.removeEventListener("abort", onInterrupt);
   }
   if (options.interrupt.aborted) {
-    options.err.write(`harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}\n`);
+    writeWrapped(options.err, `harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}`);
     return 130;
   }
   if (!terminal) throw new Error("the stream closed without a result or an error (a provider bug)");
@@ -139,17 +148,37 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
   const show = (entry: HostLogEntry) => {
     if (live && providerLogShows(which, entry)) options.err.write(`${providerLogLine(entry)}\n`);
   };
-  const shown = (entry: HostLogEntry) => providerLogShows(which, entry);
-  const launched = await launchProvider(provider, { ...(options.trace ? { traces: true } : {}), onStderrLine: show });
-  live = true;
-  for (const entry of launched.stderr) show(entry);
-  try {
-    await configureProvider(launched, config, { configFile: options.configFile, shown });
-    return await invokeAndShow(launched, options, shown);
-  } finally {
-    await launched.kill();
-    if (options.trace) printTrace(launched, options.err);
-  }
+  const shown = (entry: HostLogEntry) => live && providerLogShows(which, entry);
+  const deadline = new CommandDeadline(options.timeoutMs ?? defaultInvokeTimeoutMs, { shown });
+  return deadline.run(async () => {
+    const launched = await launchProvider(provider, {
+      ...(options.trace ? { traces: true } : {}),
+      ...deadline.launchOptions(show),
+      // The handler's ctx.log lines, as the kernel receives them (the provider redacted them before sending).
+      kernel: { log: (request) => showKernelLog(request, which, options.err) },
+    });
+    live = true;
+    for (const entry of launched.stderr) show(entry);
+    try {
+      deadline.enter("Configure");
+      await configureProvider(launched, config, { configFile: options.configFile, shown, timeoutMs: deadline.callTimeoutMs(30_000) });
+      deadline.enter(`the call to ${options.tool}`);
+      return await invokeAndShow(launched, options, shown);
+    } finally {
+      deadline.enter("Shutdown");
+      await launched.kill();
+      if (options.trace) printTrace(launched, options.err);
+    }
+  });
+}
+
+/** The handler's ctx.log entry on `err`, when `which` shows its level. */
+function showKernelLog(request: LogRequest, which: ProviderLogShown, err: NodeJS.WritableStream): void {
+  const entry = request.entry;
+  if (!entry) return;
+  const level = (LogLevel[entry.level] ?? "INFO").toLowerCase();
+  if (!kernelLogShows(which, level)) return;
+  err.write(`${kernelLogLine({ level, logger: entry.logger, message: entry.message, fields: entry.fields ?? {} })}\n`);
 }
 
 /** The provider's spans as a tree under this command's calls, or why there are none. */
@@ -171,7 +200,8 @@ export const invokeCommandDefinition = defineCommand({
   summary: "configure a provider, invoke one tool and show its stream live",
   description: [
     "Starts the provider as the kernel does, sends Configure (the --config file, or {}), invokes the tool once and shows each event as it arrives: output chunks, progress, partial results, the exit status, then the result or the error. Every invoke starts a fresh provider process, so state kept in memory does not carry over from one invoke to the next.",
-    "The provider's stderr is shown as it arrives (a handler's console.error among it), as the kernel logs it: all but its debug and trace lines, all of it with --verbose, none with --quiet.",
+    "The provider's stderr (a handler's console.error among it) and the handler's ctx.log lines (which the kernel receives over its Log callback, secrets redacted by the provider) are shown on stderr as they arrive: all but debug and trace lines, all of them with --verbose, none with --quiet.",
+    "--timeout bounds the whole command: the launch, Configure and the call. When it passes, the provider's process tree is killed and the command exits 1 with what hung and the provider's stderr.",
     "Ctrl-C cancels the call the way the kernel does. Exit codes: 0 a result; 1 a tool error, or the provider failed the call (it crashed, broke the stream); 2 a usage or launch problem, or a config the provider refused (pass --config); 130 cancelled.",
   ].join("\n\n"),
   positionals: [{ name: "provider" }, { name: "tool" }],
@@ -180,8 +210,9 @@ export const invokeCommandDefinition = defineCommand({
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
     cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
     json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
-    quiet: { type: "boolean", description: "do not show the provider's stderr" },
-    verbose: { type: "boolean", description: "show all of the provider's stderr, its debug and trace lines too" },
+    quiet: { type: "boolean", description: "do not show the provider's stderr nor the handler's ctx.log lines" },
+    verbose: { type: "boolean", description: "show all of the provider's stderr and ctx.log lines, debug and trace too" },
+    timeout: { type: "string", value: "duration", default: "2m", description: "the deadline of the launch, Configure and the call together (e.g. 30s, 5m)" },
     trace: {
       type: "boolean",
       description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)",
@@ -198,6 +229,7 @@ export const invokeCommandDefinition = defineCommand({
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
     if (values.quiet && values.verbose) throw new UsageError("--quiet and --verbose contradict each other: give one", { seeHelp: true });
+    const timeoutMs = parseTimeout(values.timeout);
     return withCtrlC((interrupt) =>
       invokeCommand(providerTarget(target, providerArgs), {
         tool,
@@ -210,6 +242,7 @@ export const invokeCommandDefinition = defineCommand({
         out,
         err,
         interrupt,
+        timeoutMs,
       }),
     );
   },

@@ -3,6 +3,7 @@ import { toJsonString } from "@bufbuild/protobuf";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolSchemaFlagName, toolSchemaFlags } from "harness-tool/schema";
 import { defineCommand } from "./command-definition.js";
+import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { launchProvider } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { renderTable } from "../terminal/table.js";
@@ -42,17 +43,25 @@ export function renderToolsTable(schema: GetSchemaResponse, width = 80): string 
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream }): Promise<number> {
-  const launched = await launchProvider(provider);
-  try {
-    const schema = await launched.getSchema({ timeoutMs: 10_000 });
-    if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
-    else options.out.write(renderToolsTable(schema, terminalWidth(options.out)));
-    return 0;
-  } finally {
-    await launched.kill();
-  }
+export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream; timeoutMs?: number }): Promise<number> {
+  const deadline = new CommandDeadline(options.timeoutMs ?? defaultSchemaTimeoutMs);
+  return deadline.run(async () => {
+    const launched = await launchProvider(provider, deadline.launchOptions());
+    try {
+      deadline.enter("GetSchema");
+      const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
+      if (options.json) options.out.write(`${toJsonString(GetSchemaResponseSchema, schema, { prettySpaces: 2 })}\n`);
+      else options.out.write(renderToolsTable(schema, terminalWidth(options.out)));
+      return 0;
+    } finally {
+      deadline.enter("Shutdown");
+      await launched.kill();
+    }
+  });
 }
+
+/** schema's `--timeout` when none is given (its flag's default, 30s): the launch and one GetSchema. */
+export const defaultSchemaTimeoutMs = 30_000;
 
 /** The command line of `harness-tool schema`. */
 export const schemaCommandDefinition = defineCommand({
@@ -60,9 +69,17 @@ export const schemaCommandDefinition = defineCommand({
   summary: "launch a provider through the handshake and list its tools",
   description: "Prints one row per tool: its kind, risk class, whether it streams, its concurrency, default timeout, idempotence and whether it ends the turn.",
   positionals: [{ name: "provider" }],
-  flags: { json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" } },
+  flags: {
+    json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: "30s",
+      description: "the deadline of the launch and GetSchema together; at it the provider is killed",
+    },
+  },
   providerArgs: true,
   examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json", "harness-tool schema src/main.ts"],
   run: async ({ values, positionals, providerArgs }, { out }) =>
-    schemaCommand(providerTarget(positionals[0] as string, providerArgs), { json: values.json, out }),
+    schemaCommand(providerTarget(positionals[0] as string, providerArgs), { json: values.json, out, timeoutMs: parseTimeout(values.timeout) }),
 });

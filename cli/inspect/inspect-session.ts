@@ -74,6 +74,12 @@ export interface InspectSessionOptions {
    * "the provider exited with code 3 ...".
    */
   readonly onProviderChange?: (line: string) => void;
+  /** Added to the first launch (the command's deadline: the spawned pid, the stderr lines, the handshake bound). */
+  readonly launchOptions?: Pick<LaunchOptions, "onSpawn" | "onStderrLine" | "handshakeTimeoutMs">;
+  /** The longest any call may take (`--timeout`): unary calls get at most their usual bound, and an Invoke still running then is cancelled. */
+  readonly callTimeoutMs?: number;
+  /** Told what the start does next ("GetSchema", "Configure"): the command's deadline names it. */
+  readonly onStage?: (stage: string) => void;
 }
 
 /** The arguments a Preview probe sends: no tool has this property, so a validating provider refuses them unrun. */
@@ -287,6 +293,12 @@ export class InspectSession {
   #logCallbacksSeen = 0;
   #emitted = 0n;
   #turn = 0;
+  readonly #callTimeoutMs: number | undefined;
+
+  /** A unary call's deadline: `usual`, or --timeout when that is shorter. */
+  #bound(usual: number): { timeoutMs: number } {
+    return { timeoutMs: Math.min(usual, this.#callTimeoutMs ?? usual) };
+  }
 
   private constructor(
     launched: LaunchedProvider,
@@ -297,8 +309,10 @@ export class InspectSession {
       workingDirectory: string;
       pollMs: number;
       onProviderChange: ((line: string) => void) | undefined;
+      callTimeoutMs: number | undefined;
     },
   ) {
+    this.#callTimeoutMs = init.callTimeoutMs;
     this.#launched = launched;
     this.#provider = init.provider;
     this.#kernel = init.kernel;
@@ -330,16 +344,20 @@ export class InspectSession {
       },
     };
     // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
-    const launched = await launchProvider(provider, { kernel });
+    const launched = await launchProvider(provider, { ...options.launchOptions, kernel });
     try {
+      options.onStage?.("GetSchema and Describe");
+      const loaded = await loadProvider(provider, launched);
       session = new InspectSession(launched, {
         provider,
         kernel,
-        loaded: await loadProvider(provider, launched),
+        callTimeoutMs: options.callTimeoutMs,
+        loaded,
         workingDirectory: options.workingDirectory,
         pollMs: options.pollMs ?? 100,
         onProviderChange: options.onProviderChange,
       });
+      options.onStage?.("Configure");
       await session.configure({ config: (options.config ?? {}) as { [key: string]: Json } });
       return session;
     } catch (error) {
@@ -439,7 +457,7 @@ export class InspectSession {
     const masked = maskConfig(this.#attributes, config) as { [key: string]: Json };
     let ok: boolean;
     try {
-      await this.#launched.configure(config, { timeoutMs: 30_000 });
+      await this.#launched.configure(config, this.#bound(30_000));
       this.#config = config;
       this.#configState = { config: masked, inForce: true, status: "accepted", secretsSet: secretsSet(this.#attributes, config) };
       ok = true;
@@ -485,7 +503,10 @@ export class InspectSession {
     this.#calls.push(running);
     if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
     this.#publish({ kind: "call-start", call: running.view });
-    void this.#follow(running, rpc, performance.now(), this.#launched);
+    // --timeout: a call still running then is cancelled, as the kernel cancels one past its deadline.
+    const bound = this.#callTimeoutMs === undefined ? undefined : setTimeout(() => rpc.cancel(), this.#callTimeoutMs);
+    bound?.unref();
+    void this.#follow(running, rpc, performance.now(), this.#launched).finally(() => clearTimeout(bound));
     return this.#keeper.json(running.view);
   }
 
@@ -547,7 +568,7 @@ export class InspectSession {
           arguments: body.args as JsonObject,
           callContext: { sessionId: `inspect-session-${process.pid}`, turnId: String(this.#turn + 1), workingDirectory },
         },
-        { timeoutMs: 30_000 },
+        this.#bound(30_000),
       );
       answer = this.#treeAnswer(response.preview, started);
       this.#markPreview(body.tool, true);
@@ -565,7 +586,7 @@ export class InspectSession {
     const started = performance.now();
     let answer: TreeAnswer;
     try {
-      answer = this.#treeAnswer((await this.#launched.render(payload, body.schemaVersion, { timeoutMs: 30_000 })).tree, started);
+      answer = this.#treeAnswer((await this.#launched.render(payload, body.schemaVersion, this.#bound(30_000))).tree, started);
     } catch (error) {
       answer = failureAnswer(error);
     }

@@ -35,3 +35,26 @@ export function providerLogLine(entry: HostLogEntry): string {
   const level = `[${entry.level.toUpperCase()}]`.padEnd(7);
   return `${level} provider: ${entry.message}${fields.length > 0 ? `: ${fields.join(" ")}` : ""}`;
 }
+
+/** A handler's ctx.log entry as the kernel receives it over the Log callback (LogEntry, its level by name). */
+export interface KernelLogEntry {
+  /** `trace`, `debug`, `info`, `warn`, `error` or `fatal`. */
+  readonly level: string;
+  /** `<provider>.<tool>` for a tool's handler, `<provider>.hook.<point>` for a hook's. */
+  readonly logger: string;
+  readonly message: string;
+  readonly fields: { readonly [key: string]: unknown };
+}
+
+/** Whether a ctx.log entry is shown: as the provider's stderr lines, `default` leaves out debug and trace. */
+export function kernelLogShows(shown: ProviderLogShown, level: string): boolean {
+  if (shown === "none") return false;
+  return shown === "all" || (level !== "debug" && level !== "trace");
+}
+
+/** One ctx.log line for the terminal (without its newline): `[INFO]  notes.read_note: message: key=value`. */
+export function kernelLogLine(entry: KernelLogEntry): string {
+  const fields = Object.entries(entry.fields).map(([key, value]) => `${key}=${fieldText(value)}`);
+  const level = `[${entry.level.toUpperCase()}]`.padEnd(7);
+  return `${level} ${entry.logger || "provider"}: ${entry.message}${fields.length > 0 ? `: ${fields.join(" ")}` : ""}`;
+}

@@ -77,6 +77,8 @@ export interface LaunchOptions {
    * the provider's log live.
    */
   readonly onStderrLine?: (entry: HostLogEntry) => void;
+  /** Called with the process id as soon as the provider is spawned, before its handshake (a host's own deadline kills it by this). */
+  readonly onSpawn?: (pid: number) => void;
 }
 
 /** How kill() ended the provider. */
@@ -338,6 +340,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     kernelEnvironment({ ...traceEnv, ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}), ...options.env }),
   );
   const { child, exited } = started;
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   const { handshake, tls } = await awaitHandshake(started, hostCertificate, options.handshakeTimeoutMs ?? 10_000, receiver);
 
   const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});

@@ -24,6 +24,8 @@ import { grpcServiceDefinition } from "../transport/grpc-service-definition.js";
 
 /** How the test's kernel answers the callbacks that return something. */
 export interface KernelResponders {
+  /** Sees each Log as it arrives (recorded either way; the answer is always empty), for showing a handler's ctx.log live. */
+  log?: (request: LogRequest) => void;
   emit?: (request: EmitRequest) => MessageInitShape<typeof EmitResultSchema> | Promise<MessageInitShape<typeof EmitResultSchema>>;
   runSession?: (request: RunSessionRequest) => MessageInitShape<typeof RunSessionResultSchema> | Promise<MessageInitShape<typeof RunSessionResultSchema>>;
   countTokens?: (request: CountTokensRequest) => MessageInitShape<typeof CountTokensResultSchema> | Promise<MessageInitShape<typeof CountTokensResultSchema>>;
@@ -89,7 +91,10 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
   let emitted = 0n;
   const server = new Server();
   server.addService(grpcServiceDefinition(KernelCallbackService), {
-    log: answer("log", () => create(LogResultSchema)),
+    log: answer("log", (request: LogRequest) => {
+      responders.log?.(request);
+      return create(LogResultSchema);
+    }),
     emit: answer("emit", async (request: EmitRequest) => {
       emitted += 1n;
       return create(EmitResultSchema, responders.emit ? await responders.emit(request) : { id: `event-${emitted}`, sequence: emitted });

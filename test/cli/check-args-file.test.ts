@@ -21,7 +21,7 @@ describe("harness-tool check --args-file", () => {
   const check = (args: unknown) => {
     const file = path.join(dir, "args.json");
     writeFileSync(file, JSON.stringify(args));
-    return cli(["check", provider, "--allow-resources", "--args-file", file]);
+    return cli(["check", provider, "--allow-resources", "--args-file", file, "--cwd", dir]);
   };
 
   it("refuses a key that names no tool, suggesting the nearest, and one naming nothing near, listing the tools", async () => {

@@ -56,7 +56,7 @@ describe("harness-tool check", () => {
       rule: "invoke.valid:run",
       section: "Invoke",
       status: "skip",
-      why: 'resource tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding {"run":{"script":"example"}}',
+      why: 'resource tool, not invoked unless allowed: --allow-resources --cwd <scratch dir> --args-file args.json, with args.json holding {"run":{"script":"example"}}',
     });
     assert.equal((await why(true))?.why, 'no arguments for it in the --args-file: add {"run":{"script":"example"}}');
   });

@@ -29,7 +29,7 @@ const results: RuleResult[] = [
     rule: "invoke.valid:save_note",
     section: "Invoke",
     status: "skip",
-    why: 'resource tool, not invoked unless allowed: --allow-resources --args-file args.json, with args.json holding {"save_note":{"title":"example","text":"example"}}',
+    why: 'resource tool, not invoked unless allowed: --allow-resources --cwd <scratch dir> --args-file args.json, with args.json holding {"save_note":{"title":"example","text":"example"}}',
   },
   {
     rule: "invoke.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed",

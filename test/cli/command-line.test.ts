@@ -110,7 +110,11 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["invoke", "p", "t", "--args", "{}", "--arg", "x"],
       /^harness-tool invoke: unknown option --arg; did you mean --args\?\n\(see harness-tool invoke --help\)\n$/,
     ],
-    ["an unknown option", ["schema", "p", "--pretty"], /^harness-tool schema: unknown option --pretty; it takes --json\n\(see harness-tool schema --help\)\n$/],
+    [
+      "an unknown option",
+      ["schema", "p", "--pretty"],
+      /^harness-tool schema: unknown option --pretty; it takes --json, --timeout\n\(see harness-tool schema --help\)\n$/,
+    ],
     ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
     ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
     ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],

@@ -55,7 +55,7 @@ describe("the same fault is worded the same in every command", () => {
       [["invoke", provider, "count", "--args", "{}", "--config", "no-such.json"], "--config no-such.json does not exist"],
       [["check", provider, "--config", "no-such.json"], "--config no-such.json does not exist"],
       [["inspect", provider, "--config", "no-such.json"], "--config no-such.json does not exist"],
-      [["check", provider, "--allow-resources", "--args-file", "no-args.json"], "--args-file no-args.json does not exist"],
+      [["check", provider, "--args-file", "no-args.json"], "--args-file no-args.json does not exist"],
     ];
     for (const [argv, expected] of cases) {
       assert.equal(await faultOf(argv), expected);

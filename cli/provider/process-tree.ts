@@ -1,0 +1,60 @@
+/**
+ * A provider's process tree, for a deadline that must end all of it: under harness-tool's
+ * supervisor, or a wrapper script without `exec`, the process the CLI launched is not the one that
+ * serves, and killing only the launched pid would leave the serving process (and the pipes it
+ * holds) behind. Linux reads /proc; elsewhere `ps` lists every process with its parent.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Child pids by parent pid, from /proc (Linux), else from `ps`; empty when neither answers. */
+function childrenByParent(): Map<number, number[]> {
+  const byParent = new Map<number, number[]>();
+  const add = (pid: number, ppid: number) => byParent.set(ppid, [...(byParent.get(ppid) ?? []), pid]);
+  try {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses.
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        add(Number(name), ppid);
+      } catch {
+        // Gone while listing.
+      }
+    }
+    return byParent;
+  } catch {
+    // No /proc: ask ps.
+  }
+  try {
+    for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8", timeout: 5000 }).split("\n")) {
+      const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+      if (pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid)) add(pid, ppid);
+    }
+  } catch {
+    // No ps either: the root alone.
+  }
+  return byParent;
+}
+
+/** `pid` and every process descended from it, parents before their children. */
+export function processTree(pid: number): number[] {
+  const byParent = childrenByParent();
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const child of byParent.get(tree[i] as number) ?? []) if (!tree.includes(child)) tree.push(child);
+  }
+  return tree;
+}
+
+/** SIGKILLs `pid` and its descendants (listed first, so none is missed when a parent dies and its children are adopted). */
+export function killProcessTree(pid: number): void {
+  for (const each of processTree(pid)) {
+    try {
+      process.kill(each, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
