@@ -54,7 +54,9 @@ interface ProviderCase {
   /** Attributes added to the config of a call that answers, given a folder of its own. */
   readonly config?: (folder: string) => object;
   /** The expected failure: at import (the error on stderr), or at Configure (the attribute refused, the config that is). */
-  readonly fails?: { readonly at: "import"; readonly error: RegExp } | { readonly at: "configure"; readonly attribute: string; readonly config: (folder: string) => object };
+  readonly fails?:
+    | { readonly at: "import"; readonly error: RegExp }
+    | { readonly at: "configure"; readonly attribute: string; readonly config: (folder: string) => object };
 }
 
 /** node:sqlite's store, the notes in memory; `engine` names the case. */
@@ -131,14 +133,18 @@ const cases: readonly ProviderCase[] = [
     // The configure hook opens db_path with node:sqlite and refuses, with configError, one it cannot open.
     name: "configure-refuses",
     edits: [
-      ["proto/notes/v1/notes.proto", "= 2 [(harnesstool.v1.field).sensitive = true];", "= 2 [(harnesstool.v1.field).sensitive = true];\n  optional string db_path = 3;"],
+      [
+        "proto/notes/v1/notes.proto",
+        "= 2 [(harnesstool.v1.field).sensitive = true];",
+        "= 2 [(harnesstool.v1.field).sensitive = true];\n  optional string db_path = 3;",
+      ],
       ["src/main.ts", 'import path from "node:path";', 'import path from "node:path";\nimport { DatabaseSync } from "node:sqlite";'],
       [
         "src/main.ts",
         "async function configure(config: { roots: readonly string[] }): Promise<void> {",
         "async function configure(config: { roots: readonly string[]; db_path?: string }): Promise<void> {\n" +
-          "  try {\n    new DatabaseSync(config.db_path ?? \"\").close();\n  } catch (error) {\n" +
-          "    throw configError(\"db_path\", `cannot be opened: ${(error as Error).message}`);\n  }",
+          '  try {\n    new DatabaseSync(config.db_path ?? "").close();\n  } catch (error) {\n' +
+          '    throw configError("db_path", `cannot be opened: ${(error as Error).message}`);\n  }',
       ],
     ],
     files: { "dev-config.json": '{"roots": ["."], "db_path": ":memory:"}\n' },
@@ -345,12 +351,12 @@ describe("providers with real dependencies, from init to a release the kernel la
         assert.match(checked.stdout + checked.stderr, /rules: \d+ pass, 0 fail/);
       });
 
-      if (provider.fails?.at === "import") {
+      const importFailure = provider.fails?.at === "import" ? provider.fails : undefined;
+      if (importFailure) {
         it("the scaffold's npm test fails, with the dependency's error first", () => {
-          const { fails } = provider;
           const failed = runFailing("npm", ["test"], repo);
           const firstError = failed.output.split("\n").find((line) => /Error\b/.test(line)) ?? "";
-          assert.match(firstError, fails.error, failed.output);
+          assert.match(firstError, importFailure.error, failed.output);
         });
       }
 
