@@ -8,8 +8,9 @@
  * kernel runs (`provider.mjs`, a few lines with a shebang) that turns on source maps and imports
  * the bundle. Node applies source maps only to modules loaded after they are turned on, so a
  * bundle cannot turn them on for itself, and a shebang with `--enable-source-maps` needs
- * `env -S`, which not every system's env has. With the map, stack traces (in logs and in an
- * `unknown` ToolError's details) name the source files and lines instead of the bundle's.
+ * `env -S`, which not every system's env has. With the map, stack traces (the kernel's log: an
+ * `unknown` error's stack goes to its `[ERROR]` line's `stack` field, never into the error the
+ * model sees) name the source files and lines instead of the bundle's.
  *
  * When the provider serves through harness-tool, the executable decides supervision first, from
  * the environment, with harness-tool's own supervisor inlined (cli/release/early-supervision.ts):
@@ -132,7 +133,7 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
         // packaging), and the names in stack traces stay the sources' even without the source map.
         minifyWhitespace: true,
         minifySyntax: true,
-        // Keep names: stack traces in a provider's `unknown` error details stay readable.
+        // Keep names: the stack traces the kernel's log records for a provider's `unknown` errors stay readable.
         keepNames: true,
         // Mappings only: stack traces need no source text, and the map's paths lead to the sources.
         sourcemap: "linked",

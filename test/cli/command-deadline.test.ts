@@ -83,8 +83,18 @@ describe("--timeout", () => {
     { command: "inspect", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
   ];
   for (const { command, hang, timeout, stage, stderr } of cases) {
-    it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, { timeout: 90_000 }, async () => {
+    it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, { timeout: 90_000 }, async (t) => {
       const { marker, script } = provider(hang);
+      // A tree the command failed to kill fails the test below, and is killed here, or it would hold the runner open.
+      t.after(() => {
+        for (const pid of processesMarked(marker)) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // Gone meanwhile.
+          }
+        }
+      });
       const argv = {
         invoke: ["invoke", script, "wait", "--args", "{}", "--timeout", timeout],
         check: ["check", script, "--timeout", timeout],

@@ -8,9 +8,12 @@
 // PATH with no node, and which answers a call.
 //
 // The cases: (a) better-sqlite3, a native addon (npm builds it from source with node-gyp here:
-// its prebuilt download is on GitHub, which this machine cannot reach); (b) node:sqlite, built in.
-// A further case is one entry of `cases`: its dependencies, its store, what its build keeps out and
-// what its call answers.
+// its prebuilt download is on GitHub, which this machine cannot reach); (b) node:sqlite, built in;
+// (c) a dependency that throws at import: the build succeeds, and invoke, check and the scaffold's
+// npm test fail quickly with its error, never hang; (d) a configure hook that refuses a db_path
+// node:sqlite cannot open: invoke exits 2 naming it, and the kernel's Configure is INVALID_ARGUMENT
+// for it and accepts a good one. A further case is one entry of `cases`: its dependencies, its
+// store, what its build keeps out, what its call answers, and how it must fail (`fails`).
 //
 // The release embeds the node running this test (--node <host>=process.execPath): npm built the
 // addon against this node's headers, and node:sqlite needs Node 22.13 or later.
@@ -44,7 +47,37 @@ interface ProviderCase {
   readonly engine: RegExp;
   /** Text the kernel's read_note result must hold. */
   readonly engineText: string;
+  /** Files written into the provider repository before the install (a local package, a config). */
+  readonly files?: { readonly [file: string]: string };
+  /** Replacements in the scaffold's files, [file, text, replacement]; one under proto/ regenerates. */
+  readonly edits?: readonly (readonly [string, string, string])[];
+  /** Attributes added to the config of a call that answers, given a folder of its own. */
+  readonly config?: (folder: string) => object;
+  /** The expected failure: at import (the error on stderr), or at Configure (the attribute refused, the config that is). */
+  readonly fails?:
+    | { readonly at: "import"; readonly error: RegExp }
+    | { readonly at: "configure"; readonly attribute: string; readonly config: (folder: string) => object };
 }
+
+/** node:sqlite's store, the notes in memory; `engine` names the case. */
+const nodeSqliteStore = (engine: string) =>
+  [
+    "// The notes, in SQLite through node:sqlite (built into Node).",
+    'import { DatabaseSync } from "node:sqlite";',
+    "",
+    'const db = new DatabaseSync(":memory:");',
+    'db.exec("create table notes (title text primary key, text text not null)");',
+    'const version = (db.prepare("select sqlite_version() as v").get() as { v: string }).v;',
+    `db.prepare("insert into notes values (?, ?)").run("engine", \`${engine}, SQLite \${version}\`);`,
+    "",
+    "export const notes = {",
+    '  get: (title: string) => (db.prepare("select text from notes where title = ?").get(title) as { text: string } | undefined)?.text,',
+    '  has: (title: string) => db.prepare("select 1 from notes where title = ?").get(title) !== undefined,',
+    '  set: (title: string, text: string) => void db.prepare("insert or replace into notes values (?, ?)").run(title, text),',
+    "};",
+    "",
+  ].join("\n");
+const nodeTypes = `@types/node@${process.versions.node.split(".")[0]}`;
 
 const cases: readonly ProviderCase[] = [
   {
@@ -74,26 +107,55 @@ const cases: readonly ProviderCase[] = [
   {
     name: "node-sqlite",
     dependencies: [],
-    devDependencies: [`@types/node@${process.versions.node.split(".")[0]}`],
-    store: [
-      "// The notes, in SQLite through node:sqlite (built into Node).",
-      'import { DatabaseSync } from "node:sqlite";',
-      "",
-      'const db = new DatabaseSync(":memory:");',
-      'db.exec("create table notes (title text primary key, text text not null)");',
-      'const version = (db.prepare("select sqlite_version() as v").get() as { v: string }).v;',
-      'db.prepare("insert into notes values (?, ?)").run("engine", `node:sqlite, SQLite ${version}`);',
-      "",
-      "export const notes = {",
-      '  get: (title: string) => (db.prepare("select text from notes where title = ?").get(title) as { text: string } | undefined)?.text,',
-      '  has: (title: string) => db.prepare("select 1 from notes where title = ?").get(title) !== undefined,',
-      '  set: (title: string, text: string) => void db.prepare("insert or replace into notes values (?, ?)").run(title, text),',
-      "};",
-      "",
-    ].join("\n"),
+    devDependencies: [nodeTypes],
+    store: nodeSqliteStore("node:sqlite"),
     kept: [],
     engine: /^node:sqlite, SQLite 3\.\d+\.\d+$/,
     engineText: "node:sqlite, SQLite 3.",
+  },
+  {
+    // A local package (npm install file:…) whose module throws when it loads; the store imports it.
+    name: "throws-at-import",
+    files: {
+      "../throwing-dependency/package.json": '{"name": "throwing-dependency", "version": "1.0.0", "type": "module", "main": "index.js"}',
+      "../throwing-dependency/index.js": 'throw new Error("throwing-dependency: no licence server at load");\nexport const unreachable = 1;\n',
+      "src/throwing-dependency.d.ts": 'declare module "throwing-dependency" {\n  export const unreachable: number;\n}\n',
+    },
+    dependencies: ["file:../throwing-dependency"],
+    devDependencies: [],
+    store: 'import { unreachable } from "throwing-dependency";\n\nexport const notes = new Map<string, string>([["engine", `never ${unreachable}`]]);\n',
+    kept: [],
+    engine: /never answers/,
+    engineText: "",
+    fails: { at: "import", error: /throwing-dependency: no licence server at load/ },
+  },
+  {
+    // The configure hook opens db_path with node:sqlite and refuses, with configError, one it cannot open.
+    name: "configure-refuses",
+    edits: [
+      [
+        "proto/notes/v1/notes.proto",
+        "= 2 [(harnesstool.v1.field).sensitive = true];",
+        "= 2 [(harnesstool.v1.field).sensitive = true];\n  optional string db_path = 3;",
+      ],
+      ["src/main.ts", 'import path from "node:path";', 'import path from "node:path";\nimport { DatabaseSync } from "node:sqlite";'],
+      [
+        "src/main.ts",
+        "async function configure(config: { roots: readonly string[] }): Promise<void> {",
+        "async function configure(config: { roots: readonly string[]; db_path?: string }): Promise<void> {\n" +
+          '  try {\n    new DatabaseSync(config.db_path ?? "").close();\n  } catch (error) {\n' +
+          '    throw configError("db_path", `cannot be opened: ${(error as Error).message}`);\n  }',
+      ],
+    ],
+    files: { "dev-config.json": '{"roots": ["."], "db_path": ":memory:"}\n' },
+    dependencies: [],
+    devDependencies: [nodeTypes],
+    store: nodeSqliteStore("configured"),
+    kept: [],
+    engine: /^configured, SQLite 3\.\d+\.\d+$/,
+    engineText: "configured, SQLite 3.",
+    config: (folder) => ({ db_path: path.join(folder, "notes.db") }),
+    fails: { at: "configure", attribute: "db_path", config: (folder) => ({ db_path: path.join(folder, "no-such-folder", "notes.db") }) },
   },
 ];
 
@@ -115,6 +177,18 @@ function run(command: string, args: readonly string[], cwd: string): { stdout: s
   assert.equal(result.status, 0, `${command} ${args.join(" ")} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
   return { stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Runs a command of the user's that must fail: its exit status, output, and seconds taken. */
+function runFailing(command: string, args: readonly string[], cwd: string): { status: number | null; output: string; stderr: string; took: number } {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: userEnv(), maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const took = (performance.now() - started) / 1000;
+  assert.notEqual(result.status, 0, `${command} ${args.join(" ")} passed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}`, stderr: result.stderr, took };
+}
+
+/** The deadline given to invoke and check of a provider that must fail: they end well before it. */
+const failingTimeout = 30;
 
 /** Seconds since `started` (performance.now()), for the log lines that say how long each step took. */
 const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
@@ -144,6 +218,9 @@ interface KernelCase {
   readonly expect: string;
   /** The packages it carries (checked under `home` after the run). */
   readonly kept: readonly string[];
+  /** A config Configure must refuse (INVALID_ARGUMENT) before `config` is accepted, and the attribute it names. */
+  readonly badConfig?: object;
+  readonly refuses?: string;
 }
 
 /** Runs the corpus Go test in the kernel's tree, one subtest per release; its exit code and output. */
@@ -192,10 +269,20 @@ describe("providers with real dependencies, from init to a release the kernel la
       before(() => {
         repo = path.join(path.dirname(scaffold), provider.name);
         cpSync(scaffold, repo, { recursive: true });
+        for (const [file, text] of Object.entries(provider.files ?? {})) {
+          mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+          writeFileSync(path.join(repo, file), text);
+        }
         const started = performance.now();
         if (provider.dependencies.length > 0) run("npm", ["install", "--no-audit", "--no-fund", ...provider.dependencies], repo);
         if (provider.devDependencies.length > 0) run("npm", ["install", "-D", "--no-audit", "--no-fund", ...provider.devDependencies], repo);
         console.log(`# ${provider.name}: npm install ${[...provider.dependencies, ...provider.devDependencies].join(" ")}: ${seconds(started)} s`);
+        for (const [file, from, to] of provider.edits ?? []) {
+          const text = readFileSync(path.join(repo, file), "utf8");
+          assert.ok(text.includes(from), `${file} holds ${from}`);
+          writeFileSync(path.join(repo, file), text.replace(from, to));
+        }
+        if ((provider.edits ?? []).some(([file]) => file.startsWith("proto/"))) run("npm", ["run", "generate"], repo);
         writeFileSync(path.join(repo, "src/store.ts"), provider.store);
         const handlers = path.join(repo, "src/handlers.ts");
         const text = readFileSync(handlers, "utf8");
@@ -224,13 +311,25 @@ describe("providers with real dependencies, from init to a release the kernel la
         const elsewhere = mkdtempSync(path.join(tmpdir(), `harness-tool-corpus-${provider.name}-`));
         try {
           cpSync(path.join(repo, "dist"), path.join(elsewhere, "dist"), { recursive: true });
-          writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere] }));
           const bin = path.join(repo, "node_modules/.bin/harness-tool");
-          const invoked = run(
-            bin,
-            ["invoke", "dist/provider.mjs", "read_note", "--config", "config.json", "--args", '{"title": "engine"}', "--json"],
-            elsewhere,
-          );
+          const invoke = ["invoke", "dist/provider.mjs", "read_note", "--config", "config.json", "--args", '{"title": "engine"}', "--json"];
+          const failing = provider.fails;
+          if (failing?.at === "import") {
+            writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere] }));
+            const failed = runFailing(bin, [...invoke, "--timeout", `${failingTimeout}s`], elsewhere);
+            console.log(`# ${provider.name}: invoke failed in ${failed.took.toFixed(1)} s (exit ${failed.status})`);
+            assert.match(failed.stderr, failing.error, failed.output);
+            assert.ok(failed.took < failingTimeout, `invoke took ${failed.took} s, its deadline ${failingTimeout} s`);
+            return;
+          }
+          if (failing?.at === "configure") {
+            writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere], ...failing.config(elsewhere) }));
+            const refused = runFailing(bin, invoke, elsewhere);
+            assert.equal(refused.status, 2, refused.output);
+            assert.match(refused.stderr, new RegExp(`${failing.attribute}\\b`), refused.output);
+          }
+          writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere], ...provider.config?.(elsewhere) }));
+          const invoked = run(bin, invoke, elsewhere);
           const result = JSON.parse(invoked.stdout.trim().split("\n").at(-1) as string) as { result?: { payload?: { found?: boolean; text?: string } } };
           assert.equal(result.result?.payload?.found, true, invoked.stdout);
           assert.match(result.result?.payload?.text ?? "", provider.engine);
@@ -239,13 +338,30 @@ describe("providers with real dependencies, from init to a release the kernel la
         }
       });
 
-      it("npm run check passes", () => {
+      it(provider.fails?.at === "import" ? "npm run check fails quickly with the dependency's error" : "npm run check passes", () => {
+        const failing = provider.fails;
+        if (failing?.at === "import") {
+          const failed = runFailing("npm", ["run", "check", "--", "--timeout", `${failingTimeout}s`], repo);
+          console.log(`# ${provider.name}: check failed in ${failed.took.toFixed(1)} s (exit ${failed.status})`);
+          assert.match(failed.output, failing.error);
+          assert.ok(failed.took < failingTimeout, `check took ${failed.took} s, its deadline ${failingTimeout} s`);
+          return;
+        }
         const checked = run("npm", ["run", "check"], repo);
         assert.match(checked.stdout + checked.stderr, /rules: \d+ pass, 0 fail/);
       });
 
+      const importFailure = provider.fails?.at === "import" ? provider.fails : undefined;
+      if (importFailure) {
+        it("the scaffold's npm test fails, with the dependency's error first", () => {
+          const failed = runFailing("npm", ["test"], repo);
+          const firstError = failed.output.split("\n").find((line) => /Error\b/.test(line)) ?? "";
+          assert.match(firstError, importFailure.error, failed.output);
+        });
+      }
+
       it("release for this machine: the executable, and the .mjs only when nothing is kept out", {
-        skip: host === undefined && "no release platform for this machine",
+        skip: (host === undefined && "no release platform for this machine") || (provider.fails?.at === "import" && "it cannot start"),
       }, () => {
         const started = performance.now();
         const released = run("npx", ["harness-tool", "release", "--node", `${host}=${process.execPath}`], repo);
@@ -262,15 +378,18 @@ describe("providers with real dependencies, from init to a release the kernel la
         // Where the kernel installs it: a folder of its own, nothing else in it.
         const installed = mkdtempSync(path.join(dir, `installed-${provider.name}-`));
         copyFileSync(executable, path.join(installed, path.basename(executable)));
+        const home = mkdtempSync(path.join(dir, `home-${provider.name}-`));
+        const failing = provider.fails?.at === "configure" ? provider.fails : undefined;
         launches.push({
           name: provider.name,
           executable: path.join(installed, path.basename(executable)),
-          home: mkdtempSync(path.join(dir, `home-${provider.name}-`)),
+          home,
           tool: "read_note",
           args: { title: "engine" },
-          config: { roots: [installed] },
+          config: { roots: [installed], ...provider.config?.(home) },
           expect: provider.engineText,
           kept: provider.kept,
+          ...(failing && { badConfig: { roots: [installed], ...failing.config(home) }, refuses: `/${failing.attribute}` }),
         });
       });
     });
@@ -281,8 +400,8 @@ describe("providers with real dependencies, from init to a release the kernel la
   }, async () => {
     assert.deepEqual(
       launches.map((l) => l.name),
-      cases.map((c) => c.name),
-      "every case built its release",
+      cases.filter((c) => c.fails?.at !== "import").map((c) => c.name),
+      "every case that starts built its release",
     );
     const started = performance.now();
     const result = await launchByKernel({

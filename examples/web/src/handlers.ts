@@ -16,10 +16,16 @@ export function domainAllowed(host: string, domains: readonly string[]): boolean
 export const handlers: WebHandlers = {
   async webSearch(input, context) {
     const count = Math.min(20, Math.max(1, input.count ?? 5));
+    // Configure refused an endpoint that is not an http(s) URL (main.ts).
     const url = new URL(context.config.endpoint);
     url.searchParams.set("q", input.query);
     url.searchParams.set("count", String(count));
-    const response = await fetch(url, { headers: { authorization: `Bearer ${context.config.api_key}` }, signal: context.signal });
+    const response = await fetch(url, { headers: { authorization: `Bearer ${context.config.api_key}` }, signal: context.signal }).catch((error: unknown) => {
+      if (context.signal.aborted) throw error;
+      // No answer at all (refused, unresolvable, reset): the search API is down or out of reach.
+      const why = (error as { cause?: { code?: unknown } }).cause?.code ?? (error as Error).message;
+      throw new ToolError("execution_failed", `web_search: the search API at ${url.host} could not be reached (${String(why)})`, { retryable: true });
+    });
     if (response.status === 401 || response.status === 403)
       throw new ToolError("permission_denied", `web_search: the search API refused the key (HTTP ${response.status})`);
     if (!response.ok)
