@@ -53,7 +53,14 @@ try {
     const started = Date.now();
     const run = spawnSync(
       process.execPath,
-      [path.join(copy, "node_modules/tsx/dist/cli.mjs"), "--test", "--test-reporter=tap", "--test-timeout=30000", ...(pattern ? [`--test-name-pattern=${pattern}`] : []), ...tests],
+      [
+        path.join(copy, "node_modules/tsx/dist/cli.mjs"),
+        "--test",
+        "--test-reporter=tap",
+        "--test-timeout=30000",
+        ...(pattern ? [`--test-name-pattern=${pattern}`] : []),
+        ...tests,
+      ],
       {
         cwd: copy,
         env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ") },
