@@ -1,6 +1,7 @@
 /**
  * A DispatchHook the provider failed with a gRPC status, as the test host reports it: the code,
- * the message and the HookError packed in google.rpc.Status.details, if any (docs/hooks.md#errors).
+ * the message and the HookError packed in google.rpc.Status.details, if any
+ * (docs/hooks.md#errors-what-the-kernel-receives).
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";

@@ -27,7 +27,7 @@ export async function admitInvoke(rt: ServiceRuntime, request: InvokeRequest, si
   const call = request.call;
   if (!call) return refuse(rt, sink, wireError("invalid_arguments", "InvokeRequest has no call"));
   const entry = rt.tools.get(call.toolName);
-  // docs/runtime.md#unknown-tool — not_found, naming the tools there are.
+  // docs/runtime.md#invoke (its first rule, unknown tool) — not_found, naming the tools there are.
   if (!entry) {
     return refuse(
       rt,
