@@ -21,7 +21,7 @@ import { benchSocketDir } from "./bench-workspace.js";
 import { killTree, processCpuMs, residentSetKb, trackChild } from "./measure.js";
 import { servingPid } from "../test/support/serving-process.js";
 
-/** go-plugin's environment for the kernel's handshake (wire-contract.md §3). */
+/** go-plugin's environment for the kernel's handshake (docs/transport.md#the-kernels-handshake). */
 export const handshakeEnvironment = {
   PLUGGABLEHARNESS_AGENT_PLUGIN: "pluggableharness-agent-v1-a6f3c9d2-plugin-handshake",
   PLUGIN_PROTOCOL_VERSIONS: "1",

@@ -19,7 +19,7 @@ export const toolsPerFile = 10;
 /** The proto package of the synthetic providers. */
 export const syntheticPackage = "bench.synthetic.v1";
 
-/** What a synthetic tool declares, valid under the invariants (wire-contract.md §5). */
+/** What a synthetic tool declares, valid under the ToolSchema invariants (runtime/schema/invariants.ts). */
 export interface SyntheticTool {
   /** The rpc name, e.g. ReadItem0007. */
   readonly rpc: string;

@@ -14,8 +14,8 @@ export const mutations = [
   [
     "input validation removed",
     "runtime/service/calls/invoke-in-flight.ts",
-    "if (violations.length > 0) {\n        // wire-contract §5",
-    "if (false) {\n        // wire-contract §5",
+    "if (violations.length > 0) {\n        // invalid_arguments",
+    "if (false) {\n        // invalid_arguments",
     ["test/runtime/reliability/fuzz.test.ts"],
     "INVALID_ARGUMENTS",
   ],

@@ -6,8 +6,9 @@
  * was thrown: a getter that throws, or an `Error.prepareStackTrace` a dependency broke (the
  * `bindings` loader bundled into an ES module does), is read around, never let out.
  *
- * wire-contract §5 error taxonomy — `unknown`: the raw error MUST be in `details`; every failure
- * is classified, never one generic error. `process_crashed` is kernel-synthesized only.
+ * The taxonomy (`pluggableharness.tool.v1.ToolErrorCategory`, docs/runtime.md#the-error-surface) —
+ * `unknown`: the raw error MUST be in `details`; every failure is classified, never one generic
+ * error. `process_crashed` is kernel-synthesized only.
  */
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { ToolErrorSchema, type ToolErrorCategory, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";

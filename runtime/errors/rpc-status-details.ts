@@ -1,6 +1,6 @@
 /**
  * google.rpc.Status, the payload of the `grpc-status-details-bin` trailer, with a ToolError packed
- * as an Any in its details (wire-contract.md §2). The message is generated from
+ * as an Any in its details (docs/runtime.md#the-error-surface). The message is generated from
  * vendor-proto/google/rpc/status.proto; proto/ stays the kernel's contract alone.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
@@ -11,7 +11,7 @@ import { ToolErrorSchema, type ToolError } from "../generated/pluggableharness/t
 /** The trailer grpc-go's `status.FromError(err).Details()` reads. */
 export const statusDetailsTrailer = "grpc-status-details-bin";
 
-/** wire-contract.md §2: the type URL of a ToolError packed into Status.details (anyPack's). */
+/** The type URL of a ToolError packed into Status.details (anyPack's; docs/runtime.md#the-error-surface). */
 export const toolErrorTypeUrl = `type.googleapis.com/${ToolErrorSchema.typeName}`;
 
 /** The encoded Status of a failed call, with the ToolError (if any) packed as its one detail. */

@@ -1,7 +1,8 @@
 /**
- * The error taxonomy as a provider sees it (wire-contract.md §5). A handler throws a ToolError to
- * end a call with that category; the runtime turns anything else thrown into `unknown` with the
- * raw error in `details`.
+ * The error taxonomy as a provider sees it (the kernel's
+ * `pluggableharness.tool.v1.ToolErrorCategory`; docs/runtime.md#the-error-surface). A handler
+ * throws a ToolError to end a call with that category; the runtime turns anything else thrown into
+ * `unknown` with the raw error in `details`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { ToolErrorCategory } from "../generated/pluggableharness/tool/v1/tool_pb.js";

@@ -2,8 +2,8 @@
  * Failures of the unary RPCs (Configure, Preview, Render) as RpcStatusError, always with the
  * classified ToolError for the status details.
  *
- * wire-contract §2 — an unexpected exception is never gRPC UNKNOWN: INTERNAL, with the raw error
- * in the ToolError's details.
+ * docs/runtime.md#the-error-surface — an unexpected exception is never gRPC UNKNOWN: INTERNAL, with
+ * the raw error in the ToolError's details.
  */
 import type { ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { ToolErrorCategory } from "../generated/pluggableharness/tool/v1/tool_pb.js";

@@ -1,5 +1,6 @@
 /**
- * The common JSON-Schema subset shared by tools and model providers (wire-contract.md §5): object,
+ * The common JSON-Schema subset shared by tools and model providers (the kernel's
+ * `pluggableharness.schema.v1.Schema`, proto/pluggableharness/schema/v1/schema.proto): object,
  * string, number, boolean and array nodes; `description`, `properties`, `required`, `items`, and
  * `enum` on string nodes (the wire message calls it `enum_values`). Nothing else: no integer, no
  * null, no oneOf/anyOf/allOf, no $ref, no pattern, no format, no additionalProperties, no defaults.

@@ -125,7 +125,7 @@ function failureOf(error: unknown): { code: number; errorType: string } {
   if (error instanceof Error && error.name === "RpcStatusError") {
     const { code, toolError } = error as Error & { code?: unknown; toolError?: WireToolError };
     if (typeof code === "number") {
-      // The transport reports UNKNOWN as INTERNAL (wire-contract §2).
+      // The transport reports UNKNOWN as INTERNAL (docs/runtime.md#the-error-surface).
       const wireCode = code === 2 ? 13 : code;
       return { code: wireCode, errorType: toolError ? categoryName(toolError) : (grpcCodeNames[wireCode] ?? String(wireCode)) };
     }

@@ -20,7 +20,7 @@ import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
 import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "./service-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 
-/** wire-contract.md §3: the kernel's callbacks are served on the fixed broker ID 1. */
+/** The kernel's callbacks are served on the fixed broker ID 1 (docs/transport.md#kernel-callbacks). */
 export const kernelCallbackBrokerId = 1;
 
 /** Log and Emit are short; a kernel that does not answer them in this time is treated as gone. */

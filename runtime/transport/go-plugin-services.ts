@@ -1,8 +1,9 @@
 /**
- * go-plugin's own services beside ToolService (wire-contract.md §3): health (the plugin and the
- * ToolService are SERVING until a stop begins), the broker stream (where the host announces the
- * kernel's callback server; its end means the host is gone), the controller (Shutdown) and stdio
- * (kept open, nothing forwarded: console output reaches the host as stderr log lines).
+ * go-plugin's own services beside ToolService (docs/transport.md#what-the-provider-does-in-order,
+ * step 6): health (the plugin and the ToolService are SERVING until a stop begins), the broker
+ * stream (where the host announces the kernel's callback server; its end means the host is gone),
+ * the controller (Shutdown) and stdio (kept open, nothing forwarded: console output reaches the
+ * host as stderr log lines).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { status as grpcStatus, type sendUnaryData, type Server, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";

@@ -1,7 +1,8 @@
 /**
- * go-plugin's handshake line, `CORE|APP|NETWORK|ADDRESS|PROTOCOL[|CERT]` (wire-contract.md §3):
- * the first and only line a provider writes to stdout. Formatted by the provider, parsed by the
- * test host. CERT is the provider's AutoMTLS certificate, only when the host asked for AutoMTLS.
+ * go-plugin's handshake line, `CORE|APP|NETWORK|ADDRESS|PROTOCOL[|CERT]`
+ * (docs/transport.md#what-the-provider-does-in-order, step 5): the first and only line a provider
+ * writes to stdout. Formatted by the provider, parsed by the test host. CERT is the provider's
+ * AutoMTLS certificate, only when the host asked for AutoMTLS.
  */
 
 /** go-plugin's core protocol version. */

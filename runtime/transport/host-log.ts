@@ -1,9 +1,10 @@
 /**
  * stderr as the host reads it: every line becomes a host log line, and JSON lines with `@level`,
- * `@message` and `@timestamp` keep their level (wire-contract.md §3). stdout belongs to the
- * handshake alone, so console output and stray `process.stdout.write` calls are turned into such
- * lines on stderr. stderr itself is an exit of the provider process: `filterStderr` puts one
- * filter (serve() gives it the service's redaction) in front of every write to it.
+ * `@message` and `@timestamp` keep their level (docs/transport.md#what-the-provider-does-in-order,
+ * step 2). stdout belongs to the handshake alone, so console output and stray
+ * `process.stdout.write` calls are turned into such lines on stderr. stderr itself is an exit of
+ * the provider process: `filterStderr` puts one filter (serve() gives it the service's redaction)
+ * in front of every write to it.
  */
 import { formatWithOptions } from "node:util";
 

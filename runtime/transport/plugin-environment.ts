@@ -1,6 +1,7 @@
 /**
- * What the kernel's go-plugin host tells a provider through its environment (wire-contract.md §3),
- * checked before anything else happens: the cookie, the protocol versions, where to listen, AutoMTLS.
+ * What the kernel's go-plugin host tells a provider through its environment
+ * (docs/transport.md#the-kernels-handshake), checked before anything else happens: the cookie, the
+ * protocol versions, where to listen, AutoMTLS.
  */
 import os from "node:os";
 

@@ -1,8 +1,8 @@
 /**
- * The plugin side of go-plugin over gRPC (wire-contract.md §3): one grpc-js server on a unix
- * socket (or TCP), with mutual TLS when the host asks for AutoMTLS, serving ToolService (and, when
- * the provider declares hooks, HookSubscriberService) beside go-plugin's health, broker,
- * controller and stdio services; the handshake line printed once it
+ * The plugin side of go-plugin over gRPC (docs/transport.md#what-the-provider-does-in-order): one
+ * grpc-js server on a unix socket (or TCP), with mutual TLS when the host asks for AutoMTLS,
+ * serving ToolService (and, when the provider declares hooks, HookSubscriberService) beside
+ * go-plugin's health, broker, controller and stdio services; the handshake line printed once it
  * listens; and every way the process may end
  * (Shutdown, the broker stream ending, the parent gone, SIGTERM) leading to one orderly exit well
  * inside the host's 2 s, with the socket file removed.

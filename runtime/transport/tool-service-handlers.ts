@@ -1,9 +1,10 @@
 /**
  * pluggableharness.tool.v1.ToolService on grpc-js, delegating to the ToolServiceCore: unary
  * failures become statuses (an RpcStatusError keeps its code, its ToolError goes into
- * google.rpc.Status.details; anything else is INTERNAL, never UNKNOWN, wire-contract.md §2), and
- * Invoke's stream is closed OK when the core says so, or left when the kernel cancelled it. The
- * Invoke sink reports grpc-js's backpressure (write() false, then 'drain') to the core.
+ * google.rpc.Status.details; anything else is INTERNAL, never UNKNOWN:
+ * docs/runtime.md#the-error-surface), and Invoke's stream is closed OK when the core says so, or
+ * left when the kernel cancelled it. The Invoke sink reports grpc-js's backpressure (write() false,
+ * then 'drain') to the core.
  */
 import {
   Metadata,

@@ -29,7 +29,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// The kernel's handshake config (wire-contract.md §3).
+// The kernel's handshake config (docs/transport.md#the-kernels-handshake).
 var handshake = plugin.HandshakeConfig{
 	ProtocolVersion:  1,
 	MagicCookieKey:   "PLUGGABLEHARNESS_AGENT_PLUGIN",

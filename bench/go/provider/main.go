@@ -22,7 +22,7 @@ import (
 	toolv1 "harness-tool.bench/go/gen/pluggableharness/tool/v1"
 )
 
-// The kernel's handshake config (wire-contract.md §3).
+// The kernel's handshake config (docs/transport.md#the-kernels-handshake).
 var handshake = plugin.HandshakeConfig{
 	ProtocolVersion:  1,
 	MagicCookieKey:   "PLUGGABLEHARNESS_AGENT_PLUGIN",

@@ -8,8 +8,8 @@
  * with `invalid_arguments` naming the depth. Everything else is decoded with a recursion limit
  * that admits `maxArgumentDepth` levels.
  *
- * wire-contract §5 — invalid_arguments: arguments that fail the tool's contract, fed back to the
- * model; docs/runtime.md#deep-arguments.
+ * invalid_arguments (`pluggableharness.tool.v1.ToolErrorCategory`): arguments that fail the tool's
+ * contract, fed back to the model; docs/runtime.md#deep-arguments.
  */
 import { fromBinary, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";

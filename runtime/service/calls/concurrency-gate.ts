@@ -7,8 +7,9 @@
  * an orphan, a call that already ended while its handler ignored cancellation and is still running,
  * because waiting behind it could last forever.
  *
- * wire-contract §5 ConcurrencySpec: safe = false is a provider-wide lock; safe = true with
- * key_fields serializes calls whose named input fields are equal; safe = true alone never conflicts.
+ * The kernel's `pluggableharness.tool.v1.ConcurrencySpec`: safe = false is a provider-wide lock;
+ * safe = true with key_fields serializes calls whose named input fields are equal; safe = true
+ * alone never conflicts.
  * seed: kind interactive — interactive calls execute sequentially.
  */
 import type { JsonObject } from "@bufbuild/protobuf";

@@ -5,8 +5,8 @@
  * the failing paths in `details.violations`) for the status details.
  *
  * seed: Configure — MUST reject with a structured error on missing required fields rather than
- * deferring failure to the first Invoke. wire-contract §2 — INVALID_ARGUMENT with a ToolError
- * packed in google.rpc.Status.details.
+ * deferring failure to the first Invoke: INVALID_ARGUMENT with a ToolError packed in
+ * google.rpc.Status.details (docs/runtime.md#the-error-surface).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";

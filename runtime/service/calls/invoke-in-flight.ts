@@ -133,8 +133,8 @@ export class InvokeInFlight implements LiveCall {
       const violations = this.#validate(() => this.#entry.implementation.validateInput(input), "input validator");
       if (violations === undefined) return;
       if (violations.length > 0) {
-        // wire-contract §5 — invalid_arguments: fed back to the model with the failing paths,
-        // bounded however many there are (input-error-bounds.ts).
+        // invalid_arguments (the kernel's ToolErrorCategory): fed back to the model with the
+        // failing paths, bounded however many there are (input-error-bounds.ts).
         const report = reportViolations(violations);
         return this.#finish(
           "error",

@@ -5,10 +5,10 @@
  * connection, or when the kernel's Log fails, the line goes to stderr instead.
  *
  * seed: Invoke — session_id/turn_id are what the plugin echoes back on its own Emit/Log calls.
- * wire-contract §3 — stderr lines in go-plugin's JSON form (@level, @message, @timestamp) keep
- * their level on the host.
- * wire-contract §5 — every failure is classified: a callback the kernel does not implement is
- * `execution_failed`, not the `unknown` of an unexpected exception.
+ * docs/transport.md#what-the-provider-does-in-order (step 2) — stderr lines in go-plugin's JSON
+ * form (@level, @message, @timestamp) keep their level on the host.
+ * docs/runtime.md#the-error-surface — every failure is classified: a callback the kernel does not
+ * implement is `execution_failed`, not the `unknown` of an unexpected exception.
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -59,7 +59,8 @@ export function hostTimestamp(date = new Date()): string {
 }
 
 /**
- * A go-plugin JSON log line for stderr (wire-contract §3). Extra fields become host log fields.
+ * A go-plugin JSON log line for stderr (docs/transport.md#what-the-provider-does-in-order, step 2).
+ * Extra fields become host log fields.
  */
 export function stderrLogLine(level: LogLevelName, message: string, fields: JsonObject | undefined): string {
   const line = { "@level": level, "@message": message, "@timestamp": hostTimestamp(), ...(fields ?? {}) };

@@ -5,8 +5,9 @@
  * shuts down. While the kernel reads slower than the child writes, both pipes are paused: the
  * child then blocks on a full pipe instead of the provider buffering its output.
  *
- * wire-contract §3 Shutdown — children must not inherit the provider's stdout/stderr (they would
- * hold the host's pipes open) and must be gone well inside the host's 2 s.
+ * The host's Kill (docs/transport.md#the-kernels-handshake) — children must not inherit the
+ * provider's stdout/stderr (they would hold the host's pipes open) and must be gone well inside the
+ * host's 2 s.
  * seed: Invoke — output_chunk ordering within a stream MUST be preserved.
  */
 import { spawn, type ChildProcess } from "node:child_process";

@@ -21,8 +21,8 @@ import { callContext, faultProvider, printedPids, terminals } from "./fault-prov
 export const childrenGoneWithinMs = 5000;
 /**
  * The protocol's own bound: go-plugin SIGKILLs a provider 2 s after Kill(), and a provider whose
- * host died must be gone as fast (wire-contract §3). Measured here: ~0.6 s (the stubborn child's
- * 500 ms kill grace dominates).
+ * host died must be gone as fast (docs/transport.md#the-kernels-handshake). Measured here: ~0.6 s
+ * (the stubborn child's 500 ms kill grace dominates).
  */
 export const protocolExitMs = 2000;
 
