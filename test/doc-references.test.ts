@@ -211,8 +211,11 @@ function brokenCitationsIn(relative: string, source: string): Broken[] {
   return broken;
 }
 
-/** Pages that live beside the repository, never in it: a reader cannot follow a citation of them. */
-const outsidePages = /wire-contract(?:\.md|\s*§)|tool-provider-protocol\.md/g;
+/**
+ * Pages that live beside the repository, never in it (the kernel's wire contract and protocol text,
+ * the machines' measurement notes): a reader cannot follow a citation of them.
+ */
+const outsidePages = /wire-contract(?:\.md|\s*§)|tool-provider-protocol\.md|(?<![\w-])measured\.md|\/work\/shared\//g;
 
 function outsideCitationsIn(relative: string, source: string): Broken[] {
   return [...source.matchAll(outsidePages)].map((m) => ({

@@ -19,7 +19,10 @@ import { repoRoot } from "../support/buf.js";
 import { goldenProtos } from "./support/golden-targets.js";
 import { buildFiles } from "./support/plugin-request.js";
 
-/** json-schema-to-typescript's options for closed types (../shared/measured.md: format off). */
+/**
+ * json-schema-to-typescript's options for closed types; format off, as the comparison sets
+ * formatting aside (docs/plugin.md#typescript-types-printed-from-the-value-shapes).
+ */
 const options: Partial<Options> = { format: false, additionalProperties: false, bannerComment: "", declareExternallyReferenced: false, unknownAny: true };
 
 interface Declared {
