@@ -61,7 +61,10 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
       starting = InspectSession.start(provider, {
         ...(config ? { config } : {}),
         workingDirectory: workingDirectoryOfCalls,
-        onProviderChange: say,
+        // The deadline's own kill is reported by the deadline's error, not as the provider's exit.
+        onProviderChange: (line) => {
+          if (!deadline.fired) say(line);
+        },
         launchOptions: deadline.launchOptions(),
         callTimeoutMs: timeoutMs,
         onStage: (stage) => deadline.enter(stage),

@@ -67,6 +67,7 @@ export class CommandDeadline {
   readonly #pids: number[] = [];
   readonly #longer: string | undefined;
   #stage = "the launch";
+  #fired = false;
 
   constructor(ms: number, options: DeadlineOptions = {}) {
     this.ms = ms;
@@ -77,6 +78,11 @@ export class CommandDeadline {
   /** What the command is doing now ("Configure", "GetSchema", "the call to read_note"), named if the deadline passes during it. */
   enter(stage: string): void {
     this.#stage = stage;
+  }
+
+  /** Whether a run() reached the deadline and killed the provider (its exit is then this deadline's doing). */
+  get fired(): boolean {
+    return this.#fired;
   }
 
   /** Milliseconds left (0 once passed). */
@@ -116,6 +122,7 @@ export class CommandDeadline {
     const expiry = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         expired = true;
+        this.#fired = true;
         // Said now, while the stage is the one that hung (the clean-up below moves it on).
         const error = this.exceeded();
         for (const pid of this.#pids) killProcessTree(pid);

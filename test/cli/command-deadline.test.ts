@@ -112,6 +112,7 @@ describe("--timeout", () => {
       assert.match(headline, /did not end within|timed out|no answer/, err);
       assert.match(headline, command === "hook" ? /--timeout 2\b/ : /--timeout/, "says what to do (hook's --timeout in ms)");
       assert.match(err, stderr);
+      assert.doesNotMatch(err, /the provider was ended by SIGKILL/, "the deadline's kill is not reported as the provider's own exit");
       for (const line of lines) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
       assert.deepEqual(processesMarked(marker), [], "a process of the provider's tree outlived the command");
     });
