@@ -16,7 +16,7 @@
  * (nothing could import them). The source map is inline (its line numbers shifted by the wrapper's
  * first line), so one file carries the code and what maps its stack traces to the sources.
  */
-import { builtinModules } from "node:module";
+import { isBuiltin } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
 import type { Plugin } from "esbuild";
@@ -58,11 +58,11 @@ function builtinsThroughRequire(used: Set<string>): Plugin {
   return {
     name: "harness-tool-builtins-through-require",
     setup(build) {
-      const builtins = new Set(builtinModules);
       build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
         const bare = args.path.startsWith("node:") ? args.path.slice("node:".length) : args.path;
-        // `node:sqlite`, `node:sea` and `node:test` exist only with their prefix.
-        if (!builtins.has(bare) && !builtins.has(`node:${bare}`)) return undefined;
+        // `node:sqlite`, `node:sea` and `node:test` exist only with their prefix, and Node 22's
+        // builtinModules does not list them: isBuiltin knows them on every line.
+        if (!isBuiltin(args.path)) return undefined;
         used.add(`node:${bare}`);
         // A `require` call (the shim's own, or a CommonJS package's) stays one: esbuild's output calls
         // the script's `require` for it.

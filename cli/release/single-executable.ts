@@ -57,9 +57,9 @@ export async function preparationBlob(
  */
 export async function missingBuiltins(node: string, used: readonly string[]): Promise<string[]> {
   if (used.length === 0) return [];
-  const listed = await runTool(node, ["-p", 'JSON.stringify(require("node:module").builtinModules)'], os.tmpdir());
-  const has = new Set((JSON.parse(listed) as string[]).flatMap((name) => (name.startsWith("node:") ? [name] : [name, `node:${name}`])));
-  return used.filter((name) => !has.has(name));
+  // Asked with isBuiltin, not builtinModules: Node 22's list leaves out the prefix-only modules (node:sqlite).
+  const asked = 'JSON.stringify(process.argv.slice(1).filter((name) => !require("node:module").isBuiltin(name)))';
+  return JSON.parse(await runTool(node, ["-p", asked, ...used], os.tmpdir())) as string[];
 }
 
 /** postject's command-line entry, from this package's dependencies. */

@@ -95,8 +95,13 @@ describe("packages a bundle must not inline", () => {
       "src/addon.ts": 'import addon from "fake-addon";\nconsole.log(addon);\n',
       "src/unbuilt.ts": 'import addon from "unbuilt-addon";\nconsole.log(addon);\n',
       "src/sqlite.ts": 'import { DatabaseSync } from "node:sqlite";\nconsole.log(new DatabaseSync(":memory:"));\n',
-      // A node whose built-in modules are fs and path only (prints what `node -p` would).
-      "old-node": `#!/bin/sh\necho '["fs","path"]'\n`,
+      // A node without node:sqlite (as Node before 22.5): this node, its module.isBuiltin told so first.
+      "no-sqlite.cjs": [
+        'const m = require("node:module");',
+        "const isBuiltin = m.isBuiltin;",
+        'm.isBuiltin = (name) => name !== "node:sqlite" && isBuiltin(name);',
+      ].join("\n"),
+      "old-node": `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --require ${JSON.stringify(path.join(dir, "no-sqlite.cjs"))} "$@"\n`,
     });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));

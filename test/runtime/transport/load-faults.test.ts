@@ -43,7 +43,8 @@ const call = (provider: LaunchedProvider, toolName: string) =>
 describe("the bundled executable under harness-tool/testing's host", () => {
   it("a dependency that throws at import: the launch fails with its reason, from the line in the handshake's place", testTimeout, async () => {
     await assert.rejects(start("import"), (error: Error) => {
-      assert.match(error.message, /the provider cannot start: ReferenceError: .*__filename/);
+      // Node 22 words the ES module's missing __filename as a module-format hint; 24 names it.
+      assert.match(error.message, /the provider cannot start: ReferenceError: .*(__filename|Cannot determine intended module format)/);
       return true;
     });
   });
@@ -128,7 +129,7 @@ describe("the bundled executable under go-plugin v1.8.0's host", { skip: goSkip 
     const go = new GoHost(goHostBinary());
     try {
       await assert.rejects(launchWithGoHost(go, command, { env: { HARNESS_TOOL_TEST_FAULT: "import" } }), (error: Error) => {
-        assert.match(error.message, /the provider cannot start: ReferenceError: .*__filename/);
+        assert.match(error.message, /the provider cannot start: ReferenceError: .*(__filename|Cannot determine intended module format)/);
         return true;
       });
     } finally {
