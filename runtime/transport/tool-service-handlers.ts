@@ -61,11 +61,11 @@ function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
   return Number.isFinite(deadline) ? new Date(deadline) : undefined;
 }
 
-function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined, deadline: Date | undefined) => Res | Promise<Res>) {
+function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     let result: Res | Promise<Res>;
     try {
-      result = run(call.request, traceHeadersFromMetadata(call.metadata), deadlineOf(call as ServerUnaryCall<unknown, unknown>));
+      result = run(call.request, traceHeadersFromMetadata(call.metadata), call);
     } catch (error) {
       void serviceErrorFrom(error).then((status) => callback(status));
       return;
@@ -128,7 +128,10 @@ export interface ToolServiceObserver {
 export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): UntypedServiceImplementation {
   return {
     getSchema: unary((_, trace) => core.getSchema(trace)),
-    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace, deadline) => core.configure(request, trace, deadline)),
+    // Only Configure reads its deadline (the configure hook's bound); the other calls never look it up.
+    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace, call) =>
+      core.configure(request, trace, deadlineOf(call as ServerUnaryCall<unknown, unknown>)),
+    ),
     render: unary((request: Parameters<ToolServiceCore["render"]>[0], trace) => core.render(request, trace)),
     preview: unary((request: Parameters<ToolServiceCore["preview"]>[0], trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),

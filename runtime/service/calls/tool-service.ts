@@ -140,6 +140,8 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     shuttingDown: () => shuttingDown,
   };
   if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr);
+  // Where a failure's stack goes (the kernel's log): one function for every unary call and Configure.
+  const logFailure = failureLog(rt.stderr);
 
   return {
     redactText: (text) => exits.text(text),
@@ -151,15 +153,15 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
     // Configure's span never carries the config: it holds secrets.
     configure: (request, trace, deadline) =>
       traceUnary("Configure", trace, () =>
-        exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: failureLog(rt.stderr) }, async () => {
+        exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: logFailure }, async () => {
           // Of overlapping Configures, the latest started among those accepted is in force,
           // whichever hook finishes first.
           const generation = ++configureGeneration;
-          const next = configure(rt, exits, erased, request);
+          const next = configure(rt, exits, erased, request, logFailure);
           await runConfigureHook(erased, next, {
             deadline,
             fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
-            log: failureLog(rt.stderr),
+            log: logFailure,
           });
           if (generation > appliedGeneration) {
             accepted = next;
@@ -187,14 +189,12 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       traceUnary(
         "Preview",
         trace,
-        () => exits.unary(PreviewResponseSchema, { context: "Preview failed", log: failureLog(rt.stderr) }, () => runPreview(rt, request)),
+        () => exits.unary(PreviewResponseSchema, { context: "Preview failed", log: logFailure }, () => runPreview(rt, request)),
         rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
         request.call?.id,
       ),
     render: (request, trace) =>
-      traceUnary("Render", trace, () =>
-        exits.unary(RenderResponseSchema, { context: "Render failed", log: failureLog(rt.stderr) }, () => runRender(rt, request)),
-      ),
+      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed", log: logFailure }, () => runRender(rt, request))),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
@@ -212,7 +212,13 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
  * request), and returns the config now in force for calls that start later (the old secrets stay
  * redacted: docs/runtime.md#configure-twice).
  */
-function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDefinition<unknown>, request: ConfigureRequest): AcceptedConfig {
+function configure(
+  rt: ServiceRuntime,
+  exits: SecretExits,
+  provider: ProviderDefinition<unknown>,
+  request: ConfigureRequest,
+  logFailure: (message: string, stack: string) => void,
+): AcceptedConfig {
   const deep = tooDeep(request);
   if (deep) {
     const error = tooDeepError("the configuration's values", deep);
@@ -220,7 +226,7 @@ function configure(rt: ServiceRuntime, exits: SecretExits, provider: ProviderDef
   }
   const raw = request.config ?? {};
   exits.learn(collectSecrets(provider.config.attributes, raw));
-  const outcome = acceptConfig(provider, raw, failureLog(rt.stderr));
+  const outcome = acceptConfig(provider, raw, logFailure);
   exits.learn(outcome.secrets);
   for (const warning of outcome.warnings) rt.stderr(warning);
   return outcome.accepted;
