@@ -59,13 +59,13 @@ interface ProviderCase {
     | { readonly at: "configure"; readonly attribute: string; readonly config: (folder: string) => object };
 }
 
-/** node:sqlite's store, the notes in memory; `engine` names the case. */
-const nodeSqliteStore = (engine: string) =>
+/** A store of the notes in an in-memory SQLite database, opened by `open` (after `imports`); `engine` is what the "engine" note says. */
+const sqliteStore = (comment: string, imports: string, open: string, engine: string) =>
   [
-    "// The notes, in SQLite through node:sqlite (built into Node).",
-    'import { DatabaseSync } from "node:sqlite";',
+    `// The notes, in SQLite through ${comment}.`,
+    imports,
     "",
-    'const db = new DatabaseSync(":memory:");',
+    `const db = ${open};`,
     'db.exec("create table notes (title text primary key, text text not null)");',
     'const version = (db.prepare("select sqlite_version() as v").get() as { v: string }).v;',
     `db.prepare("insert into notes values (?, ?)").run("engine", \`${engine}, SQLite \${version}\`);`,
@@ -77,6 +77,10 @@ const nodeSqliteStore = (engine: string) =>
     "};",
     "",
   ].join("\n");
+
+/** node:sqlite's store; `engine` names the case. */
+const nodeSqliteStore = (engine: string) =>
+  sqliteStore("node:sqlite (built into Node)", 'import { DatabaseSync } from "node:sqlite";', 'new DatabaseSync(":memory:")', engine);
 const nodeTypes = `@types/node@${process.versions.node.split(".")[0]}`;
 
 const cases: readonly ProviderCase[] = [
@@ -84,22 +88,7 @@ const cases: readonly ProviderCase[] = [
     name: "native-addon",
     dependencies: ["better-sqlite3@12"],
     devDependencies: ["@types/better-sqlite3@7"],
-    store: [
-      "// The notes, in SQLite through better-sqlite3 (a native addon).",
-      'import Database from "better-sqlite3";',
-      "",
-      'const db = new Database(":memory:");',
-      'db.exec("create table notes (title text primary key, text text not null)");',
-      'const version = (db.prepare("select sqlite_version() as v").get() as { v: string }).v;',
-      'db.prepare("insert into notes values (?, ?)").run("engine", `better-sqlite3, SQLite ${version}`);',
-      "",
-      "export const notes = {",
-      '  get: (title: string) => (db.prepare("select text from notes where title = ?").get(title) as { text: string } | undefined)?.text,',
-      '  has: (title: string) => db.prepare("select 1 from notes where title = ?").get(title) !== undefined,',
-      '  set: (title: string, text: string) => void db.prepare("insert or replace into notes values (?, ?)").run(title, text),',
-      "};",
-      "",
-    ].join("\n"),
+    store: sqliteStore("better-sqlite3 (a native addon)", 'import Database from "better-sqlite3";', 'new Database(":memory:")', "better-sqlite3"),
     kept: ["better-sqlite3"],
     engine: /^better-sqlite3, SQLite 3\.\d+\.\d+$/,
     engineText: "better-sqlite3, SQLite 3.",
