@@ -10,8 +10,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { InspectSession } from "../cli/inspect/inspect-session.js";
-import { startInspectServer } from "../cli/inspect/inspect-server.js";
+import { InspectSession, startInspectServer } from "../cli/inspector/index.js";
 import { providerTarget } from "../cli/provider/provider-target.js";
 import { repoRoot } from "./bench-workspace.js";
 import { median, roundRobinOrder } from "./measure.js";
@@ -49,7 +48,7 @@ export const inspectorSuite: Suite = {
     const runs = context.runs ?? (context.quick ? 3 : 15);
     const figures: Figure[] = [];
     const notes: string[] = [];
-    const dist = path.join(repoRoot, "cli/inspect/page-dist");
+    const dist = path.join(repoRoot, "cli/inspector/page-dist");
     const script = readFileSync(path.join(dist, "inspector.js"));
     const style = readFileSync(path.join(dist, "inspector.css"));
     const floor = await preactFloorBytes();
@@ -123,7 +122,7 @@ function report(suite: Suite, runs: number, figures: Figure[], notes: string[]):
     id: suite.id,
     title: suite.title,
     method: [
-      "Bundle: the committed cli/inspect/page-dist files, gzip level 6, against an esbuild bundle (minified, es2022) of Preact's render and hooks alone.",
+      "Bundle: the committed cli/inspector/page-dist files, gzip level 6, against an esbuild bundle (minified, es2022) of Preact's render and hooks alone.",
       `Paint: headless Debian chromium through playwright-core, one fresh browser context per load (no cache), ${runs} loads per page round-robin after an uncounted warm-up round; the inspector serves the bench provider (bench/fixtures/bench-provider.ts) launched through the handshake.`,
       "First contentful paint is the browser's paint timing; tool list drawn is performance.now() once the first tool's name is in the sidebar, i.e. after the script ran, the event stream opened and the snapshot arrived.",
       "Targets: bundle at most 5× Preact alone; first paint at most 3× and the tool list at most 6× the static page's first paint.",

@@ -125,7 +125,7 @@ describe("a provider repository using the installed packages", () => {
     }
     assert.ok(files.get("plugin")?.includes("dist/protoc-gen-harness-tool.mjs"));
     assert.ok(files.get("plugin")?.includes("dist/THIRD-PARTY-NOTICES.md"));
-    assert.ok(files.get("cli")?.includes("inspect/page-dist/inspector.js"));
+    assert.ok(files.get("cli")?.includes("inspector/page-dist/inspector.js"));
     assert.ok(files.get("cli")?.includes("dist/main.js"));
     // Every template file init reads, and no more.
     const templates = readdirSync(path.join(repoRoot, "cli/templates"), { recursive: true, withFileTypes: true })

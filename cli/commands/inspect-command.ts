@@ -4,8 +4,7 @@
  * Opens no browser by itself. Runs until Ctrl-C (or `stop` is aborted), then kills the provider the
  * way go-plugin does.
  */
-import { InspectSession } from "../inspect/inspect-session.js";
-import { type InspectServer, startInspectServer } from "../inspect/inspect-server.js";
+import { InspectSession, type InspectServer, startInspectServer } from "../inspector/index.js";
 import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { defineCommand } from "./command-definition.js";

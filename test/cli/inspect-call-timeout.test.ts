@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { InspectSession } from "../../cli/inspect/inspect-session.js";
-import type { StreamMessage } from "../../cli/inspect/page-protocol.js";
+import { InspectSession } from "../../cli/inspector/index.js";
+import type { StreamMessage } from "../../cli/inspector/protocol/page-protocol.js";
 import { writeProviderScript } from "../support/provider-script.js";
 
 describe("inspect --timeout", () => {

@@ -2,7 +2,7 @@
 // stream or a flush sends what is held first, and nothing is lost or reordered.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { OutputBatcher, type OutputBatch } from "../../cli/inspect/output-batcher.js";
+import { OutputBatcher, type OutputBatch } from "../../cli/inspector/server/output-batcher.js";
 
 it("joins text within the window into one batch, sent when the window closes", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });

@@ -1,19 +1,19 @@
-// The inspector page's bundle (cli/inspect/page-dist) is committed: a fresh esbuild build of
-// cli/inspect/page must give exactly the committed files, the page's sources type-check under both
+// The inspector page's bundle (cli/inspector/page-dist) is committed: a fresh esbuild build of
+// cli/inspector/page must give exactly the committed files, the page's sources type-check under both
 // compilers, and the bundle loads nothing from outside the package.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { it } from "node:test";
-import { buildPage, committedPage } from "../../cli/inspect/build-page.mjs";
+import { buildPage, committedPage } from "../../cli/inspector/page/build-page.mjs";
 import { repoRoot } from "../support/buf.js";
 
-it("cli/inspect/page-dist matches a fresh build of cli/inspect/page", async () => {
+it("cli/inspector/page-dist matches a fresh build of cli/inspector/page", async () => {
   const built = await buildPage();
   const committed = committedPage();
   assert.deepEqual(Object.keys(built).sort(), ["inspector.css", "inspector.js"]);
   for (const name of Object.keys(built)) {
-    assert.ok(built[name] === committed[name], `cli/inspect/page-dist/${name} is stale; run \`npm run build:inspector\` and commit`);
+    assert.ok(built[name] === committed[name], `cli/inspector/page-dist/${name} is stale; run \`npm run build:inspector\` and commit`);
   }
 });
 
@@ -29,7 +29,7 @@ for (const [name, command] of [
 ] as const) {
   it(`the page's sources type-check under ${name}`, () => {
     const [bin, ...args] = command;
-    const run = spawnSync(bin, [...args, "-p", "cli/inspect/page/tsconfig.json", "--pretty", "false"], { cwd: repoRoot, encoding: "utf8" });
+    const run = spawnSync(bin, [...args, "-p", "cli/inspector/page/tsconfig.json", "--pretty", "false"], { cwd: repoRoot, encoding: "utf8" });
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
   });
 }

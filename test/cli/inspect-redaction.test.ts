@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { HookCallView, InspectorSnapshot } from "../../cli/inspect/page-protocol.js";
+import type { HookCallView, InspectorSnapshot } from "../../cli/inspector/protocol/page-protocol.js";
 import { repoRoot } from "../support/buf.js";
 import { startInspector, type RunningInspector } from "../support/inspector-browser.js";
 

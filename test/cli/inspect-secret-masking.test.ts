@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { AttrType, ConfigAttributeSchema } from "../../generated/pluggableharness/config/v1/config_pb.js";
-import { configAttributesFromWire, maskConfig, SecretKeeper, secretsSet } from "../../cli/inspect/secret-masking.js";
+import { configAttributesFromWire, maskConfig, SecretKeeper, secretsSet } from "../../cli/inspector/server/secret-masking.js";
 
 const attributes = configAttributesFromWire([
   create(ConfigAttributeSchema, { name: "api_key", type: AttrType.STRING, sensitive: true }),

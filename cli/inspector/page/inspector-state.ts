@@ -1,6 +1,6 @@
 // The page's state and how each stream message changes it. A reducer, so the same message applied
 // twice (a snapshot that already holds it, then the live copy) changes nothing.
-import type { CallView, InspectorSnapshot, StreamMessage } from "../page-protocol.js";
+import type { CallView, InspectorSnapshot, StreamMessage } from "../protocol/page-protocol.js";
 
 /** What the page shows. */
 export interface InspectorState {

@@ -3,7 +3,7 @@
 // history, log and kernel-callback tabs.
 import { render } from "preact";
 import { useEffect, useReducer, useState } from "preact/hooks";
-import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../page-protocol.js";
+import type { CallView, InspectorSnapshot, ToolView, TreeAnswer } from "../protocol/page-protocol.js";
 import { CallPanel } from "./call-panel.js";
 import { ConfigPanel } from "./config-panel.js";
 import { useHooksView } from "./hook-panel.js";

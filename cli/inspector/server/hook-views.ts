@@ -18,11 +18,11 @@ import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
 import { hookPayloadSchemas, type HookDispatchError } from "harness-tool/testing";
-import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../check/hook-payload-json.js";
-import { checkHookResponse } from "../check/hook-response-shape.js";
-import { sampleHookPayload } from "../check/hook-samples.js";
-import { hookErrorCategoryName, hookFailureLine, isHookRefusal, kernelOnHookError, verdictName } from "../terminal/hook-answer-wording.js";
-import type { HookAnswerView, HookLogView, HookPointView, HookRequestBody, Json } from "./page-protocol.js";
+import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../../check/hook-payload-json.js";
+import { checkHookResponse } from "../../check/hook-response-shape.js";
+import { sampleHookPayload } from "../../check/hook-samples.js";
+import { hookErrorCategoryName, hookFailureLine, isHookRefusal, kernelOnHookError, verdictName } from "../../terminal/hook-answer-wording.js";
+import type { HookAnswerView, HookLogView, HookPointView, HookRequestBody, Json } from "../protocol/page-protocol.js";
 
 /** The deadline of a hook call the page names none for, as `harness-tool hook --timeout`'s default. */
 export const defaultHookTimeoutMs = 10_000;

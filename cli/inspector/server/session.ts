@@ -25,9 +25,9 @@ import { HookDispatchError, ProviderCallError, type InvokeCall, type LaunchedPro
 import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { DispatchHookRequest } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { HookModeName } from "harness-tool";
-import { launchProvider } from "../provider/launch-provider.js";
-import type { ProviderCommand } from "../provider/provider-target.js";
-import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../terminal/wire-names.js";
+import { launchProvider } from "../../provider/launch-provider.js";
+import type { ProviderCommand } from "../../provider/provider-target.js";
+import { categoryName, concurrencyText, kindName, riskName, timeoutText } from "../../terminal/wire-names.js";
 import type {
   CallEndView,
   CallEventView,
@@ -51,8 +51,8 @@ import type {
   StreamMessage,
   ToolView,
   TreeAnswer,
-} from "./page-protocol.js";
-import { hookAnswerView, hookFailureView, hookLogView, hookPointOfLogger, hookPointViews, hookRequestOf, HookRequestProblem } from "./hook-firing.js";
+} from "../protocol/page-protocol.js";
+import { hookAnswerView, hookFailureView, hookLogView, hookPointOfLogger, hookPointViews, hookRequestOf, HookRequestProblem } from "./hook-views.js";
 import { OutputBatcher } from "./output-batcher.js";
 import { configAttributesFromWire, configAttributeViews, maskConfig, SecretKeeper, secretsSet } from "./secret-masking.js";
 

@@ -9,7 +9,7 @@ import { AttrType, type ConfigAttribute } from "harness-tool/generated/pluggable
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName } from "harness-tool";
 // The runtime's own redaction rules, through the entry the runtime keeps for this use.
 import { collectSecrets, createRedactor, redactionMarker, type SecretRedactor } from "harness-tool/redaction";
-import type { ConfigAttributeView } from "./page-protocol.js";
+import type { ConfigAttributeView } from "../protocol/page-protocol.js";
 
 export { redactionMarker };
 

@@ -1,5 +1,5 @@
 // The answer of a Preview or Render: the tree drawn in its region, or the failure with its category.
-import type { TreeAnswer } from "../page-protocol.js";
+import type { TreeAnswer } from "../protocol/page-protocol.js";
 import { RenderTreeView } from "./render-tree.js";
 
 /** A tree, or why there is none. */

@@ -1,7 +1,7 @@
 // The bottom tabs: the history of calls (re-run, edit), the provider's stderr log lines at their
 // host levels, and the kernel callbacks with the canned replies the inspector's kernel gives.
 import { useState } from "preact/hooks";
-import type { CallView, CallbackView, CannedRepliesView, HookCallView, Json, LogLineView, TreeAnswer } from "../page-protocol.js";
+import type { CallView, CallbackView, CannedRepliesView, HookCallView, Json, LogLineView, TreeAnswer } from "../protocol/page-protocol.js";
 import { hookOutcomeText } from "./hook-panel.js";
 import { api, ApiError } from "./inspector-api.js";
 import { TreeAnswerView } from "./tree-answer.js";

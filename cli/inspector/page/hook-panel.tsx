@@ -3,7 +3,7 @@
 // sample, and the answer the runtime built, the kernel Log lines the handler wrote, or the error
 // with its HookError category, worded as `harness-tool hook` words it.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { HookCallView, HookModeView, HookPointView, HookRequestBody, IdentityView, InspectorSnapshot, Json } from "../page-protocol.js";
+import type { HookCallView, HookModeView, HookPointView, HookRequestBody, IdentityView, InspectorSnapshot, Json } from "../protocol/page-protocol.js";
 import { api, ApiError } from "./inspector-api.js";
 
 /** What the Hooks form holds; the payload text is kept per point, so switching points loses no edit. */

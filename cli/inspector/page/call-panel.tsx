@@ -2,7 +2,7 @@
 // the exit status, and the terminal result (checked against output_schema) or ToolError, with the
 // call's timings and a Cancel button while it runs.
 import { useEffect, useRef } from "preact/hooks";
-import type { CallEventView, CallView, IdentityView, Json } from "../page-protocol.js";
+import type { CallEventView, CallView, IdentityView, Json } from "../protocol/page-protocol.js";
 
 function JsonBlock({ value, label }: { value: Json | undefined; label?: string }) {
   return (

@@ -1,7 +1,7 @@
 // Configure from the provider's config schema. Sensitive attributes are password fields that the
 // server never fills: a secret already set shows as "set", and leaving the field empty keeps it.
 import { useState } from "preact/hooks";
-import type { ConfigAttributeView, ConfigStateView, Json } from "../page-protocol.js";
+import type { ConfigAttributeView, ConfigStateView, Json } from "../protocol/page-protocol.js";
 import { api, ApiError } from "./inspector-api.js";
 
 type Values = { [name: string]: string | boolean | Values };

@@ -2,7 +2,7 @@
 // numbers, booleans, arrays, string enums), with required marks and descriptions as help, and a raw
 // JSON view of the same value. Optional fields left empty are left out of the arguments.
 import { useState } from "preact/hooks";
-import type { Json, JsonSchemaView } from "../page-protocol.js";
+import type { Json, JsonSchemaView } from "../protocol/page-protocol.js";
 
 type JsonObject = { [key: string]: Json };
 

@@ -1,8 +1,8 @@
 /**
- * The inspector page's files: the committed bundle in cli/inspect/page-dist (built from
- * cli/inspect/page by `npm run build:inspector`; a test fails when it drifts from its sources), and the
- * HTML shell around it. Read from the package, so the page works offline and from an installed
- * tarball, where this module runs from dist/cli/inspect/ and the bundle stays in cli/inspect/.
+ * The inspector page's files: the committed bundle in cli/inspector/page-dist (built from
+ * cli/inspector/page by `npm run build:inspector`; a test fails when it drifts from its sources), and
+ * the HTML shell around it. Read from the package, so the page works offline and from an installed
+ * tarball, where this module runs from dist/inspector/server/ and the bundle stays in inspector/.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,10 +16,10 @@ export interface PageAssets {
   readonly style: string;
 }
 
-/** The bundle's folder: beside this file in a checkout, at the same place in the package when compiled to dist/inspect/. */
+/** The bundle's folder: beside server/ in a checkout, at the same place in the package when compiled to dist/inspector/server/. */
 export function pageDistDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, "page-dist"), path.resolve(here, "../../inspect/page-dist")];
+  const candidates = [path.resolve(here, "../page-dist"), path.resolve(here, "../../../inspector/page-dist")];
   const found = candidates.find((dir) => existsSync(path.join(dir, "inspector.js")));
   if (!found) throw new Error(`the inspector page's bundle is missing (looked in ${candidates.join(", ")}); run \`npm run build:inspector\``);
   return found;

@@ -12,7 +12,7 @@ import type {
   RestartAnswerView,
   StreamMessage,
   TreeAnswer,
-} from "../page-protocol.js";
+} from "../protocol/page-protocol.js";
 
 /** An answer of the server that is not the expected one. */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 // A RenderTree (protobuf JSON of pluggableharness.render.v1) drawn as a frontend's region would
 // show it: styled text, code blocks, unified diffs, tables, links, lists, groups, collapsibles,
 // sub-session references and actions. Unknown node kinds are shown as their JSON, not dropped.
-import type { Json, RenderTreeJson } from "../page-protocol.js";
+import type { Json, RenderTreeJson } from "../protocol/page-protocol.js";
 
 type Node = { readonly [key: string]: Json };
 

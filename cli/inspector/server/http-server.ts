@@ -7,9 +7,9 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InspectRequestError, type InspectSession } from "./inspect-session.js";
+import { InspectRequestError, type InspectSession } from "./session.js";
 import { loadPageAssets, pageHtml, type PageAssets } from "./page-assets.js";
-import type { Json, StreamMessage } from "./page-protocol.js";
+import type { Json, StreamMessage } from "../protocol/page-protocol.js";
 
 /** Options of startInspectServer. */
 export interface InspectServerOptions {
