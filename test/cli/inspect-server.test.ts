@@ -7,7 +7,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { outputLimitBytes } from "../../cli/inspector/server/session.js";
+import { outputLimitBytes } from "../../cli/inspector/server/call-stream.js";
 import type { HookCallView, InspectorSnapshot, StreamMessage } from "../../cli/inspector/protocol/page-protocol.js";
 import { repoRoot } from "../support/buf.js";
 import { startInspector, type RunningInspector } from "../support/inspector-browser.js";

@@ -34,7 +34,7 @@ export interface ToolView {
   readonly inputSchema: JsonSchemaView;
   readonly outputSchema: JsonSchemaView;
   /**
-   * Whether the tool has a Preview, asked once Configure is accepted (inspect-session.ts,
+   * Whether the tool has a Preview, asked once Configure is accepted (server/tools.ts,
    * probePreviews): true when the provider answers it, false when it has none (UNIMPLEMENTED);
    * absent until known.
    */

@@ -7,7 +7,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { InspectRequestError, type InspectSession } from "./session.js";
+import type { InspectSession } from "./session.js";
+import { InspectRequestError } from "./session-state.js";
 import { loadPageAssets, pageHtml, type PageAssets } from "./page-assets.js";
 import type { Json, StreamMessage } from "../protocol/page-protocol.js";
 
