@@ -15,6 +15,7 @@ import {
   type EmitRequest,
   type RunSessionRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { LaunchOptions } from "harness-tool/testing";
 import type { CannedRepliesView, Json } from "../protocol/page-protocol.js";
 import type { PageChannel } from "./page-channel.js";
 import type { ProviderRecords } from "./records.js";
@@ -102,4 +103,27 @@ export class KernelReplies {
     this.#records.record(method, request, reply);
     return message;
   }
+}
+
+/** The kernel callbacks a launched provider is given. */
+export type Kernel = NonNullable<LaunchOptions["kernel"]>;
+
+/**
+ * The responders a provider is launched with, before the session (and its replies) exist: they read
+ * the replies when a callback arrives, which is after the start in all but a provider's first moments.
+ */
+export function kernelResponders(replies: () => KernelReplies | undefined): Kernel {
+  return {
+    emit: (request) => replies()?.emit(request) ?? { id: "event-0", sequence: 0n },
+    runSession: (request) => {
+      const current = replies();
+      if (!current) throw new Error("the inspector is still starting");
+      return current.runSession(request);
+    },
+    countTokens: (request) => {
+      const current = replies();
+      if (!current) throw new Error("the inspector is still starting");
+      return current.countTokens(request);
+    },
+  };
 }

@@ -28,7 +28,7 @@ import type {
 import { CallHistory } from "./calls.js";
 import { ProviderConfig } from "./config.js";
 import { HookHistory } from "./hooks.js";
-import { KernelReplies } from "./kernel-replies.js";
+import { type Kernel, KernelReplies, kernelResponders } from "./kernel-replies.js";
 import { PageChannel } from "./page-channel.js";
 import { exitText, loadProvider, type LoadedProvider } from "./provider-load.js";
 import { ProviderRecords } from "./records.js";
@@ -55,8 +55,6 @@ export interface InspectSessionOptions {
   /** Told what the start does next ("GetSchema", "Configure"): the command's deadline names it. */
   readonly onStage?: (stage: string) => void;
 }
-
-type Kernel = NonNullable<LaunchOptions["kernel"]>;
 
 /** A provider launched for the inspector, with its history; Restart launches it again. */
 export class InspectSession {
@@ -97,19 +95,8 @@ export class InspectSession {
 
   /** Launches the provider, reads GetSchema and Describe, and sends the first Configure. */
   static async start(provider: ProviderCommand, options: InspectSessionOptions): Promise<InspectSession> {
-    // The responders read the session's replies when a callback arrives; the session exists by then.
     let session: InspectSession | undefined;
-    const kernel: Kernel = {
-      emit: (request) => (session ? session.#replies.emit(request) : { id: "event-0", sequence: 0n }),
-      runSession: (request) => {
-        if (!session) throw new Error("the inspector is still starting");
-        return session.#replies.runSession(request);
-      },
-      countTokens: (request) => {
-        if (!session) throw new Error("the inspector is still starting");
-        return session.#replies.countTokens(request);
-      },
-    };
+    const kernel = kernelResponders(() => (session ? session.#replies : undefined));
     // The CLI's launch: a provider that cannot start is a launch problem saying what to do (exit 2).
     const launched = await launchProvider(provider, { ...options.launchOptions, kernel });
     try {
