@@ -9,8 +9,7 @@
  * for process-backed tools.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Span, Tracer } from "@opentelemetry/api";
-import type { CallInfo, ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
+import type { ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
 import { callTracer } from "../../telemetry/call-tracer.js";
 import { traceChildProcess } from "../../telemetry/child-process-span.js";
 import type { InvokeInFlight } from "./invoke-in-flight.js";
@@ -41,89 +40,35 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName:
   };
 }
 
-/** The handler's context for one call (buildToolContext). */
-export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
-  return new HandlerContext(call, rt, entry, accepted);
-}
-
 /**
- * One call's context. Everything a call may not use is built when first read, so a call pays
- * for one object (bench/RESULTS.md, issue 24 session 7: an object literal with getters and a
- * closure per method cost 2–3% of an echo call's CPU). The methods are getters returning functions
- * bound to the call, so `const { resolvePath, progress } = ctx` works as `ctx.resolvePath(...)` does.
+ * The handler's context for one call, every member built when the call starts. The methods are plain
+ * functions closed over the call, so `const { resolvePath, progress } = ctx` works as
+ * `ctx.resolvePath(...)` does.
  */
-class HandlerContext implements ProcessToolContext<unknown> {
-  readonly call: CallInfo;
-  readonly config: unknown;
-  readonly span: Span;
-  readonly #call: InvokeInFlight;
-  readonly #rt: ServiceRuntime;
-  readonly #entry: ToolEntry;
-  readonly #roots: AcceptedConfig["roots"];
-  #kernel: ProcessToolContext<unknown>["kernel"] | undefined;
-  #log: ProcessToolContext<unknown>["log"] | undefined;
-  #tracer: Tracer | undefined;
-  #resolvePath: ((target: string) => string) | undefined;
-  #progress: ProcessToolContext<unknown>["progress"] | undefined;
-  #partialResult: ProcessToolContext<unknown>["partialResult"] | undefined;
-  #output: ProcessToolContext<unknown>["output"] | undefined;
-  #exitStatus: ProcessToolContext<unknown>["exitStatus"] | undefined;
-  #spawn: ProcessToolContext<unknown>["spawn"] | undefined;
-
-  constructor(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig) {
-    this.call = call.info;
-    this.config = accepted.config;
-    this.span = call.trace.span;
-    this.#call = call;
-    this.#rt = rt;
-    this.#entry = entry;
-    this.#roots = accepted.roots;
-  }
-
-  get signal(): AbortSignal {
-    return this.#call.signal;
-  }
-
-  get kernel(): ProcessToolContext<unknown>["kernel"] {
-    return (this.#kernel ??= bindKernel(bindingScope(this.#rt, this.#call, this.#entry.name)));
-  }
-
-  get log(): ProcessToolContext<unknown>["log"] {
-    return (this.#log ??= bindLogger(bindingScope(this.#rt, this.#call, this.#entry.name)));
-  }
-
-  get tracer(): Tracer {
-    return (this.#tracer ??= callTracer(this.#call.trace));
-  }
-
-  get resolvePath(): (target: string) => string {
-    if (this.#resolvePath) return this.#resolvePath;
-    const workingDirectory = this.call.workingDirectory;
-    const boundary = this.#roots === undefined ? { workingDirectory } : { workingDirectory, roots: this.#roots };
-    return (this.#resolvePath = (target: string): string => resolveToolPath(target, boundary));
-  }
-
-  get progress(): ProcessToolContext<unknown>["progress"] {
-    return (this.#progress ??= this.#entry.streaming ? progressOf(this.#call) : notDeclared(this.#call, "progress", "streaming"));
-  }
-
-  get partialResult(): ProcessToolContext<unknown>["partialResult"] {
-    return (this.#partialResult ??= this.#entry.streaming ? partialResultOf(this.#call) : notDeclared(this.#call, "partialResult", "streaming"));
-  }
-
-  get output(): ProcessToolContext<unknown>["output"] {
-    return (this.#output ??= this.#entry.processBacked ? outputOf(this.#call) : notDeclared(this.#call, "output", "process_backed"));
-  }
-
-  get exitStatus(): ProcessToolContext<unknown>["exitStatus"] {
-    return (this.#exitStatus ??= this.#entry.processBacked ? exitStatusOf(this.#call) : notDeclared(this.#call, "exitStatus", "process_backed"));
-  }
-
-  get spawn(): ProcessToolContext<unknown>["spawn"] {
-    return (this.#spawn ??= this.#entry.processBacked
-      ? spawnOf(this.#call, this.#rt, this.#entry, this.resolvePath)
-      : notDeclared(this.#call, "spawn", "process_backed"));
-  }
+export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
+  const info = call.info;
+  const workingDirectory = info.workingDirectory;
+  const boundary = accepted.roots === undefined ? { workingDirectory } : { workingDirectory, roots: accepted.roots };
+  const resolvePath = (target: string): string => resolveToolPath(target, boundary);
+  const scope = bindingScope(rt, call, entry.name);
+  return {
+    // The call's signal is created on first read (invoke-in-flight.ts), so this one stays a getter.
+    get signal() {
+      return call.signal;
+    },
+    call: info,
+    config: accepted.config,
+    span: call.trace.span,
+    kernel: bindKernel(scope),
+    log: bindLogger(scope),
+    tracer: callTracer(call.trace),
+    resolvePath,
+    progress: entry.streaming ? progressOf(call) : notDeclared(call, "progress", "streaming"),
+    partialResult: entry.streaming ? partialResultOf(call) : notDeclared(call, "partialResult", "streaming"),
+    output: entry.processBacked ? outputOf(call) : notDeclared(call, "output", "process_backed"),
+    exitStatus: entry.processBacked ? exitStatusOf(call) : notDeclared(call, "exitStatus", "process_backed"),
+    spawn: entry.processBacked ? spawnOf(call, rt, entry, resolvePath) : notDeclared(call, "spawn", "process_backed"),
+  };
 }
 
 /** The guard in place of a method the declaration does not allow: calling it ends the call as a provider bug. */
