@@ -50,7 +50,9 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
   const workingDirectory = info.workingDirectory;
   const boundary = accepted.roots === undefined ? { workingDirectory } : { workingDirectory, roots: accepted.roots };
   const resolvePath = (target: string): string => resolveToolPath(target, boundary);
-  const scope = bindingScope(rt, call, entry.name);
+  let kernel: ProcessToolContext<unknown>["kernel"] | undefined;
+  let log: ProcessToolContext<unknown>["log"] | undefined;
+  let tracer: ProcessToolContext<unknown>["tracer"] | undefined;
   return {
     // The call's signal is created on first read (invoke-in-flight.ts), so this one stays a getter.
     get signal() {
@@ -59,9 +61,15 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
     call: info,
     config: accepted.config,
     span: call.trace.span,
-    kernel: bindKernel(scope),
-    log: bindLogger(scope),
-    tracer: callTracer(call.trace),
+    get kernel() {
+      return (kernel ??= bindKernel(bindingScope(rt, call, entry.name)));
+    },
+    get log() {
+      return (log ??= bindLogger(bindingScope(rt, call, entry.name)));
+    },
+    get tracer() {
+      return (tracer ??= callTracer(call.trace));
+    },
     resolvePath,
     progress: entry.streaming ? progressOf(call) : notDeclared(call, "progress", "streaming"),
     partialResult: entry.streaming ? partialResultOf(call) : notDeclared(call, "partialResult", "streaming"),
