@@ -9,7 +9,8 @@
  * for process-backed tools.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
+import type { Span, Tracer } from "@opentelemetry/api";
+import type { CallInfo, ProcessToolContext, SpawnToolOptions } from "../../provider/tool-context.js";
 import { callTracer } from "../../telemetry/call-tracer.js";
 import { traceChildProcess } from "../../telemetry/child-process-span.js";
 import type { InvokeInFlight } from "./invoke-in-flight.js";
@@ -40,43 +41,93 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName:
   };
 }
 
-/**
- * The handler's context for one call, every member built when the call starts. The methods are plain
- * functions closed over the call, so `const { resolvePath, progress } = ctx` works as
- * `ctx.resolvePath(...)` does.
- */
+/** The handler's context for one call (buildToolContext). */
 export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
-  const info = call.info;
-  const workingDirectory = info.workingDirectory;
-  const boundary = accepted.roots === undefined ? { workingDirectory } : { workingDirectory, roots: accepted.roots };
-  const resolvePath = (target: string): string => resolveToolPath(target, boundary);
-  let kernel: ProcessToolContext<unknown>["kernel"] | undefined;
-  let log: ProcessToolContext<unknown>["log"] | undefined;
-  let tracer: ProcessToolContext<unknown>["tracer"] | undefined;
-  return {
-    // The call's signal is created on first read (invoke-in-flight.ts), so this one stays a getter.
-    get signal() {
-      return call.signal;
-    },
-    call: info,
-    config: accepted.config,
-    span: call.trace.span,
-    get kernel() {
-      return (kernel ??= bindKernel(bindingScope(rt, call, entry.name)));
-    },
-    get log() {
-      return (log ??= bindLogger(bindingScope(rt, call, entry.name)));
-    },
-    get tracer() {
-      return (tracer ??= callTracer(call.trace));
-    },
-    resolvePath,
-    progress: entry.streaming ? progressOf(call) : notDeclared(call, "progress", "streaming"),
-    partialResult: entry.streaming ? partialResultOf(call) : notDeclared(call, "partialResult", "streaming"),
-    output: entry.processBacked ? outputOf(call) : notDeclared(call, "output", "process_backed"),
-    exitStatus: entry.processBacked ? exitStatusOf(call) : notDeclared(call, "exitStatus", "process_backed"),
-    spawn: entry.processBacked ? spawnOf(call, rt, entry, resolvePath) : notDeclared(call, "spawn", "process_backed"),
-  };
+  return new HandlerContext(call, rt, entry, accepted);
+}
+
+/**
+ * One call's context. Everything a call may not use is built when first read, so a call pays
+ * for one object. Measured, so kept: `bench/per-call-ab.ts` (echo through the go-plugin v1.8.0 host,
+ * 8–10 interleaved rounds, 2 processes per contender) gave a plain object literal with every method
+ * built per call 1.09–1.19× this class's CPU per call at 32 concurrent calls in three runs (middle
+ * half of the rounds 1.06–1.36×; an A/A of this class, 1.00×), 0.99–1.20× at one call at a time
+ * (bench/RESULTS.md, "Handler context: lazy getters against plain construction"). The methods are
+ * getters returning functions bound to the call, so `const { resolvePath, progress } = ctx` works
+ * as `ctx.resolvePath(...)` does.
+ */
+class HandlerContext implements ProcessToolContext<unknown> {
+  readonly call: CallInfo;
+  readonly config: unknown;
+  readonly span: Span;
+  readonly #call: InvokeInFlight;
+  readonly #rt: ServiceRuntime;
+  readonly #entry: ToolEntry;
+  readonly #roots: AcceptedConfig["roots"];
+  #kernel: ProcessToolContext<unknown>["kernel"] | undefined;
+  #log: ProcessToolContext<unknown>["log"] | undefined;
+  #tracer: Tracer | undefined;
+  #resolvePath: ((target: string) => string) | undefined;
+  #progress: ProcessToolContext<unknown>["progress"] | undefined;
+  #partialResult: ProcessToolContext<unknown>["partialResult"] | undefined;
+  #output: ProcessToolContext<unknown>["output"] | undefined;
+  #exitStatus: ProcessToolContext<unknown>["exitStatus"] | undefined;
+  #spawn: ProcessToolContext<unknown>["spawn"] | undefined;
+
+  constructor(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig) {
+    this.call = call.info;
+    this.config = accepted.config;
+    this.span = call.trace.span;
+    this.#call = call;
+    this.#rt = rt;
+    this.#entry = entry;
+    this.#roots = accepted.roots;
+  }
+
+  get signal(): AbortSignal {
+    return this.#call.signal;
+  }
+
+  get kernel(): ProcessToolContext<unknown>["kernel"] {
+    return (this.#kernel ??= bindKernel(bindingScope(this.#rt, this.#call, this.#entry.name)));
+  }
+
+  get log(): ProcessToolContext<unknown>["log"] {
+    return (this.#log ??= bindLogger(bindingScope(this.#rt, this.#call, this.#entry.name)));
+  }
+
+  get tracer(): Tracer {
+    return (this.#tracer ??= callTracer(this.#call.trace));
+  }
+
+  get resolvePath(): (target: string) => string {
+    if (this.#resolvePath) return this.#resolvePath;
+    const workingDirectory = this.call.workingDirectory;
+    const boundary = this.#roots === undefined ? { workingDirectory } : { workingDirectory, roots: this.#roots };
+    return (this.#resolvePath = (target: string): string => resolveToolPath(target, boundary));
+  }
+
+  get progress(): ProcessToolContext<unknown>["progress"] {
+    return (this.#progress ??= this.#entry.streaming ? progressOf(this.#call) : notDeclared(this.#call, "progress", "streaming"));
+  }
+
+  get partialResult(): ProcessToolContext<unknown>["partialResult"] {
+    return (this.#partialResult ??= this.#entry.streaming ? partialResultOf(this.#call) : notDeclared(this.#call, "partialResult", "streaming"));
+  }
+
+  get output(): ProcessToolContext<unknown>["output"] {
+    return (this.#output ??= this.#entry.processBacked ? outputOf(this.#call) : notDeclared(this.#call, "output", "process_backed"));
+  }
+
+  get exitStatus(): ProcessToolContext<unknown>["exitStatus"] {
+    return (this.#exitStatus ??= this.#entry.processBacked ? exitStatusOf(this.#call) : notDeclared(this.#call, "exitStatus", "process_backed"));
+  }
+
+  get spawn(): ProcessToolContext<unknown>["spawn"] {
+    return (this.#spawn ??= this.#entry.processBacked
+      ? spawnOf(this.#call, this.#rt, this.#entry, this.resolvePath)
+      : notDeclared(this.#call, "spawn", "process_backed"));
+  }
 }
 
 /** The guard in place of a method the declaration does not allow: calling it ends the call as a provider bug. */
