@@ -2,7 +2,9 @@
 // Checks that each reliability scenario fails when the behaviour it guards is removed: for every
 // mutation below, a copy of the working tree (node_modules linked, nothing in this checkout
 // touched) gets one edit, and the scenario's tests run against it; the mutation must make them
-// fail. Prints one line per mutation and exits 1 if any mutation survived.
+// fail. Prints one line per mutation and exits 1 if any mutation survived or its tests ran none; exits 2
+// before running anything if a mutation's text is not in its file exactly once
+// (soak/mutation-targets.mjs).
 //
 //   node soak/mutation-check.mjs            # all mutations
 //   node soak/mutation-check.mjs timeout    # those whose name contains "timeout"
@@ -11,6 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mutantVerdict, mutationProblems } from "./mutation-targets.mjs";
 import { mutations } from "./mutations.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -33,6 +36,13 @@ function linkNodeModules(from, to) {
 }
 
 const filter = process.argv[2] ?? "";
+// A mutation whose text is gone (or found twice) would run its tests against an unmutated tree and
+// say nothing useful: refuse to start until soak/mutations.mjs is brought up to date.
+const problems = mutationProblems(root, mutations);
+if (problems.length > 0) {
+  console.error(`soak/mutations.mjs is out of date with the tree:\n  ${problems.join("\n  ")}`);
+  process.exit(2);
+}
 const copy = mkdtempSync(path.join(os.tmpdir(), "harness-tool-mutants-"));
 cpSync(root, copy, { recursive: true, filter: (src) => !/[/\\](node_modules|\.git)$/.test(src) });
 linkNodeModules(path.join(root, "node_modules"), path.join(copy, "node_modules"));
@@ -47,7 +57,7 @@ try {
       const text = originals.get(target) ?? readFileSync(target, "utf8");
       originals.set(target, text);
       const current = readFileSync(target, "utf8");
-      if (!current.includes(a)) throw new Error(`${name}: ${f} no longer contains the text to mutate; update soak/mutation-check.mjs`);
+      if (!current.includes(a)) throw new Error(`${name}: ${f} no longer contains the text to mutate after the first edit; update soak/mutations.mjs`);
       writeFileSync(target, current.replace(a, b));
     }
     const started = Date.now();
@@ -67,12 +77,11 @@ try {
         encoding: "utf8",
       },
     );
-    // A test cut off by --test-timeout (a call that never ends) counts as failed too. TAP's counts:
-    // Node 24's default reporter is spec even into a pipe, and its "ℹ fail 1" matches nothing here.
-    const failed = /^# (fail|cancelled) [1-9]/m.test(run.stdout);
-    if (!failed) survived++;
+    // TAP's counts: Node 24's default reporter is spec even into a pipe ("ℹ fail 1").
+    const verdict = mutantVerdict(run.stdout);
+    if (verdict !== "killed") survived++;
     console.log(
-      `${failed ? "killed  " : "SURVIVED"} ${name} (${tests.join(" ")}${pattern ? ` /${pattern}/` : ""}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      `${verdict === "killed" ? "killed  " : verdict.toUpperCase()} ${name} (${tests.join(" ")}${pattern ? ` /${pattern}/` : ""}, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
     );
     for (const [target, text] of originals) writeFileSync(target, text);
   }

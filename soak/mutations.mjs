@@ -1,6 +1,7 @@
 // The mutations soak/mutation-check.mjs applies, one per guarded behaviour (docs/reliability.md,
 // "Each scenario against its mutation"). test/mutations.test.ts checks, without running them, that
-// each one still finds its text and its tests, so a move or a rename cannot quietly disarm one.
+// each one still finds its text exactly once and its tests (soak/mutation-targets.mjs), so a move
+// or a rename cannot quietly disarm one; give a text enough context to be unique in its file.
 /** name, file, the exact text to replace, its replacement, the tests that must fail (with a name pattern). */
 export const mutations = [
   [
@@ -198,8 +199,8 @@ export const mutations = [
   [
     "generated validator drops a required check",
     "examples/search/src/gen/examples/search/v1/search_tool_schemas.ts",
-    'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
-    'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":',
+    'if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });\n  for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      default:',
+    'for (const [name, field] of Object.entries(record)) {\n    switch (name) {\n      case "pattern":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      case "path":\n        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });\n        break;\n      default:',
     ["test/runtime/reliability/fuzz.test.ts"],
     "glob",
   ],

@@ -48,9 +48,13 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
 
 /**
  * One call's context. Everything a call may not use is built when first read, so a call pays
- * for one object (bench/RESULTS.md, issue 24 session 7: an object literal with getters and a
- * closure per method cost 2–3% of an echo call's CPU). The methods are getters returning functions
- * bound to the call, so `const { resolvePath, progress } = ctx` works as `ctx.resolvePath(...)` does.
+ * for one object. Measured, so kept: `bench/per-call-ab.ts` (echo through the go-plugin v1.8.0 host,
+ * 8–10 interleaved rounds, 2 processes per contender) gave a plain object literal with every method
+ * built per call 1.09–1.19× this class's CPU per call at 32 concurrent calls in three runs (middle
+ * half of the rounds 1.06–1.36×; an A/A of this class, 1.00×), 0.99–1.20× at one call at a time
+ * (bench/RESULTS.md, "Handler context: lazy getters against plain construction"). The methods are
+ * getters returning functions bound to the call, so `const { resolvePath, progress } = ctx` works
+ * as `ctx.resolvePath(...)` does.
  */
 class HandlerContext implements ProcessToolContext<unknown> {
   readonly call: CallInfo;
