@@ -21,7 +21,7 @@ import {
   type LogRequest,
   type RunSessionRequest,
 } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { grpcServiceDefinition } from "../transport/grpc-service-definition.js";
+import { addGrpcService } from "../transport/grpc-service-definition.js";
 
 /** How the host's kernel answers the callbacks that return something. */
 export interface KernelResponders {
@@ -91,7 +91,7 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
     };
   let emitted = 0n;
   const server = new Server();
-  server.addService(grpcServiceDefinition(KernelCallbackService), {
+  addGrpcService(server, KernelCallbackService, {
     log: answer("log", (request: LogRequest) => {
       responders.log?.(request);
       return create(LogResultSchema);
