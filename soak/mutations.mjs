@@ -371,8 +371,8 @@ export const mutations = [
   [
     "issue 22: the transport decodes ToolService requests without decodeRequest",
     "runtime/transport/serve-go-plugin.ts",
-    "grpcServiceDefinition(ToolService, decodeRequest),",
-    "grpcServiceDefinition(ToolService),",
+    "life.resetBudget?.reset() }), decodeRequest);",
+    "life.resetBudget?.reset() }));",
     ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],

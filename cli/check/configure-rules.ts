@@ -5,7 +5,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { AttrType } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
 import type { GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import { unaryTimeout } from "./schema-rules.js";
 

@@ -3,7 +3,7 @@
  * health, a stdout that carries nothing but the handshake, and Shutdown.
  */
 import { spawn } from "node:child_process";
-import { kernelEnvironment, killGraceMs, type LaunchedProvider } from "harness-tool/testing";
+import { kernelEnvironment, killGraceMs, type LaunchedProvider } from "harness-tool/host";
 import type { ProviderCommand } from "../provider/provider-target.js";
 import { truncate } from "../terminal/terminal-width.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";

@@ -6,7 +6,7 @@
 import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { HookPayloadSchema, type HookPayload } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import { hookPointTable, type HookPointName } from "harness-tool";
-import { hookPayloadSchemas } from "harness-tool/testing";
+import { hookPayloadSchemas } from "harness-tool/host";
 
 /** A payload that is not the point's message. */
 export class HookPayloadJsonError extends Error {

@@ -17,7 +17,7 @@ import {
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { HookDispatchError, type LaunchedProvider } from "harness-tool/testing";
+import { HookDispatchError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult, type RuleStatus } from "./conformance-report.js";
 import { checkHookResponse } from "./hook-response-shape.js";
 import { sampleHookPayload } from "./hook-samples.js";

@@ -15,7 +15,7 @@ import {
   type ToolSchema,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { isToolSchemaDocument, jsonSchemaFromWire } from "harness-tool";
-import type { LaunchedProvider } from "harness-tool/testing";
+import type { LaunchedProvider } from "harness-tool/host";
 import { categoryName } from "../terminal/wire-names.js";
 import { argumentsEntry, expectKey } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";

@@ -7,7 +7,7 @@
  * supplies.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { launch, type LaunchedProvider, type LaunchOptions } from "harness-tool/testing";
+import { launch, type LaunchedProvider, type LaunchOptions } from "harness-tool/host";
 import { type GetSchemaResponse, ToolKind } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ProviderCommand } from "../provider/provider-target.js";
 import { UsageError } from "../terminal/usage-error.js";

@@ -7,7 +7,7 @@ import { equals } from "@bufbuild/protobuf";
 import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import { GetSchemaResponseSchema, ToolKind, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { checkToolDeclarations, invariantSources, PROTOCOL_VERSION, toolDeclarationFromWire, type InvariantRule } from "harness-tool";
-import { ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 
 /** Rules the wire form cannot express, so they are not checked on a running provider. */

@@ -3,7 +3,7 @@
  * provider's refusal, or how it died, said once for both.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { type HostLogEntry, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { type HostLogEntry, ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { providerExitReport } from "../provider/launch-provider.js";
 import { UsageError } from "../terminal/usage-error.js";
 

@@ -15,7 +15,7 @@ import {
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { HookDispatchError, type LaunchedProvider } from "harness-tool/testing";
+import { HookDispatchError, type LaunchedProvider } from "harness-tool/host";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../check/hook-payload-json.js";
 import { checkHookResponse } from "../check/hook-response-shape.js";

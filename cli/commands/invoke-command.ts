@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProvider } from "harness-tool/testing";
+import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProvider } from "harness-tool/host";
 import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { defineCommand } from "./command-definition.js";

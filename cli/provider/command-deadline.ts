@@ -6,7 +6,7 @@
  * provider's whole process tree is killed and the command fails (exit 1) with one line saying what
  * hung and what to do, then the tail of the provider's stderr.
  */
-import type { HostLogEntry, LaunchOptions } from "harness-tool/testing";
+import type { HostLogEntry, LaunchOptions } from "harness-tool/host";
 import { HeadlineError } from "../terminal/error-lines.js";
 import { providerLogLine } from "../terminal/provider-log.js";
 import { UsageError } from "../terminal/usage-error.js";

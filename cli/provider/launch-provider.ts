@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { HostLogEntry, LaunchedProvider, LaunchOptions } from "harness-tool/testing";
+import type { HostLogEntry, LaunchedProvider, LaunchOptions } from "harness-tool/host";
 import { type ProviderCommand, ProviderLaunchError } from "./provider-target.js";
 
 /** What spawning `command` failed on (its errno `code`), said for a person; undefined when not a spawn failure. */
@@ -29,7 +29,7 @@ function spawnProblem(command: string, code: string | undefined): string | undef
 
 /** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
 export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
-  const { launch } = await import("harness-tool/testing");
+  const { launch } = await import("harness-tool/host");
   try {
     return await launch(provider.command, { ...options, args: provider.args });
   } catch (e) {
@@ -64,7 +64,7 @@ export async function providerExitReport(
   ]);
   clearTimeout(timer);
   if (!exit) return undefined;
-  const { describeExit } = await import("harness-tool/testing");
+  const { describeExit } = await import("harness-tool/host");
   const how = `the provider exited during the call: ${describeExit(exit)}`;
   const unseen = launched.stderr.filter((entry) => !options.shown?.(entry));
   if (unseen.length === 0 && launched.stderr.length > 0) return `${how}; its stderr is above`;

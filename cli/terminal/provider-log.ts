@@ -4,7 +4,7 @@
  * (a handler's console.error becomes one at level error); other lines (a crash's stack, another
  * language's output) carry no level and are shown as they are.
  */
-import type { HostLogEntry } from "harness-tool/testing";
+import type { HostLogEntry } from "harness-tool/host";
 
 /** Which of the provider's stderr lines a command shows. */
 export type ProviderLogShown = "none" | "default" | "all";

@@ -1,31 +1,8 @@
 /**
- * harness-tool/testing: the host side of go-plugin in TypeScript, for provider authors' tests and
- * the CLI. `launch()` starts a provider binary exactly as the kernel does and gives typed
- * ToolService calls, the recorded kernel callbacks, the stderr log lines and a go-plugin Kill().
+ * harness-tool/testing: what a provider's tests need, on top of the go-plugin host
+ * (`harness-tool/host`, re-exported here whole so a test imports one module): `launch()` and its
+ * calls, and a recording kernel started on its own, for a test that drives the kernel callbacks
+ * without a launched provider.
  */
-export {
-  launch,
-  kernelEnvironment,
-  killGraceMs,
-  type HookDispatchOptions,
-  type KillReport,
-  type LaunchedProvider,
-  type LaunchOptions,
-} from "./launch.js";
-export { describeExit, type ProviderExit } from "./process-exit.js";
-export { HookDispatchError, hookErrorFromStatus } from "../errors/hook-dispatch-error.js";
-export { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
-export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
-export { ProviderCallError } from "../errors/provider-call-error.js";
-export {
-  startRecordingKernel,
-  type KernelResponders,
-  type RecordedCallbacks,
-  type RecordingKernel,
-  type RecordingKernelOptions,
-} from "./recording-kernel.js";
-export { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
-export { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
-export { kernelHandshake } from "../transport/plugin-environment.js";
-export type { ReceivedSpan, ReceivedValue } from "../telemetry/otlp-trace-request.js";
-export { formatSpanTree } from "../telemetry/span-tree.js";
+export * from "../host/index.js";
+export { startRecordingKernel, type RecordingKernelOptions } from "../host/recording-kernel.js";

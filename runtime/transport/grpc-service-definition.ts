@@ -4,10 +4,47 @@
  * (de)serializers are protobuf-es `toBinary`/`fromBinary`, so the wire shape cannot drift from
  * the generated types.
  */
-import { fromBinary, toBinary, type DescMessage, type DescService, type MessageShape } from "@bufbuild/protobuf";
-import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
+import { fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import type {
+  handleBidiStreamingCall,
+  handleClientStreamingCall,
+  handleServerStreamingCall,
+  handleUnaryCall,
+  MethodDefinition,
+  Server,
+  ServiceDefinition,
+  UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { RpcRequest, RpcResponse } from "../rpc/service-shape.js";
 import { encodeOutputChunkResponse } from "./output-chunk-encoding.js";
+
+/** The grpc-js handler of one rpc, for its kind, on `Req` and `Res`. */
+type GrpcHandler<M extends DescMethod, Req, Res> = M["methodKind"] extends "unary"
+  ? handleUnaryCall<Req, Res>
+  : M["methodKind"] extends "server_streaming"
+    ? handleServerStreamingCall<Req, Res>
+    : M["methodKind"] extends "client_streaming"
+      ? handleClientStreamingCall<Req, Res>
+      : handleBidiStreamingCall<Req, Res>;
+
+/**
+ * A grpc-js handler table derived from a protobuf-es service descriptor: one handler per rpc, keyed
+ * by its localName, of the rpc's kind (unary, server streaming, ...) on its request and response
+ * messages. A table that misses an rpc, answers another message or streams where the proto does
+ * not fails to compile.
+ */
+export type GrpcServiceHandlers<S extends DescService> = {
+  [K in keyof S["method"]]: GrpcHandler<S["method"][K], RpcRequest<S["method"][K]>, RpcResponse<S["method"][K]>>;
+};
+
+/** As GrpcServiceHandlers, for a service whose messages stay bytes (rawMethod): the rpcs and their kinds checked. */
+export type RawServiceHandlers<S extends DescService> = { [K in keyof S["method"]]: GrpcHandler<S["method"][K], Uint8Array, Uint8Array> };
+
+/** Adds a protobuf-es service to a grpc-js server with a handler table checked against its descriptor. */
+export function addGrpcService<S extends DescService>(server: Server, service: S, handlers: GrpcServiceHandlers<S>, decodeRequest?: RequestDecoder): void {
+  server.addService(grpcServiceDefinition(service, decodeRequest), handlers as UntypedServiceImplementation);
+}
 
 /** How a server decodes the requests it receives (default: protobuf-es `fromBinary` with its defaults). */
 export type RequestDecoder = <Desc extends DescMessage>(desc: Desc, bytes: Uint8Array) => MessageShape<Desc>;

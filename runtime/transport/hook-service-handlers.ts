@@ -5,10 +5,11 @@
  * status with its HookError packed into google.rpc.Status.details, and the kernel's cancel and the
  * call's deadline reach the core.
  */
-import { Metadata, type sendUnaryData, type ServerUnaryCall, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { Metadata, type MethodDefinition, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import type { HookSubscriberService } from "../generated/pluggableharness/hook/v1/hook_pb.js";
 import type { HookServiceCore } from "../service/hooks/hook-service-core.js";
 import { traceHeadersFromMetadata } from "../telemetry/trace-headers.js";
-import { rawMethod } from "./grpc-service-definition.js";
+import { rawMethod, type RawServiceHandlers } from "./grpc-service-definition.js";
 import { hostLog } from "./host-log.js";
 import { loadStatusDetails } from "./tool-service-handlers.js";
 import { stackOf } from "../errors/classify-error.js";
@@ -20,13 +21,16 @@ const loadHookStatus = () => (hookStatus ??= import("../errors/hook-status-detai
 /** The method's path (hook.proto); test/runtime/service/hooks checks it against the generated descriptor. */
 export const dispatchHookPath = "/pluggableharness.hook.v1.HookSubscriberService/DispatchHook";
 
-/** HookSubscriberService's grpc-js definition, on raw bytes. */
-export const hookServiceDefinition: ServiceDefinition = {
+/**
+ * HookSubscriberService's grpc-js definition, on raw bytes, keyed by the generated descriptor's
+ * rpcs (a type-only import: start-up boots no hook.proto descriptor).
+ */
+export const hookServiceDefinition: { readonly [K in keyof (typeof HookSubscriberService)["method"]]: MethodDefinition<Uint8Array, Uint8Array> } = {
   dispatchHook: rawMethod(dispatchHookPath, { requestStream: false, responseStream: false }),
 };
 
-/** The grpc-js implementation of HookSubscriberService. */
-export function hookServiceHandlers(core: HookServiceCore): UntypedServiceImplementation {
+/** The grpc-js implementation of HookSubscriberService: its rpcs and their kinds checked against the descriptor. */
+export function hookServiceHandlers(core: HookServiceCore): RawServiceHandlers<typeof HookSubscriberService> {
   return {
     dispatchHook: (call: ServerUnaryCall<Uint8Array, Uint8Array>, callback: sendUnaryData<Uint8Array>) => {
       const cancelled = new AbortController();

@@ -17,7 +17,7 @@ import type { HookServiceCore } from "../service/hooks/hook-service-core.js";
 import { hookServiceDefinition, hookServiceHandlers } from "./hook-service-handlers.js";
 import { BrokerConnections } from "./broker-connections.js";
 import { addGoPluginServices, loadHostMessages } from "./go-plugin-services.js";
-import { grpcServiceDefinition } from "./grpc-service-definition.js";
+import { addGrpcService } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
 import { listen } from "./listen.js";
@@ -116,7 +116,7 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => Served
 
   const server = new Server(providerServerOptions);
   const life = new ProviderLife({ server, core, kernel, broker, stdout, exit, graceMs: options.shutdownGraceMs ?? 1000 });
-  server.addService(grpcServiceDefinition(ToolService, decodeRequest), toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }));
+  addGrpcService(server, ToolService, toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }), decodeRequest);
   // The kernel dials HookSubscriberService on the connection it already holds (hook-dispatch.md).
   if (core.hooks) server.addService(hookServiceDefinition, hookServiceHandlers(core.hooks));
   addGoPluginServices(server, life, broker);

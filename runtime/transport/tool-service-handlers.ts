@@ -6,19 +6,12 @@
  * left when the kernel cancelled it. The Invoke sink reports grpc-js's backpressure (write() false,
  * then 'drain') to the core.
  */
-import {
-  Metadata,
-  status as grpcStatus,
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceError,
-  type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
-import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { Metadata, status as grpcStatus, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream, type ServiceError } from "@grpc/grpc-js";
+import type { ToolError as WireToolError, InvokeRequest, InvokeResponse, ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import type { CancelSignal } from "../telemetry/call-spans.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
+import type { GrpcServiceHandlers } from "./grpc-service-definition.js";
 import { hostLog } from "./host-log.js";
 import { stackOf } from "../errors/classify-error.js";
 
@@ -124,16 +117,17 @@ export interface ToolServiceObserver {
   readonly streamCancelled?: () => void;
 }
 
-/** The grpc-js implementation of ToolService, keyed like grpcServiceDefinition(ToolService). */
-export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): UntypedServiceImplementation {
+/**
+ * The grpc-js implementation of ToolService, its table typed from the generated descriptor (every
+ * rpc, its messages, its kind), keyed like grpcServiceDefinition(ToolService).
+ */
+export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): GrpcServiceHandlers<typeof ToolService> {
   return {
     getSchema: unary((_, trace) => core.getSchema(trace)),
     // Only Configure reads its deadline (the configure hook's bound); the other calls never look it up.
-    configure: unary((request: Parameters<ToolServiceCore["configure"]>[0], trace, call) =>
-      core.configure(request, trace, deadlineOf(call as ServerUnaryCall<unknown, unknown>)),
-    ),
-    render: unary((request: Parameters<ToolServiceCore["render"]>[0], trace) => core.render(request, trace)),
-    preview: unary((request: Parameters<ToolServiceCore["preview"]>[0], trace) => core.preview(request, trace)),
+    configure: unary((request, trace, call) => core.configure(request, trace, deadlineOf(call as ServerUnaryCall<unknown, unknown>))),
+    render: unary((request, trace) => core.render(request, trace)),
+    preview: unary((request, trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),
     invoke: (call: ServerWritableStream<InvokeRequest, InvokeResponse>) => {
       const cancelled = new StreamCancellation();

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { OutputStream } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/testing";
+import { ProviderCallError, type InvokeCall, type LaunchedProvider } from "harness-tool/host";
 import type { CallEndView, CallEventView, CallView, InvokeRequestBody } from "../protocol/page-protocol.js";
 import { callEventView, CallStream } from "./call-stream.js";
 import type { PageChannel } from "./page-channel.js";

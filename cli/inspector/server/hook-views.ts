@@ -17,7 +17,7 @@ import {
 import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
-import { hookPayloadSchemas, type HookDispatchError } from "harness-tool/testing";
+import { hookPayloadSchemas, type HookDispatchError } from "harness-tool/host";
 import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../../check/hook-payload-json.js";
 import { checkHookResponse } from "../../check/hook-response-shape.js";
 import { sampleHookPayload } from "../../check/hook-samples.js";

@@ -8,7 +8,7 @@ import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v
 import type { DispatchHookRequest } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { HookModeName } from "harness-tool";
-import { HookDispatchError } from "harness-tool/testing";
+import { HookDispatchError } from "harness-tool/host";
 import type { HookCallView, HookLogView, HookPointView, HookRequestBody } from "../protocol/page-protocol.js";
 import { hookAnswerView, hookFailureView, hookLogView, hookPointOfLogger, hookPointViews, hookRequestOf, HookRequestProblem } from "./hook-views.js";
 import type { PageChannel } from "./page-channel.js";

@@ -15,7 +15,7 @@ import {
   type EmitRequest,
   type RunSessionRequest,
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
-import type { LaunchOptions } from "harness-tool/testing";
+import type { LaunchOptions } from "harness-tool/host";
 import type { CannedRepliesView, Json } from "../protocol/page-protocol.js";
 import type { PageChannel } from "./page-channel.js";
 import type { ProviderRecords } from "./records.js";

@@ -4,7 +4,7 @@
  */
 import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
-import type { LaunchedProvider } from "harness-tool/testing";
+import type { LaunchedProvider } from "harness-tool/host";
 import type { ProviderCommand } from "../../provider/provider-target.js";
 import type { IdentityView } from "../protocol/page-protocol.js";
 import { configAttributesFromWire } from "./secret-masking.js";

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
+import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { categoryName } from "../../terminal/wire-names.js";
 import type { Json, TreeAnswer } from "../protocol/page-protocol.js";
 

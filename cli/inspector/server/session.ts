@@ -7,7 +7,7 @@
  * so a new kind of message cannot forget redaction.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { LaunchedProvider, LaunchOptions } from "harness-tool/testing";
+import type { LaunchedProvider, LaunchOptions } from "harness-tool/host";
 import { launchProvider } from "../../provider/launch-provider.js";
 import type { ProviderCommand } from "../../provider/provider-target.js";
 import type {

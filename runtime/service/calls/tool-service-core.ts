@@ -14,7 +14,9 @@ import type {
   PreviewResponse,
   RenderRequest,
   RenderResponse,
+  ToolService,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { ServiceSemantics } from "../../rpc/service-shape.js";
 import type { CancelSignal } from "../../telemetry/call-spans.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 
@@ -48,9 +50,11 @@ export interface InvokeSink {
  * pluggableharness.tool.v1.ToolService as the transport calls it. Unary methods reject with an
  * RpcStatusError for a gRPC status; anything else they reject with is reported as INTERNAL.
  * `trace`: the call's propagation headers (traceparent, tracestate, baggage) from its metadata;
- * the call's span continues the trace they name (runtime/telemetry).
+ * the call's span continues the trace they name (runtime/telemetry). It extends the service's
+ * shape derived from the generated descriptor, so an rpc that drifts from the proto fails to
+ * compile here (rpc/service-shape.ts).
  */
-export interface ToolServiceCore {
+export interface ToolServiceCore extends ServiceSemantics<typeof ToolService, InvokeSink> {
   /** Static and cheap: built once when the service is created. */
   getSchema(trace?: TraceHeaders): GetSchemaResponse;
   /** `deadline`: the call's, when the host set one; it bounds the provider's configure hook. */

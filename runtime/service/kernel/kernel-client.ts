@@ -10,15 +10,18 @@ import type {
   EmitResult,
   LogRequest,
   RunSessionRequest,
+  KernelCallbackService,
   RunSessionResult,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { ServiceCaller } from "../../rpc/service-shape.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 
 /**
- * KernelCallbackService, one method per rpc. Each rejects when the kernel cannot be reached.
+ * KernelCallbackService, one method per rpc (derived from the generated descriptor: an rpc that
+ * drifts from the proto fails to compile here). Each rejects when the kernel cannot be reached.
  * `trace`: propagation headers for the call's metadata (the caller's span, runtime/telemetry).
  */
-export interface KernelClient {
+export interface KernelClient extends ServiceCaller<typeof KernelCallbackService> {
   log(request: LogRequest, trace?: TraceHeaders): Promise<void>;
   emit(request: EmitRequest, trace?: TraceHeaders): Promise<EmitResult>;
   runSession(request: RunSessionRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<RunSessionResult>;

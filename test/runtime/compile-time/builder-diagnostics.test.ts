@@ -1,4 +1,4 @@
-// For each `@ts-expect-error` in builder-invalid.ts, hooks-invalid.ts and configure-invalid.ts, removes that one directive and asserts the
+// For each `@ts-expect-error` in builder-invalid.ts, hooks-invalid.ts, configure-invalid.ts and service-drift-invalid.ts, removes that one directive and asserts the
 // compiler then reports exactly one diagnostic, on the directive's next line, with the expected
 // code and a stable message substring. (builder-invalid.ts itself is type-checked under TS 5.9 and
 // TS 7 by test/typecheck.test.ts; this table pins down what each error says, with the compiler
@@ -78,6 +78,25 @@ const configureTable: Record<string, Expectation> = {
   "a generated hook's config is the proto's config message": { code: 2322, message: "Type 'string' is not assignable to type 'number'" },
 };
 
+/** service-drift-invalid.ts: the service types derived from the descriptors refuse a drifted rpc. */
+const serviceDriftTable: Record<string, Expectation> = {
+  "the transport has no handler for a new rpc": { code: 2741, message: "Property 'cancel' is missing" },
+  "the transport's Describe answers a DescribeResponse": { code: 2322, message: "Types of property 'describe' are incompatible" },
+  "the transport's Render is unary": { code: 2322, message: "is not assignable to type 'handleServerStreamingCall<RenderRequest, RenderResponse>'" },
+  "the transport's Invoke streams": { code: 2322, message: "is not assignable to type 'handleUnaryCall<InvokeRequest, InvokeResponse>'" },
+  "a handler of the wrong kind in the table": {
+    code: 2322,
+    message: "Type 'handleUnaryCall<RenderRequest, RenderResponse>' is not assignable to type 'handleServerStreamingCall<InvokeRequest, InvokeResponse>'",
+  },
+  "the hook transport's DispatchHook is unary": { code: 2322, message: "Types of property 'dispatchHook' are incompatible" },
+  "the core does not answer a new rpc": { code: 2741, message: "Property 'cancel' is missing in type 'ToolServiceCore'" },
+  "the core's describe answers a DescribeResponse": { code: 2322, message: "Type 'DescribeResponse' is not assignable to type 'GetSchemaResponse'" },
+  "the core's render answers once": { code: 2322, message: "Types of property 'render' are incompatible" },
+  "the core's invoke streams into a sink": { code: 2322, message: "Type 'void' is not assignable to type 'InvokeResponse'" },
+  "the kernel client's log reads no CountTokensResult": { code: 2322, message: "Type 'void' is not assignable to type 'CountTokensResult'" },
+  "the kernel client calls unary rpcs only": { code: 2322, message: "Types of property 'log' are incompatible" },
+};
+
 /** The `@ts-expect-error` directives of a corpus file, with their lines. */
 function corpusOf(file: string) {
   const lines = readFileSync(path.join(repoRoot, "test/runtime/compile-time", file), "utf8").split("\n");
@@ -114,6 +133,7 @@ for (const [file, table] of [
   ["builder-invalid.ts", builderTable],
   ["hooks-invalid.ts", hooksTable],
   ["configure-invalid.ts", configureTable],
+  ["service-drift-invalid.ts", serviceDriftTable],
 ] as const) {
   const { lines, directives } = corpusOf(file);
   describe(`${file}: compile-time diagnostics`, () => {

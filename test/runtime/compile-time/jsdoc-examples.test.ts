@@ -17,7 +17,7 @@ const documented = [
   { file: "runtime/schema/define-tool.ts", name: "defineTool" },
   { file: "runtime/provider/define-provider.ts", name: "defineProvider" },
   { file: "runtime/serve.ts", name: "serve" },
-  { file: "runtime/testing/launch.ts", name: "launch" },
+  { file: "runtime/host/launch.ts", name: "launch" },
 ] as const;
 
 interface Example {

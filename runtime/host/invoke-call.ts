@@ -1,5 +1,5 @@
 /**
- * One Invoke as the test host sees it: the ToolEvents as an async iterable, a way to cancel
+ * One Invoke as the host sees it: the ToolEvents as an async iterable, a way to cancel
  * mid-stream (as the kernel does, by cancelling the RPC), and how the stream ended. On request it
  * reads like a slow kernel (a pause after every event, so HTTP/2 flow control pushes back on the
  * provider) and keeps only a digest of the output instead of every chunk, for streams too big to hold.
@@ -8,9 +8,9 @@ import { createHash, type Hash } from "node:crypto";
 import type { ClientReadableStream, ServiceError } from "@grpc/grpc-js";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { OutputStream, type InvokeResponse, type ToolEvent } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { ProviderCallError } from "../errors/provider-call-error.js";
+import { ProviderCallError } from "./provider-call-error.js";
 
-/** How the test host reads one Invoke stream. */
+/** How the host reads one Invoke stream. */
 export interface InvokeReadOptions {
   /** Pause this long after each event before reading the next: a kernel that reads slowly. Default 0. */
   readonly readDelayMs?: number;
@@ -45,7 +45,7 @@ export interface InvokeOutcome {
   /** The gRPC status: OK (0) when the provider closed the stream, CANCELLED (1) after cancel(). */
   readonly code: number;
   readonly details: string;
-  /** True when the test cancelled the call. */
+  /** True when the host cancelled the call. */
   readonly cancelled: boolean;
 }
 

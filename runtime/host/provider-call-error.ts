@@ -1,12 +1,12 @@
 /**
- * A ToolService call the provider failed with a gRPC status, as the test host reports it: the
+ * A ToolService call the provider failed with a gRPC status, as the host reports it: the
  * code, the message and the ToolError packed in google.rpc.Status.details, if any.
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import type { ServiceError } from "@grpc/grpc-js";
 import type { ToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { StatusSchema } from "../generated/google/rpc/status_pb.js";
-import { statusDetailsTrailer, toolErrorFromStatus } from "./rpc-status-details.js";
+import { statusDetailsTrailer, toolErrorFromStatus } from "../errors/rpc-status-details.js";
 
 /** A failed ToolService call. */
 export class ProviderCallError extends Error {

@@ -37,8 +37,8 @@ import { grpcTarget, ServiceClient, type CallControl } from "../transport/servic
 import { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";
 import { describeExit, type ProviderExit } from "./process-exit.js";
 import { InvokeCall, type InvokeReadOptions } from "./invoke-call.js";
-import { ProviderCallError } from "../errors/provider-call-error.js";
-import { HookDispatchError } from "../errors/hook-dispatch-error.js";
+import { ProviderCallError } from "./provider-call-error.js";
+import { HookDispatchError } from "./hook-dispatch-error.js";
 import {
   DispatchHookRequestSchema,
   HookPayloadSchema,
@@ -312,7 +312,7 @@ async function unary<T>(method: string, run: () => Promise<T>): Promise<T> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { launch } from "harness-tool/testing";
+ * import { launch } from "harness-tool/host";
  *
  * const provider = await launch("dist/provider.mjs");
  * try {

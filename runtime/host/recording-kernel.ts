@@ -1,7 +1,8 @@
 /**
- * The kernel's side of the callbacks, for tests: a KernelCallbackService on a unix socket that
- * records every call and answers with the test's responders (or harmless defaults), served to
- * the provider through broker ID 1 like the kernel does.
+ * The kernel's side of the callbacks: a KernelCallbackService on a unix socket that records every
+ * call and answers with the host's responders (or harmless defaults), served to the provider
+ * through broker ID 1 like the kernel does. `launch()` starts one per provider (the CLI reads the
+ * recorded Log calls); `harness-tool/testing` also exports it alone.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -20,9 +21,9 @@ import {
   type LogRequest,
   type RunSessionRequest,
 } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { grpcServiceDefinition } from "../transport/grpc-service-definition.js";
+import { addGrpcService } from "../transport/grpc-service-definition.js";
 
-/** How the test's kernel answers the callbacks that return something. */
+/** How the host's kernel answers the callbacks that return something. */
 export interface KernelResponders {
   /** Sees each Log as it arrives (recorded either way; the answer is always empty), for showing a handler's ctx.log live. */
   log?: (request: LogRequest) => void;
@@ -90,7 +91,7 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
     };
   let emitted = 0n;
   const server = new Server();
-  server.addService(grpcServiceDefinition(KernelCallbackService), {
+  addGrpcService(server, KernelCallbackService, {
     log: answer("log", (request: LogRequest) => {
       responders.log?.(request);
       return create(LogResultSchema);
@@ -100,7 +101,7 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
       return create(EmitResultSchema, responders.emit ? await responders.emit(request) : { id: `event-${emitted}`, sequence: emitted });
     }),
     runSession: answer("runSession", async (request: RunSessionRequest) => {
-      if (!responders.runSession) throw new Error("this test kernel has no runSession responder");
+      if (!responders.runSession) throw new Error("this host's kernel has no runSession responder");
       return create(RunSessionResultSchema, await responders.runSession(request));
     }),
     countTokens: answer("countTokens", async (request: CountTokensRequest) =>

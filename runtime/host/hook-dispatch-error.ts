@@ -1,5 +1,5 @@
 /**
- * A DispatchHook the provider failed with a gRPC status, as the test host reports it: the code,
+ * A DispatchHook the provider failed with a gRPC status, as the host reports it: the code,
  * the message and the HookError packed in google.rpc.Status.details, if any
  * (docs/hooks.md#errors-what-the-kernel-receives).
  */
@@ -8,7 +8,7 @@ import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import type { ServiceError } from "@grpc/grpc-js";
 import { StatusSchema, type Status } from "../generated/google/rpc/status_pb.js";
 import { HookErrorSchema, type HookError } from "../generated/pluggableharness/hook/v1/hook_pb.js";
-import { statusDetailsTrailer } from "./rpc-status-details.js";
+import { statusDetailsTrailer } from "../errors/rpc-status-details.js";
 
 /** The HookError packed in a Status's details, if there is one. */
 export function hookErrorFromStatus(status: Status): HookError | undefined {
