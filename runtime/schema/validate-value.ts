@@ -21,8 +21,17 @@ export type ValueCheck =
   | { readonly type: "object"; readonly properties: { readonly [name: string]: ValueCheck }; readonly required?: readonly string[] }
   | { readonly type: "map"; readonly values: ValueCheck };
 
-/** One compiled check: appends the violations of `value`, found at `path`, to `out`. */
-type Check = (value: unknown, path: string, out: ValueViolation[]) => void;
+/**
+ * One compiled check: appends the violations of `value` to `out`. The value sits at `base`, or
+ * under it at `key` when a key is given: paths are only joined where a violation or a nested value
+ * needs them, which keeps a conforming value's check free of string building.
+ */
+type Check = (value: unknown, base: string, key: string | number | undefined, out: ValueViolation[]) => void;
+
+/** The JSON Pointer of the value at `key` under `base` (the value at `base` itself without one). */
+function at(base: string, key: string | number | undefined): string {
+  return key === undefined ? base : `${base}/${key}`;
+}
 
 /** One JSON Pointer segment for a property name (`~` and `/` escaped). */
 export function escapePointer(segment: string): string {
@@ -55,22 +64,22 @@ function isRecord(value: unknown): value is { readonly [name: string]: unknown }
 
 function stringCheck(values: readonly string[] | undefined): Check {
   if (values === undefined) {
-    return (value, path, out) => {
-      if (typeof value !== "string") out.push({ path, message: `must be a string, not ${typeOfJson(value)}` });
+    return (value, base, key, out) => {
+      if (typeof value !== "string") out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
     };
   }
   const allowed = new Set(values);
   const oneOf = `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
-  return (value, path, out) => {
-    if (typeof value !== "string") out.push({ path, message: `must be a string, not ${typeOfJson(value)}` });
-    else if (!allowed.has(value)) out.push({ path, message: oneOf });
+  return (value, base, key, out) => {
+    if (typeof value !== "string") out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
+    else if (!allowed.has(value)) out.push({ path: at(base, key), message: oneOf });
   };
 }
 
 function numberCheck(integer: boolean): Check {
-  return (value, path, out) => {
-    if (typeof value !== "number" || !Number.isFinite(value)) out.push({ path, message: `must be a number, not ${typeOfJson(value)}` });
-    else if (integer && !Number.isInteger(value)) out.push({ path, message: `must be an integer, not ${value}` });
+  return (value, base, key, out) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) out.push({ path: at(base, key), message: `must be a number, not ${typeOfJson(value)}` });
+    else if (integer && !Number.isInteger(value)) out.push({ path: at(base, key), message: `must be an integer, not ${value}` });
   };
 }
 
@@ -79,7 +88,8 @@ function objectCheck(node: Extract<ValueCheck, { type: "object" }>): Check {
   const fields = new Map<string, { readonly check: Check; readonly segment: string }>();
   for (const [name, child] of Object.entries(node.properties)) fields.set(name, { check: compile(child), segment: escapePointer(name) });
   const required = (node.required ?? []).map((name) => ({ name, segment: escapePointer(name) }));
-  return (value, path, out) => {
+  return (value, base, key, out) => {
+    const path = at(base, key);
     if (!isRecord(value)) {
       out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
       return;
@@ -91,7 +101,7 @@ function objectCheck(node: Extract<ValueCheck, { type: "object" }>): Check {
       if (field === undefined) out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
       else {
         const item = value[name];
-        if (item !== undefined) field.check(item, `${path}/${field.segment}`, out);
+        if (item !== undefined) field.check(item, path, field.segment, out);
       }
     }
   };
@@ -104,23 +114,27 @@ function compile(node: ValueCheck): Check {
     case "number":
       return numberCheck(node.integer === true);
     case "boolean":
-      return (value, path, out) => {
-        if (typeof value !== "boolean") out.push({ path, message: `must be a boolean, not ${typeOfJson(value)}` });
+      return (value, base, key, out) => {
+        if (typeof value !== "boolean") out.push({ path: at(base, key), message: `must be a boolean, not ${typeOfJson(value)}` });
       };
     case "array": {
       const items = compile(node.items);
-      return (value, path, out) => {
-        if (!Array.isArray(value)) out.push({ path, message: `must be an array, not ${typeOfJson(value)}` });
-        else for (let i = 0; i < value.length; i++) items(value[i], `${path}/${i}`, out);
+      return (value, base, key, out) => {
+        if (!Array.isArray(value)) out.push({ path: at(base, key), message: `must be an array, not ${typeOfJson(value)}` });
+        else {
+          const path = at(base, key);
+          for (let i = 0; i < value.length; i++) items(value[i], path, i, out);
+        }
       };
     }
     case "object":
       return objectCheck(node);
     case "map": {
       const values = compile(node.values);
-      return (value, path, out) => {
+      return (value, base, key, out) => {
+        const path = at(base, key);
         if (!isRecord(value)) out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-        else for (const key of Object.keys(value)) values(value[key], `${path}/${escapePointer(key)}`, out);
+        else for (const name of Object.keys(value)) values(value[name], path, escapePointer(name), out);
       };
     }
   }
@@ -130,7 +144,7 @@ function validatorOf(check: JsonSchema | ValueCheck): (value: unknown) => ValueV
   const root = compile(check);
   return (value) => {
     const out: ValueViolation[] = [];
-    root(value, "", out);
+    root(value, "", undefined, out);
     return out;
   };
 }
