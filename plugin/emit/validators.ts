@@ -6,50 +6,10 @@
  * (shape-identity.ts) share one compiled validator. Printed through protoplugin's `f.print`.
  */
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
-import type { ValueCheck } from "harness-tool/schema";
 import { printLiteral } from "./print-literal.js";
+import { schemaChecksAll, valueCheckOf } from "../model/json-schema-from-shape.js";
 import { checkKey } from "../model/shape-identity.js";
-import { resolveShape, type ValueShape } from "../model/value-shape.js";
-
-/** The check description of `shape`: its structure without descriptions, integers and maps kept. */
-export function valueCheckOf(shape: ValueShape): ValueCheck {
-  const target = resolveShape(shape);
-  switch (target.kind) {
-    case "string":
-      return target.enum ? { type: "string", enum: [...target.enum] } : { type: "string" };
-    case "number":
-      return target.integer ? { type: "number", integer: true } : { type: "number" };
-    case "boolean":
-      return { type: "boolean" };
-    case "array":
-      return { type: "array", items: valueCheckOf(target.items) };
-    case "map":
-      return { type: "map", values: valueCheckOf(target.values) };
-    case "object": {
-      const properties: { [name: string]: ValueCheck } = {};
-      for (const p of target.properties) properties[p.name] = valueCheckOf(p.shape);
-      const required = target.properties.filter((p) => p.required).map((p) => p.name);
-      return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
-    }
-  }
-}
-
-/** True when the subset's JSON Schema of `shape` checks all there is to check (no integer, no map). */
-export function schemaChecksAll(shape: ValueShape): boolean {
-  const target = resolveShape(shape);
-  switch (target.kind) {
-    case "number":
-      return target.integer !== true;
-    case "map":
-      return false;
-    case "array":
-      return schemaChecksAll(target.items);
-    case "object":
-      return target.properties.every((p) => schemaChecksAll(p.shape));
-    default:
-      return true;
-  }
-}
+import type { ValueShape } from "../model/value-shape.js";
 
 /** Prints the validator constants of one generated file, compiling each distinct shape once. */
 export class ValidatorWriter {

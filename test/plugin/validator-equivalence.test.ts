@@ -13,8 +13,8 @@ import ts from "typescript";
 import { validateValue, validatorFor } from "../../runtime/schema/validate-value.js";
 import type { ValueViolation } from "../../runtime/schema/value-violation.js";
 import { printLiteral } from "../../plugin/emit/print-literal.js";
-import { ValidatorWriter, schemaChecksAll, valueCheckOf } from "../../plugin/emit/validators.js";
-import { toJsonSchema } from "../../plugin/model/json-schema-from-shape.js";
+import { ValidatorWriter } from "../../plugin/emit/validators.js";
+import { schemaChecksAll, toJsonSchema, valueCheckOf } from "../../plugin/model/json-schema-from-shape.js";
 import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/model/value-shape.js";
 
 const names = fc.constantFrom("a", "b", "path", "x_y", "we/ird", "ti~lde", "`tick`", "${x}", "constructor");
