@@ -34,14 +34,14 @@ function at(base: string, key: string | number | undefined): string {
 }
 
 /** One JSON Pointer segment for a property name (`~` and `/` escaped). */
-export function escapePointer(segment: string): string {
+function escapePointer(segment: string): string {
   // Hot path: almost no property name holds "~" or "/", so skip the regexes then.
   if (!segment.includes("~") && !segment.includes("/")) return segment;
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** The JSON type of `value` as the violation messages name it ("a string", "null", "an array", ...). */
-export function typeOfJson(value: unknown): string {
+function typeOfJson(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   switch (typeof value) {
