@@ -2,7 +2,7 @@
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites (docs/benchmarks.md), prints a table per suite (figure, baseline, ratio,
  * target, verdict) and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory,
- * streams, telemetry, inspector, packaging, release, node-lines (default: all).
+ * streams, telemetry, inspector, packaging, release, node-lines, validators (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.
@@ -20,6 +20,7 @@ import { releaseSuite } from "./release.js";
 import { startupSuite } from "./startup.js";
 import { streamsSuite } from "./streams.js";
 import { telemetrySuite } from "./telemetry.js";
+import { validatorsSuite } from "./validators.js";
 import { typecheckSuite } from "./typecheck.js";
 import { killAllChildren } from "./measure.js";
 import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
@@ -33,6 +34,7 @@ const allSuites: readonly Suite[] = [
   memorySuite,
   streamsSuite,
   telemetrySuite,
+  validatorsSuite,
   inspectorSuite,
   packagingSuite,
   releaseSuite,

@@ -7,7 +7,7 @@
  *
  * This file is the package's public boundary: what it exports is the API, except declarations
  * marked `@private` (helpers the code protoc-gen-harness-tool generates calls: toolPart,
- * assembleProvider, escapePointer, typeOfJson), which follow the generator, not semantic
+ * assembleProvider), which follow the generator, not semantic
  * versioning. Everything else in runtime/ is internal; the tests import it from its own file.
  */
 
@@ -43,7 +43,7 @@ export {
   type ToolValidators,
 } from "./schema/define-tool.js";
 export type { ValueOfSchema } from "./schema/schema-value-type.js";
-export { escapePointer, typeOfJson, validateValue, validatorFor } from "./schema/validate-value.js";
+export { validateValue, validatorFor, type ValueCheck } from "./schema/validate-value.js";
 export {
   jsonSchemaFromWire,
   jsonSchemaToWire,

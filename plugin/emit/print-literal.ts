@@ -16,8 +16,19 @@ function scalar(f: GeneratedFile, value: unknown): Printable {
   return typeof value === "string" ? f.string(value) : JSON.stringify(value);
 }
 
-/** `value` as a literal whose continuation lines start with `indent`. */
-export function printLiteral(f: GeneratedFile, value: unknown, indent = ""): Printable[] {
+/** An object whose values are all scalars, on one line when that stays within 100 characters. */
+function oneLineObject(f: GeneratedFile, entries: readonly [string, unknown][], indent: string): Printable[] | undefined {
+  if (!entries.every(([, v]) => typeof v !== "object" || v === null)) return undefined;
+  const width = entries.reduce<number>((sum, [k, v]) => sum + k.length + JSON.stringify(v).length + 4, indent.length + 4);
+  if (width > 100) return undefined;
+  return ["{ ", ...entries.flatMap(([k, v], i) => [...(i > 0 ? [", "] : []), literalKey(f, k), ": ", scalar(f, v)]), " }"];
+}
+
+/**
+ * `value` as a literal whose continuation lines start with `indent`. `compact`: objects of
+ * scalars on one line too, where they fit.
+ */
+export function printLiteral(f: GeneratedFile, value: unknown, indent = "", compact = false): Printable[] {
   if (value === null || typeof value !== "object") return [scalar(f, value)];
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -26,9 +37,11 @@ export function printLiteral(f: GeneratedFile, value: unknown, indent = ""): Pri
       const width = value.reduce<number>((sum, v) => sum + JSON.stringify(v).length + 2, indent.length);
       if (width <= 100) return [f.array(value.map((v) => scalar(f, v)))];
     }
-    return ["[\n", ...value.flatMap((v) => [inner, ...printLiteral(f, v, inner), ",\n"]), indent, "]"];
+    return ["[\n", ...value.flatMap((v) => [inner, ...printLiteral(f, v, inner, compact), ",\n"]), indent, "]"];
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return ["{}"];
-  return ["{\n", ...entries.flatMap(([k, v]) => [inner, literalKey(f, k), ": ", ...printLiteral(f, v, inner), ",\n"]), indent, "}"];
+  const line = compact ? oneLineObject(f, entries, indent) : undefined;
+  if (line !== undefined) return line;
+  return ["{\n", ...entries.flatMap(([k, v]) => [inner, literalKey(f, k), ": ", ...printLiteral(f, v, inner, compact), ",\n"]), indent, "}"];
 }

@@ -1,7 +1,7 @@
 /**
  * Prints `<file>_tool_schemas`, the companion of `<file>_tool` (api-file.ts): each tool's JSON
- * Schema constants and compiled validators, each provider's config definition, then the private
- * check functions the validators share. Straight-line data and checks; the TypeScript module opens
+ * Schema constants and validators (compiled at load by the runtime's `validatorFor`), and each
+ * provider's config definition. Straight-line data; the TypeScript module opens
  * with `// @ts-nocheck` (run-protoc-plugin.ts) so that type-checking a provider does not pay for
  * them on every build; harness-tool's own tests type-check them once
  * (test/plugin/schemas-typecheck.test.ts).
@@ -30,12 +30,7 @@ interface DataFile {
 /** Prints the schemas module of `model` into `f` as `target`. */
 export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: HarnessToolOptions, target: OutputTarget): void {
   const runtime = (name: string, typeOnly = false): ImportSymbol => f.import(name, options.runtimeImportPath, typeOnly);
-  const validators = new ValidatorWriter(
-    f,
-    { typeOfJson: runtime("typeOfJson"), escapePointer: runtime("escapePointer"), ValueViolation: runtime("ValueViolation", true) },
-    target === "ts",
-    model.declaredNames,
-  );
+  const validators = new ValidatorWriter(f, runtime("validatorFor"), model.declaredNames);
   const data: DataFile = {
     f,
     target,
@@ -46,11 +41,6 @@ export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: Har
   for (const provider of model.providers) {
     for (const tool of provider.tools) printToolData(data, tool);
     if (provider.config) printConfig(data, provider);
-  }
-  if (target !== "dts" && validators.hasPending) {
-    f.print("// The checks the validators above run, one per object type.");
-    f.print();
-    validators.printFunctions();
   }
 }
 
@@ -73,9 +63,9 @@ function printToolData(data: DataFile, tool: ToolModel): void {
   for (const io of [tool.input, tool.output]) {
     f.print(f.jsDoc(docText(validatorDoc(io.schemaConst))));
     if (data.target === "dts") {
-      f.print(f.export("declare function", io.validator), "(value: unknown): ", data.runtime("ValueViolation", true), "[];");
+      f.print(f.export("declare const", io.validator), ": ", data.runtime("ValueValidator", true), ";");
     } else {
-      data.validators.printValidator(f.export("function", io.validator), io.shape);
+      data.validators.printValidator(f.export("const", io.validator), io.validator, io.shape, io.schemaConst);
     }
     f.print();
   }
@@ -87,6 +77,8 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
   if (!config) return;
   const { f } = data;
   const name = provider.names.configConst;
+  // The decoder's validator, a module constant printed before the definition's comment.
+  const check = data.target === "dts" ? "" : data.validators.privateValidator(config.shape, provider.names.config);
   f.print(
     f.jsDoc(
       docText(
@@ -100,21 +92,18 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
     f.print();
     return;
   }
-  const check = data.validators.checkFunctionOf(config.shape, provider.names.config);
   if (data.target === "ts") {
     const type = data.fromApi(provider.names.config);
     f.print(f.export("const", name), ": ", data.runtime("ConfigDefinition", true), "<", type, "> = {");
     f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");
     f.print("  decode(value) {");
-    f.print("    const violations: ", data.runtime("ValueViolation", true), "[] = [];");
-    f.print(`    ${check}(value, "", violations);`);
+    f.print(`    const violations = ${check}(value);`);
     f.print("    return violations.length === 0 ? { ok: true, value: value as unknown as ", type, " } : { ok: false, violations };");
   } else {
     f.print(f.export("const", name), " = {");
     f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");
     f.print("  decode(value) {");
-    f.print("    const violations = [];");
-    f.print(`    ${check}(value, "", violations);`);
+    f.print(`    const violations = ${check}(value);`);
     f.print("    return violations.length === 0 ? { ok: true, value } : { ok: false, violations };");
   }
   f.print("  },");

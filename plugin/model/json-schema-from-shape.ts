@@ -1,9 +1,10 @@
 /**
  * Value shapes as JSON Schema: the subset documents a tool declares (every message inlined, since
- * the subset has no $ref), and the json-schema-to-typescript input of one named type (nested
+ * the subset has no $ref), the check descriptions the runtime's validator compiles where a proto
+ * says more than the subset, and the json-schema-to-typescript input of one named type (nested
  * messages as references to their own named types, through its `tsType` keyword).
  */
-import type { JsonSchema, JsonSchemaObject } from "harness-tool/schema";
+import type { JsonSchema, JsonSchemaObject, ValueCheck } from "harness-tool/schema";
 import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
 
 /** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */
@@ -43,6 +44,46 @@ export function toToolSchema(shape: ValueShape): JsonSchemaObject {
   const schema = toJsonSchema(shape);
   if (schema.type !== "object") throw new Error("a tool schema must be an object");
   return schema;
+}
+
+/** The check description of `shape`: its structure without descriptions, integers and maps kept. */
+export function valueCheckOf(shape: ValueShape): ValueCheck {
+  const target = resolveShape(shape);
+  switch (target.kind) {
+    case "string":
+      return target.enum ? { type: "string", enum: [...target.enum] } : { type: "string" };
+    case "number":
+      return target.integer ? { type: "number", integer: true } : { type: "number" };
+    case "boolean":
+      return { type: "boolean" };
+    case "array":
+      return { type: "array", items: valueCheckOf(target.items) };
+    case "map":
+      return { type: "map", values: valueCheckOf(target.values) };
+    case "object": {
+      const properties: { [name: string]: ValueCheck } = {};
+      for (const p of target.properties) properties[p.name] = valueCheckOf(p.shape);
+      const required = target.properties.filter((p) => p.required).map((p) => p.name);
+      return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
+    }
+  }
+}
+
+/** True when the subset's JSON Schema of `shape` checks all there is to check (no integer, no map). */
+export function schemaChecksAll(shape: ValueShape): boolean {
+  const target = resolveShape(shape);
+  switch (target.kind) {
+    case "number":
+      return target.integer !== true;
+    case "map":
+      return false;
+    case "array":
+      return schemaChecksAll(target.items);
+    case "object":
+      return target.properties.every((p) => schemaChecksAll(p.shape));
+    default:
+      return true;
+  }
 }
 
 /** A JSON Schema document for json-schema-to-typescript (it reads keywords the subset lacks). */

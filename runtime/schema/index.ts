@@ -1,8 +1,10 @@
 /**
  * `harness-tool/schema`: the ToolSchema rules on their own, without the server (no gRPC, no
- * telemetry): the declaration types, the invariants of kind, risk, concurrency and key_fields, and
- * the JSON-Schema subset. The protoc plugin checks protos with these at generation time; serve()
- * checks a provider with the same functions at start-up, and `harness-tool check` a running binary.
+ * telemetry): the declaration types, the invariants of kind, risk, concurrency and key_fields,
+ * the JSON-Schema subset, and the one validator of values against it (which generated code
+ * builds its validators with). The protoc plugin checks protos with these at generation time;
+ * serve() checks a provider with the same functions at start-up, and `harness-tool check` a
+ * running binary.
  */
 export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
 export {
@@ -20,6 +22,8 @@ export {
   type ToolDeclaration,
   type ToolKindName,
 } from "./tool-declaration.js";
+export { validateValue, validatorFor, type ValueCheck } from "./validate-value.js";
+export type { ValueValidator, ValueViolation } from "./value-violation.js";
 export { protocolNames, type ProtocolName, type ProtocolNames } from "./protocol-names.js";
 export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema-subset.js";
 export {

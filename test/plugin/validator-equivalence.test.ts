@@ -1,6 +1,8 @@
-// The compiled validators agree with the runtime's interpreting validator (the reference):
-// for random schemas of the subset and random values, the same violations, paths, messages and
-// order. The generated code is run as the plugin prints it (TypeScript transpiled first).
+// The generated validators agree with the runtime's validator over the subset schema the
+// generated module exports (the reference): for random shapes and random values, the same
+// violations, paths, messages and order. The generated code is run as the plugin prints it
+// (TypeScript transpiled first), with the runtime's own validatorFor; where the plugin prints a
+// check description of its own (an integral number), that description is held to the schema too.
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { create } from "@bufbuild/protobuf";
@@ -8,10 +10,11 @@ import { createEcmaScriptPlugin } from "@bufbuild/protoplugin";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import ts from "typescript";
-import { escapePointer, typeOfJson, validateValue } from "../../runtime/schema/validate-value.js";
+import { validateValue, validatorFor } from "../../runtime/schema/validate-value.js";
 import type { ValueViolation } from "../../runtime/schema/value-violation.js";
+import { printLiteral } from "../../plugin/emit/print-literal.js";
 import { ValidatorWriter } from "../../plugin/emit/validators.js";
-import { toJsonSchema } from "../../plugin/model/json-schema-from-shape.js";
+import { schemaChecksAll, toJsonSchema, valueCheckOf } from "../../plugin/model/json-schema-from-shape.js";
 import type { NamedShape, ObjectShape, ValueShape } from "../../plugin/model/value-shape.js";
 
 const names = fc.constantFrom("a", "b", "path", "x_y", "we/ird", "ti~lde", "`tick`", "${x}", "constructor");
@@ -20,6 +23,7 @@ const { shape } = fc.letrec<{ shape: ValueShape; object: ObjectShape }>((tie) =>
   shape: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.constant<ValueShape>({ kind: "number" }),
+    fc.constant<ValueShape>({ kind: "number", integer: true }),
     fc.constant<ValueShape>({ kind: "boolean" }),
     fc.constant<ValueShape>({ kind: "string" }),
     fc.uniqueArray(fc.constantFrom("json", "text", 'a"b'), { minLength: 1 }).map((e): ValueShape => ({ kind: "string", enum: e })),
@@ -41,49 +45,64 @@ const { value: json } = fc.letrec<{ value: unknown }>((tie) => ({
 }));
 
 /**
- * Compiles the validator of `root` the way the plugin prints it, and loads it: the TypeScript
- * target transpiled, the JavaScript target as printed.
+ * Prints the validator of `root` the way the plugin prints it (after the schema constant it
+ * exports), and loads it: the TypeScript target transpiled, the JavaScript target as printed.
  */
-function compile(root: NamedShape, typed: boolean): (value: unknown) => ValueViolation[] {
+function compile(root: NamedShape, typed: boolean): (value: unknown) => readonly ValueViolation[] {
   let text = "";
   const plugin = createEcmaScriptPlugin({
     name: "validators-test",
     version: "v0",
     generateTs(schema) {
       const f = schema.generateFile("validators.ts");
-      const runtime = (name: string, typeOnly = false) => f.import(name, "harness-tool", typeOnly);
-      const symbols = { typeOfJson: runtime("typeOfJson"), escapePointer: runtime("escapePointer"), ValueViolation: runtime("ValueViolation", true) };
-      const writer = new ValidatorWriter(f, symbols, typed);
-      writer.printValidator("export function validate", root);
-      writer.printFunctions();
+      f.print("const rootSchema = ", ...printLiteral(f, toJsonSchema(root)), ";");
+      const writer = new ValidatorWriter(f, f.import("validatorFor", "harness-tool"));
+      writer.printValidator(f.export("const", "validate"), "validate", root, "rootSchema");
     },
   });
   for (const file of plugin.run(create(CodeGeneratorRequestSchema, { parameter: "target=ts" })).file) text += file.content;
-  // The imports are the runtime's, given to the function below.
+  // The import is the runtime's, given to the function below.
   const printed = `${text.replace(/^import .*$/gm, "")}\nreturn validate;`;
-  const js = typed
-    ? ts.transpileModule(`type ValueViolation = { path: string; message: string };\n${printed}`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } })
-        .outputText
-    : printed;
-  return new Function("typeOfJson", "escapePointer", js.replace(/^export /gm, ""))(typeOfJson, escapePointer) as (value: unknown) => ValueViolation[];
+  const js = typed ? ts.transpileModule(printed, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText : printed;
+  return new Function("validatorFor", js.replace(/^export /gm, ""))(validatorFor) as (value: unknown) => readonly ValueViolation[];
+}
+
+/** The violations an integral number adds beyond the subset schema, left out. */
+function withoutIntegerChecks(violations: readonly ValueViolation[]): ValueViolation[] {
+  return violations.filter((v) => !v.message.startsWith("must be an integer, not "));
 }
 
 for (const [language, typed] of [
   ["TypeScript", true],
   ["JavaScript", false],
 ] as const) {
-  it(`compiled validators (${language}) report what validateValue reports`, () => {
+  it(`generated validators (${language}) report what validateValue reports over the exported schema`, () => {
     fc.assert(
       fc.property(shape, fc.array(json, { minLength: 1, maxLength: 8 }), (target, values) => {
         const root: NamedShape = { kind: "named", typeName: "Root", messageName: "test.Root", target: target.kind === "named" ? target.target : target };
         const validate = compile(root, typed);
         const schema = toJsonSchema(root);
-        for (const value of values) assert.deepEqual(validate(value), validateValue(schema, value));
+        for (const value of values) {
+          const reported = validate(value);
+          assert.deepEqual(withoutIntegerChecks(reported), validateValue(schema, value));
+          if (schemaChecksAll(root)) assert.deepEqual(reported, validateValue(schema, value));
+        }
       }),
       { numRuns: 150 },
     );
   });
 }
+
+it("the check description of a shape checks what its subset schema checks, plus integers", () => {
+  fc.assert(
+    fc.property(shape, fc.array(json, { minLength: 1, maxLength: 8 }), (target, values) => {
+      const check = valueCheckOf(target);
+      const schema = toJsonSchema(target);
+      for (const value of values) assert.deepEqual(withoutIntegerChecks(validateValue(check, value)), validateValue(schema, value));
+    }),
+    { numRuns: 150 },
+  );
+});
 
 it("compiled validators refuse a fraction where the proto type is integral", () => {
   const integer: ObjectShape = { kind: "object", properties: [{ name: "count", shape: { kind: "number", integer: true }, required: true, sensitive: false }] };

@@ -8,8 +8,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { MappingConfig } from "./mapping_tool.js";
 
 // search
@@ -223,20 +223,69 @@ export const searchOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link searchInputSchema}, each with its JSON Pointer path.
  */
-export function validateSearchInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSearchInput(value, "", violations);
-  return violations;
-}
+export const validateSearchInput = validatorFor({
+  type: "object",
+  properties: {
+    query: { type: "string" },
+    limit: { type: "number", integer: true },
+    offset: { type: "number", integer: true },
+    format: {
+      type: "string",
+      enum: ["json", "text"],
+    },
+    since: { type: "string" },
+    budget: { type: "string" },
+    nickname: { type: "string" },
+    tags: {
+      type: "array",
+      items: { type: "string" },
+    },
+    formats: {
+      type: "array",
+      items: {
+        type: "string",
+        enum: ["json", "text"],
+      },
+    },
+    weights: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          values: {
+            type: "array",
+            items: { type: "number" },
+          },
+        },
+      },
+    },
+    note: { type: "string" },
+    numbers: {
+      type: "object",
+      properties: {
+        i32: { type: "number", integer: true },
+        u32: { type: "number", integer: true },
+        s32: { type: "number", integer: true },
+        f32: { type: "number", integer: true },
+        sf32: { type: "number", integer: true },
+        i64: { type: "number", integer: true },
+        u64: { type: "number", integer: true },
+        s64: { type: "number", integer: true },
+        f64: { type: "number", integer: true },
+        sf64: { type: "number", integer: true },
+        single: { type: "number" },
+        double: { type: "number" },
+      },
+      required: ["i32", "u32", "s32", "f32", "sf32", "i64", "u64", "s64", "f64", "sf64", "single", "double"],
+    },
+  },
+  required: ["query", "offset", "format", "since", "note"],
+});
 
 /**
  * Every way `value` falls outside {@link searchOutputSchema}, each with its JSON Pointer path.
  */
-export function validateSearchOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSearchOutput(value, "", violations);
-  return violations;
-}
+export const validateSearchOutput = validatorFor(searchOutputSchema);
 
 // count_records
 
@@ -278,20 +327,25 @@ export const countOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link countInputSchema}, each with its JSON Pointer path.
  */
-export function validateCountInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSearchInput(value, "", violations);
-  return violations;
-}
+export const validateCountInput = validateSearchInput;
 
 /**
  * Every way `value` falls outside {@link countOutputSchema}, each with its JSON Pointer path.
  */
-export function validateCountOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkCountOutput(value, "", violations);
-  return violations;
-}
+export const validateCountOutput = validatorFor({
+  type: "object",
+  properties: {
+    count: { type: "number", integer: true },
+    source: {
+      type: "object",
+      properties: {
+        source: { type: "string" },
+      },
+      required: ["source"],
+    },
+  },
+  required: ["count", "source"],
+});
 
 // store
 
@@ -347,20 +401,36 @@ export const storeOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link storeInputSchema}, each with its JSON Pointer path.
  */
-export function validateStoreInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkStoreInput(value, "", violations);
-  return violations;
-}
+export const validateStoreInput = validatorFor(storeInputSchema);
 
 /**
  * Every way `value` falls outside {@link storeOutputSchema}, each with its JSON Pointer path.
  */
-export function validateStoreOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkStoreOutput(value, "", violations);
-  return violations;
-}
+export const validateStoreOutput = validatorFor(storeOutputSchema);
+
+const checkMappingConfig = validatorFor({
+  type: "object",
+  properties: {
+    api_key: { type: "string" },
+    endpoint: {
+      type: "object",
+      properties: {
+        url: { type: "string" },
+        verify_tls: { type: "boolean" },
+      },
+      required: ["url"],
+    },
+    retry_delays: {
+      type: "array",
+      items: { type: "number" },
+    },
+    headers: {
+      type: "map",
+      values: { type: "string" },
+    },
+  },
+  required: ["api_key", "endpoint", "retry_delays"],
+});
 
 /**
  * The agent.hcl attributes of MappingService, and the decoder that checks a configuration against
@@ -416,413 +486,8 @@ export const mappingConfig: ConfigDefinition<MappingConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkMappingConfig(value, "", violations);
+    const violations = checkMappingConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as MappingConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkSearchInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["query"] === undefined) out.push({ path: `${path}/query`, message: "is required" });
-  if (record["offset"] === undefined) out.push({ path: `${path}/offset`, message: "is required" });
-  if (record["format"] === undefined) out.push({ path: `${path}/format`, message: "is required" });
-  if (record["since"] === undefined) out.push({ path: `${path}/since`, message: "is required" });
-  if (record["note"] === undefined) out.push({ path: `${path}/note`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "query":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "limit":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/limit`, message: `must be an integer, not ${field}` });
-        break;
-      case "offset":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/offset`, message: `must be an integer, not ${field}` });
-        break;
-      case "format":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/format`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "json" && field !== "text") out.push({ path: `${path}/format`, message: "must be one of \"json\", \"text\"" });
-        break;
-      case "since":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/since`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "budget":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/budget`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "nickname":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/nickname`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "tags":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/tags`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/tags/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "formats":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/formats`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/formats/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-          else if (item !== "json" && item !== "text") out.push({ path: `${path}/formats/${i}`, message: "must be one of \"json\", \"text\"" });
-        }
-        break;
-      case "weights":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/weights`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkRow(item, `${path}/weights/${i}`, out);
-        }
-        break;
-      case "note":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/note`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "numbers":
-        if (field === undefined) break;
-        checkNumbers(field, `${path}/numbers`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSearchOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["records"] === undefined) out.push({ path: `${path}/records`, message: "is required" });
-  if (record["ran_at"] === undefined) out.push({ path: `${path}/ran_at`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "records":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/records`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkRecordMessage(item, `${path}/records/${i}`, out);
-        }
-        break;
-      case "best":
-        if (field === undefined) break;
-        checkRecordMessage(field, `${path}/best`, out);
-        break;
-      case "ran_at":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/ran_at`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkCountOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["count"] === undefined) out.push({ path: `${path}/count`, message: "is required" });
-  if (record["source"] === undefined) out.push({ path: `${path}/source`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "count":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/count`, message: `must be an integer, not ${field}` });
-        break;
-      case "source":
-        if (field === undefined) break;
-        checkCountResponseSource(field, `${path}/source`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkStoreInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["key"] === undefined) out.push({ path: `${path}/key`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "parts":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/parts`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkStoreInputPartsItem(item, `${path}/parts/${i}`, out);
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkStoreOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["replaced"] === undefined) out.push({ path: `${path}/replaced`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "replaced":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/replaced`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkMappingConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["api_key"] === undefined) out.push({ path: `${path}/api_key`, message: "is required" });
-  if (record["endpoint"] === undefined) out.push({ path: `${path}/endpoint`, message: "is required" });
-  if (record["retry_delays"] === undefined) out.push({ path: `${path}/retry_delays`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "api_key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/api_key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "endpoint":
-        if (field === undefined) break;
-        checkMappingConfigEndpoint(field, `${path}/endpoint`, out);
-        break;
-      case "retry_delays":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/retry_delays`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "number" || !Number.isFinite(item)) out.push({ path: `${path}/retry_delays/${i}`, message: `must be a number, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "headers":
-        if (field === undefined) break;
-        if (typeof field !== "object" || field === null || Array.isArray(field)) out.push({ path: `${path}/headers`, message: `must be an object, not ${typeOfJson(field)}` });
-        else for (const [key, entry] of Object.entries(field)) {
-          if (typeof entry !== "string") out.push({ path: `${path}/headers/${escapePointer(key)}`, message: `must be a string, not ${typeOfJson(entry)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkRow(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "values":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/values`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "number" || !Number.isFinite(item)) out.push({ path: `${path}/values/${i}`, message: `must be a number, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkNumbers(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["i32"] === undefined) out.push({ path: `${path}/i32`, message: "is required" });
-  if (record["u32"] === undefined) out.push({ path: `${path}/u32`, message: "is required" });
-  if (record["s32"] === undefined) out.push({ path: `${path}/s32`, message: "is required" });
-  if (record["f32"] === undefined) out.push({ path: `${path}/f32`, message: "is required" });
-  if (record["sf32"] === undefined) out.push({ path: `${path}/sf32`, message: "is required" });
-  if (record["i64"] === undefined) out.push({ path: `${path}/i64`, message: "is required" });
-  if (record["u64"] === undefined) out.push({ path: `${path}/u64`, message: "is required" });
-  if (record["s64"] === undefined) out.push({ path: `${path}/s64`, message: "is required" });
-  if (record["f64"] === undefined) out.push({ path: `${path}/f64`, message: "is required" });
-  if (record["sf64"] === undefined) out.push({ path: `${path}/sf64`, message: "is required" });
-  if (record["single"] === undefined) out.push({ path: `${path}/single`, message: "is required" });
-  if (record["double"] === undefined) out.push({ path: `${path}/double`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "i32":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/i32`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/i32`, message: `must be an integer, not ${field}` });
-        break;
-      case "u32":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/u32`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/u32`, message: `must be an integer, not ${field}` });
-        break;
-      case "s32":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/s32`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/s32`, message: `must be an integer, not ${field}` });
-        break;
-      case "f32":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/f32`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/f32`, message: `must be an integer, not ${field}` });
-        break;
-      case "sf32":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/sf32`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/sf32`, message: `must be an integer, not ${field}` });
-        break;
-      case "i64":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/i64`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/i64`, message: `must be an integer, not ${field}` });
-        break;
-      case "u64":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/u64`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/u64`, message: `must be an integer, not ${field}` });
-        break;
-      case "s64":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/s64`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/s64`, message: `must be an integer, not ${field}` });
-        break;
-      case "f64":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/f64`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/f64`, message: `must be an integer, not ${field}` });
-        break;
-      case "sf64":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/sf64`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/sf64`, message: `must be an integer, not ${field}` });
-        break;
-      case "single":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/single`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      case "double":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/double`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkRecordMessage(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  if (record["raw"] === undefined) out.push({ path: `${path}/raw`, message: "is required" });
-  if (record["origin"] === undefined) out.push({ path: `${path}/origin`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "raw":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/raw`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "origin":
-        if (field === undefined) break;
-        checkCountResponseSource(field, `${path}/origin`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkCountResponseSource(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["source"] === undefined) out.push({ path: `${path}/source`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "source":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/source`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkStoreInputPartsItem(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["name"] === undefined) out.push({ path: `${path}/name`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "name":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/name`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "a" && field !== "b") out.push({ path: `${path}/name`, message: "must be one of \"a\", \"b\"" });
-        break;
-      case "size":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/size`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkMappingConfigEndpoint(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "verify_tls":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/verify_tls`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

@@ -7,8 +7,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 
 // lookup
 
@@ -96,126 +96,10 @@ export const lookupOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
-export function validateLookupInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkLookupInput(value, "", violations);
-  return violations;
-}
+export const validateLookupInput = validatorFor(lookupInputSchema);
 
 /**
  * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
-export function validateLookupOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkLookupOutput(value, "", violations);
-  return violations;
-}
+export const validateLookupOutput = validatorFor(lookupOutputSchema);
 
-// The checks the validators above run, one per object type.
-
-function checkLookupInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["context"] === undefined) out.push({ path: `${path}/context`, message: "is required" });
-  if (record["hook"] === undefined) out.push({ path: `${path}/hook`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "context":
-        if (field === undefined) break;
-        checkToolContext(field, `${path}/context`, out);
-        break;
-      case "hook":
-        if (field === undefined) break;
-        checkToolContext(field, `${path}/hook`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkLookupOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["definition"] === undefined) out.push({ path: `${path}/definition`, message: "is required" });
-  if (record["provider"] === undefined) out.push({ path: `${path}/provider`, message: "is required" });
-  if (record["record"] === undefined) out.push({ path: `${path}/record`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "definition":
-        if (field === undefined) break;
-        checkToolDefinition(field, `${path}/definition`, out);
-        break;
-      case "provider":
-        if (field === undefined) break;
-        checkToolContext(field, `${path}/provider`, out);
-        break;
-      case "record":
-        if (field === undefined) break;
-        checkRecordMessage(field, `${path}/record`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkToolContext(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["name"] === undefined) out.push({ path: `${path}/name`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "name":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/name`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkToolDefinition(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["text"] === undefined) out.push({ path: `${path}/text`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkRecordMessage(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

@@ -1,7 +1,8 @@
-// The interpreting validator: every violation with its JSON Pointer path.
+// The one validator (compiled once per schema or check description): every violation with its
+// JSON Pointer path.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateValue, type JsonSchema } from "../../../runtime/index.js";
+import { validateValue, validatorFor, type JsonSchema, type ValueCheck } from "../../../runtime/index.js";
 
 const schema: JsonSchema = {
   type: "object",
@@ -41,5 +42,29 @@ describe("validateValue", () => {
 
   it("does not treat inherited properties as declared ones", () => {
     assert.deepEqual(validateValue(schema, { path: "x", toString: "y" }), [{ path: "/toString", message: "is not a known property" }]);
+  });
+
+  it("refuses a fraction where a check says integer, and checks every entry of a map", () => {
+    const check: ValueCheck = {
+      type: "object",
+      properties: { count: { type: "number", integer: true }, labels: { type: "map", values: { type: "string" } } },
+      required: ["count"],
+    };
+    const validate = validatorFor(check);
+    assert.deepEqual(validate({ count: -3, labels: { a: "x", "b/c": "y" } }), []);
+    assert.deepEqual(validate({ count: 1.5, labels: { a: 1, "b/c": "y", "d~": undefined } }), [
+      { path: "/count", message: "must be an integer, not 1.5" },
+      { path: "/labels/a", message: "must be a string, not a number" },
+      { path: "/labels/d~0", message: "must be a string, not undefined" },
+    ]);
+    assert.deepEqual(validate({ count: "2", labels: [] }), [
+      { path: "/count", message: "must be a number, not a string" },
+      { path: "/labels", message: "must be an object, not an array" },
+    ]);
+  });
+
+  it("gives the same answers on every call of one compiled validator", () => {
+    const validate = validatorFor(schema);
+    for (let i = 0; i < 3; i++) assert.deepEqual(validate({ path: 1 }), [{ path: "/path", message: "must be a string, not a number" }]);
   });
 });

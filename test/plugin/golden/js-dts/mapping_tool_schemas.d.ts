@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject, ValueValidator } from "harness-tool";
 import type { MappingConfig } from "./mapping_tool.js";
 
 // search
@@ -29,12 +29,12 @@ export declare const searchOutputSchema: JsonSchemaObject;
 /**
  * Every way `value` falls outside {@link searchInputSchema}, each with its JSON Pointer path.
  */
-export declare function validateSearchInput(value: unknown): ValueViolation[];
+export declare const validateSearchInput: ValueValidator;
 
 /**
  * Every way `value` falls outside {@link searchOutputSchema}, each with its JSON Pointer path.
  */
-export declare function validateSearchOutput(value: unknown): ValueViolation[];
+export declare const validateSearchOutput: ValueValidator;
 
 // count_records
 
@@ -55,12 +55,12 @@ export declare const countOutputSchema: JsonSchemaObject;
 /**
  * Every way `value` falls outside {@link countInputSchema}, each with its JSON Pointer path.
  */
-export declare function validateCountInput(value: unknown): ValueViolation[];
+export declare const validateCountInput: ValueValidator;
 
 /**
  * Every way `value` falls outside {@link countOutputSchema}, each with its JSON Pointer path.
  */
-export declare function validateCountOutput(value: unknown): ValueViolation[];
+export declare const validateCountOutput: ValueValidator;
 
 // store
 
@@ -81,12 +81,12 @@ export declare const storeOutputSchema: JsonSchemaObject;
 /**
  * Every way `value` falls outside {@link storeInputSchema}, each with its JSON Pointer path.
  */
-export declare function validateStoreInput(value: unknown): ValueViolation[];
+export declare const validateStoreInput: ValueValidator;
 
 /**
  * Every way `value` falls outside {@link storeOutputSchema}, each with its JSON Pointer path.
  */
-export declare function validateStoreOutput(value: unknown): ValueViolation[];
+export declare const validateStoreOutput: ValueValidator;
 
 /**
  * The agent.hcl attributes of MappingService, and the decoder that checks a configuration against

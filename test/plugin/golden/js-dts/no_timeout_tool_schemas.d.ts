@@ -4,7 +4,7 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import type { JsonSchemaObject, ValueViolation } from "harness-tool";
+import type { JsonSchemaObject, ValueValidator } from "harness-tool";
 
 // lookup
 
@@ -25,10 +25,10 @@ export declare const lookupOutputSchema: JsonSchemaObject;
 /**
  * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
-export declare function validateLookupInput(value: unknown): ValueViolation[];
+export declare const validateLookupInput: ValueValidator;
 
 /**
  * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
-export declare function validateLookupOutput(value: unknown): ValueViolation[];
+export declare const validateLookupOutput: ValueValidator;
 

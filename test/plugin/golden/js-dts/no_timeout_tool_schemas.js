@@ -4,7 +4,7 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import { escapePointer, typeOfJson } from "harness-tool";
+import { validatorFor } from "harness-tool";
 
 // lookup
 
@@ -45,55 +45,10 @@ export const lookupOutputSchema = {
 /**
  * Every way `value` falls outside {@link lookupInputSchema}, each with its JSON Pointer path.
  */
-export function validateLookupInput(value) {
-  const violations = [];
-  checkLookupInput(value, "", violations);
-  return violations;
-}
+export const validateLookupInput = validatorFor(lookupInputSchema);
 
 /**
  * Every way `value` falls outside {@link lookupOutputSchema}, each with its JSON Pointer path.
  */
-export function validateLookupOutput(value) {
-  const violations = [];
-  checkLookupOutput(value, "", violations);
-  return violations;
-}
+export const validateLookupOutput = validatorFor(lookupOutputSchema);
 
-// The checks the validators above run, one per object type.
-
-function checkLookupInput(value, path, out) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value;
-  if (record["key"] === undefined) out.push({ path: `${path}/key`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkLookupOutput(value, path, out) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value;
-  if (record["value"] === undefined) out.push({ path: `${path}/value`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "value":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/value`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

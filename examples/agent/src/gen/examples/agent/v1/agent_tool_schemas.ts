@@ -6,8 +6,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { AgentConfig } from "./agent_tool.js";
 
 // spawn_subagent
@@ -61,20 +61,22 @@ export const spawnSubagentOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link spawnSubagentInputSchema}, each with its JSON Pointer path.
  */
-export function validateSpawnSubagentInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSpawnSubagentInput(value, "", violations);
-  return violations;
-}
+export const validateSpawnSubagentInput = validatorFor(spawnSubagentInputSchema);
 
 /**
  * Every way `value` falls outside {@link spawnSubagentOutputSchema}, each with its JSON Pointer path.
  */
-export function validateSpawnSubagentOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkSpawnSubagentOutput(value, "", violations);
-  return violations;
-}
+export const validateSpawnSubagentOutput = validatorFor(spawnSubagentOutputSchema);
+
+const checkAgentConfig = validatorFor({
+  type: "object",
+  properties: {
+    profile: { type: "string" },
+    max_depth: { type: "number", integer: true },
+    budget_usd: { type: "number" },
+  },
+  required: ["profile"],
+});
 
 /**
  * The agent.hcl attributes of AgentService, and the decoder that checks a configuration against them.
@@ -106,84 +108,8 @@ export const agentConfig: ConfigDefinition<AgentConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkAgentConfig(value, "", violations);
+    const violations = checkAgentConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as AgentConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkSpawnSubagentInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["prompt"] === undefined) out.push({ path: `${path}/prompt`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "prompt":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/prompt`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSpawnSubagentOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["session_id"] === undefined) out.push({ path: `${path}/session_id`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  if (record["answer"] === undefined) out.push({ path: `${path}/answer`, message: "is required" });
-  if (record["cost_usd"] === undefined) out.push({ path: `${path}/cost_usd`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "session_id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/session_id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "answer":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/answer`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "cost_usd":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/cost_usd`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkAgentConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["profile"] === undefined) out.push({ path: `${path}/profile`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "profile":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/profile`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "max_depth":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_depth`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_depth`, message: `must be an integer, not ${field}` });
-        break;
-      case "budget_usd":
-        if (field !== undefined && (typeof field !== "number" || !Number.isFinite(field))) out.push({ path: `${path}/budget_usd`, message: `must be a number, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

@@ -5,8 +5,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { ExecConfig } from "./exec_tool.js";
 
 // bash
@@ -60,20 +60,34 @@ export const bashOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link bashInputSchema}, each with its JSON Pointer path.
  */
-export function validateBashInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkBashInput(value, "", violations);
-  return violations;
-}
+export const validateBashInput = validatorFor(bashInputSchema);
 
 /**
  * Every way `value` falls outside {@link bashOutputSchema}, each with its JSON Pointer path.
  */
-export function validateBashOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkBashOutput(value, "", violations);
-  return violations;
-}
+export const validateBashOutput = validatorFor({
+  type: "object",
+  properties: {
+    exit_code: { type: "number", integer: true },
+    signal: { type: "string" },
+  },
+  required: ["exit_code"],
+});
+
+const checkExecConfig = validatorFor({
+  type: "object",
+  properties: {
+    allowed_roots: {
+      type: "array",
+      items: { type: "string" },
+    },
+    env: {
+      type: "map",
+      values: { type: "string" },
+    },
+  },
+  required: ["allowed_roots"],
+});
 
 /**
  * The agent.hcl attributes of ExecService, and the decoder that checks a configuration against them.
@@ -98,86 +112,8 @@ export const execConfig: ConfigDefinition<ExecConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkExecConfig(value, "", violations);
+    const violations = checkExecConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as ExecConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkBashInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["command"] === undefined) out.push({ path: `${path}/command`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "command":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/command`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "working_directory":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/working_directory`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "stdin":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/stdin`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkBashOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["exit_code"] === undefined) out.push({ path: `${path}/exit_code`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "exit_code":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/exit_code`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/exit_code`, message: `must be an integer, not ${field}` });
-        break;
-      case "signal":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/signal`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkExecConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "env":
-        if (field === undefined) break;
-        if (typeof field !== "object" || field === null || Array.isArray(field)) out.push({ path: `${path}/env`, message: `must be an object, not ${typeOfJson(field)}` });
-        else for (const [key, entry] of Object.entries(field)) {
-          if (typeof entry !== "string") out.push({ path: `${path}/env/${escapePointer(key)}`, message: `must be a string, not ${typeOfJson(entry)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

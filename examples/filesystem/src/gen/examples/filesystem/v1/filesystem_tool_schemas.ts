@@ -6,8 +6,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { FilesystemConfig } from "./filesystem_tool.js";
 
 // read_file
@@ -65,20 +65,28 @@ export const readFileOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link readFileInputSchema}, each with its JSON Pointer path.
  */
-export function validateReadFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkReadFileInput(value, "", violations);
-  return violations;
-}
+export const validateReadFileInput = validatorFor({
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    offset: { type: "number", integer: true },
+    limit: { type: "number", integer: true },
+  },
+  required: ["path"],
+});
 
 /**
  * Every way `value` falls outside {@link readFileOutputSchema}, each with its JSON Pointer path.
  */
-export function validateReadFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkReadFileOutput(value, "", violations);
-  return violations;
-}
+export const validateReadFileOutput = validatorFor({
+  type: "object",
+  properties: {
+    content: { type: "string" },
+    total_lines: { type: "number", integer: true },
+    truncated: { type: "boolean" },
+  },
+  required: ["content", "total_lines", "truncated"],
+});
 
 // write_file
 
@@ -131,20 +139,20 @@ export const writeFileOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link writeFileInputSchema}, each with its JSON Pointer path.
  */
-export function validateWriteFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWriteFileInput(value, "", violations);
-  return violations;
-}
+export const validateWriteFileInput = validatorFor(writeFileInputSchema);
 
 /**
  * Every way `value` falls outside {@link writeFileOutputSchema}, each with its JSON Pointer path.
  */
-export function validateWriteFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWriteFileOutput(value, "", violations);
-  return violations;
-}
+export const validateWriteFileOutput = validatorFor({
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    bytes_written: { type: "number", integer: true },
+    created: { type: "boolean" },
+  },
+  required: ["path", "bytes_written", "created"],
+});
 
 // edit_file
 
@@ -201,20 +209,31 @@ export const editFileOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link editFileInputSchema}, each with its JSON Pointer path.
  */
-export function validateEditFileInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkEditFileInput(value, "", violations);
-  return violations;
-}
+export const validateEditFileInput = validatorFor(editFileInputSchema);
 
 /**
  * Every way `value` falls outside {@link editFileOutputSchema}, each with its JSON Pointer path.
  */
-export function validateEditFileOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkEditFileOutput(value, "", violations);
-  return violations;
-}
+export const validateEditFileOutput = validatorFor({
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    replacements: { type: "number", integer: true },
+  },
+  required: ["path", "replacements"],
+});
+
+const checkFilesystemConfig = validatorFor({
+  type: "object",
+  properties: {
+    allowed_roots: {
+      type: "array",
+      items: { type: "string" },
+    },
+    max_read_bytes: { type: "number", integer: true },
+  },
+  required: ["allowed_roots"],
+});
 
 /**
  * The agent.hcl attributes of FilesystemService, and the decoder that checks a configuration against
@@ -240,196 +259,8 @@ export const filesystemConfig: ConfigDefinition<FilesystemConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkFilesystemConfig(value, "", violations);
+    const violations = checkFilesystemConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as FilesystemConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkReadFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "offset":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/offset`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/offset`, message: `must be an integer, not ${field}` });
-        break;
-      case "limit":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/limit`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/limit`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkReadFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["content"] === undefined) out.push({ path: `${path}/content`, message: "is required" });
-  if (record["total_lines"] === undefined) out.push({ path: `${path}/total_lines`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "content":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "total_lines":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/total_lines`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/total_lines`, message: `must be an integer, not ${field}` });
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWriteFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["content"] === undefined) out.push({ path: `${path}/content`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "content":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWriteFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["bytes_written"] === undefined) out.push({ path: `${path}/bytes_written`, message: "is required" });
-  if (record["created"] === undefined) out.push({ path: `${path}/created`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "bytes_written":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/bytes_written`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/bytes_written`, message: `must be an integer, not ${field}` });
-        break;
-      case "created":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/created`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkEditFileInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["old_text"] === undefined) out.push({ path: `${path}/old_text`, message: "is required" });
-  if (record["new_text"] === undefined) out.push({ path: `${path}/new_text`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "old_text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/old_text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "new_text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/new_text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "replace_all":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/replace_all`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkEditFileOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  if (record["replacements"] === undefined) out.push({ path: `${path}/replacements`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "replacements":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/replacements`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/replacements`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkFilesystemConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_read_bytes":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_read_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_read_bytes`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

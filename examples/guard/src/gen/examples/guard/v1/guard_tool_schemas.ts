@@ -8,8 +8,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { GuardConfig } from "./guard_tool.js";
 
 // check_path
@@ -55,20 +55,24 @@ export const checkPathOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link checkPathInputSchema}, each with its JSON Pointer path.
  */
-export function validateCheckPathInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkCheckPathInput(value, "", violations);
-  return violations;
-}
+export const validateCheckPathInput = validatorFor(checkPathInputSchema);
 
 /**
  * Every way `value` falls outside {@link checkPathOutputSchema}, each with its JSON Pointer path.
  */
-export function validateCheckPathOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkCheckPathOutput(value, "", violations);
-  return violations;
-}
+export const validateCheckPathOutput = validatorFor(checkPathOutputSchema);
+
+const checkGuardConfig = validatorFor({
+  type: "object",
+  properties: {
+    root: { type: "string" },
+    redact_patterns: {
+      type: "array",
+      items: { type: "string" },
+    },
+  },
+  required: ["root"],
+});
 
 /**
  * The agent.hcl attributes of GuardService, and the decoder that checks a configuration against them.
@@ -93,75 +97,8 @@ export const guardConfig: ConfigDefinition<GuardConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkGuardConfig(value, "", violations);
+    const violations = checkGuardConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as GuardConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkCheckPathInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["path"] === undefined) out.push({ path: `${path}/path`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkCheckPathOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["inside"] === undefined) out.push({ path: `${path}/inside`, message: "is required" });
-  if (record["resolved"] === undefined) out.push({ path: `${path}/resolved`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "inside":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/inside`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      case "resolved":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/resolved`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGuardConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["root"] === undefined) out.push({ path: `${path}/root`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "root":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/root`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "redact_patterns":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/redact_patterns`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/redact_patterns/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

@@ -5,8 +5,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { SearchConfig } from "./search_tool.js";
 
 // glob
@@ -59,20 +59,12 @@ export const globOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link globInputSchema}, each with its JSON Pointer path.
  */
-export function validateGlobInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGlobInput(value, "", violations);
-  return violations;
-}
+export const validateGlobInput = validatorFor(globInputSchema);
 
 /**
  * Every way `value` falls outside {@link globOutputSchema}, each with its JSON Pointer path.
  */
-export function validateGlobOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGlobOutput(value, "", violations);
-  return violations;
-}
+export const validateGlobOutput = validatorFor(globOutputSchema);
 
 // grep
 
@@ -148,20 +140,42 @@ export const grepOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link grepInputSchema}, each with its JSON Pointer path.
  */
-export function validateGrepInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGrepInput(value, "", violations);
-  return violations;
-}
+export const validateGrepInput = validatorFor(grepInputSchema);
 
 /**
  * Every way `value` falls outside {@link grepOutputSchema}, each with its JSON Pointer path.
  */
-export function validateGrepOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkGrepOutput(value, "", violations);
-  return violations;
-}
+export const validateGrepOutput = validatorFor({
+  type: "object",
+  properties: {
+    matches: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          file: { type: "string" },
+          line: { type: "number", integer: true },
+          text: { type: "string" },
+        },
+        required: ["file", "line", "text"],
+      },
+    },
+    truncated: { type: "boolean" },
+  },
+  required: ["truncated"],
+});
+
+const checkSearchConfig = validatorFor({
+  type: "object",
+  properties: {
+    allowed_roots: {
+      type: "array",
+      items: { type: "string" },
+    },
+    max_results: { type: "number", integer: true },
+  },
+  required: ["allowed_roots"],
+});
 
 /**
  * The agent.hcl attributes of SearchService, and the decoder that checks a configuration against them.
@@ -186,163 +200,8 @@ export const searchConfig: ConfigDefinition<SearchConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkSearchConfig(value, "", violations);
+    const violations = checkSearchConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as SearchConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkGlobInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "pattern":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGlobOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "files":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/files`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/files/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGrepInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["pattern"] === undefined) out.push({ path: `${path}/pattern`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "pattern":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/pattern`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "path":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/path`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "include":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/include`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "ignore_case":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/ignore_case`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkGrepOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "matches":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/matches`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkMatch(item, `${path}/matches/${i}`, out);
-        }
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSearchConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["allowed_roots"] === undefined) out.push({ path: `${path}/allowed_roots`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "allowed_roots":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_roots`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_roots/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_results":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_results`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_results`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkMatch(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["file"] === undefined) out.push({ path: `${path}/file`, message: "is required" });
-  if (record["line"] === undefined) out.push({ path: `${path}/line`, message: "is required" });
-  if (record["text"] === undefined) out.push({ path: `${path}/text`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "file":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/file`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "line":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/line`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/line`, message: `must be an integer, not ${field}` });
-        break;
-      case "text":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/text`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

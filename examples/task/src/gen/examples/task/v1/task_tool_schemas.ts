@@ -6,8 +6,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 
 // task_create
 
@@ -64,20 +64,12 @@ export const taskCreateOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link taskCreateInputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskCreateInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskCreateInput(value, "", violations);
-  return violations;
-}
+export const validateTaskCreateInput = validatorFor(taskCreateInputSchema);
 
 /**
  * Every way `value` falls outside {@link taskCreateOutputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskCreateOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskCreateOutput(value, "", violations);
-  return violations;
-}
+export const validateTaskCreateOutput = validatorFor(taskCreateOutputSchema);
 
 // task_update
 
@@ -143,20 +135,12 @@ export const taskUpdateOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link taskUpdateInputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskUpdateInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskUpdateInput(value, "", violations);
-  return violations;
-}
+export const validateTaskUpdateInput = validatorFor(taskUpdateInputSchema);
 
 /**
  * Every way `value` falls outside {@link taskUpdateOutputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskUpdateOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskCreateOutput(value, "", violations);
-  return violations;
-}
+export const validateTaskUpdateOutput = validateTaskCreateOutput;
 
 // task_list
 
@@ -216,150 +200,10 @@ export const taskListOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link taskListInputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskListInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskListInput(value, "", violations);
-  return violations;
-}
+export const validateTaskListInput = validatorFor(taskListInputSchema);
 
 /**
  * Every way `value` falls outside {@link taskListOutputSchema}, each with its JSON Pointer path.
  */
-export function validateTaskListOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkTaskListOutput(value, "", violations);
-  return violations;
-}
+export const validateTaskListOutput = validatorFor(taskListOutputSchema);
 
-// The checks the validators above run, one per object type.
-
-function checkTaskCreateInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskCreateOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["task"] === undefined) out.push({ path: `${path}/task`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "task":
-        if (field === undefined) break;
-        checkTask(field, `${path}/task`, out);
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskUpdateInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskListInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTaskListOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "tasks":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/tasks`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkTask(item, `${path}/tasks/${i}`, out);
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkTask(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["id"] === undefined) out.push({ path: `${path}/id`, message: "is required" });
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "id":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/id`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "string") out.push({ path: `${path}/status`, message: `must be a string, not ${typeOfJson(field)}` });
-        else if (field !== "pending" && field !== "in_progress" && field !== "done") out.push({ path: `${path}/status`, message: "must be one of \"pending\", \"in_progress\", \"done\"" });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

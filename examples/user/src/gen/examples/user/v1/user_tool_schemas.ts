@@ -6,8 +6,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { UserConfig } from "./user_tool.js";
 
 // ask_user
@@ -56,20 +56,22 @@ export const askUserOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link askUserInputSchema}, each with its JSON Pointer path.
  */
-export function validateAskUserInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkAskUserInput(value, "", violations);
-  return violations;
-}
+export const validateAskUserInput = validatorFor(askUserInputSchema);
 
 /**
  * Every way `value` falls outside {@link askUserOutputSchema}, each with its JSON Pointer path.
  */
-export function validateAskUserOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkAskUserOutput(value, "", violations);
-  return violations;
-}
+export const validateAskUserOutput = validatorFor(askUserOutputSchema);
+
+const checkUserConfig = validatorFor({
+  type: "object",
+  properties: {
+    scripted_answers: {
+      type: "array",
+      items: { type: "string" },
+    },
+  },
+});
 
 /**
  * The agent.hcl attributes of UserService, and the decoder that checks a configuration against them.
@@ -87,74 +89,8 @@ export const userConfig: ConfigDefinition<UserConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkUserConfig(value, "", violations);
+    const violations = checkUserConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as UserConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkAskUserInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["question"] === undefined) out.push({ path: `${path}/question`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "question":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/question`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "choices":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/choices`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/choices/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkAskUserOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["answer"] === undefined) out.push({ path: `${path}/answer`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "answer":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/answer`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkUserConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "scripted_answers":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/scripted_answers`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/scripted_answers/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}

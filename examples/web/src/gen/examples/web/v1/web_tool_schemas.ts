@@ -5,8 +5,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
+import { validatorFor } from "harness-tool";
 import type { WebConfig } from "./web_tool.js";
 
 // web_search
@@ -70,20 +70,19 @@ export const webSearchOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link webSearchInputSchema}, each with its JSON Pointer path.
  */
-export function validateWebSearchInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebSearchInput(value, "", violations);
-  return violations;
-}
+export const validateWebSearchInput = validatorFor({
+  type: "object",
+  properties: {
+    query: { type: "string" },
+    count: { type: "number", integer: true },
+  },
+  required: ["query"],
+});
 
 /**
  * Every way `value` falls outside {@link webSearchOutputSchema}, each with its JSON Pointer path.
  */
-export function validateWebSearchOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebSearchOutput(value, "", violations);
-  return violations;
-}
+export const validateWebSearchOutput = validatorFor(webSearchOutputSchema);
 
 // web_fetch
 
@@ -140,20 +139,36 @@ export const webFetchOutputSchema: JsonSchemaObject = {
 /**
  * Every way `value` falls outside {@link webFetchInputSchema}, each with its JSON Pointer path.
  */
-export function validateWebFetchInput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebFetchInput(value, "", violations);
-  return violations;
-}
+export const validateWebFetchInput = validatorFor(webFetchInputSchema);
 
 /**
  * Every way `value` falls outside {@link webFetchOutputSchema}, each with its JSON Pointer path.
  */
-export function validateWebFetchOutput(value: unknown): ValueViolation[] {
-  const violations: ValueViolation[] = [];
-  checkWebFetchOutput(value, "", violations);
-  return violations;
-}
+export const validateWebFetchOutput = validatorFor({
+  type: "object",
+  properties: {
+    url: { type: "string" },
+    status: { type: "number", integer: true },
+    content_type: { type: "string" },
+    body: { type: "string" },
+    truncated: { type: "boolean" },
+  },
+  required: ["url", "status", "content_type", "body", "truncated"],
+});
+
+const checkWebConfig = validatorFor({
+  type: "object",
+  properties: {
+    api_key: { type: "string" },
+    endpoint: { type: "string" },
+    allowed_domains: {
+      type: "array",
+      items: { type: "string" },
+    },
+    max_bytes: { type: "number", integer: true },
+  },
+  required: ["api_key", "endpoint"],
+});
 
 /**
  * The agent.hcl attributes of WebService, and the decoder that checks a configuration against them.
@@ -192,168 +207,8 @@ export const webConfig: ConfigDefinition<WebConfig> = {
     },
   ],
   decode(value) {
-    const violations: ValueViolation[] = [];
-    checkWebConfig(value, "", violations);
+    const violations = checkWebConfig(value);
     return violations.length === 0 ? { ok: true, value: value as unknown as WebConfig } : { ok: false, violations };
   },
 };
 
-// The checks the validators above run, one per object type.
-
-function checkWebSearchInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["query"] === undefined) out.push({ path: `${path}/query`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "query":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/query`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "count":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/count`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/count`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebSearchOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "results":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/results`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          checkSearchResult(item, `${path}/results/${i}`, out);
-        }
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebFetchInput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebFetchOutput(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  if (record["status"] === undefined) out.push({ path: `${path}/status`, message: "is required" });
-  if (record["content_type"] === undefined) out.push({ path: `${path}/content_type`, message: "is required" });
-  if (record["body"] === undefined) out.push({ path: `${path}/body`, message: "is required" });
-  if (record["truncated"] === undefined) out.push({ path: `${path}/truncated`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "status":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/status`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/status`, message: `must be an integer, not ${field}` });
-        break;
-      case "content_type":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/content_type`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "body":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/body`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "truncated":
-        if (field !== undefined && typeof field !== "boolean") out.push({ path: `${path}/truncated`, message: `must be a boolean, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkWebConfig(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["api_key"] === undefined) out.push({ path: `${path}/api_key`, message: "is required" });
-  if (record["endpoint"] === undefined) out.push({ path: `${path}/endpoint`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "api_key":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/api_key`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "endpoint":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/endpoint`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "allowed_domains":
-        if (field === undefined) break;
-        if (!Array.isArray(field)) out.push({ path: `${path}/allowed_domains`, message: `must be an array, not ${typeOfJson(field)}` });
-        else for (const [i, item] of field.entries()) {
-          if (typeof item !== "string") out.push({ path: `${path}/allowed_domains/${i}`, message: `must be a string, not ${typeOfJson(item)}` });
-        }
-        break;
-      case "max_bytes":
-        if (field === undefined) break;
-        if (typeof field !== "number" || !Number.isFinite(field)) out.push({ path: `${path}/max_bytes`, message: `must be a number, not ${typeOfJson(field)}` });
-        else if (!Number.isInteger(field)) out.push({ path: `${path}/max_bytes`, message: `must be an integer, not ${field}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
-
-function checkSearchResult(value: unknown, path: string, out: ValueViolation[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
-    return;
-  }
-  const record = value as { readonly [name: string]: unknown };
-  if (record["title"] === undefined) out.push({ path: `${path}/title`, message: "is required" });
-  if (record["url"] === undefined) out.push({ path: `${path}/url`, message: "is required" });
-  if (record["snippet"] === undefined) out.push({ path: `${path}/snippet`, message: "is required" });
-  for (const [name, field] of Object.entries(record)) {
-    switch (name) {
-      case "title":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/title`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "url":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/url`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      case "snippet":
-        if (field !== undefined && typeof field !== "string") out.push({ path: `${path}/snippet`, message: `must be a string, not ${typeOfJson(field)}` });
-        break;
-      default:
-        out.push({ path: `${path}/${escapePointer(name)}`, message: "is not a known property" });
-    }
-  }
-}
