@@ -1,8 +1,10 @@
 /**
  * `harness-tool/schema`: the ToolSchema rules on their own, without the server (no gRPC, no
  * telemetry): the declaration types, the invariants of kind, risk, concurrency and key_fields, and
- * the JSON-Schema subset. The protoc plugin checks protos with these at generation time; serve()
- * checks a provider with the same functions at start-up, and `harness-tool check` a running binary.
+ * the JSON-Schema subset, the interpreting validator, and the declaration's wire form. The protoc
+ * plugin checks protos with these at generation time (and the code it generates validates with
+ * `escapePointer` and `typeOfJson`); serve() checks a provider with the same functions at start-up,
+ * and `harness-tool check` a running binary.
  */
 export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
 export {
@@ -31,3 +33,6 @@ export {
   type InvariantSubject,
   type InvariantViolation,
 } from "./invariants.js";
+export type { ValueValidator, ValueViolation } from "./value-violation.js";
+export { escapePointer, typeOfJson, validateValue, validatorFor } from "./validate-value.js";
+export { jsonSchemaFromWire, jsonSchemaToWire, toolDeclarationFromWire, toolDeclarationToWire } from "./wire-schema.js";

@@ -7,9 +7,8 @@ import type { JsonSchema } from "./json-schema.js";
 import type { ValueValidator, ValueViolation } from "./value-violation.js";
 
 /**
- * One JSON Pointer segment for a property name (`~` and `/` escaped). Compiled validators use it too.
- *
- * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
+ * One JSON Pointer segment for a property name (`~` and `/` escaped). The validators
+ * protoc-gen-harness-tool compiles use it too, so a violation's path is written one way.
  */
 export function escapePointer(segment: string): string {
   // Hot path: almost no property name holds "~" or "/", so skip the regexes then.
@@ -19,9 +18,7 @@ export function escapePointer(segment: string): string {
 
 /**
  * The JSON type of `value` as the violation messages name it ("a string", "null", "an array", ...).
- * Compiled validators use it too, so both say the same thing.
- *
- * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
+ * The validators protoc-gen-harness-tool compiles use it too, so both say the same thing.
  */
 export function typeOfJson(value: unknown): string {
   if (value === null) return "null";

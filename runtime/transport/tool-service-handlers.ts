@@ -16,8 +16,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { ToolError as WireToolError, InvokeRequest, InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
-import type { CancelSignal } from "../telemetry/call-spans.js";
+import type { CancelSignal, ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import { hostLog } from "./host-log.js";
 import { stackOf } from "../errors/classify-error.js";

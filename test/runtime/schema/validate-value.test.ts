@@ -1,7 +1,8 @@
 // The interpreting validator: every violation with its JSON Pointer path.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateValue, type JsonSchema } from "../../../runtime/index.js";
+import { type JsonSchema } from "../../../runtime/index.js";
+import { validateValue } from "../../../runtime/schema/index.js";
 
 const schema: JsonSchema = {
   type: "object",
