@@ -252,31 +252,32 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
 }
 
 /**
- * The factory's body: `defineProvider` with the tools keyed by their handlers' names and the types
- * given (`<typeof tools, Config>`), so the compiler infers nothing; the handlers object goes in
- * whole (defineProvider calls each method with it as `this`), each preview under its tool's key.
+ * The factory's body: `defineProvider<Config>()(spec, handlers, previews)`, the form whose types are
+ * given (the handler interface and the tools come from one model), with the tools keyed by their
+ * handlers' names; the handlers object goes in whole (defineProvider calls each method with it as
+ * `this`), each preview under its tool's key.
  */
 function printFactoryBody(api: ApiFile, provider: ProviderModel): void {
   const { f, fromSchemas, target } = api;
   const { names, identity } = provider;
-  const ts = target === "ts";
-  if (ts) {
-    f.print(f.export("function", names.factory), `(handlers: ${names.handlers}, options: ${names.options} = {}): `, api.runtime("ProviderDefinition", true), `<${names.config}> {`);
+  if (target === "ts") {
+    const definition = api.runtime("ProviderDefinition", true);
+    f.print(f.export("function", names.factory), `(handlers: ${names.handlers}, options: ${names.options} = {}): `, definition, `<${names.config}> {`);
   } else {
     f.print(f.export("function", names.factory), "(handlers, options = {}) {");
   }
-  const entries = provider.tools.map((t) => `${t.handlerName}: ${t.toolConst}`);
-  const oneLine = `  const tools = { ${entries.join(", ")} };`;
-  if (entries.length === 0) f.print("  const tools = {};");
-  else if (oneLine.length <= 120) f.print(oneLine);
-  else f.print(`  const tools = {\n${entries.map((e) => `    ${e},\n`).join("")}  };`);
-  f.print("  return ", api.runtime("defineProvider"), ts ? `<typeof tools, ${names.config}>(` : "(");
+  f.print("  return ", api.runtime("defineProvider"), target === "ts" ? `<${names.config}>()(` : "()(");
   f.print("    {");
   f.print(`      name: ${JSON.stringify(identity.name)},`);
   f.print(`      version: options.version ?? ${JSON.stringify(identity.version ?? "0.0.0")},`);
   f.print(`      source: ${JSON.stringify(identity.source)},`);
   if (provider.config) f.print("      config: ", fromSchemas(names.configConst), ",");
-  f.print("      tools,");
+  if (provider.tools.length === 0) f.print("      tools: {},");
+  else {
+    f.print("      tools: {");
+    for (const t of provider.tools) f.print(`        ${t.handlerName}: ${t.toolConst},`);
+    f.print("      },");
+  }
   if (provider.slashCommands.length > 0) f.print("      slashCommands: ", ...printLiteral(f, provider.slashCommands, "      "), ",");
   if (provider.hookPoints.length > 0) {
     const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);

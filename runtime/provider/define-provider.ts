@@ -126,8 +126,11 @@ export type PreviewsFor<Tools, Config> = {
   readonly [K in Exclude<keyof Tools, PreviewKeys<Tools>>]?: "this tool does not declare preview: set preview: true on it";
 };
 
+/** The tools of a provider, keyed by their handlers' names. */
+export type ToolRecord = { readonly [key: string]: ToolDefinition<unknown, unknown> };
+
 /** The handlers of a record of tools: one per key, typed from each definition. */
-export type HandlersFor<Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config> = {
+export type HandlersFor<Tools extends ToolRecord, Config> = {
   readonly [K in keyof Tools]: HandlerFor<Tools[K], Config>;
 };
 
@@ -137,6 +140,16 @@ export interface ProviderSpec<Tools, Config> extends ProviderParts<Config> {
   readonly tools: Tools;
 }
 
+/**
+ * Defines a provider whose handlers' type was written from the same declarations as its tools,
+ * with the configuration's type given: the form generated code uses,
+ * `defineProvider<FooConfig>()(spec, handlers, previews)`. protoc-gen-harness-tool writes the
+ * handler interface and the tools from one model, so the compiler is not asked to map one onto
+ * the other (a mapped type per tool, a quarter of a generated provider's type-check at 200 tools);
+ * a tool without its handler or a preview that does not match its declaration still throws here,
+ * naming the tool. Hand-written providers use the form below, which types every handler.
+ */
+export function defineProvider<Config>(): (spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews?: ErasedPreviews) => ProviderDefinition<Config>;
 /**
  * Defines a provider by hand, with every handler typed from its tool: its input, its result and
  * its context (a streaming tool's context emits progress, a process-backed tool's spawns).
@@ -168,11 +181,22 @@ export interface ProviderSpec<Tools, Config> extends ProviderParts<Config> {
  * );
  * ```
  */
-export function defineProvider<const Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config = Record<string, never>>(
+export function defineProvider<const Tools extends ToolRecord, Config = Record<string, never>>(
   spec: ProviderSpec<Tools, Config>,
   handlers: HandlersFor<Tools, Config>,
   previews?: PreviewsFor<Tools, Config>,
-): ProviderDefinition<Config> {
+): ProviderDefinition<Config>;
+export function defineProvider(spec?: ProviderSpec<ToolRecord, unknown>, handlers?: object, previews?: object): unknown {
+  return spec === undefined ? providerOf : providerOf(spec, handlers as object, previews as ErasedPreviews | undefined);
+}
+
+/** Preview handlers by tool key, their types erased (each handler's types were checked where it was written). */
+export interface ErasedPreviews {
+  readonly [key: string]: (input: never, context: never) => Promise<unknown>;
+}
+
+/** The provider of a spec and its handlers, whatever form checked their types. */
+function providerOf<Config>(spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews: object | undefined): ProviderDefinition<Config> {
   const previewMap = (previews ?? {}) as { readonly [key: string]: unknown };
   // Handlers may be methods of one object (a class instance, the generated factories' handlers):
   // each is called with that object as `this`, as `handlers.name(input, context)` would be.
@@ -182,7 +206,7 @@ export function defineProvider<const Tools extends { readonly [key: string]: Too
     parts,
     Object.entries(tools).map(([key, tool]) => ({
       tool: tool as ToolDefinition<unknown, unknown>,
-      handler: bound(handlers, handlers[key as keyof Tools]),
+      handler: bound(handlers, (handlers as { readonly [key: string]: unknown })[key]),
       preview: bound(previewMap, previewMap[key]),
     })),
   );

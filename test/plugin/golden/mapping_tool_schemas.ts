@@ -8,8 +8,9 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { JsonSchemaObject, ValueViolation } from "harness-tool/schema";
+import { escapePointer, typeOfJson } from "harness-tool/schema";
+import type { ConfigDefinition } from "harness-tool";
 import type { MappingConfig } from "./mapping_tool.js";
 
 // search

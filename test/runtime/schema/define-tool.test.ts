@@ -188,9 +188,8 @@ describe("assembling a provider", () => {
 
   it("refuses a declared preview without a handler, and a handler without the declaration", () => {
     const handler = async () => ({ content: "" });
-    const edit = withPreview as typeof plain;
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "s", tools: { edit } }, { edit: handler }),
+      () => defineProvider({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handler }),
       /tool edit declares preview, but no preview handler was given/,
     );
     const previews = { plain: async () => ({}) } as never;
@@ -213,10 +212,25 @@ describe("assembling a provider", () => {
         return { title: `${this.title} ${input.path}` };
       }
     }
-    const p = defineProvider({ name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } }, Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }), new Previews());
+    const p = defineProvider({ name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } }, Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }), new Previews() as never);
     const [readTool, editTool] = p.tools;
     assert.deepEqual(await readTool?.handler({ path: "a" } as never, {} as never), { content: "read:a" });
     assert.deepEqual(await editTool?.preview?.({ path: "b" } as never, {} as never), { title: "would edit b" });
+  });
+
+  it("builds the same provider in the form generated code uses, the configuration's type given", async () => {
+    const handlers = { plain: async (i: FileInput) => ({ content: i.path }) };
+    const generated = defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    const handWritten = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    assert.deepEqual(
+      generated.tools.map((t) => t.declaration),
+      handWritten.tools.map((t) => t.declaration),
+    );
+    assert.deepEqual(await generated.tools[0]?.handler({ path: "x" } as never, {} as never), { content: "x" });
+    assert.throws(
+      () => defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handlers.plain }),
+      /tool edit declares preview, but no preview handler was given/,
+    );
   });
 
   it("accepts only an empty config when the provider declares none", () => {

@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import { escapePointer, typeOfJson } from "harness-tool";
+import { escapePointer, typeOfJson } from "harness-tool/schema";
 
 // search
 

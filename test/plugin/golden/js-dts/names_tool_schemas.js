@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import { escapePointer, typeOfJson } from "harness-tool";
+import { escapePointer, typeOfJson } from "harness-tool/schema";
 
 // lookup
 

@@ -93,7 +93,7 @@ describe("hook declaration", () => {
   });
 
   it("serve()'s start-up check refuses a hand-built definition whose hooks are inconsistent", () => {
-    const provider = defineProvider({ name: "hand", version: "1", source: "s", tools: {} }, {});
+    const provider = defineProvider<Record<string, never>, unknown>({ name: "hand", version: "1", source: "s", tools: {} }, {});
     const check = checkProvider({ ...provider, hooks: { "plan-ready": { veto: "allow" } } as never });
     assert.deepEqual(check.errors, ["provider: hooks.plan-ready.veto: must be an async function (payload, context) => ... [hook-handler-function]"]);
     // createToolService (what serve() runs before the handshake) refuses it with the same line.

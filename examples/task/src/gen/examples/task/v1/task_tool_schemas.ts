@@ -6,8 +6,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { JsonSchemaObject, ValueViolation } from "harness-tool";
-import { escapePointer, typeOfJson } from "harness-tool";
+import type { JsonSchemaObject, ValueViolation } from "harness-tool/schema";
+import { escapePointer, typeOfJson } from "harness-tool/schema";
 
 // task_create
 
