@@ -14,7 +14,7 @@ import {
   type DispatchHookResponse,
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { type HookModeName, type HookPointName } from "harness-tool";
+import type { HookModeName, HookPointName } from "harness-tool";
 import { hookModeTable, hookPointNames, hookPointTable } from "harness-tool/hook-points";
 import { HookDispatchError, type LaunchedProvider } from "harness-tool/testing";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";

@@ -20,7 +20,7 @@ import {
 } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
 import { OutputStream, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { type ConfigAttributeDeclaration, type JsonSchema } from "harness-tool";
+import type { ConfigAttributeDeclaration, JsonSchema } from "harness-tool";
 import { jsonSchemaFromWire, toolSchemaFlagValues, validateValue } from "harness-tool/schema";
 import { HookDispatchError, ProviderCallError, type InvokeCall, type LaunchedProvider, type LaunchOptions } from "harness-tool/testing";
 import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";

@@ -166,6 +166,23 @@ export type ExplicitToolBuilder<Input, Output> = <
 ) => ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false>;
 
 /**
+ * Declares a tool whose spec was checked where it was written, with every type given: the form
+ * generated code uses. It needs no inference and no conditional types, so a provider of many tools
+ * type-checks at the cost of plain declarations; protoc-gen-harness-tool has checked each spec
+ * with the runtime's invariants when it generated it (and `serve()` checks them again at start-up).
+ * Hand-written tools use the forms below, whose types reject an invalid spec on the offending
+ * property. (This form is declared first so that a wrong type argument is reported alone.)
+ *
+ * ```ts
+ * export const readFileTool = defineTool<
+ *   ReadFileInput,
+ *   ReadFileOutput,
+ *   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+ * >()({ ... });
+ * ```
+ */
+export function defineTool<Input, Output, Traits extends ToolTraits>(): (spec: ErasedToolSpec) => ToolDefinitionOf<Input, Output, Traits>;
+/**
  * Declares a tool from its spec alone: the input and output schemas, written inline or `as const`,
  * give the handler its input and output types (`ValueOfSchema`), so the schema and the types cannot
  * drift apart. The spec is checked against its kind's rules as in the explicit form, each error on
@@ -243,23 +260,6 @@ export function defineTool<
  * ```
  */
 export function defineTool<Input extends object, Output extends object>(): ExplicitToolBuilder<Input, Output>;
-/**
- * Declares a tool whose spec was checked where it was written, with every type given: the form
- * generated code uses. It needs no inference and no conditional types, so a provider of many tools
- * type-checks at the cost of plain declarations; protoc-gen-harness-tool has checked each spec
- * with the runtime's invariants when it generated it (and `serve()` checks them again at start-up).
- * Hand-written tools use the forms above, whose types reject an invalid spec on the offending
- * property.
- *
- * ```ts
- * export const readFileTool = defineTool<
- *   ReadFileInput,
- *   ReadFileOutput,
- *   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
- * >()({ ... });
- * ```
- */
-export function defineTool<Input, Output, Traits extends ToolTraits>(): (spec: ErasedToolSpec) => ToolDefinitionOf<Input, Output, Traits>;
 export function defineTool(spec?: object): unknown {
   return spec === undefined ? definitionOf : definitionOf(spec);
 }

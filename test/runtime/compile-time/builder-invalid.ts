@@ -2,7 +2,7 @@
 // must reject; an error that moves elsewhere or disappears fails the type-check under TS 5.9 and
 // TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
 import { defineProvider, defineTool, type JsonSchemaObject } from "../../../runtime/index.js";
-import { type ToolKindName } from "../../../runtime/schema/index.js";
+import type { ToolKindName } from "../../../runtime/schema/index.js";
 import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;

@@ -1,13 +1,7 @@
 // What defineTool and defineProvider produce at run time.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  defineProvider,
-  defineTool,
-  emptyConfig,
-  type HandlerFor,
-  type ProcessToolContext,
-} from "../../../runtime/index.js";
+import { defineProvider, defineTool, emptyConfig, type HandlerFor, type ProcessToolContext } from "../../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -212,7 +206,11 @@ describe("assembling a provider", () => {
         return { title: `${this.title} ${input.path}` };
       }
     }
-    const p = defineProvider({ name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } }, Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }), new Previews() as never);
+    const p = defineProvider(
+      { name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } },
+      Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }),
+      new Previews() as never,
+    );
     const [readTool, editTool] = p.tools;
     assert.deepEqual(await readTool?.handler({ path: "a" } as never, {} as never), { content: "read:a" });
     assert.deepEqual(await editTool?.preview?.({ path: "b" } as never, {} as never), { title: "would edit b" });

@@ -2,7 +2,14 @@
 // with that rule id and subject; a valid declaration of each kind passes.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkToolDeclaration, checkToolDeclarations, formatViolation, invariantSources, type InvariantRule, type ToolDeclaration } from "../../../runtime/schema/index.js";
+import {
+  checkToolDeclaration,
+  checkToolDeclarations,
+  formatViolation,
+  invariantSources,
+  type InvariantRule,
+  type ToolDeclaration,
+} from "../../../runtime/schema/index.js";
 
 const input = { type: "object", properties: { path: { type: "string" } }, required: ["path"] } as const;
 const output = { type: "object", properties: { ok: { type: "boolean" } } } as const;

@@ -1,7 +1,7 @@
 // The interpreting validator: every violation with its JSON Pointer path.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type JsonSchema } from "../../../runtime/index.js";
+import type { JsonSchema } from "../../../runtime/index.js";
 import { validateValue } from "../../../runtime/schema/index.js";
 
 const schema: JsonSchema = {
