@@ -98,7 +98,7 @@ const packages: Record<string, Record<string, readonly string[]>> = {
     transport: ["errors", "generated", "service/calls", "service/hooks", "service/kernel", "telemetry", "transport/tls"],
     testing: ["errors", "generated", "provider", "telemetry", "transport", "transport/tls"],
     supervisor: ["provider", "redaction", "service/calls", "service/process", "transport"],
-    ".": ["errors", "provider", "redaction", "schema", "service/calls", "service/hooks", "service/kernel", "supervisor", "telemetry", "transport"],
+    ".": ["errors", "provider", "schema", "service/calls", "service/hooks", "supervisor", "telemetry", "transport"],
   },
   plugin: {
     model: [],
