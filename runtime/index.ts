@@ -1,19 +1,24 @@
 /**
  * harness-tool: write tool providers for the PluggableHarness kernel.
  *
- * The wire types (protoc-gen-es output for the kernel's protos and harness-tool's annotations) are
- * exported per file under `harness-tool/generated/...`, e.g.
- * `import { ToolSchemaSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js"`.
+ * This entry is what a provider author writes against: `serve`, the tools and the provider
+ * (`defineTool`, `defineProvider`, `defineConfig`), the handler contexts and their types, the hooks'
+ * handler types, and `ToolError`/`configError`. `test/runtime/main-entry.test.ts` pins the list.
+ * The rest is behind subpaths that say what it is:
  *
- * This file is the package's public boundary: what it exports is the API, except declarations
- * marked `@private` (helpers the code protoc-gen-harness-tool generates calls: toolPart,
- * assembleProvider), which follow the generator, not semantic
- * versioning. Everything else in runtime/ is internal; the tests import it from its own file.
+ * - `harness-tool/schema`: the ToolSchema rules (JSON-Schema subset, invariants, validators, wire form);
+ * - `harness-tool/service`: the ToolService in-process, without go-plugin (`createToolService`);
+ * - `harness-tool/errors`: gRPC status errors and the error category tables;
+ * - `harness-tool/hook-points`: the hook point table and the hook declaration's rules;
+ * - `harness-tool/host`: the go-plugin host (launch a provider, call it, dispatch hooks);
+ * - `harness-tool/redaction`, `harness-tool/supervisor`, `harness-tool/testing`;
+ * - `harness-tool/generated/...`: the wire types (protoc-gen-es output), per file, e.g.
+ *   `import { ToolSchemaSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js"`.
+ *
+ * Everything else in runtime/ is internal; the tests import it from its own file.
  */
 
 import { armStartFailureGuard } from "./transport/start-failure.js";
-
-export { PROTOCOL_VERSION } from "./service/calls/protocol-version.js";
 
 // In a process a go-plugin host started, an exception before serve() takes over is reported as a
 // start failure the host's launch error shows (runtime/transport/start-failure.ts). The modules
@@ -22,12 +27,10 @@ armStartFailureGuard();
 
 export { serve, type ServeOptions } from "./serve.js";
 
-// The ToolSchema rules (also `harness-tool/schema` on their own, without the server).
-export * from "./schema/index.js";
+export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
 export type { ValueValidator, ValueViolation } from "./schema/value-violation.js";
 export {
   defineTool,
-  toolDefinition,
   type CheckedToolSpec,
   type ConcurrencySpec,
   type DataSourceToolSpec,
@@ -41,17 +44,10 @@ export {
   type ToolSpec,
   type ToolTraits,
   type ToolValidators,
-} from "./schema/define-tool.js";
-export type { ValueOfSchema } from "./schema/schema-value-type.js";
-export { validateValue, validatorFor, type ValueCheck } from "./schema/validate-value.js";
-export {
-  jsonSchemaFromWire,
-  jsonSchemaToWire,
-  toolDeclarationFromWire,
-  toolDeclarationToWire,
-} from "./schema/wire-schema.js";
+} from "./provider/define-tool.js";
+export type { ValueOfSchema } from "./provider/schema-value-type.js";
 export { configError } from "./errors/config-error.js";
-export { ToolError, isToolError, toolErrorCategories, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
+export { ToolError, isToolError, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
 export type {
   CallInfo,
   ChildExit,
@@ -81,55 +77,24 @@ export type {
   ToolHandler,
   ToolImplementation,
 } from "./provider/provider-definition.js";
-export {
-  hookDeclarationProblems,
-  hookModeTable,
-  hookPointNames,
-  hookPointTable,
-  supportedHookPointsOf,
-  type ErasedHookModes,
-  type HookCallInfo,
-  type HookContext,
-  type HookKernelCallbacks,
-  type HookModeName,
-  type HookModes,
-  type HookPayloads,
-  type HookPointName,
-  type HookSubscription,
-  type HookSubscriptions,
-  type HookSubscriptionsFor,
-  type HookTable,
-  type HookTransformResults,
-  type HookVerdict,
-  type MutableHookPointName,
-  type ObserveHook,
-  type TransformFor,
-  type TransformHook,
-  type VetoHook,
+export type {
+  HookCallInfo,
+  HookContext,
+  HookKernelCallbacks,
+  HookModeName,
+  HookModes,
+  HookPayloads,
+  HookPointName,
+  HookSubscription,
+  HookSubscriptions,
+  HookSubscriptionsFor,
+  HookTransformResults,
+  HookVerdict,
+  MutableHookPointName,
+  ObserveHook,
+  TransformFor,
+  TransformHook,
+  VetoHook,
 } from "./provider/hook-subscriptions.js";
-export {
-  assembleProvider,
-  defineProvider,
-  emptyConfig,
-  toolPart,
-  type HandlersFor,
-  type ProviderParts,
-  type ProviderSpec,
-  type ToolPart,
-} from "./provider/define-provider.js";
-
-// The ToolService semantics (runtime/service), for running a provider in-process (tests, another
-// transport): serve() runs the same service behind go-plugin.
-export type { InvokeSink, ToolServiceCore } from "./service/calls/tool-service-core.js";
-export type { CancelSignal } from "./telemetry/call-spans.js";
-export { createToolService, type ToolService, type ToolServiceOptions } from "./service/calls/tool-service.js";
-export type { KernelClient } from "./service/kernel/kernel-client.js";
-export { maxOutputChunkBytes } from "./service/calls/invoke-outbox.js";
-export { checkProvider, ProviderDefinitionError, type ProviderCheck } from "./service/calls/check-provider.js";
-export { defineConfig, decodeConfig, type ConfigAttributeSpec } from "./service/calls/config-decoder.js";
-export { redactionMarker } from "./redaction/redact-secrets.js";
-export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./errors/rpc-status-error.js";
-
-// Not exported, on purpose: the redactor and the exits (secrets are redacted where bytes leave,
-// never by handlers), the process guards, path resolution (a handler has ctx.resolvePath), the
-// error normalizer, the transport and the go-plugin host (harness-tool/testing has the host).
+export { defineProvider, emptyConfig, type HandlersFor, type PreviewsFor, type ProviderSpec } from "./provider/define-provider.js";
+export { defineConfig, type ConfigAttributeSpec } from "./provider/define-config.js";

@@ -8,7 +8,8 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { isToolSchemaDocument, jsonSchemaFromWire, toolErrorCategoryNames, validateValue } from "harness-tool";
+import { isToolSchemaDocument, jsonSchemaFromWire, validateValue } from "harness-tool/schema";
+import { toolErrorCategoryNames } from "harness-tool/errors";
 import { nearestName } from "../terminal/fault-wording.js";
 
 /** Shown at most, per tool: the rest are counted. */

@@ -5,7 +5,8 @@
  */
 import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { HookPayloadSchema, type HookPayload } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookPointTable, type HookPointName } from "harness-tool";
+import type { HookPointName } from "harness-tool";
+import { hookPointTable } from "harness-tool/hook-points";
 import { hookPayloadSchemas } from "harness-tool/host";
 
 /** A payload that is not the point's message. */

@@ -13,7 +13,7 @@ import {
   type HookPayload,
   HookPayloadSchema,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookPointTable } from "harness-tool";
+import { hookPointTable } from "harness-tool/hook-points";
 import { hookModeNameOf, hookPointOfVariant } from "../terminal/hook-names.js";
 
 /** A broken response rule. */

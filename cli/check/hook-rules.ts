@@ -16,7 +16,8 @@ import {
   type DispatchHookResponse,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import type { HookModeName, HookPointName } from "harness-tool";
+import { hookModeTable, hookPointNames, hookPointTable } from "harness-tool/hook-points";
 import { HookDispatchError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult, type RuleStatus } from "./conformance-report.js";
 import { checkHookResponse } from "./hook-response-shape.js";

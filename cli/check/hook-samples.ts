@@ -10,7 +10,8 @@ import { HookPayloadSchema, type HookPayload } from "harness-tool/generated/plug
 import { ApplyResult_ApplyOutcome, PlanDecision } from "harness-tool/generated/pluggableharness/plan/v1/plan_pb.js";
 import { SessionStatus } from "harness-tool/generated/pluggableharness/session/v1/session_pb.js";
 import { RiskClass, ToolKind } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { hookPointTable, type HookPointName } from "harness-tool";
+import type { HookPointName } from "harness-tool";
+import { hookPointTable } from "harness-tool/hook-points";
 
 /** A sample HookPayload for `point`; paths in it are relative to `cwd`. */
 export function sampleHookPayload(point: HookPointName, cwd: string): HookPayload {

@@ -14,7 +14,7 @@ import {
   type ToolEvent,
   type ToolSchema,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { isToolSchemaDocument, jsonSchemaFromWire } from "harness-tool";
+import { isToolSchemaDocument, jsonSchemaFromWire } from "harness-tool/schema";
 import type { LaunchedProvider } from "harness-tool/host";
 import { categoryName } from "../terminal/wire-names.js";
 import { argumentsEntry, expectKey } from "./arguments-file.js";

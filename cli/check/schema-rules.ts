@@ -6,7 +6,8 @@
 import { equals } from "@bufbuild/protobuf";
 import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import { GetSchemaResponseSchema, ToolKind, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { checkToolDeclarations, invariantSources, PROTOCOL_VERSION, toolDeclarationFromWire, type InvariantRule } from "harness-tool";
+import { checkToolDeclarations, invariantSources, toolDeclarationFromWire, type InvariantRule } from "harness-tool/schema";
+import { PROTOCOL_VERSION } from "harness-tool/service";
 import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 

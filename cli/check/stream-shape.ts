@@ -3,7 +3,8 @@
  * facts §5). Works on any provider: it needs only the wire ToolSchema and the events.
  */
 import { ToolErrorCategory, type ToolEvent, type ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, validateValue, type JsonSchema } from "harness-tool";
+import type { JsonSchema } from "harness-tool";
+import { jsonSchemaFromWire, validateValue } from "harness-tool/schema";
 
 /** A broken stream rule. */
 export interface StreamProblem {

@@ -14,7 +14,8 @@ import {
   type DispatchHookResponse,
   type HookPayload,
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import type { HookModeName, HookPointName } from "harness-tool";
+import { hookModeTable, hookPointNames, hookPointTable } from "harness-tool/hook-points";
 import { HookDispatchError, type LaunchedProvider } from "harness-tool/host";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
 import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../check/hook-payload-json.js";

@@ -4,7 +4,8 @@
  */
 import type { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { HookMode, HookPayload } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import type { HookModeName, HookPointName } from "harness-tool";
+import { hookModeTable, hookPointNames, hookPointTable } from "harness-tool/hook-points";
 
 /** "plan-ready", or "point N" for a value the protocol does not name. */
 export function hookPointNameOf(point: HookPoint): string {

@@ -27,6 +27,8 @@ interface ApiFile {
   readonly target: OutputTarget;
   /** A value (or, `typeOnly`, a type) of the runtime package. */
   readonly runtime: (name: string, typeOnly?: boolean) => ImportSymbol;
+  /** A value of the runtime's schema rules (`harness-tool/schema`). */
+  readonly schema: (name: string) => ImportSymbol;
   /** A type of the runtime's generated protobuf code, e.g. `pluggableharness/tool/v1/tool_pb.js`. */
   readonly runtimeGenerated: (name: string, file: string, typeOnly: boolean) => ImportSymbol;
   /** A name the companion schemas module declares. */
@@ -41,6 +43,7 @@ export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileT
     f,
     target,
     runtime: (name, typeOnly = false) => f.import(name, runtime, typeOnly),
+    schema: (name) => f.import(name, `${runtime}/schema`),
     runtimeGenerated: (name, file, typeOnly) => f.import(name, `${runtime}/generated/${file}`, typeOnly),
     fromSchemas: (name) => f.import(name, schemasModule),
   };
@@ -97,7 +100,7 @@ function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTy
 }
 
 /**
- * The traits a tool's handler types depend on, as the object type `toolDefinition` and
+ * The traits a tool's handler types depend on, as the object type the explicit `defineTool` and
  * `ToolDefinitionOf` take: exactly what defineTool would infer from the spec, stated by name.
  */
 function traitsType(tool: ToolModel): string {
@@ -112,12 +115,10 @@ function typeArguments(tool: ToolModel, lineStart: number): string {
   return lineStart + oneLine.length <= 120 ? oneLine : `<\n  ${args.join(",\n  ")}\n>`;
 }
 
-/** One tool's constant: `toolDefinition` with every type given (the plugin checked the spec). */
+/** One tool's constant: `defineTool` with every type given (the plugin checked the spec). */
 function printToolConstant(api: ApiFile, tool: ToolModel): void {
   const { f, fromSchemas } = api;
   const d = tool.declaration;
-  f.print(`// ${d.name}: ${d.kind}, ${d.risk}`);
-  f.print();
   f.print(f.jsDoc(docText(d.description, generatedFrom({ kind: "rpc", name: tool.protoName }))));
   if (api.target === "dts") {
     const head = `export declare const ${tool.toolConst}: ToolDefinitionOf`;
@@ -143,8 +144,8 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   if (d.terminatesTurn) spec.push(["  terminatesTurn: true,"]);
   if (d.preview) spec.push(["  preview: true,"]);
   spec.push(["  validators: { input: ", fromSchemas(tool.input.validator), ", output: ", fromSchemas(tool.output.validator), " },"]);
-  const head = `export const ${tool.toolConst} = toolDefinition`;
-  f.print(f.export("const", tool.toolConst), " = ", api.runtime("toolDefinition"), api.target === "ts" ? `${typeArguments(tool, head.length)}({` : "({");
+  const head = `export const ${tool.toolConst} = defineTool`;
+  f.print(f.export("const", tool.toolConst), " = ", api.runtime("defineTool"), api.target === "ts" ? `${typeArguments(tool, head.length)}()({` : "()({");
   for (const line of spec) f.print(...line);
   f.print("});");
 }
@@ -199,7 +200,7 @@ function printHandlers(api: ApiFile, provider: ProviderModel): void {
 }
 
 function printFactory(api: ApiFile, provider: ProviderModel): void {
-  const { f, fromSchemas, target } = api;
+  const { f, target } = api;
   const { names, identity } = provider;
   const config = names.config;
   const defaultVersion = identity.version ?? "0.0.0";
@@ -234,34 +235,7 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
   if (target === "dts") {
     f.print(f.export("declare function", names.factory), `(handlers: ${names.handlers}, options?: ${names.options}): `, providerDefinition, `<${config}>;`);
   } else {
-    if (target === "ts") {
-      f.print(f.export("function", names.factory), `(handlers: ${names.handlers}, options: ${names.options} = {}): `, providerDefinition, `<${config}> {`);
-      f.print("  return ", api.runtime("assembleProvider"), `<${config}>({`);
-    } else {
-      f.print(f.export("function", names.factory), "(handlers, options = {}) {");
-      f.print("  return ", api.runtime("assembleProvider"), "({");
-    }
-    f.print(`    name: ${JSON.stringify(identity.name)},`);
-    f.print(`    version: options.version ?? ${JSON.stringify(defaultVersion)},`);
-    f.print(`    source: ${JSON.stringify(identity.source)},`);
-    if (provider.config) f.print("    config: ", fromSchemas(names.configConst), ",");
-    f.print("    tools: [");
-    for (const tool of provider.tools) {
-      const preview = tool.previewName ? `, (input, context) => handlers.${tool.previewName}(input, context)` : "";
-      f.print("      ", api.runtime("toolPart"), `(${tool.toolConst}, (input, context) => handlers.${tool.handlerName}(input, context)${preview}),`);
-    }
-    f.print("    ],");
-    if (provider.slashCommands.length > 0) f.print("    slashCommands: ", ...printLiteral(f, provider.slashCommands, "    "), ",");
-    if (provider.hookPoints.length > 0) {
-      const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);
-      f.print("    supportedHookPoints: [", ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]), "],");
-      f.print("    hooks: handlers.hooks,");
-    }
-    if (provider.render) f.print("    renderers: handlers.render,");
-    f.print("    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),");
-    f.print("    ...(options.configure ? { configure: options.configure } : {}),");
-    f.print("  });");
-    f.print("}");
+    printFactoryBody(api, provider);
   }
   f.print();
   f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.`));
@@ -273,6 +247,54 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
   f.print(f.export("function", names.toolSchemas), "()", ...(target === "ts" ? [": ", toolSchema, "[]"] : []), " {");
   // An array of the declarations (all one type), not of the tools (each its own type): a literal of
   // N distinct types costs the compiler O(N^2) to unify, 0.85 s of a 2.2 s check at 500 tools.
-  f.print(`  return [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`, api.runtime("toolDeclarationToWire"), ");");
+  f.print(`  return [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`, api.schema("toolDeclarationToWire"), ");");
+  f.print("}");
+}
+
+/**
+ * The factory's body: `defineProvider<Config>()(spec, handlers, previews)`, the form whose types are
+ * given (the handler interface and the tools come from one model), with the tools keyed by their
+ * handlers' names; the handlers object goes in whole (defineProvider calls each method with it as
+ * `this`), each preview under its tool's key.
+ */
+function printFactoryBody(api: ApiFile, provider: ProviderModel): void {
+  const { f, fromSchemas, target } = api;
+  const { names, identity } = provider;
+  if (target === "ts") {
+    const definition = api.runtime("ProviderDefinition", true);
+    f.print(f.export("function", names.factory), `(handlers: ${names.handlers}, options: ${names.options} = {}): `, definition, `<${names.config}> {`);
+  } else {
+    f.print(f.export("function", names.factory), "(handlers, options = {}) {");
+  }
+  f.print("  return ", api.runtime("defineProvider"), target === "ts" ? `<${names.config}>()(` : "()(");
+  f.print("    {");
+  f.print(`      name: ${JSON.stringify(identity.name)},`);
+  f.print(`      version: options.version ?? ${JSON.stringify(identity.version ?? "0.0.0")},`);
+  f.print(`      source: ${JSON.stringify(identity.source)},`);
+  if (provider.config) f.print("      config: ", fromSchemas(names.configConst), ",");
+  if (provider.tools.length === 0) f.print("      tools: {},");
+  else {
+    f.print("      tools: {");
+    for (const t of provider.tools) f.print(`        ${t.handlerName}: ${t.toolConst},`);
+    f.print("      },");
+  }
+  if (provider.slashCommands.length > 0) f.print("      slashCommands: ", ...printLiteral(f, provider.slashCommands, "      "), ",");
+  if (provider.hookPoints.length > 0) {
+    const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);
+    f.print("      supportedHookPoints: [", ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]), "],");
+    f.print("      hooks: handlers.hooks,");
+  }
+  if (provider.render) f.print("      renderers: handlers.render,");
+  f.print("      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),");
+  f.print("      ...(options.configure ? { configure: options.configure } : {}),");
+  f.print("    },");
+  f.print("    handlers,");
+  const previews = provider.tools.filter((t) => t.previewName);
+  if (previews.length > 0) {
+    f.print("    {");
+    for (const t of previews) f.print(`      ${t.handlerName}: (input, context) => handlers.${t.previewName}(input, context),`);
+    f.print("    },");
+  }
+  f.print("  );");
   f.print("}");
 }

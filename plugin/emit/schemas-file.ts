@@ -22,6 +22,8 @@ interface DataFile {
   readonly target: OutputTarget;
   /** A value (or, `typeOnly`, a type) of the runtime package. */
   readonly runtime: (name: string, typeOnly?: boolean) => ImportSymbol;
+  /** A value (or, `typeOnly`, a type) of the runtime's schema rules (`harness-tool/schema`). */
+  readonly schema: (name: string, typeOnly?: boolean) => ImportSymbol;
   /** A type of the API module (imported type-only: at run time only the API module imports this one). */
   readonly fromApi: (name: string) => ImportSymbol;
   readonly validators: ValidatorWriter;
@@ -30,11 +32,13 @@ interface DataFile {
 /** Prints the schemas module of `model` into `f` as `target`. */
 export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: HarnessToolOptions, target: OutputTarget): void {
   const runtime = (name: string, typeOnly = false): ImportSymbol => f.import(name, options.runtimeImportPath, typeOnly);
-  const validators = new ValidatorWriter(f, runtime("validatorFor"), model.declaredNames);
+  const schema = (name: string, typeOnly = false): ImportSymbol => f.import(name, `${options.runtimeImportPath}/schema`, typeOnly);
+  const validators = new ValidatorWriter(f, schema("validatorFor"), model.declaredNames);
   const data: DataFile = {
     f,
     target,
     runtime,
+    schema,
     fromApi: (name) => f.import(name, `./${model.outputBase}.js`, true),
     validators,
   };
@@ -53,9 +57,9 @@ function printToolData(data: DataFile, tool: ToolModel): void {
   const schemaConst = (io: ToolMessageModel, which: string): void => {
     f.print(f.jsDoc(docText(`The JSON Schema of the ${which} of \`${d.name}\`.`, generatedFrom({ kind: "message", name: io.shape.messageName }))));
     const value = io.sameAs ? [io.sameAs.schemaConst] : printLiteral(f, io.schema);
-    if (data.target === "dts") f.print(f.export("declare const", io.schemaConst), ": ", data.runtime("JsonSchemaObject", true), ";");
+    if (data.target === "dts") f.print(f.export("declare const", io.schemaConst), ": ", data.schema("JsonSchemaObject", true), ";");
     else if (data.target === "js") f.print(f.export("const", io.schemaConst), " = ", ...value, ";");
-    else f.print(f.export("const", io.schemaConst), ": ", data.runtime("JsonSchemaObject", true), " = ", ...value, ";");
+    else f.print(f.export("const", io.schemaConst), ": ", data.schema("JsonSchemaObject", true), " = ", ...value, ";");
     f.print();
   };
   schemaConst(tool.input, "input");
@@ -63,7 +67,7 @@ function printToolData(data: DataFile, tool: ToolModel): void {
   for (const io of [tool.input, tool.output]) {
     f.print(f.jsDoc(docText(validatorDoc(io.schemaConst))));
     if (data.target === "dts") {
-      f.print(f.export("declare const", io.validator), ": ", data.runtime("ValueValidator", true), ";");
+      f.print(f.export("declare const", io.validator), ": ", data.schema("ValueValidator", true), ";");
     } else {
       data.validators.printValidator(f.export("const", io.validator), io.validator, io.shape, io.schemaConst);
     }

@@ -1,11 +1,11 @@
 /**
- * Assembling a ProviderDefinition. Generated `createFooProvider(handlers)` factories call
- * `assembleProvider` with explicit, cheap types; hand-written providers call `defineProvider`, whose
- * mapped types give every handler its input, output and context from the tool definitions.
+ * Assembling a ProviderDefinition with `defineProvider`, whose mapped types give every handler its
+ * input, output and context from the tool definitions. Hand-written providers and the generated
+ * `createFooProvider(handlers)` factories both call it (the factories with explicit type arguments).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { HookPoint } from "../generated/pluggableharness/common/v1/common_pb.js";
-import type { ToolDefinition } from "../schema/define-tool.js";
+import type { ToolDefinition } from "./define-tool.js";
 import type { ToolKindName } from "../schema/tool-declaration.js";
 import { validatorFor } from "../schema/validate-value.js";
 import { hookDeclarationProblems, hookPointTable, supportedHookPointsOf, type HookSubscriptions, type HookTable } from "./hook-subscriptions.js";
@@ -21,27 +21,15 @@ import type {
   ToolImplementation,
 } from "./provider-definition.js";
 
-/** One tool of assembleProvider: its definition, handler and optional preview. */
-export interface ToolPart {
+/** One tool as the provider is assembled from it: its definition, handler and optional preview. */
+interface ToolPart {
   readonly tool: ToolDefinition<unknown, unknown>;
-  readonly handler: (input: never, context: never) => Promise<unknown>;
-  readonly preview?: ((input: never, context: never) => Promise<unknown>) | undefined;
+  readonly handler: unknown;
+  readonly preview?: unknown;
 }
 
-/**
- * One tool of a generated factory. A function rather than an object literal per tool: every
- * element of the factory's list then has the one type ToolPart, where literals would each have
- * their own and cost the compiler O(N^2) to unify at N tools.
- *
- * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
- */
-export function toolPart(tool: ToolDefinition<unknown, unknown>, handler: ToolPart["handler"], preview?: ToolPart["preview"]): ToolPart {
-  return preview ? { tool, handler, preview } : { tool, handler };
-}
-
-/** Everything assembleProvider needs. */
+/** What a provider declares besides its tools and their handlers. */
 export interface ProviderParts<Config> extends ProviderIdentity {
-  readonly tools: readonly ToolPart[];
   readonly config?: ConfigDefinition<Config>;
   readonly slashCommands?: ProviderDefinition<Config>["slashCommands"];
   /**
@@ -73,11 +61,9 @@ export function emptyConfig(): ConfigDefinition<Record<string, never>> {
  * Builds a ProviderDefinition from erased parts. A tool whose definition says `preview` must come
  * with a preview handler and one that does not must come without: a mismatch throws here, when the
  * provider is created, naming the tool.
- *
- * @private For code protoc-gen-harness-tool generates; not covered by semantic versioning.
  */
-export function assembleProvider<Config>(parts: ProviderParts<Config>): ProviderDefinition<Config> {
-  const tools: ToolImplementation[] = parts.tools.map(({ tool, handler, preview }) => {
+function assembleProvider<Config>(parts: ProviderParts<Config>, toolParts: readonly ToolPart[]): ProviderDefinition<Config> {
+  const tools: ToolImplementation[] = toolParts.map(({ tool, handler, preview }) => {
     const d = tool.declaration;
     if (d.preview && !preview) {
       throw new TypeError(`tool ${d.name} declares preview, but no preview handler was given`);
@@ -140,17 +126,30 @@ export type PreviewsFor<Tools, Config> = {
   readonly [K in Exclude<keyof Tools, PreviewKeys<Tools>>]?: "this tool does not declare preview: set preview: true on it";
 };
 
+/** The tools of a provider, keyed by their handlers' names. */
+export type ToolRecord = { readonly [key: string]: ToolDefinition<unknown, unknown> };
+
 /** The handlers of a record of tools: one per key, typed from each definition. */
-export type HandlersFor<Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config> = {
+export type HandlersFor<Tools extends ToolRecord, Config> = {
   readonly [K in keyof Tools]: HandlerFor<Tools[K], Config>;
 };
 
-/** The spec of a hand-written provider. */
-export interface ProviderSpec<Tools, Config> extends Omit<ProviderParts<Config>, "tools"> {
+/** The spec of a provider: its identity, its tools, its configuration and the rest it declares. */
+export interface ProviderSpec<Tools, Config> extends ProviderParts<Config> {
   /** The tools, keyed by the handler names. */
   readonly tools: Tools;
 }
 
+/**
+ * Defines a provider whose handlers' type was written from the same declarations as its tools,
+ * with the configuration's type given: the form generated code uses,
+ * `defineProvider<FooConfig>()(spec, handlers, previews)`. protoc-gen-harness-tool writes the
+ * handler interface and the tools from one model, so the compiler is not asked to map one onto
+ * the other (a mapped type per tool, a quarter of a generated provider's type-check at 200 tools);
+ * a tool without its handler or a preview that does not match its declaration still throws here,
+ * naming the tool. Hand-written providers use the form below, which types every handler.
+ */
+export function defineProvider<Config>(): (spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews?: ErasedPreviews) => ProviderDefinition<Config>;
 /**
  * Defines a provider by hand, with every handler typed from its tool: its input, its result and
  * its context (a streaming tool's context emits progress, a process-backed tool's spawns).
@@ -182,18 +181,33 @@ export interface ProviderSpec<Tools, Config> extends Omit<ProviderParts<Config>,
  * );
  * ```
  */
-export function defineProvider<const Tools extends { readonly [key: string]: ToolDefinition<unknown, unknown> }, Config = Record<string, never>>(
+export function defineProvider<const Tools extends ToolRecord, Config = Record<string, never>>(
   spec: ProviderSpec<Tools, Config>,
   handlers: HandlersFor<Tools, Config>,
   previews?: PreviewsFor<Tools, Config>,
-): ProviderDefinition<Config> {
-  const previewMap = (previews ?? {}) as { readonly [key: string]: ToolPart["preview"] };
-  return assembleProvider<Config>({
-    ...spec,
-    tools: Object.entries(spec.tools).map(([key, tool]) => ({
+): ProviderDefinition<Config>;
+export function defineProvider(spec?: ProviderSpec<ToolRecord, unknown>, handlers?: object, previews?: object): unknown {
+  return spec === undefined ? providerOf : providerOf(spec, handlers as object, previews as ErasedPreviews | undefined);
+}
+
+/** Preview handlers by tool key, their types erased (each handler's types were checked where it was written). */
+export interface ErasedPreviews {
+  readonly [key: string]: (input: never, context: never) => Promise<unknown>;
+}
+
+/** The provider of a spec and its handlers, whatever form checked their types. */
+function providerOf<Config>(spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews: object | undefined): ProviderDefinition<Config> {
+  const previewMap = (previews ?? {}) as { readonly [key: string]: unknown };
+  // Handlers may be methods of one object (a class instance, the generated factories' handlers):
+  // each is called with that object as `this`, as `handlers.name(input, context)` would be.
+  const bound = (owner: object, f: unknown) => (typeof f === "function" ? f.bind(owner) : f);
+  const { tools, ...parts } = spec;
+  return assembleProvider<Config>(
+    parts,
+    Object.entries(tools).map(([key, tool]) => ({
       tool: tool as ToolDefinition<unknown, unknown>,
-      handler: handlers[key as keyof Tools] as ToolPart["handler"],
-      preview: previewMap[key],
+      handler: bound(handlers, (handlers as { readonly [key: string]: unknown })[key]),
+      preview: bound(previewMap, previewMap[key]),
     })),
-  });
+  );
 }

@@ -4,7 +4,7 @@
  * both produce a ProviderDefinition through `defineProvider`.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { ToolDefinition } from "../schema/define-tool.js";
+import type { ToolDefinition } from "./define-tool.js";
 import type { HookTable } from "./hook-subscriptions.js";
 import type { ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
 import type { ValueValidator, ValueViolation } from "../schema/value-violation.js";

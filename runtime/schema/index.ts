@@ -35,3 +35,4 @@ export {
   type InvariantSubject,
   type InvariantViolation,
 } from "./invariants.js";
+export { jsonSchemaFromWire, jsonSchemaToWire, toolDeclarationFromWire, toolDeclarationToWire } from "./wire-schema.js";

@@ -24,23 +24,12 @@ import {
 import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategories, toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
+import type { CancelSignal } from "../provider/cancel-signal.js";
 import { attributeKeys, grpcCodeNames, runtimeTracer, type CallOutcome } from "./span-attributes.js";
 import { contextFromTraceHeaders, type TraceHeaders } from "./trace-headers.js";
 
 /** The service the spans are named after (rpc.service). */
 export const toolServiceName = "pluggableharness.tool.v1.ToolService";
-
-/**
- * How an Invoke learns that the kernel cancelled its stream: the part of AbortSignal the runtime
- * uses (an AbortSignal is one). The transport's is lighter than an AbortController, which costs a
- * call measurably (bench/RESULTS.md, Invoke); a handler's ctx.signal is a real AbortSignal, made
- * when read.
- */
-export interface CancelSignal {
-  readonly aborted: boolean;
-  addEventListener(type: "abort", listener: () => void, options?: { readonly once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
 
 /**
  * The event sink of an Invoke as a span watches it: structurally the service's InvokeSink

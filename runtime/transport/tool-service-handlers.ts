@@ -8,8 +8,7 @@
  */
 import { Metadata, status as grpcStatus, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream, type ServiceError } from "@grpc/grpc-js";
 import type { ToolError as WireToolError, InvokeRequest, InvokeResponse, ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
-import type { CancelSignal } from "../telemetry/call-spans.js";
+import type { CancelSignal, ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import type { GrpcServiceHandlers } from "./grpc-service-definition.js";
 import { hostLog } from "./host-log.js";

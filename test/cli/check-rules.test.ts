@@ -6,7 +6,8 @@ import { GetSchemaResponseSchema, ToolErrorCategory, ToolEventSchema, type ToolE
 import { resourceKeysRule } from "../../cli/check/schema-rules.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";
-import { toolDeclarationToWire, validateValue, type JsonSchemaObject, type ToolDeclaration } from "../../runtime/index.js";
+import type { JsonSchemaObject } from "../../runtime/index.js";
+import { toolDeclarationToWire, validateValue, type ToolDeclaration } from "../../runtime/schema/index.js";
 
 const input: JsonSchemaObject = {
   type: "object",

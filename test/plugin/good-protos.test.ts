@@ -104,7 +104,7 @@ describe("good protos", () => {
     const ts = generate(files, ["mapping.proto"], "target=ts").response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? "";
     const dts = generate(files, ["mapping.proto"], "target=dts").response.file.find((f) => f.name === "mapping_tool.d.ts")?.content ?? "";
     const traits = '{ kind: "data_source"; streaming: true; processBacked: false; preview: false }';
-    assert.ok(ts.includes(`toolDefinition<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>({`), "ts");
+    assert.ok(ts.includes(`defineTool<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>()({`), "ts");
     assert.ok(dts.includes(`ToolDefinitionOf<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>;`), "dts");
     assert.doesNotMatch(ts + dts, /"data_source", (true|false)/, "no positional booleans");
   });

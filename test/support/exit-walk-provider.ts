@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { EventKind } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { defineConfig, defineProvider, defineTool, maxOutputChunkBytes, redactionMarker, ToolError, type RenderTreeInit } from "../../runtime/index.js";
+import { defineConfig, defineProvider, defineTool, ToolError, type RenderTreeInit } from "../../runtime/index.js";
+import { maxOutputChunkBytes } from "../../runtime/service/calls/index.js";
+import { redactionMarker } from "../../runtime/redaction/index.js";
 
 /** The configured secret: a quote, a slash, a backslash, a space, an ampersand and a non-ASCII letter make its forms differ. */
 export const secret = 'sk-"live"/é\\ 42&x';

@@ -16,7 +16,8 @@ import {
 } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
-import { hookModeTable, hookPointNames, hookPointTable, type HookModeName, type HookPointName } from "harness-tool";
+import type { HookModeName, HookPointName } from "harness-tool";
+import { hookModeTable, hookPointNames, hookPointTable } from "harness-tool/hook-points";
 import { hookPayloadSchemas, type HookDispatchError } from "harness-tool/host";
 import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../../check/hook-payload-json.js";
 import { checkHookResponse } from "../../check/hook-response-shape.js";

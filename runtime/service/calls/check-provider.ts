@@ -10,7 +10,7 @@
 import { hookDeclarationProblems } from "../../provider/hook-subscriptions.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { checkToolDeclarations, formatViolation } from "../../schema/invariants.js";
-import { checkConfigAttributes } from "./config-decoder.js";
+import { checkConfigAttributes } from "../../provider/define-config.js";
 
 /** A provider that cannot be served; `problems` has one line per problem. */
 export class ProviderDefinitionError extends Error {

@@ -17,8 +17,10 @@ import type {
   ToolService,
 } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { ServiceSemantics } from "../../rpc/service-shape.js";
-import type { CancelSignal } from "../../telemetry/call-spans.js";
+import type { CancelSignal } from "../../provider/cancel-signal.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
+
+export type { CancelSignal } from "../../provider/cancel-signal.js";
 
 /**
  * How the transport decodes ToolService requests: arguments and configs nested deeper than the

@@ -8,10 +8,11 @@
 /* eslint-disable */
 
 import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition, RenderHandler, StreamingToolContext, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `search` tool.
@@ -414,18 +415,16 @@ export interface MappingConfig {
   };
 }
 
-// search: data_source, read_only
-
 /**
  * Searches records.
  *
  * @generated from rpc good.mapping.MappingService.Search
  */
-export const searchTool = toolDefinition<
+export const searchTool = defineTool<
   SearchInput,
   SearchOutput,
   { kind: "data_source"; streaming: true; processBacked: false; preview: false }
->({
+>()({
   name: "search",
   kind: "data_source",
   risk: "read_only",
@@ -439,18 +438,16 @@ export const searchTool = toolDefinition<
   validators: { input: validateSearchInput, output: validateSearchOutput },
 });
 
-// count_records: data_source, read_only
-
 /**
  * Counts the records a search would return.
  *
  * @generated from rpc good.mapping.MappingService.Count
  */
-export const countTool = toolDefinition<
+export const countTool = defineTool<
   CountInput,
   CountOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "count_records",
   kind: "data_source",
   risk: "read_only",
@@ -463,18 +460,16 @@ export const countTool = toolDefinition<
   validators: { input: validateCountInput, output: validateCountOutput },
 });
 
-// store: resource, low
-
 /**
  * Stores a blob and finishes the turn.
  *
  * @generated from rpc good.mapping.MappingService.Store
  */
-export const storeTool = toolDefinition<
+export const storeTool = defineTool<
   StoreInput,
   StoreOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "store",
   kind: "resource",
   risk: "low",
@@ -555,29 +550,32 @@ export interface MappingProviderOptions {
  * @generated from service good.mapping.MappingService
  */
 export function createMappingProvider(handlers: MappingHandlers, options: MappingProviderOptions = {}): ProviderDefinition<MappingConfig> {
-  return assembleProvider<MappingConfig>({
-    name: "mapping",
-    version: options.version ?? "0.0.0",
-    source: "",
-    config: mappingConfig,
-    tools: [
-      toolPart(searchTool, (input, context) => handlers.search(input, context)),
-      toolPart(countTool, (input, context) => handlers.count(input, context)),
-      toolPart(storeTool, (input, context) => handlers.store(input, context)),
-    ],
-    slashCommands: [
-      {
-        name: "lookup",
-        description: "Look something up",
-        template: "Look up {{args}}",
+  return defineProvider<MappingConfig>()(
+    {
+      name: "mapping",
+      version: options.version ?? "0.0.0",
+      source: "",
+      config: mappingConfig,
+      tools: {
+        search: searchTool,
+        count: countTool,
+        store: storeTool,
       },
-    ],
-    supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
-    hooks: handlers.hooks,
-    renderers: handlers.render,
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+      slashCommands: [
+        {
+          name: "lookup",
+          description: "Look something up",
+          template: "Look up {{args}}",
+        },
+      ],
+      supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
+      hooks: handlers.hooks,
+      renderers: handlers.render,
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

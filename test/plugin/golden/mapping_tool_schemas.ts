@@ -8,8 +8,9 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
-import { validatorFor } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool/schema";
+import { validatorFor } from "harness-tool/schema";
+import type { ConfigDefinition } from "harness-tool";
 import type { MappingConfig } from "./mapping_tool.js";
 
 // search

@@ -7,10 +7,11 @@
 /* eslint-disable */
 
 import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition as ProviderDefinition$1, ToolContext as ToolContext$1 } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 import { HookPoint as HookPoint$1 } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `lookup` tool.
@@ -137,18 +138,16 @@ export interface RecordMessage {
  */
 export type NamesConfig = Record<string, never>;
 
-// lookup: data_source, read_only
-
 /**
  * Looks one thing up.
  *
  * @generated from rpc good.names.NamesService.Lookup
  */
-export const lookupTool = toolDefinition<
+export const lookupTool = defineTool<
   LookupInput,
   LookupOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -209,18 +208,21 @@ export interface NamesProviderOptions {
  * @generated from service good.names.NamesService
  */
 export function createNamesProvider(handlers: NamesHandlers, options: NamesProviderOptions = {}): ProviderDefinition$1<NamesConfig> {
-  return assembleProvider<NamesConfig>({
-    name: "names",
-    version: options.version ?? "0.0.0",
-    source: "",
-    tools: [
-      toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
-    ],
-    supportedHookPoints: [HookPoint$1.PRE_TOOL_CALL],
-    hooks: handlers.hooks,
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<NamesConfig>()(
+    {
+      name: "names",
+      version: options.version ?? "0.0.0",
+      source: "",
+      tools: {
+        lookup: lookupTool,
+      },
+      supportedHookPoints: [HookPoint$1.PRE_TOOL_CALL],
+      hooks: handlers.hooks,
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -7,8 +7,8 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { JsonSchemaObject } from "harness-tool";
-import { validatorFor } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool/schema";
+import { validatorFor } from "harness-tool/schema";
 
 // lookup
 

@@ -5,9 +5,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `lookup` tool.
@@ -46,18 +47,16 @@ export interface LookupOutput {
  */
 export type LookupConfig = Record<string, never>;
 
-// lookup: data_source, read_only
-
 /**
  * Looks one thing up.
  *
  * @generated from rpc good.no_timeout.LookupService.Lookup
  */
-export const lookupTool = toolDefinition<
+export const lookupTool = defineTool<
   LookupInput,
   LookupOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -112,16 +111,19 @@ export interface LookupProviderOptions {
  * @generated from service good.no_timeout.LookupService
  */
 export function createLookupProvider(handlers: LookupHandlers, options: LookupProviderOptions = {}): ProviderDefinition<LookupConfig> {
-  return assembleProvider<LookupConfig>({
-    name: "lookup",
-    version: options.version ?? "0.0.0",
-    source: "",
-    tools: [
-      toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<LookupConfig>()(
+    {
+      name: "lookup",
+      version: options.version ?? "0.0.0",
+      source: "",
+      tools: {
+        lookup: lookupTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -14,7 +14,7 @@ import { markedTypeScriptExamples } from "../../support/readme-examples.js";
 
 /** The documented functions, by the file that declares them. */
 const documented = [
-  { file: "runtime/schema/define-tool.ts", name: "defineTool" },
+  { file: "runtime/provider/define-tool.ts", name: "defineTool" },
   { file: "runtime/provider/define-provider.ts", name: "defineProvider" },
   { file: "runtime/serve.ts", name: "serve" },
   { file: "runtime/host/launch.ts", name: "launch" },

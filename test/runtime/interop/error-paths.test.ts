@@ -24,7 +24,7 @@ import {
   type ToolError,
   type ToolEvent,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { redactionMarker } from "harness-tool";
+import { redactionMarker } from "harness-tool/redaction";
 import { maxArgumentDepth } from "../../../runtime/service/calls/argument-depth.js";
 import { maxErrorMessageChars, maxReportedViolations } from "../../../runtime/errors/input-error-bounds.js";
 import { toolErrorFromStatus } from "../../../runtime/errors/rpc-status-details.js";

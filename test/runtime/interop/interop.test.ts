@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe } from "node:test";
 import { ToolErrorCategory, ToolKind, RiskClass } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { toolErrorCategoryNames } from "harness-tool";
+import { toolErrorCategoryNames } from "harness-tool/errors";
 import { GoHost } from "./go-host.js";
 import { goHostBinary, goSkip, hostIds, hostLabels, scenario, skipFor, start, type Harness, type HostId } from "./host-matrix.js";
 import { eventually, processGone } from "./process-state.js";

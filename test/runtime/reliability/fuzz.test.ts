@@ -24,7 +24,9 @@ import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import ts from "typescript";
 import { InvokeRequestSchema, ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { assembleProvider, createToolService, ToolError, validateValue, type ToolDefinition, type ToolPart, type ValueViolation } from "harness-tool";
+import { defineProvider, ToolError, type ToolDefinition, type ValueViolation } from "harness-tool";
+import { validateValue } from "harness-tool/schema";
+import { createToolService } from "harness-tool/service";
 import { buildFiles, generate } from "../../plugin/support/plugin-request.js";
 import { repoRoot } from "../../support/buf.js";
 import { recordingSink } from "../service/support/recording-sink.js";
@@ -70,17 +72,19 @@ const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !==
 describe("random arguments against the examples' generated validators", async () => {
   const tools = await exampleTools();
   let reached = 0;
-  const parts: ToolPart[] = tools.map(({ tool }) => ({
-    tool,
-    handler: async () => {
-      reached++;
-      throw new ToolError("execution_failed", "the handler was reached");
-    },
-    ...(tool.declaration.preview ? { preview: async () => ({}) } : {}),
-  }));
-  const service = createToolService(assembleProvider({ name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: parts }), {
-    stderr: () => {},
-  });
+  const byKey = Object.fromEntries(tools.map(({ tool }, i) => [`t${i}`, tool]));
+  const handlers = Object.fromEntries(
+    Object.keys(byKey).map((key) => [
+      key,
+      async () => {
+        reached++;
+        throw new ToolError("execution_failed", "the handler was reached");
+      },
+    ]),
+  );
+  const previews = Object.fromEntries(tools.flatMap(({ tool }, i) => (tool.declaration.preview ? [[`t${i}`, async () => ({})]] : [])));
+  const provider = defineProvider({ name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: byKey }, handlers as never, previews as never);
+  const service = createToolService(provider, { stderr: () => {} });
 
   it("covers every example tool", () => {
     assert.ok(tools.length >= 10, `only ${tools.length} generated tools found`);

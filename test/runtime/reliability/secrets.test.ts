@@ -27,16 +27,9 @@ import fc from "fast-check";
 // package name (node_modules is linked to this checkout's) would not reach.
 import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { ConfigureRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import {
-  createToolService,
-  defineConfig,
-  defineProvider,
-  defineTool,
-  redactionMarker,
-  ToolError,
-  type ProcessToolContext,
-  type StreamingToolContext,
-} from "../../../runtime/index.js";
+import { defineConfig, defineProvider, defineTool, ToolError, type ProcessToolContext, type StreamingToolContext } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
+import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "../service/support/recording-sink.js";
 import { strings } from "../../support/strings-in-value.js";

@@ -1,16 +1,7 @@
-// What the builder and assembleProvider produce at run time.
+// What defineTool and defineProvider produce at run time.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  assembleProvider,
-  defineProvider,
-  defineTool,
-  emptyConfig,
-  toolDefinition,
-  type HandlerFor,
-  type ProcessToolContext,
-  type ToolDefinition,
-} from "../../../runtime/index.js";
+import { defineProvider, defineTool, emptyConfig, type HandlerFor, type ProcessToolContext } from "../../../runtime/index.js";
 import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
@@ -102,7 +93,7 @@ describe("defineTool(spec), the schema-first form", () => {
   });
 });
 
-describe("toolDefinition (the entry of generated code)", () => {
+describe("defineTool with every type given (the form of generated code)", () => {
   it("erases a spec exactly as defineTool does", () => {
     const spec = {
       name: "write_file",
@@ -116,14 +107,14 @@ describe("toolDefinition (the entry of generated code)", () => {
       terminatesTurn: true,
       preview: true,
     } as const;
-    const generated = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: false; processBacked: false; preview: true }>(spec);
+    const generated = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: false; processBacked: false; preview: true }>()(spec);
     assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
     assert.notEqual(generated.declaration.concurrency?.keyFields, spec.concurrency.keyFields, "the key fields are copied");
   });
 
   it("keeps the compiled validators and makes a process-backed tool streaming", () => {
     const validators = { input: () => [], output: () => [] };
-    const t = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>({
+    const t = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>()({
       name: "bash",
       kind: "resource",
       risk: "high",
@@ -140,7 +131,7 @@ describe("toolDefinition (the entry of generated code)", () => {
   });
 
   it("gives the handler the types it was given", () => {
-    const t = toolDefinition<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>({
+    const t = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>()({
       name: "bash",
       kind: "resource",
       risk: "high",
@@ -192,18 +183,51 @@ describe("assembling a provider", () => {
   it("refuses a declared preview without a handler, and a handler without the declaration", () => {
     const handler = async () => ({ content: "" });
     assert.throws(
-      () => assembleProvider({ name: "p", version: "1", source: "s", tools: [{ tool: withPreview as ToolDefinition<unknown, unknown>, handler }] }),
+      () => defineProvider({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handler }),
       /tool edit declares preview, but no preview handler was given/,
     );
+    const previews = { plain: async () => ({}) } as never;
     assert.throws(
-      () =>
-        assembleProvider({
-          name: "p",
-          version: "1",
-          source: "s",
-          tools: [{ tool: plain as ToolDefinition<unknown, unknown>, handler, preview: async () => ({}) }],
-        }),
+      () => defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, { plain: handler }, previews),
       /tool plain has a preview handler but does not declare preview/,
+    );
+  });
+
+  it("calls each handler and preview with its object as this, as a method call would", async () => {
+    class Handlers {
+      readonly prefix = "read:";
+      async plain(input: FileInput): Promise<FileOutput> {
+        return { content: this.prefix + input.path };
+      }
+    }
+    class Previews {
+      readonly title = "would edit";
+      async edit(input: FileInput) {
+        return { title: `${this.title} ${input.path}` };
+      }
+    }
+    const p = defineProvider(
+      { name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } },
+      Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }),
+      new Previews() as never,
+    );
+    const [readTool, editTool] = p.tools;
+    assert.deepEqual(await readTool?.handler({ path: "a" } as never, {} as never), { content: "read:a" });
+    assert.deepEqual(await editTool?.preview?.({ path: "b" } as never, {} as never), { title: "would edit b" });
+  });
+
+  it("builds the same provider in the form generated code uses, the configuration's type given", async () => {
+    const handlers = { plain: async (i: FileInput) => ({ content: i.path }) };
+    const generated = defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    const handWritten = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    assert.deepEqual(
+      generated.tools.map((t) => t.declaration),
+      handWritten.tools.map((t) => t.declaration),
+    );
+    assert.deepEqual(await generated.tools[0]?.handler({ path: "x" } as never, {} as never), { content: "x" });
+    assert.throws(
+      () => defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handlers.plain }),
+      /tool edit declares preview, but no preview handler was given/,
     );
   });
 

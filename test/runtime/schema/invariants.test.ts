@@ -9,7 +9,7 @@ import {
   invariantSources,
   type InvariantRule,
   type ToolDeclaration,
-} from "../../../runtime/index.js";
+} from "../../../runtime/schema/index.js";
 
 const input = { type: "object", properties: { path: { type: "string" } }, required: ["path"] } as const;
 const output = { type: "object", properties: { ok: { type: "boolean" } } } as const;

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { RiskClass, ToolErrorCategory, ToolKind } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { riskClasses, toolErrorCategories, toolErrorCategoryNames, toolKinds, toolSchemaFlagName, toolSchemaFlags } from "../../../runtime/index.js";
+import { riskClasses, toolKinds, toolSchemaFlagName, toolSchemaFlags } from "../../../runtime/schema/index.js";
+import { toolErrorCategories, toolErrorCategoryNames } from "../../../runtime/errors/index.js";
 
 it("kind and risk: the protocol names in wire order, both ways, the zero value unspecified", () => {
   assert.deepEqual(toolKinds.names, ["resource", "data_source", "interactive"]);

@@ -1,7 +1,7 @@
 // The common JSON-Schema subset: what is inside passes, everything outside is named with its path.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkSchemaSubset, checkToolSchemaDocument } from "../../../runtime/index.js";
+import { checkSchemaSubset, checkToolSchemaDocument } from "../../../runtime/schema/index.js";
 
 describe("schemas inside the subset", () => {
   const valid: unknown[] = [

@@ -1,7 +1,8 @@
 // ToolError keeps its category; process_crashed cannot be constructed by a provider.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ToolError, isToolError, toolErrorCategoryNames, type ToolErrorCategoryName } from "../../../runtime/index.js";
+import { ToolError, isToolError, type ToolErrorCategoryName } from "../../../runtime/index.js";
+import { toolErrorCategoryNames } from "../../../runtime/errors/index.js";
 
 describe("ToolError", () => {
   it("carries category, message, retryable and details", () => {

@@ -2,7 +2,8 @@
 // JSON Pointer path.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateValue, validatorFor, type JsonSchema, type ValueCheck } from "../../../runtime/index.js";
+import type { JsonSchema } from "../../../runtime/index.js";
+import { validateValue, validatorFor, type ValueCheck } from "../../../runtime/schema/index.js";
 
 const schema: JsonSchema = {
   type: "object",

@@ -4,15 +4,15 @@ import { describe, it } from "node:test";
 import { toBinary, fromBinary } from "@bufbuild/protobuf";
 import { SchemaType } from "../../../generated/pluggableharness/schema/v1/schema_pb.js";
 import { RiskClass, ToolKind, ToolSchemaSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import type { JsonSchemaObject } from "../../../runtime/index.js";
 import {
   checkToolDeclaration,
   jsonSchemaFromWire,
   jsonSchemaToWire,
   toolDeclarationFromWire,
   toolDeclarationToWire,
-  type JsonSchemaObject,
   type ToolDeclaration,
-} from "../../../runtime/index.js";
+} from "../../../runtime/schema/index.js";
 
 const input: JsonSchemaObject = {
   type: "object",

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, defineProvider, defineTool } from "../../../runtime/index.js";
+import { defineProvider, defineTool } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { claimFor, ConcurrencyGate } from "../../../runtime/service/calls/concurrency-gate.js";
 import { pathSchema } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";

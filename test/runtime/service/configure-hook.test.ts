@@ -9,7 +9,8 @@ import { describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { ConfigureRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
-import { type ConfigureHook, configError, createToolService, defineConfig, ToolError } from "../../../runtime/index.js";
+import { type ConfigureHook, configError, defineConfig, ToolError } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { Category } from "../../../generated/pluggableharness/common/v1/common_pb.js";
-import { createToolService, PROTOCOL_VERSION } from "../../../runtime/index.js";
+import { createToolService, PROTOCOL_VERSION } from "../../../runtime/service/calls/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 
 it("Describe reports the provider's identity as a TOOL producer of protocol version 1", () => {

@@ -25,7 +25,7 @@ import {
   ToolEventSchema,
   type ToolEvent,
 } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, maxOutputChunkBytes } from "../../../runtime/index.js";
+import { createToolService, maxOutputChunkBytes } from "../../../runtime/service/calls/index.js";
 import { serviceErrorFrom } from "../../../runtime/transport/tool-service-handlers.js";
 import { statusDetailsTrailer } from "../../../runtime/errors/rpc-status-details.js";
 import { carrier, exitsShowingMarker, exitWalkProvider, failureSent, invokeModes, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";

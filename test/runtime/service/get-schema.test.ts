@@ -5,15 +5,9 @@ import { describe, it } from "node:test";
 import { ToolKind } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { AttrType } from "../../../generated/pluggableharness/config/v1/config_pb.js";
 import { HookPoint } from "../../../generated/pluggableharness/common/v1/common_pb.js";
-import {
-  assembleProvider,
-  createToolService,
-  defineConfig,
-  ProviderDefinitionError,
-  validatorFor,
-  type ProviderDefinition,
-  type ToolDeclaration,
-} from "../../../runtime/index.js";
+import { defineConfig, defineProvider, type ProviderDefinition } from "../../../runtime/index.js";
+import { validatorFor, type ToolDeclaration } from "../../../runtime/schema/index.js";
+import { createToolService, ProviderDefinitionError } from "../../../runtime/service/calls/index.js";
 import { echo, providerWith, textSchema } from "./support/sample-tools.js";
 
 function handBuilt(declaration: Partial<ToolDeclaration>, extra: Partial<ProviderDefinition> = {}): ProviderDefinition {
@@ -140,8 +134,8 @@ describe("the start-up check", () => {
     assert.throws(() => createToolService(handBuilt({}, { version: "" }), { stderr: () => {} }), /version is empty.*\[identity-required\]/);
   });
 
-  it("accepts what assembleProvider builds from generated-style parts", () => {
-    const provider = assembleProvider({ name: "gen", version: "0.0.1", source: "x", tools: [{ tool: echo as never, handler: async () => ({ text: "" }) }] });
+  it("accepts what defineProvider builds from a generated-style tool", () => {
+    const provider = defineProvider({ name: "gen", version: "0.0.1", source: "x", tools: { echo } }, { echo: async () => ({ text: "" }) } as never);
     assert.doesNotThrow(() => createToolService(provider, { stderr: () => {} }));
     void textSchema;
   });

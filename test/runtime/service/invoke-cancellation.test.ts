@@ -2,7 +2,8 @@
 // goes out, no terminal event follows, and nothing is logged as a failure.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createToolService, defineTool } from "../../../runtime/index.js";
+import { defineTool } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { providerWith, textSchema } from "./support/sample-tools.js";
 import { invokeRequest, recordingSink, sleep } from "./support/recording-sink.js";
 import { fakeKernel } from "./support/fake-kernel.js";

@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, ToolError, toolErrorCategoryNames } from "../../../runtime/index.js";
+import { ToolError } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
+import { toolErrorCategoryNames } from "../../../runtime/errors/index.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { reduceMachinePaths, setMachinePathRoots } from "../../../runtime/errors/machine-paths.js";

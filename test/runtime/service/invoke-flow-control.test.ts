@@ -10,7 +10,8 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { ConfigureRequestSchema, OutputStream, type InvokeResponse, type ToolEvent } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, defineConfig, maxOutputChunkBytes, type InvokeSink } from "../../../runtime/index.js";
+import { defineConfig } from "../../../runtime/index.js";
+import { createToolService, maxOutputChunkBytes, type InvokeSink } from "../../../runtime/service/calls/index.js";
 import { exec, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, sleep } from "./support/recording-sink.js";
 

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, defineProvider, ToolError } from "../../../runtime/index.js";
+import { defineProvider, ToolError } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { dataTool } from "./support/sample-tools.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { echo, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink } from "./support/recording-sink.js";
 

@@ -5,7 +5,8 @@ import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { PreviewRequestSchema, RenderRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
-import { createToolService, defineProvider, defineTool, ToolError, type PreviewContext } from "../../../runtime/index.js";
+import { defineProvider, defineTool, ToolError, type PreviewContext } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { echo, providerWith, textSchema } from "./support/sample-tools.js";
 import { invokeRequest } from "./support/recording-sink.js";
 

@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { defineConfig, redactionMarker } from "../../../runtime/index.js";
+import { defineConfig } from "../../../runtime/index.js";
+import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { collectSecrets } from "../../../runtime/redaction/collect-secrets.js";
 import { createRedactor } from "../../../runtime/redaction/redact-secrets.js";
 

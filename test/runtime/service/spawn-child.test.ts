@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { dataTool, exec, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 import { defineTool } from "../../../runtime/index.js";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { launch, type ReceivedSpan } from "../../../runtime/testing/index.js";
-import { redactionMarker } from "../../../runtime/index.js";
+import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { startOtlpReceiver } from "../../../runtime/telemetry/otlp-receiver.js";
 import { typeScriptProvider } from "../interop/providers.js";
 import { formsOf, secret } from "../../support/exit-walk-provider.js";

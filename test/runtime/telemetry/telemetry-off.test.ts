@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { INVALID_TRACEID, trace, type Span } from "@opentelemetry/api";
-import { createToolService } from "../../../runtime/index.js";
+import { createToolService } from "../../../runtime/service/calls/index.js";
 import { startCallSpan } from "../../../runtime/telemetry/call-spans.js";
 import type { TraceHeaders } from "../../../runtime/telemetry/trace-headers.js";
 import { repoRoot } from "../../support/buf.js";

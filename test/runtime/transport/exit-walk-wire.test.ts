@@ -15,7 +15,7 @@ import {
 } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { PreviewResponseSchema, RenderResponseSchema, ToolErrorSchema, ToolEventSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError } from "../../../runtime/testing/index.js";
-import { redactionMarker } from "../../../runtime/index.js";
+import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { eventually } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 import { carrier, exitsShowingMarker, failureSent, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";

@@ -10,7 +10,8 @@ import { test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { Metadata, Server, type ServerWritableStream } from "@grpc/grpc-js";
 import { InvokeRequestSchema, type InvokeRequest, type InvokeResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { createToolService, defineProvider, defineTool } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
+import { createToolService } from "harness-tool/service";
 import { providerServerOptions } from "../../../runtime/transport/serve-go-plugin.js";
 import { toolServiceHandlers } from "../../../runtime/transport/tool-service-handlers.js";
 

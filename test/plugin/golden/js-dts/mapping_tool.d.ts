@@ -412,8 +412,6 @@ export interface MappingConfig {
   };
 }
 
-// search: data_source, read_only
-
 /**
  * Searches records.
  *
@@ -425,8 +423,6 @@ export declare const searchTool: ToolDefinitionOf<
   { kind: "data_source"; streaming: true; processBacked: false; preview: false }
 >;
 
-// count_records: data_source, read_only
-
 /**
  * Counts the records a search would return.
  *
@@ -437,8 +433,6 @@ export declare const countTool: ToolDefinitionOf<
   CountOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
 >;
-
-// store: resource, low
 
 /**
  * Stores a blob and finishes the turn.

@@ -7,18 +7,17 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { countInputSchema, countOutputSchema, mappingConfig, searchInputSchema, searchOutputSchema, storeInputSchema, storeOutputSchema, validateCountInput, validateCountOutput, validateSearchInput, validateSearchOutput, validateStoreInput, validateStoreOutput } from "./mapping_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
-
-// search: data_source, read_only
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * Searches records.
  *
  * @generated from rpc good.mapping.MappingService.Search
  */
-export const searchTool = toolDefinition({
+export const searchTool = defineTool()({
   name: "search",
   kind: "data_source",
   risk: "read_only",
@@ -32,14 +31,12 @@ export const searchTool = toolDefinition({
   validators: { input: validateSearchInput, output: validateSearchOutput },
 });
 
-// count_records: data_source, read_only
-
 /**
  * Counts the records a search would return.
  *
  * @generated from rpc good.mapping.MappingService.Count
  */
-export const countTool = toolDefinition({
+export const countTool = defineTool()({
   name: "count_records",
   kind: "data_source",
   risk: "read_only",
@@ -52,14 +49,12 @@ export const countTool = toolDefinition({
   validators: { input: validateCountInput, output: validateCountOutput },
 });
 
-// store: resource, low
-
 /**
  * Stores a blob and finishes the turn.
  *
  * @generated from rpc good.mapping.MappingService.Store
  */
-export const storeTool = toolDefinition({
+export const storeTool = defineTool()({
   name: "store",
   kind: "resource",
   risk: "low",
@@ -80,29 +75,32 @@ export const storeTool = toolDefinition({
  * @generated from service good.mapping.MappingService
  */
 export function createMappingProvider(handlers, options = {}) {
-  return assembleProvider({
-    name: "mapping",
-    version: options.version ?? "0.0.0",
-    source: "",
-    config: mappingConfig,
-    tools: [
-      toolPart(searchTool, (input, context) => handlers.search(input, context)),
-      toolPart(countTool, (input, context) => handlers.count(input, context)),
-      toolPart(storeTool, (input, context) => handlers.store(input, context)),
-    ],
-    slashCommands: [
-      {
-        name: "lookup",
-        description: "Look something up",
-        template: "Look up {{args}}",
+  return defineProvider()(
+    {
+      name: "mapping",
+      version: options.version ?? "0.0.0",
+      source: "",
+      config: mappingConfig,
+      tools: {
+        search: searchTool,
+        count: countTool,
+        store: storeTool,
       },
-    ],
-    supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
-    hooks: handlers.hooks,
-    renderers: handlers.render,
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+      slashCommands: [
+        {
+          name: "lookup",
+          description: "Look something up",
+          template: "Look up {{args}}",
+        },
+      ],
+      supportedHookPoints: [HookPoint.PRE_TOOL_CALL, HookPoint.POST_TOOL_CALL],
+      hooks: handlers.hooks,
+      renderers: handlers.render,
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

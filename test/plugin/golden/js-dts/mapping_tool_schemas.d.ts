@@ -7,7 +7,8 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import type { ConfigDefinition, JsonSchemaObject, ValueValidator } from "harness-tool";
+import type { JsonSchemaObject, ValueValidator } from "harness-tool/schema";
+import type { ConfigDefinition } from "harness-tool";
 import type { MappingConfig } from "./mapping_tool.js";
 
 // search

@@ -7,7 +7,7 @@
 // @generated from file mapping.proto (package good.mapping, syntax proto3)
 /* eslint-disable */
 
-import { validatorFor } from "harness-tool";
+import { validatorFor } from "harness-tool/schema";
 
 // search
 

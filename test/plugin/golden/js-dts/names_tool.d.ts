@@ -135,8 +135,6 @@ export interface RecordMessage {
  */
 export type NamesConfig = Record<string, never>;
 
-// lookup: data_source, read_only
-
 /**
  * Looks one thing up.
  *

@@ -6,18 +6,17 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./names_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
-
-// lookup: data_source, read_only
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * Looks one thing up.
  *
  * @generated from rpc good.names.NamesService.Lookup
  */
-export const lookupTool = toolDefinition({
+export const lookupTool = defineTool()({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -37,18 +36,21 @@ export const lookupTool = toolDefinition({
  * @generated from service good.names.NamesService
  */
 export function createNamesProvider(handlers, options = {}) {
-  return assembleProvider({
-    name: "names",
-    version: options.version ?? "0.0.0",
-    source: "",
-    tools: [
-      toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
-    ],
-    supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
-    hooks: handlers.hooks,
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider()(
+    {
+      name: "names",
+      version: options.version ?? "0.0.0",
+      source: "",
+      tools: {
+        lookup: lookupTool,
+      },
+      supportedHookPoints: [HookPoint.PRE_TOOL_CALL],
+      hooks: handlers.hooks,
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import type { JsonSchemaObject, ValueValidator } from "harness-tool";
+import type { JsonSchemaObject, ValueValidator } from "harness-tool/schema";
 
 // lookup
 

@@ -6,7 +6,7 @@
 // @generated from file names.proto (package good.names, syntax proto3)
 /* eslint-disable */
 
-import { validatorFor } from "harness-tool";
+import { validatorFor } from "harness-tool/schema";
 
 // lookup
 

@@ -45,8 +45,6 @@ export interface LookupOutput {
  */
 export type LookupConfig = Record<string, never>;
 
-// lookup: data_source, read_only
-
 /**
  * Looks one thing up.
  *

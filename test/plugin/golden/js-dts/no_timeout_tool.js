@@ -4,17 +4,16 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { lookupInputSchema, lookupOutputSchema, validateLookupInput, validateLookupOutput } from "./no_timeout_tool_schemas.js";
-
-// lookup: data_source, read_only
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * Looks one thing up.
  *
  * @generated from rpc good.no_timeout.LookupService.Lookup
  */
-export const lookupTool = toolDefinition({
+export const lookupTool = defineTool()({
   name: "lookup",
   kind: "data_source",
   risk: "read_only",
@@ -33,16 +32,19 @@ export const lookupTool = toolDefinition({
  * @generated from service good.no_timeout.LookupService
  */
 export function createLookupProvider(handlers, options = {}) {
-  return assembleProvider({
-    name: "lookup",
-    version: options.version ?? "0.0.0",
-    source: "",
-    tools: [
-      toolPart(lookupTool, (input, context) => handlers.lookup(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider()(
+    {
+      name: "lookup",
+      version: options.version ?? "0.0.0",
+      source: "",
+      tools: {
+        lookup: lookupTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

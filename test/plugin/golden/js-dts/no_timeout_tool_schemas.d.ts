@@ -4,7 +4,7 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import type { JsonSchemaObject, ValueValidator } from "harness-tool";
+import type { JsonSchemaObject, ValueValidator } from "harness-tool/schema";
 
 // lookup
 

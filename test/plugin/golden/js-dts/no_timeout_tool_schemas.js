@@ -4,7 +4,7 @@
 // @generated from file no_timeout.proto (package good.no_timeout, syntax proto3)
 /* eslint-disable */
 
-import { validatorFor } from "harness-tool";
+import { validatorFor } from "harness-tool/schema";
 
 // lookup
 

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HookPoint } from "../../../../generated/pluggableharness/common/v1/common_pb.js";
-import { assembleProvider, defineProvider } from "../../../../runtime/provider/define-provider.js";
+import { defineProvider } from "../../../../runtime/provider/define-provider.js";
 import { HookMode, HookPayloadSchema } from "../../../../generated/pluggableharness/hook/v1/hook_pb.js";
 import { hookPayloadSchemas } from "../../../../runtime/provider/hook-payload-schemas.js";
 import {
@@ -79,21 +79,21 @@ describe("hook declaration", () => {
   });
 
   it("a generated provider's claimed points must match its hooks, both ways", () => {
-    const base = { name: "gen", version: "1", source: "s", tools: [] };
+    const base = { name: "gen", version: "1", source: "s", tools: {} };
     assert.throws(
-      () => assembleProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY, HookPoint.POST_APPLY], hooks: { "plan-ready": { veto } } }),
+      () => defineProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY, HookPoint.POST_APPLY], hooks: { "plan-ready": { veto } } }, {}),
       /post-apply is in supported_hook_points but has no handler: add hooks\["post-apply"\]/,
     );
     assert.throws(
-      () => assembleProvider({ ...base, supportedHookPoints: [], hooks: { "plan-ready": { veto } } }),
+      () => defineProvider({ ...base, supportedHookPoints: [], hooks: { "plan-ready": { veto } } }, {}),
       /hooks\.plan-ready: not in the proto's supported_hook_points/,
     );
-    const ok = assembleProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY], hooks: { "plan-ready": { veto } } });
+    const ok = defineProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY], hooks: { "plan-ready": { veto } } }, {});
     assert.deepEqual(supportedHookPointsOf(ok.hooks), [HookPoint.PLAN_READY]);
   });
 
   it("serve()'s start-up check refuses a hand-built definition whose hooks are inconsistent", () => {
-    const provider = assembleProvider({ name: "hand", version: "1", source: "s", tools: [] });
+    const provider = defineProvider<Record<string, never>, unknown>({ name: "hand", version: "1", source: "s", tools: {} }, {});
     const check = checkProvider({ ...provider, hooks: { "plan-ready": { veto: "allow" } } as never });
     assert.deepEqual(check.errors, ["provider: hooks.plan-ready.veto: must be an async function (payload, context) => ... [hook-handler-function]"]);
     // createToolService (what serve() runs before the handshake) refuses it with the same line.

@@ -20,7 +20,7 @@ import {
 import { HookPoint } from "../../../../generated/pluggableharness/common/v1/common_pb.js";
 import { EventKind } from "../../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { ConfigureRequestSchema } from "../../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { defineConfig } from "../../../../runtime/service/calls/config-decoder.js";
+import { defineConfig } from "../../../../runtime/provider/define-config.js";
 import { defineProvider } from "../../../../runtime/provider/define-provider.js";
 import type { HookContext, HookSubscriptions } from "../../../../runtime/provider/hook-subscriptions.js";
 import { createToolService } from "../../../../runtime/service/calls/tool-service.js";

@@ -1,7 +1,7 @@
 // A fake InvokeSink that records every event, and helpers to build Invoke requests.
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { InvokeRequestSchema, type InvokeRequest, type ToolError, type ToolEvent } from "../../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { InvokeSink } from "../../../../runtime/index.js";
+import type { InvokeSink } from "../../../../runtime/service/calls/index.js";
 
 /** A sink recording events, with a cancel() standing in for the kernel closing the stream. */
 export interface RecordingSink {

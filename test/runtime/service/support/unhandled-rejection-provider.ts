@@ -1,6 +1,6 @@
 // Run as a child process by process-guards.test.ts: a handler starts work that rejects and is
 // never awaited, and one that throws from a timer callback; the process must survive both.
-import { createToolService } from "../../../../runtime/index.js";
+import { createToolService } from "../../../../runtime/service/calls/index.js";
 import { echo, providerWith } from "./sample-tools.js";
 import { invokeRequest, recordingSink, sleep } from "./recording-sink.js";
 

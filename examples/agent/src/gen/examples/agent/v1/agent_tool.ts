@@ -6,9 +6,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { agentConfig, spawnSubagentInputSchema, spawnSubagentOutputSchema, validateSpawnSubagentInput, validateSpawnSubagentOutput } from "./agent_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `spawn_subagent` tool.
@@ -90,18 +91,16 @@ export interface AgentConfig {
   budget_usd?: number;
 }
 
-// spawn_subagent: resource, critical
-
 /**
  * Runs a sub-agent on a task and waits for its final answer.
  *
  * @generated from rpc examples.agent.v1.AgentService.SpawnSubagent
  */
-export const spawnSubagentTool = toolDefinition<
+export const spawnSubagentTool = defineTool<
   SpawnSubagentInput,
   SpawnSubagentOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "spawn_subagent",
   kind: "resource",
   risk: "critical",
@@ -157,17 +156,20 @@ export interface AgentProviderOptions {
  * @generated from service examples.agent.v1.AgentService
  */
 export function createAgentProvider(handlers: AgentHandlers, options: AgentProviderOptions = {}): ProviderDefinition<AgentConfig> {
-  return assembleProvider<AgentConfig>({
-    name: "agent",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/agent",
-    config: agentConfig,
-    tools: [
-      toolPart(spawnSubagentTool, (input, context) => handlers.spawnSubagent(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<AgentConfig>()(
+    {
+      name: "agent",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/agent",
+      config: agentConfig,
+      tools: {
+        spawnSubagent: spawnSubagentTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -5,9 +5,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, PreviewContext, ProcessToolContext, ProviderDefinition, RenderTreeInit } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { bashInputSchema, bashOutputSchema, execConfig, validateBashInput, validateBashOutput } from "./exec_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `bash` tool.
@@ -86,19 +87,17 @@ export interface ExecConfig {
   };
 }
 
-// bash: resource, high
-
 /**
  * Runs a command with /bin/sh -c, streaming its stdout and stderr as they arrive. A non-zero
  * exit is reported in the result, not as an error.
  *
  * @generated from rpc examples.exec.v1.ExecService.Bash
  */
-export const bashTool = toolDefinition<
+export const bashTool = defineTool<
   BashInput,
   BashOutput,
   { kind: "resource"; streaming: true; processBacked: true; preview: true }
->({
+>()({
   name: "bash",
   kind: "resource",
   risk: "high",
@@ -162,17 +161,23 @@ export interface ExecProviderOptions {
  * @generated from service examples.exec.v1.ExecService
  */
 export function createExecProvider(handlers: ExecHandlers, options: ExecProviderOptions = {}): ProviderDefinition<ExecConfig> {
-  return assembleProvider<ExecConfig>({
-    name: "exec",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/exec",
-    config: execConfig,
-    tools: [
-      toolPart(bashTool, (input, context) => handlers.bash(input, context), (input, context) => handlers.previewBash(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<ExecConfig>()(
+    {
+      name: "exec",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/exec",
+      config: execConfig,
+      tools: {
+        bash: bashTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+    {
+      bash: (input, context) => handlers.previewBash(input, context),
+    },
+  );
 }
 
 /**

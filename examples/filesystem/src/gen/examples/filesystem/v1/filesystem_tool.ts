@@ -6,9 +6,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, PreviewContext, ProviderDefinition, RenderTreeInit, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { editFileInputSchema, editFileOutputSchema, filesystemConfig, readFileInputSchema, readFileOutputSchema, validateEditFileInput, validateEditFileOutput, validateReadFileInput, validateReadFileOutput, validateWriteFileInput, validateWriteFileOutput, writeFileInputSchema, writeFileOutputSchema } from "./filesystem_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `read_file` tool.
@@ -206,18 +207,16 @@ export interface FilesystemConfig {
   max_read_bytes?: number;
 }
 
-// read_file: data_source, read_only
-
 /**
  * Reads a UTF-8 text file, optionally a range of its lines.
  *
  * @generated from rpc examples.filesystem.v1.FilesystemService.ReadFile
  */
-export const readFileTool = toolDefinition<
+export const readFileTool = defineTool<
   ReadFileInput,
   ReadFileOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "read_file",
   kind: "data_source",
   risk: "read_only",
@@ -230,18 +229,16 @@ export const readFileTool = toolDefinition<
   validators: { input: validateReadFileInput, output: validateReadFileOutput },
 });
 
-// write_file: resource, moderate
-
 /**
  * Writes a UTF-8 text file, creating it (and its parent folders) or replacing its content.
  *
  * @generated from rpc examples.filesystem.v1.FilesystemService.WriteFile
  */
-export const writeFileTool = toolDefinition<
+export const writeFileTool = defineTool<
   WriteFileInput,
   WriteFileOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: true }
->({
+>()({
   name: "write_file",
   kind: "resource",
   risk: "moderate",
@@ -255,18 +252,16 @@ export const writeFileTool = toolDefinition<
   validators: { input: validateWriteFileInput, output: validateWriteFileOutput },
 });
 
-// edit_file: resource, moderate
-
 /**
  * Replaces exactly one occurrence of a text in a file (or every occurrence with replace_all).
  *
  * @generated from rpc examples.filesystem.v1.FilesystemService.EditFile
  */
-export const editFileTool = toolDefinition<
+export const editFileTool = defineTool<
   EditFileInput,
   EditFileOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: true }
->({
+>()({
   name: "edit_file",
   kind: "resource",
   risk: "moderate",
@@ -347,19 +342,26 @@ export interface FilesystemProviderOptions {
  * @generated from service examples.filesystem.v1.FilesystemService
  */
 export function createFilesystemProvider(handlers: FilesystemHandlers, options: FilesystemProviderOptions = {}): ProviderDefinition<FilesystemConfig> {
-  return assembleProvider<FilesystemConfig>({
-    name: "filesystem",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/filesystem",
-    config: filesystemConfig,
-    tools: [
-      toolPart(readFileTool, (input, context) => handlers.readFile(input, context)),
-      toolPart(writeFileTool, (input, context) => handlers.writeFile(input, context), (input, context) => handlers.previewWriteFile(input, context)),
-      toolPart(editFileTool, (input, context) => handlers.editFile(input, context), (input, context) => handlers.previewEditFile(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<FilesystemConfig>()(
+    {
+      name: "filesystem",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/filesystem",
+      config: filesystemConfig,
+      tools: {
+        readFile: readFileTool,
+        writeFile: writeFileTool,
+        editFile: editFileTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+    {
+      writeFile: (input, context) => handlers.previewWriteFile(input, context),
+      editFile: (input, context) => handlers.previewEditFile(input, context),
+    },
+  );
 }
 
 /**

@@ -6,8 +6,9 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
-import { validatorFor } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool/schema";
+import { validatorFor } from "harness-tool/schema";
+import type { ConfigDefinition } from "harness-tool";
 import type { FilesystemConfig } from "./filesystem_tool.js";
 
 // read_file

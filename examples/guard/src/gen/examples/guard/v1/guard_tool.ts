@@ -8,10 +8,11 @@
 /* eslint-disable */
 
 import type { ConfigureHook, HookSubscriptionsFor, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { checkPathInputSchema, checkPathOutputSchema, guardConfig, validateCheckPathInput, validateCheckPathOutput } from "./guard_tool_schemas.js";
 import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `check_path` tool.
@@ -74,19 +75,17 @@ export interface GuardConfig {
   redact_patterns?: string[];
 }
 
-// check_path: data_source, read_only
-
 /**
  * Says whether a path is inside the guarded folder, as the plan-ready veto judges it: relative
  * paths resolve against the folder, `..` is followed, and a path starting with `~` is outside.
  *
  * @generated from rpc examples.guard.v1.GuardService.CheckPath
  */
-export const checkPathTool = toolDefinition<
+export const checkPathTool = defineTool<
   CheckPathInput,
   CheckPathOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "check_path",
   kind: "data_source",
   risk: "read_only",
@@ -148,19 +147,22 @@ export interface GuardProviderOptions {
  * @generated from service examples.guard.v1.GuardService
  */
 export function createGuardProvider(handlers: GuardHandlers, options: GuardProviderOptions = {}): ProviderDefinition<GuardConfig> {
-  return assembleProvider<GuardConfig>({
-    name: "guard",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/guard",
-    config: guardConfig,
-    tools: [
-      toolPart(checkPathTool, (input, context) => handlers.checkPath(input, context)),
-    ],
-    supportedHookPoints: [HookPoint.PRE_MODEL_CALL, HookPoint.PLAN_READY, HookPoint.POST_TOOL_CALL],
-    hooks: handlers.hooks,
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<GuardConfig>()(
+    {
+      name: "guard",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/guard",
+      config: guardConfig,
+      tools: {
+        checkPath: checkPathTool,
+      },
+      supportedHookPoints: [HookPoint.PRE_MODEL_CALL, HookPoint.PLAN_READY, HookPoint.POST_TOOL_CALL],
+      hooks: handlers.hooks,
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

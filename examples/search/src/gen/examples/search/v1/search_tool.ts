@@ -5,9 +5,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { globInputSchema, globOutputSchema, grepInputSchema, grepOutputSchema, searchConfig, validateGlobInput, validateGlobOutput, validateGrepInput, validateGrepOutput } from "./search_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `glob` tool.
@@ -162,18 +163,16 @@ export interface SearchConfig {
   max_results?: number;
 }
 
-// glob: data_source, read_only
-
 /**
  * Lists the files whose path matches a glob pattern such as "src/**\/*.ts".
  *
  * @generated from rpc examples.search.v1.SearchService.Glob
  */
-export const globTool = toolDefinition<
+export const globTool = defineTool<
   GlobInput,
   GlobOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "glob",
   kind: "data_source",
   risk: "read_only",
@@ -186,18 +185,16 @@ export const globTool = toolDefinition<
   validators: { input: validateGlobInput, output: validateGlobOutput },
 });
 
-// grep: data_source, read_only
-
 /**
  * Finds the lines of files that match a regular expression.
  *
  * @generated from rpc examples.search.v1.SearchService.Grep
  */
-export const grepTool = toolDefinition<
+export const grepTool = defineTool<
   GrepInput,
   GrepOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "grep",
   kind: "data_source",
   risk: "read_only",
@@ -260,18 +257,21 @@ export interface SearchProviderOptions {
  * @generated from service examples.search.v1.SearchService
  */
 export function createSearchProvider(handlers: SearchHandlers, options: SearchProviderOptions = {}): ProviderDefinition<SearchConfig> {
-  return assembleProvider<SearchConfig>({
-    name: "search",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/search",
-    config: searchConfig,
-    tools: [
-      toolPart(globTool, (input, context) => handlers.glob(input, context)),
-      toolPart(grepTool, (input, context) => handlers.grep(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<SearchConfig>()(
+    {
+      name: "search",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/search",
+      config: searchConfig,
+      tools: {
+        glob: globTool,
+        grep: grepTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

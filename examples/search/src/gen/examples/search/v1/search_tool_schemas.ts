@@ -5,8 +5,9 @@
 /* eslint-disable */
 // @ts-nocheck
 
-import type { ConfigDefinition, JsonSchemaObject } from "harness-tool";
-import { validatorFor } from "harness-tool";
+import type { JsonSchemaObject } from "harness-tool/schema";
+import { validatorFor } from "harness-tool/schema";
+import type { ConfigDefinition } from "harness-tool";
 import type { SearchConfig } from "./search_tool.js";
 
 // glob

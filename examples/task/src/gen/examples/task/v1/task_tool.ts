@@ -6,9 +6,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { taskCreateInputSchema, taskCreateOutputSchema, taskListInputSchema, taskListOutputSchema, taskUpdateInputSchema, taskUpdateOutputSchema, validateTaskCreateInput, validateTaskCreateOutput, validateTaskListInput, validateTaskListOutput, validateTaskUpdateInput, validateTaskUpdateOutput } from "./task_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `task_create` tool.
@@ -155,18 +156,16 @@ export interface Task {
  */
 export type TaskConfig = Record<string, never>;
 
-// task_create: resource, low
-
 /**
  * Adds a task to the list.
  *
  * @generated from rpc examples.task.v1.TaskService.TaskCreate
  */
-export const taskCreateTool = toolDefinition<
+export const taskCreateTool = defineTool<
   TaskCreateInput,
   TaskCreateOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "task_create",
   kind: "resource",
   risk: "low",
@@ -179,18 +178,16 @@ export const taskCreateTool = toolDefinition<
   validators: { input: validateTaskCreateInput, output: validateTaskCreateOutput },
 });
 
-// task_update: resource, low
-
 /**
  * Changes a task's status or title.
  *
  * @generated from rpc examples.task.v1.TaskService.TaskUpdate
  */
-export const taskUpdateTool = toolDefinition<
+export const taskUpdateTool = defineTool<
   TaskUpdateInput,
   TaskUpdateOutput,
   { kind: "resource"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "task_update",
   kind: "resource",
   risk: "low",
@@ -203,18 +200,16 @@ export const taskUpdateTool = toolDefinition<
   validators: { input: validateTaskUpdateInput, output: validateTaskUpdateOutput },
 });
 
-// task_list: data_source, read_only
-
 /**
  * Lists the tasks, optionally only those with one status.
  *
  * @generated from rpc examples.task.v1.TaskService.TaskList
  */
-export const taskListTool = toolDefinition<
+export const taskListTool = defineTool<
   TaskListInput,
   TaskListOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "task_list",
   kind: "data_source",
   risk: "read_only",
@@ -284,18 +279,21 @@ export interface TaskProviderOptions {
  * @generated from service examples.task.v1.TaskService
  */
 export function createTaskProvider(handlers: TaskHandlers, options: TaskProviderOptions = {}): ProviderDefinition<TaskConfig> {
-  return assembleProvider<TaskConfig>({
-    name: "task",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/task",
-    tools: [
-      toolPart(taskCreateTool, (input, context) => handlers.taskCreate(input, context)),
-      toolPart(taskUpdateTool, (input, context) => handlers.taskUpdate(input, context)),
-      toolPart(taskListTool, (input, context) => handlers.taskList(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<TaskConfig>()(
+    {
+      name: "task",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/task",
+      tools: {
+        taskCreate: taskCreateTool,
+        taskUpdate: taskUpdateTool,
+        taskList: taskListTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -6,9 +6,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { askUserInputSchema, askUserOutputSchema, userConfig, validateAskUserInput, validateAskUserOutput } from "./user_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `ask_user` tool.
@@ -64,18 +65,16 @@ export interface UserConfig {
   scripted_answers?: string[];
 }
 
-// ask_user: interactive, read_only
-
 /**
  * Asks the user a question and waits for the answer.
  *
  * @generated from rpc examples.user.v1.UserService.AskUser
  */
-export const askUserTool = toolDefinition<
+export const askUserTool = defineTool<
   AskUserInput,
   AskUserOutput,
   { kind: "interactive"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "ask_user",
   kind: "interactive",
   risk: "read_only",
@@ -130,17 +129,20 @@ export interface UserProviderOptions {
  * @generated from service examples.user.v1.UserService
  */
 export function createUserProvider(handlers: UserHandlers, options: UserProviderOptions = {}): ProviderDefinition<UserConfig> {
-  return assembleProvider<UserConfig>({
-    name: "user",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/user",
-    config: userConfig,
-    tools: [
-      toolPart(askUserTool, (input, context) => handlers.askUser(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<UserConfig>()(
+    {
+      name: "user",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/user",
+      config: userConfig,
+      tools: {
+        askUser: askUserTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

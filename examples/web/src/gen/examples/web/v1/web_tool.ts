@@ -5,9 +5,10 @@
 /* eslint-disable */
 
 import type { ConfigureHook, ProviderDefinition, ToolContext } from "harness-tool";
-import { assembleProvider, toolDeclarationToWire, toolDefinition, toolPart } from "harness-tool";
+import { defineProvider, defineTool } from "harness-tool";
 import { validateWebFetchInput, validateWebFetchOutput, validateWebSearchInput, validateWebSearchOutput, webConfig, webFetchInputSchema, webFetchOutputSchema, webSearchInputSchema, webSearchOutputSchema } from "./web_tool_schemas.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toolDeclarationToWire } from "harness-tool/schema";
 
 /**
  * The input of the `web_search` tool.
@@ -170,18 +171,16 @@ export interface WebConfig {
   max_bytes?: number;
 }
 
-// web_search: data_source, read_only
-
 /**
  * Searches the web and returns the top results.
  *
  * @generated from rpc examples.web.v1.WebService.WebSearch
  */
-export const webSearchTool = toolDefinition<
+export const webSearchTool = defineTool<
   WebSearchInput,
   WebSearchOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "web_search",
   kind: "data_source",
   risk: "read_only",
@@ -194,18 +193,16 @@ export const webSearchTool = toolDefinition<
   validators: { input: validateWebSearchInput, output: validateWebSearchOutput },
 });
 
-// web_fetch: data_source, read_only
-
 /**
  * Fetches a page with GET from a domain on the allowlist and returns its text.
  *
  * @generated from rpc examples.web.v1.WebService.WebFetch
  */
-export const webFetchTool = toolDefinition<
+export const webFetchTool = defineTool<
   WebFetchInput,
   WebFetchOutput,
   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
->({
+>()({
   name: "web_fetch",
   kind: "data_source",
   risk: "read_only",
@@ -268,18 +265,21 @@ export interface WebProviderOptions {
  * @generated from service examples.web.v1.WebService
  */
 export function createWebProvider(handlers: WebHandlers, options: WebProviderOptions = {}): ProviderDefinition<WebConfig> {
-  return assembleProvider<WebConfig>({
-    name: "web",
-    version: options.version ?? "0.1.0",
-    source: "github.com/harness-tool/examples/web",
-    config: webConfig,
-    tools: [
-      toolPart(webSearchTool, (input, context) => handlers.webSearch(input, context)),
-      toolPart(webFetchTool, (input, context) => handlers.webFetch(input, context)),
-    ],
-    ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
-    ...(options.configure ? { configure: options.configure } : {}),
-  });
+  return defineProvider<WebConfig>()(
+    {
+      name: "web",
+      version: options.version ?? "0.1.0",
+      source: "github.com/harness-tool/examples/web",
+      config: webConfig,
+      tools: {
+        webSearch: webSearchTool,
+        webFetch: webFetchTool,
+      },
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.configure ? { configure: options.configure } : {}),
+    },
+    handlers,
+  );
 }
 
 /**

@@ -7,8 +7,8 @@
  * deferring failure to the first Invoke.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ConfigDefinition } from "../../provider/provider-definition.js";
-import type { ValueViolation } from "../../schema/value-violation.js";
+import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ConfigDefinition } from "./provider-definition.js";
+import type { ValueViolation } from "../schema/value-violation.js";
 
 const attributeTypes: readonly ConfigAttributeTypeName[] = ["string", "number", "bool", "list_string", "list_number", "map_string", "object"];
 

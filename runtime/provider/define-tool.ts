@@ -18,13 +18,13 @@
  * (schema-value-type.ts), so a hand-written tool states them once; `defineTool<Input, Output>()(spec)`
  * takes them as type arguments, for types that exist apart from the schemas.
  *
- * Generated code calls `toolDefinition` instead: its specs were checked by the plugin, so it gives
- * every type explicitly and leaves the compiler nothing to infer.
+ * Generated code calls `defineTool<Input, Output, Traits>()(spec)`: its specs were checked by the
+ * plugin, so it gives every type explicitly and leaves the compiler nothing to infer.
  */
-import type { JsonSchemaObject } from "./json-schema.js";
+import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { ValueOfSchema } from "./schema-value-type.js";
-import type { ConcurrencyDeclaration, ResourceRiskName, RiskName, ToolDeclaration, ToolKindName } from "./tool-declaration.js";
-import type { ValueValidator } from "./value-violation.js";
+import type { ConcurrencyDeclaration, ResourceRiskName, RiskName, ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
+import type { ValueValidator } from "../schema/value-violation.js";
 
 /** `concurrency` of a resource or data source, typed from the input's top-level keys. */
 export type ConcurrencySpec<Input> =
@@ -166,6 +166,23 @@ export type ExplicitToolBuilder<Input, Output> = <
 ) => ToolDefinition<Input, Output, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false>;
 
 /**
+ * Declares a tool whose spec was checked where it was written, with every type given: the form
+ * generated code uses. It needs no inference and no conditional types, so a provider of many tools
+ * type-checks at the cost of plain declarations; protoc-gen-harness-tool has checked each spec
+ * with the runtime's invariants when it generated it (and `serve()` checks them again at start-up).
+ * Hand-written tools use the forms below, whose types reject an invalid spec on the offending
+ * property. (This form is declared first so that a wrong type argument is reported alone.)
+ *
+ * ```ts
+ * export const readFileTool = defineTool<
+ *   ReadFileInput,
+ *   ReadFileOutput,
+ *   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+ * >()({ ... });
+ * ```
+ */
+export function defineTool<Input, Output, Traits extends ToolTraits>(): (spec: ErasedToolSpec) => ToolDefinitionOf<Input, Output, Traits>;
+/**
  * Declares a tool from its spec alone: the input and output schemas, written inline or `as const`,
  * give the handler its input and output types (`ValueOfSchema`), so the schema and the types cannot
  * drift apart. The spec is checked against its kind's rules as in the explicit form, each error on
@@ -254,8 +271,9 @@ function definitionOf(spec: object): ToolDefinition {
 }
 
 /**
- * A spec of any kind with its types erased: what `toolDefinition` takes, because whoever wrote it
- * has already checked it against the invariants (protoc-gen-harness-tool, at generation time).
+ * A spec of any kind with its types erased: what the fully explicit `defineTool<Input, Output,
+ * Traits>()` takes, because whoever wrote it has already checked it against the invariants
+ * (protoc-gen-harness-tool, at generation time).
  */
 export interface ErasedToolSpec extends ToolSpecBase {
   readonly kind: ToolKindName;
@@ -265,8 +283,8 @@ export interface ErasedToolSpec extends ToolSpecBase {
 }
 
 /**
- * The traits of a tool that shape its handler's context and its preview, by name: what
- * `toolDefinition` takes instead of four positional type arguments.
+ * The traits of a tool that shape its handler's context and its preview, by name: what the fully
+ * explicit `defineTool<Input, Output, Traits>()` takes instead of four positional type arguments.
  */
 export interface ToolTraits {
   readonly kind: ToolKindName;
@@ -284,25 +302,6 @@ export type ToolDefinitionOf<Input, Output, Traits extends ToolTraits> = ToolDef
   Traits["processBacked"],
   Traits["preview"]
 >;
-
-/**
- * Declares a tool whose spec was checked where it was written, with every type given: the entry
- * point of generated code. It needs no inference and no conditional types, so a provider of many
- * tools type-checks at the cost of plain declarations; the plugin has checked each spec with the
- * runtime's invariants when it generated it (and `serve()` checks them again at start-up).
- * Hand-written tools use `defineTool`, whose types reject an invalid spec on the offending property.
- *
- * ```ts
- * export const readFileTool = toolDefinition<
- *   ReadFileInput,
- *   ReadFileOutput,
- *   { kind: "data_source"; streaming: false; processBacked: false; preview: false }
- * >({ ... });
- * ```
- */
-export function toolDefinition<Input, Output, Traits extends ToolTraits>(spec: ErasedToolSpec): ToolDefinitionOf<Input, Output, Traits> {
-  return { declaration: declarationOf(spec), validators: spec.validators };
-}
 
 /** The erased declaration of a spec, every default stated. */
 function declarationOf(s: ErasedToolSpec): ToolDeclaration {

@@ -1,7 +1,8 @@
 // The interpreting decoder of hand-written configurations.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decodeConfig, defineConfig } from "../../../runtime/index.js";
+import { defineConfig } from "../../../runtime/index.js";
+import { decodeConfig } from "../../../runtime/provider/define-config.js";
 
 const attributes = defineConfig([
   { name: "s", type: "string" },
