@@ -4,7 +4,7 @@
  * the page shows it, after the output held before it.
  */
 import type { ToolEvent, ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, validateValue, type JsonSchema } from "harness-tool";
+import { jsonSchemaFromWire, validateValue, type JsonSchema } from "harness-tool/schema";
 import type { SecretRedactor } from "harness-tool/redaction";
 import { categoryName } from "../../terminal/wire-names.js";
 import type { CallEventView, Json } from "../protocol/page-protocol.js";

@@ -8,7 +8,7 @@ import { toJson, type JsonObject } from "@bufbuild/protobuf";
 import { status as grpcStatus } from "@grpc/grpc-js";
 import { RenderTreeSchema, type RenderTree } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
 import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { jsonSchemaFromWire, toolSchemaFlagValues } from "harness-tool";
+import { jsonSchemaFromWire, toolSchemaFlagValues } from "harness-tool/schema";
 import { ProviderCallError } from "harness-tool/host";
 import { concurrencyText, kindName, riskName, timeoutText } from "../../terminal/wire-names.js";
 import type { InvokeRequestBody, Json, JsonSchemaView, ToolView, TreeAnswer } from "../protocol/page-protocol.js";
