@@ -1,6 +1,6 @@
 // The rooms of the three packages (docs/architecture.md; style.md: "a reader should know their room
 // from the folder name and what they may touch from the imports"). Every source file lives in a
-// room the table below names, every import between rooms is one the table allows, the tables are
+// room the tables of docs/architecture.md name, every import between rooms is one the table allows, the tables are
 // acyclic, the packages reach each other only by package name, the ToolService semantics know
 // nothing of go-plugin, the transport enters the service only by its doors, and only the exits hold
 // the redactor. One exception to "no package reaches into another folder": the runtime's `generated`
@@ -79,51 +79,57 @@ it("finds a cycle when there is one, and none in a chain", () => {
 });
 
 /**
- * Each package's rooms and the rooms each may import. A room is a folder (its files, not its
- * sub-rooms); "." is the package's root files. docs/architecture.md explains each room.
+ * Each package's rooms and the rooms each may import, read from docs/architecture.md: under the
+ * heading `## <package>/`, the table whose columns are `room | holds | may import`. A room is a
+ * folder (its files, not its sub-rooms), written `` `name/` ``; "." is the package's root files.
+ * The last column lists room names only, separated by commas, or "—" for none. The tables are
+ * written once, in the doc; this test holds the code to them.
  */
-const packages: Record<string, Record<string, readonly string[]>> = {
-  runtime: {
-    generated: [],
-    schema: ["generated"],
-    errors: ["generated", "schema"],
-    provider: ["generated", "schema"],
-    redaction: ["provider"],
-    telemetry: ["errors", "generated", "provider", "schema"],
-    rpc: [],
-    "service/kernel": ["errors", "generated", "provider", "rpc", "telemetry"],
-    "service/process": ["errors", "provider", "service/kernel"],
-    "service/calls": ["errors", "generated", "provider", "redaction", "rpc", "schema", "service/kernel", "service/process", "telemetry"],
-    "service/hooks": ["errors", "generated", "provider", "service/calls", "service/kernel", "telemetry"],
-    "transport/tls": [],
-    transport: ["errors", "generated", "rpc", "service/calls", "service/hooks", "service/kernel", "telemetry", "transport/tls"],
-    host: ["errors", "generated", "provider", "telemetry", "transport", "transport/tls"],
-    testing: ["host"],
-    supervisor: ["provider", "redaction", "service/calls", "service/process", "transport"],
-    ".": ["errors", "provider", "schema", "service/calls", "service/hooks", "supervisor", "telemetry", "transport"],
-  },
-  plugin: {
-    model: [],
-    emit: ["model"],
-    ".": ["emit", "model"],
-  },
-  cli: {
-    terminal: [],
-    sync: [],
-    templates: [],
-    provider: ["terminal"],
-    check: ["provider", "terminal"],
-    "inspector/protocol": [],
-    "inspector/page": ["inspector/protocol"],
-    "inspector/server": ["check", "inspector/protocol", "provider", "terminal"],
-    inspector: ["inspector/server"],
-    "kernel-config": [],
-    diff: ["provider", "terminal"],
-    release: ["provider", "terminal"],
-    commands: ["provider", "check", "diff", "inspector", "kernel-config", "release", "sync", "templates", "terminal"],
-    ".": ["commands", "terminal", "templates"],
-  },
-};
+export function roomTables(doc: string): Record<string, Record<string, readonly string[]>> {
+  const tables: Record<string, Record<string, string[]>> = {};
+  let pkg: string | undefined;
+  let inTable = false;
+  for (const line of doc.split("\n")) {
+    const heading = /^## ([a-z-]+)\/(?: |$)/.exec(line);
+    if (heading) {
+      pkg = heading[1];
+      inTable = false;
+      continue;
+    }
+    if (line.startsWith("## ")) pkg = undefined;
+    if (pkg === undefined) continue;
+    if (/^\| room \| holds \| may import \|$/.test(line)) {
+      inTable = true;
+      tables[pkg] ??= {};
+      continue;
+    }
+    if (!inTable || line.startsWith("| ---")) continue;
+    if (!line.startsWith("| ")) {
+      inTable = false;
+      continue;
+    }
+    const cells = line.split(" | ");
+    const room = /^\| `([^`]+)` *$/.exec(cells[0] ?? "")?.[1]?.replace(/\/$/, "");
+    const allowed = cells.at(-1)?.replace(/ *\|$/, "").trim() ?? "";
+    assert.ok(room, `docs/architecture.md: a row of the ${pkg}/ table does not start with a room in backquotes: ${line}`);
+    const names = allowed === "—" ? [] : allowed.split(/, */);
+    for (const name of names) {
+      assert.match(name, /^[a-z./-]+$/, `docs/architecture.md: ${pkg}/ room ${room}: "may import" must list room names only, not "${name}"`);
+    }
+    (tables[pkg] as Record<string, string[]>)[room] = names;
+  }
+  return tables;
+}
+
+const packages = roomTables(readFileSync(path.join(repoRoot, "docs/architecture.md"), "utf8"));
+
+it("the room tables are read from docs/architecture.md, one per package", () => {
+  assert.deepEqual(Object.keys(packages).sort(), ["cli", "plugin", "runtime"]);
+  assert.ok(Object.keys(packages["runtime"] ?? {}).length > 10, "the runtime/ table was not read");
+  const sample = roomTables("## x/ (`x`)\n\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | — |\n| `b/c/` | the c | a |\n| `.` | root | a, b/c |\n\ntext\n");
+  assert.deepEqual(sample, { x: { a: [], "b/c": ["a"], ".": ["a", "b/c"] } });
+  assert.throws(() => roomTables("## x/\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | b (prose) |\n"), /room names only/);
+});
 
 /**
  * The room of a file: the deepest room of its package's table that holds its folder (a room's
