@@ -48,7 +48,7 @@ export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry
 
 /**
  * One call's context. Everything a call may not use is built when first read, so a call pays
- * for one object (bench/RESULTS.md, issue 24 session 7: an object literal with getters and a
+ * for one object (bench/per-call-ab.ts: an object literal with getters and a
  * closure per method cost 2–3% of an echo call's CPU). The methods are getters returning functions
  * bound to the call, so `const { resolvePath, progress } = ctx` works as `ctx.resolvePath(...)` does.
  */
