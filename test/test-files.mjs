@@ -31,6 +31,7 @@ export function collectTestFiles(dir, root) {
  */
 export const e2eTests = [
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
+  "test/cli/sync-handlers.test.ts", // ts-morph and tsc over a generated project, per case (~2 min under load)
   "test/typecheck.test.ts", // tsc 5.9 and 7 over the repository
   "test/runtime/compile-time/", // the builder's diagnostics and @example blocks under both compilers
   "test/plugin/examples.test.ts", // buf generate and both compilers over every example
