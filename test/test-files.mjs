@@ -30,10 +30,12 @@ export function collectTestFiles(dir, root) {
  * exists is harmless.
  */
 export const e2eTests = [
+  "test/runtime/transport/broker-stream.test.ts", // the broker's streams through the go-plugin v1.8.0 host in Go
+  "test/runtime/transport/load-faults.test.ts", // bundled providers that fail to load, under both hosts (Go's too)
+  "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
   "test/cli/sync-handlers.test.ts", // ts-morph and tsc over a generated project, per case (~2 min under load)
   "test/typecheck.test.ts", // tsc 5.9 and 7 over the repository
-  "test/runtime/compile-time/", // the builder's diagnostics and @example blocks under both compilers
   "test/plugin/examples.test.ts", // buf generate and both compilers over every example
   "test/runtime/reliability/", // fuzz, load and secrets rounds
   "test/runtime/interop/", // builds and drives the go-plugin v1.8.0 host in Go
