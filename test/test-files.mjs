@@ -82,7 +82,7 @@ export function startLine(suite, files, concurrency) {
   const atATime = concurrency > 1 ? `${concurrency} at a time` : "one at a time";
   let endsPart = "";
   if (ends > 0 && !e2e) endsPart = ` (${count(ends, "end-to-end file", "end-to-end files")}: npm run test:e2e)`;
-  else if (ends > 0 && rest) endsPart = `, ${count(ends, "end-to-end one", "end-to-end ones")} (a minute or more each) last`;
+  else if (ends > 0 && rest) endsPart = `, ${count(ends, "end-to-end one", "end-to-end ones")} last`;
   const what = rest ? count(runs, "test file", "test files") : count(runs, "end-to-end test file", "end-to-end test files");
   return `${command}: ${what}, ${atATime}; a line as each finishes${endsPart}\n`;
 }
