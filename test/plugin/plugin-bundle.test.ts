@@ -66,13 +66,13 @@ describe("the bundled plugin", () => {
   });
 
   for (const parameter of ["target=ts,import_extension=js", "target=js+dts,import_extension=js"]) {
-    it(`writes what the sources write (${parameter})`, () => {
+    it(`writes what the sources write (${parameter})`, async () => {
       const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
       const request = requestFor(files, ["mapping.proto", "no_timeout.proto"], parameter);
       const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request) });
       assert.equal(run.status, 0, run.stderr.toString("utf8"));
       const response = fromBinary(CodeGeneratorResponseSchema, new Uint8Array(run.stdout));
-      const expected = runProtocPlugin(request).response;
+      const expected = (await runProtocPlugin(request)).response;
       assert.equal(response.error ?? "", "");
       assert.deepEqual(
         response.file.map((f) => [f.name, f.content]),
