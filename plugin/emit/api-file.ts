@@ -39,7 +39,14 @@ interface ApiFile {
  * Prints the API module of `model` into `f` as `target`, with the types of `fileTypes`, each declared
  * type as a placeholder of `declarations` (compiled-types.ts).
  */
-export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileTypes, declarations: Declarations, options: HarnessToolOptions, target: OutputTarget): void {
+export function emitApiFile(
+  f: GeneratedFile,
+  model: FileModel,
+  fileTypes: FileTypes,
+  declarations: Declarations,
+  options: HarnessToolOptions,
+  target: OutputTarget,
+): void {
   const runtime = options.runtimeImportPath;
   const schemasModule = `./${model.outputBase}_schemas.js`;
   const api: ApiFile = {
