@@ -33,7 +33,10 @@ interface Declaration {
 const compact = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/[\s()]/g, "");
 
 function jsDocOf(node: ts.Node, source: ts.SourceFile): string {
-  return (ts.getJSDocCommentsAndTags(node) as ts.Node[]).map((d) => d.getText(source)).join("\n");
+  return ts
+    .getJSDocCommentsAndTags(node)
+    .map((d) => d.getText(source))
+    .join("\n");
 }
 
 /** The exported interfaces and type aliases of a module, by name. */
