@@ -46,7 +46,15 @@ describe("the bundled plugin", () => {
 
   it("keeps the license of every third-party package it holds", () => {
     const notices = readFileSync(path.join(work, "dist/THIRD-PARTY-NOTICES.md"), "utf8");
-    for (const bundled of ["@bufbuild/protoplugin", "@bufbuild/protobuf", "json-schema-to-typescript", "lodash", "js-yaml", "@apidevtools/json-schema-ref-parser", "@jsdevtools/ono"]) {
+    for (const bundled of [
+      "@bufbuild/protoplugin",
+      "@bufbuild/protobuf",
+      "json-schema-to-typescript",
+      "lodash",
+      "js-yaml",
+      "@apidevtools/json-schema-ref-parser",
+      "@jsdevtools/ono",
+    ]) {
       assert.match(notices, new RegExp(`^## ${bundled.replace("/", "\\/")} \\d`, "m"), `no notice for ${bundled}`);
     }
     // The bufbuild packages ship no license file: their notice names the license (Apache-2.0).
