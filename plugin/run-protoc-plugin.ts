@@ -84,6 +84,11 @@ function failure(errors: readonly string[]): CodeGeneratorResponse {
   });
 }
 
+/** `response` with the content of each file passed through `rewrite`. */
+function withContents(response: CodeGeneratorResponse, rewrite: (content: string) => string): CodeGeneratorResponse {
+  return create(CodeGeneratorResponseSchema, { ...response, file: response.file.map((f) => ({ ...f, content: rewrite(f.content) })) });
+}
+
 const headerEnd = "/* eslint-disable */\n";
 const noCheck = "// @ts-nocheck\n";
 
@@ -146,7 +151,7 @@ export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath
       if (!run) return response;
       for (const line of run.warnings) warn(line);
       if (run.errors.length > 0) return failure(run.errors);
-      return withNoCheck(await declarations.fill(response), run.noCheck);
+      return withNoCheck(withContents(response, await declarations.compile()), run.noCheck);
     },
   };
 }

@@ -7,13 +7,11 @@
  * protoplugin's generators are synchronous and `compile()` is not, so the API module prints each
  * declaration's head through `f.export` (protoplugin then knows the name is taken and aliases an
  * import of the same name) followed by a placeholder; once protoplugin has answered,
- * `fillDeclarations` awaits `compile()` over every placeholder's type and writes each declaration,
- * its JSDoc and body laid out with two-space indentation, in the placeholder's stead
+ * `Declarations.compile` awaits `compile()` over every placeholder's type, and the run writes each
+ * declaration, its JSDoc and body laid out with two-space indentation, in the placeholder's stead
  * (docs/plugin.md, TypeScript types).
  */
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import { create } from "@bufbuild/protobuf";
-import { CodeGeneratorResponseSchema, type CodeGeneratorResponse } from "@bufbuild/protobuf/wkt";
 import { compile, type Options } from "json-schema-to-typescript";
 import { toTypeScriptSchema } from "../model/json-schema-from-shape.js";
 import type { DeclaredEntry } from "./collect-types.js";
@@ -53,15 +51,13 @@ export class Declarations {
     f.print(f.export(entry.shape.kind === "object" || entry.shape.kind === "map" ? "interface" : "type", entry.name), ` ${mark}${number}\u0000`);
   }
 
-  /** `response` with every placeholder replaced by compile()'s declaration of its type. */
-  async fill(response: CodeGeneratorResponse): Promise<CodeGeneratorResponse> {
-    if (this.entries.length === 0) return response;
+  /**
+   * Awaits compile() over the type of every placeholder printed; resolves to what turns a printed
+   * module's text into the text with each placeholder replaced by its declaration.
+   */
+  async compile(): Promise<(content: string) => string> {
     const texts = await Promise.all(this.entries.map((entry) => compile(declarationSchema(entry), entry.name, compileOptions)));
-    const file = response.file.map((f) => ({
-      ...f,
-      content: f.content.replace(placeholder, (_, kind: string, name: string, number: string) => declaration(kind, name, texts[Number(number)] ?? "")),
-    }));
-    return create(CodeGeneratorResponseSchema, { ...response, file });
+    return (content) => content.replace(placeholder, (_, kind: string, name: string, number: string) => declaration(kind, name, texts[Number(number)] ?? ""));
   }
 }
 
