@@ -14,7 +14,7 @@ import { median, percentile, roundRobinOrder } from "./measure.js";
 import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-/** Invoke targets of issue 24 (against the bare server). */
+/** Invoke targets (against the bare server). */
 const targets = { latencyRatio: 1.25, cpuRatio: 1.3 } as const;
 
 /** The contenders launched and Configure'd, with `--cpu-prof` on harness-tool when profiling. */
@@ -112,7 +112,7 @@ export const invokeSuite: Suite = {
       method: [
         `The go-plugin ${benchGoPluginVersion} host of bench/go/host launches the contenders of the start-up suite (harness-tool bundled as users ship it with its supervisor, the bare grpc-js server, the Go provider), calls GetSchema and Configure, then sends Invokes of \`echo\` {text: "hello"} through go-plugin's gRPC connection with a raw-bytes codec; each call is timed from opening the stream to its end and must end in a result event.`,
         `Per round and contender (interleaved, the order rotating): ${callsAt1} calls at concurrency 1, then ${callsAt32} at concurrency 32; ${rounds} round(s) after a warm-up of ${context.quick ? 200 : 2000} calls each. Latencies pooled over rounds (p50, p99, nearest rank); CPU per call and calls/s are medians over blocks.`,
-        `Targets (issue 24): p50 at c=1 and c=32 ≤ ${targets.latencyRatio}× the bare server; CPU per call ≤ ${targets.cpuRatio}× the bare server.`,
+        `Targets: p50 at c=1 and c=32 ≤ ${targets.latencyRatio}× the bare server; CPU per call ≤ ${targets.cpuRatio}× the bare server.`,
         ...profile,
       ],
       figures,

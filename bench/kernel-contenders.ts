@@ -32,7 +32,7 @@ export interface KernelContender {
   readonly env: { readonly [name: string]: string };
 }
 
-/** The transport contenders (issue 24, "question the stack"): bare servers on other stacks. */
+/** The transport contenders, which question the stack: bare servers on other stacks. */
 export type StackId = "stack-grpc-tuned" | "stack-connect" | "stack-http2";
 
 /** The contenders of one run, the host, and what could not be built. */

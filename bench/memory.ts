@@ -12,7 +12,7 @@ import { median, sleep } from "./measure.js";
 import { absolute, formatKb, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-/** Memory targets: issue 24 (idle against the bare server) and issue 6 (growth). */
+/** Memory targets: idle against the bare server, and growth over many calls. */
 const targets = { idleRatio: 1.1, growthKb: 10 * 1024 } as const;
 
 /** The memory suite. */
@@ -94,7 +94,7 @@ export const memorySuite: Suite = {
       method: [
         `The contenders of the start-up suite launched by the go-plugin ${benchGoPluginVersion} host and Configure'd, idle for ${settleMs} ms, then VmRSS summed over each launched process tree (/proc/<pid>/task/*/children): harness-tool's is the supervisor, the provider and the orphan watchdog, as the kernel's machine pays it; the serving process alone is in the note, and harness-tool with HARNESS_TOOL_SUPERVISOR=off is measured beside.`,
         `${total} echo invokes at concurrency 32 in ${blocks} blocks, alternating between the contenders; tree VmRSS after each block and after a final pause. No forced GC (production runs without --expose-gc): a few MB of drift is noise, a per-call leak of 100 B shows as ~9 MB.`,
-        `Targets: idle RSS ≤ ${targets.idleRatio}× the bare server (issue 24); growth at most 10 MB with no failed calls (issue 6).`,
+        `Targets: idle RSS ≤ ${targets.idleRatio}× the bare server; growth at most 10 MB with no failed calls.`,
       ],
       figures,
       notes,

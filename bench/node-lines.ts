@@ -1,5 +1,5 @@
 /**
- * Suite "node-lines", what each Node line does to a provider as the kernel pays it (issue 33: the
+ * Suite "node-lines", what each Node line does to a provider as the kernel pays it (the
  * default Node a release embeds is chosen with these figures): the same bundled provider
  * (bench/fixtures/kernel-bench-provider.ts, `harness-tool bundle`) run by the newest Node 20, 22,
  * 24 and 26 from the npm registry's node-<os>-<arch> packages (the binaries `release` embeds),
@@ -196,7 +196,7 @@ function sizeFigures(contenders: readonly LineContender[]): Figure[] {
 /** The suite. */
 export const nodeLinesSuite: Suite = {
   id: "node-lines",
-  title: "Issue 33: start-up and idle RSS per Node line",
+  title: "Start-up and idle RSS per Node line",
   async run(context: SuiteContext): Promise<SuiteReport> {
     const runs = context.runs ?? (context.quick ? 3 : 20);
     const memoryRounds = context.quick ? 1 : 5;

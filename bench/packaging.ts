@@ -174,7 +174,7 @@ function report(suite: Suite, figures: Figure[], notes: string[]): SuiteReport {
       "Tarballs: `npm run pack:all` in a copy of the repository (each package's prepack builds it); sizes are the .tgz files' bytes; the anchor is `npm pack @bufbuild/protobuf` from the registry.",
       "Installs: `harness-tool init --yes --harness-tool file:<the tarballs>` writes the scaffold (all four example tools), `npm install --omit=dev --ignore-scripts` installs it; size is the bytes of every file under node_modules, packages are folders with a package.json. The floor installs @bufbuild/protobuf and @grpc/grpc-js alone the same way.",
       "Bundle: after a full `npm install` and `npm run generate`, the repository's own `harness-tool bundle src/main.ts` (esbuild, whitespace and syntax minified, names kept); the baseline is bench/fixtures/bare-tool-server.ts bundled by the same command.",
-      "Targets (issue 15): runtime tarball ≤ 150 kB, provider repository --omit=dev ≤ 20 MB, bundle ≤ 1.3 MB (the single package's was 1,381,938 B).",
+      "Targets: runtime tarball ≤ 150 kB, provider repository --omit=dev ≤ 20 MB, bundle ≤ 1.3 MB (the single package's was 1,381,938 B).",
     ],
     figures,
     notes,

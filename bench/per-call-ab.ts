@@ -1,5 +1,5 @@
 /**
- * A/B of harness-tool's per-call cost as the kernel measures it (bench/RESULTS.md, issue 24): the
+ * A/B of harness-tool's per-call cost as the kernel measures it (bench/RESULTS.md, invoke): the
  * kernel bench provider (bench/fixtures/kernel-bench-provider.ts) bundled by this checkout's
  * `harness-tool bundle` from the runtime as it was at each commit named (`git archive`, as
  * HARNESS_TOOL_BENCH_BASE's before/after rows are built), and the bare grpc-js server, all launched

@@ -3,7 +3,7 @@
  * (esbuild, not minified, so every function keeps its file), launches it through the go-plugin
  * v1.8.0 host of bench/kernel-host.ts with `--cpu-prof`, runs one scenario, stops it with Kill()
  * and prints self time by source file (grouped by package) and by function, busy samples only.
- * The evidence behind bench/RESULTS.md's notes for issue 24. Run:
+ * The evidence behind the per-call and start-up cuts (bench/RESULTS.md's tables). Run:
  * `node --conditions=harness-tool-source --import tsx bench/profile-provider.ts <startup|invoke|stream|kill> [--supervised] [--bare] [--top=N]`
  * (invoke: 20,000 echo calls at concurrency 1; stream: three 200 MB `bash` streams; startup: three
  * launches to the first GetSchema reply; kill: Kill() one second after Configure).

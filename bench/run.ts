@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     "",
     "Written by `npm run bench` (bench/run.ts); see docs/benchmarks.md for what each suite measures. These",
     "machines are noisy: every figure is a median from one run, next to its baseline measured in the",
-    "same run, and the ratio is what the targets of issue 6 constrain.",
+    "same run, and the ratio is what the targets constrain.",
     "",
     `Last run: ${machine.date}, ${mode}, suites ${selected.map((s) => s.id).join(", ")}; machine: ${machineLine(machine)}.`,
   ].join("\n");

@@ -10,7 +10,7 @@ import { median, roundRobinOrder } from "./measure.js";
 import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
-/** Start-up targets of issue 24. */
+/** Start-up targets, against the bare server as the kernel launches both. */
 const targets = { schemaRatio: 1.25, schemaMs: 50, killMs: 10 } as const;
 
 /** The start-up suite. */
@@ -69,7 +69,7 @@ export const startupSuite: Suite = {
         `The go-plugin ${benchGoPluginVersion} host of bench/go/host launches each contender as the kernel does (its handshake config, gRPC only, the kernel's minimal environment plus go-plugin's variables), then calls GetSchema; spawn → GetSchema reply is timed from just before plugin.NewClient to the reply; then Kill() (GRPCController/Shutdown, up to 2 s for the exit, then SIGKILL) is timed until go-plugin saw the process exit.`,
         `Median of ${runs} launches per contender, interleaved round by round (the order rotates), after one uncounted warm-up round.`,
         "Contenders: harness-tool = bench/fixtures/kernel-bench-provider.ts (`echo` and the exec example's `bash`) bundled by `harness-tool bundle` (dist/provider.mjs + provider.bundle.mjs, as users ship it), supervisor on (the default the kernel gets); bare grpc-js = bench/fixtures/bare-tool-server.ts bundled by the same command (grpc-js + protobuf-es, no validation, health, broker, stdio or supervisor: the Node floor); Go = bench/go/provider, the same two tools on go-plugin v1.8.0 with protoc-gen-go bindings of proto/.",
-        `Targets (issue 24): spawn → GetSchema ≤ ${targets.schemaRatio}× the bare server and ≤ ${targets.schemaMs} ms; Kill → exit ≤ ${targets.killMs} ms with no call in flight.`,
+        `Targets: spawn → GetSchema ≤ ${targets.schemaRatio}× the bare server and ≤ ${targets.schemaMs} ms; Kill → exit ≤ ${targets.killMs} ms with no call in flight.`,
       ],
       figures,
       notes,

@@ -16,7 +16,7 @@ import { unavailable, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 const mb = 1_000_000;
-/** Stream targets of issue 24. */
+/** Stream targets: as the kernel pays them, against the same provider in Go. */
 const targets = { throughputVsGo: 1.0, peakAboveIdleMb: 32 } as const;
 
 /** Writes `size` MB of random bytes (one random MB repeated) and returns the file. */
@@ -124,7 +124,7 @@ export const streamsSuite: Suite = {
         `The contenders of the start-up suite launched by the go-plugin ${benchGoPluginVersion} host and Configure'd, each warmed up with one 8 MB stream; a data file of ${sizeMb} MB (one random MB repeated).`,
         `Per round (${rounds}, interleaved, the order rotating): each contender's \`bash\` runs \`cat <file>\` and the host reads every output chunk through go-plugin's connection, hashing the data (SHA-256) and keeping nothing; throughput is bytes over the time from opening the stream to its end. The bare pipe is the host spawning \`cat <file>\` itself and hashing its stdout. Every byte must arrive and the stream end in a result.`,
         "Memory: the serving process's VmRSS polled every 5 ms during each stream; the figure is its peak minus its idle VmRSS (after Configure and the warm-up stream, before the measured ones), median of rounds.",
-        `Targets (issue 24): throughput ≥ ${targets.throughputVsGo}× the Go provider's (the pipe, not the provider, should limit); peak RSS above idle ≤ ${targets.peakAboveIdleMb} MB.`,
+        `Targets: throughput ≥ ${targets.throughputVsGo}× the Go provider's (the pipe, not the provider, should limit); peak RSS above idle ≤ ${targets.peakAboveIdleMb} MB.`,
       ],
       figures,
       notes,

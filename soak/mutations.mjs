@@ -321,7 +321,7 @@ export const mutations = [
   ],
   // Errors: held tails, bounds, deep arguments (docs/runtime.md#bounded-errors, #deep-arguments).
   [
-    "issue 22: exit_status flushes the held tail of a stream",
+    "held tails: exit_status flushes the held tail of a stream",
     "runtime/service/calls/secret-exits.ts",
     'if (event?.case === "result" || event?.case === "error") wait = this.#flush();',
     'if (event?.case === "result" || event?.case === "error" || event?.case === "exitStatus") wait = this.#flush();',
@@ -329,7 +329,7 @@ export const mutations = [
     "secret split",
   ],
   [
-    "issue 22: every violation listed",
+    "bounded errors: every violation listed",
     "runtime/errors/input-error-bounds.ts",
     "const listed = violations.slice(0, maxReportedViolations)",
     "const listed = violations.slice()",
@@ -337,7 +337,7 @@ export const mutations = [
     "bounded",
   ],
   [
-    "issue 22: input quoted unclipped",
+    "bounded errors: input quoted unclipped",
     "runtime/errors/input-error-bounds.ts",
     "if (text.length <= max) return text;",
     "return text;",
@@ -345,7 +345,7 @@ export const mutations = [
     "bounded",
   ],
   [
-    "issue 22: error message unbounded",
+    "bounded errors: error message unbounded",
     "runtime/errors/input-error-bounds.ts",
     "return clipText(message, maxErrorMessageChars);",
     "return message;",
@@ -353,7 +353,7 @@ export const mutations = [
     "worst case",
   ],
   [
-    "issue 22: deep arguments not left out",
+    "deep arguments: not left out",
     "runtime/service/calls/argument-depth.ts",
     "if (depth !== undefined && depth > maxArgumentDepth) {",
     "if (false) {",
@@ -361,7 +361,7 @@ export const mutations = [
     "nested",
   ],
   [
-    "issue 22: requests decoded with protobuf-es's default recursion limit",
+    "deep arguments: requests decoded with protobuf-es's default recursion limit",
     "runtime/service/calls/argument-depth.ts",
     "const message = fromBinary(desc, kept, { recursionLimit });",
     "const message = fromBinary(desc, kept);",
@@ -369,7 +369,7 @@ export const mutations = [
     "nested",
   ],
   [
-    "issue 22: the transport decodes ToolService requests without decodeRequest",
+    "deep arguments: the transport decodes ToolService requests without decodeRequest",
     "runtime/transport/serve-go-plugin.ts",
     "life.resetBudget?.reset() }), decodeRequest);",
     "life.resetBudget?.reset() }));",
@@ -377,7 +377,7 @@ export const mutations = [
     "nested",
   ],
   [
-    "issue 22: Invoke runs with deep arguments left out",
+    "deep arguments: Invoke runs with deep arguments left out",
     "runtime/service/calls/invoke-in-flight.ts",
     "const deep = tooDeep(this.#call);\n      if (deep) {",
     "const deep = tooDeep(this.#call);\n      if (false) {",
@@ -385,7 +385,7 @@ export const mutations = [
     "nested",
   ],
   [
-    "issue 22: Preview runs with deep arguments left out",
+    "deep arguments: Preview runs with deep arguments left out",
     "runtime/service/calls/preview-call.ts",
     "const deep = tooDeep(call);\n  if (deep) {",
     "const deep = tooDeep(call);\n  if (false) {",
@@ -393,7 +393,7 @@ export const mutations = [
     "nested",
   ],
   [
-    "issue 22: Configure accepts a config with deep values left out",
+    "deep arguments: Configure accepts a config with deep values left out",
     "runtime/service/calls/tool-service.ts",
     "const deep = tooDeep(request);\n  if (deep) {",
     "const deep = tooDeep(request);\n  if (false) {",
@@ -417,7 +417,7 @@ export const mutations = [
     "kernel's shape",
   ],
   [
-    "issue 23: a hook request in a mode the provider did not declare reaches no refusal",
+    "hooks: a hook request in a mode the provider did not declare reaches no refusal",
     "runtime/service/hooks/hook-request.ts",
     "if (handler === undefined) return",
     "if (false) return",
@@ -425,7 +425,7 @@ export const mutations = [
     "an undeclared mode",
   ],
   [
-    "issue 23: an identity transform moves the payload's first field last (as decoding and re-encoding an unknown field does)",
+    "hooks: an identity transform moves the payload's first field last (as decoding and re-encoding an unknown field does)",
     "runtime/service/hooks/hook-response-bytes.ts",
     "return lengthDelimited(fieldNumbers.responseTransform, lengthDelimited(fieldNumbers.transformPayload, payload));",
     "return lengthDelimited(fieldNumbers.responseTransform, lengthDelimited(fieldNumbers.transformPayload, concat([...fieldsOf(payload).slice(1), ...fieldsOf(payload).slice(0, 1)].map((f) => f.bytes))));",
@@ -433,7 +433,7 @@ export const mutations = [
     "identity",
   ],
   [
-    "issue 23: a veto handler's stray value is answered instead of failing",
+    "hooks: a veto handler's stray value is answered instead of failing",
     "runtime/service/hooks/hook-service.ts",
     'if (value === "allow" || value === "deny") return ok(vetoResponse(value), value);',
     'return ok(vetoResponse(value as "deny"), "deny");',
@@ -441,7 +441,7 @@ export const mutations = [
     "anything but allow or deny",
   ],
   [
-    "issue 33: check passes a sample call that ends in unknown",
+    "check: passes a sample call that ends in unknown",
     "cli/check/invoke-rules.ts",
     'if (got === "unknown") {\n    const marked',
     "if (false) {\n    const marked",
@@ -449,7 +449,7 @@ export const mutations = [
     "ends in unknown",
   ],
   [
-    "issue 33: the command deadline leaves the provider's process tree running",
+    "command deadline: the deadline leaves the provider's process tree running",
     "cli/provider/command-deadline.ts",
     "for (const pid of this.#pids) killProcessTree(pid);",
     "",
@@ -457,7 +457,7 @@ export const mutations = [
     "its tree killed",
   ],
   [
-    "issue 33: stackOf reads error.stack unguarded",
+    "errors: stackOf reads error.stack unguarded",
     "runtime/errors/error-stack.ts",
     "const stack: unknown = readSafely<unknown>(() => thrown.stack, threw);",
     "const stack: unknown = thrown.stack;",
@@ -465,7 +465,7 @@ export const mutations = [
     "prepareStackTrace that throws",
   ],
   [
-    "issue 33: the provider's configure hook is never called",
+    "configure hook: the provider's hook is never called",
     "runtime/service/calls/configure-call.ts",
     "Promise.resolve().then(() => hook(accepted.config, { signal: controller.signal }))",
     "Promise.resolve()",

@@ -126,7 +126,9 @@ const packages = roomTables(readFileSync(path.join(repoRoot, "docs/architecture.
 it("the room tables are read from docs/architecture.md, one per package", () => {
   assert.deepEqual(Object.keys(packages).sort(), ["cli", "plugin", "runtime"]);
   assert.ok(Object.keys(packages["runtime"] ?? {}).length > 10, "the runtime/ table was not read");
-  const sample = roomTables("## x/ (`x`)\n\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | — |\n| `b/c/` | the c | a |\n| `.` | root | a, b/c |\n\ntext\n");
+  const sample = roomTables(
+    "## x/ (`x`)\n\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | — |\n| `b/c/` | the c | a |\n| `.` | root | a, b/c |\n\ntext\n",
+  );
   assert.deepEqual(sample, { x: { a: [], "b/c": ["a"], ".": ["a", "b/c"] } });
   assert.throws(() => roomTables("## x/\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | b (prose) |\n"), /room names only/);
 });

@@ -1,8 +1,9 @@
-// Which test files `npm test` runs and in what order (test/run.mjs). Node's runner reports the
-// files in the order it is given them, a file's line waiting for every file before it, and on a
-// two-core machine it runs one file at a time: a slow file first would hold every line back for
-// minutes. So the files that install packages, build Go, drive a browser or type-check whole
-// projects run last, each taking a minute or more; everything else runs first, in name order.
+// Which test files `npm test`, `npm run test:e2e` and `npm run test:all` run, and in what order
+// (test/run.mjs). `npm test` is the contributor's verdict in minutes: unit, compile-time, corpus and
+// in-process transport tests. The end-to-end files (e2eTests below: they install packages, build
+// Go, drive a browser or type-check whole projects) run under `npm run test:e2e`. Node's runner
+// reports the files in the order it is given them, a file's line waiting for every file before it,
+// and on a two-core machine it runs one file at a time, so within a suite the longest run last.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 
@@ -22,17 +23,24 @@ export function collectTestFiles(dir, root) {
 }
 
 /**
- * The slow files (and folders of them), in the order they run at the end: the longest last, so
- * the lines before them keep coming. A file or folder here that no longer exists is harmless.
+ * The end-to-end files (and folders of them): they pack tarballs and install them, build Go hosts
+ * and the kernel, drive chromium and qemu, or run both compilers over whole projects, most a
+ * minute or more each. `npm run test:e2e` runs them in this order, the longest last, so the lines
+ * before them keep coming; `npm test` runs every other file. A file or folder here that no longer
+ * exists is harmless.
  */
-export const slowTests = [
+export const e2eTests = [
+  "test/runtime/transport/broker-stream.test.ts", // the broker's streams through the go-plugin v1.8.0 host in Go
+  "test/runtime/transport/load-faults.test.ts", // bundled providers that fail to load, under both hosts (Go's too)
+  "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
+  "test/cli/sync-handlers.test.ts", // ts-morph and tsc over a generated project, per case (~2 min under load)
   "test/typecheck.test.ts", // tsc 5.9 and 7 over the repository
-  "test/runtime/compile-time/", // the builder's diagnostics and @example blocks under both compilers
   "test/plugin/examples.test.ts", // buf generate and both compilers over every example
   "test/runtime/reliability/", // fuzz, load and secrets rounds
   "test/runtime/interop/", // builds and drives the go-plugin v1.8.0 host in Go
   "test/runtime/kernel/", // the kernel's own launcher, from its source snapshot, in Go
+  "test/cli/release.test.ts", // releases, runs linux_arm64 under qemu, the kernel's lock checks in Go
   "test/cli/inspect-browser.test.ts", // chromium
   "test/provider-repo.test.ts", // packs the three packages and installs them
   "test/cli/init-e2e.test.ts", // packs, installs and builds a scaffold
@@ -40,25 +48,41 @@ export const slowTests = [
   "test/fresh-clone.test.ts", // clones, npm ci, the demo and the quick benchmarks
 ];
 
-/** The file's place in slowTests (itself or its folder), or -1 when it is not a slow one. */
-export function slowRank(file) {
-  const exact = slowTests.indexOf(file);
-  return exact !== -1 ? exact : slowTests.findIndex((slow) => slow.endsWith("/") && file.startsWith(slow));
+/** The file's place in e2eTests (itself or its folder), or -1 when it is not an end-to-end one. */
+export function e2eRank(file) {
+  const exact = e2eTests.indexOf(file);
+  return exact !== -1 ? exact : e2eTests.findIndex((e2e) => e2e.endsWith("/") && file.startsWith(e2e));
 }
 
-/** `files` in the order they run: the rest in name order, then the slow ones in slowTests' order. */
-export function inRunOrder(files) {
-  const fast = files.filter((f) => slowRank(f) < 0);
-  const slow = files.filter((f) => slowRank(f) >= 0).sort((a, b) => slowRank(a) - slowRank(b) || a.localeCompare(b));
-  return [...fast, ...slow];
+/** The suites test/run.mjs runs: `npm test`, `npm run test:e2e` and `npm run test:all`. */
+export const suites = {
+  unit: { command: "npm test", e2e: false, rest: true },
+  e2e: { command: "npm run test:e2e", e2e: true, rest: false },
+  all: { command: "npm run test:all", e2e: true, rest: true },
+};
+
+/**
+ * The files of `suite` among `files`, in the order they run: the rest in name order, then the
+ * end-to-end ones in e2eTests' order.
+ */
+export function suiteFiles(files, suite) {
+  const { e2e, rest } = suites[suite];
+  const others = rest ? files.filter((f) => e2eRank(f) < 0) : [];
+  const ends = e2e ? files.filter((f) => e2eRank(f) >= 0).sort((a, b) => e2eRank(a) - e2eRank(b) || a.localeCompare(b)) : [];
+  return [...others, ...ends];
 }
 
 const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
-/** What `npm test` prints before its first file finishes. */
-export function startLine(files, concurrency) {
-  const slow = files.filter((f) => slowRank(f) >= 0).length;
+/** What `suite` prints before its first file finishes, given every file it was chosen from. */
+export function startLine(suite, files, concurrency) {
+  const { command, e2e, rest } = suites[suite];
+  const ends = files.filter((f) => e2eRank(f) >= 0).length;
+  const runs = suiteFiles(files, suite).length;
   const atATime = concurrency > 1 ? `${concurrency} at a time` : "one at a time";
-  const slowPart = slow > 0 ? `, ${count(slow, "slow one", "slow ones")} (a minute or more each) last` : "";
-  return `npm test: ${count(files.length, "test file", "test files")}, ${atATime}; a line as each finishes${slowPart}\n`;
+  let endsPart = "";
+  if (ends > 0 && !e2e) endsPart = ` (${count(ends, "end-to-end file", "end-to-end files")}: npm run test:e2e)`;
+  else if (ends > 0 && rest) endsPart = `, ${count(ends, "end-to-end one", "end-to-end ones")} last`;
+  const what = rest ? count(runs, "test file", "test files") : count(runs, "end-to-end test file", "end-to-end test files");
+  return `${command}: ${what}, ${atATime}; a line as each finishes${endsPart}\n`;
 }

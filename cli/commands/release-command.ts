@@ -62,7 +62,7 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
   options.err.write(`wrote ${shown(result.sumsFile)} and ${shown(result.lockFile)}; the lock file's provider block:\n`);
   options.out.write(result.lockBlock);
   for (const platform of platforms.filter((p) => p.needsSigning)) {
-    options.err.write(`${platform.key}: sign it on a Mac, then put its new checksum in SHA256SUMS and the lock block (docs/guide.md)\n`);
+    options.err.write(`${platform.key}: sign it on a Mac, then put its new checksum in SHA256SUMS and the lock block (docs/shipping.md)\n`);
   }
   return 0;
 }

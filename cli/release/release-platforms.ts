@@ -27,7 +27,7 @@ export interface ReleasePlatform {
   readonly nodeArch: string;
   /** The npm package holding that platform's `node` (its `bin/node`). */
   readonly nodePackage: string;
-  /** Whether the executable must be signed before macOS runs it (docs/guide.md, Release artifacts). */
+  /** Whether the executable must be signed before macOS runs it (docs/shipping.md, Release artifacts). */
   readonly needsSigning: boolean;
 }
 

@@ -28,6 +28,12 @@ const shortCallTimeoutMs = 30_000;
 
 /** A KernelClient that also lets the transport close its channel on shutdown. */
 export interface BrokerKernelClient extends KernelClient {
+  /**
+   * Resolves once the callbacks in flight (a handler's `ctx.log` lines are sent without being
+   * awaited) have been answered, or after `timeoutMs`, whichever comes first: a stop waits for them
+   * so the kernel receives a provider's last lines.
+   */
+  settle(timeoutMs: number): Promise<void>;
   close(): void;
 }
 
@@ -38,6 +44,7 @@ export interface BrokerKernelClient extends KernelClient {
 export function createBrokerKernelClient(broker: BrokerConnections, channel: ChannelSecurity = plaintextChannel): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
   let closed = false;
+  const inFlight = new Set<Promise<unknown>>();
 
   async function client(signal?: AbortSignal): Promise<ServiceClient<typeof KernelCallbackService>> {
     if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
@@ -53,9 +60,17 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
     request: Parameters<KernelClient[K]>[0],
     control: CallControl,
   ): Promise<unknown> {
-    const c = await client(control.signal);
-    const method = KernelCallbackService.method[name];
-    return c.unary(method as never, request as never, control);
+    const sent = (async () => {
+      const c = await client(control.signal);
+      const method = KernelCallbackService.method[name];
+      return c.unary(method as never, request as never, control);
+    })();
+    inFlight.add(sent);
+    try {
+      return await sent;
+    } finally {
+      inFlight.delete(sent);
+    }
   }
 
   return {
@@ -74,6 +89,17 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
         ...(signal ? { signal } : {}),
         ...(trace ? { metadata: trace } : {}),
       })) as CountTokensResult;
+    },
+    async settle(timeoutMs: number): Promise<void> {
+      if (inFlight.size === 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
     },
     close(): void {
       closed = true;

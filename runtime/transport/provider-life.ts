@@ -1,7 +1,8 @@
 /**
  * How a served provider ends: every trigger (Shutdown, the broker stream ending, the parent gone,
  * SIGTERM, stderr closed) leads to one orderly stop: no new connection, in-flight calls get the
- * grace, the streams and the kernel client close, the server goes, and `exit` is called once with
+ * grace, the kernel's answers to callbacks still in flight are awaited (briefly), the streams and
+ * the kernel client close, the server goes, and `exit` is called once with
  * the socket file removed, well inside the host's 2 s.
  */
 import type { Server } from "@grpc/grpc-js";
@@ -22,6 +23,12 @@ export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-li
 
 /** After the grace, this much more for closing the server before exiting regardless. */
 const closeMarginMs = 300;
+
+/**
+ * How long a stop waits, after the calls ended, for the kernel to answer the callbacks still in
+ * flight (a handler's last `ctx.log` lines, sent without being awaited); inside the host's 2 s.
+ */
+export const kernelSettleMs = 400;
 
 /** What a ProviderLife closes when it stops. */
 export interface ProviderLifeParts {
@@ -122,6 +129,7 @@ export class ProviderLife {
       hostLog("error", "ToolService shutdown failed", { error: error instanceof Error ? error.message : String(error) });
     }
     clearTimeout(hardStop);
+    await kernel.settle(kernelSettleMs);
     for (const stream of this.openStreams) stream.end();
     kernel.close();
     broker.close(new Error("the provider is shutting down"));

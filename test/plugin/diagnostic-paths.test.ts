@@ -1,6 +1,6 @@
 // The plugin's diagnostics name a proto file as buf does, from the folder buf runs in
 // (`proto/weather/v1/weather.proto:20:7`), not by its name inside the buf module
-// (`weather/v1/weather.proto`), so an editor or terminal can open it (issue 25 item 9).
+// (`weather/v1/weather.proto`), so an editor or terminal can open it.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Nothing hangs (docs/runtime.md#nothing-hangs): the faults issue 33 met, through the executable
+// Nothing hangs (docs/runtime.md#nothing-hangs): the faults real dependencies brought, through the executable
 // `harness-tool bundle` writes (which decides supervision before it loads the bundle), launched by
 // harness-tool/testing's host and by go-plugin v1.8.0's (test/runtime/interop/host). A dependency
 // that throws at import ends the process with the reason where the host shows it; one that breaks

@@ -7,7 +7,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client, credentials, Metadata, Server, ServerCredentials, type ServerWritableStream } from "@grpc/grpc-js";
-import { ProviderLife, type ProviderLifeParts } from "../../../runtime/transport/provider-life.js";
+import { createBrokerKernelClient } from "../../../runtime/transport/broker-kernel-client.js";
+import type { BrokerConnections } from "../../../runtime/transport/broker-connections.js";
+import { kernelSettleMs, ProviderLife, type ProviderLifeParts } from "../../../runtime/transport/provider-life.js";
 
 const held = {
   hold: {
@@ -45,7 +47,7 @@ test("shutting the server with the host's streams open builds their errors witho
   const parts = {
     server,
     core: { shutdown: async () => {} },
-    kernel: { close: () => {} },
+    kernel: { close: () => {}, settle: async () => {} },
     broker: { close: () => {} },
     stdout: { flush: () => {} },
     exit: (code: number) => exits.push(code),
@@ -75,4 +77,56 @@ test("shutting the server with the host's streams open builds their errors witho
     "errors built while the server shut carried stack frames (each would parse the source map)",
   );
   assert.equal(Error.stackTraceLimit, limit, "the stack trace limit is restored");
+});
+
+test("a stop waits for the kernel's answers to callbacks in flight before closing the kernel client and exiting", async () => {
+  const steps: string[] = [];
+  const parts = {
+    server: { unbind: () => {}, forceShutdown: () => steps.push("server closed") },
+    core: { shutdown: async () => steps.push("calls ended") },
+    kernel: {
+      settle: async (timeoutMs: number) => {
+        steps.push(`settle ${timeoutMs}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        steps.push("settled");
+      },
+      close: () => steps.push("kernel closed"),
+    },
+    broker: { close: () => steps.push("broker closed") },
+    stdout: { flush: () => {} },
+    exit: () => steps.push("exit"),
+    graceMs: 100,
+  } as unknown as ProviderLifeParts;
+  assert.equal(await new ProviderLife(parts).stop("broker-closed"), 0);
+  assert.deepEqual(steps, ["calls ended", `settle ${kernelSettleMs}`, "settled", "kernel closed", "broker closed", "server closed", "exit"]);
+  assert.ok(kernelSettleMs < 1000, "the wait stays well inside the host's 2 s grace");
+});
+
+test("the broker's kernel client settles when its calls in flight do, or at the timeout", async () => {
+  // A broker whose kernel address never comes: every call stays in flight until its signal aborts.
+  const broker = {
+    waitFor: (_id: number, _timeout: unknown, signal?: AbortSignal) =>
+      new Promise((_resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("aborted")))),
+  } as unknown as BrokerConnections;
+  const kernel = createBrokerKernelClient(broker);
+  let started = performance.now();
+  await kernel.settle(5_000);
+  assert.ok(performance.now() - started < 1_000, "nothing in flight: settle resolves at once");
+
+  const abort = new AbortController();
+  const call = kernel.runSession({} as never, abort.signal).catch(() => "failed");
+  started = performance.now();
+  const settled = kernel.settle(5_000);
+  setTimeout(() => abort.abort(), 30);
+  await settled;
+  assert.ok(performance.now() - started < 2_000, "settle resolved when the call ended, not at its timeout");
+  assert.equal(await call, "failed");
+
+  const stuck = new AbortController();
+  void kernel.runSession({} as never, stuck.signal).catch(() => {});
+  started = performance.now();
+  await kernel.settle(40);
+  assert.ok(performance.now() - started >= 35, "a call that never ends holds settle only until its timeout");
+  stuck.abort();
+  kernel.close();
 });
