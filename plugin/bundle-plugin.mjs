@@ -11,7 +11,8 @@
 // was Node loading modules (bench/RESULTS.md, code generation). One file loads faster than a few
 // hundred, and the bundle leaves out what a run never calls: protoplugin imports the TypeScript
 // compiler for transpiling one target into another, which this plugin never asks it to do (it
-// prints ts, js and dts itself). The stand-ins throw if ever called.
+// prints ts, js and dts itself), and json-schema-to-typescript imports prettier, which it calls
+// only to format, which the plugin never asks it to do. The stand-ins throw if ever called.
 //
 // The runtime's code the plugin uses (the ToolSchema invariants, the JSON-Schema subset) is bundled
 // from its sources in this repository, so the bundle checks exactly the rules of the runtime
@@ -31,6 +32,9 @@ const standIns = {
   "@typescript/vfs": ["createDefaultMapFromNodeModules", "createSystem", "createVirtualCompilerHost"]
     .map((name) => `export function ${name}() { throw new Error("protoc-gen-harness-tool does not bundle @typescript/vfs"); }`)
     .join("\n"),
+  // json-schema-to-typescript imports its formatter at load, and calls it only with `format: true`;
+  // the plugin compiles with `format: false` (emit/compiled-types.ts).
+  prettier: `export function format() { throw new Error("protoc-gen-harness-tool does not bundle prettier"); }\nexport default { format };`,
 };
 
 const result = await build({
@@ -42,6 +46,9 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node22",
+  // json-schema-to-typescript and its dependencies are CommonJS and require Node's built-ins
+  // (fs, path, ...), which an ES module bundle can do only through a require of its own.
+  banner: { js: 'import { createRequire as createRequireOfBundle } from "node:module";\nconst require = createRequireOfBundle(import.meta.url);' },
   plugins: [
     {
       name: "stand-ins",

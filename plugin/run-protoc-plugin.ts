@@ -1,9 +1,9 @@
 /**
- * The plugin as protoplugin runs it, in one run: CodeGeneratorRequest -> model (or diagnostics)
- * -> the emitters of each target -> CodeGeneratorResponse. Problems in the protos come back in
- * CodeGeneratorResponse.error, every one at once, with no file; warnings go to `warn` (stderr
- * under `runNodeJs`). A bad plugin option throws protoplugin's option error, which `runNodeJs`
- * prints as one line.
+ * The plugin, in one run: CodeGeneratorRequest -> model (or diagnostics) -> the emitters of each
+ * target (protoplugin's, synchronous) -> the declared types compiled and filled in ->
+ * CodeGeneratorResponse. Problems in the protos come back in CodeGeneratorResponse.error, every
+ * one at once, with no file; warnings go to `warn` (stderr under plugin/main.ts). A bad plugin
+ * option throws protoplugin's option error, which main.ts prints as one line.
  *
  * Each generated proto file gets two modules: `<file>_tool` (emit/api-file.ts) and
  * `<file>_tool_schemas` (emit/schemas-file.ts). A TypeScript schemas module opens with
@@ -11,10 +11,11 @@
  * and checks; docs/plugin.md, targets).
  */
 import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
-import { createEcmaScriptPlugin, type GeneratedFile, type Plugin, type Schema } from "@bufbuild/protoplugin";
+import { createEcmaScriptPlugin, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, type CodeGeneratorRequest, type CodeGeneratorResponse } from "@bufbuild/protobuf/wkt";
 import { emitApiFile } from "./emit/api-file.js";
 import { collectTypes, type FileTypes } from "./emit/collect-types.js";
+import { Declarations } from "./emit/compiled-types.js";
 import { targetExtension, type OutputTarget } from "./emit/output-target.js";
 import { emitSchemasFile } from "./emit/schemas-file.js";
 import { formatDiagnostic, sortDiagnostics } from "./model/diagnostics.js";
@@ -54,12 +55,12 @@ function generation(files: readonly DescFile[], sourcePath: (file: string) => st
   };
 }
 
-/** Prints both modules of every file of `run` in `target`. */
-function emitModules(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation): void {
+/** Prints both modules of every file of `run` in `target`, the declared types as placeholders of `declarations`. */
+function emitModules(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation, declarations: Declarations): void {
   for (const file of run.files) {
     const api = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
     preamble(api, schema, file);
-    emitApiFile(api, file, target === "js" ? new Map() : run.types(file), schema.options, target);
+    emitApiFile(api, file, target === "js" ? new Map() : run.types(file), declarations, schema.options, target);
     const schemasName = `${file.outputBase}_schemas${targetExtension[target]}`;
     if (target === "ts") run.noCheck.add(schemasName);
     const schemas = schema.generateFile(schemasName);
@@ -83,6 +84,11 @@ function failure(errors: readonly string[]): CodeGeneratorResponse {
   });
 }
 
+/** `response` with the content of each file passed through `rewrite`. */
+function withContents(response: CodeGeneratorResponse, rewrite: (content: string) => string): CodeGeneratorResponse {
+  return create(CodeGeneratorResponseSchema, { ...response, file: response.file.map((f) => ({ ...f, content: rewrite(f.content) })) });
+}
+
 const headerEnd = "/* eslint-disable */\n";
 const noCheck = "// @ts-nocheck\n";
 
@@ -103,22 +109,34 @@ export function withNoCheck(response: CodeGeneratorResponse, names: ReadonlySet<
 }
 
 /**
- * protoc-gen-harness-tool as a protoplugin Plugin; `warn` receives each warning line, and
- * `sourcePath` turns a proto file's name in its module into the path its diagnostics name
- * (model/source-paths.ts; by default the module name).
+ * protoc-gen-harness-tool: protoplugin's Plugin, but with an asynchronous `run` (the types come from
+ * json-schema-to-typescript's asynchronous `compile()`, emit/compiled-types.ts).
  */
-export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath: (file: string) => string = (file) => file): Plugin {
+export interface HarnessToolPlugin {
+  readonly name: string;
+  readonly version: string;
+  run(request: CodeGeneratorRequest): Promise<CodeGeneratorResponse>;
+}
+
+/**
+ * protoc-gen-harness-tool; `warn` receives each warning line, and `sourcePath` turns a proto
+ * file's name in its module into the path its diagnostics name (model/source-paths.ts; by default
+ * the module name). protoplugin prints the modules synchronously, the declared types as
+ * placeholders, then the run awaits their declarations.
+ */
+export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath: (file: string) => string = (file) => file): HarnessToolPlugin {
   return {
     name: pluginName,
     version: `v${pluginVersion}`,
-    run(request) {
+    async run(request) {
       let run: Generation | undefined;
+      const declarations = new Declarations();
       const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
         if (target === "js" && schema.options.jsImportStyle !== "module") {
           throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
         }
         run ??= generation(schema.files, sourcePath);
-        if (run.errors.length === 0) emitModules(schema, target, run);
+        if (run.errors.length === 0) emitModules(schema, target, run, declarations);
       };
       // Each target has its own printer, so protoplugin never runs the TypeScript compiler to
       // transpile one target into another.
@@ -133,16 +151,16 @@ export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath
       if (!run) return response;
       for (const line of run.warnings) warn(line);
       if (run.errors.length > 0) return failure(run.errors);
-      return withNoCheck(response, run.noCheck);
+      return withNoCheck(withContents(response, await declarations.compile()), run.noCheck);
     },
   };
 }
 
 /**
- * The plugin `runNodeJs` runs (plugin/main.ts): warnings to stderr, and files named from the folder
- * buf runs in, as buf names them.
+ * The plugin plugin/main.ts runs: warnings to stderr, and files named from the folder buf runs in,
+ * as buf names them.
  */
-export const protocGenHarnessTool: Plugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`), sourcePathsFrom(process.cwd()));
+export const protocGenHarnessTool: HarnessToolPlugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`), sourcePathsFrom(process.cwd()));
 
 /** What one in-process run produced. */
 export interface PluginRun {
@@ -154,11 +172,11 @@ export interface PluginRun {
 }
 
 /**
- * Runs the plugin in-process on one request, as `runNodeJs` would, collecting the warnings; a bad
- * plugin option throws protoplugin's option error.
+ * Runs the plugin in-process on one request, as plugin/main.ts would, collecting the warnings; a
+ * bad plugin option rejects with protoplugin's option error.
  */
-export function runProtocPlugin(request: CodeGeneratorRequest, sourcePath?: (file: string) => string): PluginRun {
+export async function runProtocPlugin(request: CodeGeneratorRequest, sourcePath?: (file: string) => string): Promise<PluginRun> {
   const warnings: string[] = [];
-  const response = createHarnessToolPlugin((line) => warnings.push(line), sourcePath).run(request);
+  const response = await createHarnessToolPlugin((line) => warnings.push(line), sourcePath).run(request);
   return { response, warnings, errors: response.error ? response.error.split("\n") : [] };
 }

@@ -16,7 +16,7 @@ import { printLiteral } from "./print-literal.js";
 import type { FileTypes } from "./collect-types.js";
 import type { HarnessToolOptions } from "../model/plugin-options.js";
 import type { OutputTarget } from "./output-target.js";
-import { printTypeDeclaration } from "./type-declarations.js";
+import type { Declarations } from "./compiled-types.js";
 import type { FileModel } from "../model/file-model.js";
 import type { ProviderModel } from "../model/provider-model.js";
 import type { ToolModel } from "../model/tool-model.js";
@@ -35,8 +35,18 @@ interface ApiFile {
   readonly fromSchemas: (name: string) => ImportSymbol;
 }
 
-/** Prints the API module of `model` into `f` as `target`, with the types of `fileTypes`. */
-export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileTypes, options: HarnessToolOptions, target: OutputTarget): void {
+/**
+ * Prints the API module of `model` into `f` as `target`, with the types of `fileTypes`, each declared
+ * type as a placeholder of `declarations` (compiled-types.ts).
+ */
+export function emitApiFile(
+  f: GeneratedFile,
+  model: FileModel,
+  fileTypes: FileTypes,
+  declarations: Declarations,
+  options: HarnessToolOptions,
+  target: OutputTarget,
+): void {
   const runtime = options.runtimeImportPath;
   const schemasModule = `./${model.outputBase}_schemas.js`;
   const api: ApiFile = {
@@ -49,7 +59,7 @@ export function emitApiFile(f: GeneratedFile, model: FileModel, fileTypes: FileT
   };
   for (const [index, provider] of model.providers.entries()) {
     if (index > 0) f.print();
-    if (target !== "js") printTypes(f, provider, fileTypes);
+    if (target !== "js") printTypes(f, provider, fileTypes, declarations);
     for (const tool of provider.tools) {
       printToolConstant(api, tool);
       f.print();
@@ -82,13 +92,13 @@ function printReexports(api: ApiFile, model: FileModel): void {
 }
 
 /** The types of one provider: inputs, outputs, the messages they use, the config. */
-function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes): void {
+function printTypes(f: GeneratedFile, provider: ProviderModel, fileTypes: FileTypes, declarations: Declarations): void {
   for (const entry of fileTypes.get(provider) ?? []) {
     if (entry.kind === "alias") {
       f.print(f.jsDoc(docText(entry.doc)));
       f.print(f.export("type", entry.name), ` = ${entry.target};`);
     } else {
-      printTypeDeclaration(f, entry.name, entry.shape, entry.doc);
+      declarations.print(f, entry);
     }
     f.print();
   }

@@ -9,7 +9,9 @@ import { SharedTypeNames } from "../model/shape-identity.js";
 import type { ToolMessageModel } from "../model/tool-model.js";
 import { resolveShape, type NamedShape, type ValueShape } from "../model/value-shape.js";
 import { docText, generatedFrom } from "./doc-text.js";
-import type { DeclaredShape } from "./type-declarations.js";
+
+/** A shape a declaration names: anything but a reference to another declaration. */
+export type DeclaredShape = Exclude<ValueShape, NamedShape>;
 
 /** `@generated from message <full name>` of a message's type. */
 function from(shape: NamedShape): string {
@@ -17,9 +19,15 @@ function from(shape: NamedShape): string {
 }
 
 /** A declaration to print: a type of its own, or an alias of an alike message's type. */
-export type TypeEntry =
-  | { readonly kind: "declared"; readonly name: string; readonly shape: DeclaredShape; readonly doc: string | undefined }
-  | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
+export type TypeEntry = DeclaredEntry | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
+
+/** A type of its own: its name, shape and JSDoc. */
+export interface DeclaredEntry {
+  readonly kind: "declared";
+  readonly name: string;
+  readonly shape: DeclaredShape;
+  readonly doc: string | undefined;
+}
 
 /** The types of each provider of a file, in print order. */
 export type FileTypes = ReadonlyMap<ProviderModel, readonly TypeEntry[]>;

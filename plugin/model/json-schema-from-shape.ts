@@ -5,7 +5,7 @@
  * messages as references to their own named types, through its `tsType` keyword).
  */
 import type { JsonSchema, JsonSchemaObject, ValueCheck } from "harness-tool/schema";
-import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type ValueShape } from "./value-shape.js";
+import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type PropertyShape, type ValueShape } from "./value-shape.js";
 
 /** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */
 export function toJsonSchema(shape: ValueShape, description?: string): JsonSchema {
@@ -89,19 +89,28 @@ export function schemaChecksAll(shape: ValueShape): boolean {
 /** A JSON Schema document for json-schema-to-typescript (it reads keywords the subset lacks). */
 export type TypeScriptSchema = { readonly [keyword: string]: unknown };
 
+/** How `toTypeScriptSchema` names references and describes members. */
+export interface TypeScriptSchemaOptions {
+  /** The type a nested named shape refers to (default its own type name). */
+  readonly nameOf?: (named: NamedShape) => string;
+  /** A member's description from the one the shape gives it (`own`; default `own`). */
+  readonly memberDoc?: (property: PropertyShape, own: string | undefined) => string | undefined;
+}
+
 /**
  * The json-schema-to-typescript input for the target of one named type: nested named shapes are
- * `tsType` references (by `nameOf`, default their own type name), maps `additionalProperties`,
- * everything else as in the subset.
+ * `tsType` references (by `nameOf`), maps `additionalProperties`, everything else as in the subset.
  */
-export function toTypeScriptSchema(
-  shape: ValueShape,
-  description?: string,
-  root = true,
-  nameOf: (named: NamedShape) => string = (named) => named.typeName,
-): TypeScriptSchema {
+export function toTypeScriptSchema(shape: ValueShape, description?: string, options: TypeScriptSchemaOptions = {}): TypeScriptSchema {
+  return typeScriptSchema(shape, description, true, {
+    nameOf: options.nameOf ?? ((named) => named.typeName),
+    memberDoc: options.memberDoc ?? ((_, own) => own),
+  });
+}
+
+function typeScriptSchema(shape: ValueShape, description: string | undefined, root: boolean, options: Required<TypeScriptSchemaOptions>): TypeScriptSchema {
   if (shape.kind === "named" && !root) {
-    return { tsType: nameOf(shape), ...describe(description) };
+    return { tsType: options.nameOf(shape), ...describe(description) };
   }
   const target = resolveShape(shape);
   const text = description ?? target.description;
@@ -112,16 +121,16 @@ export function toTypeScriptSchema(
     case "boolean":
       return { type: target.kind, ...describe(text) };
     case "array":
-      return { type: "array", ...describe(text), items: toTypeScriptSchema(target.items, undefined, false, nameOf) };
+      return { type: "array", ...describe(text), items: typeScriptSchema(target.items, undefined, false, options) };
     case "map":
-      return { type: "object", ...describe(text), additionalProperties: toTypeScriptSchema(target.values, undefined, false, nameOf) };
+      return { type: "object", ...describe(text), additionalProperties: typeScriptSchema(target.values, undefined, false, options) };
     case "object": {
       const properties: { [name: string]: TypeScriptSchema } = {};
       const required: string[] = [];
       for (const property of target.properties) {
         // A named property's type carries its message's comment; the property keeps only the field's.
         const own = property.shape.kind === "named" ? property.description : propertyDescription(property);
-        properties[property.name] = toTypeScriptSchema(property.shape, own, false, nameOf);
+        properties[property.name] = typeScriptSchema(property.shape, options.memberDoc(property, own), false, options);
         if (property.required) required.push(property.name);
       }
       return { type: "object", ...describe(text), properties, required };

@@ -69,9 +69,9 @@ describe("good protos", () => {
     assert.doesNotMatch(content, /from "harness-tool/);
   });
 
-  it("states only the parameters given, and puts @ts-nocheck on the TypeScript schemas module alone", () => {
+  it("states only the parameters given, and puts @ts-nocheck on the TypeScript schemas module alone", async () => {
     for (const parameter of ["target=ts", "target=ts,ts_nocheck=true"]) {
-      const run = generate(files, ["mapping.proto"], parameter);
+      const run = await generate(files, ["mapping.proto"], parameter);
       const byName = new Map(run.response.file.map((f) => [f.name, f.content]));
       const api = byName.get("mapping_tool.ts") ?? assert.fail("no mapping_tool.ts");
       const schemas = byName.get("mapping_tool_schemas.ts") ?? assert.fail("no mapping_tool_schemas.ts");
@@ -81,12 +81,12 @@ describe("good protos", () => {
       assert.ok(schemas.indexOf("// @ts-nocheck") < schemas.indexOf("import "), parameter);
       assert.equal(api.includes("// @ts-nocheck"), parameter.includes("ts_nocheck=true"), parameter);
     }
-    const js = generate(files, ["mapping.proto"], "target=js+dts");
+    const js = await generate(files, ["mapping.proto"], "target=js+dts");
     for (const file of js.response.file) assert.doesNotMatch(file.content, /@ts-nocheck|ts_nocheck/, file.name);
   });
 
-  it("links every declaration back to its proto element with @generated from", () => {
-    const run = generate(files, ["mapping.proto"], "target=ts");
+  it("links every declaration back to its proto element with @generated from", async () => {
+    const run = await generate(files, ["mapping.proto"], "target=ts");
     const api = run.response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? assert.fail("no mapping_tool.ts");
     for (const link of [
       "@generated from service good.mapping.MappingService",
@@ -100,9 +100,9 @@ describe("good protos", () => {
     for (const line of api.split("\n")) if (/^\s*\*/.test(line)) assert.ok(line.length <= 120, `doc line over 120 characters: ${line}`);
   });
 
-  it("states each tool's traits by name, in every typed target", () => {
-    const ts = generate(files, ["mapping.proto"], "target=ts").response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? "";
-    const dts = generate(files, ["mapping.proto"], "target=dts").response.file.find((f) => f.name === "mapping_tool.d.ts")?.content ?? "";
+  it("states each tool's traits by name, in every typed target", async () => {
+    const ts = (await generate(files, ["mapping.proto"], "target=ts")).response.file.find((f) => f.name === "mapping_tool.ts")?.content ?? "";
+    const dts = (await generate(files, ["mapping.proto"], "target=dts")).response.file.find((f) => f.name === "mapping_tool.d.ts")?.content ?? "";
     const traits = '{ kind: "data_source"; streaming: true; processBacked: false; preview: false }';
     assert.ok(ts.includes(`defineTool<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>()({`), "ts");
     assert.ok(dts.includes(`ToolDefinitionOf<\n  SearchInput,\n  SearchOutput,\n  ${traits}\n>;`), "dts");
@@ -174,8 +174,8 @@ describe("good protos", () => {
     }
   });
 
-  it("refuses an unknown option with protoplugin's option error", () => {
-    assert.throws(
+  it("refuses an unknown option with protoplugin's option error", async () => {
+    await assert.rejects(
       () => generate(files, ["mapping.proto"], "target=ts,runtime_path=x"),
       (error: Error) => {
         assert.equal(error.name, "PluginOptionError");
@@ -183,7 +183,7 @@ describe("good protos", () => {
         return true;
       },
     );
-    assert.throws(() => generate(files, ["mapping.proto"], "target=ts,runtime_import_path="), {
+    await assert.rejects(() => generate(files, ["mapping.proto"], "target=ts,runtime_import_path="), {
       name: "PluginOptionError",
       message: /runtime_import_path needs a module path/,
     });

@@ -125,9 +125,9 @@ describe("target=js+dts", () => {
     }
   });
 
-  it("refuses CommonJS output: the runtime is an ES module", () => {
+  it("refuses CommonJS output: the runtime is an ES module", async () => {
     const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
-    assert.throws(
+    await assert.rejects(
       () => generate(files, ["no_timeout.proto"], "target=js,js_import_style=legacy_commonjs"),
       /^Error: invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module/,
     );

@@ -1,6 +1,7 @@
 // The plugin's rooms (docs/plugin.md, pipeline and rooms): model/ resolves descriptors and options
-// and knows nothing of printing; emit/ reads only the model and prints through protoplugin; the
-// entry at plugin/'s root joins them. Every file's imports are held to its room's doors.
+// and knows nothing of printing; emit/ reads only the model and prints through protoplugin (the
+// types through json-schema-to-typescript's compile()); the entry at plugin/'s root joins them.
+// Every file's imports are held to its room's doors.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -31,13 +32,15 @@ it("model/ imports neither emit/ nor protoplugin, nor the plugin's entry", () =>
   assert.deepEqual(wrong, []);
 });
 
-it("emit/ reads only the model (no descriptors, no option extensions) and prints through protoplugin", () => {
+it("emit/ reads only the model (no descriptors, no option extensions) and prints through protoplugin and json-schema-to-typescript", () => {
   const allowed = (spec: string): boolean =>
     spec.startsWith("./") ||
     spec.startsWith("../model/") ||
     // The plugin's own parameters (where the generated code imports the runtime from).
     spec === "../plugin-options.js" ||
-    spec === "@bufbuild/protoplugin";
+    spec === "@bufbuild/protoplugin" ||
+    // The types' declarations (compiled-types.ts).
+    spec === "json-schema-to-typescript";
   const wrong: string[] = [];
   for (const file of filesIn("emit")) {
     for (const spec of importsOf(file)) if (!allowed(spec)) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);

@@ -1,90 +1,166 @@
-// The plugin prints its TypeScript declarations straight from the value shapes
-// (plugin/emit/type-declarations.ts). Held here to json-schema-to-typescript's public compile():
-// for every type of the good protos and the examples, compile() of the same schema declares the
-// same type, formatting and comments aside. docs/plugin.md (TypeScript types) says why the plugin
-// does not call it.
+// The TypeScript types the plugin emits (json-schema-to-typescript's compile() of each declared
+// type's schema, emit/compiled-types.ts), read back with the TypeScript parser: each declaration's
+// name, every member's optionality and type, descriptions as JSDoc with their `@generated from`
+// tags, in both typed targets; and across the examples, every declared type of the model is
+// emitted under its name with the members the model gives it.
 import assert from "node:assert/strict";
 import path from "node:path";
 import { before, describe, it } from "node:test";
-import { create, createFileRegistry, type DescFile } from "@bufbuild/protobuf";
-import { createEcmaScriptPlugin } from "@bufbuild/protoplugin";
-import { CodeGeneratorRequestSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import type { JSONSchema4 } from "json-schema";
-import { compile, type Options } from "json-schema-to-typescript";
+import { create, createFileRegistry } from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import ts from "typescript";
 import { collectTypes } from "../../plugin/emit/collect-types.js";
-import { printTypeDeclaration, type DeclaredShape } from "../../plugin/emit/type-declarations.js";
+import { layout } from "../../plugin/emit/compiled-types.js";
 import { buildModel } from "../../plugin/model/file-model.js";
-import { toTypeScriptSchema } from "../../plugin/model/json-schema-from-shape.js";
 import { repoRoot } from "../support/buf.js";
-import { goldenProtos } from "./support/golden-targets.js";
-import { buildFiles } from "./support/plugin-request.js";
+import { buildFiles, generate } from "./support/plugin-request.js";
 
-/**
- * json-schema-to-typescript's options for closed types; format off, as the comparison sets
- * formatting aside (docs/plugin.md#typescript-types-printed-from-the-value-shapes).
- */
-const options: Partial<Options> = { format: false, additionalProperties: false, bannerComment: "", declareExternallyReferenced: false, unknownAny: true };
-
-interface Declared {
-  readonly name: string;
-  readonly shape: DeclaredShape;
-  readonly doc: string | undefined;
+interface Member {
+  readonly optional: boolean;
+  /** The type as written, without whitespace or parentheses. */
+  readonly type: string;
+  /** The JSDoc text before the member. */
+  readonly doc: string;
 }
 
-/** The declaration printed into a file of its own. */
-function printed({ name, shape, doc }: Declared): string {
-  let content = "";
-  const plugin = createEcmaScriptPlugin({
-    name: "type-declarations-test",
-    version: "v0",
-    generateTs(schema) {
-      printTypeDeclaration(schema.generateFile("types.ts"), name, shape, doc);
-    },
-  });
-  for (const file of plugin.run(create(CodeGeneratorRequestSchema, { parameter: "target=ts" })).file) content += file.content;
-  return content;
+interface Declaration {
+  readonly kind: "interface" | "type";
+  readonly doc: string;
+  /** Members of an interface; the aliased type of a type alias (as a member named ""). */
+  readonly members: ReadonlyMap<string, Member>;
 }
 
-/** The type without comments, whitespace, `;`, parentheses, and with one spelling of an index signature. */
-function tokens(text: string): string {
-  return text
-    .replace(/\/\*\*[\s\S]*?\*\//g, "")
-    .replace(/\[k: string\]/g, "[key: string]")
-    .replace(/[\s;()]/g, "");
+const compact = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/[\s()]/g, "");
+
+function jsDocOf(node: ts.Node, source: ts.SourceFile): string {
+  return ts
+    .getJSDocCommentsAndTags(node)
+    .map((d) => d.getText(source))
+    .join("\n");
 }
 
-function declarations(files: readonly DescFile[]): Declared[] {
-  const model = buildModel(files);
-  assert.equal(model.diagnostics.hasErrors, false);
-  return model.files.flatMap((file) => [...collectTypes(file).values()].flat().flatMap((entry) => (entry.kind === "declared" ? [entry] : [])));
+/** The exported interfaces and type aliases of a module, by name. */
+function declarationsOf(content: string, name: string): Map<string, Declaration> {
+  const source = ts.createSourceFile(name, content, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out = new Map<string, Declaration>();
+  for (const statement of source.statements) {
+    if (ts.isInterfaceDeclaration(statement)) {
+      const members = new Map<string, Member>();
+      for (const m of statement.members) {
+        const key = ts.isPropertySignature(m) ? m.name.getText(source).replace(/^"|"$/g, "") : "[index]";
+        const type = ts.isPropertySignature(m) || ts.isIndexSignatureDeclaration(m) ? (m.type?.getText(source) ?? "") : m.getText(source);
+        members.set(key, { optional: ts.isPropertySignature(m) && m.questionToken !== undefined, type: compact(type), doc: jsDocOf(m, source) });
+      }
+      out.set(statement.name.text, { kind: "interface", doc: jsDocOf(statement, source), members });
+    } else if (ts.isTypeAliasDeclaration(statement)) {
+      const type = { optional: false, type: compact(statement.type.getText(source)), doc: "" };
+      out.set(statement.name.text, { kind: "type", doc: jsDocOf(statement, source), members: new Map([["", type]]) });
+    }
+  }
+  return out;
 }
 
-describe("type declarations", () => {
-  let declared: Declared[] = [];
+async function emitted(files: FileDescriptorProto[], toGenerate: string[], parameter: string, module: string): Promise<Map<string, Declaration>> {
+  const run = await generate(files, toGenerate, parameter);
+  assert.equal(run.response.error ?? "", "");
+  const file = run.response.file.find((f) => f.name === module) ?? assert.fail(`no ${module}`);
+  assert.ok(!file.content.includes("\u0000"), "a placeholder was left");
+  return declarationsOf(file.content, module);
+}
+
+/** `name: type` of each member, `?` marking an optional one. */
+function shapeOf(declaration: Declaration | undefined): string[] {
+  return [...(declaration?.members ?? new Map<string, Member>())].map(([name, m]) => `${name}${m.optional ? "?" : ""}: ${m.type}`);
+}
+
+describe("the emitted TypeScript types", () => {
+  let files: FileDescriptorProto[] = [];
   before(() => {
-    const good = buildFiles(".", path.join(import.meta.dirname, "protos"));
-    const goodRegistry = createFileRegistry(create(FileDescriptorSetSchema, { file: good }));
-    declared = declarations(goldenProtos.map((name) => goodRegistry.getFile(name) ?? assert.fail(`no ${name}`)));
+    files = buildFiles(".", path.join(import.meta.dirname, "protos"));
+  });
+
+  for (const [parameter, module] of [
+    ["target=ts", "mapping_tool.ts"],
+    ["target=js+dts", "mapping_tool.d.ts"],
+  ] as const) {
+    it(`declare names, optional and required members, enums, nested messages, lists and maps (${parameter})`, async () => {
+      const types = await emitted(files, ["mapping.proto"], parameter, module);
+      assert.deepEqual(shapeOf(types.get("SearchInput")).slice(0, 4), ["query: string", "limit?: number", "offset: number", 'format: "json"|"text"']);
+      assert.ok(shapeOf(types.get("SearchInput")).includes('formats?: "json"|"text"[]'), "a list of an enum");
+      assert.ok(shapeOf(types.get("SearchInput")).includes("weights?: Row[]"), "a list of a nested message, by its name");
+      assert.ok(shapeOf(types.get("SearchInput")).includes("numbers?: Numbers"), "an optional nested message, by its name");
+      assert.deepEqual(shapeOf(types.get("SearchOutput")), ["records: RecordMessage[]", "best?: RecordMessage", "ran_at: string"]);
+      // An inline json_schema: no proto field, so no `@generated from` on its members.
+      assert.deepEqual(shapeOf(types.get("StoreInput")), ["key: string", 'parts?: {name:"a"|"b";size?:number;}[]']);
+      assert.deepEqual(shapeOf(types.get("RecordMessage")), ["id: string", "raw: string", "origin: RecordOrigin"]);
+      assert.deepEqual(shapeOf(types.get("MappingConfig")), [
+        "api_key: string",
+        "endpoint: {url:string;verify_tls?:boolean;}",
+        "retry_delays: number[]",
+        "headers?: {[k:string]:string;}",
+      ]);
+      assert.equal(types.get("CountInput")?.kind, "type");
+      assert.deepEqual(shapeOf(types.get("CountInput")), [": SearchInput"], "two tools sharing a request: an alias");
+      assert.deepEqual(shapeOf(types.get("CountResponseSource")), [": RecordOrigin"], "a message alike to another: an alias");
+    });
+
+    it(`carry the descriptions as JSDoc, each with its @generated from tag (${parameter})`, async () => {
+      const types = await emitted(files, ["mapping.proto"], parameter, module);
+      const search = types.get("SearchInput") ?? assert.fail("no SearchInput");
+      assert.match(search.doc, /The input of the `search` tool\.\n \*\n \* A search\.\n \*\n \* @generated from message good\.mapping\.SearchRequest\n/);
+      assert.match(search.members.get("query")?.doc ?? "", /The query text\.\n {3}\*\n {3}\* @generated from field good\.mapping\.SearchRequest\.query\n/);
+      assert.match(search.members.get("limit")?.doc ?? "", /Largest number of results\.[\s*]+An integer\./);
+      const endpoint = types.get("MappingConfig")?.members.get("endpoint")?.doc ?? "";
+      assert.match(endpoint, /@generated from field good\.mapping\.MappingConfig\.endpoint/);
+      assert.match(types.get("MappingConfig")?.doc ?? "", /The configuration of MappingService[\s\S]*@generated from message good\.mapping\.MappingConfig/);
+      for (const [name, declaration] of types) {
+        if (
+          declaration.kind !== "interface" ||
+          !/^(Search|Count|Row|Numbers|Record|Mapping)/.test(name) ||
+          name.endsWith("Handlers") ||
+          name.endsWith("Options")
+        )
+          continue;
+        assert.match(declaration.doc, /@generated from message /, name);
+        for (const [member, m] of declaration.members) assert.match(m.doc, /@generated from field /, `${name}.${member}`);
+      }
+    });
+  }
+
+  it("declare every type of the examples' models under its name, with the model's members", async () => {
+    let count = 0;
     for (const example of ["exec", "filesystem", "search", "task", "web", "agent", "user"]) {
-      const files = buildFiles("proto", path.join(repoRoot, "examples", example));
-      const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: files }));
-      const own = files.filter((f) => f.name.startsWith("examples/")).map((f) => registry.getFile(f.name) ?? assert.fail(f.name));
-      declared.push(...declarations(own));
+      const protos = buildFiles("proto", path.join(repoRoot, "examples", example));
+      const registry = createFileRegistry(create(FileDescriptorSetSchema, { file: protos }));
+      const own = protos.filter((f) => f.name.startsWith("examples/"));
+      const model = buildModel(own.map((f) => registry.getFile(f.name) ?? assert.fail(f.name)));
+      for (const file of model.files) {
+        const types = await emitted(protos, [file.protoFile], "target=ts", `${file.outputBase}.ts`);
+        for (const entry of [...collectTypes(file).values()].flat()) {
+          const declaration = types.get(entry.name) ?? assert.fail(`${example}: no ${entry.name}`);
+          count++;
+          if (entry.kind === "alias") {
+            assert.deepEqual(shapeOf(declaration), [`: ${entry.target}`], entry.name);
+          } else if (entry.shape.kind === "object") {
+            const want = entry.shape.properties.map((p) => `${p.name}${p.required ? "" : "?"}`);
+            assert.deepEqual(
+              [...declaration.members].map(([name, m]) => `${name}${m.optional ? "?" : ""}`),
+              want,
+              entry.name,
+            );
+          }
+        }
+      }
     }
+    assert.ok(count >= 30, `only ${count} types`);
   });
 
-  it("cover inline objects, maps, references and enums", () => {
-    assert.ok(declared.length >= 40, `only ${declared.length} types`);
-    const all = JSON.stringify(declared.map((d) => toTypeScriptSchema(d.shape)));
-    assert.match(all, /"additionalProperties":\{"type":"string"/, "a map");
-    assert.match(all, /"tsType":/, "a reference to a named type");
-    assert.match(all, /"enum":/, "an enum");
-  });
-
-  it("declare what json-schema-to-typescript's compile() declares for the same schema", async () => {
-    for (const d of declared) {
-      const expected = await compile(toTypeScriptSchema(d.shape, d.doc) as JSONSchema4, d.name, options);
-      assert.equal(tokens(printed(d)).replace(/^.*?export/, "export"), tokens(expected), d.name);
-    }
+  it("lay compile()'s unformatted output out: indentation, `;` after members, `{}` when empty", () => {
+    const raw = "/**\n * A.\n * \n */\nexport interface A {\n/**\n * B.\n */\nb?: {\n[k: string]: string\n}\nc: {\n\n}\nd: {\nx: number\n}[]\n}\n";
+    assert.equal(
+      layout(raw),
+      "/**\n * A.\n *\n */\nexport interface A {\n  /**\n   * B.\n   */\n  b?: {\n    [k: string]: string;\n  };\n  c: {};\n  d: {\n    x: number;\n  }[];\n}",
+    );
+    assert.equal(layout("export interface Empty {\n\n}\n"), "export interface Empty {}");
   });
 });

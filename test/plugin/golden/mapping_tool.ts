@@ -51,7 +51,7 @@ export interface SearchInput {
    *
    * @generated from field good.mapping.SearchRequest.format
    */
-  format: "json" | "text";
+  format: ("json" | "text");
   /**
    * Only records changed since then.
    *
@@ -179,7 +179,7 @@ export interface CountOutput {
 export interface StoreInput {
   key: string;
   parts?: {
-    name: "a" | "b";
+    name: ("a" | "b");
     size?: number;
   }[];
 }
@@ -411,7 +411,7 @@ export interface MappingConfig {
    * @generated from field good.mapping.MappingConfig.headers
    */
   headers?: {
-    [key: string]: string;
+    [k: string]: string;
   };
 }
 

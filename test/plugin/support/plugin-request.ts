@@ -20,7 +20,7 @@ export function requestFor(files: readonly FileDescriptorProto[], fileToGenerate
   });
 }
 
-/** Runs the plugin on `fileToGenerate`; a bad plugin option throws protoplugin's option error. */
-export function generate(files: readonly FileDescriptorProto[], fileToGenerate: readonly string[], parameter?: string): PluginRun {
+/** Runs the plugin on `fileToGenerate`; a bad plugin option rejects with protoplugin's option error. */
+export function generate(files: readonly FileDescriptorProto[], fileToGenerate: readonly string[], parameter?: string): Promise<PluginRun> {
   return runProtocPlugin(requestFor(files, fileToGenerate, parameter));
 }

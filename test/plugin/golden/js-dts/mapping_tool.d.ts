@@ -48,7 +48,7 @@ export interface SearchInput {
    *
    * @generated from field good.mapping.SearchRequest.format
    */
-  format: "json" | "text";
+  format: ("json" | "text");
   /**
    * Only records changed since then.
    *
@@ -176,7 +176,7 @@ export interface CountOutput {
 export interface StoreInput {
   key: string;
   parts?: {
-    name: "a" | "b";
+    name: ("a" | "b");
     size?: number;
   }[];
 }
@@ -408,7 +408,7 @@ export interface MappingConfig {
    * @generated from field good.mapping.MappingConfig.headers
    */
   headers?: {
-    [key: string]: string;
+    [k: string]: string;
   };
 }
 

@@ -83,7 +83,7 @@ export interface ExecConfig {
    * @generated from field examples.exec.v1.ExecConfig.env
    */
   env?: {
-    [key: string]: string;
+    [k: string]: string;
   };
 }
 

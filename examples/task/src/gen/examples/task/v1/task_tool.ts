@@ -64,7 +64,7 @@ export interface TaskUpdateInput {
    *
    * @generated from field examples.task.v1.TaskUpdateRequest.status
    */
-  status?: "pending" | "in_progress" | "done";
+  status?: ("pending" | "in_progress" | "done");
   /**
    * The new title.
    *
@@ -104,7 +104,7 @@ export interface TaskListInput {
    *
    * @generated from field examples.task.v1.TaskListRequest.status
    */
-  status?: "pending" | "in_progress" | "done";
+  status?: ("pending" | "in_progress" | "done");
 }
 
 /**
@@ -148,7 +148,7 @@ export interface Task {
    *
    * @generated from field examples.task.v1.Task.status
    */
-  status: "pending" | "in_progress" | "done";
+  status: ("pending" | "in_progress" | "done");
 }
 
 /**
