@@ -62,7 +62,10 @@ export function createWorkspace(label: string): BenchWorkspace {
   const pluginDir = path.join(modules, "@harness-tool/protoc-gen-harness-tool");
   mkdirSync(pluginDir, { recursive: true });
   copyFileSync(path.join(repoRoot, "plugin/package.json"), path.join(pluginDir, "package.json"));
-  copyFileSync(path.join(repoRoot, "plugin/protoc-gen-harness-tool.mjs"), path.join(pluginDir, "protoc-gen-harness-tool.mjs"));
+  copyFileSync(
+    path.join(repoRoot, "plugin/protoc-gen-harness-tool.mjs"),
+    path.join(pluginDir, "protoc-gen-harness-tool.mjs"),
+  );
   symlinkSync(path.join(repoRoot, "proto"), path.join(pluginDir, "proto"));
   return { root, packageDir, pluginDir };
 }
@@ -104,20 +107,33 @@ export interface PackageBuild {
 export async function buildPackage(ws: BenchWorkspace, timeoutMs: number): Promise<PackageBuild> {
   const dist = path.join(ws.packageDir, "dist");
   const tsc = (config: string) =>
-    runTimed(compilers["TS 5.9"].command, [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "runtime", config), "--outDir", dist], {
+    runTimed(
+      compilers["TS 5.9"].command,
+      [...compilers["TS 5.9"].args, "-p", path.join(repoRoot, "runtime", config), "--outDir", dist],
+      {
+        cwd: repoRoot,
+        timeoutMs,
+        measureRss: false,
+      },
+    );
+  const js = await tsc("tsconfig.build.json");
+  const types = await tsc("tsconfig.types.json");
+  const bundle = await runTimed(
+    process.execPath,
+    [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(ws.pluginDir, "dist")],
+    {
       cwd: repoRoot,
       timeoutMs,
       measureRss: false,
-    });
-  const js = await tsc("tsconfig.build.json");
-  const types = await tsc("tsconfig.types.json");
-  const bundle = await runTimed(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(ws.pluginDir, "dist")], {
-    cwd: repoRoot,
-    timeoutMs,
-    measureRss: false,
-  });
-  const ok = existsSync(path.join(dist, "index.js")) && existsSync(path.join(dist, "index.d.ts")) && bundle.status === 0;
-  const diagnostics = [js.stdout + js.stderr, types.stdout + types.stderr, bundle.status === 0 ? "" : `plugin bundle: ${bundle.stdout}${bundle.stderr}`]
+    },
+  );
+  const ok =
+    existsSync(path.join(dist, "index.js")) && existsSync(path.join(dist, "index.d.ts")) && bundle.status === 0;
+  const diagnostics = [
+    js.stdout + js.stderr,
+    types.stdout + types.stderr,
+    bundle.status === 0 ? "" : `plugin bundle: ${bundle.stdout}${bundle.stderr}`,
+  ]
     .join("")
     .trim();
   return { ok, wallMs: js.wallMs + types.wallMs + bundle.wallMs, diagnostics };

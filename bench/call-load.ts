@@ -30,7 +30,8 @@ export async function echoLoad(conn: PluginConnection, total: number, concurrenc
       const t0 = performance.now();
       try {
         const outcome = await conn.invoke(`call-${callCounter++}`, "echo", { text: "hello" });
-        if (outcome.terminal !== "result") throw new Error(`the stream ended with ${outcome.terminal ?? "no terminal event"}`);
+        if (outcome.terminal !== "result")
+          throw new Error(`the stream ended with ${outcome.terminal ?? "no terminal event"}`);
         latenciesMs.push(performance.now() - t0);
       } catch (error) {
         failures++;

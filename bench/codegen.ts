@@ -42,7 +42,10 @@ const rewriteImports = [
 
 /** The workspace's buf.yaml: the synthetic module plus the package's protos as a second module. */
 export function writeBufWorkspace(root: string): void {
-  writeFileSync(path.join(root, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: node_modules/@harness-tool/protoc-gen-harness-tool/proto\n");
+  writeFileSync(
+    path.join(root, "buf.yaml"),
+    "version: v2\nmodules:\n  - path: proto\n  - path: node_modules/@harness-tool/protoc-gen-harness-tool/proto\n",
+  );
 }
 
 function genTemplate(c: Contender, out: string, rssFile: string): string {
@@ -92,7 +95,15 @@ async function measureCase(
   const warm = await runTimed(buf, ["build"], { cwd: ws.root, env, timeoutMs: 60_000, measureRss: false });
   const results = new Map<ContenderId, CaseRuns>();
   for (const c of contenders)
-    results.set(c.id, { wallMs: [], pluginRssKb: [], bufRssKb: [], timedOut: false, failure: undefined, outputBytes: 0, outputFiles: 0 });
+    results.set(c.id, {
+      wallMs: [],
+      pluginRssKb: [],
+      bufRssKb: [],
+      timedOut: false,
+      failure: undefined,
+      outputBytes: 0,
+      outputFiles: 0,
+    });
   if (warm.status !== 0) {
     for (const r of results.values()) r.failure = `buf build failed: ${warm.stderr.slice(0, 400)}`;
     return results;
@@ -147,9 +158,17 @@ async function profilePlugin(ws: BenchWorkspace, c: Contender, label: string): P
   const [node, ...rest] = c.argv;
   const argv = node === process.execPath ? [node, "--cpu-prof", `--cpu-prof-dir=${dir}`, ...rest] : c.argv;
   const template = path.join(ws.root, `buf.gen.profile.yaml`);
-  writeFileSync(template, genTemplate({ ...c, argv }, path.join("out", `profile-${c.id}`), path.join(ws.root, "profile-rss.txt")));
+  writeFileSync(
+    template,
+    genTemplate({ ...c, argv }, path.join("out", `profile-${c.id}`), path.join(ws.root, "profile-rss.txt")),
+  );
   const env = { ...process.env, PATH: `${repoBin}${path.delimiter}${process.env["PATH"] ?? ""}` };
-  const run = await runTimed(bufExecutable(), ["generate", "--template", template], { cwd: ws.root, env, timeoutMs: 600_000, measureRss: false });
+  const run = await runTimed(bufExecutable(), ["generate", "--template", template], {
+    cwd: ws.root,
+    env,
+    timeoutMs: 600_000,
+    measureRss: false,
+  });
   if (run.status !== 0) return `${c.id} profile, ${label}: buf generate failed`;
   const list = (hot: readonly { name: string; selfMs: number; share: number }[]) =>
     hot.map((h) => `${h.name} ${h.selfMs.toFixed(0)} ms (${(h.share * 100).toFixed(0)}%)`).join("; ");
@@ -169,7 +188,11 @@ export const codegenSuite: Suite = {
     const { ws, build } = await context.packagedWorkspace();
     writeBufWorkspace(ws.root);
     const ours = pluginCommand(build.ok ? ws : undefined);
-    const es: Contender = { id: "protoc-gen-es", argv: ["protoc-gen-es"], opts: ["target=ts", "import_extension=js", ...rewriteImports] };
+    const es: Contender = {
+      id: "protoc-gen-es",
+      argv: ["protoc-gen-es"],
+      opts: ["target=ts", "import_extension=js", ...rewriteImports],
+    };
     const contenders: Contender[] = [es];
     // The options a provider repository gives it: what `harness-tool init` writes.
     if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: scaffoldPluginOptions() });
@@ -198,21 +221,42 @@ export const codegenSuite: Suite = {
           figures.push(unavailable(`wall, ${label}`, ourRuns.failure ?? esRuns.failure ?? "failed"));
         } else if (ourWall.lowerBound) {
           figures.push(
-            absolute(`wall, ${label}`, `> ${formatMs(ourWall.ms)}`, { target: "≤ 1.5× protoc-gen-es", ok: false }, "harness-tool hit the time limit"),
+            absolute(
+              `wall, ${label}`,
+              `> ${formatMs(ourWall.ms)}`,
+              { target: "≤ 1.5× protoc-gen-es", ok: false },
+              "harness-tool hit the time limit",
+            ),
           );
         } else {
           const note = esWall.lowerBound
             ? `protoc-gen-es hit the ${formatMs(timeoutMs)} limit: the ratio is an upper bound`
             : `${runsNote(ourRuns)} / ${runsNote(esRuns)}; output ${ourRuns.outputFiles} files ${(ourRuns.outputBytes / 1024).toFixed(0)} KiB vs ${esRuns.outputFiles} files ${(esRuns.outputBytes / 1024).toFixed(0)} KiB`;
           figures.push(
-            compared(`wall, ${label}`, ourWall.ms, formatMs, { label: esWall.lowerBound ? "protoc-gen-es >" : "protoc-gen-es", value: esWall.ms }, 1.5, note),
+            compared(
+              `wall, ${label}`,
+              ourWall.ms,
+              formatMs,
+              { label: esWall.lowerBound ? "protoc-gen-es >" : "protoc-gen-es", value: esWall.ms },
+              1.5,
+              note,
+            ),
           );
         }
         const esRss = Math.max(...esRuns.pluginRssKb);
         const ourRss = ourRuns ? Math.max(...ourRuns.pluginRssKb) : Number.NaN;
         const bufNote = `largest process of the whole buf tree: ${formatKb(ourRuns ? Math.max(...ourRuns.bufRssKb) : undefined)} vs ${formatKb(Math.max(...esRuns.bufRssKb))}`;
         if (ourRuns && Number.isFinite(ourRss) && Number.isFinite(esRss)) {
-          figures.push(compared(`plugin peak RSS, ${label}`, ourRss, (kb) => formatKb(kb), { label: "protoc-gen-es", value: esRss }, undefined, bufNote));
+          figures.push(
+            compared(
+              `plugin peak RSS, ${label}`,
+              ourRss,
+              (kb) => formatKb(kb),
+              { label: "protoc-gen-es", value: esRss },
+              undefined,
+              bufNote,
+            ),
+          );
         } else if (Number.isFinite(esRss)) {
           figures.push(absolute(`protoc-gen-es plugin peak RSS, ${label}`, formatKb(esRss)));
         }
@@ -234,7 +278,8 @@ export const codegenSuite: Suite = {
         figures.push(figure);
       }
     }
-    if (!context.sizes.includes(100) || !context.sizes.includes(500)) notes.push("growth 100→500 tools: needs sizes 100 and 500");
+    if (!context.sizes.includes(100) || !context.sizes.includes(500))
+      notes.push("growth 100→500 tools: needs sizes 100 and 500");
     return {
       id: "codegen",
       title: this.title,

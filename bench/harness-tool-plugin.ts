@@ -9,12 +9,19 @@ import path from "node:path";
 import type { BenchWorkspace } from "./bench-workspace.js";
 
 /** How to run the plugin, or why it cannot be. */
-export type PluginCommand = { readonly ok: true; readonly argv: readonly string[]; readonly describe: string } | { readonly ok: false; readonly why: string };
+export type PluginCommand =
+  | { readonly ok: true; readonly argv: readonly string[]; readonly describe: string }
+  | { readonly ok: false; readonly why: string };
 
 /** The command that runs the plugin, for a buf.gen.yaml `local:` list. */
 export function pluginCommand(ws: BenchWorkspace | undefined): PluginCommand {
   const override = process.env["HARNESS_TOOL_PLUGIN"];
-  if (override) return { ok: true, argv: [process.execPath, path.resolve(override)], describe: `node ${override} (HARNESS_TOOL_PLUGIN)` };
+  if (override)
+    return {
+      ok: true,
+      argv: [process.execPath, path.resolve(override)],
+      describe: `node ${override} (HARNESS_TOOL_PLUGIN)`,
+    };
   if (ws === undefined) return { ok: false, why: "no workspace with the built plugin package" };
   const bin = path.join(ws.pluginDir, "protoc-gen-harness-tool.mjs");
   if (!existsSync(path.join(ws.pluginDir, "dist/protoc-gen-harness-tool.mjs"))) {

@@ -20,13 +20,15 @@ import type { Suite, SuiteContext } from "./suite.js";
 /** Bytes as KiB with one decimal. */
 const formatKib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-const staticPage = "<!doctype html><html><head><meta charset=utf-8><title>baseline</title></head><body><p>A static line of text.</p></body></html>";
+const staticPage =
+  "<!doctype html><html><head><meta charset=utf-8><title>baseline</title></head><body><p>A static line of text.</p></body></html>";
 
 /** Preact and its hooks alone, minified the way the page is: the floor of any Preact page. */
 async function preactFloorBytes(): Promise<number> {
   const result = await build({
     stdin: {
-      contents: 'import { render, h } from "preact"; import { useState } from "preact/hooks"; render(h("p", null, String(useState)), document.body);',
+      contents:
+        'import { render, h } from "preact"; import { useState } from "preact/hooks"; render(h("p", null, String(useState)), document.body);',
       resolveDir: repoRoot,
       loader: "js",
     },
@@ -72,7 +74,10 @@ export const inspectorSuite: Suite = {
       return report(this, runs, figures, notes);
     }
     const { chromium } = await import("playwright-core");
-    const session = await InspectSession.start(providerTarget(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), []), { workingDirectory: repoRoot });
+    const session = await InspectSession.start(
+      providerTarget(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), []),
+      { workingDirectory: repoRoot },
+    );
     const server = await startInspectServer(session);
     const baseline = createServer((_, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

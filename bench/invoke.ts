@@ -25,7 +25,10 @@ export async function launchAll(
 ): Promise<Map<string, { contender: KernelContender; pid: number }>> {
   const live = new Map<string, { contender: KernelContender; pid: number }>();
   for (const c of contenders) {
-    const profiled = profileDir !== undefined && c.id === "harness-tool" ? { ...c, args: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...c.args] } : c;
+    const profiled =
+      profileDir !== undefined && c.id === "harness-tool"
+        ? { ...c, args: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...c.args] }
+        : c;
     const launched = await launchContender(host, profiled, c.id, true);
     live.set(c.id, { contender: c, pid: launched.pid });
   }
@@ -41,7 +44,14 @@ export const invokeSuite: Suite = {
     const callsAt1 = context.quick ? 200 : 2000;
     const callsAt32 = context.quick ? 1000 : 10_000;
     const bench = await kernelBench(context, false);
-    if ("skip" in bench) return { id: this.id, title: this.title, method: [], figures: [unavailable("Invoke", bench.skip)], notes: [bench.skip] };
+    if ("skip" in bench)
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [unavailable("Invoke", bench.skip)],
+        notes: [bench.skip],
+      };
     const { host, contenders, notes } = bench;
     const { ws } = await context.packagedWorkspace();
     const profileDir = context.profile ? path.join(ws.root, "invoke-cpu-profile") : undefined;
@@ -96,7 +106,13 @@ export const invokeSuite: Suite = {
         ...otherRows(contenders, `Invoke p50, c=${level}`, samples, key, p(50), formatMs),
         ...otherRows(contenders, `provider CPU per call, c=${level}`, samples, `${key}-cpu`, median, formatCpu),
         ...beforeAfter(`provider CPU per call, c=${level}`, samples, `${key}-cpu`, median, formatCpu),
-        threeWay(`calls/s, c=${level}`, samples.three(`${key}-rate`, median), (v) => `${v.toFixed(0)}/s`, {}, "higher is better"),
+        threeWay(
+          `calls/s, c=${level}`,
+          samples.three(`${key}-rate`, median),
+          (v) => `${v.toFixed(0)}/s`,
+          {},
+          "higher is better",
+        ),
       );
     }
     const profile: string[] = [];

@@ -62,14 +62,19 @@ export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
   const dir = path.join(ws.root, `source-${commit}`);
   if (existsSync(dir)) return dir;
   mkdirSync(dir, { recursive: true });
-  const archive = spawnSync("sh", ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  });
+  const archive = spawnSync(
+    "sh",
+    ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`],
+    {
+      cwd: repoRoot,
+      encoding: "utf8",
+    },
+  );
   if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr.trim()}`);
   mkdirSync(path.join(dir, "node_modules"));
   for (const name of readdirSync(path.join(repoRoot, "node_modules"))) {
-    if (name !== "harness-tool") symlinkSync(path.join(repoRoot, "node_modules", name), path.join(dir, "node_modules", name));
+    if (name !== "harness-tool")
+      symlinkSync(path.join(repoRoot, "node_modules", name), path.join(dir, "node_modules", name));
   }
   symlinkSync(path.join(dir, "runtime"), path.join(dir, "node_modules", "harness-tool"));
   return dir;
@@ -80,13 +85,19 @@ export async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promis
   const dir = sourceTreeAtCommit(ws, commit);
   const outfile = path.join(ws.root, `kernel-base-${commit}`, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });
-  await bundleCommand(path.join(dir, "bench/fixtures/kernel-bench-provider.ts"), { outfile, external: [], out: silent });
+  await bundleCommand(path.join(dir, "bench/fixtures/kernel-bench-provider.ts"), {
+    outfile,
+    external: [],
+    out: silent,
+  });
   return outfile;
 }
 
 let shared: Promise<{ contenders: KernelContender[]; hostBinary: string | undefined; notes: string[] }> | undefined;
 
-async function buildAll(context: SuiteContext): Promise<{ contenders: KernelContender[]; hostBinary: string | undefined; notes: string[] }> {
+async function buildAll(
+  context: SuiteContext,
+): Promise<{ contenders: KernelContender[]; hostBinary: string | undefined; notes: string[] }> {
   const { ws } = await context.packagedWorkspace();
   const notes: string[] = [];
   const contenders: KernelContender[] = [];
@@ -111,15 +122,39 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
       args: [ours],
       env: { HARNESS_TOOL_SUPERVISOR: "off" },
     },
-    { id: "stack-grpc-tuned", label: "bare grpc-js, channelz off", command: process.execPath, args: [bare], env: { BARE_GRPC_TUNED: "1" } },
-    { id: "stack-connect", label: "bare connect-node (gRPC on node:http2)", command: process.execPath, args: [connect], env: {} },
-    { id: "stack-http2", label: "bare node:http2, gRPC framing by hand", command: process.execPath, args: [http2], env: {} },
+    {
+      id: "stack-grpc-tuned",
+      label: "bare grpc-js, channelz off",
+      command: process.execPath,
+      args: [bare],
+      env: { BARE_GRPC_TUNED: "1" },
+    },
+    {
+      id: "stack-connect",
+      label: "bare connect-node (gRPC on node:http2)",
+      command: process.execPath,
+      args: [connect],
+      env: {},
+    },
+    {
+      id: "stack-http2",
+      label: "bare node:http2, gRPC framing by hand",
+      command: process.execPath,
+      args: [http2],
+      env: {},
+    },
   );
   const base = process.env["HARNESS_TOOL_BENCH_BASE"];
   if (base) {
     try {
       const file = await bundleAtCommit(ws, base);
-      contenders.push({ id: "harness-tool-base", label: `harness-tool at ${base}`, command: process.execPath, args: [file], env: {} });
+      contenders.push({
+        id: "harness-tool-base",
+        label: `harness-tool at ${base}`,
+        command: process.execPath,
+        args: [file],
+        env: {},
+      });
     } catch (error) {
       notes.push(`no before/after rows: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -132,28 +167,47 @@ async function buildAll(context: SuiteContext): Promise<{ contenders: KernelCont
  * harness-tool when asked, the transport contenders in full runs (not --quick), and harness-tool
  * with the supervisor off when `extras`. A skip: the suite cannot run here.
  */
-export async function kernelBench(context: SuiteContext, extras: boolean): Promise<KernelBench | { readonly skip: string }> {
+export async function kernelBench(
+  context: SuiteContext,
+  extras: boolean,
+): Promise<KernelBench | { readonly skip: string }> {
   shared ??= buildAll(context);
   const { contenders, hostBinary, notes } = await shared;
   if (hostBinary === undefined) return { skip: notes.join("; ") };
-  const chosen = contenders.filter((c) => (c.id !== "harness-tool-unsupervised" || extras) && (!c.id.startsWith("stack-") || !context.quick));
+  const chosen = contenders.filter(
+    (c) => (c.id !== "harness-tool-unsupervised" || extras) && (!c.id.startsWith("stack-") || !context.quick),
+  );
   // The base commit's harness-tool (HARNESS_TOOL_BENCH_BASE) runs in every suite: before/after rows.
   return { host: new KernelHost(hostBinary), contenders: chosen, notes: [...notes] };
 }
 
 /** Launches a contender under `id`: handshake, GetSchema, and Configure when asked. */
-export async function launchContender(host: KernelHost, c: KernelContender, id: string, configure: boolean): Promise<Launched> {
+export async function launchContender(
+  host: KernelHost,
+  c: KernelContender,
+  id: string,
+  configure: boolean,
+): Promise<Launched> {
   const launched = await host.launch(id, c.command, c.args, c.env);
   if (configure) await host.configure(id);
   return launched;
 }
 
 /** The encoded InvokeRequest of `toolName` with `args`, as the kernel sends it. */
-export function invokeRequest(toolName: string, args: { readonly [key: string]: string }, workingDirectory: string): Uint8Array {
+export function invokeRequest(
+  toolName: string,
+  args: { readonly [key: string]: string },
+  workingDirectory: string,
+): Uint8Array {
   return toBinary(
     InvokeRequestSchema,
     create(InvokeRequestSchema, {
-      call: { id: `bench-${toolName}`, toolName, arguments: args, callContext: { sessionId: "bench", turnId: "1", workingDirectory } },
+      call: {
+        id: `bench-${toolName}`,
+        toolName,
+        arguments: args,
+        callContext: { sessionId: "bench", turnId: "1", workingDirectory },
+      },
     }),
   );
 }

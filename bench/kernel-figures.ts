@@ -27,7 +27,13 @@ export interface ThreeWayTarget {
 const labels = { bare: "bare grpc-js", go: "Go" } as const;
 
 /** One row: harness-tool against both contenders. */
-export function threeWay(name: string, v: ThreeWay, format: (n: number) => string, target: ThreeWayTarget = {}, extra?: string): Figure {
+export function threeWay(
+  name: string,
+  v: ThreeWay,
+  format: (n: number) => string,
+  target: ThreeWayTarget = {},
+  extra?: string,
+): Figure {
   const against = target.against ?? "bare";
   const other = against === "bare" ? "go" : "bare";
   const ratio = v.ours / v[against];
@@ -50,7 +56,10 @@ export function threeWay(name: string, v: ThreeWay, format: (n: number) => strin
     targets.push(`≤ ${target.maxValue.label}`);
     judge(v.ours <= target.maxValue.value);
   }
-  const note = [`${labels[other]} ${format(v[other])} (${formatRatio(otherRatio)})`, ...(extra !== undefined ? [extra] : [])].join("; ");
+  const note = [
+    `${labels[other]} ${format(v[other])} (${formatRatio(otherRatio)})`,
+    ...(extra !== undefined ? [extra] : []),
+  ].join("; ");
   return {
     name,
     value: format(v.ours),
@@ -78,7 +87,11 @@ export class Samples {
 
   /** The three-way values of a figure, each reduced by `reduce` (a median, a percentile). */
   three(figure: string, reduce: (values: readonly number[]) => number): ThreeWay {
-    return { ours: reduce(this.get("harness-tool", figure)), bare: reduce(this.get("bare", figure)), go: reduce(this.get("go", figure)) };
+    return {
+      ours: reduce(this.get("harness-tool", figure)),
+      bare: reduce(this.get("bare", figure)),
+      go: reduce(this.get("go", figure)),
+    };
   }
 }
 
@@ -95,7 +108,10 @@ export function otherRows(
     .filter((c) => c.id !== "harness-tool" && c.id !== "bare" && c.id !== "go" && c.id !== "harness-tool-base")
     .filter((c) => samples.get(c.id, figure).length > 0)
     .map((c) =>
-      compared(`${c.label}: ${name}`, reduce(samples.get(c.id, figure)), format, { label: "bare grpc-js", value: reduce(samples.get("bare", figure)) }),
+      compared(`${c.label}: ${name}`, reduce(samples.get(c.id, figure)), format, {
+        label: "bare grpc-js",
+        value: reduce(samples.get("bare", figure)),
+      }),
     );
 }
 

@@ -18,7 +18,8 @@ import { repoRoot } from "./bench-workspace.js";
 const goModule = path.join(repoRoot, "bench", "go");
 
 /** The go-plugin version bench/go requires. */
-export const benchGoPluginVersion = /github\.com\/hashicorp\/go-plugin (v\S+)/.exec(readFileSync(path.join(goModule, "go.mod"), "utf8"))?.[1] ?? "?";
+export const benchGoPluginVersion =
+  /github\.com\/hashicorp\/go-plugin (v\S+)/.exec(readFileSync(path.join(goModule, "go.mod"), "utf8"))?.[1] ?? "?";
 
 /** The built host and Go provider, or why there are none on this machine. */
 export type GoBuild = { readonly host: string; readonly provider: string } | { readonly skip: string };
@@ -40,7 +41,9 @@ export function buildBenchGo(): GoBuild {
   if (built) return built;
   const version = spawnSync("go", ["version"], { encoding: "utf8" });
   if (version.status !== 0) {
-    built = { skip: "`go` is not installed (a Go toolchain >= 1.26 with the Go module proxy builds bench/go: the go-plugin v1.8.0 host and the Go provider)" };
+    built = {
+      skip: "`go` is not installed (a Go toolchain >= 1.26 with the Go module proxy builds bench/go: the go-plugin v1.8.0 host and the Go provider)",
+    };
     return built;
   }
   const hash = createHash("sha256").update(version.stdout);
@@ -95,7 +98,12 @@ export class KernelHost {
   }
 
   /** Launches `command args` with `env` added to the kernel's environment, as the kernel does, and calls GetSchema. */
-  async launch(id: string, command: string, args: readonly string[], env: { readonly [name: string]: string } = {}): Promise<Launched> {
+  async launch(
+    id: string,
+    command: string,
+    args: readonly string[],
+    env: { readonly [name: string]: string } = {},
+  ): Promise<Launched> {
     const r = await this.#host.request({ op: "launch", id, command, args, env, dir: os.tmpdir() });
     return { pid: Number(r.pid), handshakeMs: Number(r.handshakeMs), schemaMs: Number(r.schemaMs) };
   }
@@ -107,7 +115,13 @@ export class KernelHost {
 
   /** `calls` Invokes of the encoded request, at most `concurrency` in flight; each must end in a result. */
   async load(id: string, request: Uint8Array, calls: number, concurrency: number): Promise<LoadBlock> {
-    const r = await this.#host.request({ op: "load", id, request: Buffer.from(request).toString("base64"), calls, concurrency });
+    const r = await this.#host.request({
+      op: "load",
+      id,
+      request: Buffer.from(request).toString("base64"),
+      calls,
+      concurrency,
+    });
     return {
       latenciesMs: r.latenciesMs as number[],
       wallMs: Number(r.wallMs),
@@ -117,7 +131,10 @@ export class KernelHost {
   }
 
   /** One Invoke whose output chunks the host hashes as it reads them: bytes, time, and the last event's field number (5: result). */
-  async stream(id: string, request: Uint8Array): Promise<{ bytes: number; ms: number; terminal: number; events: number }> {
+  async stream(
+    id: string,
+    request: Uint8Array,
+  ): Promise<{ bytes: number; ms: number; terminal: number; events: number }> {
     const r = await this.#host.request({ op: "stream", id, request: Buffer.from(request).toString("base64") });
     return { bytes: Number(r.bytes), ms: Number(r.ms), terminal: Number(r.terminal), events: Number(r.events) };
   }

@@ -56,7 +56,12 @@ export async function runTimed(command: string, args: readonly string[], options
   const rssFile = path.join(os.tmpdir(), `harness-tool-bench-rss-${process.pid}-${scratchCounter++}.txt`);
   const [cmd, argv] = measureRss ? [gnuTime, ["-f", "%M", "-o", rssFile, command, ...args]] : [command, [...args]];
   const started = performance.now();
-  const child = spawn(cmd, argv, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(cmd, argv, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   trackChild(child);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -81,7 +86,14 @@ export async function runTimed(command: string, args: readonly string[], options
     peakRssKb = parsePeakRss(readFileSync(rssFile, "utf8"));
     rmSync(rssFile, { force: true });
   }
-  return { wallMs, status, timedOut, peakRssKb, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") };
+  return {
+    wallMs,
+    status,
+    timedOut,
+    peakRssKb,
+    stdout: Buffer.concat(out).toString("utf8"),
+    stderr: Buffer.concat(err).toString("utf8"),
+  };
 }
 
 /** The largest %M figure in a GNU time output file (one line per run when appended with -a). */

@@ -25,7 +25,14 @@ export const memorySuite: Suite = {
     const perBlock = total / blocks;
     const settleMs = context.quick ? 500 : 2000;
     const bench = await kernelBench(context, true);
-    if ("skip" in bench) return { id: this.id, title: this.title, method: [], figures: [unavailable("memory", bench.skip)], notes: [bench.skip] };
+    if ("skip" in bench)
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [unavailable("memory", bench.skip)],
+        notes: [bench.skip],
+      };
     const { host, contenders, notes } = bench;
     const { ws } = await context.packagedWorkspace();
     const figures: Figure[] = [];
@@ -83,7 +90,9 @@ export const memorySuite: Suite = {
         absolute(
           `${id}: RSS after ${total} invokes`,
           `${formatKb(last)} (${growth >= 0 ? "+" : ""}${(growth / 1024).toFixed(1)} MB since ${perBlock}; peak ${formatKb(Math.max(...curve))})`,
-          id === "harness-tool" && !context.quick ? { target: "growth ≤ 10 MB", ok: growth <= targets.growthKb && failed === 0 } : undefined,
+          id === "harness-tool" && !context.quick
+            ? { target: "growth ≤ 10 MB", ok: growth <= targets.growthKb && failed === 0 }
+            : undefined,
           `RSS every ${perBlock} calls, MB: ${curve.map((v) => (v / 1024).toFixed(0)).join(" ")}${failed > 0 ? `; ${failed} failed calls` : ""}${context.quick ? "; quick run: too few calls to judge growth" : ""}`,
         ),
       );

@@ -25,7 +25,11 @@ import type { Suite, SuiteContext } from "./suite.js";
 export const benchNodeMajors = [20, 22, 24, 26] as const;
 
 /** The newest version of each major in `versions` (`x.y.z` only); throws naming a missing line. */
-export function newestPerMajor(versions: readonly string[], majors: readonly number[], nodePackage: string): Map<number, string> {
+export function newestPerMajor(
+  versions: readonly string[],
+  majors: readonly number[],
+  nodePackage: string,
+): Map<number, string> {
   const out = new Map<number, string>();
   for (const major of majors) {
     const newest = versions
@@ -33,7 +37,8 @@ export function newestPerMajor(versions: readonly string[], majors: readonly num
       .map((v) => v.split(".").map(Number) as [number, number, number])
       .sort((a, b) => a[1] - b[1] || a[2] - b[2])
       .at(-1);
-    if (newest === undefined) throw new Error(`the npm registry has no ${nodePackage}@${major}: the Node ${major} line cannot be measured`);
+    if (newest === undefined)
+      throw new Error(`the npm registry has no ${nodePackage}@${major}: the Node ${major} line cannot be measured`);
     out.set(major, newest.join("."));
   }
   return out;
@@ -61,12 +66,17 @@ async function lineContenders(
   const hostKey = hostPlatformKey();
   const [platform] = hostKey === undefined ? [] : releasePlatforms([hostKey]);
   if (platform === undefined) throw new Error(`no node-<os>-<arch> package for ${process.platform} ${process.arch}`);
-  const versions = newestPerMajor(await npmPackageVersions(platform.nodePackage), benchNodeMajors, platform.nodePackage);
+  const versions = newestPerMajor(
+    await npmPackageVersions(platform.nodePackage),
+    benchNodeMajors,
+    platform.nodePackage,
+  );
   const contenders: LineContender[] = [];
   for (const [major, version] of versions) {
     context.log(`fetching ${platform.nodePackage}@${version}`);
     const { file } = await nodeBinaryFor(platform, version);
-    for (const supervised of modes) contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
+    for (const supervised of modes)
+      contenders.push({ id: `${major}${supervised ? "" : "-unsupervised"}`, major, version, node: file, supervised });
   }
   return { contenders, versions, nodePackage: platform.nodePackage };
 }
@@ -179,7 +189,12 @@ function sizeFigures(contenders: readonly LineContender[]): Figure[] {
   const [reference, ...others] = [...sizes.keys()];
   const refBytes = sizes.get(reference as string) as number;
   return [
-    absolute(`Node ${reference}: node binary size`, mib(refBytes), undefined, "the reference; a single executable is this plus its program"),
+    absolute(
+      `Node ${reference}: node binary size`,
+      mib(refBytes),
+      undefined,
+      "the reference; a single executable is this plus its program",
+    ),
     ...others.map((version) =>
       compared(
         `Node ${version}: node binary size`,
@@ -210,7 +225,11 @@ export const nodeLinesSuite: Suite = {
     const provider = path.join(ws.root, "node-lines", "provider.mjs");
     mkdirSync(path.dirname(provider), { recursive: true });
     context.log("bundling bench/fixtures/kernel-bench-provider.ts (harness-tool bundle)");
-    await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), { outfile: provider, external: [], out: silent });
+    await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), {
+      outfile: provider,
+      external: [],
+      out: silent,
+    });
     const host = new KernelHost(go.host);
     let schema: Map<string, number[]>;
     let idle: Map<string, number[]>;
@@ -230,7 +249,10 @@ export const nodeLinesSuite: Suite = {
         "Sizes: each line's node binary, which a single executable is (the program adds about 1 MiB; the release suite measures one).",
         `Ratios against Node ${benchNodeMajors[0]} in the same run (below 1 is faster or smaller). A line that cannot be fetched or does not start fails the suite.`,
       ],
-      figures: [...modes.flatMap((supervised) => modeFigures(supervised, versions, schema, idle)), ...sizeFigures(contenders)],
+      figures: [
+        ...modes.flatMap((supervised) => modeFigures(supervised, versions, schema, idle)),
+        ...sizeFigures(contenders),
+      ],
       notes: [],
     };
   },

@@ -28,8 +28,18 @@ const targets = { runtimeTarball: 150_000, providerInstall: 20_000_000, bundle: 
  * A size held to an absolute limit (the verdict), shown with its ratio to a baseline of the same
  * run (for context: the limits are absolute).
  */
-function within(name: string, bytes: number, format: (b: number) => string, baseline: { label: string; value: number }, limit: number): Figure {
-  return { ...compared(name, bytes, format, baseline), target: `≤ ${format(limit)}`, verdict: bytes <= limit ? "pass" : "miss" };
+function within(
+  name: string,
+  bytes: number,
+  format: (b: number) => string,
+  baseline: { label: string; value: number },
+  limit: number,
+): Figure {
+  return {
+    ...compared(name, bytes, format, baseline),
+    target: `≤ ${format(limit)}`,
+    verdict: bytes <= limit ? "pass" : "miss",
+  };
 }
 
 /** Runs a command; throws with its output when it fails. */
@@ -41,7 +51,9 @@ function run(command: string, args: readonly string[], cwd: string, timeoutMs = 
     env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
   });
   if (result.status !== 0)
-    throw new Error(`${command} ${args.join(" ")} failed in ${cwd} (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(" ")} failed in ${cwd} (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -66,7 +78,9 @@ export function installSize(nodeModules: string): { bytes: number; packages: num
 
 /** A registry package's tarball size, from `npm pack` into `dir`. */
 function registryTarball(spec: string, dir: string): number {
-  const [info] = JSON.parse(run("npm", ["pack", spec, "--json", "--pack-destination", dir], dir)) as { filename: string }[];
+  const [info] = JSON.parse(run("npm", ["pack", spec, "--json", "--pack-destination", dir], dir)) as {
+    filename: string;
+  }[];
   if (!info) throw new Error(`npm pack ${spec} printed nothing`);
   return statSync(path.join(dir, info.filename)).size;
 }
@@ -84,15 +98,18 @@ export const packagingSuite: Suite = {
     try {
       packed = packWorkspaces(path.join(ws.root, "packed"));
     } catch (error) {
-      return report(this, [unavailable("the three tarballs", error instanceof Error ? error.message.slice(0, 300) : String(error))], notes);
+      return report(
+        this,
+        [unavailable("the three tarballs", error instanceof Error ? error.message.slice(0, 300) : String(error))],
+        notes,
+      );
     }
 
     // Tarballs: the runtime against the anchor, the other two as figures.
     const anchor = registryTarball(`@bufbuild/protobuf@${protobufVersion}`, path.join(ws.root, "packed"));
-    const sizes = Object.fromEntries((Object.keys(harnessToolPackages) as HarnessToolPackage[]).map((p) => [p, statSync(packed[p]).size])) as Record<
-      HarnessToolPackage,
-      number
-    >;
+    const sizes = Object.fromEntries(
+      (Object.keys(harnessToolPackages) as HarnessToolPackage[]).map((p) => [p, statSync(packed[p]).size]),
+    ) as Record<HarnessToolPackage, number>;
     figures.push(
       within(
         "runtime tarball (harness-tool)",
@@ -101,18 +118,27 @@ export const packagingSuite: Suite = {
         { label: `@bufbuild/protobuf ${protobufVersion}`, value: anchor },
         targets.runtimeTarball,
       ),
-      absolute("plugin tarball (@harness-tool/protoc-gen-harness-tool: one bundle, notices, protos)", formatKB(sizes.plugin)),
+      absolute(
+        "plugin tarball (@harness-tool/protoc-gen-harness-tool: one bundle, notices, protos)",
+        formatKB(sizes.plugin),
+      ),
       absolute("CLI tarball (@harness-tool/cli)", formatKB(sizes.cli)),
     );
 
     // The floor: a project with only what serve() needs.
     const floorDir = path.join(ws.root, "floor");
     mkdirSync(floorDir);
-    const runtimeManifest = JSON.parse(readFileSync(path.join(repoRoot, "runtime/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const runtimeManifest = JSON.parse(readFileSync(path.join(repoRoot, "runtime/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     const grpc = runtimeManifest.dependencies["@grpc/grpc-js"] ?? "^1";
     writeFileSync(
       path.join(floorDir, "package.json"),
-      JSON.stringify({ name: "floor", private: true, dependencies: { "@bufbuild/protobuf": `^${protobufVersion}`, "@grpc/grpc-js": grpc } }),
+      JSON.stringify({
+        name: "floor",
+        private: true,
+        dependencies: { "@bufbuild/protobuf": `^${protobufVersion}`, "@grpc/grpc-js": grpc },
+      }),
     );
     context.log("installing the floor (@bufbuild/protobuf, @grpc/grpc-js)");
     run("npm", ["install", "--omit=dev", "--ignore-scripts", "--no-package-lock"], floorDir);
@@ -121,7 +147,11 @@ export const packagingSuite: Suite = {
     // A provider repository as init writes it, from the tarballs.
     const repo = path.join(ws.root, "provider");
     const cli = path.join(repoRoot, "cli/harness-tool.mjs");
-    run(process.execPath, [cli, "init", repo, "--name", "notes", "--yes", "--harness-tool", `file:${packed.dir}`], ws.root);
+    run(
+      process.execPath,
+      [cli, "init", repo, "--name", "notes", "--yes", "--harness-tool", `file:${packed.dir}`],
+      ws.root,
+    );
     context.log("installing the scaffold with --omit=dev");
     run("npm", ["install", "--omit=dev", "--ignore-scripts"], repo);
     const lean = installSize(path.join(repo, "node_modules"));
@@ -139,14 +169,28 @@ export const packagingSuite: Suite = {
     context.log("installing the scaffold's devDependencies, generating, bundling");
     run("npm", ["install"], repo);
     const full = installSize(path.join(repo, "node_modules"));
-    figures.push(absolute(`provider repository, npm install with devDependencies (${full.packages} packages)`, formatMB(full.bytes)));
+    figures.push(
+      absolute(
+        `provider repository, npm install with devDependencies (${full.packages} packages)`,
+        formatMB(full.bytes),
+      ),
+    );
     try {
       run("npm", ["run", "generate"], repo);
-      run(path.join(repo, "node_modules/.bin/harness-tool"), ["bundle", "src/main.ts", "--outfile", "dist/provider.mjs"], repo);
+      run(
+        path.join(repo, "node_modules/.bin/harness-tool"),
+        ["bundle", "src/main.ts", "--outfile", "dist/provider.mjs"],
+        repo,
+      );
       const bundle = statSync(path.join(repo, "dist/provider.bundle.mjs")).size;
       run(
         path.join(repo, "node_modules/.bin/harness-tool"),
-        ["bundle", path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"), "--outfile", path.join(ws.root, "bare/provider.mjs")],
+        [
+          "bundle",
+          path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"),
+          "--outfile",
+          path.join(ws.root, "bare/provider.mjs"),
+        ],
         repo,
       );
       const bare = statSync(path.join(ws.root, "bare/provider.bundle.mjs")).size;
@@ -160,7 +204,12 @@ export const packagingSuite: Suite = {
         ),
       );
     } catch (error) {
-      figures.push(unavailable("scaffold's dist/provider.bundle.mjs", error instanceof Error ? error.message.slice(0, 300) : String(error)));
+      figures.push(
+        unavailable(
+          "scaffold's dist/provider.bundle.mjs",
+          error instanceof Error ? error.message.slice(0, 300) : String(error),
+        ),
+      );
     }
     return report(this, figures, notes);
   },

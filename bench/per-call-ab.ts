@@ -22,7 +22,8 @@ import path from "node:path";
 import { repoRoot } from "./bench-workspace.js";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number => Number(/=(\d+)$/.exec(args.find((a) => a.startsWith(`--${name}=`)) ?? "")?.[1] ?? fallback);
+const option = (name: string, fallback: number): number =>
+  Number(/=(\d+)$/.exec(args.find((a) => a.startsWith(`--${name}=`)) ?? "")?.[1] ?? fallback);
 const commits = args.filter((a) => !a.startsWith("--"));
 if (commits.length === 0) throw new Error("name at least one commit");
 const rounds = option("rounds", 6);
@@ -42,7 +43,8 @@ function treeCpuPreciseMs(pid: number): number {
   let ns = 0;
   for (const p of processTree(pid)) {
     try {
-      for (const task of readdirSync(`/proc/${p}/task`)) ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      for (const task of readdirSync(`/proc/${p}/task`))
+        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
     } catch {
       // Gone.
     }
@@ -59,10 +61,17 @@ try {
   const contenders: { id: string; file: string }[] = [];
   for (const [i, commit] of commits.entries()) {
     // The same commit named twice (an A/A run) gets two ids and one bundle.
-    contenders.push({ id: commits.indexOf(commit) === i ? commit : `${commit}#${i}`, file: await bundleAtCommit(ws, commit) });
+    contenders.push({
+      id: commits.indexOf(commit) === i ? commit : `${commit}#${i}`,
+      file: await bundleAtCommit(ws, commit),
+    });
   }
   const bare = path.join(ws.root, "bare", "provider.mjs");
-  await bundleCommand(path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"), { outfile: bare, external: [], out: silent });
+  await bundleCommand(path.join(repoRoot, "bench/fixtures/bare-tool-server.ts"), {
+    outfile: bare,
+    external: [],
+    out: silent,
+  });
   contenders.push({ id: "bare", file: bare });
   log(
     `load average at start: ${os
@@ -81,7 +90,9 @@ try {
   try {
     // Each contender runs as `replicas` processes: a process's own speed (its JIT, its heap, its
     // core) differs by several percent between launches of the same bundle.
-    const instances = contenders.flatMap((c) => Array.from({ length: replicas }, (_, r) => ({ ...c, instance: `${c.id}/${r}`, pid: 0 })));
+    const instances = contenders.flatMap((c) =>
+      Array.from({ length: replicas }, (_, r) => ({ ...c, instance: `${c.id}/${r}`, pid: 0 })),
+    );
     const echo = invokeRequest("echo", { text: "hello" }, ws.root);
     for (const c of instances) {
       c.pid = (await host.launch(c.instance, process.execPath, [c.file], env)).pid;
@@ -93,7 +104,8 @@ try {
         for (const level of levels) {
           const before = treeCpuPreciseMs(c.pid);
           const block = await host.load(c.instance, echo, level.calls, level.concurrency);
-          if (block.failures > 0) throw new Error(`${c.instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
+          if (block.failures > 0)
+            throw new Error(`${c.instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
           add(`${c.id} ${level.key} cpu`, round, (treeCpuPreciseMs(c.pid) - before) / level.calls);
           add(`${c.id} ${level.key} p50`, round, median(block.latenciesMs));
         }
@@ -117,7 +129,10 @@ try {
     const each = mine.map((v, i) => v / (theirs[i] as number));
     return `${median(each).toFixed(3)} (${percentile(each, 25).toFixed(2)}–${percentile(each, 75).toFixed(2)})`;
   };
-  const rows = ["contender | metric | median | / first (per round, middle half) | / bare (per round, middle half)", "--- | --- | --- | --- | ---"];
+  const rows = [
+    "contender | metric | median | / first (per round, middle half) | / bare (per round, middle half)",
+    "--- | --- | --- | --- | ---",
+  ];
   for (const c of contenders) {
     for (const level of levels) {
       for (const metric of ["cpu", "p50"]) {

@@ -5,7 +5,14 @@
  * serialization, and end the process as go-plugin's Kill() does (Shutdown, 2 s, SIGKILL).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import {
   ConfigureRequestSchema,
@@ -88,11 +95,22 @@ export class PluginConnection {
   static async launch(
     command: string,
     args: readonly string[],
-    options: { timeoutMs: number; connect?: boolean; cwd?: string; stop?: "controller" | "sigterm"; env?: NodeJS.ProcessEnv },
+    options: {
+      timeoutMs: number;
+      connect?: boolean;
+      cwd?: string;
+      stop?: "controller" | "sigterm";
+      env?: NodeJS.ProcessEnv;
+    },
   ): Promise<PluginConnection> {
     const started = performance.now();
     const child = trackChild(
-      spawn(command, args, { cwd: options.cwd, env: { ...kernelEnvironment(), ...options.env }, detached: true, stdio: ["ignore", "pipe", "pipe"] }),
+      spawn(command, args, {
+        cwd: options.cwd,
+        env: { ...kernelEnvironment(), ...options.env },
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
     );
     const stderrLines: string[] = [];
     child.stderr?.setEncoding("utf8").on("data", (text: string) => {
@@ -100,7 +118,10 @@ export class PluginConnection {
     });
     const line = await new Promise<{ line: string; at: number }>((resolve, reject) => {
       let buffered = "";
-      const timer = setTimeout(() => fail(new Error(`no handshake line within ${options.timeoutMs} ms`)), options.timeoutMs);
+      const timer = setTimeout(
+        () => fail(new Error(`no handshake line within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
       const fail = (error: Error) => {
         clearTimeout(timer);
         killTree(child);
@@ -131,7 +152,15 @@ export class PluginConnection {
       }
       client = new Client(network === "unix" ? `unix:${address}` : address, credentials.createInsecure());
     }
-    return new PluginConnection(child, address, line.at - started, started, client, stderrLines, options.stop ?? "controller");
+    return new PluginConnection(
+      child,
+      address,
+      line.at - started,
+      started,
+      client,
+      stderrLines,
+      options.stop ?? "controller",
+    );
   }
 
   /**
@@ -187,7 +216,8 @@ export class PluginConnection {
         create(input, request) as MessageShape<I>,
         this.metadata(),
         { deadline: Date.now() + timeoutMs },
-        (error: ServiceError | null, value?: MessageShape<O>) => (error || value === undefined ? reject(error ?? new Error("no reply")) : resolve(value)),
+        (error: ServiceError | null, value?: MessageShape<O>) =>
+          error || value === undefined ? reject(error ?? new Error("no reply")) : resolve(value),
       );
     });
   }
@@ -206,18 +236,36 @@ export class PluginConnection {
    * ToolService/Invoke of `toolName` with `args`; resolves when the stream ends. `readDelayMs`
    * reads like a slow kernel: the stream pauses that long after every event.
    */
-  invoke(id: string, toolName: string, args: { [key: string]: string | number }, timeoutMs = 60_000, readDelayMs = 0): Promise<InvokeOutcome> {
+  invoke(
+    id: string,
+    toolName: string,
+    args: { [key: string]: string | number },
+    timeoutMs = 60_000,
+    readDelayMs = 0,
+  ): Promise<InvokeOutcome> {
     const client = this.requireClient();
     const request = create(InvokeRequestSchema, {
-      call: { id, toolName, arguments: args, callContext: { sessionId: "bench", turnId: "1", workingDirectory: "/tmp" } },
+      call: {
+        id,
+        toolName,
+        arguments: args,
+        callContext: { sessionId: "bench", turnId: "1", workingDirectory: "/tmp" },
+      },
     });
     return new Promise((resolve, reject) => {
       let events = 0;
       let terminal: string | undefined;
       let chunkBytes = 0;
-      const stream = client.makeServerStreamRequest(`${toolService}/Invoke`, invokeSerialize, invokeDeserialize, request, this.metadata(), {
-        deadline: Date.now() + timeoutMs,
-      });
+      const stream = client.makeServerStreamRequest(
+        `${toolService}/Invoke`,
+        invokeSerialize,
+        invokeDeserialize,
+        request,
+        this.metadata(),
+        {
+          deadline: Date.now() + timeoutMs,
+        },
+      );
       stream.on("data", (response: InvokeResponse) => {
         events++;
         const event = response.event?.event;

@@ -74,7 +74,10 @@ function summarize(dir: string, bundle: string, top: number): string {
     [...m]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, v]) => `  ${(v / files.length).toFixed(1).padStart(8)} ms ${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`);
+      .map(
+        ([k, v]) =>
+          `  ${(v / files.length).toFixed(1).padStart(8)} ms ${((100 * v) / busy).toFixed(1).padStart(5)}%  ${k}`,
+      );
   return [
     `busy ${(busy / files.length).toFixed(1)} ms per profile (${files.length} profiles)`,
     "by package / file:",
@@ -85,12 +88,15 @@ function summarize(dir: string, bundle: string, top: number): string {
 }
 
 const [scenario = "invoke", ...flags] = process.argv.slice(2);
-if (!["startup", "invoke", "stream", "kill"].includes(scenario)) throw new Error(`unknown scenario ${scenario} (startup, invoke, stream, kill)`);
+if (!["startup", "invoke", "stream", "kill"].includes(scenario))
+  throw new Error(`unknown scenario ${scenario} (startup, invoke, stream, kill)`);
 const go = buildBenchGo();
 if ("skip" in go) throw new Error(go.skip);
 const ws = createWorkspace("profile");
 try {
-  const entry = flags.includes("--bare") ? "bench/fixtures/bare-tool-server.ts" : "bench/fixtures/kernel-bench-provider.ts";
+  const entry = flags.includes("--bare")
+    ? "bench/fixtures/bare-tool-server.ts"
+    : "bench/fixtures/kernel-bench-provider.ts";
   const bundle = path.join(ws.root, "provider.mjs");
   const built = await runTimed(
     path.join(repoBin, "esbuild"),
@@ -126,7 +132,10 @@ try {
         process.stderr.write(`p50 ${block.latenciesMs[Math.floor(block.latenciesMs.length / 2)]?.toFixed(3)} ms\n`);
       } else if (scenario === "stream") {
         for (let s = 0; s < 3; s++) {
-          const run = await host.stream(`p${i}`, invokeRequest("bash", { command: "head -c 200000000 /dev/zero" }, ws.root));
+          const run = await host.stream(
+            `p${i}`,
+            invokeRequest("bash", { command: "head -c 200000000 /dev/zero" }, ws.root),
+          );
           process.stderr.write(`stream ${s}: ${(200 / (run.ms / 1000)).toFixed(0)} MB/s, ${run.events} events\n`);
         }
       } else if (scenario === "kill") await sleep(1000);

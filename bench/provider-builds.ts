@@ -13,7 +13,8 @@ import { runTimed } from "./measure.js";
 export type BuiltEntry = { readonly ok: true; readonly file: string } | { readonly ok: false; readonly why: string };
 
 // esbuild's ESM output of CommonJS dependencies (grpc-js) needs a `require`.
-const requireBanner = "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
+const requireBanner =
+  "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
 
 async function esbuild(entry: string, outfile: string, extra: readonly string[]): Promise<BuiltEntry> {
   const run = await runTimed(
@@ -31,12 +32,16 @@ async function esbuild(entry: string, outfile: string, extra: readonly string[])
     ],
     { cwd: repoRoot, timeoutMs: 60_000, measureRss: false },
   );
-  return run.status === 0 ? { ok: true, file: outfile } : { ok: false, why: `esbuild ${path.basename(entry)} failed: ${run.stderr.trim().slice(0, 500)}` };
+  return run.status === 0
+    ? { ok: true, file: outfile }
+    : { ok: false, why: `esbuild ${path.basename(entry)} failed: ${run.stderr.trim().slice(0, 500)}` };
 }
 
 /** The bench provider bundled into one file (sources resolved through the harness-tool-source condition). */
 export function bundleProvider(ws: BenchWorkspace): Promise<BuiltEntry> {
-  return esbuild(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), path.join(ws.root, "bench-provider.bundle.mjs"), [
-    "--conditions=harness-tool-source",
-  ]);
+  return esbuild(
+    path.join(repoRoot, "bench/fixtures/bench-provider.ts"),
+    path.join(ws.root, "bench-provider.bundle.mjs"),
+    ["--conditions=harness-tool-source"],
+  );
 }

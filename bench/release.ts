@@ -44,7 +44,11 @@ async function cli(argv: readonly string[]): Promise<void> {
 
 /** One launch: the handshake and the first GetSchema, then an orderly stop. */
 async function launchOnce(c: Contender): Promise<{ handshakeMs: number; schemaMs: number }> {
-  const conn = await PluginConnection.launch(c.command, c.args, { timeoutMs: 30_000, connect: true, stop: "controller" });
+  const conn = await PluginConnection.launch(c.command, c.args, {
+    timeoutMs: 30_000,
+    connect: true,
+    stop: "controller",
+  });
   try {
     await conn.getSchema();
     return { handshakeMs: conn.handshakeMs, schemaMs: conn.elapsedMs() };
@@ -70,13 +74,19 @@ async function buildContenders(dir: string, host: string): Promise<{ contenders:
 
   const bytes = (file: string) => statSync(file).size;
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  const bundleBytes = bytes(bundleOut) + bytes(path.join(dir, "bundle/provider.bundle.mjs")) + bytes(path.join(dir, "bundle/provider.bundle.mjs.map"));
+  const bundleBytes =
+    bytes(bundleOut) +
+    bytes(path.join(dir, "bundle/provider.bundle.mjs")) +
+    bytes(path.join(dir, "bundle/provider.bundle.mjs.map"));
   const sizes: Figure[] = [
     compared(`single executable (${host}, node ${embeddedNodeVersion}): size`, bytes(executable), mib, {
       label: `node ${embeddedNodeVersion} itself`,
       value: bytes(node.file),
     }),
-    compared("single executable with code cache: size", bytes(cached), mib, { label: "without", value: bytes(executable) }),
+    compared("single executable with code cache: size", bytes(cached), mib, {
+      label: "without",
+      value: bytes(executable),
+    }),
     compared("single-file .mjs (program and source map inline): size", bytes(moduleFile), mib, {
       label: "bundle (launcher, bundle, map)",
       value: bundleBytes,
@@ -120,8 +130,18 @@ export const releaseSuite: Suite = {
       const bundle = samples.get("bundle") as { handshake: number[]; schema: number[] };
       for (const c of contenders.filter((x) => x.id !== "bundle")) {
         const s = samples.get(c.id) as { handshake: number[]; schema: number[] };
-        figures.push(compared(`${c.label}: spawn → handshake`, median(s.handshake), formatMs, { label: "bundle", value: median(bundle.handshake) }));
-        figures.push(compared(`${c.label}: spawn → GetSchema reply`, median(s.schema), formatMs, { label: "bundle", value: median(bundle.schema) }));
+        figures.push(
+          compared(`${c.label}: spawn → handshake`, median(s.handshake), formatMs, {
+            label: "bundle",
+            value: median(bundle.handshake),
+          }),
+        );
+        figures.push(
+          compared(`${c.label}: spawn → GetSchema reply`, median(s.schema), formatMs, {
+            label: "bundle",
+            value: median(bundle.schema),
+          }),
+        );
       }
       figures.push(absolute("bundle on node: spawn → handshake", formatMs(median(bundle.handshake))));
     } catch (error) {

@@ -135,7 +135,15 @@ export function machineLine(m: MachineInfo): string {
 const columns = ["figure", "value", "baseline", "ratio", "target", "verdict", "note"] as const;
 
 function cells(f: Figure): string[] {
-  return [f.name, f.value, f.baseline ?? "", formatRatio(f.ratio).replace("—", ""), f.target ?? "", f.verdict, f.note ?? ""];
+  return [
+    f.name,
+    f.value,
+    f.baseline ?? "",
+    formatRatio(f.ratio).replace("—", ""),
+    f.target ?? "",
+    f.verdict,
+    f.note ?? "",
+  ];
 }
 
 /** The suite as an aligned text table for the terminal. */
@@ -181,7 +189,12 @@ const notesMarker = "<!-- notes: hand-written, kept by every run -->";
  * Writes RESULTS.md: the header, every suite section (this run's, plus the previous file's for
  * suites not run now, in `order`), and the previous file's hand-written notes.
  */
-export function writeResults(file: string, header: string, sections: ReadonlyMap<string, string>, order: readonly string[]): void {
+export function writeResults(
+  file: string,
+  header: string,
+  sections: ReadonlyMap<string, string>,
+  order: readonly string[],
+): void {
   const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
   const kept = new Map<string, string>();
   for (const m of previous.matchAll(/<!-- suite:([\w-]+) -->[\s\S]*?<!-- \/suite:\1 -->/g)) {
@@ -189,7 +202,9 @@ export function writeResults(file: string, header: string, sections: ReadonlyMap
   }
   const notesAt = previous.indexOf(notesMarker);
   const notes =
-    notesAt >= 0 ? previous.slice(notesAt) : `${notesMarker}\n## Notes on misses\n\nWhere a target is missed: the figure, the profile and the cause.\n`;
+    notesAt >= 0
+      ? previous.slice(notesAt)
+      : `${notesMarker}\n## Notes on misses\n\nWhere a target is missed: the figure, the profile and the cause.\n`;
   const body = order.map((id) => sections.get(id) ?? kept.get(id)).filter((s): s is string => s !== undefined);
   writeFileSync(file, `${header}\n\n${body.join("\n\n")}\n\n${notes.trimEnd()}\n`);
 }

@@ -9,7 +9,14 @@
  */
 import path from "node:path";
 import os from "node:os";
-import { buildPackage, createWorkspace, removeAllWorkspaces, repoRoot, type BenchWorkspace, type PackageBuild } from "./bench-workspace.js";
+import {
+  buildPackage,
+  createWorkspace,
+  removeAllWorkspaces,
+  repoRoot,
+  type BenchWorkspace,
+  type PackageBuild,
+} from "./bench-workspace.js";
 import { codegenSuite } from "./codegen.js";
 import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
@@ -52,7 +59,15 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { suites: [], sizes: undefined, runs: undefined, quick: false, out: undefined, keep: false, profile: false };
+  const args: Args = {
+    suites: [],
+    sizes: undefined,
+    runs: undefined,
+    quick: false,
+    out: undefined,
+    keep: false,
+    profile: false,
+  };
   for (const a of argv) {
     if (a === "--quick") args.quick = true;
     else if (a === "--keep") args.keep = true;
@@ -69,10 +84,13 @@ function parseArgs(argv: readonly string[]): Args {
     else args.suites.push(a);
   }
   for (const s of args.suites) {
-    if (!allSuites.some((x) => x.id === s)) throw new Error(`unknown suite ${s} (suites: ${allSuites.map((x) => x.id).join(", ")})`);
+    if (!allSuites.some((x) => x.id === s))
+      throw new Error(`unknown suite ${s} (suites: ${allSuites.map((x) => x.id).join(", ")})`);
   }
-  if (args.sizes?.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error("--sizes takes positive integers, e.g. --sizes=10,100");
-  if (args.runs !== undefined && (!Number.isInteger(args.runs) || args.runs <= 0)) throw new Error("--runs takes a positive integer");
+  if (args.sizes?.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error("--sizes takes positive integers, e.g. --sizes=10,100");
+  if (args.runs !== undefined && (!Number.isInteger(args.runs) || args.runs <= 0))
+    throw new Error("--runs takes a positive integer");
   return args;
 }
 
@@ -95,7 +113,10 @@ async function main(): Promise<void> {
         context.log(`building the package into ${ws.packageDir}/dist`);
         const build = await buildPackage(ws, 180_000);
         if (!build.ok) context.log(`package build failed:\n${build.diagnostics.slice(0, 2000)}`);
-        else if (build.diagnostics) context.log(`package built with diagnostics (work in progress elsewhere):\n${build.diagnostics.slice(0, 1000)}`);
+        else if (build.diagnostics)
+          context.log(
+            `package built with diagnostics (work in progress elsewhere):\n${build.diagnostics.slice(0, 1000)}`,
+          );
         return { ws, build };
       })();
       return shared;
@@ -123,7 +144,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${textTable(report)}\n   (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n`);
     sections.set(suite.id, markdownSection(report, machine, mode));
   }
-  const out = args.out ?? (args.quick ? path.join(os.tmpdir(), "harness-tool-bench-quick.md") : path.join(repoRoot, "bench", "RESULTS.md"));
+  const out =
+    args.out ??
+    (args.quick ? path.join(os.tmpdir(), "harness-tool-bench-quick.md") : path.join(repoRoot, "bench", "RESULTS.md"));
   const header = [
     "# harness-tool benchmark results",
     "",

@@ -80,8 +80,12 @@ import { handlers } from "./handlers.js";
 await serve(createSyntheticProvider(handlers));
 `,
   );
-  const env = { ...process.env, PATH: [path.join(dir, "node_modules/.bin"), repoBin, process.env["PATH"] ?? ""].join(path.delimiter) };
+  const env = {
+    ...process.env,
+    PATH: [path.join(dir, "node_modules/.bin"), repoBin, process.env["PATH"] ?? ""].join(path.delimiter),
+  };
   const gen = await runTimed(bufExecutable(), ["generate"], { cwd: dir, env, timeoutMs: 300_000, measureRss: false });
-  if (gen.status !== 0) return { ok: false, why: `npm run generate (buf generate) failed: ${gen.stderr.trim().slice(0, 400)}` };
+  if (gen.status !== 0)
+    return { ok: false, why: `npm run generate (buf generate) failed: ${gen.stderr.trim().slice(0, 400)}` };
   return { ok: true, dir };
 }

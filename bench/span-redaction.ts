@@ -7,7 +7,12 @@
  */
 import { SpanKind } from "@opentelemetry/api";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { SecretExits } from "../runtime/service/calls/secret-exits.js";
 import { redactSpan, type RedactText } from "../runtime/telemetry/redacting-span-exporter.js";
 
@@ -38,7 +43,9 @@ function spans(withSecret: boolean): ReadableSpan[] {
         },
       })
       .end();
-    const own = tracer.startSpan("fetch page", { attributes: { "http.url": `https://example.com/${text}`, "http.method": "GET", "page.count": i } });
+    const own = tracer.startSpan("fetch page", {
+      attributes: { "http.url": `https://example.com/${text}`, "http.method": "GET", "page.count": i },
+    });
     own.addEvent("retry", { reason: text });
     own.end();
   }
@@ -64,10 +71,16 @@ const encode = microsPerSpan(() => ProtobufTraceSerializer.serializeRequest(clea
 const cases: Array<[string, ReadableSpan[], RedactText]> = [
   ["no secret configured", clean, exitsWith([])],
   ["1 secret, none in the spans", clean, exitsWith([secret])],
-  ["4 secrets, none in the spans", clean, exitsWith([secret, "hunter2-password", "ghp_0123456789abcdef", "AKIA0123456789ABCDEF"])],
+  [
+    "4 secrets, none in the spans",
+    clean,
+    exitsWith([secret, "hunter2-password", "ghp_0123456789abcdef", "AKIA0123456789ABCDEF"]),
+  ],
   ["1 secret, in half the spans (3 fields each)", carrying, exitsWith([secret])],
 ];
-console.log(`span exit: ${batch}-span batches, ${rounds} rounds; protobuf encoding of the same batch ${encode.toFixed(2)} µs/span`);
+console.log(
+  `span exit: ${batch}-span batches, ${rounds} rounds; protobuf encoding of the same batch ${encode.toFixed(2)} µs/span`,
+);
 for (const [name, input, text] of cases) {
   const cost = microsPerSpan(() => input.map((span) => redactSpan(span, text)));
   console.log(`  ${name.padEnd(44)} ${cost.toFixed(2)} µs/span  (${((cost / encode) * 100).toFixed(0)}% of encoding)`);

@@ -20,7 +20,14 @@ export const startupSuite: Suite = {
   async run(context: SuiteContext): Promise<SuiteReport> {
     const runs = context.runs ?? (context.quick ? 3 : 20);
     const bench = await kernelBench(context, true);
-    if ("skip" in bench) return { id: this.id, title: this.title, method: [], figures: [unavailable("start-up", bench.skip)], notes: [bench.skip] };
+    if ("skip" in bench)
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [unavailable("start-up", bench.skip)],
+        notes: [bench.skip],
+      };
     const { host, contenders, notes } = bench;
     const samples = new Samples();
     const failed = new Map<string, string>();

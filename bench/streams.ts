@@ -57,7 +57,14 @@ export const streamsSuite: Suite = {
     const sizeMb = context.quick ? 32 : 200;
     const rounds = context.runs ?? (context.quick ? 1 : 5);
     const bench = await kernelBench(context, false);
-    if ("skip" in bench) return { id: this.id, title: this.title, method: [], figures: [unavailable("streams", bench.skip)], notes: [bench.skip] };
+    if ("skip" in bench)
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [unavailable("streams", bench.skip)],
+        notes: [bench.skip],
+      };
     const { host, contenders, notes } = bench;
     const { ws } = await context.packagedWorkspace();
     context.log(`streams: writing ${sizeMb} MB of data`);
@@ -67,7 +74,8 @@ export const streamsSuite: Suite = {
     const cat = invokeRequest("bash", { command: `cat ${file}` }, ws.root);
     try {
       const live = await launchAll(host, contenders, undefined);
-      for (const c of contenders) await host.stream(c.id, invokeRequest("bash", { command: `head -c ${8 * mb} ${file}` }, ws.root));
+      for (const c of contenders)
+        await host.stream(c.id, invokeRequest("bash", { command: `head -c ${8 * mb} ${file}` }, ws.root));
       await sleep(context.quick ? 200 : 1000);
       // Idle: after Configure and the warm-up stream, before any measured one.
       const idle = new Map([...live].map(([id, { pid }]) => [id, rssKb(servingPid(pid))]));
@@ -83,7 +91,9 @@ export const streamsSuite: Suite = {
           const pid = servingPid(live.get(which)?.pid ?? -1);
           const { result, peakKb } = await peakWhile(pid, host.stream(which, cat));
           if (result.bytes !== expected || result.terminal !== 5) {
-            throw new Error(`${which}: the stream delivered ${result.bytes} of ${expected} bytes and ended with event ${result.terminal}`);
+            throw new Error(
+              `${which}: the stream delivered ${result.bytes} of ${expected} bytes and ended with event ${result.terminal}`,
+            );
           }
           samples.add(which, "mbps", result.bytes / mb / (result.ms / 1000));
           samples.add(which, "above", (peakKb - (idle.get(which) ?? peakKb)) / 1024);
@@ -115,7 +125,14 @@ export const streamsSuite: Suite = {
       ...beforeAfter("bash `cat` throughput", samples, "mbps", median, mbps),
       ...beforeAfter("peak RSS above idle during the stream", samples, "above", median, (v) => `${v.toFixed(1)} MB`),
       ...otherRows(contenders, "bash `cat` throughput", samples, "mbps", median, mbps),
-      ...otherRows(contenders, "peak RSS above idle during the stream", samples, "above", median, (v) => `${v.toFixed(1)} MB`),
+      ...otherRows(
+        contenders,
+        "peak RSS above idle during the stream",
+        samples,
+        "above",
+        median,
+        (v) => `${v.toFixed(1)} MB`,
+      ),
     );
     return {
       id: this.id,

@@ -42,19 +42,36 @@ mkdirSync(root, { recursive: true });
 const executable = path.join(root, "executable", "provider.mjs");
 mkdirSync(path.dirname(executable), { recursive: true });
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-await bundleCommand(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), { outfile: executable, external: [], out: silent });
+await bundleCommand(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), {
+  outfile: executable,
+  external: [],
+  out: silent,
+});
 // The executable as `harness-tool bundle` wrote it before it decided supervision: the same bundle,
 // so serve() decides once the bundle has loaded.
 const plainLauncher = path.join(path.dirname(executable), "plain-launcher.mjs");
 writeFileSync(plainLauncher, 'process.setSourceMapsEnabled(true);\nawait import("./provider.bundle.mjs");\n');
 const modes = [
   { id: "supervised, decided before the bundle loads (harness-tool bundle's executable)", env: {}, file: executable },
-  { id: "supervised, decided in serve() (the same bundle behind the launcher of before)", env: {}, file: plainLauncher },
+  {
+    id: "supervised, decided in serve() (the same bundle behind the launcher of before)",
+    env: {},
+    file: plainLauncher,
+  },
   { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, file: executable },
 ] as const;
-const samples = new Map<string, { handshake: number[]; schema: number[]; cpu: number[]; rss: number[]; pss: number[]; uss: number[]; processes: number[] }>(
-  modes.map((m) => [m.id, { handshake: [], schema: [], cpu: [], rss: [], pss: [], uss: [], processes: [] }]),
-);
+const samples = new Map<
+  string,
+  {
+    handshake: number[];
+    schema: number[];
+    cpu: number[];
+    rss: number[];
+    pss: number[];
+    uss: number[];
+    processes: number[];
+  }
+>(modes.map((m) => [m.id, { handshake: [], schema: [], cpu: [], rss: [], pss: [], uss: [], processes: [] }]));
 for (let round = 0; round <= runs; round++) {
   // The order rotates round by round, so no mode always follows the same one.
   for (const mode of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {

@@ -126,7 +126,11 @@ export function syntheticTools(n: number): SyntheticTool[] {
   return tools;
 }
 
-const kindEnum = { resource: "TOOL_KIND_RESOURCE", data_source: "TOOL_KIND_DATA_SOURCE", interactive: "TOOL_KIND_INTERACTIVE" } as const;
+const kindEnum = {
+  resource: "TOOL_KIND_RESOURCE",
+  data_source: "TOOL_KIND_DATA_SOURCE",
+  interactive: "TOOL_KIND_INTERACTIVE",
+} as const;
 const riskEnum = {
   read_only: "RISK_CLASS_READ_ONLY",
   low: "RISK_CLASS_LOW",
@@ -138,7 +142,9 @@ const riskEnum = {
 function rpcText(t: SyntheticTool): string {
   const options = [`kind: ${kindEnum[t.kind]}`, `risk: ${riskEnum[t.risk]}`, `idempotent: ${t.idempotent}`];
   if (t.concurrency) {
-    const keys = t.concurrency.keyFields?.length ? ` key_fields: [${t.concurrency.keyFields.map((k) => `"${k}"`).join(", ")}]` : "";
+    const keys = t.concurrency.keyFields?.length
+      ? ` key_fields: [${t.concurrency.keyFields.map((k) => `"${k}"`).join(", ")}]`
+      : "";
     options.push(`concurrency: {safe: ${t.concurrency.safe}${keys}}`);
   }
   if (t.processBacked) options.push("process_backed: true");
@@ -249,7 +255,11 @@ export interface WrittenProtos {
   readonly moduleDir: string;
   readonly files: readonly string[];
   /** The services (one per file), each a provider. */
-  readonly services: readonly { readonly name: string; readonly file: string; readonly tools: readonly SyntheticTool[] }[];
+  readonly services: readonly {
+    readonly name: string;
+    readonly file: string;
+    readonly tools: readonly SyntheticTool[];
+  }[];
 }
 
 /** The folder, inside the module, of the synthetic package. */
@@ -267,7 +277,10 @@ export function writeSyntheticProtos(moduleDir: string, n: number, layout: Proto
     const part = layout === "one-file" ? "" : String(i + 1).padStart(3, "0");
     const name = layout === "one-file" ? "SyntheticService" : `SyntheticPart${part}Service`;
     const file = path.join(syntheticPackageDir, layout === "one-file" ? "synthetic.proto" : `part_${part}.proto`);
-    writeFileSync(path.join(moduleDir, file), fileText(name, layout === "one-file" ? "synthetic" : `synthetic_part${part}`, group));
+    writeFileSync(
+      path.join(moduleDir, file),
+      fileText(name, layout === "one-file" ? "synthetic" : `synthetic_part${part}`, group),
+    );
     return { name, file, tools: group };
   });
   return { moduleDir, files: services.map((s) => s.file), services };

@@ -27,7 +27,8 @@ const baseCommit = process.env.HARNESS_TOOL_BENCH_TELEMETRY_BASE ?? "9f3799f";
 /** The kernel's traceparent for every call (a sampled remote parent). */
 const kernelTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
-const requireBanner = "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
+const requireBanner =
+  "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);";
 
 /**
  * The bench provider of `commit`, bundled from that commit's sources (git archive into the
@@ -56,7 +57,9 @@ async function bundleAtCommit(ws: BenchWorkspace, commit: string): Promise<Built
     ],
     { cwd: dir, timeoutMs: 60_000, measureRss: false },
   );
-  return run.status === 0 ? { ok: true, file: outfile } : { ok: false, why: `esbuild at ${commit} failed: ${run.stderr.trim().slice(0, 500)}` };
+  return run.status === 0
+    ? { ok: true, file: outfile }
+    : { ok: false, why: `esbuild at ${commit} failed: ${run.stderr.trim().slice(0, 500)}` };
 }
 
 interface Contender {
@@ -85,9 +88,11 @@ export const telemetrySuite: Suite = {
     const figures: Figure[] = [];
     const { ws } = await context.packagedWorkspace();
     // The bundles import the SDK at run time, from node_modules beside them (as in a provider repo).
-    if (!existsSync(path.join(ws.root, "node_modules"))) symlinkSync(path.join(repoRoot, "node_modules"), path.join(ws.root, "node_modules"));
+    if (!existsSync(path.join(ws.root, "node_modules")))
+      symlinkSync(path.join(repoRoot, "node_modules"), path.join(ws.root, "node_modules"));
     const [base, current] = await Promise.all([bundleAtCommit(ws, baseCommit), bundleProvider(ws)]);
-    if (!current.ok) return { id: this.id, title: this.title, method: [], figures: [unavailable("tracing cost", current.why)], notes };
+    if (!current.ok)
+      return { id: this.id, title: this.title, method: [], figures: [unavailable("tracing cost", current.why)], notes };
     if (!base.ok) notes.push(`no baseline: ${base.why}`);
     const receiver: OtlpReceiver = await startOtlpReceiver();
     const contenders: Contender[] = [
@@ -124,7 +129,9 @@ export const telemetrySuite: Suite = {
         await echoLoad(conn, context.quick ? 200 : 1000, 32);
         conns.set(c.id, conn);
       }
-      const latencies = new Map<string, { c1: number[]; c32: number[]; failures: number }>(contenders.map((c) => [c.id, { c1: [], c32: [], failures: 0 }]));
+      const latencies = new Map<string, { c1: number[]; c32: number[]; failures: number }>(
+        contenders.map((c) => [c.id, { c1: [], c32: [], failures: 0 }]),
+      );
       try {
         for (let round = 0; round < rounds; round++) {
           for (const c of roundRobinOrder(contenders, round)) {
@@ -184,13 +191,24 @@ export const telemetrySuite: Suite = {
           ),
         );
         figures.push(
-          compared(`Invoke p50, concurrency ${level}, export on`, p50("on"), formatMs, { label: "telemetry off", value: p50("off") }, undefined, exported),
+          compared(
+            `Invoke p50, concurrency ${level}, export on`,
+            p50("on"),
+            formatMs,
+            { label: "telemetry off", value: p50("off") },
+            undefined,
+            exported,
+          ),
         );
       }
-      const failed = [...latencies.entries()].filter(([, l]) => l.failures > 0).map(([id, l]) => `${id}: ${l.failures}`);
+      const failed = [...latencies.entries()]
+        .filter(([, l]) => l.failures > 0)
+        .map(([id, l]) => `${id}: ${l.failures}`);
       if (failed.length > 0) notes.push(`failed calls: ${failed.join(", ")}`);
       if (receiver.failures.length > 0)
-        notes.push(`the receiver could not decode ${receiver.failures.length} export(s): ${receiver.failures.slice(0, 3).join("; ")}`);
+        notes.push(
+          `the receiver could not decode ${receiver.failures.length} export(s): ${receiver.failures.slice(0, 3).join("; ")}`,
+        );
     } finally {
       await receiver.close();
     }

@@ -38,7 +38,10 @@ export function corpusTsconfig(include: readonly string[]): string {
 
 function writeCorpusDir(dir: string, files: Record<string, string>, include: readonly string[]): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: `corpus-${path.basename(dir)}`, private: true, type: "module" })}\n`);
+  writeFileSync(
+    path.join(dir, "package.json"),
+    `${JSON.stringify({ name: `corpus-${path.basename(dir)}`, private: true, type: "module" })}\n`,
+  );
   writeFileSync(path.join(dir, "tsconfig.json"), corpusTsconfig(include));
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -118,7 +121,9 @@ function mcpTool(t: SyntheticTool): string {
 export function writeFloorCorpus(dir: string, tools: readonly SyntheticTool[]): void {
   writeCorpusDir(
     dir,
-    { "tools.ts": `// Floor: plain interfaces and functions, no builder. Written by bench/typecheck-corpus.ts.\n\n${tools.map(floorTool).join("\n")}` },
+    {
+      "tools.ts": `// Floor: plain interfaces and functions, no builder. Written by bench/typecheck-corpus.ts.\n\n${tools.map(floorTool).join("\n")}`,
+    },
     ["*.ts"],
   );
 }

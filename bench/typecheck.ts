@@ -39,7 +39,10 @@ function diagnosticCount(output: string, label: string): number | undefined {
 /** `tsc -p <dir> --noEmit`: the scaffold's tsconfig emits for its build, a type-check does not. */
 function tsc(compiler: CompilerName, dir: string, extra: readonly string[], timeoutMs: number) {
   const c = compilers[compiler];
-  return runTimed(c.command, [...c.args, "-p", path.join(dir, "tsconfig.json"), "--noEmit", ...extra], { cwd: dir, timeoutMs });
+  return runTimed(c.command, [...c.args, "-p", path.join(dir, "tsconfig.json"), "--noEmit", ...extra], {
+    cwd: dir,
+    timeoutMs,
+  });
 }
 
 /** The scaffold's buf.gen.yaml with target=ts in place of its target. */
@@ -71,7 +74,13 @@ export const typecheckSuite: Suite = {
     const notes: string[] = [];
     const { ws, build } = await context.packagedWorkspace();
     if (!build.ok) {
-      return { id: this.id, title: this.title, method: [], figures: [], notes: [`the package did not build: ${build.diagnostics.slice(0, 500)}`] };
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [],
+        notes: [`the package did not build: ${build.diagnostics.slice(0, 500)}`],
+      };
     }
     const ourMedians = new Map<string, number>();
     for (const n of context.sizes) {
@@ -84,8 +93,17 @@ export const typecheckSuite: Suite = {
       const unwritten = await writeOurCorpora(ws, base, n);
       const corpora: CorpusId[] = ["harness-tool", "harness-tool-ts", "floor", "mcp"];
       const results = new Map<string, CheckRuns>();
-      const pairs = compilerNames.flatMap((compiler) => corpora.map((corpus) => ({ compiler, corpus, key: `${compiler} ${corpus}` })));
-      for (const p of pairs) results.set(p.key, { wallMs: [], rssKb: [], failure: unwritten.get(p.corpus), types: undefined, instantiations: undefined });
+      const pairs = compilerNames.flatMap((compiler) =>
+        corpora.map((corpus) => ({ compiler, corpus, key: `${compiler} ${corpus}` })),
+      );
+      for (const p of pairs)
+        results.set(p.key, {
+          wallMs: [],
+          rssKb: [],
+          failure: unwritten.get(p.corpus),
+          types: undefined,
+          instantiations: undefined,
+        });
       // One untimed pass per pair: reports type errors and the type/instantiation counts.
       for (const p of pairs) {
         const r = results.get(p.key) as CheckRuns;
@@ -125,7 +143,8 @@ export const typecheckSuite: Suite = {
         const counts = (r: CheckRuns) => `${r.types ?? "?"} types, ${r.instantiations ?? "?"} inst.`;
         const strict = n >= 100;
         const rss = (r: CheckRuns) => Math.max(...r.rssKb);
-        const why = (...named: [string, CheckRuns][]) => named.map(([name, r]) => `${name}: ${r.failure ?? "ok"}`).join("; ");
+        const why = (...named: [string, CheckRuns][]) =>
+          named.map(([name, r]) => `${name}: ${r.failure ?? "ok"}`).join("; ");
         if (ours.failure || floor.failure) {
           figures.push(unavailable(`wall vs floor, ${label}`, why(["harness-tool", ours], ["floor", floor])));
         } else {
@@ -166,7 +185,9 @@ export const typecheckSuite: Suite = {
           );
         }
         if (!ours.failure && !oursTs.failure) {
-          const vsMcp = mcp.failure ? "" : `; target=ts vs MCP SDK ${(median(oursTs.wallMs) / median(mcp.wallMs)).toFixed(2)}×`;
+          const vsMcp = mcp.failure
+            ? ""
+            : `; target=ts vs MCP SDK ${(median(oursTs.wallMs) / median(mcp.wallMs)).toFixed(2)}×`;
           figures.push(
             compared(
               `target=ts (scaffold otherwise the same) vs target=js+dts, ${label}`,
@@ -186,10 +207,19 @@ export const typecheckSuite: Suite = {
       const small = ourMedians.get(`${compiler} 100`);
       const large = ourMedians.get(`${compiler} 500`);
       if (small !== undefined && large !== undefined) {
-        figures.push(compared(`harness-tool growth 100→500 tools, ${compiler}`, large, formatMs, { label: "100 tools", value: small }, 5));
+        figures.push(
+          compared(
+            `harness-tool growth 100→500 tools, ${compiler}`,
+            large,
+            formatMs,
+            { label: "100 tools", value: small },
+            5,
+          ),
+        );
       }
     }
-    if (!context.sizes.includes(100) || !context.sizes.includes(500)) notes.push("growth 100→500 tools: needs sizes 100 and 500");
+    if (!context.sizes.includes(100) || !context.sizes.includes(500))
+      notes.push("growth 100→500 tools: needs sizes 100 and 500");
     return {
       id: this.id,
       title: this.title,

@@ -54,7 +54,10 @@ function violating(schema: JsonSchema): unknown {
     case "array":
       return [violating(schema.items)];
     case "object":
-      return { ...Object.fromEntries(Object.entries(schema.properties).map(([name, child]) => [name, violating(child)])), unknown_field: 1 };
+      return {
+        ...Object.fromEntries(Object.entries(schema.properties).map(([name, child]) => [name, violating(child)])),
+        unknown_field: 1,
+      };
   }
 }
 
@@ -109,10 +112,14 @@ function loadMs(files: readonly string[], rounds: number): number {
   const code = `await import("harness-tool"); const t = performance.now();${imports} console.log(performance.now() - t);`;
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    const out = execFileSync(process.execPath, ["--conditions=harness-tool-source", "--import", pathToFileURL(tsx).href, "--input-type=module", "-e", code], {
-      cwd: repoRoot,
-      encoding: "utf8",
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--conditions=harness-tool-source", "--import", pathToFileURL(tsx).href, "--input-type=module", "-e", code],
+      {
+        cwd: repoRoot,
+        encoding: "utf8",
+      },
+    );
     times.push(Number(out.trim()));
   }
   return median(times);

@@ -66,7 +66,8 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "-h": {
       const topic = name === "help" ? rest[0] : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
-      if (topic !== undefined && !command) throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });
+      if (topic !== undefined && !command)
+        throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });
       streams.out.write(command ? renderCommandHelp(command, width) : renderOverview(commands, width));
       return 0;
     }
@@ -101,7 +102,10 @@ class CommandFailure extends Error {
 }
 
 /** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
-export async function main(argv: readonly string[], streams: CommandStreams = { out: process.stdout, err: process.stderr }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  streams: CommandStreams = { out: process.stdout, err: process.stderr },
+): Promise<number> {
   try {
     return await run(argv, streams);
   } catch (e) {

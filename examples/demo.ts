@@ -26,11 +26,15 @@ function countFiles(dir: string): number {
 try {
   step("buf generate: examples/exec/proto -> a fresh src/gen (protoc-gen-harness-tool)");
   const nativeBuf = path.join(repo, "node_modules/@bufbuild/buf-linux-x64/bin/buf");
-  const buf = process.platform === "linux" && process.arch === "x64" ? nativeBuf : path.join(repo, "node_modules/.bin/buf");
+  const buf =
+    process.platform === "linux" && process.arch === "x64" ? nativeBuf : path.join(repo, "node_modules/.bin/buf");
   const generated = spawnSync(buf, ["generate", "-o", work], {
     cwd: example,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, PATH: `${path.join(repo, "node_modules/.bin")}${path.delimiter}${process.env["PATH"] ?? ""}` },
+    env: {
+      ...process.env,
+      PATH: `${path.join(repo, "node_modules/.bin")}${path.delimiter}${process.env["PATH"] ?? ""}`,
+    },
   });
   if (generated.status !== 0) throw new Error("buf generate failed");
   process.stdout.write(`wrote ${countFiles(path.join(work, "src/gen"))} files under ${path.join(work, "src/gen")}\n`);
@@ -54,8 +58,19 @@ try {
   if ((await main(["schema", entry])) !== 0) throw new Error("schema failed");
 
   step("harness-tool invoke bash: output chunks live, then exit_status and the result");
-  const script = "for i in 1 2 3 4 5; do echo \"line $i from the child process\"; sleep 0.2; done; echo 'done, on stderr' >&2; exit 3";
-  const code = await main(["invoke", entry, "bash", "--config", path.join(work, "config.json"), "--cwd", work, "--args", JSON.stringify({ command: script })]);
+  const script =
+    "for i in 1 2 3 4 5; do echo \"line $i from the child process\"; sleep 0.2; done; echo 'done, on stderr' >&2; exit 3";
+  const code = await main([
+    "invoke",
+    entry,
+    "bash",
+    "--config",
+    path.join(work, "config.json"),
+    "--cwd",
+    work,
+    "--args",
+    JSON.stringify({ command: script }),
+  ]);
   step(`exit code ${code} (the command's exit 3 is ordinary content of a successful result)`);
   step("the same provider in a browser: harness-tool inspect");
   process.stdout.write(

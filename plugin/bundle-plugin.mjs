@@ -30,7 +30,10 @@ const outdir = path.resolve(process.argv[2] ?? path.join(here, "dist"));
 const standIns = {
   typescript: `export default new Proxy({}, { get(_, name) { throw new Error("protoc-gen-harness-tool does not bundle the TypeScript compiler (asked for ts." + String(name) + ")"); } });`,
   "@typescript/vfs": ["createDefaultMapFromNodeModules", "createSystem", "createVirtualCompilerHost"]
-    .map((name) => `export function ${name}() { throw new Error("protoc-gen-harness-tool does not bundle @typescript/vfs"); }`)
+    .map(
+      (name) =>
+        `export function ${name}() { throw new Error("protoc-gen-harness-tool does not bundle @typescript/vfs"); }`,
+    )
     .join("\n"),
   // json-schema-to-typescript imports its formatter at load, and calls it only with `format: true`;
   // the plugin compiles with `format: false` (emit/compiled-types.ts).
@@ -48,7 +51,9 @@ const result = await build({
   target: "node22",
   // json-schema-to-typescript and its dependencies are CommonJS and require Node's built-ins
   // (fs, path, ...), which an ES module bundle can do only through a require of its own.
-  banner: { js: 'import { createRequire as createRequireOfBundle } from "node:module";\nconst require = createRequireOfBundle(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as createRequireOfBundle } from "node:module";\nconst require = createRequireOfBundle(import.meta.url);',
+  },
   plugins: [
     {
       name: "stand-ins",
@@ -104,7 +109,8 @@ if (process.argv[2] === undefined) {
   const protoCopy = path.join(here, "proto");
   rmSync(protoCopy, { recursive: true, force: true });
   cpSync(path.join(repoRoot, "proto"), protoCopy, { recursive: true, filter: (source) => !source.endsWith(".md") });
-  if (!existsSync(path.join(protoCopy, "harnesstool/v1/annotations.proto"))) throw new Error("proto/harnesstool/v1/annotations.proto was not copied");
+  if (!existsSync(path.join(protoCopy, "harnesstool/v1/annotations.proto")))
+    throw new Error("proto/harnesstool/v1/annotations.proto was not copied");
 }
 process.stdout.write(
   `bundled protoc-gen-harness-tool: ${Object.keys(result.metafile.inputs).length} modules, ${(bytes / 1024).toFixed(0)} KiB, ${notices.length} third-party packages\n`,

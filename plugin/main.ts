@@ -15,13 +15,17 @@ async function main(args: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.length !== 0) {
-    process.stderr.write(`${plugin.name} accepts a google.protobuf.compiler.CodeGeneratorRequest on stdin and writes a CodeGeneratorResponse to stdout\n`);
+    process.stderr.write(
+      `${plugin.name} accepts a google.protobuf.compiler.CodeGeneratorRequest on stdin and writes a CodeGeneratorResponse to stdout\n`,
+    );
     return 1;
   }
   try {
     const request = fromBinary(CodeGeneratorRequestSchema, await bytes(process.stdin));
     const response = toBinary(CodeGeneratorResponseSchema, await plugin.run(request));
-    await new Promise<void>((resolve, reject) => process.stdout.write(response, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(response, (error) => (error ? reject(error) : resolve())),
+    );
     return 0;
   } catch (reason) {
     process.stderr.write(`${plugin.name}: ${reason instanceof Error ? reason.message : String(reason)}\n`);

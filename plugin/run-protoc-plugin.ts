@@ -12,7 +12,12 @@
  */
 import { create, maximumEdition, minimumEdition, protoInt64, type DescFile } from "@bufbuild/protobuf";
 import { createEcmaScriptPlugin, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
-import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, type CodeGeneratorRequest, type CodeGeneratorResponse } from "@bufbuild/protobuf/wkt";
+import {
+  CodeGeneratorResponse_Feature,
+  CodeGeneratorResponseSchema,
+  type CodeGeneratorRequest,
+  type CodeGeneratorResponse,
+} from "@bufbuild/protobuf/wkt";
 import { emitApiFile } from "./emit/api-file.js";
 import { collectTypes, type FileTypes } from "./emit/collect-types.js";
 import { Declarations } from "./emit/compiled-types.js";
@@ -56,7 +61,12 @@ function generation(files: readonly DescFile[], sourcePath: (file: string) => st
 }
 
 /** Prints both modules of every file of `run` in `target`, the declared types as placeholders of `declarations`. */
-function emitModules(schema: Schema<HarnessToolOptions>, target: OutputTarget, run: Generation, declarations: Declarations): void {
+function emitModules(
+  schema: Schema<HarnessToolOptions>,
+  target: OutputTarget,
+  run: Generation,
+  declarations: Declarations,
+): void {
   for (const file of run.files) {
     const api = schema.generateFile(`${file.outputBase}${targetExtension[target]}`);
     preamble(api, schema, file);
@@ -78,7 +88,9 @@ function preamble(f: GeneratedFile, schema: Schema<HarnessToolOptions>, file: Fi
 function failure(errors: readonly string[]): CodeGeneratorResponse {
   return create(CodeGeneratorResponseSchema, {
     error: errors.join("\n"),
-    supportedFeatures: protoInt64.parse(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS),
+    supportedFeatures: protoInt64.parse(
+      CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS,
+    ),
     minimumEdition,
     maximumEdition,
   });
@@ -86,7 +98,10 @@ function failure(errors: readonly string[]): CodeGeneratorResponse {
 
 /** `response` with the content of each file passed through `rewrite`. */
 function withContents(response: CodeGeneratorResponse, rewrite: (content: string) => string): CodeGeneratorResponse {
-  return create(CodeGeneratorResponseSchema, { ...response, file: response.file.map((f) => ({ ...f, content: rewrite(f.content) })) });
+  return create(CodeGeneratorResponseSchema, {
+    ...response,
+    file: response.file.map((f) => ({ ...f, content: rewrite(f.content) })),
+  });
 }
 
 const headerEnd = "/* eslint-disable */\n";
@@ -124,7 +139,10 @@ export interface HarnessToolPlugin {
  * the module name). protoplugin prints the modules synchronously, the declared types as
  * placeholders, then the run awaits their declarations.
  */
-export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath: (file: string) => string = (file) => file): HarnessToolPlugin {
+export function createHarnessToolPlugin(
+  warn: (line: string) => void,
+  sourcePath: (file: string) => string = (file) => file,
+): HarnessToolPlugin {
   return {
     name: pluginName,
     version: `v${pluginVersion}`,
@@ -133,7 +151,9 @@ export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath
       const declarations = new Declarations();
       const generate = (schema: Schema<HarnessToolOptions>, target: OutputTarget): void => {
         if (target === "js" && schema.options.jsImportStyle !== "module") {
-          throw new Error('invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too');
+          throw new Error(
+            'invalid option "js_import_style=legacy_commonjs": the harness-tool runtime is an ES module, so the generated code is too',
+          );
         }
         run ??= generation(schema.files, sourcePath);
         if (run.errors.length === 0) emitModules(schema, target, run, declarations);
@@ -160,7 +180,10 @@ export function createHarnessToolPlugin(warn: (line: string) => void, sourcePath
  * The plugin plugin/main.ts runs: warnings to stderr, and files named from the folder buf runs in,
  * as buf names them.
  */
-export const protocGenHarnessTool: HarnessToolPlugin = createHarnessToolPlugin((line) => process.stderr.write(`${line}\n`), sourcePathsFrom(process.cwd()));
+export const protocGenHarnessTool: HarnessToolPlugin = createHarnessToolPlugin(
+  (line) => process.stderr.write(`${line}\n`),
+  sourcePathsFrom(process.cwd()),
+);
 
 /** What one in-process run produced. */
 export interface PluginRun {
@@ -175,7 +198,10 @@ export interface PluginRun {
  * Runs the plugin in-process on one request, as plugin/main.ts would, collecting the warnings; a
  * bad plugin option rejects with protoplugin's option error.
  */
-export async function runProtocPlugin(request: CodeGeneratorRequest, sourcePath?: (file: string) => string): Promise<PluginRun> {
+export async function runProtocPlugin(
+  request: CodeGeneratorRequest,
+  sourcePath?: (file: string) => string,
+): Promise<PluginRun> {
   const warnings: string[] = [];
   const response = await createHarnessToolPlugin((line) => warnings.push(line), sourcePath).run(request);
   return { response, warnings, errors: response.error ? response.error.split("\n") : [] };

@@ -96,5 +96,11 @@ export type {
   TransformHook,
   VetoHook,
 } from "./provider/hook-subscriptions.js";
-export { defineProvider, emptyConfig, type HandlersFor, type PreviewsFor, type ProviderSpec } from "./provider/define-provider.js";
+export {
+  defineProvider,
+  emptyConfig,
+  type HandlersFor,
+  type PreviewsFor,
+  type ProviderSpec,
+} from "./provider/define-provider.js";
 export { defineConfig, type ConfigAttributeSpec } from "./provider/define-config.js";

@@ -79,7 +79,13 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     disarmStartFailureGuard();
     return superviseProvider();
   }
-  const [{ serveGoPlugin }, { createToolService }, hookService, { filterStderr, hostLogLine, writeStderr }, { startTraceExport }] = await Promise.all([
+  const [
+    { serveGoPlugin },
+    { createToolService },
+    hookService,
+    { filterStderr, hostLogLine, writeStderr },
+    { startTraceExport },
+  ] = await Promise.all([
     import("./transport/serve-go-plugin.js"),
     import("./service/calls/tool-service.js"),
     // Only a provider that declares hooks loads the hook service (and boots hook.proto's descriptors).
@@ -89,7 +95,9 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
   ]);
   const { superviseService } = await import("./supervisor/supervised-service.js");
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
-  const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) => writeStderr(`${line}\n`));
+  const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) =>
+    writeStderr(`${line}\n`),
+  );
   await serveGoPlugin(
     (kernel) => {
       const service = createToolService(provider, {
@@ -117,7 +125,9 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     {
       guardProcess: false,
       // Queued spans are flushed before the process exits, inside the host's grace period.
-      ...(traceExport ? { exit: (code: number) => void traceExport.shutdown(exportFlushMs).finally(() => process.exit(code)) } : {}),
+      ...(traceExport
+        ? { exit: (code: number) => void traceExport.shutdown(exportFlushMs).finally(() => process.exit(code)) }
+        : {}),
       ...(options.network ? { network: options.network } : {}),
       ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
     },

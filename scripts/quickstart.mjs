@@ -41,10 +41,17 @@ function why(run) {
 function step(shown, command, args, cwd, quiet = false) {
   console.log(`\n> ${shown}`);
   const began = performance.now();
-  const run = spawnSync(command, args, { cwd, stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit", encoding: "utf8", timeout: stepTimeoutMs });
+  const run = spawnSync(command, args, {
+    cwd,
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : "inherit",
+    encoding: "utf8",
+    timeout: stepTimeoutMs,
+  });
   if (run.status !== 0) {
     if (quiet) process.stderr.write(`${run.stdout}${run.stderr}`);
-    console.error(`npm run quickstart: ${shown} failed (${why(run)}): fix what it printed above (a registry npm cannot reach?) and run it again`);
+    console.error(
+      `npm run quickstart: ${shown} failed (${why(run)}): fix what it printed above (a registry npm cannot reach?) and run it again`,
+    );
     process.exit(1);
   }
   console.log(`(${((performance.now() - began) / 1000).toFixed(1)} s)`);
@@ -60,10 +67,18 @@ step(
 step(
   `harness-tool init ${path.basename(target)} --yes --harness-tool file:./harness-tool-packages   (in ${parent})`,
   process.execPath,
-  [path.join(checkout, "cli/harness-tool.mjs"), "init", path.basename(target), "--yes", "--harness-tool", "file:./harness-tool-packages"],
+  [
+    path.join(checkout, "cli/harness-tool.mjs"),
+    "init",
+    path.basename(target),
+    "--yes",
+    "--harness-tool",
+    "file:./harness-tool-packages",
+  ],
   parent,
 );
-for (const script of ["install", "run generate", "run build"]) step(`npm ${script}   (in ${target})`, "npm", script.split(" "), target);
+for (const script of ["install", "run generate", "run build"])
+  step(`npm ${script}   (in ${target})`, "npm", script.split(" "), target);
 
 const shown = path.relative(typedIn, target) || ".";
 console.log(`

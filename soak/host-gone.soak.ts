@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { brokerEndedScenario, hostSigkilledScenario, protocolExitMs } from "../test/runtime/reliability/support/host-scenarios.js";
+import {
+  brokerEndedScenario,
+  hostSigkilledScenario,
+  protocolExitMs,
+} from "../test/runtime/reliability/support/host-scenarios.js";
 
 const cycles = Number(process.env["HOST_CYCLES"] ?? "20");
 
@@ -13,7 +17,9 @@ test(`the host SIGKILLed mid-call, ${cycles} times`, async () => {
   const times: number[] = [];
   for (let i = 0; i < cycles; i++) times.push(await hostSigkilledScenario());
   times.sort((a, b) => a - b);
-  console.log(`# exit after host SIGKILL: median ${times[times.length >> 1]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms over ${cycles} cycles`);
+  console.log(
+    `# exit after host SIGKILL: median ${times[times.length >> 1]?.toFixed(0)} ms, max ${times.at(-1)?.toFixed(0)} ms over ${cycles} cycles`,
+  );
   assert.ok((times.at(-1) ?? 0) <= protocolExitMs);
 });
 

@@ -9,7 +9,17 @@
 //   node soak/mutation-check.mjs            # all mutations
 //   node soak/mutation-check.mjs timeout    # those whose name contains "timeout"
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +67,10 @@ try {
       const text = originals.get(target) ?? readFileSync(target, "utf8");
       originals.set(target, text);
       const current = readFileSync(target, "utf8");
-      if (!current.includes(a)) throw new Error(`${name}: ${f} no longer contains the text to mutate after the first edit; update soak/mutations.mjs`);
+      if (!current.includes(a))
+        throw new Error(
+          `${name}: ${f} no longer contains the text to mutate after the first edit; update soak/mutations.mjs`,
+        );
       writeFileSync(target, current.replace(a, b));
     }
     const started = Date.now();
@@ -73,7 +86,10 @@ try {
       ],
       {
         cwd: copy,
-        env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ") },
+        env: {
+          ...process.env,
+          NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" "),
+        },
         encoding: "utf8",
       },
     );

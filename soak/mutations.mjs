@@ -23,8 +23,8 @@ export const mutations = [
   [
     "default timeout not enforced",
     "runtime/service/calls/invoke-in-flight.ts",
-    "if (timeoutMs !== undefined) timer = setTimeout(",
-    "if (false) timer = setTimeout(",
+    "if (timeoutMs !== undefined)\n        timer = setTimeout(",
+    "if (false)\n        timer = setTimeout(",
     ["test/runtime/reliability/faults.test.ts"],
     "timeout",
   ],
@@ -87,7 +87,11 @@ export const mutations = [
     "const cleanup = () => {};",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
-    ["runtime/transport/provider-life.ts", "    closeWithoutStacks(() => server.forceShutdown());\n    return this.finish(0);", "    return this.finish(0);"],
+    [
+      "runtime/transport/provider-life.ts",
+      "    closeWithoutStacks(() => server.forceShutdown());\n    return this.finish(0);",
+      "    return this.finish(0);",
+    ],
   ],
   [
     "JSON-escaped secrets not redacted",
@@ -143,8 +147,8 @@ export const mutations = [
   [
     "unary exit: status messages sent unredacted",
     "runtime/service/calls/secret-exits.ts",
-    "new RpcStatusError(status.code, redactor.string(status.message),",
-    "new RpcStatusError(status.code, status.message,",
+    "      status.code,\n      redactor.string(status.message),",
+    "      status.code,\n      status.message,",
     ["test/runtime/service/exit-walk.test.ts"],
     "no exit",
   ],
@@ -331,8 +335,8 @@ export const mutations = [
   [
     "bounded errors: every violation listed",
     "runtime/errors/input-error-bounds.ts",
-    "const listed = violations.slice(0, maxReportedViolations)",
-    "const listed = violations.slice()",
+    "const listed = violations\n    .slice(0, maxReportedViolations)",
+    "const listed = violations\n    .slice()",
     ["test/runtime/interop/error-paths.test.ts"],
     "bounded",
   ],
@@ -371,8 +375,8 @@ export const mutations = [
   [
     "deep arguments: the transport decodes ToolService requests without decodeRequest",
     "runtime/transport/serve-go-plugin.ts",
-    "life.resetBudget?.reset() }), decodeRequest);",
-    "life.resetBudget?.reset() }));",
+    "life.resetBudget?.reset() }),\n    decodeRequest,\n  );",
+    "life.resetBudget?.reset() }),\n  );",
     ["test/runtime/interop/error-paths.test.ts"],
     "nested",
   ],
@@ -419,8 +423,8 @@ export const mutations = [
   [
     "hooks: a hook request in a mode the provider did not declare reaches no refusal",
     "runtime/service/hooks/hook-request.ts",
-    "if (handler === undefined) return",
-    "if (false) return",
+    "if (handler === undefined)\n    return",
+    "if (false)\n    return",
     ["test/runtime/service/hooks/hook-service.test.ts"],
     "an undeclared mode",
   ],

@@ -23,9 +23,13 @@ function collect(dir) {
 const files = collect(soakDir);
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
 const nodeOptions = [process.env.NODE_OPTIONS, "--conditions=harness-tool-source"].filter(Boolean).join(" ");
-const result = spawnSync(process.execPath, [tsx, "--test", "--test-concurrency=1", ...process.argv.slice(2), ...files], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, NODE_OPTIONS: nodeOptions },
-});
+const result = spawnSync(
+  process.execPath,
+  [tsx, "--test", "--test-concurrency=1", ...process.argv.slice(2), ...files],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_OPTIONS: nodeOptions },
+  },
+);
 process.exit(result.status ?? 1);

@@ -52,7 +52,8 @@ function withoutFences(markdown: string): string[] {
   return lines.map((line) => {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (fence) {
-      if (marker?.[1]?.[0] === fence.char && marker[1].length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+      if (marker?.[1]?.[0] === fence.char && marker[1].length >= fence.length && /^ {0,3}[`~]+\s*$/.test(line))
+        fence = undefined;
       return "";
     }
     if (marker?.[1]) {
@@ -127,7 +128,8 @@ function anchorsOfFile(file: string): Set<string> {
 function problemWith(file: string, anchor: string | undefined): string | undefined {
   if (!existsSync(file)) return `no file ${path.relative(repoRoot, file)}`;
   if (anchor === undefined || anchor === "" || !file.endsWith(".md")) return undefined;
-  if (!anchorsOfFile(file).has(decodeURIComponent(anchor))) return `no heading #${anchor} in ${path.relative(repoRoot, file)}`;
+  if (!anchorsOfFile(file).has(decodeURIComponent(anchor)))
+    return `no heading #${anchor} in ${path.relative(repoRoot, file)}`;
   return undefined;
 }
 
@@ -139,7 +141,12 @@ function brokenLinksIn(relative: string): Broken[] {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: …: not fetched
     const [pathPart = "", anchor] = target.split("#", 2);
     const decoded = decodeURIComponent(pathPart);
-    const resolved = decoded === "" ? file : decoded.startsWith("/") ? path.join(repoRoot, decoded) : path.resolve(path.dirname(file), decoded);
+    const resolved =
+      decoded === ""
+        ? file
+        : decoded.startsWith("/")
+          ? path.join(repoRoot, decoded)
+          : path.resolve(path.dirname(file), decoded);
     const problem = problemWith(resolved, anchor);
     if (problem) broken.push({ where: `${relative}:${line}`, reference: target, problem });
   }
@@ -198,7 +205,11 @@ function citationsOf(source: string): { file: string; anchor: string | undefined
 function resolveCitation(citing: string, cited: string): string {
   const candidates = cited.includes("/")
     ? [path.join(repoRoot, cited), path.resolve(path.dirname(path.join(repoRoot, citing)), cited)]
-    : [path.join(repoRoot, "docs", cited), path.resolve(path.dirname(path.join(repoRoot, citing)), cited), path.join(repoRoot, cited)];
+    : [
+        path.join(repoRoot, "docs", cited),
+        path.resolve(path.dirname(path.join(repoRoot, citing)), cited),
+        path.join(repoRoot, cited),
+      ];
   return candidates.find((c) => existsSync(c)) ?? (candidates[0] as string);
 }
 
@@ -239,7 +250,8 @@ describe("doc references", () => {
       const source = readFileSync(path.join(repoRoot, relative), "utf8");
       broken.push(...brokenCitationsIn(relative, source), ...outsideCitationsIn(relative, source));
     }
-    for (const relative of markdownFiles()) broken.push(...outsideCitationsIn(relative, readFileSync(path.join(repoRoot, relative), "utf8")));
+    for (const relative of markdownFiles())
+      broken.push(...outsideCitationsIn(relative, readFileSync(path.join(repoRoot, relative), "utf8")));
     assert.ok(broken.length === 0, `references that lead nowhere:\n${report(broken)}`);
   });
 
@@ -278,7 +290,15 @@ describe("doc references", () => {
   });
 
   it("finds links, leaves code out, and reports a broken anchor", () => {
-    const markdown = ["See [runtime](runtime.md#errors) and", "[a wrapped", "link](#here).", "`[not](a-link.md)`", "```", "[nor](this.md)", "```"].join("\n");
+    const markdown = [
+      "See [runtime](runtime.md#errors) and",
+      "[a wrapped",
+      "link](#here).",
+      "`[not](a-link.md)`",
+      "```",
+      "[nor](this.md)",
+      "```",
+    ].join("\n");
     assert.deepEqual(linksOf(markdown), [
       { target: "runtime.md#errors", line: 1 },
       { target: "#here", line: 2 },

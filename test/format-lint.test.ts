@@ -23,18 +23,26 @@ function biomeCi(cwd: string, extra: readonly string[] = []): { status: number; 
 
 it("biome ci finds nothing to format or fix in the repository", () => {
   const { status, report } = biomeCi(repoRoot);
-  assert.equal(status, 0, `biome ci found problems (\`npm run format\` fixes formatting; lint findings name their rule):\n${report}`);
+  assert.equal(
+    status,
+    0,
+    `biome ci found problems (\`npm run format\` fixes formatting; lint findings name their rule):\n${report}`,
+  );
 });
 
 it("biome ci fails on an unformatted file and on a lint finding, and leaves generated output alone", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-biome-"));
   try {
     copyFileSync(path.join(repoRoot, "biome.jsonc"), path.join(dir, "biome.jsonc"));
-    for (const folder of ["runtime", "cli", "generated/pluggableharness"]) mkdirSync(path.join(dir, folder), { recursive: true });
+    for (const folder of ["runtime", "cli", "generated/pluggableharness"])
+      mkdirSync(path.join(dir, folder), { recursive: true });
     // A workspace's own package.json must not take it out from under the root configuration.
     writeFileSync(path.join(dir, "runtime/package.json"), '{ "name": "workspace", "type": "module" }\n');
     writeFileSync(path.join(dir, "runtime/unformatted.ts"), "export const answer = {value:42}\n");
-    writeFileSync(path.join(dir, "cli/lint-finding.ts"), "export function same(a: number): boolean {\n  return a === a;\n}\n");
+    writeFileSync(
+      path.join(dir, "cli/lint-finding.ts"),
+      "export function same(a: number): boolean {\n  return a === a;\n}\n",
+    );
     writeFileSync(path.join(dir, "generated/pluggableharness/untouched.ts"), "export const  generated = {value:1}\n");
     const { status, report } = biomeCi(dir, ["--vcs-enabled=false"]);
     assert.notEqual(status, 0, report);

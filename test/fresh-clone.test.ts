@@ -39,7 +39,11 @@ function userEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
   // The runner's additions must not leak in through the kept variables either.
-  assert.ok(!Object.keys(env).some((k) => !machine.includes(k) && (k.startsWith("NODE_") || k.startsWith("npm_") || k.startsWith("HARNESS_TOOL_"))));
+  assert.ok(
+    !Object.keys(env).some(
+      (k) => !machine.includes(k) && (k.startsWith("NODE_") || k.startsWith("npm_") || k.startsWith("HARNESS_TOOL_")),
+    ),
+  );
   return env;
 }
 
@@ -74,7 +78,8 @@ before(() => {
     copyFileSync(path.join(repoRoot, file), path.join(clone, file));
   }
   for (const file of deleted) rmSync(path.join(clone, file), { force: true });
-  for (const workspace of ["runtime", "plugin", "cli"]) assert.ok(!existsSync(path.join(clone, workspace, "dist")), `a fresh clone has no ${workspace}/dist`);
+  for (const workspace of ["runtime", "plugin", "cli"])
+    assert.ok(!existsSync(path.join(clone, workspace, "dist")), `a fresh clone has no ${workspace}/dist`);
   const installed = run("npm", ["ci", "--no-audit", "--no-fund"], 600_000);
   assert.equal(installed.status, 0, shown(installed));
 });
@@ -146,7 +151,10 @@ it("npx harness-tool inspect examples/exec serves the page for the example", asy
       else child.on("exit", resolve);
     });
     if (child.pid !== undefined) process.kill(-child.pid, "SIGINT");
-    const stopped = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 10_000, false))]);
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise((resolve) => setTimeout(resolve, 10_000, false)),
+    ]);
     if (!stopped && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
     assert.ok(stopped, `inspect did not stop within 10 s of Ctrl-C\n${out}\n${err}`);
   }
@@ -187,12 +195,19 @@ it("the README's first call: npm run quickstart -- ../notes, then the invoke, as
   const [first, ...rest] = block.trimEnd().split("\n");
   assert.equal(first, "npm ci");
   const started = performance.now();
-  const quickstart = spawnSync("bash", ["-euo", "pipefail", "-c", rest.join("\n")], { cwd: clone, env, encoding: "utf8", timeout: 600_000 });
+  const quickstart = spawnSync("bash", ["-euo", "pipefail", "-c", rest.join("\n")], {
+    cwd: clone,
+    env,
+    encoding: "utf8",
+    timeout: 600_000,
+  });
   assert.equal(quickstart.status, 0, shown(quickstart));
   assert.match(quickstart.stdout, /^> npm run build {3}\(in \S+notes\)$/m);
   assert.match(quickstart.stdout, /"found": false/);
   // The new repository is beside the clone and names its tarballs relative to itself.
-  const pkg = JSON.parse(readFileSync(path.join(dir, "notes/package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(path.join(dir, "notes/package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
   assert.equal(pkg.dependencies["harness-tool"], "file:../harness-tool-packages/harness-tool-0.1.0.tgz");
   assert.equal(existsSync(path.join(dir, "notes/schema/tools.json")), false, "no baseline before a release");
   console.log(`# the first call from the clone after npm ci: ${((performance.now() - started) / 1000).toFixed(1)} s`);

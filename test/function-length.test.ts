@@ -39,7 +39,8 @@ function functionName(node: ts.FunctionLikeDeclaration, file: ts.SourceFile): st
   const own = node.name?.getText(file);
   if (own !== undefined) return ts.isClassLike(node.parent) ? `${className(node.parent)}.${own}` : own;
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(file);
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+    return parent.name.getText(file);
   if (ts.isCallExpression(parent)) return `(argument of ${parent.expression.getText(file).slice(0, 40)})`;
   return "(anonymous)";
 }

@@ -13,7 +13,11 @@ it("generated/ matches a fresh `buf generate` of proto/ and vendor-proto/", () =
     const run = runBuf(["generate", "--template", "buf.gen.yaml", "-o", out]);
     assert.equal(run.status, 0, `buf generate failed:\n${run.stderr}`);
     const problems = diffTrees(path.join(repoRoot, "generated"), path.join(out, "generated"), "generated");
-    assert.deepEqual(problems, [], `generated/ is stale; run \`npm run generate\` and commit:\n- ${problems.join("\n- ")}`);
+    assert.deepEqual(
+      problems,
+      [],
+      `generated/ is stale; run \`npm run generate\` and commit:\n- ${problems.join("\n- ")}`,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

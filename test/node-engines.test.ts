@@ -74,7 +74,9 @@ interface LockEntry {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
+  packages: Record<string, LockEntry>;
+};
 const nodeRange = (e: LockEntry | undefined) => (e?.engines && !Array.isArray(e.engines) ? e.engines.node : undefined);
 const engines = Object.entries(lock.packages).flatMap(([name, p]) => {
   const range = nodeRange(p);
@@ -94,7 +96,8 @@ function lookup(from: string, name: string): string | undefined {
   }
 }
 
-const requiredPeers = (e: LockEntry) => Object.keys(e.peerDependencies ?? {}).filter((n) => e.peerDependenciesMeta?.[n]?.optional !== true);
+const requiredPeers = (e: LockEntry) =>
+  Object.keys(e.peerDependencies ?? {}).filter((n) => e.peerDependenciesMeta?.[n]?.optional !== true);
 
 /** Every package `workspace` brings into an installation: lockfile path -> package name. */
 function closure(workspace: string, withBundled: boolean): Map<string, string> {
@@ -109,7 +112,11 @@ function closure(workspace: string, withBundled: boolean): Map<string, string> {
     }
   };
   const own = lock.packages[workspace] ?? {};
-  visit(workspace, [...Object.keys(own.dependencies ?? {}), ...requiredPeers(own), ...(withBundled ? Object.keys(own.devDependencies ?? {}) : [])]);
+  visit(workspace, [
+    ...Object.keys(own.dependencies ?? {}),
+    ...requiredPeers(own),
+    ...(withBundled ? Object.keys(own.devDependencies ?? {}) : []),
+  ]);
   return seen;
 }
 
@@ -151,7 +158,11 @@ describe("Node engines", () => {
         // And no higher than needed: the package named as the reason refuses the minor line below.
         const reason = [...brought].find(([, name]) => name === w.floorFrom)?.[0];
         assert.ok(reason, `${w.floorFrom} is not among what ${w.dir} brings`);
-        assert.equal(satisfies([floor[0], floor[1] - 1, 99], nodeRange(lock.packages[reason]) ?? ""), false, `${w.floorFrom} would accept a lower floor`);
+        assert.equal(
+          satisfies([floor[0], floor[1] - 1, 99], nodeRange(lock.packages[reason]) ?? ""),
+          false,
+          `${w.floorFrom} would accept a lower floor`,
+        );
       }
     });
   }
@@ -159,7 +170,15 @@ describe("Node engines", () => {
   it("the runtime brings none of the CLI's or the plugin's dependencies", () => {
     const brought = new Set(closure("runtime", false).values());
     assert.ok(brought.has("@grpc/grpc-js"), "the walk is broken: the runtime brings grpc-js");
-    for (const heavy of ["typescript", "ts-morph", "esbuild", "@clack/prompts", "json-schema-to-typescript", "@bufbuild/protoplugin", "prettier"]) {
+    for (const heavy of [
+      "typescript",
+      "ts-morph",
+      "esbuild",
+      "@clack/prompts",
+      "json-schema-to-typescript",
+      "@bufbuild/protoplugin",
+      "prettier",
+    ]) {
       assert.ok(!brought.has(heavy), `the runtime brings ${heavy}`);
     }
   });
@@ -202,10 +221,23 @@ describe("Node engines", () => {
 
   it("every esbuild target in the sources is the engines floor", () => {
     const floor = floorOf(nodeRange(lock.packages["cli"]))[0];
-    const files = ["cli/commands/bundle-command.ts", "cli/release/script-bundle.ts", "cli/release/early-supervision.ts", "plugin/bundle-plugin.mjs"];
-    const benchFiles = ["bench/provider-builds.ts", "bench/telemetry.ts", "bench/profile-provider.ts", "test/runtime/telemetry/bundled-export.test.ts"];
+    const files = [
+      "cli/commands/bundle-command.ts",
+      "cli/release/script-bundle.ts",
+      "cli/release/early-supervision.ts",
+      "plugin/bundle-plugin.mjs",
+    ];
+    const benchFiles = [
+      "bench/provider-builds.ts",
+      "bench/telemetry.ts",
+      "bench/profile-provider.ts",
+      "test/runtime/telemetry/bundled-export.test.ts",
+    ];
     const targets = [...files, ...benchFiles].flatMap((file) =>
-      [...readFileSync(path.join(repoRoot, file), "utf8").matchAll(/["'=]node(\d+)["']?/g)].map((m) => ({ file, major: Number(m[1]) })),
+      [...readFileSync(path.join(repoRoot, file), "utf8").matchAll(/["'=]node(\d+)["']?/g)].map((m) => ({
+        file,
+        major: Number(m[1]),
+      })),
     );
     for (const file of files)
       assert.ok(

@@ -4,7 +4,16 @@
 // (protoc-gen-harness-tool alone, and with protoc-gen-es beside it).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -83,8 +92,16 @@ describe("a provider repository using the installed packages", () => {
   /** `buf generate` with the README's template `example` into `out`, the repository's bins first on PATH. */
   function generate(example: string, out: string): void {
     writeFileSync(path.join(dir, `${out}.gen.yaml`), readmeExample(example).replace(/out: src\/gen/g, `out: ${out}`));
-    const bins = [path.join(dir, "node_modules/.bin"), path.join(repoRoot, "node_modules/.bin"), process.env["PATH"] ?? ""].join(path.delimiter);
-    const run = spawnSync(bufExecutable(), ["generate", "--template", `${out}.gen.yaml`], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: bins } });
+    const bins = [
+      path.join(dir, "node_modules/.bin"),
+      path.join(repoRoot, "node_modules/.bin"),
+      process.env["PATH"] ?? "",
+    ].join(path.delimiter);
+    const run = spawnSync(bufExecutable(), ["generate", "--template", `${out}.gen.yaml`], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, PATH: bins },
+    });
     assert.equal(run.status, 0, `buf generate failed:\n${run.stderr}`);
   }
 
@@ -109,7 +126,8 @@ describe("a provider repository using the installed packages", () => {
 
   it("each package ships what runs, its README and LICENSE, and no TypeScript sources or source maps", () => {
     for (const [which, list] of files) {
-      for (const file of ["package.json", "README.md", "LICENSE"]) assert.ok(list.includes(file), `${which} does not ship ${file}`);
+      for (const file of ["package.json", "README.md", "LICENSE"])
+        assert.ok(list.includes(file), `${which} does not ship ${file}`);
       // The CLI's templates/ are data, the files `init` writes (a new repository's sources and tests).
       const own = list.filter((f) => which !== "cli" || !f.startsWith("templates/"));
       assert.deepEqual(
@@ -129,7 +147,11 @@ describe("a provider repository using the installed packages", () => {
     assert.ok(files.get("cli")?.includes("dist/main.js"));
     // Every template file init reads, and no more.
     const templates = readdirSync(path.join(repoRoot, "cli/templates"), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /^(provider|example-tools)(\/|$)/.test(path.relative(path.join(repoRoot, "cli/templates"), e.parentPath)))
+      .filter(
+        (e) =>
+          e.isFile() &&
+          /^(provider|example-tools)(\/|$)/.test(path.relative(path.join(repoRoot, "cli/templates"), e.parentPath)),
+      )
       .map((e) => path.relative(path.join(repoRoot, "cli"), path.join(e.parentPath, e.name)))
       .sort();
     assert.ok(templates.length > 20, templates.join(" "));
@@ -152,7 +174,10 @@ describe("a provider repository using the installed packages", () => {
       const conditions = typeof target === "string" ? { default: target } : target;
       for (const [condition, file] of Object.entries(conditions)) {
         if (condition === "harness-tool-source") continue; // this repository's own tests only
-        assert.ok(existsSync(path.join(dir, "node_modules/harness-tool", file)), `${entry} (${condition}) -> ${file} is not shipped`);
+        assert.ok(
+          existsSync(path.join(dir, "node_modules/harness-tool", file)),
+          `${entry} (${condition}) -> ${file} is not shipped`,
+        );
       }
     }
   });
@@ -164,11 +189,22 @@ describe("a provider repository using the installed packages", () => {
 
   it("generates only the provider's own modules with protoc-gen-harness-tool alone", () => {
     generate("provider buf.gen.yaml", "alone");
-    const files = readdirSync(path.join(dir, "alone"), { recursive: true, encoding: "utf8" }).filter((f) => /\.(js|ts)$/.test(f));
-    assert.deepEqual(files.sort(), ["acme/fs/v1/fs_tool.d.ts", "acme/fs/v1/fs_tool.js", "acme/fs/v1/fs_tool_schemas.d.ts", "acme/fs/v1/fs_tool_schemas.js"]);
+    const files = readdirSync(path.join(dir, "alone"), { recursive: true, encoding: "utf8" }).filter((f) =>
+      /\.(js|ts)$/.test(f),
+    );
+    assert.deepEqual(files.sort(), [
+      "acme/fs/v1/fs_tool.d.ts",
+      "acme/fs/v1/fs_tool.js",
+      "acme/fs/v1/fs_tool_schemas.d.ts",
+      "acme/fs/v1/fs_tool_schemas.js",
+    ]);
     // Only harness-tool's own copies of the wire types, never protoc-gen-es output of this repository.
     for (const file of files)
-      assert.doesNotMatch(readFileSync(path.join(dir, "alone", file), "utf8"), /from "\.[^"]*_pb\.js"/, `${file} imports protoc-gen-es output`);
+      assert.doesNotMatch(
+        readFileSync(path.join(dir, "alone", file), "utf8"),
+        /from "\.[^"]*_pb\.js"/,
+        `${file} imports protoc-gen-es output`,
+      );
   });
 
   it("with protoc-gen-es beside it, imports the wire types from harness-tool", () => {

@@ -13,7 +13,8 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
  * True for the runner's test standing for a whole file: Node 20 names it by the file's absolute
  * path, Node 22 by its path relative to the working directory.
  */
-const isFileTest = (data) => data.file !== undefined && data.nesting === 0 && path.resolve(cwd, data.name) === data.file;
+const isFileTest = (data) =>
+  data.file !== undefined && data.nesting === 0 && path.resolve(cwd, data.name) === data.file;
 
 /** The error a test failed with, without the runner's wrapper. */
 function unwrap(error) {
@@ -25,7 +26,9 @@ function failureText(error) {
   const e = unwrap(error);
   if (!(e instanceof Error)) return `    ${inspect(e, { depth: 4 }).replace(/\n/g, "\n    ")}`;
   const stack = (e.stack ?? "").split("\n");
-  const frames = stack.filter((l) => /^\s+at /.test(l) && !/\((node:[^)]*|<anonymous>)\)$|at node:|node_modules\//.test(l)).slice(0, 6);
+  const frames = stack
+    .filter((l) => /^\s+at /.test(l) && !/\((node:[^)]*|<anonymous>)\)$|at node:|node_modules\//.test(l))
+    .slice(0, 6);
   const head = `${e.name}: ${e.message}`;
   return [head, ...frames.map((f) => f.trim())].map((l) => `    ${l.replace(/\n/g, "\n    ")}`).join("\n");
 }
@@ -54,7 +57,8 @@ function fileReport(file, c) {
     .join(", ");
   const lines = [`${c.fail > 0 ? "FAIL" : "ok  "} ${relative(file)}  (${tally}; ${seconds(c.durationMs)})\n`];
   for (const f of c.failures) lines.push(`  ✖ ${f.name}\n${f.text}\n`);
-  for (const [reason, names] of c.skipReasons) lines.push(`  ↷ skipped ${names.length > 1 ? `${names.length} (${names.join("; ")})` : names[0]}: ${reason}\n`);
+  for (const [reason, names] of c.skipReasons)
+    lines.push(`  ↷ skipped ${names.length > 1 ? `${names.length} (${names.join("; ")})` : names[0]}: ${reason}\n`);
   return lines.join("");
 }
 
@@ -71,7 +75,10 @@ class FileLines {
 
   /** A test of `file` reported: files that completed and whose tests came before are done. */
   testReported(file) {
-    const done = this.#lastReporting !== undefined && this.#lastReporting !== file ? this.#take((f) => f === this.#lastReporting) : [];
+    const done =
+      this.#lastReporting !== undefined && this.#lastReporting !== file
+        ? this.#take((f) => f === this.#lastReporting)
+        : [];
     this.#lastReporting = file;
     return done;
   }
@@ -107,7 +114,18 @@ export default async function* readableReporter(source) {
     if (!c)
       perFile.set(
         file,
-        (c = { pass: 0, fail: 0, cancelled: 0, skip: 0, skippedSuites: 0, todo: 0, reported: 0, durationMs: 0, failures: [], skipReasons: new Map() }),
+        (c = {
+          pass: 0,
+          fail: 0,
+          cancelled: 0,
+          skip: 0,
+          skippedSuites: 0,
+          todo: 0,
+          reported: 0,
+          durationMs: 0,
+          failures: [],
+          skipReasons: new Map(),
+        }),
       );
     return c;
   };
@@ -130,12 +148,15 @@ export default async function* readableReporter(source) {
         const c = counts(data.file);
         if (data.todo !== undefined) {
           c.todo++;
-          todos.push(`${relative(data.file)}: ${trail(open, data)}${typeof data.todo === "string" && data.todo !== "" ? ` (${data.todo})` : ""}`);
+          todos.push(
+            `${relative(data.file)}: ${trail(open, data)}${typeof data.todo === "string" && data.todo !== "" ? ` (${data.todo})` : ""}`,
+          );
         } else if (data.skip !== undefined) {
           // The runner's "# skipped" counts tests; a skipped suite is named apart (its tests never report).
           if (isSuite) c.skippedSuites++;
           else c.skip++;
-          const reason = typeof data.skip === "string" && data.skip !== "" ? data.skip.replace(/^skipped: /, "") : "no reason given";
+          const reason =
+            typeof data.skip === "string" && data.skip !== "" ? data.skip.replace(/^skipped: /, "") : "no reason given";
           c.skipReasons.set(reason, [...(c.skipReasons.get(reason) ?? []), trail(open, data)]);
         } else if (type === "test:pass") {
           if (!isSuite && !isFile) c.pass++;
@@ -144,7 +165,11 @@ export default async function* readableReporter(source) {
           c.cancelled++;
         } else if (data.details?.error?.failureType !== "subtestsFailed") {
           // A suite counts when its own hook failed; one that only holds failed tests does not.
-          const failure = { file: relative(data.file), name: isFile ? "(the file itself)" : trail(open, data), text: failureText(data.details?.error) };
+          const failure = {
+            file: relative(data.file),
+            name: isFile ? "(the file itself)" : trail(open, data),
+            text: failureText(data.details?.error),
+          };
           c.fail++;
           c.failures.push(failure);
           failures.push(failure);
@@ -171,7 +196,8 @@ export default async function* readableReporter(source) {
           const rest = print(fileLines.rest());
           if (rest) yield rest;
           if (todos.length > 0) yield `\ntodo (${todos.length}):\n${todos.map((t) => `  ${t}\n`).join("")}`;
-          if (failures.length > 0) yield `\nfailed (${failures.length}):\n${failures.map((f) => `  ${f.file}: ${f.name}\n`).join("")}`;
+          if (failures.length > 0)
+            yield `\nfailed (${failures.length}):\n${failures.map((f) => `  ${f.file}: ${f.name}\n`).join("")}`;
           yield "\n";
         }
         yield `# ${data.message}\n`;

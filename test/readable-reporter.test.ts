@@ -37,13 +37,27 @@ describe("test/readable-reporter.mjs", () => {
       ours.filter((l) => !l.startsWith("# duration_ms")),
       tap.filter((l) => !l.startsWith("# duration_ms")),
     );
-    assert.deepEqual(ours.slice(0, 7), ["# tests 8", "# suites 3", "# pass 4", "# fail 1", "# cancelled 1", "# skipped 1", "# todo 1"]);
+    assert.deepEqual(ours.slice(0, 7), [
+      "# tests 8",
+      "# suites 3",
+      "# pass 4",
+      "# fail 1",
+      "# cancelled 1",
+      "# skipped 1",
+      "# todo 1",
+    ]);
     assert.match(out, /\n# duration_ms [\d.]+\n$/, "the summary is the last thing printed");
   });
 
   it("prints one line per file, with its counts", () => {
-    assert.match(out, /^FAIL test\/fixtures\/reporter\/failing\.test\.mjs {2}\(1 passed, 2 failed, 1 cancelled; [\d.]+s\)$/m);
-    assert.match(out, /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m);
+    assert.match(
+      out,
+      /^FAIL test\/fixtures\/reporter\/failing\.test\.mjs {2}\(1 passed, 2 failed, 1 cancelled; [\d.]+s\)$/m,
+    );
+    assert.match(
+      out,
+      /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m,
+    );
   });
 
   it("shows a failure with its suite, its message and its location, and recaps it before the summary", () => {
@@ -63,7 +77,10 @@ describe("test/readable-reporter.mjs", () => {
   });
 
   it("names a TODO without its stack trace, and passes test output through", () => {
-    assert.match(out, /\ntodo \(1\):\n {2}test\/fixtures\/reporter\/passing\.test\.mjs: arithmetic › divides by zero some day \(not yet\)\n/);
+    assert.match(
+      out,
+      /\ntodo \(1\):\n {2}test\/fixtures\/reporter\/passing\.test\.mjs: arithmetic › divides by zero some day \(not yet\)\n/,
+    );
     assert.doesNotMatch(out, /a TODO's failure/);
     assert.match(out, /^a line the test printed$/m);
   });
@@ -79,8 +96,14 @@ describe("test/readable-reporter.mjs: skips, and files that finish out of order"
   const out = runFixtures(reporter, ["a-slow", "passing", "skipping"], ["--test-concurrency=3"]);
 
   it("counts skipped tests as the runner's summary does, names skipped suites apart, and says why", () => {
-    assert.match(out, /^ok {3}test\/fixtures\/reporter\/skipping\.test\.mjs {2}\(1 passed, 1 skipped, 2 suites skipped; [\d.]+s\)$/m);
-    assert.match(out, /^ {2}↷ skipped 2 \(the page; the form\): chromium is not installed \(apt-get install chromium\)$/m);
+    assert.match(
+      out,
+      /^ok {3}test\/fixtures\/reporter\/skipping\.test\.mjs {2}\(1 passed, 1 skipped, 2 suites skipped; [\d.]+s\)$/m,
+    );
+    assert.match(
+      out,
+      /^ {2}↷ skipped 2 \(the page; the form\): chromium is not installed \(apt-get install chromium\)$/m,
+    );
     assert.match(out, /^ {2}↷ skipped a test skipped on its own: not on this platform$/m);
     const perFile = [...out.matchAll(/, (\d+) skipped[,;]/g)].reduce((sum, m) => sum + Number(m[1]), 0);
     assert.equal(`# skipped ${perFile}`, /^# skipped \d+$/m.exec(out)?.[0]);
@@ -88,7 +111,10 @@ describe("test/readable-reporter.mjs: skips, and files that finish out of order"
 
   it("prints each file's own counts even when it finished before the files given ahead of it", () => {
     assert.match(out, /^ok {3}test\/fixtures\/reporter\/a-slow\.test\.mjs {2}\(1 passed; [\d.]+s\)$/m);
-    assert.match(out, /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m);
+    assert.match(
+      out,
+      /^ok {3}test\/fixtures\/reporter\/passing\.test\.mjs {2}\(3 passed, 1 skipped, 1 todo; [\d.]+s\)$/m,
+    );
     assert.equal(out.match(/^(ok {3}|FAIL )/gm)?.length, 3, out);
   });
 });

@@ -18,7 +18,9 @@ const root = path.dirname(testDir);
 
 // HARNESS_TOOL_TEST_DIRS=cli,runtime/transport runs only the files under those folders of test/.
 const only = (process.env.HARNESS_TOOL_TEST_DIRS ?? "").split(",").filter(Boolean);
-const selected = collectTestFiles(testDir, root).filter((f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)));
+const selected = collectTestFiles(testDir, root).filter(
+  (f) => only.length === 0 || only.some((d) => f.startsWith(path.join("test", d) + path.sep)),
+);
 const ownFlags = { "--e2e": "e2e", "--all": "all" };
 const ownFlag = (a) => Object.hasOwn(ownFlags, a);
 const suite = ownFlags[process.argv.slice(2).find(ownFlag)] ?? "unit";
@@ -35,20 +37,34 @@ const reporters = args.some((a) => a.startsWith("--test-reporter"))
   : [
       `--test-reporter=${path.join(testDir, "readable-reporter.mjs")}`,
       "--test-reporter-destination=stdout",
-      ...(process.env.HARNESS_TOOL_TEST_TAP ? ["--test-reporter=tap", `--test-reporter-destination=${process.env.HARNESS_TOOL_TEST_TAP}`] : []),
+      ...(process.env.HARNESS_TOOL_TEST_TAP
+        ? ["--test-reporter=tap", `--test-reporter-destination=${process.env.HARNESS_TOOL_TEST_TAP}`]
+        : []),
     ];
 // Node's own default (one file at a time on two cores), passed explicitly so the first line can
 // say it; `npm test -- --test-concurrency=N` overrides it.
-const givenConcurrency = /^--test-concurrency=(\d+)$/.exec(args.find((a) => a.startsWith("--test-concurrency=")) ?? "")?.[1];
+const givenConcurrency = /^--test-concurrency=(\d+)$/.exec(
+  args.find((a) => a.startsWith("--test-concurrency=")) ?? "",
+)?.[1];
 const concurrency = Number(givenConcurrency ?? Math.max(1, availableParallelism() - 1));
 if (files.length === 0) {
-  process.stderr.write(`${suites[suite].command}: no test files under test/${only.length > 0 ? ` in ${only.join(", ")}` : ""}\n`);
+  process.stderr.write(
+    `${suites[suite].command}: no test files under test/${only.length > 0 ? ` in ${only.join(", ")}` : ""}\n`,
+  );
   process.exit(1);
 }
 if (reporters.length > 0) process.stdout.write(startLine(suite, selected, concurrency));
 const result = spawnSync(
   process.execPath,
-  [tsx, "--conditions=harness-tool-source", "--test", ...(givenConcurrency ? [] : [`--test-concurrency=${concurrency}`]), ...reporters, ...args, ...files],
+  [
+    tsx,
+    "--conditions=harness-tool-source",
+    "--test",
+    ...(givenConcurrency ? [] : [`--test-concurrency=${concurrency}`]),
+    ...reporters,
+    ...args,
+    ...files,
+  ],
   {
     cwd: root,
     stdio: "inherit",

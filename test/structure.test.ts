@@ -18,7 +18,11 @@ function sourceFiles(dir: string): string[] {
     // Build output, npm's folder, the inspector page's committed bundle and init's template files
     // (the files of a new repository, not code of the CLI) are not rooms.
     if (entry.isDirectory()) {
-      if (!["dist", "node_modules", "page-dist"].includes(entry.name) && !/templates[\\/](provider|example-tools)$/.test(full)) out.push(...sourceFiles(full));
+      if (
+        !["dist", "node_modules", "page-dist"].includes(entry.name) &&
+        !/templates[\\/](provider|example-tools)$/.test(full)
+      )
+        out.push(...sourceFiles(full));
     } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
   }
   return out;
@@ -27,7 +31,8 @@ function sourceFiles(dir: string): string[] {
 /** Relative module specifiers of a file: static imports, re-exports and dynamic import() calls. */
 function relativeImports(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g)) found.push(m[1] as string);
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g))
+    found.push(m[1] as string);
   return found;
 }
 
@@ -70,12 +75,12 @@ it("finds a cycle when there is one, and none in a chain", () => {
   assert.deepEqual(findCycle(graph(["kernel>transport", "transport>kernel"])), ["kernel", "transport", "kernel"]);
   assert.deepEqual(findCycle(graph(["a>b", "b>c", "c>a", "x>a"])), ["a", "b", "c", "a"]);
   assert.equal(findCycle(graph(["a>b", "b>c", "a>c"])), undefined);
-  assert.deepEqual(relativeImports(`import { a } from "../x/a.js";\nexport * from './b.js';\nconst m = await import("../y/m.js");\nimport "./side.js";`), [
-    "../x/a.js",
-    "./b.js",
-    "../y/m.js",
-    "./side.js",
-  ]);
+  assert.deepEqual(
+    relativeImports(
+      `import { a } from "../x/a.js";\nexport * from './b.js';\nconst m = await import("../y/m.js");\nimport "./side.js";`,
+    ),
+    ["../x/a.js", "./b.js", "../y/m.js", "./side.js"],
+  );
 });
 
 /**
@@ -111,10 +116,17 @@ export function roomTables(doc: string): Record<string, Record<string, readonly 
     const cells = line.split(" | ");
     const room = /^\| `([^`]+)` *$/.exec(cells[0] ?? "")?.[1]?.replace(/\/$/, "");
     const allowed = cells.at(-1)?.replace(/ *\|$/, "").trim() ?? "";
-    assert.ok(room, `docs/architecture.md: a row of the ${pkg}/ table does not start with a room in backquotes: ${line}`);
+    assert.ok(
+      room,
+      `docs/architecture.md: a row of the ${pkg}/ table does not start with a room in backquotes: ${line}`,
+    );
     const names = allowed === "—" ? [] : allowed.split(/, */);
     for (const name of names) {
-      assert.match(name, /^[a-z./-]+$/, `docs/architecture.md: ${pkg}/ room ${room}: "may import" must list room names only, not "${name}"`);
+      assert.match(
+        name,
+        /^[a-z./-]+$/,
+        `docs/architecture.md: ${pkg}/ room ${room}: "may import" must list room names only, not "${name}"`,
+      );
     }
     (tables[pkg] as Record<string, string[]>)[room] = names;
   }
@@ -130,7 +142,10 @@ it("the room tables are read from docs/architecture.md, one per package", () => 
     "## x/ (`x`)\n\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | — |\n| `b/c/` | the c | a |\n| `.` | root | a, b/c |\n\ntext\n",
   );
   assert.deepEqual(sample, { x: { a: [], "b/c": ["a"], ".": ["a", "b/c"] } });
-  assert.throws(() => roomTables("## x/\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | b (prose) |\n"), /room names only/);
+  assert.throws(
+    () => roomTables("## x/\n| room | holds | may import |\n| --- | --- | --- |\n| `a/` | the a | b (prose) |\n"),
+    /room names only/,
+  );
 });
 
 /**
@@ -167,7 +182,11 @@ for (const pkg of Object.keys(packages)) {
     const files = sourceFiles(path.join(repoRoot, pkg));
     assert.ok(files.length > 10, `only ${files.length} files found under ${pkg}/: the walk is broken`);
     const homeless = files.filter((f) => roomIn(pkg, f) === undefined).map(shown);
-    assert.deepEqual(homeless, [], `files outside the rooms of ${pkg}/ (add the room to the table and to docs/architecture.md)`);
+    assert.deepEqual(
+      homeless,
+      [],
+      `files outside the rooms of ${pkg}/ (add the room to the table and to docs/architecture.md)`,
+    );
     const wrong: string[] = [];
     for (const [from, to] of packageImports(pkg)) {
       if (!to.startsWith(path.join(repoRoot, pkg) + path.sep)) {
@@ -176,7 +195,8 @@ for (const pkg of Object.keys(packages)) {
       }
       const a = roomIn(pkg, from);
       const b = roomIn(pkg, to);
-      if (a !== undefined && b !== undefined && a !== b && !(rooms[a] ?? []).includes(b)) wrong.push(`${shown(from)} (${a}) imports ${shown(to)} (${b})`);
+      if (a !== undefined && b !== undefined && a !== b && !(rooms[a] ?? []).includes(b))
+        wrong.push(`${shown(from)} (${a}) imports ${shown(to)} (${b})`);
     }
     assert.deepEqual(wrong, []);
   });
@@ -224,8 +244,10 @@ it("the service knows nothing of go-plugin, and the transport enters the service
   for (const [from, to] of packageImports("runtime")) {
     const a = roomIn("runtime", from) ?? "";
     const b = roomIn("runtime", to) ?? "";
-    if (a.startsWith("service") && (b.startsWith("transport") || b === "host" || b === "testing")) wrong.push(`${shown(from)} imports ${shown(to)}`);
-    if (a.startsWith("transport") && b.startsWith("service") && !doors.has(shown(to))) wrong.push(`${shown(from)} imports ${shown(to)}, not a door`);
+    if (a.startsWith("service") && (b.startsWith("transport") || b === "host" || b === "testing"))
+      wrong.push(`${shown(from)} imports ${shown(to)}`);
+    if (a.startsWith("transport") && b.startsWith("service") && !doors.has(shown(to)))
+      wrong.push(`${shown(from)} imports ${shown(to)}, not a door`);
   }
   assert.deepEqual(wrong, []);
 });

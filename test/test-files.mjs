@@ -71,7 +71,9 @@ export const suites = {
 export function suiteFiles(files, suite) {
   const { e2e, rest } = suites[suite];
   const others = rest ? files.filter((f) => e2eRank(f) < 0) : [];
-  const ends = e2e ? files.filter((f) => e2eRank(f) >= 0).sort((a, b) => e2eRank(a) - e2eRank(b) || a.localeCompare(b)) : [];
+  const ends = e2e
+    ? files.filter((f) => e2eRank(f) >= 0).sort((a, b) => e2eRank(a) - e2eRank(b) || a.localeCompare(b))
+    : [];
   return [...others, ...ends];
 }
 
@@ -86,6 +88,8 @@ export function startLine(suite, files, concurrency) {
   let endsPart = "";
   if (ends > 0 && !e2e) endsPart = ` (${count(ends, "end-to-end file", "end-to-end files")}: npm run test:e2e)`;
   else if (ends > 0 && rest) endsPart = `, ${count(ends, "end-to-end one", "end-to-end ones")} last`;
-  const what = rest ? count(runs, "test file", "test files") : count(runs, "end-to-end test file", "end-to-end test files");
+  const what = rest
+    ? count(runs, "test file", "test files")
+    : count(runs, "end-to-end test file", "end-to-end test files");
   return `${command}: ${what}, ${atATime}; a line as each finishes${endsPart}\n`;
 }

@@ -32,7 +32,8 @@ describe("the test suites' files, order and first line", () => {
   });
 
   it("names only files and folders that exist", () => {
-    for (const e2eFile of e2eTests) assert.ok(existsSync(path.join(repoRoot, e2eFile)), `${e2eFile} is gone: take it out of e2eTests`);
+    for (const e2eFile of e2eTests)
+      assert.ok(existsSync(path.join(repoRoot, e2eFile)), `${e2eFile} is gone: take it out of e2eTests`);
   });
 
   it("package.json runs each suite with the flag test/run.mjs reads", () => {
@@ -45,9 +46,21 @@ describe("the test suites' files, order and first line", () => {
 
   it("says how many files run, how, and where the others are", () => {
     const given = ["test/a.test.ts", "test/b.test.ts", "test/fresh-clone.test.ts"];
-    assert.equal(startLine("unit", given, 1), "npm test: 2 test files, one at a time; a line as each finishes (1 end-to-end file: npm run test:e2e)\n");
-    assert.equal(startLine("unit", ["test/a.test.ts"], 3), "npm test: 1 test file, 3 at a time; a line as each finishes\n");
-    assert.equal(startLine("e2e", given, 1), "npm run test:e2e: 1 end-to-end test file, one at a time; a line as each finishes\n");
-    assert.equal(startLine("all", given, 1), "npm run test:all: 3 test files, one at a time; a line as each finishes, 1 end-to-end one last\n");
+    assert.equal(
+      startLine("unit", given, 1),
+      "npm test: 2 test files, one at a time; a line as each finishes (1 end-to-end file: npm run test:e2e)\n",
+    );
+    assert.equal(
+      startLine("unit", ["test/a.test.ts"], 3),
+      "npm test: 1 test file, 3 at a time; a line as each finishes\n",
+    );
+    assert.equal(
+      startLine("e2e", given, 1),
+      "npm run test:e2e: 1 end-to-end test file, one at a time; a line as each finishes\n",
+    );
+    assert.equal(
+      startLine("all", given, 1),
+      "npm run test:all: 3 test files, one at a time; a line as each finishes, 1 end-to-end one last\n",
+    );
   });
 });

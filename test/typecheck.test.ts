@@ -14,7 +14,10 @@ const compilers = {
 
 for (const [name, [command, ...args]] of Object.entries(compilers)) {
   it(`type-checks under ${name}`, () => {
-    const run = spawnSync(command, [...args, "-p", "tsconfig.json", "--pretty", "false"], { cwd: repoRoot, encoding: "utf8" });
+    const run = spawnSync(command, [...args, "-p", "tsconfig.json", "--pretty", "false"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     assert.equal(run.status, 0, `${name} reported errors:\n${run.stdout}${run.stderr}`);
   });
 }

@@ -55,17 +55,36 @@ describe("wire contract", () => {
 
   it("covers every package the contract lists", () => {
     const packages = new Set(Object.values(expected).map((f) => f.package));
-    for (const p of ["common", "schema", "config", "render", "slashcommand", "tool", "log", "kernel", "content", "session", "model", "plan", "hook"]) {
+    for (const p of [
+      "common",
+      "schema",
+      "config",
+      "render",
+      "slashcommand",
+      "tool",
+      "log",
+      "kernel",
+      "content",
+      "session",
+      "model",
+      "plan",
+      "hook",
+    ]) {
       assert.ok(packages.has(`pluggableharness.${p}.v1`), `pluggableharness.${p}.v1 is missing from the facts`);
     }
   });
 
   it("names a changed field number in a sentence that says how to fix it", () => {
-    const dir = mutatedProtoCopy("pluggableharness/tool/v1/tool.proto", (text) => text.replace(/(RiskClass risk = )3;/, "$112;"));
+    const dir = mutatedProtoCopy("pluggableharness/tool/v1/tool.proto", (text) =>
+      text.replace(/(RiskClass risk = )3;/, "$112;"),
+    );
     try {
       const problems = compareWireFacts(expected, factsOf(dir));
       assert.equal(problems.length, 1, problems.join("\n"));
-      assert.match(problems[0] ?? "", /ToolSchema\.risk has field number 12, but the kernel's contract says 3: change it back to 3/);
+      assert.match(
+        problems[0] ?? "",
+        /ToolSchema\.risk has field number 12, but the kernel's contract says 3: change it back to 3/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -82,14 +101,19 @@ describe("wire contract", () => {
       const text = compareWireFacts(expected, factsOf(dir)).join("\n");
       assert.match(text, /ToolKind\.TOOL_KIND_INTERACTIVE is 4, but the kernel's contract says 3/);
       assert.match(text, /ToolCall field number 2 is named `tool`, but the kernel's contract names it `tool_name`/);
-      assert.match(text, /ToolService\.Invoke is unary request, unary response, but the kernel's contract says unary request, server-streaming/);
+      assert.match(
+        text,
+        /ToolService\.Invoke is unary request, unary response, but the kernel's contract says unary request, server-streaming/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it("notices a field number changed in a file other than tool.proto", () => {
-    const dir = mutatedProtoCopy("pluggableharness/kernel/v1/kernel.proto", (text) => text.replace(/(LogEntry entry = )2;/, "$17;"));
+    const dir = mutatedProtoCopy("pluggableharness/kernel/v1/kernel.proto", (text) =>
+      text.replace(/(LogEntry entry = )2;/, "$17;"),
+    );
     try {
       const text = compareWireFacts(expected, factsOf(dir)).join("\n");
       assert.match(text, /LogRequest\.entry has field number 7/);
@@ -107,7 +131,12 @@ function restrictTo(file: string, theirs: FileFacts, ours: FileFacts): FileFacts
   if (wholeFiles.includes(file)) return theirs;
   const pick = <T>(table: Record<string, T>, names: Record<string, unknown>): Record<string, T> =>
     Object.fromEntries(Object.entries(table).filter(([name]) => name in names));
-  return { ...theirs, messages: pick(theirs.messages, ours.messages), enums: pick(theirs.enums, ours.enums), services: pick(theirs.services, ours.services) };
+  return {
+    ...theirs,
+    messages: pick(theirs.messages, ours.messages),
+    enums: pick(theirs.enums, ours.enums),
+    services: pick(theirs.services, ours.services),
+  };
 }
 
 /** The snapshot's api/ facts with the seed revision applied, or why there are none here. */
@@ -117,7 +146,8 @@ function snapshotFacts(): { facts: WireFacts } | { skip: string } {
     file = locateSnapshot().file;
   } catch (error) {
     if (!(error instanceof KernelUnavailable)) throw error;
-    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1") throw new Error(`the kernel snapshot is required (HARNESS_TOOL_REQUIRE_INTEROP=1): ${error.message}`);
+    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      throw new Error(`the kernel snapshot is required (HARNESS_TOOL_REQUIRE_INTEROP=1): ${error.message}`);
     return { skip: error.message };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-wire-snapshot-"));
@@ -138,7 +168,9 @@ describe("wire contract against the kernel's source snapshot", () => {
   const skip = "skip" in found ? found.skip : false;
   const kernel: WireFacts = "facts" in found ? found.facts : {};
 
-  it("every type in proto/pluggableharness is the snapshot's (plus the seed revision), hook/v1 and plan/v1 whole", { skip }, () => {
+  it("every type in proto/pluggableharness is the snapshot's (plus the seed revision), hook/v1 and plan/v1 whole", {
+    skip,
+  }, () => {
     const ours = factsOf(".");
     const problems: string[] = [];
     for (const [file, facts] of Object.entries(ours)) {
@@ -151,7 +183,9 @@ describe("wire contract against the kernel's source snapshot", () => {
   });
 
   it("names a hook field renumbered against the snapshot", { skip }, () => {
-    const dir = mutatedProtoCopy("pluggableharness/hook/v1/hook.proto", (text) => text.replace(/(HookMode mode = )2;/, "$19;"));
+    const dir = mutatedProtoCopy("pluggableharness/hook/v1/hook.proto", (text) =>
+      text.replace(/(HookMode mode = )2;/, "$19;"),
+    );
     try {
       const file = "pluggableharness/hook/v1/hook.proto";
       const theirs = kernel[file];
@@ -170,14 +204,18 @@ describe("annotation options", () => {
     number: number;
     type: string;
   }
-  const contract = readJson<{ extensions: Record<string, ExtensionFact>; messages: WireFacts[string]["messages"] }>("test/fixtures/annotations-contract.json");
+  const contract = readJson<{ extensions: Record<string, ExtensionFact>; messages: WireFacts[string]["messages"] }>(
+    "test/fixtures/annotations-contract.json",
+  );
   const set = fromBinary(FileDescriptorSetSchema, buildDescriptorSet("."));
   const annotations = set.file.find((f) => f.name === "harnesstool/v1/annotations.proto");
 
   it("keeps the public extension numbers", () => {
     assert.ok(annotations, "proto/harnesstool/v1/annotations.proto is not in the build");
     for (const [name, want] of Object.entries(contract.extensions)) {
-      const ext: FieldDescriptorProto | undefined = annotations.extension.find((e) => `harnesstool.v1.${e.name}` === name);
+      const ext: FieldDescriptorProto | undefined = annotations.extension.find(
+        (e) => `harnesstool.v1.${e.name}` === name,
+      );
       assert.ok(ext, `extension ${name} is missing`);
       assert.equal(ext.number, want.number, `extension ${name} must keep number ${want.number}`);
       assert.equal(ext.extendee, `.${want.extendee}`, `extension ${name} must extend ${want.extendee}`);

@@ -28,7 +28,10 @@ export interface ArgumentsEntry {
 }
 
 /** The entry for `tool` in `file`, its `$expect` taken out of the arguments; undefined when the file has none. */
-export function argumentsEntry(file: { readonly [tool: string]: JsonObject } | undefined, tool: string): ArgumentsEntry | undefined {
+export function argumentsEntry(
+  file: { readonly [tool: string]: JsonObject } | undefined,
+  tool: string,
+): ArgumentsEntry | undefined {
   const entry = file?.[tool];
   if (entry === undefined) return undefined;
   // Not an object: left as it is, for the input schema's check to refuse.
@@ -38,26 +41,35 @@ export function argumentsEntry(file: { readonly [tool: string]: JsonObject } | u
 }
 
 /** What is wrong with `args` (arguments by tool name) for the tools of `schema`, one line each; empty when nothing is. */
-export function argumentsFileProblems(schema: GetSchemaResponse, args: { readonly [tool: string]: JsonObject }): string[] {
+export function argumentsFileProblems(
+  schema: GetSchemaResponse,
+  args: { readonly [tool: string]: JsonObject },
+): string[] {
   const problems: string[] = [];
   const names = schema.tools.map((t) => t.name);
   for (const key of Object.keys(args)) {
     const tool = schema.tools.find((t) => t.name === key);
     if (!tool) {
       const near = nearestName(key, names);
-      problems.push(`${JSON.stringify(key)} names no tool; ${near ? `did you mean ${near}?` : `the tools are ${names.join(", ")}`}`);
+      problems.push(
+        `${JSON.stringify(key)} names no tool; ${near ? `did you mean ${near}?` : `the tools are ${names.join(", ")}`}`,
+      );
       continue;
     }
     const expect = argumentsEntry(args, key)?.args === args[key] ? undefined : (args[key] as JsonObject)[expectKey];
     if (expect !== undefined && (typeof expect !== "string" || !expectableOutcomes.includes(expect))) {
-      problems.push(`${key}: ${expectKey} ${JSON.stringify(expect)} is no outcome; give one of ${expectableOutcomes.join(", ")}`);
+      problems.push(
+        `${key}: ${expectKey} ${JSON.stringify(expect)} is no outcome; give one of ${expectableOutcomes.join(", ")}`,
+      );
     }
     const input = tool.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
     // A schema outside the subset is a schema row's failure; the arguments cannot be judged by it.
     if (!isToolSchemaDocument(input)) continue;
     const violations = validateValue(input, (argumentsEntry(args, key) as ArgumentsEntry).args);
-    for (const v of violations.slice(0, maxViolationsPerTool)) problems.push(`${key}: ${v.path === "" ? "the arguments" : v.path} ${v.message}`);
-    if (violations.length > maxViolationsPerTool) problems.push(`${key}: and ${violations.length - maxViolationsPerTool} more violations`);
+    for (const v of violations.slice(0, maxViolationsPerTool))
+      problems.push(`${key}: ${v.path === "" ? "the arguments" : v.path} ${v.message}`);
+    if (violations.length > maxViolationsPerTool)
+      problems.push(`${key}: and ${violations.length - maxViolationsPerTool} more violations`);
   }
   return problems;
 }

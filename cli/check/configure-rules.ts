@@ -37,17 +37,27 @@ export function sampleConfig(schema: GetSchemaResponse): JsonObject {
 }
 
 /** Configure({}) must be refused, with INVALID_ARGUMENT or FAILED_PRECONDITION and a ToolError, when an attribute is required. */
-export async function rejectsMissingRequiredRule(launched: LaunchedProvider, schema: GetSchemaResponse): Promise<RuleResult> {
+export async function rejectsMissingRequiredRule(
+  launched: LaunchedProvider,
+  schema: GetSchemaResponse,
+): Promise<RuleResult> {
   const rule = "configure.rejects-missing-required";
   const required = (schema.configSchema?.attributes ?? []).filter((a) => a.required);
-  if (required.length === 0) return ruleResult(rule, "Configure", "skip", "the config schema has no required attribute");
+  if (required.length === 0)
+    return ruleResult(rule, "Configure", "skip", "the config schema has no required attribute");
   try {
     await launched.configure({}, unaryTimeout);
-    return ruleResult(rule, "Configure", "fail", `Configure({}) was accepted though ${required.map((a) => a.name).join(", ")} are required`);
+    return ruleResult(
+      rule,
+      "Configure",
+      "fail",
+      `Configure({}) was accepted though ${required.map((a) => a.name).join(", ")} are required`,
+    );
   } catch (e) {
     if (!(e instanceof ProviderCallError)) return ruleResult(rule, "Configure", "fail", (e as Error).message);
     const expectedCode = e.code === 3 || e.code === 9;
-    if (expectedCode && e.toolError !== undefined) return ruleResult(rule, "Configure", "pass", `rejected with status ${e.code}: ${e.toolError.message}`);
+    if (expectedCode && e.toolError !== undefined)
+      return ruleResult(rule, "Configure", "pass", `rejected with status ${e.code}: ${e.toolError.message}`);
     return ruleResult(
       rule,
       "Configure",
@@ -66,11 +76,19 @@ export async function acceptsRule(
   try {
     await launched.configure(given ?? sampleConfig(schema), unaryTimeout);
     return {
-      row: ruleResult("configure.accepts", "Configure", "pass", given ? "the given config" : "sample values for the required attributes"),
+      row: ruleResult(
+        "configure.accepts",
+        "Configure",
+        "pass",
+        given ? "the given config" : "sample values for the required attributes",
+      ),
       configured: true,
     };
   } catch (e) {
-    const why = e instanceof ProviderCallError ? `Configure rejected the config: ${e.toolError?.message ?? e.details}` : (e as Error).message;
+    const why =
+      e instanceof ProviderCallError
+        ? `Configure rejected the config: ${e.toolError?.message ?? e.details}`
+        : (e as Error).message;
     return { row: ruleResult("configure.accepts", "Configure", "fail", why), configured: false };
   }
 }

@@ -11,7 +11,12 @@ import { ruleResult, type RuleResult } from "./conformance-report.js";
 /** The handshake line, as the provider printed it. */
 export function handshakeRule(launched: LaunchedProvider): RuleResult {
   const h = launched.handshake;
-  return ruleResult("handshake.line", "go-plugin: handshake", "pass", `${h.coreVersion}|${h.appVersion}|${h.network}|${h.address}|${h.protocol}`);
+  return ruleResult(
+    "handshake.line",
+    "go-plugin: handshake",
+    "pass",
+    `${h.coreVersion}|${h.appVersion}|${h.network}|${h.address}|${h.protocol}`,
+  );
 }
 
 /** The rows for a provider that never made its handshake. */
@@ -19,7 +24,12 @@ export function handshakeFailedRules(error: unknown): RuleResult[] {
   return [
     ruleResult("handshake.line", "go-plugin: handshake", "fail", (error as Error).message.split("\n")[0] ?? ""),
     // A provider that fails to start with the right cookie also "refuses" a wrong one: that shows nothing.
-    ruleResult("handshake.cookie-refused", "go-plugin: magic cookie", "skip", "the provider does not start with the right cookie either"),
+    ruleResult(
+      "handshake.cookie-refused",
+      "go-plugin: magic cookie",
+      "skip",
+      "the provider does not start with the right cookie either",
+    ),
   ];
 }
 
@@ -45,13 +55,35 @@ export async function cookieRefusedRule(provider: ProviderCommand): Promise<Rule
   });
   if (ended === "timeout") {
     child.kill("SIGKILL");
-    return ruleResult("handshake.cookie-refused", section, "fail", "with a wrong cookie the provider kept running instead of exiting");
+    return ruleResult(
+      "handshake.cookie-refused",
+      section,
+      "fail",
+      "with a wrong cookie the provider kept running instead of exiting",
+    );
   }
   if (stdout !== "")
-    return ruleResult("handshake.cookie-refused", section, "fail", `with a wrong cookie it printed on stdout: ${JSON.stringify(truncate(stdout, 80))}`);
-  if (ended.code === 0) return ruleResult("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited 0");
-  if (stderr.trim() === "") return ruleResult("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited without explaining why on stderr");
-  return ruleResult("handshake.cookie-refused", section, "pass", `exit ${ended.code}: ${truncate(stderr.trim().split("\n")[0] ?? "", 80)}`);
+    return ruleResult(
+      "handshake.cookie-refused",
+      section,
+      "fail",
+      `with a wrong cookie it printed on stdout: ${JSON.stringify(truncate(stdout, 80))}`,
+    );
+  if (ended.code === 0)
+    return ruleResult("handshake.cookie-refused", section, "fail", "with a wrong cookie it exited 0");
+  if (stderr.trim() === "")
+    return ruleResult(
+      "handshake.cookie-refused",
+      section,
+      "fail",
+      "with a wrong cookie it exited without explaining why on stderr",
+    );
+  return ruleResult(
+    "handshake.cookie-refused",
+    section,
+    "pass",
+    `exit ${ended.code}: ${truncate(stderr.trim().split("\n")[0] ?? "", 80)}`,
+  );
 }
 
 /** go-plugin's health service answers SERVING for "plugin". */
@@ -59,7 +91,12 @@ export async function healthRule(launched: LaunchedProvider): Promise<RuleResult
   const section = 'go-plugin: health ("plugin")';
   try {
     const status = await launched.ping();
-    return ruleResult("health.serving", section, status === 1 ? "pass" : "fail", status === 1 ? "SERVING" : `status ${status}`);
+    return ruleResult(
+      "health.serving",
+      section,
+      status === 1 ? "pass" : "fail",
+      status === 1 ? "SERVING" : `status ${status}`,
+    );
   } catch (e) {
     return ruleResult("health.serving", section, "fail", (e as Error).message);
   }
@@ -85,6 +122,8 @@ export async function shutdownRule(launched: LaunchedProvider): Promise<RuleResu
     "shutdown.graceful",
     "go-plugin: Shutdown",
     kill.graceful ? "pass" : "fail",
-    kill.graceful ? `exited ${kill.durationMs.toFixed(0)} ms after Kill()` : `still running ${killGraceMs} ms after Kill(): SIGKILLed`,
+    kill.graceful
+      ? `exited ${kill.durationMs.toFixed(0)} ms after Kill()`
+      : `still running ${killGraceMs} ms after Kill(): SIGKILLed`,
   );
 }

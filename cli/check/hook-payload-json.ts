@@ -29,7 +29,10 @@ export function hookPayloadFromJson(point: HookPointName, json: JsonValue): Hook
     const value = fromJson(schema, json);
     return create(HookPayloadSchema, { payload: { case: hookPointTable[point].variant, value } } as never);
   } catch (e) {
-    throw new HookPayloadJsonError(schema.name, (e as Error).message.replace(/^cannot decode message \S+ from JSON: /, ""));
+    throw new HookPayloadJsonError(
+      schema.name,
+      (e as Error).message.replace(/^cannot decode message \S+ from JSON: /, ""),
+    );
   }
 }
 

@@ -23,7 +23,11 @@ export interface HookResponseProblem {
 }
 
 /** The outcome case each mode expects (hook-dispatch.md: Dispatch modes → response shapes). */
-const expectedOutcome = { [HookMode.OBSERVE]: "observe", [HookMode.TRANSFORM]: "transform", [HookMode.VETO]: "veto" } as const;
+const expectedOutcome = {
+  [HookMode.OBSERVE]: "observe",
+  [HookMode.TRANSFORM]: "transform",
+  [HookMode.VETO]: "veto",
+} as const;
 
 /** Every response rule `response` breaks for `request`. */
 export function checkHookResponse(request: DispatchHookRequest, response: DispatchHookResponse): HookResponseProblem[] {
@@ -31,12 +35,22 @@ export function checkHookResponse(request: DispatchHookRequest, response: Dispat
   const expected = expectedOutcome[mode];
   const got = response.outcome.case;
   if (got !== expected) {
-    return [{ rule: "outcome-matches-mode", message: `answered a ${hookModeNameOf(request.mode)} request with ${got ?? "no outcome"}, not ${expected}` }];
+    return [
+      {
+        rule: "outcome-matches-mode",
+        message: `answered a ${hookModeNameOf(request.mode)} request with ${got ?? "no outcome"}, not ${expected}`,
+      },
+    ];
   }
   if (response.outcome.case === "veto") {
     const decision = response.outcome.value.decision;
     if (decision === HookDecision.ALLOW || decision === HookDecision.DENY) return [];
-    return [{ rule: "decision-set", message: `decided ${HookDecision[decision] ?? decision}, which is neither ALLOW nor DENY` }];
+    return [
+      {
+        rule: "decision-set",
+        message: `decided ${HookDecision[decision] ?? decision}, which is neither ALLOW nor DENY`,
+      },
+    ];
   }
   if (response.outcome.case === "transform") return checkTransform(request, response.outcome.value.payload);
   return [];
@@ -57,7 +71,10 @@ function checkTransform(request: DispatchHookRequest, returned: HookPayload | un
   const changed = changedImmutableFields(sent, returned);
   if (changed.length === 0) return [];
   const mutable = transformMutableFields(sent.payload.case);
-  const allowed = mutable.length === 0 ? "nothing at this point may change: the payload must come back identical" : `only ${mutable.join(", ")} may change`;
+  const allowed =
+    mutable.length === 0
+      ? "nothing at this point may change: the payload must come back identical"
+      : `only ${mutable.join(", ")} may change`;
   return [{ rule: "immutable-unchanged", message: `changed ${changed.join(", ")}; ${allowed}` }];
 }
 
@@ -88,7 +105,9 @@ function changedImmutableFields(sent: HookPayload, returned: HookPayload): strin
     return copy as unknown as Message;
   };
   const changed = field.message.members
-    .filter((m) => !equals(field.message, only(sent.payload.value, m.localName), only(returned.payload.value, m.localName)))
+    .filter(
+      (m) => !equals(field.message, only(sent.payload.value, m.localName), only(returned.payload.value, m.localName)),
+    )
     .map((m) => m.name);
   // Equal member by member but not as a whole: what differs is outside the fields (unknown fields).
   if (changed.length === 0) return ["the payload"];

@@ -39,7 +39,11 @@ export interface HookRuleOptions {
   readonly timeoutMs?: number;
 }
 
-async function dispatch(launched: LaunchedProvider, request: MessageInitShape<typeof DispatchHookRequestSchema>, timeoutMs: number): Promise<Outcome> {
+async function dispatch(
+  launched: LaunchedProvider,
+  request: MessageInitShape<typeof DispatchHookRequestSchema>,
+  timeoutMs: number,
+): Promise<Outcome> {
   try {
     return { answered: await launched.dispatchHookRequest(request, { timeoutMs }) };
   } catch (e) {
@@ -66,7 +70,8 @@ function judgeMode(
 ): { status: RuleStatus | "refused"; why: string } {
   if ("answered" in outcome) {
     const problems = checkHookResponse(create(DispatchHookRequestSchema, request), outcome.answered);
-    if (problems.length > 0) return { status: "fail", why: `${mode}: ${problems.map((p) => p.message).join("; ")} (INVALID_RESPONSE)` };
+    if (problems.length > 0)
+      return { status: "fail", why: `${mode}: ${problems.map((p) => p.message).join("; ")} (INVALID_RESPONSE)` };
     const answer = outcome.answered.outcome;
     const what =
       answer.case === "veto"
@@ -81,14 +86,21 @@ function judgeMode(
   const e = outcome.failed;
   if (isRefusal(e)) return { status: "refused", why: `${mode}: refused, not subscribed` };
   if (e.code === grpcCode.deadlineExceeded)
-    return { status: "fail", why: `${mode}: no answer before the deadline (${failureText(e)}); a handler that hangs is a failure to the kernel` };
+    return {
+      status: "fail",
+      why: `${mode}: no answer before the deadline (${failureText(e)}); a handler that hangs is a failure to the kernel`,
+    };
   if (e.hookError && e.hookError.category !== HookErrorCategory.INVALID_RESPONSE)
     return { status: "warn", why: `${mode}: the handler failed on the sample payload (${failureText(e)})` };
   return { status: "fail", why: `${mode}: ${failureText(e)}, neither an answer nor the INVALID_RESPONSE refusal` };
 }
 
 /** One row per advertised point: every mode answered in its shape or refused, at least one answered. */
-async function advertisedPointRow(launched: LaunchedProvider, point: HookPointName, options: HookRuleOptions): Promise<RuleResult> {
+async function advertisedPointRow(
+  launched: LaunchedProvider,
+  point: HookPointName,
+  options: HookRuleOptions,
+): Promise<RuleResult> {
   const payload = sampleHookPayload(point, options.cwd);
   const judged = [];
   for (const mode of modes) {
@@ -98,42 +110,89 @@ async function advertisedPointRow(launched: LaunchedProvider, point: HookPointNa
   const section = "DispatchHook: response shape per mode";
   const reasons = judged.map((j) => j.why).join("; ");
   if (judged.every((j) => j.status === "refused"))
-    return ruleResult(`hooks.point:${point}`, section, "fail", `advertised in supported_hook_points, but every mode was refused: ${reasons}`);
-  const status = judged.some((j) => j.status === "fail") ? "fail" : judged.some((j) => j.status === "warn") ? "warn" : "pass";
+    return ruleResult(
+      `hooks.point:${point}`,
+      section,
+      "fail",
+      `advertised in supported_hook_points, but every mode was refused: ${reasons}`,
+    );
+  const status = judged.some((j) => j.status === "fail")
+    ? "fail"
+    : judged.some((j) => j.status === "warn")
+      ? "warn"
+      : "pass";
   return ruleResult(`hooks.point:${point}`, section, status, reasons);
 }
 
 /** Every point the provider does not advertise, in every mode, is refused. */
-async function unadvertisedRow(launched: LaunchedProvider, advertised: readonly HookPointName[], options: HookRuleOptions): Promise<RuleResult> {
+async function unadvertisedRow(
+  launched: LaunchedProvider,
+  advertised: readonly HookPointName[],
+  options: HookRuleOptions,
+): Promise<RuleResult> {
   const section = "DispatchHook: undeclared point refused";
   const others = hookPointNames.filter((p) => !advertised.includes(p));
-  if (others.length === 0) return ruleResult("hooks.unadvertised-refused", section, "skip", "every hook point is advertised");
+  if (others.length === 0)
+    return ruleResult("hooks.unadvertised-refused", section, "skip", "every hook point is advertised");
   const wrong: string[] = [];
   for (const point of others) {
     for (const mode of modes) {
-      const outcome = await dispatch(launched, { payload: sampleHookPayload(point, options.cwd), mode: hookModeTable[mode] }, options.timeoutMs ?? 10_000);
-      if ("answered" in outcome) wrong.push(`${point} ${mode}: answered ${outcome.answered.outcome.case ?? "with no outcome"}`);
+      const outcome = await dispatch(
+        launched,
+        { payload: sampleHookPayload(point, options.cwd), mode: hookModeTable[mode] },
+        options.timeoutMs ?? 10_000,
+      );
+      if ("answered" in outcome)
+        wrong.push(`${point} ${mode}: answered ${outcome.answered.outcome.case ?? "with no outcome"}`);
       // A provider that advertises no point may not serve HookSubscriberService at all.
-      else if (!isRefusal(outcome.failed) && !(advertised.length === 0 && outcome.failed.code === grpcCode.unimplemented))
+      else if (
+        !isRefusal(outcome.failed) &&
+        !(advertised.length === 0 && outcome.failed.code === grpcCode.unimplemented)
+      )
         wrong.push(`${point} ${mode}: ${failureText(outcome.failed)}`);
     }
   }
-  if (wrong.length > 0) return ruleResult("hooks.unadvertised-refused", section, "fail", `not refused as INVALID_RESPONSE: ${wrong.join("; ")}`);
-  return ruleResult("hooks.unadvertised-refused", section, "pass", `${others.length} point(s) × ${modes.length} modes refused`);
+  if (wrong.length > 0)
+    return ruleResult(
+      "hooks.unadvertised-refused",
+      section,
+      "fail",
+      `not refused as INVALID_RESPONSE: ${wrong.join("; ")}`,
+    );
+  return ruleResult(
+    "hooks.unadvertised-refused",
+    section,
+    "pass",
+    `${others.length} point(s) × ${modes.length} modes refused`,
+  );
 }
 
 /** A request without a mode, and one without a payload, at an advertised point: refused. */
-async function malformedRow(launched: LaunchedProvider, point: HookPointName | undefined, options: HookRuleOptions): Promise<RuleResult> {
+async function malformedRow(
+  launched: LaunchedProvider,
+  point: HookPointName | undefined,
+  options: HookRuleOptions,
+): Promise<RuleResult> {
   const section = "DispatchHook: request without mode or payload refused";
-  if (point === undefined) return ruleResult("hooks.malformed-refused", section, "skip", "the provider advertises no hook point");
-  const requests = { "mode unset": { payload: sampleHookPayload(point, options.cwd) }, "no payload": { mode: hookModeTable.observe } };
+  if (point === undefined)
+    return ruleResult("hooks.malformed-refused", section, "skip", "the provider advertises no hook point");
+  const requests = {
+    "mode unset": { payload: sampleHookPayload(point, options.cwd) },
+    "no payload": { mode: hookModeTable.observe },
+  };
   const wrong: string[] = [];
   for (const [what, request] of Object.entries(requests)) {
     const outcome = await dispatch(launched, request, options.timeoutMs ?? 10_000);
     if ("answered" in outcome) wrong.push(`${what}: answered ${outcome.answered.outcome.case ?? "with no outcome"}`);
     else if (!isRefusal(outcome.failed)) wrong.push(`${what}: ${failureText(outcome.failed)}`);
   }
-  if (wrong.length > 0) return ruleResult("hooks.malformed-refused", section, "fail", `not refused as INVALID_RESPONSE: ${wrong.join("; ")}`);
+  if (wrong.length > 0)
+    return ruleResult(
+      "hooks.malformed-refused",
+      section,
+      "fail",
+      `not refused as INVALID_RESPONSE: ${wrong.join("; ")}`,
+    );
   return ruleResult("hooks.malformed-refused", section, "pass", `at ${point}: mode unset and no payload refused`);
 }
 
@@ -143,13 +202,28 @@ function advertisedRow(schema: GetSchemaResponse, advertised: readonly HookPoint
   const listed = schema.supportedHookPoints;
   const unknown = listed.filter((p) => !advertised.some((name) => hookPointTable[name].point === p));
   if (unknown.length > 0)
-    return ruleResult("hooks.advertised", section, "fail", `not a dispatchable hook point: ${unknown.map((p) => `HookPoint ${p}`).join(", ")}`);
-  if (listed.length !== advertised.length) return ruleResult("hooks.advertised", section, "fail", "a hook point is listed more than once");
-  return ruleResult("hooks.advertised", section, "pass", advertised.length === 0 ? "no hook point" : advertised.join(", "));
+    return ruleResult(
+      "hooks.advertised",
+      section,
+      "fail",
+      `not a dispatchable hook point: ${unknown.map((p) => `HookPoint ${p}`).join(", ")}`,
+    );
+  if (listed.length !== advertised.length)
+    return ruleResult("hooks.advertised", section, "fail", "a hook point is listed more than once");
+  return ruleResult(
+    "hooks.advertised",
+    section,
+    "pass",
+    advertised.length === 0 ? "no hook point" : advertised.join(", "),
+  );
 }
 
 /** The hook rows, after Configure (the kernel configures a provider before it fires any hook). */
-export async function hookRules(launched: LaunchedProvider, schema: GetSchemaResponse, options: HookRuleOptions): Promise<RuleResult[]> {
+export async function hookRules(
+  launched: LaunchedProvider,
+  schema: GetSchemaResponse,
+  options: HookRuleOptions,
+): Promise<RuleResult[]> {
   const advertised = hookPointNames.filter((p) => schema.supportedHookPoints.includes(hookPointTable[p].point));
   const rows = [advertisedRow(schema, advertised)];
   for (const point of advertised) rows.push(await advertisedPointRow(launched, point, options));

@@ -21,7 +21,12 @@ export function sampleHookPayload(point: HookPointName, cwd: string): HookPayloa
 
 function samples(cwd: string) {
   const session = { sessionId: "harness-tool-check", turnId: "1", workingDirectory: cwd };
-  const call = { id: "call-1", toolName: "write_file", arguments: { path: "notes/a.txt", content: "one" }, callContext: session };
+  const call = {
+    id: "call-1",
+    toolName: "write_file",
+    arguments: { path: "notes/a.txt", content: "one" },
+    callContext: session,
+  };
   const planItem = {
     id: "item-1",
     toolCallId: "call-1",
@@ -36,19 +41,38 @@ function samples(cwd: string) {
   };
   const result = { payload: { bytes_written: 3 } };
   return {
-    sessionStart: { case: "sessionStart", value: { sessionId: session.sessionId, profile: "default", workingDirectory: cwd } },
+    sessionStart: {
+      case: "sessionStart",
+      value: { sessionId: session.sessionId, profile: "default", workingDirectory: cwd },
+    },
     preModelCall: {
       case: "preModelCall",
       value: {
-        messages: [{ id: "m1", role: Role.USER, content: [{ block: { case: "text", value: { text: "Write one to notes/a.txt." } } }] }],
+        messages: [
+          {
+            id: "m1",
+            role: Role.USER,
+            content: [{ block: { case: "text", value: { text: "Write one to notes/a.txt." } } }],
+          },
+        ],
         model: { provider: "anthropic", id: "claude-sonnet" },
       },
     },
     postModelResponse: {
       case: "postModelResponse",
       value: {
-        message: { id: "m2", role: Role.ASSISTANT, content: [{ block: { case: "text", value: { text: "Writing it." } } }] },
-        model: { name: "anthropic", version: "1.0.0", source: "github.com/pluggableharness/model-anthropic", category: Category.MODEL, protocolVersion: 1 },
+        message: {
+          id: "m2",
+          role: Role.ASSISTANT,
+          content: [{ block: { case: "text", value: { text: "Writing it." } } }],
+        },
+        model: {
+          name: "anthropic",
+          version: "1.0.0",
+          source: "github.com/pluggableharness/model-anthropic",
+          category: Category.MODEL,
+          protocolVersion: 1,
+        },
         usage: { inputTokens: 12n, outputTokens: 4n },
         costUsd: 0.0001,
       },
@@ -61,7 +85,14 @@ function samples(cwd: string) {
       value: {
         apply: {
           turnId: "1",
-          items: [{ planItemId: "item-1", toolCallId: "call-1", outcome: ApplyResult_ApplyOutcome.APPLIED, result: { case: "toolResult", value: result } }],
+          items: [
+            {
+              planItemId: "item-1",
+              toolCallId: "call-1",
+              outcome: ApplyResult_ApplyOutcome.APPLIED,
+              result: { case: "toolResult", value: result },
+            },
+          ],
         },
       },
     },

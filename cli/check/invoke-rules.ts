@@ -43,7 +43,13 @@ export function callBoundMs(tool: ToolSchema | undefined): number {
 }
 
 /** One Invoke, cancelled (as the kernel cancels a call past its deadline) when it runs longer than `boundMs`. */
-async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonObject, cwd: string, boundMs: number): Promise<InvokeResult> {
+async function invokeOnce(
+  launched: LaunchedProvider,
+  tool: string,
+  args: JsonObject,
+  cwd: string,
+  boundMs: number,
+): Promise<InvokeResult> {
   const call = launched.invoke({
     id: `check-${randomUUID()}`,
     toolName: tool,
@@ -57,7 +63,12 @@ async function invokeOnce(launched: LaunchedProvider, tool: string, args: JsonOb
   }, boundMs);
   try {
     const outcome = await call.done;
-    return { events: outcome.events, code: outcome.code, details: outcome.details, ...(overran ? { cancelledAfterMs: boundMs } : {}) };
+    return {
+      events: outcome.events,
+      code: outcome.code,
+      details: outcome.details,
+      ...(overran ? { cancelledAfterMs: boundMs } : {}),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -67,13 +78,24 @@ function terminalOf(events: readonly ToolEvent[]): ToolEvent | undefined {
   return events.find((e) => e.event.case === "result" || e.event.case === "error");
 }
 
-export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaResponse, options: ConformanceOptions): Promise<RuleResult[]> {
+export async function invokeRules(
+  launched: LaunchedProvider,
+  schema: GetSchemaResponse,
+  options: ConformanceOptions,
+): Promise<RuleResult[]> {
   const rows: RuleResult[] = [];
   const cwd = options.cwd ?? process.cwd();
   for (const tool of schema.tools) {
     const input = tool.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
     if (!isToolSchemaDocument(input)) {
-      rows.push(ruleResult(`invoke.valid:${tool.name}`, "Invoke", "skip", "the input schema is outside the subset (see the schema rows)"));
+      rows.push(
+        ruleResult(
+          `invoke.valid:${tool.name}`,
+          "Invoke",
+          "skip",
+          "the input schema is outside the subset (see the schema rows)",
+        ),
+      );
       continue;
     }
     const invocable = tool.kind === ToolKind.DATA_SOURCE || options.allowResources === true;
@@ -94,11 +116,22 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
     const entry = argumentsEntry(options.resourceArguments, tool.name);
     const valid = entry?.args ?? (sampleValue(input) as JsonObject);
     if (tool.kind !== ToolKind.DATA_SOURCE && !entry) {
-      rows.push(ruleResult(`invoke.valid:${tool.name}`, "Invoke", "skip", `no arguments for it in the --args-file: add ${argsFileLine}`));
+      rows.push(
+        ruleResult(
+          `invoke.valid:${tool.name}`,
+          "Invoke",
+          "skip",
+          `no arguments for it in the --args-file: add ${argsFileLine}`,
+        ),
+      );
     } else {
       options.onStage?.(`the sample call to ${tool.name}`);
       const got = await invokeOnce(launched, tool.name, valid, cwd, callBoundMs(tool));
-      rows.push(streamRow(`invoke.valid:${tool.name}`, tool, got, (terminal) => outcomeVerdict(tool.name, valid, terminal, entry?.expect)));
+      rows.push(
+        streamRow(`invoke.valid:${tool.name}`, tool, got, (terminal) =>
+          outcomeVerdict(tool.name, valid, terminal, entry?.expect),
+        ),
+      );
     }
     // Only tools this run may invoke get invalid arguments too: a provider that fails to validate
     // them would run a resource with them.
@@ -110,15 +143,26 @@ export async function invokeRules(launched: LaunchedProvider, schema: GetSchemaR
       const terminal = terminalOf(got.events);
       if (got.cancelledAfterMs !== undefined) failures.push(`${variant.why}: ${overranText(got.cancelledAfterMs)}`);
       else if (got.code !== 0)
-        failures.push(`${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`);
+        failures.push(
+          `${variant.why}: the stream failed with gRPC status ${got.code} (${got.details}) instead of an invalid_arguments event`,
+        );
       else if (problems.length > 0) failures.push(`${variant.why}: ${problems.map((p) => p.message).join("; ")}`);
-      else if (terminal?.event.case !== "error" || terminal.event.value.category !== ToolErrorCategory.INVALID_ARGUMENTS) {
-        const what = terminal?.event.case === "error" ? `a ${categoryName(terminal.event.value.category)} error` : "a result";
+      else if (
+        terminal?.event.case !== "error" ||
+        terminal.event.value.category !== ToolErrorCategory.INVALID_ARGUMENTS
+      ) {
+        const what =
+          terminal?.event.case === "error" ? `a ${categoryName(terminal.event.value.category)} error` : "a result";
         failures.push(`${variant.why}: got ${what}, not invalid_arguments`);
       }
     }
     rows.push(
-      ruleResult(`invoke.invalid-arguments:${tool.name}`, "error taxonomy: invalid_arguments", failures.length === 0 ? "pass" : "fail", failures.join("; ")),
+      ruleResult(
+        `invoke.invalid-arguments:${tool.name}`,
+        "error taxonomy: invalid_arguments",
+        failures.length === 0 ? "pass" : "fail",
+        failures.join("; "),
+      ),
     );
   }
   return rows;
@@ -160,7 +204,11 @@ function outcomeVerdict(
       why: `ended with unknown${message}: fix the failure (the provider's stderr and the error's details say more), give working arguments in --args-file, or mark the outcome expected: ${marked}`,
     };
   }
-  if (got === "invalid_arguments") return { status: "warn", why: `schema-valid arguments ${JSON.stringify(args)} were refused as invalid_arguments${message}` };
+  if (got === "invalid_arguments")
+    return {
+      status: "warn",
+      why: `schema-valid arguments ${JSON.stringify(args)} were refused as invalid_arguments${message}`,
+    };
   return undefined;
 }
 
@@ -171,9 +219,11 @@ function streamRow(
   extra?: (terminal: ToolEvent | undefined) => { status: RuleResult["status"]; why: string } | undefined,
 ): RuleResult {
   if (got.cancelledAfterMs !== undefined) return ruleResult(rule, "Invoke", "fail", overranText(got.cancelledAfterMs));
-  if (got.code !== 0) return ruleResult(rule, "Invoke", "fail", `the stream failed with gRPC status ${got.code}: ${got.details}`);
+  if (got.code !== 0)
+    return ruleResult(rule, "Invoke", "fail", `the stream failed with gRPC status ${got.code}: ${got.details}`);
   const problems = checkInvokeStream(tool, got.events, { cancelled: false });
-  if (problems.length > 0) return ruleResult(rule, "Invoke: stream shape", "fail", problems.map((p) => p.message).join("; "));
+  if (problems.length > 0)
+    return ruleResult(rule, "Invoke: stream shape", "fail", problems.map((p) => p.message).join("; "));
   const terminal = terminalOf(got.events);
   const override = extra?.(terminal);
   if (override) return ruleResult(rule, "Invoke", override.status, override.why);
@@ -184,14 +234,20 @@ function streamRow(
   return ruleResult(rule, "Invoke: stream shape, output_schema", "pass", `${got.events.length} event(s), ${ending}`);
 }
 
-export async function cancellationRule(launched: LaunchedProvider, schema: GetSchemaResponse, options: ConformanceOptions): Promise<RuleResult> {
+export async function cancellationRule(
+  launched: LaunchedProvider,
+  schema: GetSchemaResponse,
+  options: ConformanceOptions,
+): Promise<RuleResult> {
   const section = "Invoke: cancellation";
   const candidates = schema.tools.filter(
-    (t) => t.kind === ToolKind.DATA_SOURCE || (options.allowResources && argumentsEntry(options.resourceArguments, t.name)),
+    (t) =>
+      t.kind === ToolKind.DATA_SOURCE || (options.allowResources && argumentsEntry(options.resourceArguments, t.name)),
   );
   const tool = candidates.find((t) => t.streaming) ?? candidates[0];
   const input = tool?.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
-  if (!tool || !isToolSchemaDocument(input)) return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
+  if (!tool || !isToolSchemaDocument(input))
+    return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
   const args = argumentsEntry(options.resourceArguments, tool.name)?.args ?? (sampleValue(input) as JsonObject);
   const call = launched.invoke({
     id: `check-cancel-${randomUUID()}`,
@@ -206,14 +262,25 @@ export async function cancellationRule(launched: LaunchedProvider, schema: GetSc
   const lateTerminal = after.find((e) => e.event.case === "result" || e.event.case === "error");
   let healthy = false;
   try {
-    healthy = (await launched.ping()) === 1 && (await launched.getSchema(unaryTimeout)).tools.length === schema.tools.length;
+    healthy =
+      (await launched.ping()) === 1 && (await launched.getSchema(unaryTimeout)).tools.length === schema.tools.length;
   } catch {
     healthy = false;
   }
   if (!healthy)
-    return ruleResult("invoke.cancellation", section, "fail", `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`);
+    return ruleResult(
+      "invoke.cancellation",
+      section,
+      "fail",
+      `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`,
+    );
   if (lateTerminal && outcome.code !== 0) {
-    return ruleResult("invoke.cancellation", section, "fail", `a terminal ${lateTerminal.event.case} arrived after ${tool.name} was cancelled`);
+    return ruleResult(
+      "invoke.cancellation",
+      section,
+      "fail",
+      `a terminal ${lateTerminal.event.case} arrived after ${tool.name} was cancelled`,
+    );
   }
   return ruleResult(
     "invoke.cancellation",
@@ -228,8 +295,15 @@ export async function unknownToolRule(launched: LaunchedProvider, cwd: string): 
   const unknown = await invokeOnce(launched, `no_such_tool_${randomUUID().slice(0, 8)}`, {}, cwd, unboundedToolMs);
   const t = terminalOf(unknown.events);
   const classified =
-    unknown.code !== 0 || (unknown.events.length === 1 && t?.event.case === "error" && t.event.value.category !== ToolErrorCategory.UNSPECIFIED);
-  if (!classified) return ruleResult("invoke.unknown-tool", "Invoke", "fail", "an unknown tool did not give one classified error");
-  const why = t?.event.case === "error" ? `${categoryName(t.event.value.category)}: ${t.event.value.message}` : `gRPC status ${unknown.code}`;
+    unknown.code !== 0 ||
+    (unknown.events.length === 1 &&
+      t?.event.case === "error" &&
+      t.event.value.category !== ToolErrorCategory.UNSPECIFIED);
+  if (!classified)
+    return ruleResult("invoke.unknown-tool", "Invoke", "fail", "an unknown tool did not give one classified error");
+  const why =
+    t?.event.case === "error"
+      ? `${categoryName(t.event.value.category)}: ${t.event.value.message}`
+      : `gRPC status ${unknown.code}`;
   return ruleResult("invoke.unknown-tool", "Invoke", "pass", why);
 }

@@ -15,7 +15,14 @@ import { argumentsEntry, argumentsFileProblems } from "./arguments-file.js";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
 import { acceptsRule, rejectsMissingRequiredRule } from "./configure-rules.js";
 import { hookRules } from "./hook-rules.js";
-import { cookieRefusedRule, handshakeFailedRules, handshakeRule, healthRule, shutdownRule, stdoutCleanRule } from "./go-plugin-rules.js";
+import {
+  cookieRefusedRule,
+  handshakeFailedRules,
+  handshakeRule,
+  healthRule,
+  shutdownRule,
+  stdoutCleanRule,
+} from "./go-plugin-rules.js";
 import { cancellationRule, invokeRules, unknownToolRule } from "./invoke-rules.js";
 import { describeRule, invariantRules, staticSchemaRule } from "./schema-rules.js";
 
@@ -44,9 +51,14 @@ export interface ConformanceOptions {
 }
 
 /** Stops the run (a usage error, exit 2) when the arguments file names no tool or breaks an input schema. */
-function refuseBadArguments(schema: GetSchemaResponse, args: { readonly [tool: string]: JsonObject }, source: string): void {
+function refuseBadArguments(
+  schema: GetSchemaResponse,
+  args: { readonly [tool: string]: JsonObject },
+  source: string,
+): void {
   const problems = argumentsFileProblems(schema, args);
-  if (problems.length > 0) throw new UsageError(problems.map((p) => `${source}: ${p}`).join("\n"), { linePerProblem: true });
+  if (problems.length > 0)
+    throw new UsageError(problems.map((p) => `${source}: ${p}`).join("\n"), { linePerProblem: true });
 }
 
 /**
@@ -58,8 +70,12 @@ function announceResourceCalls(schema: GetSchemaResponse, options: ConformanceOp
   if ((schema.configSchema?.attributes.length ?? 0) > 0 && options.config === undefined) {
     throw new UsageError("--allow-resources needs --config <file.json>: a config for test data, not your own");
   }
-  const running = schema.tools.filter((t) => t.kind !== ToolKind.DATA_SOURCE && argumentsEntry(options.resourceArguments, t.name));
-  const lines = running.map((t) => `  ${t.name} ${JSON.stringify(argumentsEntry(options.resourceArguments, t.name)?.args)}`);
+  const running = schema.tools.filter(
+    (t) => t.kind !== ToolKind.DATA_SOURCE && argumentsEntry(options.resourceArguments, t.name),
+  );
+  const lines = running.map(
+    (t) => `  ${t.name} ${JSON.stringify(argumentsEntry(options.resourceArguments, t.name)?.args)}`,
+  );
   const where = `in ${options.cwd ?? process.cwd()}${options.configSource ? ` with ${options.configSource}` : ""}`;
   options.announce?.(
     running.length === 0
@@ -69,7 +85,10 @@ function announceResourceCalls(schema: GetSchemaResponse, options: ConformanceOp
 }
 
 /** The rules from Describe to the last Invoke, on a provider that made its handshake. */
-async function serviceRules(launched: LaunchedProvider, options: ConformanceOptions): Promise<{ rows: RuleResult[]; schemaAnswered: boolean }> {
+async function serviceRules(
+  launched: LaunchedProvider,
+  options: ConformanceOptions,
+): Promise<{ rows: RuleResult[]; schemaAnswered: boolean }> {
   const stage = options.onStage ?? (() => {});
   stage("Describe");
   const rows = [await describeRule(launched)];
@@ -77,7 +96,8 @@ async function serviceRules(launched: LaunchedProvider, options: ConformanceOpti
   const { row, schema } = await staticSchemaRule(launched);
   rows.push(row);
   if (!schema) return { rows, schemaAnswered: false };
-  if (options.resourceArguments) refuseBadArguments(schema, options.resourceArguments, options.resourceArgumentsSource ?? "--args-file");
+  if (options.resourceArguments)
+    refuseBadArguments(schema, options.resourceArguments, options.resourceArgumentsSource ?? "--args-file");
   if (options.allowResources) announceResourceCalls(schema, options);
   rows.push(...invariantRules(schema));
   stage("Configure");
@@ -95,13 +115,19 @@ async function serviceRules(launched: LaunchedProvider, options: ConformanceOpti
   rows.push(await cancellationRule(launched, schema, options));
   stage("the hook rules");
   rows.push(
-    ...(await hookRules(launched, schema, { cwd: options.cwd ?? process.cwd(), ...(options.hookTimeoutMs ? { timeoutMs: options.hookTimeoutMs } : {}) })),
+    ...(await hookRules(launched, schema, {
+      cwd: options.cwd ?? process.cwd(),
+      ...(options.hookTimeoutMs ? { timeoutMs: options.hookTimeoutMs } : {}),
+    })),
   );
   return { rows, schemaAnswered: true };
 }
 
 /** Runs every rule and returns the rows, in order. */
-export async function runConformance(provider: ProviderCommand, options: ConformanceOptions = {}): Promise<RuleResult[]> {
+export async function runConformance(
+  provider: ProviderCommand,
+  options: ConformanceOptions = {},
+): Promise<RuleResult[]> {
   let launched: LaunchedProvider;
   try {
     options.onStage?.("the launch");

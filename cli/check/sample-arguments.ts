@@ -57,7 +57,10 @@ export function invalidArgumentVariants(schema: JsonSchemaObject): InvalidArgume
   }
   const enumField = Object.entries(schema.properties).find(([, child]) => child.type === "string" && child.enum);
   if (enumField) {
-    variants.push({ why: `field "${enumField[0]}" outside its enum`, arguments: { ...valid, [enumField[0]]: "not-one-of-the-values" } });
+    variants.push({
+      why: `field "${enumField[0]}" outside its enum`,
+      arguments: { ...valid, [enumField[0]]: "not-one-of-the-values" },
+    });
   }
   let unknown = "unexpected_field";
   while (Object.hasOwn(schema.properties, unknown)) unknown += "_";

@@ -5,8 +5,17 @@
  */
 import { equals } from "@bufbuild/protobuf";
 import { Category } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
-import { GetSchemaResponseSchema, ToolKind, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
-import { checkToolDeclarations, invariantSources, toolDeclarationFromWire, type InvariantRule } from "harness-tool/schema";
+import {
+  GetSchemaResponseSchema,
+  ToolKind,
+  type GetSchemaResponse,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  checkToolDeclarations,
+  invariantSources,
+  toolDeclarationFromWire,
+  type InvariantRule,
+} from "harness-tool/schema";
 import { PROTOCOL_VERSION } from "harness-tool/service";
 import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
 import { ruleResult, type RuleResult } from "./conformance-report.js";
@@ -23,7 +32,12 @@ export async function describeRule(launched: LaunchedProvider): Promise<RuleResu
   try {
     d = (await launched.describe(unaryTimeout)).producer;
   } catch (e) {
-    return ruleResult("describe.producer", "Describe", "fail", e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message);
+    return ruleResult(
+      "describe.producer",
+      "Describe",
+      "fail",
+      e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message,
+    );
   }
   const problems: string[] = [];
   if (!d) problems.push("no producer");
@@ -31,14 +45,17 @@ export async function describeRule(launched: LaunchedProvider): Promise<RuleResu
     if (d.name === "") problems.push("empty name");
     if (d.version === "") problems.push("empty version");
     if (d.category !== Category.TOOL) problems.push(`category ${Category[d.category] ?? d.category}, not TOOL`);
-    if (d.protocolVersion !== PROTOCOL_VERSION) problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
+    if (d.protocolVersion !== PROTOCOL_VERSION)
+      problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
   }
   if (problems.length > 0) return ruleResult("describe.producer", "Describe", "fail", problems.join("; "));
   return ruleResult("describe.producer", "Describe", "pass", `${d?.name} ${d?.version} ${d?.source}`);
 }
 
 /** GetSchema, asked twice: the schema when it answers (the same both times or not), and its row. */
-export async function staticSchemaRule(launched: LaunchedProvider): Promise<{ row: RuleResult; schema?: GetSchemaResponse }> {
+export async function staticSchemaRule(
+  launched: LaunchedProvider,
+): Promise<{ row: RuleResult; schema?: GetSchemaResponse }> {
   try {
     const schema = await launched.getSchema(unaryTimeout);
     const again = await launched.getSchema(unaryTimeout);
@@ -66,7 +83,9 @@ export function invariantRules(schema: GetSchemaResponse): RuleResult[] {
     if (broken.length === 0) rows.push(ruleResult(id, invariantSources[rule], "pass"));
     else {
       const status = broken.every((v) => v.severity === "warning") ? "warn" : "fail";
-      rows.push(ruleResult(id, invariantSources[rule], status, broken.map((v) => `${v.tool}: ${v.message}`).join("; ")));
+      rows.push(
+        ruleResult(id, invariantSources[rule], status, broken.map((v) => `${v.tool}: ${v.message}`).join("; ")),
+      );
     }
   }
   rows.push(resourceKeysRule(schema));
@@ -81,7 +100,9 @@ export function invariantRules(schema: GetSchemaResponse): RuleResult[] {
  */
 export function resourceKeysRule(schema: GetSchemaResponse): RuleResult {
   const section = "GetSchema: resource concurrency without key_fields (review)";
-  const unkeyed = schema.tools.filter((t) => t.kind === ToolKind.RESOURCE && t.concurrency?.safe === true && t.concurrency.keyFields.length === 0);
+  const unkeyed = schema.tools.filter(
+    (t) => t.kind === ToolKind.RESOURCE && t.concurrency?.safe === true && t.concurrency.keyFields.length === 0,
+  );
   if (unkeyed.length === 0) return ruleResult("schema.resource-keys", section, "pass");
   return ruleResult(
     "schema.resource-keys",

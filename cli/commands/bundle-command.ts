@@ -25,7 +25,12 @@ import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
 import { bundleEarlySupervision, supervisorSpecifier } from "../release/early-supervision.js";
-import { buildKeepingOut, installBeside, UnbundledPackages, UnbundledPackageError } from "../release/unbundled-packages.js";
+import {
+  buildKeepingOut,
+  installBeside,
+  UnbundledPackages,
+  UnbundledPackageError,
+} from "../release/unbundled-packages.js";
 import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -56,7 +61,12 @@ function loadBundle(bundleFile: string): string[] {
 }
 
 /** The executable's text: supervision decided first when the provider serves through harness-tool. */
-async function launcherText(entry: string, bundleFile: string, providerInputs: readonly string[], conditions: readonly string[]): Promise<string> {
+async function launcherText(
+  entry: string,
+  bundleFile: string,
+  providerInputs: readonly string[],
+  conditions: readonly string[],
+): Promise<string> {
   const supervised = await bundleEarlySupervision({
     entry,
     providerInputs,
@@ -107,7 +117,9 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
   if (!existsSync(entry)) throw new UsageError(missingFileText(entry));
   const { build } = await import("esbuild");
   const bundleFile = bundleFileFor(options.outfile);
-  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
+  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry))))
+    ? [sourceCondition, "module"]
+    : ["module"];
   const unbundled = new UnbundledPackages(path.dirname(path.resolve(entry)), options.external);
   try {
     const bundleOnce = () =>
@@ -141,10 +153,14 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       });
     const result = await buildKeepingOut(unbundled, bundleOnce);
     reportKept(unbundled, path.dirname(options.outfile), options.out);
-    writeFileSync(options.outfile, await launcherText(entry, path.basename(bundleFile), Object.keys(result.metafile.inputs), conditions));
+    writeFileSync(
+      options.outfile,
+      await launcherText(entry, path.basename(bundleFile), Object.keys(result.metafile.inputs), conditions),
+    );
     chmodSync(options.outfile, 0o755);
     const outputs = Object.entries(result.metafile.outputs);
-    const size = (suffix: string) => outputs.filter(([f]) => f.endsWith(suffix)).reduce((sum, [, o]) => sum + o.bytes, 0);
+    const size = (suffix: string) =>
+      outputs.filter(([f]) => f.endsWith(suffix)).reduce((sum, [, o]) => sum + o.bytes, 0);
     const inputs = Object.keys(result.metafile.inputs).length;
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     const shown = (file: string) => path.relative(process.cwd(), file);
@@ -154,9 +170,15 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
     return 0;
   } catch (e) {
     if (e instanceof UnbundledPackageError) throw new UsageError(e.message);
-    const errors = (e as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+    const errors = (
+      e as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors;
     if (errors && errors.length > 0) {
-      throw new UsageError(errors.map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text)).join("\n"));
+      throw new UsageError(
+        errors
+          .map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text))
+          .join("\n"),
+      );
     }
     throw e;
   }
@@ -179,6 +201,10 @@ export const bundleCommandDefinition = defineCommand({
         "leave this package out of the bundle without installing it beside the bundle (resolved from node_modules at run time); what must stay out is found without it",
     },
   },
-  examples: ["harness-tool bundle src/main.ts", "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3"],
-  run: ({ values, positionals }, { out }) => bundleCommand(positionals[0] as string, { outfile: values.outfile, external: values.external, out }),
+  examples: [
+    "harness-tool bundle src/main.ts",
+    "harness-tool bundle src/main.ts --outfile dist/provider.mjs --external sqlite3",
+  ],
+  run: ({ values, positionals }, { out }) =>
+    bundleCommand(positionals[0] as string, { outfile: values.outfile, external: values.external, out }),
 });

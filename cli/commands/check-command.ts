@@ -30,7 +30,9 @@ export const defaultCheckTimeoutMs = 300_000;
 
 /** Runs the command; resolves to the exit code (1 when any rule failed). */
 export async function checkCommand(provider: ProviderCommand, options: CheckOptions): Promise<number> {
-  const resourceArguments = options.argsFile ? (readJsonObjectFile(options.argsFile, "--args-file") as { [tool: string]: JsonObject }) : undefined;
+  const resourceArguments = options.argsFile
+    ? (readJsonObjectFile(options.argsFile, "--args-file") as { [tool: string]: JsonObject })
+    : undefined;
   const { runConformance } = await import("../check/run-conformance.js");
   const config = options.configFile ? readJsonObjectFile(options.configFile, "--config") : undefined;
   const deadline = new CommandDeadline(options.timeoutMs ?? defaultCheckTimeoutMs);
@@ -51,7 +53,9 @@ export async function checkCommand(provider: ProviderCommand, options: CheckOpti
     // A fault in --args-file is the caller's to fix, not a launch problem; a deadline says itself.
     throw e instanceof UsageError || e instanceof DeadlineExceeded ? e : explainLaunchFailure(provider, e);
   }
-  options.out.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results, terminalWidth(options.out)));
+  options.out.write(
+    options.json ? `${JSON.stringify(results, null, 2)}\n` : renderReport(results, terminalWidth(options.out)),
+  );
   return reportPassed(results) ? 0 : 1;
 }
 
@@ -72,20 +76,35 @@ export const checkCommandDefinition = defineCommand({
       type: "boolean",
       description: "invoke resource and interactive tools too (those named in --args-file), in --cwd with --config",
     },
-    "args-file": { type: "string", value: "args.json", description: 'arguments by tool name, each with an optional "$expect" outcome' },
+    "args-file": {
+      type: "string",
+      value: "args.json",
+      description: 'arguments by tool name, each with an optional "$expect" outcome',
+    },
     cwd: {
       type: "string",
       value: "dir",
-      description: "CallContext.working_directory of every call (default: the current directory; required with --allow-resources)",
+      description:
+        "CallContext.working_directory of every call (default: the current directory; required with --allow-resources)",
     },
     json: { type: "boolean", description: "print the results as JSON" },
-    timeout: { type: "string", value: "duration", default: "5m", description: "the deadline of the whole run (e.g. 30s, 10m)" },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: "5m",
+      description: "the deadline of the whole run (e.g. 30s, 10m)",
+    },
   },
   providerArgs: true,
-  examples: ["harness-tool check dist/provider.mjs --config dev-config.json", "harness-tool check . --allow-resources --cwd scratch --args-file args.json"],
+  examples: [
+    "harness-tool check dist/provider.mjs --config dev-config.json",
+    "harness-tool check . --allow-resources --cwd scratch --args-file args.json",
+  ],
   run: ({ values, positionals, providerArgs }, { out, err }) => {
     if (values["allow-resources"] && values.cwd === undefined) {
-      throw new UsageError("--allow-resources needs --cwd <dir>: a scratch folder the resource tools may change", { seeHelp: true });
+      throw new UsageError("--allow-resources needs --cwd <dir>: a scratch folder the resource tools may change", {
+        seeHelp: true,
+      });
     }
     return checkCommand(providerTarget(positionals[0] as string, providerArgs), {
       ...(values.config ? { configFile: values.config } : {}),

@@ -4,7 +4,14 @@
  * (parseArgs' own texts suggest `-- "--flag"` quoting that means something else here, where `--`
  * starts the provider's arguments).
  */
-import type { CommandDefinition, CommandInput, FlagDefinition, FlagDefinitions, FlagValues, PositionalDefinition } from "./command-definition.js";
+import type {
+  CommandDefinition,
+  CommandInput,
+  FlagDefinition,
+  FlagDefinitions,
+  FlagValues,
+  PositionalDefinition,
+} from "./command-definition.js";
 import { nearestName } from "../terminal/fault-wording.js";
 import { wrapText } from "../terminal/terminal-width.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -52,7 +59,8 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     let value = inline;
     if (value === undefined) {
       const next = own[i + 1];
-      if (next === undefined || isFlag(command.flags, next)) throw usageError(`${written} needs a value: ${written} <${flag.value}>`);
+      if (next === undefined || isFlag(command.flags, next))
+        throw usageError(`${written} needs a value: ${written} <${flag.value}>`);
       value = next;
       i++;
     }
@@ -66,9 +74,16 @@ export function parseCommandLine(command: CommandDefinition, argv: readonly stri
     if (flag.type === "boolean") values[name] = false;
     else if (flag.multiple) values[name] = [];
     else if (flag.default !== undefined) values[name] = flag.default;
-    else if (flag.required) throw usageError(withinLine(command, `--${name} <${flag.value}> is required`, `: ${flag.description}`));
+    else if (flag.required)
+      throw usageError(withinLine(command, `--${name} <${flag.value}> is required`, `: ${flag.description}`));
   }
-  return { help: false, values: values as FlagValues<FlagDefinitions>, positionals, providerArgs: after, empty: argv.length === 0 };
+  return {
+    help: false,
+    values: values as FlagValues<FlagDefinitions>,
+    positionals,
+    providerArgs: after,
+    empty: argv.length === 0,
+  };
 }
 
 /** "unknown option --arg; did you mean --args?", or the command's flags when none is near. */
@@ -100,7 +115,9 @@ function checkPositionals(command: CommandDefinition, given: readonly string[]):
   if (missing.length > 0) {
     // What must be given, without the optional tail ([options], [-- <provider args>]): the line stays short.
     const required = usageParts(command).filter((part) => !part.startsWith("["));
-    throw usageError(`missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${required.join(" ")}`);
+    throw usageError(
+      `missing ${missing.map(positionalText).join(" ")}: harness-tool ${command.name} ${required.join(" ")}`,
+    );
   }
   if (!last?.variadic && given.length > declared.length) {
     const extra = given.slice(declared.length);
@@ -137,9 +154,11 @@ function flagLabel(name: string, flag: FlagDefinition): string {
 
 function flagDescription(flag: FlagDefinition): string {
   if (flag.type === "boolean") return flag.description;
-  const notes = [flag.required ? "required" : "", flag.default !== undefined ? `default: ${flag.default}` : "", flag.multiple ? "may be repeated" : ""].filter(
-    (n) => n !== "",
-  );
+  const notes = [
+    flag.required ? "required" : "",
+    flag.default !== undefined ? `default: ${flag.default}` : "",
+    flag.multiple ? "may be repeated" : "",
+  ].filter((n) => n !== "");
   return notes.length > 0 ? `${flag.description} (${notes.join("; ")})` : flag.description;
 }
 
@@ -179,7 +198,9 @@ export function renderCommandHelp(command: CommandDefinition, width: number): st
   for (const paragraph of (command.description ?? "").split(/\n\s*\n/).filter((p) => p.trim() !== "")) {
     lines.push("", ...wrapText(paragraph, width));
   }
-  const flagRows = Object.entries({ ...command.flags, help: helpFlag }).map(([name, flag]) => [flagLabel(name, flag), flagDescription(flag)] as const);
+  const flagRows = Object.entries({ ...command.flags, help: helpFlag }).map(
+    ([name, flag]) => [flagLabel(name, flag), flagDescription(flag)] as const,
+  );
   lines.push("", "Options:", ...twoColumns(flagRows, width));
   if (command.examples.length > 0) lines.push("", "Examples:", ...command.examples.map((e) => `  ${e}`));
   return `${lines.join("\n")}\n`;

@@ -31,12 +31,18 @@ export interface ConfigureOptions {
  * 2) that says which `--config` to pass or fix; a provider that died or failed otherwise is an Error
  * (exit 1) with how it ended.
  */
-export async function configureProvider(launched: LaunchedProvider, config: JsonObject, options: ConfigureOptions = {}): Promise<void> {
+export async function configureProvider(
+  launched: LaunchedProvider,
+  config: JsonObject,
+  options: ConfigureOptions = {},
+): Promise<void> {
   try {
     await launched.configure(config, { timeoutMs: options.timeoutMs ?? 30_000 });
   } catch (e) {
     if (!(e instanceof ProviderCallError)) throw e;
-    const exit = e.toolError ? undefined : await providerExitReport(launched, options.shown ? { shown: options.shown } : {});
+    const exit = e.toolError
+      ? undefined
+      : await providerExitReport(launched, options.shown ? { shown: options.shown } : {});
     if (exit) throw new Error(`Configure failed: ${exit}`);
     if (!e.toolError) throw new Error(`Configure failed with gRPC status ${e.code}: ${e.details}`);
     throw new UsageError(

@@ -6,7 +6,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { toJsonString } from "@bufbuild/protobuf";
-import { type GetSchemaResponse, GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  type GetSchemaResponse,
+  GetSchemaResponseSchema,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "./command-definition.js";
 import { loadSurface } from "../diff/load-surface.js";
 import { changeClasses, diffSurfaces, isBlocking, type SurfaceChange } from "../diff/surface-diff.js";
@@ -15,11 +18,20 @@ import { terminalWidth } from "../terminal/terminal-width.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** The table of changes, `width` columns wide: severity (or "allowed"), change, subject, detail. */
-export function renderChangesTable(changes: readonly SurfaceChange[], allowed: ReadonlySet<string>, width = 80): string {
+export function renderChangesTable(
+  changes: readonly SurfaceChange[],
+  allowed: ReadonlySet<string>,
+  width = 80,
+): string {
   if (changes.length === 0) return "no changes\n";
   return renderTable(
     ["severity", "change", "subject", "detail"],
-    changes.map((c) => [c.severity !== "compatible" && allowed.has(c.id) ? "allowed" : c.severity, c.class, c.subject, c.detail]),
+    changes.map((c) => [
+      c.severity !== "compatible" && allowed.has(c.id) ? "allowed" : c.severity,
+      c.class,
+      c.subject,
+      c.detail,
+    ]),
     {
       width,
       overflow: ["truncate", "truncate", "wrap", "wrap"],
@@ -52,7 +64,9 @@ function allowedIds(values: readonly string[]): Set<string> {
   for (const id of ids) {
     const cls = id.slice(0, id.indexOf(":"));
     if (!id.includes(":") || !(cls in changeClasses))
-      throw new UsageError(`--allow ${id} is not a change id (<change>:<subject>, as the table's change and subject columns show)`);
+      throw new UsageError(
+        `--allow ${id} is not a change id (<change>:<subject>, as the table's change and subject columns show)`,
+      );
   }
   return new Set(ids);
 }
@@ -77,7 +91,9 @@ export async function diffCommand(oldSpec: string, newSpec: string, options: Dif
   const allowed = allowedIds(options.allow);
   if (options.baselineOptional && isFilePath(oldSpec) && !existsSync(oldSpec)) {
     // Nothing shipped yet: the first release (or an explicit snapshot) records the baseline.
-    options.err.write(`harness-tool diff: no baseline ${oldSpec} yet, nothing to guard: the first release records it (npm run release, or npm run snapshot)\n`);
+    options.err.write(
+      `harness-tool diff: no baseline ${oldSpec} yet, nothing to guard: the first release records it (npm run release, or npm run snapshot)\n`,
+    );
     return 0;
   }
   if (options.update !== undefined && path.resolve(options.update) === path.resolve(oldSpec) && !existsSync(oldSpec)) {
@@ -102,7 +118,8 @@ export async function diffCommand(oldSpec: string, newSpec: string, options: Dif
   } else {
     options.out.write(renderChangesTable(changes, allowed, terminalWidth(options.out)));
   }
-  if (unknown.length > 0) options.err.write(`harness-tool diff: --allow names ${unknown.join(", ")}, which this diff does not have\n`);
+  if (unknown.length > 0)
+    options.err.write(`harness-tool diff: --allow names ${unknown.join(", ")}, which this diff does not have\n`);
   if (blocking.length > 0) {
     options.err.write(
       `harness-tool diff: ${blocking.length} breaking or risk-raising change${blocking.length === 1 ? "" : "s"}: accept with --allow ${blocking.map((c) => c.id).join(",")}\n`,
@@ -124,8 +141,16 @@ export const diffCommandDefinition = defineCommand({
     "Each side is a GetSchema snapshot (.json, as harness-tool schema --json writes it; git:<ref>:<file>.json for a committed one), git:<ref> (the protos at that commit, generated with this repository's protoc-gen-harness-tool), protos:<dir> (a buf workspace folder) or a provider as every command takes it. Lists tools added and removed; kind, risk, concurrency, timeout, terminates_turn and idempotent changes; input changes that break the model's calls, output changes that break consumers, and config attributes added as required or with sensitive flipped. Exit 1 while a breaking or risk-raising change is not named by --allow.",
   positionals: [{ name: "old" }, { name: "new" }],
   flags: {
-    json: { type: "boolean", description: "print the changes as JSON (each with its id, class, severity and whether it is allowed)" },
-    allow: { type: "string", value: "id,...", multiple: true, description: "accept these breaking or risk-raising changes (ids as <change>:<subject>)" },
+    json: {
+      type: "boolean",
+      description: "print the changes as JSON (each with its id, class, severity and whether it is allowed)",
+    },
+    allow: {
+      type: "string",
+      value: "id,...",
+      multiple: true,
+      description: "accept these breaking or risk-raising changes (ids as <change>:<subject>)",
+    },
     update: {
       type: "string",
       value: "file.json",

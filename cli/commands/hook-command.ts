@@ -53,14 +53,17 @@ export interface HookOptions {
 export function parseHookPoint(text: string): HookPointName {
   if (!(hookPointNames as readonly string[]).includes(text)) {
     const near = nearestName(text, hookPointNames);
-    throw new UsageError(`no hook point ${JSON.stringify(text)}${near ? `; did you mean ${near}?` : ""}`, { seeHelp: true });
+    throw new UsageError(`no hook point ${JSON.stringify(text)}${near ? `; did you mean ${near}?` : ""}`, {
+      seeHelp: true,
+    });
   }
   return text as HookPointName;
 }
 
 /** --mode's value; a usage error listing the modes otherwise. */
 export function parseHookMode(text: string): HookModeName {
-  if (!Object.hasOwn(hookModeTable, text)) throw new UsageError(`--mode ${JSON.stringify(text)}: choose observe, transform or veto`);
+  if (!Object.hasOwn(hookModeTable, text))
+    throw new UsageError(`--mode ${JSON.stringify(text)}: choose observe, transform or veto`);
   return text as HookModeName;
 }
 
@@ -113,26 +116,39 @@ function printKernelLogs(launched: LaunchedProvider, first: number, err: NodeJS.
 export async function hookCommand(provider: ProviderCommand, options: HookOptions): Promise<number> {
   const config = options.configFile === undefined ? {} : readJsonObjectFile(options.configFile, "--config");
   // The whole command is bounded too: the launch and Configure get hookLaunchAllowanceMs beside the call's own deadline.
-  const deadline = new CommandDeadline(options.timeoutMs + hookLaunchAllowanceMs, { longer: String(options.timeoutMs * 2) });
+  const deadline = new CommandDeadline(options.timeoutMs + hookLaunchAllowanceMs, {
+    longer: String(options.timeoutMs * 2),
+  });
   return deadline.run(() => launchAndFire(provider, config, options, deadline));
 }
 
 /** What the hook command adds to the call's --timeout for the launch, Configure and GetSchema, so nothing before the call hangs. */
 export const hookLaunchAllowanceMs = 30_000;
 
-async function launchAndFire(provider: ProviderCommand, config: JsonObject, options: HookOptions, deadline: CommandDeadline): Promise<number> {
+async function launchAndFire(
+  provider: ProviderCommand,
+  config: JsonObject,
+  options: HookOptions,
+  deadline: CommandDeadline,
+): Promise<number> {
   const launched = await launchProvider(provider, deadline.launchOptions());
   // Log calls from here on are the hook's (Configure's own are not shown).
   let firstLog = Number.POSITIVE_INFINITY;
   try {
     deadline.enter("Configure");
-    await configureProvider(launched, config, { configFile: options.configFile, timeoutMs: deadline.callTimeoutMs(30_000) });
+    await configureProvider(launched, config, {
+      configFile: options.configFile,
+      timeoutMs: deadline.callTimeoutMs(30_000),
+    });
     firstLog = launched.kernel.calls.log.length;
     deadline.enter("GetSchema");
     const schema = await launched.getSchema({ timeoutMs: deadline.callTimeoutMs(10_000) });
     deadline.enter(`DispatchHook (${options.point})`);
     if (!schema.supportedHookPoints.includes(hookPointTable[options.point].point)) {
-      writeWrapped(options.err, `note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it`);
+      writeWrapped(
+        options.err,
+        `note: the provider does not advertise ${options.point} in GetSchema, so the kernel refuses a hook{} block for it`,
+      );
     }
     const request: DispatchHookRequest = create(DispatchHookRequestSchema, {
       payload: options.payload,
@@ -141,7 +157,10 @@ async function launchAndFire(provider: ProviderCommand, config: JsonObject, opti
     });
     let response: DispatchHookResponse;
     try {
-      response = await launched.dispatchHookRequest(request, { timeoutMs: options.timeoutMs, signal: options.interrupt });
+      response = await launched.dispatchHookRequest(request, {
+        timeoutMs: options.timeoutMs,
+        signal: options.interrupt,
+      });
     } catch (e) {
       if (!(e instanceof HookDispatchError)) throw e;
       if (options.interrupt.aborted) {
@@ -179,7 +198,12 @@ export const hookCommandDefinition = defineCommand({
   ].join("\n\n"),
   positionals: [{ name: "provider" }, { name: "point" }],
   flags: {
-    mode: { type: "string", value: "observe|transform|veto", required: true, description: "the mode of the subscription (agent.hcl's hook{} block)" },
+    mode: {
+      type: "string",
+      value: "observe|transform|veto",
+      required: true,
+      description: "the mode of the subscription (agent.hcl's hook{} block)",
+    },
     payload: {
       type: "string",
       value: "file.json",
@@ -187,12 +211,17 @@ export const hookCommandDefinition = defineCommand({
       description: 'the point\'s payload as protobuf JSON, e.g. {"plan": {"items": []}} for plan-ready',
     },
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
-    subscription: { type: "string", value: "id", description: "DispatchHookRequest.subscription_id, for a provider with two hook{} blocks at one point" },
+    subscription: {
+      type: "string",
+      value: "id",
+      description: "DispatchHookRequest.subscription_id, for a provider with two hook{} blocks at one point",
+    },
     timeout: {
       type: "string",
       value: "ms",
       default: "10000",
-      description: "the call's deadline, as the kernel's default_hook_timeout_ms; the whole command gets 30 s more for the launch and Configure",
+      description:
+        "the call's deadline, as the kernel's default_hook_timeout_ms; the whole command gets 30 s more for the launch and Configure",
     },
     json: { type: "boolean", description: "print the DispatchHookResponse as JSON instead" },
   },

@@ -6,8 +6,19 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { harnessToolPackages, PackageSourceError, packageSpecs, type PackageSpecs } from "../templates/package-sources.js";
-import { exampleNames, scaffoldFiles, toolExampleNames, type ExampleName, type ScaffoldSpec } from "../templates/scaffold-files.js";
+import {
+  harnessToolPackages,
+  PackageSourceError,
+  packageSpecs,
+  type PackageSpecs,
+} from "../templates/package-sources.js";
+import {
+  exampleNames,
+  scaffoldFiles,
+  toolExampleNames,
+  type ExampleName,
+  type ScaffoldSpec,
+} from "../templates/scaffold-files.js";
 import { defineCommand } from "./command-definition.js";
 import { packageRoot, packageVersion } from "../templates/cli-package.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -26,11 +37,15 @@ export function defaultPackageSource(root = packageRoot(), cwd = process.cwd()):
   // The node_modules folder the CLI is installed in (node_modules/@harness-tool/cli); its parent
   // holds the installing package.json.
   let nodeModules = path.dirname(root);
-  while (path.basename(nodeModules) !== "node_modules" && path.dirname(nodeModules) !== nodeModules) nodeModules = path.dirname(nodeModules);
+  while (path.basename(nodeModules) !== "node_modules" && path.dirname(nodeModules) !== nodeModules)
+    nodeModules = path.dirname(nodeModules);
   if (path.basename(nodeModules) === "node_modules") {
     const installer = path.join(path.dirname(nodeModules), "package.json");
     try {
-      const pkg = JSON.parse(readFileSync(installer, "utf8")) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+      const pkg = JSON.parse(readFileSync(installer, "utf8")) as {
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+      };
       const spec = pkg.dependencies?.[harnessToolPackages.cli] ?? pkg.devDependencies?.[harnessToolPackages.cli];
       if (spec?.startsWith("file:")) {
         const tarball = path.resolve(path.dirname(installer), spec.slice("file:".length));
@@ -54,7 +69,8 @@ function parseExamples(text: string): ExampleName[] {
     .map((s) => s.trim())
     .filter((s) => s !== "");
   for (const e of chosen) {
-    if (!(exampleNames as readonly string[]).includes(e)) throw new UsageError(`unknown example ${JSON.stringify(e)}: choose from ${exampleNames.join(", ")}`);
+    if (!(exampleNames as readonly string[]).includes(e))
+      throw new UsageError(`unknown example ${JSON.stringify(e)}: choose from ${exampleNames.join(", ")}`);
   }
   if (chosen.length === 0) throw new UsageError(`--examples needs at least one of ${exampleNames.join(", ")}`);
   const problem = examplesProblem(chosen as ExampleName[]);
@@ -99,7 +115,10 @@ async function ask(given: InitAnswers, open: ReadonlySet<keyof InitAnswers>): Pr
       message: "Provider name (snake_case)",
       placeholder: fallback,
       defaultValue: fallback,
-      validate: (v) => (v === undefined || v === "" || namePattern.test(v) ? undefined : "lowercase letters, digits and _, starting with a letter"),
+      validate: (v) =>
+        v === undefined || v === "" || namePattern.test(v)
+          ? undefined
+          : "lowercase letters, digits and _, starting with a letter",
     });
     if (prompts.isCancel(name)) return undefined;
     answers.name = name;
@@ -111,7 +130,11 @@ async function ask(given: InitAnswers, open: ReadonlySet<keyof InitAnswers>): Pr
     answers.dir = dir;
   }
   if (open.has("source")) {
-    const source = await prompts.text({ message: "Source address (ProducerRef.source)", placeholder: answers.source, defaultValue: answers.source });
+    const source = await prompts.text({
+      message: "Source address (ProducerRef.source)",
+      placeholder: answers.source,
+      defaultValue: answers.source,
+    });
     if (prompts.isCancel(source)) return undefined;
     answers.source = source;
   }
@@ -151,7 +174,11 @@ async function askExamples(prompts: typeof import("@clack/prompts")): Promise<Ex
         { value: "resource", label: "resource with key_fields", hint: "save_note: mutates, approved first" },
         { value: "process", label: "streaming, process-backed", hint: "run_command: streams a child's output" },
         { value: "interactive", label: "interactive", hint: "ask_user: waits for a person" },
-        { value: "hook", label: "hook subscriptions", hint: "a plan-ready veto and a post-tool-call audit, beside the tools" },
+        {
+          value: "hook",
+          label: "hook subscriptions",
+          hint: "a plan-ready veto and a post-tool-call audit, beside the tools",
+        },
       ],
       initialValues: [...exampleNames],
       required: true,
@@ -206,7 +233,9 @@ export async function initCommand(
     answers = asked;
   }
   if (!namePattern.test(answers.name)) {
-    throw new UsageError(`provider name ${JSON.stringify(answers.name)} is not snake_case (lowercase letters, digits and _): pass --name`);
+    throw new UsageError(
+      `provider name ${JSON.stringify(answers.name)} is not snake_case (lowercase letters, digits and _): pass --name`,
+    );
   }
   const target = path.resolve(answers.dir);
   let packages: PackageSpecs;
@@ -254,13 +283,19 @@ export const initCommandDefinition = defineCommand({
     name: {
       type: "string",
       value: "snake_name",
-      description: "the provider's name, used for the proto package and the generated names (default: from the directory)",
+      description:
+        "the provider's name, used for the proto package and the generated names (default: from the directory)",
     },
-    source: { type: "string", value: "address", description: "ProducerRef.source (default: github.com/you/provider-<name>)" },
+    source: {
+      type: "string",
+      value: "address",
+      description: "ProducerRef.source (default: github.com/you/provider-<name>)",
+    },
     "harness-tool": {
       type: "string",
       value: "spec",
-      description: "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>",
+      description:
+        "where harness-tool's three packages are installed from: a version range, or file:<folder holding the three .tgz files npm pack writes>",
     },
     examples: {
       type: "string",

@@ -25,7 +25,8 @@ export interface InspectIo {
 function parsePort(text: string | undefined): number {
   if (text === undefined) return 0;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 to 65535), not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a port number (0 to 65535), not ${JSON.stringify(text)}`);
   return port;
 }
 
@@ -43,7 +44,11 @@ export interface InspectArguments {
 }
 
 /** Runs the command until `io.stop` is aborted; resolves to the exit code. */
-export async function inspectCommand(values: InspectArguments, providerArgs: readonly string[], io: InspectIo): Promise<number> {
+export async function inspectCommand(
+  values: InspectArguments,
+  providerArgs: readonly string[],
+  io: InspectIo,
+): Promise<number> {
   const config = values.config === undefined ? undefined : readJsonObjectFile(values.config, "--config");
   const port = parsePort(values.port);
   const workingDirectoryOfCalls = workingDirectory(values.cwd);
@@ -94,7 +99,8 @@ export async function inspectCommand(values: InspectArguments, providerArgs: rea
         `Inspector for ${session.snapshot().identity.name}: open\n\n  ${server.url}\n\nin a browser (it opens nothing by itself; the token in the URL is the only way in). Ctrl-C stops it.\n`,
       );
       io.onReady?.(server.url);
-      if (!io.stop.aborted) await new Promise<void>((resolve) => io.stop.addEventListener("abort", () => resolve(), { once: true }));
+      if (!io.stop.aborted)
+        await new Promise<void>((resolve) => io.stop.addEventListener("abort", () => resolve(), { once: true }));
     } finally {
       await server.close();
     }
@@ -115,14 +121,23 @@ export const inspectCommandDefinition = defineCommand({
   ].join("\n\n"),
   positionals: [{ name: "provider" }],
   flags: {
-    config: { type: "string", value: "file.json", description: "a JSON object file sent as the first Configure (the page can send others)" },
+    config: {
+      type: "string",
+      value: "file.json",
+      description: "a JSON object file sent as the first Configure (the page can send others)",
+    },
     port: { type: "string", value: "N", description: "the port to listen on (default: a free one)" },
-    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the calls (default: the current directory)" },
+    cwd: {
+      type: "string",
+      value: "dir",
+      description: "CallContext.working_directory of the calls (default: the current directory)",
+    },
     timeout: {
       type: "string",
       value: "duration",
       default: defaultInspectTimeout,
-      description: "the deadline of the launch (and first Configure) and of each call; an Invoke still running then is cancelled",
+      description:
+        "the deadline of the launch (and first Configure) and of each call; an Invoke still running then is cancelled",
     },
   },
   providerArgs: true,
@@ -138,10 +153,14 @@ export const inspectCommandDefinition = defineCommand({
     process.once("SIGTERM", onSignal);
     try {
       const [target] = positionals as [string];
-      return await inspectCommand({ target, config: values.config, port: values.port, cwd: values.cwd, timeout: values.timeout }, providerArgs, {
-        ...streams,
-        stop: stop.signal,
-      });
+      return await inspectCommand(
+        { target, config: values.config, port: values.port, cwd: values.cwd, timeout: values.timeout },
+        providerArgs,
+        {
+          ...streams,
+          stop: stop.signal,
+        },
+      );
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);

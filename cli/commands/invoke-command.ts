@@ -7,7 +7,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { toJson, type JsonObject } from "@bufbuild/protobuf";
-import { OutputStream, ToolEventSchema, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  OutputStream,
+  ToolEventSchema,
+  type ToolEvent,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { formatSpanTree, ProviderCallError, type HostLogEntry, type LaunchedProvider } from "harness-tool/host";
 import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
@@ -18,7 +22,13 @@ import { type ProviderCommand, providerTarget } from "../provider/provider-targe
 import { readJsonObjectFile, withCtrlC, workingDirectory } from "./command-options.js";
 import { configureProvider } from "./configure-provider.js";
 import { progressLine } from "../terminal/progress-bar.js";
-import { kernelLogLine, kernelLogShows, type ProviderLogShown, providerLogLine, providerLogShows } from "../terminal/provider-log.js";
+import {
+  kernelLogLine,
+  kernelLogShows,
+  type ProviderLogShown,
+  providerLogLine,
+  providerLogShows,
+} from "../terminal/provider-log.js";
 import { categoryName } from "../terminal/wire-names.js";
 import { parseJsonObject } from "../terminal/fault-wording.js";
 import { writeWrapped } from "../terminal/error-lines.js";
@@ -50,7 +60,12 @@ export const defaultInvokeTimeoutMs = 120_000;
 
 /** Parses --args; a clear message on bad JSON. */
 export function parseArgsJson(text: string): JsonObject {
-  return parseJsonObject(text, "--args", (message) => new UsageError(message), `--args '{"path": "README.md"}'`) as JsonObject;
+  return parseJsonObject(
+    text,
+    "--args",
+    (message) => new UsageError(message),
+    `--args '{"path": "README.md"}'`,
+  ) as JsonObject;
 }
 
 function isTty(stream: NodeJS.WritableStream): boolean {
@@ -85,7 +100,9 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
       break;
     case "exitStatus":
       endProgress();
-      out.write(`exit status: ${event.event.value.exitCode}${event.event.value.signal ? ` (signal ${event.event.value.signal})` : ""}\n`);
+      out.write(
+        `exit status: ${event.event.value.exitCode}${event.event.value.signal ? ` (signal ${event.event.value.signal})` : ""}\n`,
+      );
       break;
     case "result":
       endProgress();
@@ -104,7 +121,11 @@ function showEvent(event: ToolEvent, options: InvokeOptions, state: { progressSh
 }
 
 /** Invokes the tool and shows its stream; resolves to the exit code. */
-async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions, shown: (entry: HostLogEntry) => boolean): Promise<number> {
+async function invokeAndShow(
+  launched: LaunchedProvider,
+  options: InvokeOptions,
+  shown: (entry: HostLogEntry) => boolean,
+): Promise<number> {
   const call = launched.invoke({
     id: `cli-${randomUUID()}`,
     toolName: options.tool,
@@ -129,7 +150,10 @@ async function invokeAndShow(launched: LaunchedProvider, options: InvokeOptions,
     options.interrupt.removeEventListener("abort", onInterrupt);
   }
   if (options.interrupt.aborted) {
-    writeWrapped(options.err, `harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}`);
+    writeWrapped(
+      options.err,
+      `harness-tool invoke: cancelled${terminal ? "" : " (no terminal event, as the protocol requires)"}`,
+    );
     return 130;
   }
   if (!terminal) throw new Error("the stream closed without a result or an error (a provider bug)");
@@ -161,7 +185,11 @@ export async function invokeCommand(provider: ProviderCommand, options: InvokeOp
     for (const entry of launched.stderr) show(entry);
     try {
       deadline.enter("Configure");
-      await configureProvider(launched, config, { configFile: options.configFile, shown, timeoutMs: deadline.callTimeoutMs(30_000) });
+      await configureProvider(launched, config, {
+        configFile: options.configFile,
+        shown,
+        timeoutMs: deadline.callTimeoutMs(30_000),
+      });
       deadline.enter(`the call to ${options.tool}`);
       return await invokeAndShow(launched, options, shown);
     } finally {
@@ -187,8 +215,12 @@ function printTrace(launched: LaunchedProvider, err: NodeJS.WritableStream): voi
   err.write(`trace ${launched.traceId}\n`);
   if (spans.length === 0) {
     // The provider says why on stderr (no SDK installed beside it, most often).
-    const why = launched.stderr.filter((entry) => /trace export|OpenTelemetry/.test(entry.raw)).map((entry) => `  ${entry.raw}\n`);
-    err.write(`  the provider exported no spans${why.length > 0 ? `:\n${why.join("")}` : " (see docs/runtime.md#tracing)\n"}`);
+    const why = launched.stderr
+      .filter((entry) => /trace export|OpenTelemetry/.test(entry.raw))
+      .map((entry) => `  ${entry.raw}\n`);
+    err.write(
+      `  the provider exported no spans${why.length > 0 ? `:\n${why.join("")}` : " (see docs/runtime.md#tracing)\n"}`,
+    );
     return;
   }
   for (const line of formatSpanTree(spans, () => "harness-tool invoke [client]")) err.write(`  ${line}\n`);
@@ -206,16 +238,34 @@ export const invokeCommandDefinition = defineCommand({
   ].join("\n\n"),
   positionals: [{ name: "provider" }, { name: "tool" }],
   flags: {
-    args: { type: "string", value: "json", required: true, description: "the tool's arguments, a JSON object ('{}' for none)" },
+    args: {
+      type: "string",
+      value: "json",
+      required: true,
+      description: "the tool's arguments, a JSON object ('{}' for none)",
+    },
     config: { type: "string", value: "file.json", description: "a JSON object file sent as the Configure struct" },
-    cwd: { type: "string", value: "dir", description: "CallContext.working_directory of the call (default: the current directory)" },
+    cwd: {
+      type: "string",
+      value: "dir",
+      description: "CallContext.working_directory of the call (default: the current directory)",
+    },
     json: { type: "boolean", description: "print each ToolEvent as one JSON line instead" },
     quiet: { type: "boolean", description: "do not show the provider's stderr nor the handler's ctx.log lines" },
-    verbose: { type: "boolean", description: "show all of the provider's stderr and ctx.log lines, debug and trace too" },
-    timeout: { type: "string", value: "duration", default: "2m", description: "the deadline of the launch, Configure and the call together (e.g. 30s, 5m)" },
+    verbose: {
+      type: "boolean",
+      description: "show all of the provider's stderr and ctx.log lines, debug and trace too",
+    },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: "2m",
+      description: "the deadline of the launch, Configure and the call together (e.g. 30s, 5m)",
+    },
     trace: {
       type: "boolean",
-      description: "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)",
+      description:
+        "print the provider's spans as a tree on stderr (the provider needs the OpenTelemetry SDK installed beside it: docs/runtime.md#tracing)",
     },
   },
   providerArgs: true,
@@ -228,7 +278,8 @@ export const invokeCommandDefinition = defineCommand({
     const [target, tool] = positionals as [string, string];
     const args = parseArgsJson(values.args);
     const cwd = workingDirectory(values.cwd);
-    if (values.quiet && values.verbose) throw new UsageError("--quiet and --verbose contradict each other: give one", { seeHelp: true });
+    if (values.quiet && values.verbose)
+      throw new UsageError("--quiet and --verbose contradict each other: give one", { seeHelp: true });
     const timeoutMs = parseTimeout(values.timeout);
     return withCtrlC((interrupt) =>
       invokeCommand(providerTarget(target, providerArgs), {

@@ -6,7 +6,12 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
-import { type KernelConfigTarget, patchConstraint, renderAgentConfig, renderGlobalConfig } from "../kernel-config/kernel-config-files.js";
+import {
+  type KernelConfigTarget,
+  patchConstraint,
+  renderAgentConfig,
+  renderGlobalConfig,
+} from "../kernel-config/kernel-config-files.js";
 import { launchProvider } from "../provider/launch-provider.js";
 import { type ProviderCommand, providerTarget } from "../provider/provider-target.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -35,29 +40,46 @@ function localBuild(given: string): string {
   }
   if (isFolder) return path.join(resolved, "dist/provider.mjs");
   if (/\.(c|m)?ts$/.test(resolved)) {
-    if (path.basename(path.dirname(resolved)) === "src") return path.join(path.dirname(path.dirname(resolved)), "dist/provider.mjs");
-    throw new UsageError(`the kernel launches an executable, not ${given}: give the built one with --dev-path, e.g. --dev-path dist/provider.mjs`);
+    if (path.basename(path.dirname(resolved)) === "src")
+      return path.join(path.dirname(path.dirname(resolved)), "dist/provider.mjs");
+    throw new UsageError(
+      `the kernel launches an executable, not ${given}: give the built one with --dev-path, e.g. --dev-path dist/provider.mjs`,
+    );
   }
   return resolved;
 }
 
 /** Launches the provider, asks who it is and what it accepts; resolves to the exit code. */
-export async function kernelConfigCommand(provider: ProviderCommand, given: string, options: KernelConfigOptions): Promise<number> {
+export async function kernelConfigCommand(
+  provider: ProviderCommand,
+  given: string,
+  options: KernelConfigOptions,
+): Promise<number> {
   const devPath = options.devPath !== undefined ? path.resolve(options.devPath) : localBuild(given);
   const launched = await launchProvider(provider);
   let target: KernelConfigTarget;
   try {
-    const [described, schema] = [await launched.describe({ timeoutMs: 10_000 }), await launched.getSchema({ timeoutMs: 10_000 })];
+    const [described, schema] = [
+      await launched.describe({ timeoutMs: 10_000 }),
+      await launched.getSchema({ timeoutMs: 10_000 }),
+    ];
     const producer = described.producer;
     const name = options.name ?? producer?.name ?? "";
     const source = options.source ?? producer?.source ?? "";
     const version = producer?.version ?? "";
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-      throw new UsageError(`the provider's name ${JSON.stringify(name)} is not an HCL identifier: give one with --name, e.g. --name notes`);
+      throw new UsageError(
+        `the provider's name ${JSON.stringify(name)} is not an HCL identifier: give one with --name, e.g. --name notes`,
+      );
     }
-    if (source === "") throw new UsageError("the provider reports no source address: give one with --source, e.g. --source github.com/acme/provider-notes");
+    if (source === "")
+      throw new UsageError(
+        "the provider reports no source address: give one with --source, e.g. --source github.com/acme/provider-notes",
+      );
     if (options.constraint === undefined && version === "")
-      throw new UsageError("the provider reports no version: give a constraint with --constraint, e.g. --constraint '~> 1.0'");
+      throw new UsageError(
+        "the provider reports no version: give a constraint with --constraint, e.g. --constraint '~> 1.0'",
+      );
     target = {
       name,
       source,
@@ -91,15 +113,31 @@ export const kernelConfigCommandDefinition = defineCommand({
     'Launches the provider, reads its name, source and version (Describe) and its ConfigSchema (GetSchema), and writes the required_providers entry and the provider block of agent.hcl (each attribute with its description; sensitive ones as env("<NAME>_<ATTRIBUTE>"), the only form the kernel accepts; optional ones commented out with their default), then the dev_overrides entry that makes the kernel launch this local build, which belongs in the global config ($XDG_CONFIG_HOME/agent/config.hcl), never in agent.hcl.',
   positionals: [{ name: "provider" }],
   flags: {
-    name: { type: "string", value: "local-name", description: "the local name in required_providers (default: the provider's own name)" },
-    source: { type: "string", value: "address", description: "the registry source address (default: the provider's own)" },
-    constraint: { type: "string", value: "version", description: "the version constraint (default: ~> the provider's version, patch releases)" },
+    name: {
+      type: "string",
+      value: "local-name",
+      description: "the local name in required_providers (default: the provider's own name)",
+    },
+    source: {
+      type: "string",
+      value: "address",
+      description: "the registry source address (default: the provider's own)",
+    },
+    constraint: {
+      type: "string",
+      value: "version",
+      description: "the version constraint (default: ~> the provider's version, patch releases)",
+    },
     "dev-path": {
       type: "string",
       value: "file",
       description: "the local build dev_overrides launches (default: the provider given; a folder's dist/provider.mjs)",
     },
-    "out-dir": { type: "string", value: "dir", description: "write agent.hcl and config.hcl there instead of printing both" },
+    "out-dir": {
+      type: "string",
+      value: "dir",
+      description: "write agent.hcl and config.hcl there instead of printing both",
+    },
   },
   providerArgs: true,
   examples: [

@@ -26,7 +26,9 @@ async function describeBuilt(moduleFile: string): Promise<ProviderIdentity> {
   try {
     const { producer } = await launched.describe();
     if (!producer || producer.name === "" || producer.version === "") {
-      throw new UsageError("the built provider's Describe names no producer: give its proto's provider option a source and package.json a version");
+      throw new UsageError(
+        "the built provider's Describe names no producer: give its proto's provider option a source and package.json a version",
+      );
     }
     return { name: producer.name, version: producer.version, source: producer.source };
   } finally {
@@ -45,8 +47,11 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
   // A line resolves against the packages npm serves the platforms from (the host's prepares the program).
   const fetched = platforms.filter((p) => !nodeBinaries.has(p.key));
   const host = hostPlatformKey();
-  const packages = (fetched.length > 0 ? fetched : releasePlatforms(host === undefined ? [] : [host])).map((p) => p.nodePackage);
-  const nodeVersion = chosen.version === undefined ? embeddedNodeVersion : await resolveNodeVersion(chosen.version, packages);
+  const packages = (fetched.length > 0 ? fetched : releasePlatforms(host === undefined ? [] : [host])).map(
+    (p) => p.nodePackage,
+  );
+  const nodeVersion =
+    chosen.version === undefined ? embeddedNodeVersion : await resolveNodeVersion(chosen.version, packages);
   checkNodeLine(Number(nodeVersion.split(".")[0]));
   const result = await buildRelease({
     entry,
@@ -62,7 +67,9 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
   options.err.write(`wrote ${shown(result.sumsFile)} and ${shown(result.lockFile)}; the lock file's provider block:\n`);
   options.out.write(result.lockBlock);
   for (const platform of platforms.filter((p) => p.needsSigning)) {
-    options.err.write(`${platform.key}: sign it on a Mac, then put its new checksum in SHA256SUMS and the lock block (docs/shipping.md)\n`);
+    options.err.write(
+      `${platform.key}: sign it on a Mac, then put its new checksum in SHA256SUMS and the lock block (docs/shipping.md)\n`,
+    );
   }
   return 0;
 }
@@ -84,7 +91,8 @@ export const releaseCommandDefinition = defineCommand({
     "out-dir": { type: "string", value: "dir", default: "release", description: "where the release's files go" },
     "code-cache": {
       type: "boolean",
-      description: "V8's code cache in this machine's platform's executable: starts faster, but its bytes differ on every build",
+      description:
+        "V8's code cache in this machine's platform's executable: starts faster, but its bytes differ on every build",
     },
     node: {
       type: "string",

@@ -1,6 +1,9 @@
 /** `harness-tool schema <provider>`: launches a provider and prints its tools. */
 import { toJsonString } from "@bufbuild/protobuf";
-import { GetSchemaResponseSchema, type GetSchemaResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  GetSchemaResponseSchema,
+  type GetSchemaResponse,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolSchemaFlagName, toolSchemaFlags } from "harness-tool/schema";
 import { defineCommand } from "./command-definition.js";
 import { CommandDeadline, parseTimeout } from "../provider/command-deadline.js";
@@ -43,7 +46,10 @@ export function renderToolsTable(schema: GetSchemaResponse, width = 80): string 
 }
 
 /** Runs the command; resolves to the exit code. */
-export async function schemaCommand(provider: ProviderCommand, options: { json: boolean; out: NodeJS.WritableStream; timeoutMs?: number }): Promise<number> {
+export async function schemaCommand(
+  provider: ProviderCommand,
+  options: { json: boolean; out: NodeJS.WritableStream; timeoutMs?: number },
+): Promise<number> {
   const deadline = new CommandDeadline(options.timeoutMs ?? defaultSchemaTimeoutMs);
   return deadline.run(async () => {
     const launched = await launchProvider(provider, deadline.launchOptions());
@@ -67,7 +73,8 @@ export const defaultSchemaTimeoutMs = 30_000;
 export const schemaCommandDefinition = defineCommand({
   name: "schema",
   summary: "launch a provider through the handshake and list its tools",
-  description: "Prints one row per tool: its kind, risk class, whether it streams, its concurrency, default timeout, idempotence and whether it ends the turn.",
+  description:
+    "Prints one row per tool: its kind, risk class, whether it streams, its concurrency, default timeout, idempotence and whether it ends the turn.",
   positionals: [{ name: "provider" }],
   flags: {
     json: { type: "boolean", description: "print the GetSchemaResponse as JSON (the tools' JSON Schemas included)" },
@@ -79,7 +86,15 @@ export const schemaCommandDefinition = defineCommand({
     },
   },
   providerArgs: true,
-  examples: ["harness-tool schema dist/provider.mjs", "harness-tool schema dist/provider.mjs --json", "harness-tool schema src/main.ts"],
+  examples: [
+    "harness-tool schema dist/provider.mjs",
+    "harness-tool schema dist/provider.mjs --json",
+    "harness-tool schema src/main.ts",
+  ],
   run: async ({ values, positionals, providerArgs }, { out }) =>
-    schemaCommand(providerTarget(positionals[0] as string, providerArgs), { json: values.json, out, timeoutMs: parseTimeout(values.timeout) }),
+    schemaCommand(providerTarget(positionals[0] as string, providerArgs), {
+      json: values.json,
+      out,
+      timeoutMs: parseTimeout(values.timeout),
+    }),
 });

@@ -33,14 +33,22 @@ export interface SyncOptions {
 
 /** `--record-generated` / `--check-generated` in the repository of the working directory. */
 function generatedCommand(files: readonly string[], options: SyncOptions): number {
-  if (files.length > 0) throw new UsageError("--record-generated and --check-generated take no handlers file: run them in the provider's folder");
-  if (options.recordGenerated && options.checkGenerated) throw new UsageError("--record-generated and --check-generated: choose one");
+  if (files.length > 0)
+    throw new UsageError(
+      "--record-generated and --check-generated take no handlers file: run them in the provider's folder",
+    );
+  if (options.recordGenerated && options.checkGenerated)
+    throw new UsageError("--record-generated and --check-generated: choose one");
   const cwd = options.cwd ?? process.cwd();
   const layout = findGeneratedLayout(cwd);
-  if (layout === undefined) throw new UsageError("no buf.gen.yaml here or above: run it in the provider's folder (the one npm run generate runs in)");
+  if (layout === undefined)
+    throw new UsageError(
+      "no buf.gen.yaml here or above: run it in the provider's folder (the one npm run generate runs in)",
+    );
   if (options.recordGenerated) {
     const out = path.join(layout.root, layout.out);
-    if (!existsSync(out)) throw new UsageError(`${layout.out}/ does not exist: run buf generate first (npm run generate runs both)`);
+    if (!existsSync(out))
+      throw new UsageError(`${layout.out}/ does not exist: run buf generate first (npm run generate runs both)`);
     const file = recordGenerated(layout);
     options.out.write(`recorded the protos ${path.relative(cwd, file)} was generated from\n`);
     return 0;
@@ -59,7 +67,8 @@ function generatedCommand(files: readonly string[], options: SyncOptions): numbe
  */
 export async function syncCommand(files: readonly string[], options: SyncOptions): Promise<number> {
   if (options.recordGenerated || options.checkGenerated) return generatedCommand(files, options);
-  if (files.length === 0) throw new UsageError("name the handlers file(s) to sync, e.g. harness-tool sync src/handlers.ts");
+  if (files.length === 0)
+    throw new UsageError("name the handlers file(s) to sync, e.g. harness-tool sync src/handlers.ts");
   for (const file of files) if (!existsSync(file)) throw new UsageError(missingFileText(file));
   // Handlers synced against stale generated code would be the old tools' (and "up to date" a lie).
   // Code generated without a record (plain buf generate, an older scaffold) is taken as it is.
@@ -84,10 +93,13 @@ export async function syncCommand(files: readonly string[], options: SyncOptions
     }
     for (const o of report.objects) {
       const verb = options.dryRun ? "would add" : "added";
-      const state = o.added.length > 0 ? `${verb} ${o.added.join(", ")}` : o.stale.length > 0 ? "nothing to add" : "up to date";
+      const state =
+        o.added.length > 0 ? `${verb} ${o.added.join(", ")}` : o.stale.length > 0 ? "nothing to add" : "up to date";
       options.out.write(`${file}: ${o.interfaceName}: ${state}\n`);
       for (const s of o.stale) {
-        options.out.write(`${file}: ${o.interfaceName}: ${s} has no tool any more; the build fails until you remove it (sync never deletes code)\n`);
+        options.out.write(
+          `${file}: ${o.interfaceName}: ${s} has no tool any more; the build fails until you remove it (sync never deletes code)\n`,
+        );
       }
       if (o.stale.length > 0) staleFound = true;
     }
@@ -106,11 +118,13 @@ export const syncCommandDefinition = defineCommand({
     "dry-run": { type: "boolean", description: "print what would change without writing" },
     "record-generated": {
       type: "boolean",
-      description: "after buf generate: record the protos the generated code was made from (the scaffold's npm run generate)",
+      description:
+        "after buf generate: record the protos the generated code was made from (the scaffold's npm run generate)",
     },
     "check-generated": {
       type: "boolean",
-      description: "exit 1 naming npm run generate when the generated code is older than the protos (the scaffold's prebuild)",
+      description:
+        "exit 1 naming npm run generate when the generated code is older than the protos (the scaffold's prebuild)",
     },
   },
   examples: [

@@ -10,10 +10,22 @@
  * - anything else: a provider, as every command takes it (cli/provider/), launched and asked.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fromJsonString } from "@bufbuild/protobuf";
-import { type GetSchemaResponse, GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  type GetSchemaResponse,
+  GetSchemaResponseSchema,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launchProvider } from "../provider/launch-provider.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -29,7 +41,9 @@ export function parseSnapshot(text: string, where: string): GetSchemaResponse {
   try {
     return fromJsonString(GetSchemaResponseSchema, text, { ignoreUnknownFields: false });
   } catch (e) {
-    throw new UsageError(`${where} is not a GetSchema snapshot (harness-tool schema --json writes one): ${(e as Error).message}`);
+    throw new UsageError(
+      `${where} is not a GetSchema snapshot (harness-tool schema --json writes one): ${(e as Error).message}`,
+    );
   }
 }
 
@@ -56,8 +70,11 @@ function bufModules(bufYaml: string): string[] {
 
 /** What the workspace generates: its buf.gen.yaml's input directory, else its first module. */
 function generateInput(workspace: string): string {
-  const read = (file: string) => (existsSync(path.join(workspace, file)) ? readFileSync(path.join(workspace, file), "utf8") : "");
-  return /^\s*-\s*directory:\s*(\S+)\s*$/m.exec(read("buf.gen.yaml"))?.[1] ?? bufModules(read("buf.yaml"))[0] ?? "proto";
+  const read = (file: string) =>
+    existsSync(path.join(workspace, file)) ? readFileSync(path.join(workspace, file), "utf8") : "";
+  return (
+    /^\s*-\s*directory:\s*(\S+)\s*$/m.exec(read("buf.gen.yaml"))?.[1] ?? bufModules(read("buf.yaml"))[0] ?? "proto"
+  );
 }
 
 /**
@@ -69,7 +86,10 @@ function generateInput(workspace: string): string {
 async function surfaceFromWorkspace(workspace: string, label: string, projectRoot: string): Promise<GetSchemaResponse> {
   const bin = (name: string) => path.join(projectRoot, "node_modules/.bin", name);
   for (const tool of ["buf", "protoc-gen-harness-tool"]) {
-    if (!existsSync(bin(tool))) throw new UsageError(`${label}: ${bin(tool)} is missing: run npm install (the provider repository's devDependencies bring it)`);
+    if (!existsSync(bin(tool)))
+      throw new UsageError(
+        `${label}: ${bin(tool)} is missing: run npm install (the provider repository's devDependencies bring it)`,
+      );
   }
   const cache = path.join(projectRoot, "node_modules/.cache/harness-tool-diff");
   mkdirSync(cache, { recursive: true });
@@ -81,13 +101,22 @@ async function surfaceFromWorkspace(workspace: string, label: string, projectRoo
       JSON.stringify({
         version: "v2",
         plugins: [
-          { local: [process.execPath, bin("protoc-gen-harness-tool")], strategy: "all", out: path.join(out, "gen"), opt: ["target=ts", "import_extension=js"] },
+          {
+            local: [process.execPath, bin("protoc-gen-harness-tool")],
+            strategy: "all",
+            out: path.join(out, "gen"),
+            opt: ["target=ts", "import_extension=js"],
+          },
         ],
       }),
     );
     const input = generateInput(workspace);
-    const run = spawnSync(bin("buf"), ["generate", input, "--template", template], { cwd: workspace, encoding: "utf8" });
-    if (run.status !== 0) throw new UsageError(`${label}: buf generate failed: ${(run.stderr || String(run.error)).trim().split("\n")[0]}`);
+    const run = spawnSync(bin("buf"), ["generate", input, "--template", template], {
+      cwd: workspace,
+      encoding: "utf8",
+    });
+    if (run.status !== 0)
+      throw new UsageError(`${label}: buf generate failed: ${(run.stderr || String(run.error)).trim().split("\n")[0]}`);
     // ES modules, as the generated code and the main below are written.
     writeFileSync(path.join(out, "package.json"), '{ "type": "module" }\n');
     const main = path.join(out, "main.ts");
@@ -111,19 +140,27 @@ function servingMain(out: string, label: string): string {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) visit(full);
       else if (entry.name.endsWith("_tool.ts")) {
-        for (const m of readFileSync(full, "utf8").matchAll(/^export function (create\w+Provider)\(/gm)) factories.push({ file: full, name: m[1] as string });
+        for (const m of readFileSync(full, "utf8").matchAll(/^export function (create\w+Provider)\(/gm))
+          factories.push({ file: full, name: m[1] as string });
       }
     }
   };
   if (existsSync(path.join(out, "gen"))) visit(path.join(out, "gen"));
   const [only, ...more] = factories;
-  if (!only) throw new UsageError(`${label}: the protos declare no provider (a service with the harnesstool.v1.provider option)`);
+  if (!only)
+    throw new UsageError(
+      `${label}: the protos declare no provider (a service with the harnesstool.v1.provider option)`,
+    );
   if (more.length > 0)
-    throw new UsageError(`${label}: the protos declare ${factories.length} providers (${factories.map((f) => f.name).join(", ")}); diff compares one`);
+    throw new UsageError(
+      `${label}: the protos declare ${factories.length} providers (${factories.map((f) => f.name).join(", ")}); diff compares one`,
+    );
   const specifier = `./${path.relative(out, only.file).split(path.sep).join("/").replace(/\.ts$/, ".js")}`;
   // GetSchema never calls a handler: each one says so if it ever were. The hooks are a table, one
   // observer per point the proto claims, since the factory checks them against supported_hook_points.
-  const hooks = Object.fromEntries(claimedHookPoints(readFileSync(only.file, "utf8")).map((point) => [point, { observe: "unanswered" }]));
+  const hooks = Object.fromEntries(
+    claimedHookPoints(readFileSync(only.file, "utf8")).map((point) => [point, { observe: "unanswered" }]),
+  );
   return [
     'import { serve } from "harness-tool";',
     `import { ${only.name} } from ${JSON.stringify(specifier)};`,
@@ -196,12 +233,15 @@ export async function loadSurface(spec: string, cwd: string = process.cwd()): Pr
   if (spec.startsWith("git:")) return { label: spec, surface: await surfaceAtRef(spec.slice(4), cwd) };
   if (spec.startsWith("protos:")) {
     const dir = path.resolve(cwd, spec.slice(7));
-    if (!existsSync(path.join(dir, "buf.yaml"))) throw new UsageError(`${spec}: ${dir} has no buf.yaml: name the buf workspace folder`);
+    if (!existsSync(path.join(dir, "buf.yaml")))
+      throw new UsageError(`${spec}: ${dir} has no buf.yaml: name the buf workspace folder`);
     return { label: spec, surface: await surfaceFromWorkspace(dir, spec, nearest(dir, "node_modules") ?? dir) };
   }
   if (spec.endsWith(".json")) {
     if (!existsSync(path.resolve(cwd, spec)))
-      throw new UsageError(`${spec} does not exist: write a snapshot with harness-tool schema <provider> --json > ${spec}`);
+      throw new UsageError(
+        `${spec} does not exist: write a snapshot with harness-tool schema <provider> --json > ${spec}`,
+      );
     return { label: spec, surface: parseSnapshot(readFileSync(path.resolve(cwd, spec), "utf8"), spec) };
   }
   const launched = await launchProvider(providerTarget(spec));

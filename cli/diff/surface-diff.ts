@@ -105,7 +105,8 @@ export function diffSurfaces(before: GetSchemaResponse, after: GetSchemaResponse
     const was = oldTools.get(name);
     const now = newTools.get(name);
     if (!was) changes.push(change("tool-added", name, `${surfaceKindName(now!.kind)}, ${surfaceRiskName(now!.risk)}`));
-    else if (!now) changes.push(change("tool-removed", name, `was ${surfaceKindName(was.kind)}, ${surfaceRiskName(was.risk)}`));
+    else if (!now)
+      changes.push(change("tool-removed", name, `was ${surfaceKindName(was.kind)}, ${surfaceRiskName(was.risk)}`));
     else changes.push(...diffTool(was, now));
   }
   changes.push(...diffConfig(before.configSchema?.attributes ?? [], after.configSchema?.attributes ?? [], "config"));
@@ -120,22 +121,38 @@ const arrow = (was: string, now: string) => `${was} → ${now}`;
 function diffTool(was: ToolSchema, now: ToolSchema): SurfaceChange[] {
   const out: SurfaceChange[] = [];
   const name = now.name;
-  if (was.kind !== now.kind) out.push(change("kind-changed", name, arrow(surfaceKindName(was.kind), surfaceKindName(now.kind))));
+  if (was.kind !== now.kind)
+    out.push(change("kind-changed", name, arrow(surfaceKindName(was.kind), surfaceKindName(now.kind))));
   if (was.risk !== now.risk) {
     // The enum's values rise with the blast radius (read_only 1 … critical 5).
     const raised = now.risk > was.risk;
-    out.push(change(raised ? "risk-raised" : "risk-lowered", name, arrow(surfaceRiskName(was.risk), surfaceRiskName(now.risk))));
+    out.push(
+      change(
+        raised ? "risk-raised" : "risk-lowered",
+        name,
+        arrow(surfaceRiskName(was.risk), surfaceRiskName(now.risk)),
+      ),
+    );
   }
   const concurrency = concurrencyChange(was, now);
   if (concurrency) out.push(change(concurrency, name, arrow(concurrencyPhrase(was), concurrencyPhrase(now))));
-  if (timeoutPhrase(was) !== timeoutPhrase(now)) out.push(change("timeout-changed", name, arrow(timeoutPhrase(was), timeoutPhrase(now))));
+  if (timeoutPhrase(was) !== timeoutPhrase(now))
+    out.push(change("timeout-changed", name, arrow(timeoutPhrase(was), timeoutPhrase(now))));
   if (was.terminatesTurn !== now.terminatesTurn)
     out.push(change("terminates-turn-changed", name, arrow(String(was.terminatesTurn), String(now.terminatesTurn))));
   if (was.idempotent !== now.idempotent)
-    out.push(change(now.idempotent ? "idempotent-claimed" : "idempotent-dropped", name, arrow(String(was.idempotent), String(now.idempotent))));
-  if (was.streaming !== now.streaming) out.push(change("streaming-changed", name, arrow(String(was.streaming), String(now.streaming))));
+    out.push(
+      change(
+        now.idempotent ? "idempotent-claimed" : "idempotent-dropped",
+        name,
+        arrow(String(was.idempotent), String(now.idempotent)),
+      ),
+    );
+  if (was.streaming !== now.streaming)
+    out.push(change("streaming-changed", name, arrow(String(was.streaming), String(now.streaming))));
   // What the model reads to choose the tool: no call breaks, but its behaviour may change.
-  if (was.description !== now.description) out.push(change("description-changed", name, `${was.description.length} → ${now.description.length} characters`));
+  if (was.description !== now.description)
+    out.push(change("description-changed", name, `${was.description.length} → ${now.description.length} characters`));
   out.push(...diffSchema(was.inputSchema, now.inputSchema, name, "input"));
   out.push(...diffSchema(was.outputSchema, now.outputSchema, name, "output"));
   return out;
@@ -145,7 +162,10 @@ function diffTool(was: ToolSchema, now: ToolSchema): SurfaceChange[] {
  * Relaxed: the kernel may now run calls side by side that it serialized before (safe turned on, or
  * a key field dropped, so fewer calls conflict). Tightened: the reverse.
  */
-function concurrencyChange(was: ToolSchema, now: ToolSchema): "concurrency-relaxed" | "concurrency-tightened" | undefined {
+function concurrencyChange(
+  was: ToolSchema,
+  now: ToolSchema,
+): "concurrency-relaxed" | "concurrency-tightened" | undefined {
   const before = { safe: was.concurrency?.safe ?? false, keys: new Set(was.concurrency?.keyFields ?? []) };
   const after = { safe: now.concurrency?.safe ?? false, keys: new Set(now.concurrency?.keyFields ?? []) };
   if (before.safe !== after.safe) return after.safe ? "concurrency-relaxed" : "concurrency-tightened";
@@ -163,17 +183,25 @@ function concurrencyChange(was: ToolSchema, now: ToolSchema): "concurrency-relax
  * writes inputs (a new requirement, a narrower type or a removed value breaks calls it makes), a
  * consumer reads outputs (a field that may now be missing, or a value it never saw, breaks it).
  */
-function diffSchema(was: Schema | undefined, now: Schema | undefined, path: string, side: "input" | "output"): SurfaceChange[] {
+function diffSchema(
+  was: Schema | undefined,
+  now: Schema | undefined,
+  path: string,
+  side: "input" | "output",
+): SurfaceChange[] {
   if (!was || !now) return [];
   const out: SurfaceChange[] = [];
-  if (was.type !== now.type) return [change(`${side}-type-changed`, path, arrow(schemaTypeName(was.type), schemaTypeName(now.type)))];
+  if (was.type !== now.type)
+    return [change(`${side}-type-changed`, path, arrow(schemaTypeName(was.type), schemaTypeName(now.type)))];
   const removedValues = was.enumValues.filter((v) => !now.enumValues.includes(v));
   const addedValues = now.enumValues.filter((v) => !was.enumValues.includes(v));
   // An enum appearing on a free string narrows it (input) but is no news to a reader (output).
   if (was.enumValues.length === 0 && now.enumValues.length > 0) {
-    if (side === "input") out.push(change("input-type-changed", path, arrow("any string", `one of ${now.enumValues.join(", ")}`)));
+    if (side === "input")
+      out.push(change("input-type-changed", path, arrow("any string", `one of ${now.enumValues.join(", ")}`)));
   } else if (now.enumValues.length === 0 && was.enumValues.length > 0) {
-    if (side === "output") out.push(change("output-type-changed", path, arrow(`one of ${was.enumValues.join(", ")}`, "any string")));
+    if (side === "output")
+      out.push(change("output-type-changed", path, arrow(`one of ${was.enumValues.join(", ")}`, "any string")));
   } else {
     for (const v of removedValues) out.push(change(`${side}-enum-value-removed`, `${path}=${v}`, `"${v}" removed`));
     for (const v of addedValues) out.push(change(`${side}-enum-value-added`, `${path}=${v}`, `"${v}" added`));
@@ -196,9 +224,14 @@ function diffProperties(was: Schema, now: Schema, path: string, side: "input" | 
     if (!before && after) {
       if (side === "input")
         out.push(
-          change(nowRequired.has(name) ? "input-required-added" : "input-field-added", field, nowRequired.has(name) ? "new, required" : "new, optional"),
+          change(
+            nowRequired.has(name) ? "input-required-added" : "input-field-added",
+            field,
+            nowRequired.has(name) ? "new, required" : "new, optional",
+          ),
         );
-      else out.push(change("output-field-added", field, nowRequired.has(name) ? "new, always present" : "new, optional"));
+      else
+        out.push(change("output-field-added", field, nowRequired.has(name) ? "new, always present" : "new, optional"));
       continue;
     }
     if (before && !after) {
@@ -207,7 +240,13 @@ function diffProperties(was: Schema, now: Schema, path: string, side: "input" | 
     }
     if (wasRequired.has(name) !== nowRequired.has(name)) {
       const required = nowRequired.has(name);
-      out.push(change(`${side}-field-${required ? "required" : "optional"}`, field, required ? "optional → required" : "required → optional"));
+      out.push(
+        change(
+          `${side}-field-${required ? "required" : "optional"}`,
+          field,
+          required ? "optional → required" : "required → optional",
+        ),
+      );
     }
     out.push(...diffSchema(before, after, field, side));
   }
@@ -224,22 +263,39 @@ function diffConfig(was: readonly ConfigAttribute[], now: readonly ConfigAttribu
     const a = before.get(name);
     const b = after.get(name);
     if (!a) {
-      out.push(change(b!.required ? "config-required-added" : "config-attribute-added", subject, `${attrTypeName(b!.type)}${b!.required ? ", required" : ""}`));
+      out.push(
+        change(
+          b!.required ? "config-required-added" : "config-attribute-added",
+          subject,
+          `${attrTypeName(b!.type)}${b!.required ? ", required" : ""}`,
+        ),
+      );
       continue;
     }
     if (!b) {
       out.push(change("config-attribute-removed", subject, `was ${attrTypeName(a.type)}`));
       continue;
     }
-    if (a.type !== b.type) out.push(change("config-type-changed", subject, arrow(attrTypeName(a.type), attrTypeName(b.type))));
+    if (a.type !== b.type)
+      out.push(change("config-type-changed", subject, arrow(attrTypeName(a.type), attrTypeName(b.type))));
     if (a.required !== b.required)
       out.push(
-        change(b.required ? "config-attribute-required" : "config-attribute-optional", subject, b.required ? "optional → required" : "required → optional"),
+        change(
+          b.required ? "config-attribute-required" : "config-attribute-optional",
+          subject,
+          b.required ? "optional → required" : "required → optional",
+        ),
       );
     // Set: a literal value an operator wrote is now refused (sensitive means exactly env("…")).
     // Cleared: a secret is no longer redacted by the kernel or the runtime.
     if (a.sensitive !== b.sensitive)
-      out.push(change(b.sensitive ? "config-sensitive-set" : "config-sensitive-cleared", subject, arrow(String(a.sensitive), String(b.sensitive))));
+      out.push(
+        change(
+          b.sensitive ? "config-sensitive-set" : "config-sensitive-cleared",
+          subject,
+          arrow(String(a.sensitive), String(b.sensitive)),
+        ),
+      );
     out.push(...diffConfig(a.objectAttributes, b.objectAttributes, subject));
   }
   return out;

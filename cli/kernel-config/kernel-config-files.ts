@@ -6,7 +6,11 @@
  * in agent.hcl. Every attribute comes with its description as a comment; a sensitive one is written
  * as `env("<NAME>_<ATTRIBUTE>")`, the only form the kernel accepts for it.
  */
-import { AttrType, type ConfigAttribute, type ConfigSchema } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
+import {
+  AttrType,
+  type ConfigAttribute,
+  type ConfigSchema,
+} from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
 
 /** Who the provider is, as the lock file and agent.hcl name it. */
 export interface KernelConfigTarget {

@@ -28,11 +28,14 @@ export function parseTimeout(text: string, flag = "--timeout"): number {
   if (bare === undefined) {
     const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
     if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) {
-      throw new UsageError(`${flag} ${JSON.stringify(text)} is not a duration: give e.g. ${flag} 30s, 500ms or 2m`, { seeHelp: true });
+      throw new UsageError(`${flag} ${JSON.stringify(text)} is not a duration: give e.g. ${flag} 30s, 500ms or 2m`, {
+        seeHelp: true,
+      });
     }
     for (const [, amount, unit] of parts) total += Number(amount) * (units[unit as string] as number);
   }
-  if (!(total > 0) || total > 24 * 3_600_000) throw new UsageError(`${flag} must be more than 0 and at most 24h, not ${text}`, { seeHelp: true });
+  if (!(total > 0) || total > 24 * 3_600_000)
+    throw new UsageError(`${flag} must be more than 0 and at most 24h, not ${text}`, { seeHelp: true });
   return Math.round(total);
 }
 
@@ -99,7 +102,9 @@ export class CommandDeadline {
    * Options for launch(): the spawned pid and the stderr lines reach the deadline; the handshake is
    * bounded by the deadline (with a backstop after it), and by launch()'s own 10 s when that is sooner.
    */
-  launchOptions(onStderrLine?: (entry: HostLogEntry) => void): Pick<LaunchOptions, "onSpawn" | "onStderrLine" | "handshakeTimeoutMs"> {
+  launchOptions(
+    onStderrLine?: (entry: HostLogEntry) => void,
+  ): Pick<LaunchOptions, "onSpawn" | "onStderrLine" | "handshakeTimeoutMs"> {
     return {
       onSpawn: (pid) => this.#pids.push(pid),
       onStderrLine: (entry) => {
@@ -127,7 +132,10 @@ export class CommandDeadline {
         const error = this.exceeded();
         for (const pid of this.#pids) killProcessTree(pid);
         let settle: NodeJS.Timeout | undefined;
-        void Promise.race([running.then(noop, noop), new Promise((resolve) => (settle = setTimeout(resolve, settleMs)))]).then(() => {
+        void Promise.race([
+          running.then(noop, noop),
+          new Promise((resolve) => (settle = setTimeout(resolve, settleMs))),
+        ]).then(() => {
           clearTimeout(settle);
           reject(error);
         });
@@ -159,9 +167,19 @@ export class CommandDeadline {
       `${this.#stage} timed out (${within}); try --timeout ${longer}`,
     ];
     const unseen = this.#stderr.filter((entry) => !this.#shown(entry));
-    if (unseen.length === 0) return new DeadlineExceeded(headlines, this.#stderr.length > 0 ? "its stderr is above" : "it wrote nothing to stderr");
-    const lead = unseen.length < this.#stderr.length ? "the last lines of its stderr not shown above:" : "the last lines of its stderr:";
-    return new DeadlineExceeded(headlines, [lead, ...unseen.slice(-tailLines).map((entry) => `  ${providerLogLine(entry)}`)].join("\n"));
+    if (unseen.length === 0)
+      return new DeadlineExceeded(
+        headlines,
+        this.#stderr.length > 0 ? "its stderr is above" : "it wrote nothing to stderr",
+      );
+    const lead =
+      unseen.length < this.#stderr.length
+        ? "the last lines of its stderr not shown above:"
+        : "the last lines of its stderr:";
+    return new DeadlineExceeded(
+      headlines,
+      [lead, ...unseen.slice(-tailLines).map((entry) => `  ${providerLogLine(entry)}`)].join("\n"),
+    );
   }
 }
 

@@ -28,7 +28,10 @@ function spawnProblem(command: string, code: string | undefined): string | undef
 }
 
 /** Launches `provider` as the kernel does; a start failure becomes a ProviderLaunchError. */
-export async function launchProvider(provider: ProviderCommand, options: LaunchOptions = {}): Promise<LaunchedProvider> {
+export async function launchProvider(
+  provider: ProviderCommand,
+  options: LaunchOptions = {},
+): Promise<LaunchedProvider> {
   const { launch } = await import("harness-tool/host");
   try {
     return await launch(provider.command, { ...options, args: provider.args });
@@ -69,6 +72,9 @@ export async function providerExitReport(
   const unseen = launched.stderr.filter((entry) => !options.shown?.(entry));
   if (unseen.length === 0 && launched.stderr.length > 0) return `${how}; its stderr is above`;
   const tail = unseen.slice(-10).map((e) => `  ${e.raw}`);
-  const lead = unseen.length < launched.stderr.length ? "the last lines of its stderr not shown above" : "the last lines of its stderr";
+  const lead =
+    unseen.length < launched.stderr.length
+      ? "the last lines of its stderr not shown above"
+      : "the last lines of its stderr";
   return `${how}; ${tail.length > 0 ? `${lead}:\n${tail.join("\n")}` : "it wrote nothing to stderr"}`;
 }

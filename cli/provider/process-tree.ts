@@ -28,7 +28,9 @@ function childrenByParent(): Map<number, number[]> {
     // No /proc: ask ps.
   }
   try {
-    for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8", timeout: 5000 }).split("\n")) {
+    for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8", timeout: 5000 }).split(
+      "\n",
+    )) {
       const [pid, ppid] = line.trim().split(/\s+/).map(Number);
       if (pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid)) add(pid, ppid);
     }

@@ -31,7 +31,15 @@ export interface ProviderCommand {
 export class ProviderLaunchError extends UsageError {}
 
 /** What a provider folder is started from, first found first. */
-export const entryNames = ["src/main.ts", "src/main.mts", "src/main.js", "src/main.mjs", "main.ts", "main.js", "main.mjs"] as const;
+export const entryNames = [
+  "src/main.ts",
+  "src/main.mts",
+  "src/main.js",
+  "src/main.mjs",
+  "main.ts",
+  "main.js",
+  "main.mjs",
+] as const;
 
 const typeScript = /\.(c|m)?ts$/;
 const javaScript = /\.(c|m)?js$/;
@@ -49,7 +57,8 @@ function refuse(problem: string): ProviderLaunchError {
  * not looked up.
  */
 function isPathTarget(target: string): boolean {
-  if (target.includes("/") || target.includes(path.sep) || typeScript.test(target) || javaScript.test(target)) return true;
+  if (target.includes("/") || target.includes(path.sep) || typeScript.test(target) || javaScript.test(target))
+    return true;
   return existsSync(target) && statSync(target).isDirectory();
 }
 
@@ -57,8 +66,11 @@ function isPathTarget(target: string): boolean {
 function folderEntry(folder: string): string {
   const entry = entryNames.map((name) => path.join(folder, name)).find((candidate) => existsSync(candidate));
   if (entry) return entry;
-  const example = path.basename(path.resolve(folder)) === "dist" ? path.join(folder, "provider.mjs") : "dist/provider.mjs";
-  throw refuse(`${folder} is a folder without a provider entry (looked for ${entryNames.join(", ")}): give the provider's executable, e.g. ${example}`);
+  const example =
+    path.basename(path.resolve(folder)) === "dist" ? path.join(folder, "provider.mjs") : "dist/provider.mjs";
+  throw refuse(
+    `${folder} is a folder without a provider entry (looked for ${entryNames.join(", ")}): give the provider's executable, e.g. ${example}`,
+  );
 }
 
 function isExecutable(file: string): boolean {
@@ -75,7 +87,9 @@ function tsxLoader(): string {
   try {
     return createRequire(import.meta.url).resolve("tsx/esm");
   } catch {
-    throw refuse("tsx, which @harness-tool/cli depends on to start TypeScript, is not installed beside it: reinstall @harness-tool/cli");
+    throw refuse(
+      "tsx, which @harness-tool/cli depends on to start TypeScript, is not installed beside it: reinstall @harness-tool/cli",
+    );
   }
 }
 
@@ -85,8 +99,13 @@ function tsxLoader(): string {
  */
 function typeScriptCommand(file: string, args: readonly string[]): ProviderCommand {
   const absolute = path.resolve(file);
-  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(absolute))) ? [`--conditions=${sourceCondition}`] : [];
-  return { command: process.execPath, args: [...conditions, "--import", pathToFileURL(tsxLoader()).href, absolute, ...args] };
+  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(absolute)))
+    ? [`--conditions=${sourceCondition}`]
+    : [];
+  return {
+    command: process.execPath,
+    args: [...conditions, "--import", pathToFileURL(tsxLoader()).href, absolute, ...args],
+  };
 }
 
 /** The command that starts `target`, with `args` (what followed `--`) for the provider itself. */
@@ -100,5 +119,7 @@ export function providerTarget(target: string, args: readonly string[] = []): Pr
   if (typeScript.test(file)) return typeScriptCommand(file, args);
   if (isExecutable(file)) return { command: file, args: [...args] };
   if (javaScript.test(file)) return { command: process.execPath, args: [path.resolve(file), ...args] };
-  throw refuse(`${file} is not executable: chmod +x ${file}, or launch dist/provider.mjs, which harness-tool bundle makes executable`);
+  throw refuse(
+    `${file} is not executable: chmod +x ${file}, or launch dist/provider.mjs, which harness-tool bundle makes executable`,
+  );
 }

@@ -9,8 +9,22 @@ import path from "node:path";
 import { givenNodeBinary, nodeBinaryFor, nodeCacheDir, type NodeBinary } from "./node-binaries.js";
 import { ReleaseError } from "./release-error.js";
 import { UsageError } from "../terminal/usage-error.js";
-import { artifactOf, lockBlock, lockFile, resolvedAt, sha256Sums, type ProviderIdentity, type ReleaseArtifact } from "./release-manifest.js";
-import { embeddedNodeVersion, executableName, hostPlatformKey, releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
+import {
+  artifactOf,
+  lockBlock,
+  lockFile,
+  resolvedAt,
+  sha256Sums,
+  type ProviderIdentity,
+  type ReleaseArtifact,
+} from "./release-manifest.js";
+import {
+  embeddedNodeVersion,
+  executableName,
+  hostPlatformKey,
+  releasePlatforms,
+  type ReleasePlatform,
+} from "./release-platforms.js";
 import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
 import { bundleAsScript, singleExecutableMain, singleFileModule } from "./script-bundle.js";
 import { carriedFor, type PlatformCarry } from "./carried-packages.js";
@@ -55,7 +69,9 @@ export function parseNodeBinaries(values: readonly string[]): Map<string, string
   for (const value of values) {
     const at = value.indexOf("=");
     if (at <= 0 || at === value.length - 1)
-      throw new UsageError(`--node takes <os_arch>=<file>, e.g. --node darwin_arm64=./node; got ${JSON.stringify(value)}`);
+      throw new UsageError(
+        `--node takes <os_arch>=<file>, e.g. --node darwin_arm64=./node; got ${JSON.stringify(value)}`,
+      );
     const [platform] = releasePlatforms([value.slice(0, at)]);
     given.set((platform as ReleasePlatform).key, value.slice(at + 1));
   }
@@ -72,9 +88,15 @@ async function blobGenerator(version: string, cacheDir: string): Promise<string>
 }
 
 /** The platform's node: the one the user named, else npm's. */
-function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: string): Promise<NodeBinary> | NodeBinary {
+function nodeFor(
+  request: ReleaseRequest,
+  platform: ReleasePlatform,
+  cacheDir: string,
+): Promise<NodeBinary> | NodeBinary {
   const given = request.nodeBinaries.get(platform.key);
-  return given !== undefined ? givenNodeBinary(platform, given) : nodeBinaryFor(platform, request.nodeVersion ?? embeddedNodeVersion, cacheDir);
+  return given !== undefined
+    ? givenNodeBinary(platform, given)
+    : nodeBinaryFor(platform, request.nodeVersion ?? embeddedNodeVersion, cacheDir);
 }
 
 /**
@@ -82,15 +104,24 @@ function nodeFor(request: ReleaseRequest, platform: ReleasePlatform, cacheDir: s
  * asked of its own node where it runs here, else of the generator (npm's node of the same version);
  * a node given for another platform cannot be asked.
  */
-async function refuseMissingBuiltins(request: ReleaseRequest, used: readonly string[], nodes: readonly NodeBinary[], generator: () => Promise<string>) {
+async function refuseMissingBuiltins(
+  request: ReleaseRequest,
+  used: readonly string[],
+  nodes: readonly NodeBinary[],
+  generator: () => Promise<string>,
+) {
   for (const [index, platform] of request.platforms.entries()) {
     const given = request.nodeBinaries.has(platform.key);
     const host = platform.key === hostPlatformKey();
     if (!host && given) continue;
     const missing = await missingBuiltins(host ? (nodes[index] as NodeBinary).file : await generator(), used);
     if (missing.length > 0) {
-      const which = given ? `the node given for ${platform.key}` : `${platform.key}'s Node ${request.nodeVersion ?? embeddedNodeVersion}`;
-      throw new ReleaseError(`the program uses ${missing.join(", ")}, which ${which} does not have: embed a Node that has it (--node ${platform.key}=<node>)`);
+      const which = given
+        ? `the node given for ${platform.key}`
+        : `${platform.key}'s Node ${request.nodeVersion ?? embeddedNodeVersion}`;
+      throw new ReleaseError(
+        `the program uses ${missing.join(", ")}, which ${which} does not have: embed a Node that has it (--node ${platform.key}=<node>)`,
+      );
     }
   }
 }
@@ -109,8 +140,13 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
     const version = request.nodeBinaries.has(platform.key) ? undefined : (request.nodeVersion ?? embeddedNodeVersion);
     carries.push(await carriedFor(bundle.kept, platform, nodes[index] as NodeBinary, version));
   }
-  await refuseMissingBuiltins(request, bundle.builtins, nodes, () => blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir));
-  const generator = request.platforms.length > 0 ? await blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir) : undefined;
+  await refuseMissingBuiltins(request, bundle.builtins, nodes, () =>
+    blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir),
+  );
+  const generator =
+    request.platforms.length > 0
+      ? await blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir)
+      : undefined;
   mkdirSync(request.outDir, { recursive: true });
   // With packages kept out, the `.mjs` is described from a folder holding them (and then not shipped).
   const staging = bundle.kept.length > 0 ? path.join(request.outDir, `.release-${process.pid}`) : request.outDir;
@@ -149,7 +185,9 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
     discard();
     rmSync(moduleFile, { force: true });
     const names = bundle.kept.map((k) => k.name).join(", ");
-    request.log(`bundled ${bundle.modules} modules; ${path.basename(moduleFile)} not built: it cannot carry ${names} (the executables do)`);
+    request.log(
+      `bundled ${bundle.modules} modules; ${path.basename(moduleFile)} not built: it cannot carry ${names} (the executables do)`,
+    );
   }
   const nodeOrigins = new Map<string, string>();
   if (generator !== undefined) {
@@ -168,8 +206,14 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
       let programBlob = blob;
       if (carry.files.length > 0) {
         // The packages it carries are this platform's own: its program and blob are too.
-        const carrying = await singleExecutableMain(bundle, { keys: carry.files.map((f) => f.key), digest: carry.digest });
-        programBlob = await preparationBlob(carrying, own ? node.file : generator, { codeCache: withCache, assets: carry.files });
+        const carrying = await singleExecutableMain(bundle, {
+          keys: carry.files.map((f) => f.key),
+          digest: carry.digest,
+        });
+        programBlob = await preparationBlob(carrying, own ? node.file : generator, {
+          codeCache: withCache,
+          assets: carry.files,
+        });
       } else if (own) {
         programBlob = await preparationBlob(main, node.file, { codeCache: withCache });
       }
@@ -181,8 +225,13 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
         : request.codeCache
           ? ", without a code cache (only this machine's platform gets one)"
           : "";
-      const carried = carry.files.length > 0 ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}` : "";
-      request.log(`${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`);
+      const carried =
+        carry.files.length > 0
+          ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}`
+          : "";
+      request.log(
+        `${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`,
+      );
     }
   }
   const sumsFile = path.join(request.outDir, "SHA256SUMS");

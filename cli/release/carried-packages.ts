@@ -16,7 +16,13 @@ import type { NodeBinary } from "./node-binaries.js";
 import { ReleaseError } from "./release-error.js";
 import { hostPlatformKey, type ReleasePlatform } from "./release-platforms.js";
 import { runTool } from "./run-tool.js";
-import { type CarriedFile, carriedFiles, dependencyClosure, type KeptPackage, readPackageJson } from "./unbundled-packages.js";
+import {
+  type CarriedFile,
+  carriedFiles,
+  dependencyClosure,
+  type KeptPackage,
+  readPackageJson,
+} from "./unbundled-packages.js";
 
 /** NODE_MODULE_VERSION by Node major version: what a non-N-API addon is built against. */
 const abiByMajor: Readonly<Record<number, number>> = { 20: 115, 22: 127, 23: 131, 24: 137, 25: 141, 26: 147 };
@@ -60,7 +66,9 @@ function ownAddonFirst(files: readonly CarriedFile[], name: string): CarriedFile
 /** Whether a per-platform package (`os`/`cpu` in its package.json) is `platform`'s, by Node's names. */
 function servesPlatform(root: string, platform: ReleasePlatform): boolean {
   const { os, cpu } = readPackageJson(root);
-  return (os === undefined || os.includes(platform.nodePlatform)) && (cpu === undefined || cpu.includes(platform.nodeArch));
+  return (
+    (os === undefined || os.includes(platform.nodePlatform)) && (cpu === undefined || cpu.includes(platform.nodeArch))
+  );
 }
 
 /**
@@ -74,7 +82,10 @@ function perPlatformPackages(pkg: KeptPackage, platform: ReleasePlatform): { ser
       const { os, cpu } = readPackageJson(root);
       return os !== undefined || cpu !== undefined;
     });
-  return { serving: roots.filter((r) => servesPlatform(r, platform)), others: roots.filter((r) => !servesPlatform(r, platform)) };
+  return {
+    serving: roots.filter((r) => servesPlatform(r, platform)),
+    others: roots.filter((r) => !servesPlatform(r, platform)),
+  };
 }
 
 /** What a platform's executable carries, and the digest its unpacked folder is named by. */
@@ -121,7 +132,9 @@ export async function carriedFor(
   }
   for (const pkg of kept.filter((k) => k.native && !k.reason.startsWith("loads a per-platform package"))) {
     const own = files.filter((f) => f.source.startsWith(`${pkg.root}${path.sep}`) && f.key.endsWith(".node"));
-    const usable = host ? own : own.filter((f) => f.key.includes(`/prebuilds/${prebuilds}/`) && prebuildServes(f.key, abi));
+    const usable = host
+      ? own
+      : own.filter((f) => f.key.includes(`/prebuilds/${prebuilds}/`) && prebuildServes(f.key, abi));
     if (usable.length === 0) {
       const why = host
         ? "no .node file is built or prebuilt for it"

@@ -49,7 +49,10 @@ function serveModuleBeside(supervisorFile: string): string {
  */
 export async function bundleEarlySupervision(build: EarlySupervisionBuild): Promise<string | undefined> {
   const { build: esbuild } = await import("esbuild");
-  const source = build.format === "esm" ? (build.source ?? "") : `export { superviseBeforeLoading } from ${JSON.stringify(supervisorSpecifier)};`;
+  const source =
+    build.format === "esm"
+      ? (build.source ?? "")
+      : `export { superviseBeforeLoading } from ${JSON.stringify(supervisorSpecifier)};`;
   const entryDir = path.dirname(path.resolve(build.entry));
   // The comments esbuild writes name each file relative to this folder: the runtime's own, so the
   // launcher's bytes do not depend on where it is built (a single executable's checksum).

@@ -52,7 +52,11 @@ class NpmError extends Error {
 async function npmPack(spec: string, dir: string): Promise<PackResult> {
   let output: string;
   try {
-    output = await runTool(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", spec, "--json", "--pack-destination", dir], dir);
+    output = await runTool(
+      process.platform === "win32" ? "npm.cmd" : "npm",
+      ["pack", spec, "--json", "--pack-destination", dir],
+      dir,
+    );
   } catch (error) {
     if (!(error instanceof ToolFailure)) throw error;
     let reported: { error?: { code?: string; summary?: string } } = {};
@@ -61,7 +65,9 @@ async function npmPack(spec: string, dir: string): Promise<PackResult> {
     } catch {
       // Not npm's JSON: the tool's own last line says it.
     }
-    throw reported.error?.code ? new NpmError(reported.error.code, reported.error.summary ?? reported.error.code) : error;
+    throw reported.error?.code
+      ? new NpmError(reported.error.code, reported.error.summary ?? reported.error.code)
+      : error;
   }
   const [packed] = JSON.parse(output) as PackResult[];
   if (!packed) throw new Error(`npm pack ${spec} reported nothing`);
@@ -79,12 +85,17 @@ function fetchProblem(platform: ReleasePlatform, spec: string, error: unknown): 
 }
 
 /** The platform's `node` at `version`: from the cache, else fetched and unpacked into it. */
-export async function nodeBinaryFor(platform: ReleasePlatform, version: string, cacheDir: string = nodeCacheDir()): Promise<NodeBinary> {
+export async function nodeBinaryFor(
+  platform: ReleasePlatform,
+  version: string,
+  cacheDir: string = nodeCacheDir(),
+): Promise<NodeBinary> {
   const spec = `${platform.nodePackage}@${version}`;
   const home = path.join(cacheDir, `${platform.nodePackage}-${version}`);
   const file = path.join(home, "node");
   const integrityFile = path.join(home, "integrity");
-  if (existsSync(file) && existsSync(integrityFile)) return { file, origin: `${spec} (${readFileSync(integrityFile, "utf8").trim()})` };
+  if (existsSync(file) && existsSync(integrityFile))
+    return { file, origin: `${spec} (${readFileSync(integrityFile, "utf8").trim()})` };
   mkdirSync(cacheDir, { recursive: true });
   const staging = mkdtempSync(path.join(cacheDir, "fetching-"));
   try {

@@ -72,12 +72,20 @@ export function checkNodeLine(major: number, today: Date = new Date()): void {
   const advice = supportedAdvice(today);
   if (line === undefined) {
     const newest = nodeLines.at(-1) as NodeLine;
-    if (major > newest.major) throw new UsageError(`Node ${major} is newer than the Node lines this harness-tool knows: upgrade harness-tool, or ${advice}`);
+    if (major > newest.major)
+      throw new UsageError(
+        `Node ${major} is newer than the Node lines this harness-tool knows: upgrade harness-tool, or ${advice}`,
+      );
     throw new UsageError(`Node ${major} is long past its end of life and gets no security fixes: ${advice}`);
   }
-  if (!line.lts) throw new UsageError(`Node ${major} is not an LTS line (odd lines never are; it ends on ${line.endOfLife}): ${advice}`);
+  if (!line.lts)
+    throw new UsageError(
+      `Node ${major} is not an LTS line (odd lines never are; it ends on ${line.endOfLife}): ${advice}`,
+    );
   if (line.endOfLife <= isoDay(today)) {
-    throw new UsageError(`Node ${major} reached its end of life on ${line.endOfLife} and gets no security fixes: ${advice}`);
+    throw new UsageError(
+      `Node ${major} reached its end of life on ${line.endOfLife} and gets no security fixes: ${advice}`,
+    );
   }
 }
 
@@ -101,7 +109,8 @@ export function splitNodeOption(values: readonly string[]): { version: string | 
         `--node takes a Node version (--node 24, --node 24.22.3) or <os_arch>=<file> (--node darwin_arm64=./node); got ${JSON.stringify(value)}`,
       );
   }
-  if (versions.length > 1) throw new UsageError(`--node names one Node version for the whole release; got ${versions.join(" and ")}`);
+  if (versions.length > 1)
+    throw new UsageError(`--node names one Node version for the whole release; got ${versions.join(" and ")}`);
   return { version: versions[0], binaries };
 }
 
@@ -109,7 +118,11 @@ export function splitNodeOption(values: readonly string[]): { version: string | 
 export async function npmPackageVersions(nodePackage: string): Promise<string[]> {
   let output: string;
   try {
-    output = await runTool(process.platform === "win32" ? "npm.cmd" : "npm", ["view", nodePackage, "versions", "--json"], process.cwd());
+    output = await runTool(
+      process.platform === "win32" ? "npm.cmd" : "npm",
+      ["view", nodePackage, "versions", "--json"],
+      process.cwd(),
+    );
   } catch (error) {
     const reason = error instanceof ToolFailure ? error.message : String(error);
     throw new UsageError(
@@ -137,14 +150,19 @@ export async function resolveNodeVersion(
   options: { today?: Date; versionsOf?: (nodePackage: string) => Promise<string[]> } = {},
 ): Promise<string> {
   const parsed = parseNodeVersionSpec(spec);
-  if (parsed === undefined) throw new UsageError(`--node ${spec}: not a Node version; give a line (--node 24) or an exact version (--node 24.22.3)`);
+  if (parsed === undefined)
+    throw new UsageError(
+      `--node ${spec}: not a Node version; give a line (--node 24) or an exact version (--node 24.22.3)`,
+    );
   checkNodeLine(parsed.major, options.today);
   if (parsed.exact !== undefined) return parsed.exact;
   const versionsOf = options.versionsOf ?? npmPackageVersions;
   const packages = [...new Set(nodePackages)];
   let common: string[] | undefined;
   for (const nodePackage of packages) {
-    const ofLine = (await versionsOf(nodePackage)).filter((v) => /^\d+\.\d+\.\d+$/.test(v) && Number(v.split(".")[0]) === parsed.major);
+    const ofLine = (await versionsOf(nodePackage)).filter(
+      (v) => /^\d+\.\d+\.\d+$/.test(v) && Number(v.split(".")[0]) === parsed.major,
+    );
     common = common === undefined ? ofLine : common.filter((v) => ofLine.includes(v));
   }
   const newest = (common ?? []).sort(byVersion).at(-1);

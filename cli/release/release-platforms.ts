@@ -39,7 +39,16 @@ const platforms: ReadonlyMap<string, ReleasePlatform> = new Map(
   Object.entries(goOs).flatMap(([nodePlatform, os]) =>
     Object.entries(goArch).map(([nodeArch, arch]): [string, ReleasePlatform] => {
       const key = `${os}_${arch}`;
-      return [key, { key, nodePlatform, nodeArch, nodePackage: `node-${nodePlatform}-${nodeArch}`, needsSigning: nodePlatform === "darwin" }];
+      return [
+        key,
+        {
+          key,
+          nodePlatform,
+          nodeArch,
+          nodePackage: `node-${nodePlatform}-${nodeArch}`,
+          needsSigning: nodePlatform === "darwin",
+        },
+      ];
     }),
   ),
 );
@@ -59,13 +68,17 @@ export function releasePlatforms(values: readonly string[]): ReleasePlatform[] {
     .filter((k) => k !== "");
   if (keys.length === 0) {
     const host = hostPlatformKey();
-    if (host === undefined) throw new UsageError(`no release platform for ${process.platform} ${process.arch}: name one with --platform`);
+    if (host === undefined)
+      throw new UsageError(`no release platform for ${process.platform} ${process.arch}: name one with --platform`);
     keys.push(host);
   }
   const chosen: ReleasePlatform[] = [];
   for (const key of keys) {
     const platform = platforms.get(key);
-    if (!platform) throw new UsageError(`unknown platform ${JSON.stringify(key)}; the platforms are ${[...platforms.keys()].join(", ")}`);
+    if (!platform)
+      throw new UsageError(
+        `unknown platform ${JSON.stringify(key)}; the platforms are ${[...platforms.keys()].join(", ")}`,
+      );
     if (!chosen.includes(platform)) chosen.push(platform);
   }
   return chosen;

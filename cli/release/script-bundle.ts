@@ -85,21 +85,29 @@ const wrapperTail = ["})().catch((error) => {", "  process.exitCode = 1;", "  co
 
 /** esbuild's failure as one line per message, `file:line:col: text`. */
 function esbuildMessages(error: unknown): string | undefined {
-  const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors;
+  const errors = (
+    error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+  ).errors;
   if (!errors || errors.length === 0) return undefined;
-  return errors.map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text)).join("\n");
+  return errors
+    .map((x) => (x.location ? `${x.location.file}:${x.location.line}:${x.location.column}: ${x.text}` : x.text))
+    .join("\n");
 }
 
 /** Bundles `entry` (TypeScript or tsc's output) into one classic script with its source map inline. */
 export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   const { build } = await import("esbuild");
-  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry)))) ? [sourceCondition, "module"] : ["module"];
+  const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry))))
+    ? [sourceCondition, "module"]
+    : ["module"];
   let result: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>;
   const unbundled = new UnbundledPackages(path.dirname(path.resolve(entry)));
   const builtins = new Set<string>();
   // A kept package is `require`d by the script, as a built-in is (the same shim).
   const keptPlugin = unbundled.plugin((args) =>
-    args.kind === "require-call" ? { path: args.path, external: true } : { path: args.path, namespace: "harness-tool-builtin" },
+    args.kind === "require-call"
+      ? { path: args.path, external: true }
+      : { path: args.path, namespace: "harness-tool-builtin" },
   );
   try {
     result = await buildKeepingOut(unbundled, () =>
@@ -132,7 +140,9 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   if (code === undefined || map === undefined) throw new Error("esbuild wrote no script or no source map");
   const exported = Object.values(result.metafile.outputs).flatMap((output) => output.exports);
   if (exported.length > 0) {
-    throw new ScriptBundleError(`${entry} exports ${exported.join(", ")}: a provider's entry only runs serve(), and nothing can import a release`);
+    throw new ScriptBundleError(
+      `${entry} exports ${exported.join(", ")}: a provider's entry only runs serve(), and nothing can import a release`,
+    );
   }
   // esbuild keeps the entry's `#!` line first; inside the wrapper it would be a syntax error.
   const hashbang = /^#!.*\n/.test(code);
@@ -141,7 +151,9 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   try {
     new Script(script, { filename: "provider.cjs" });
   } catch (error) {
-    throw new ScriptBundleError(`${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ScriptBundleError(
+      `${entry} did not become one classic script: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const inputs = Object.keys(result.metafile.inputs);
   return {
@@ -185,7 +197,10 @@ const supervisorName = "__harnessToolSupervisor";
  */
 export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
   const program = JSON.stringify(`${bundle.script}${bundle.sourceMapComment}\n`);
-  const head = ["#!/usr/bin/env node", "// Built by `harness-tool release`: the provider in one file (its program and source map inline)."];
+  const head = [
+    "#!/usr/bin/env node",
+    "// Built by `harness-tool release`: the provider in one file (its program and source map inline).",
+  ];
   const compile = [
     "process.setSourceMapsEnabled(true);",
     "const file = fileURLToPath(import.meta.url);",
@@ -195,7 +210,11 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
     "program.paths = Module._nodeModulePaths(dirname(file));",
     `program._compile(${programName}, file);`,
   ];
-  const imports = ['import { Module } from "node:module";', 'import { dirname } from "node:path";', 'import { fileURLToPath } from "node:url";'];
+  const imports = [
+    'import { Module } from "node:module";',
+    'import { dirname } from "node:path";',
+    'import { fileURLToPath } from "node:url";',
+  ];
   const launcher = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,

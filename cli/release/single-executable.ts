@@ -37,13 +37,24 @@ export async function preparationBlob(
     // The experimental-feature warning Node prints at every start of an executable goes to stderr; the kernel logs a
     // provider's stderr, so it is turned off.
     // Assets: the packages kept out of the program (cli/release/carried-packages.ts), unpacked on first run.
-    const assets = options.assets && options.assets.length > 0 ? { assets: Object.fromEntries(options.assets.map((a) => [a.key, a.source])) } : {};
-    const config = { main: "main.cjs", output: "main.blob", disableExperimentalSEAWarning: true, useCodeCache: options.codeCache ?? false, ...assets };
+    const assets =
+      options.assets && options.assets.length > 0
+        ? { assets: Object.fromEntries(options.assets.map((a) => [a.key, a.source])) }
+        : {};
+    const config = {
+      main: "main.cjs",
+      output: "main.blob",
+      disableExperimentalSEAWarning: true,
+      useCodeCache: options.codeCache ?? false,
+      ...assets,
+    };
     writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));
     try {
       await runTool(generator, ["--experimental-sea-config", "sea-config.json"], dir);
     } catch (error) {
-      throw new ReleaseError(`${generator} could not prepare the executable's program: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ReleaseError(
+        `${generator} could not prepare the executable's program: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return readFileSync(path.join(dir, "main.blob"));
   } finally {
@@ -72,7 +83,12 @@ function postjectCli(): string {
  * Writes `outfile`: a copy of `node` with `blob` injected. postject runs in its own process: it
  * holds the whole binary in memory and prints its parser's warnings, neither of which the CLI wants.
  */
-export async function writeSingleExecutable(node: string, blob: Buffer, platform: ReleasePlatform, outfile: string): Promise<void> {
+export async function writeSingleExecutable(
+  node: string,
+  blob: Buffer,
+  platform: ReleasePlatform,
+  outfile: string,
+): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-inject-"));
   try {
     const blobFile = path.join(dir, "main.blob");
@@ -82,11 +98,17 @@ export async function writeSingleExecutable(node: string, blob: Buffer, platform
     chmodSync(partial, 0o755);
     const segment = platform.nodePlatform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : [];
     try {
-      await runTool(process.execPath, [postjectCli(), partial, "NODE_SEA_BLOB", blobFile, "--sentinel-fuse", seaFuse, ...segment], dir);
+      await runTool(
+        process.execPath,
+        [postjectCli(), partial, "NODE_SEA_BLOB", blobFile, "--sentinel-fuse", seaFuse, ...segment],
+        dir,
+      );
     } catch (error) {
       rmSync(partial, { force: true });
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ReleaseError(`postject could not inject the program into ${platform.key}'s node (${reason}): is ${node} a node binary for ${platform.key}?`);
+      throw new ReleaseError(
+        `postject could not inject the program into ${platform.key}'s node (${reason}): is ${node} a node binary for ${platform.key}?`,
+      );
     }
     renameSync(partial, outfile);
   } finally {

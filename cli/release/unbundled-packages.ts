@@ -16,7 +16,17 @@
  * its channelz and ORCA services, which the runtime never starts, and the bundled runtime is what
  * the suite tests.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import type { OnResolveArgs, OnResolveResult, Plugin } from "esbuild";
@@ -38,7 +48,14 @@ export class UnbundledPackageError extends Error {
 }
 
 /** The loaders of native addons: a package depending on one has an addon. */
-const addonLoaders = ["bindings", "node-gyp-build", "prebuild-install", "@mapbox/node-pre-gyp", "node-addon-api", "node-gyp-build-optional-packages"];
+const addonLoaders = [
+  "bindings",
+  "node-gyp-build",
+  "prebuild-install",
+  "@mapbox/node-pre-gyp",
+  "node-addon-api",
+  "node-gyp-build-optional-packages",
+];
 
 export interface PackageJson {
   name?: string;
@@ -107,7 +124,8 @@ export function nativeReason(root: string): string | undefined {
   const loader = addonLoaders.find((l) => l in deps);
   if (loader !== undefined) signs.push(`loads it with ${loader}`);
   const addons = addonFiles(root);
-  if (addons.length > 0) signs.push(addons.length > 1 ? `${addons[0]} and ${addons.length - 1} more .node files` : (addons[0] as string));
+  if (addons.length > 0)
+    signs.push(addons.length > 1 ? `${addons[0]} and ${addons.length - 1} more .node files` : (addons[0] as string));
   if (signs.length > 0) return `a native addon (${signs.join("; ")})`;
   const perPlatform = Object.keys(pkg.optionalDependencies ?? {}).filter((dep) => {
     const depRoot = resolvePackageRoot(dep, root);
@@ -147,7 +165,10 @@ interface InstalledPackage {
 /** The packages at `roots` and, transitively, the dependencies they need at run time that are installed. */
 export function dependencyClosure(roots: readonly string[]): InstalledPackage[] {
   const seen = new Map<string, InstalledPackage>();
-  const queue: InstalledPackage[] = roots.map((root) => ({ name: readPackageJson(root).name ?? path.basename(root), root }));
+  const queue: InstalledPackage[] = roots.map((root) => ({
+    name: readPackageJson(root).name ?? path.basename(root),
+    root,
+  }));
   while (queue.length > 0) {
     const next = queue.shift() as InstalledPackage;
     if (seen.has(next.root)) continue;
@@ -160,7 +181,9 @@ export function dependencyClosure(roots: readonly string[]): InstalledPackage[] 
       const depRoot = resolvePackageRoot(dep, next.root);
       if (depRoot === undefined) {
         if (required.includes(dep)) {
-          throw new UnbundledPackageError(`${next.name} needs ${dep}, which is not installed: run npm install, then build again`);
+          throw new UnbundledPackageError(
+            `${next.name} needs ${dep}, which is not installed: run npm install, then build again`,
+          );
         }
         continue;
       }
@@ -233,7 +256,9 @@ export class UnbundledPackages {
           if (args.path.startsWith("node:") || builtins.has(args.path)) return undefined;
           // The `require` of a kept package in a shim module (script-bundle.ts) stays a `require`.
           if (args.namespace !== "file" || args.resolveDir === "") {
-            return [...this.#kept.values()].some((k) => k.name === packageNameOf(args.path)) ? { path: args.path, external: true } : undefined;
+            return [...this.#kept.values()].some((k) => k.name === packageNameOf(args.path))
+              ? { path: args.path, external: true }
+              : undefined;
           }
           if (this.given.includes(packageNameOf(args.path))) return undefined;
           const root = resolvePackageRoot(packageNameOf(args.path), args.resolveDir);
@@ -278,7 +303,12 @@ export async function buildKeepingOut<R>(unbundled: UnbundledPackages, once: () 
 const buildOutput = /^build\/(?!(?:[^/]+\/)?[^/]+\.node$)/;
 
 /** Dependencies that only install or compile an addon, never loaded by it: not carried. */
-const installOnly = new Set(["prebuild-install", "node-gyp", "node-addon-api", "node-gyp-build-optional-packages-install"]);
+const installOnly = new Set([
+  "prebuild-install",
+  "node-gyp",
+  "node-addon-api",
+  "node-gyp-build-optional-packages-install",
+]);
 /** C and C++ sources and objects: what compiled the addon, never loaded. */
 const compileInputs = /\.(c|cc|cpp|cxx|h|hh|hpp|o|obj|a|lib|gyp|gypi|mk|tlog|pdb|exp|ilk)$/;
 
@@ -302,7 +332,11 @@ export function packageFiles(root: string, native: boolean, plan: CarryPlan): st
         if (native && rel === "" && entry.name === "build" && !plan.hostBuild) continue;
         walk(path.join(dir, entry.name), relative);
       } else if (entry.isFile()) {
-        if (native && (buildOutput.test(relative) || (compileInputs.test(entry.name) && !relative.startsWith("prebuilds/")))) continue;
+        if (
+          native &&
+          (buildOutput.test(relative) || (compileInputs.test(entry.name) && !relative.startsWith("prebuilds/")))
+        )
+          continue;
         files.push(relative);
       }
     }
@@ -317,7 +351,8 @@ export function layout(closure: readonly InstalledPackage[]): Map<string, string
   const taken = new Map<string, string>();
   for (const pkg of closure) {
     let at = pkg.name;
-    if (taken.has(at) && taken.get(at) !== pkg.root) at = `${placed.get(pkg.parent as string)}/node_modules/${pkg.name}`;
+    if (taken.has(at) && taken.get(at) !== pkg.root)
+      at = `${placed.get(pkg.parent as string)}/node_modules/${pkg.name}`;
     taken.set(at, pkg.root);
     placed.set(pkg.root, at);
   }
@@ -367,7 +402,10 @@ export function installBeside(dir: string, kept: readonly KeptPackage[]): { pack
   if (kept.length === 0) return { packages: 0, bytes: 0 };
   if (existsSync(modules)) {
     // The project's own node_modules (a bundle written at the project's root): it already has them.
-    const own = kept.every((k) => existsSync(path.join(modules, k.name, "package.json")) && realpathSync(path.join(modules, k.name)) === k.root);
+    const own = kept.every(
+      (k) =>
+        existsSync(path.join(modules, k.name, "package.json")) && realpathSync(path.join(modules, k.name)) === k.root,
+    );
     if (own) return { packages: 0, bytes: 0 };
     throw new UnbundledPackageError(
       `${modules} exists and was not written by harness-tool bundle: remove it or bundle into another folder (--outfile), so ${kept[0]?.name} can be installed there`,
@@ -381,7 +419,12 @@ export function installBeside(dir: string, kept: readonly KeptPackage[]): { pack
     copyFileSync(file.source, target);
     bytes += statSync(target).size;
   }
-  const packages = new Set(files.map((f) => /^node_modules\/((?:@[^/]+\/)?[^/]+(?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*)\//.exec(f.key)?.[1]));
-  writeFileSync(path.join(modules, marker), `${JSON.stringify({ writtenBy: "harness-tool bundle", packages: [...packages].sort() }, null, 2)}\n`);
+  const packages = new Set(
+    files.map((f) => /^node_modules\/((?:@[^/]+\/)?[^/]+(?:\/node_modules\/(?:@[^/]+\/)?[^/]+)*)\//.exec(f.key)?.[1]),
+  );
+  writeFileSync(
+    path.join(modules, marker),
+    `${JSON.stringify({ writtenBy: "harness-tool bundle", packages: [...packages].sort() }, null, 2)}\n`,
+  );
   return { packages: packages.size, bytes };
 }

@@ -37,7 +37,8 @@ export function findGeneratedLayout(from: string): GeneratedLayout | undefined {
     if (existsSync(file)) {
       const text = readFileSync(file, "utf8");
       const protos = /^\s*-\s*directory:\s*(\S+)\s*$/m.exec(text)?.[1] ?? "proto";
-      const out = /^\s*-\s*local:\s*\S*protoc-gen-harness-tool\S*\s*\n\s*out:\s*(\S+)\s*$/m.exec(text)?.[1] ?? "src/gen";
+      const out =
+        /^\s*-\s*local:\s*\S*protoc-gen-harness-tool\S*\s*\n\s*out:\s*(\S+)\s*$/m.exec(text)?.[1] ?? "src/gen";
       return { root: dir, protos, out };
     }
     if (path.dirname(dir) === dir) return undefined;
@@ -52,7 +53,9 @@ function protoHashes(folder: string): Record<string, string> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name.endsWith(".proto")) {
-        files[path.relative(folder, full).split(path.sep).join("/")] = createHash("sha256").update(readFileSync(full)).digest("hex");
+        files[path.relative(folder, full).split(path.sep).join("/")] = createHash("sha256")
+          .update(readFileSync(full))
+          .digest("hex");
       }
     }
   };
@@ -63,7 +66,8 @@ function protoHashes(folder: string): Record<string, string> {
 /** Writes the stamp of the protos as they are now into the output folder (after `buf generate`). */
 export function recordGenerated(layout: GeneratedLayout): string {
   const out = path.join(layout.root, layout.out);
-  if (!existsSync(out)) throw new Error(`${layout.out}/ does not exist: run buf generate first (npm run generate runs both)`);
+  if (!existsSync(out))
+    throw new Error(`${layout.out}/ does not exist: run buf generate first (npm run generate runs both)`);
   const stamp: Stamp = { protos: layout.protos, files: protoHashes(path.join(layout.root, layout.protos)) };
   const file = path.join(out, stampFileName);
   writeFileSync(file, `${JSON.stringify(stamp, null, 2)}\n`);
@@ -76,7 +80,8 @@ export function recordGenerated(layout: GeneratedLayout): string {
  */
 export function generatedStaleness(layout: GeneratedLayout): string | undefined {
   const out = path.join(layout.root, layout.out);
-  if (!existsSync(out)) return `${layout.out}/ is missing: run npm run generate first (buf generate writes it from ${layout.protos}/)`;
+  if (!existsSync(out))
+    return `${layout.out}/ is missing: run npm run generate first (buf generate writes it from ${layout.protos}/)`;
   const file = path.join(out, stampFileName);
   let stamp: Stamp;
   try {
@@ -90,7 +95,8 @@ export function generatedStaleness(layout: GeneratedLayout): string | undefined 
   const added = Object.keys(now).filter((f) => then[f] === undefined);
   const removed = Object.keys(then).filter((f) => now[f] === undefined);
   if (changed.length + added.length + removed.length === 0) return undefined;
-  const named = (files: string[], what: string) => (files.length === 0 ? [] : [`${files.map((f) => `${layout.protos}/${f}`).join(", ")} ${what}`]);
+  const named = (files: string[], what: string) =>
+    files.length === 0 ? [] : [`${files.map((f) => `${layout.protos}/${f}`).join(", ")} ${what}`];
   const what = [...named(changed, "changed"), ...named(added, "added"), ...named(removed, "removed")].join("; ");
   return `${layout.out}/ is older than its protos (${what} since it was generated): run npm run generate`;
 }

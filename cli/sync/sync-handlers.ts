@@ -27,7 +27,11 @@ import {
 export interface SyncReport {
   readonly file: string;
   /** The handlers objects found, by the interface they implement. */
-  readonly objects: readonly { readonly interfaceName: string; readonly added: readonly string[]; readonly stale: readonly string[] }[];
+  readonly objects: readonly {
+    readonly interfaceName: string;
+    readonly added: readonly string[];
+    readonly stale: readonly string[];
+  }[];
   /** True when the file changed (or would change). */
   readonly changed: boolean;
 }
@@ -85,27 +89,42 @@ function handlersObjects(file: SourceFile): HandlersObject[] {
 
 function memberNames(object: ObjectLiteralExpression): string[] {
   return object.getProperties().flatMap((p) => {
-    if (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p)) return [p.getName()];
+    if (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p))
+      return [p.getName()];
     return [];
   });
 }
 
 /** Records where each type name used by `node` comes from, as the handlers file must import it. */
-function collectTypeNames(node: TypeNode, iface: InterfaceDeclaration, interfaceSpecifier: string | undefined, needed: NeededImports): void {
+function collectTypeNames(
+  node: TypeNode,
+  iface: InterfaceDeclaration,
+  interfaceSpecifier: string | undefined,
+  needed: NeededImports,
+): void {
   const ifaceFile = iface.getSourceFile();
   const refs = [node, ...node.getDescendants()].filter((n): n is TypeReferenceNode => Node.isTypeReference(n));
   for (const ref of refs) {
     const typeName = ref.getTypeName();
-    const ident = Node.isIdentifier(typeName) ? typeName.getText() : typeName.getFirstDescendantByKind(SyntaxKind.Identifier)?.getText();
+    const ident = Node.isIdentifier(typeName)
+      ? typeName.getText()
+      : typeName.getFirstDescendantByKind(SyntaxKind.Identifier)?.getText();
     if (!ident) continue;
     let specifier: string | undefined;
-    const fromImport = ifaceFile.getImportDeclarations().find((d) => d.getNamedImports().some((n) => localName(n) === ident));
+    const fromImport = ifaceFile
+      .getImportDeclarations()
+      .find((d) => d.getNamedImports().some((n) => localName(n) === ident));
     if (fromImport) {
       const spec = fromImport.getModuleSpecifierValue();
       // A relative import inside the generated file would need rewriting for the handlers' folder;
       // such a type is left for the author (the compiler names it).
       if (!spec.startsWith(".")) specifier = spec;
-    } else if (ifaceFile.getInterface(ident) || ifaceFile.getTypeAlias(ident) || ifaceFile.getEnum(ident) || ifaceFile.getClass(ident)) {
+    } else if (
+      ifaceFile.getInterface(ident) ||
+      ifaceFile.getTypeAlias(ident) ||
+      ifaceFile.getEnum(ident) ||
+      ifaceFile.getClass(ident)
+    ) {
       specifier = interfaceSpecifier;
     }
     if (!specifier) continue; // a global such as Promise
@@ -116,8 +135,16 @@ function collectTypeNames(node: TypeNode, iface: InterfaceDeclaration, interface
 }
 
 /** The method text for one missing handler. */
-function stubFor(name: string, iface: InterfaceDeclaration, interfaceSpecifier: string | undefined, needed: NeededImports, indent: string): string {
-  const member = iface.getMembers().find((m) => (Node.isMethodSignature(m) || Node.isPropertySignature(m)) && m.getName() === name);
+function stubFor(
+  name: string,
+  iface: InterfaceDeclaration,
+  interfaceSpecifier: string | undefined,
+  needed: NeededImports,
+  indent: string,
+): string {
+  const member = iface
+    .getMembers()
+    .find((m) => (Node.isMethodSignature(m) || Node.isPropertySignature(m)) && m.getName() === name);
   if (name === "hooks" && member && Node.isPropertySignature(member)) {
     // A proto's supported_hook_points: per point, the modes it accepts and their handlers.
     const points = member.getTypeNode()?.getText() ?? "";
@@ -176,14 +203,20 @@ interface WantedImport {
  * the file already imports join that import declaration (`import { a, type B }`, or the list of an
  * `import type`); only a module not imported yet gets a new line, after the last import.
  */
-function importEdits(file: SourceFile, original: string, wanted: ReadonlyMap<string, WantedImport>): { at: number; text: string }[] {
+function importEdits(
+  file: SourceFile,
+  original: string,
+  wanted: ReadonlyMap<string, WantedImport>,
+): { at: number; text: string }[] {
   const edits: { at: number; text: string }[] = [];
   const newLines: string[] = [];
   for (const [spec, { values, types }] of wanted) {
     if (values.size === 0 && types.size === 0) continue;
     const named = file
       .getImportDeclarations()
-      .filter((d) => d.getModuleSpecifierValue() === spec && Node.isNamedImports(d.getImportClause()?.getNamedBindings()));
+      .filter(
+        (d) => d.getModuleSpecifierValue() === spec && Node.isNamedImports(d.getImportClause()?.getNamedBindings()),
+      );
     const valueImport = named.find((d) => !d.isTypeOnly());
     const typeImport = named.find((d) => d.isTypeOnly());
     const appendTo = (declaration: ImportDeclaration, names: readonly string[]): void => {
@@ -201,7 +234,9 @@ function importEdits(file: SourceFile, original: string, wanted: ReadonlyMap<str
     } else if (typeImport && sortedValues.length === 0) {
       appendTo(typeImport, sortedTypes);
     } else if (sortedValues.length > 0) {
-      newLines.push(`import { ${[...sortedValues, ...sortedTypes.map((t) => `type ${t}`)].join(", ")} } from "${spec}";\n`);
+      newLines.push(
+        `import { ${[...sortedValues, ...sortedTypes.map((t) => `type ${t}`)].join(", ")} } from "${spec}";\n`,
+      );
     } else {
       newLines.push(`import type { ${sortedTypes.join(", ")} } from "${spec}";\n`);
     }
@@ -221,7 +256,12 @@ export function syncHandlers(filePath: string, options: SyncOptions = {}): SyncR
   const project = options.tsConfigFilePath
     ? new Project({ tsConfigFilePath: options.tsConfigFilePath, skipAddingFilesFromTsConfig: true })
     : new Project({
-        compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, target: ts.ScriptTarget.ES2022 },
+        compilerOptions: {
+          module: ts.ModuleKind.NodeNext,
+          moduleResolution: ts.ModuleResolutionKind.NodeNext,
+          strict: true,
+          target: ts.ScriptTarget.ES2022,
+        },
       });
   const original = readFileSync(filePath, "utf8");
   const file = project.addSourceFileAtPath(filePath);
@@ -233,7 +273,9 @@ export function syncHandlers(filePath: string, options: SyncOptions = {}): SyncR
     const present = new Set(memberNames(object));
     const wanted = interfaceType.getProperties();
     const wantedNames = new Set(wanted.map((p) => p.getName()));
-    const missing = declaration ? wanted.filter((p) => !present.has(p.getName()) && !(p.getFlags() & ts.SymbolFlags.Optional)) : [];
+    const missing = declaration
+      ? wanted.filter((p) => !present.has(p.getName()) && !(p.getFlags() & ts.SymbolFlags.Optional))
+      : [];
     const stale = [...present].filter((n) => !wantedNames.has(n));
     if (declaration && missing.length > 0) {
       const closeBrace = object.getLastChildByKindOrThrow(SyntaxKind.CloseBraceToken);
@@ -241,12 +283,19 @@ export function syncHandlers(filePath: string, options: SyncOptions = {}): SyncR
       const closingIndent = original.slice(lineStart, closeBrace.getStart());
       const props = object.getProperties();
       const lastProp = props[props.length - 1];
-      const indent = lastProp ? original.slice(original.lastIndexOf("\n", lastProp.getStart()) + 1, lastProp.getStart()) : `${closingIndent}  `;
-      if (lastProp && !/^\s*,/.test(original.slice(lastProp.getEnd()))) edits.push({ at: lastProp.getEnd(), text: "," });
+      const indent = lastProp
+        ? original.slice(original.lastIndexOf("\n", lastProp.getStart()) + 1, lastProp.getStart())
+        : `${closingIndent}  `;
+      if (lastProp && !/^\s*,/.test(original.slice(lastProp.getEnd())))
+        edits.push({ at: lastProp.getEnd(), text: "," });
       const stubs = missing.map((p) => stubFor(p.getName(), declaration, specifier, needed, indent)).join("");
       // On lines of their own just before the closing brace's line, so no existing line changes.
       const braceOnOwnLine = /^\s*$/.test(closingIndent);
-      edits.push(braceOnOwnLine ? { at: lineStart, text: stubs } : { at: closeBrace.getStart(), text: `\n${stubs}${closingIndent}` });
+      edits.push(
+        braceOnOwnLine
+          ? { at: lineStart, text: stubs }
+          : { at: closeBrace.getStart(), text: `\n${stubs}${closingIndent}` },
+      );
     }
     return { interfaceName, added: missing.map((p) => p.getName()), stale };
   });

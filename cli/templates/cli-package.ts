@@ -18,7 +18,9 @@ function cliPackageIn(dir: string): OwnPackage | undefined {
   const candidate = path.join(dir, "package.json");
   if (!existsSync(candidate)) return undefined;
   const pkg = JSON.parse(readFileSync(candidate, "utf8")) as { name?: string; version?: string };
-  return pkg.name === cliPackageName && typeof pkg.version === "string" ? { root: dir, version: pkg.version } : undefined;
+  return pkg.name === cliPackageName && typeof pkg.version === "string"
+    ? { root: dir, version: pkg.version }
+    : undefined;
 }
 
 /** The nearest folder above this module (cli/ or its dist/) holding the CLI's package.json. */

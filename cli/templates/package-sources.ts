@@ -37,12 +37,16 @@ export class PackageSourceError extends Error {}
  */
 export function packageSpecs(source: string, version: string, repository?: string): PackageSpecs {
   const text = source.trim();
-  if (text === "") throw new PackageSourceError("the harness-tool source is empty: give a version range or file:<folder with the .tgz files>");
+  if (text === "")
+    throw new PackageSourceError(
+      "the harness-tool source is empty: give a version range or file:<folder with the .tgz files>",
+    );
   if (!text.startsWith("file:")) return { runtime: text, plugin: text, cli: text };
   const written = text.slice("file:".length);
   let folder = path.resolve(written);
   if (existsSync(folder) && statSync(folder).isFile()) folder = path.dirname(folder);
-  if (!existsSync(folder)) throw new PackageSourceError(`${folder} does not exist: give the folder that holds the harness-tool tarballs`);
+  if (!existsSync(folder))
+    throw new PackageSourceError(`${folder} does not exist: give the folder that holds the harness-tool tarballs`);
   const specs = {} as Record<HarnessToolPackage, string>;
   const missing: string[] = [];
   for (const [which, name] of Object.entries(harnessToolPackages) as [HarnessToolPackage, string][]) {
@@ -52,7 +56,9 @@ export function packageSpecs(source: string, version: string, repository?: strin
     else specs[which] = `file:${path.relative(repository, tarball).split(path.sep).join("/")}`;
   }
   if (missing.length > 0) {
-    throw new PackageSourceError(`${folder} lacks ${missing.join(", ")} (\`npm run pack:all\` in a harness-tool checkout writes all three)`);
+    throw new PackageSourceError(
+      `${folder} lacks ${missing.join(", ")} (\`npm run pack:all\` in a harness-tool checkout writes all three)`,
+    );
   }
   return specs;
 }

@@ -65,7 +65,8 @@ interface ExamplePieces {
 
 function examplePieces(example: ExampleName): ExamplePieces {
   const folder = path.join(templatesFolder(), "example-tools", example);
-  const piece = (file: string) => (existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8") : "");
+  const piece = (file: string) =>
+    existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8") : "";
   return {
     rpc: piece("rpc.proto"),
     messages: piece("messages.proto"),
@@ -91,7 +92,8 @@ export function scaffoldPluginOptions(): string[] {
 
 /** The command the README suggests after the build: a call of the first example that has one. */
 function exampleCall(examples: readonly ExampleName[]): string {
-  if (examples.includes("data_source")) return `npx harness-tool invoke dist/provider.mjs read_note --config dev-config.json --args '{"title": "hello"}'`;
+  if (examples.includes("data_source"))
+    return `npx harness-tool invoke dist/provider.mjs read_note --config dev-config.json --args '{"title": "hello"}'`;
   if (examples.includes("process"))
     return `npx harness-tool invoke dist/provider.mjs run_command --config dev-config.json --args '{"command": "ls", "args": ["-la"]}'`;
   return "npx harness-tool schema dist/provider.mjs";
@@ -112,7 +114,9 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
       .filter((text) => text !== "")
       .join(separator);
   // data_source and resource share the notes map: each declaration once, after a blank line.
-  const declarations = [...new Set(pieces.map((p) => p.declarations).filter((text) => text !== ""))].map((text) => `\n${text}`).join("");
+  const declarations = [...new Set(pieces.map((p) => p.declarations).filter((text) => text !== ""))]
+    .map((text) => `\n${text}`)
+    .join("");
   return {
     name: spec.name,
     pascal: pascalCase(spec.name),

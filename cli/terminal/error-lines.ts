@@ -55,7 +55,9 @@ export function errorText(prefix: string, cause: unknown, width: number | undefi
   const message = cause instanceof Error ? cause.message : String(cause);
   let lines: string[];
   if (cause instanceof UsageError) {
-    lines = (cause.linePerProblem ? message.split("\n") : [message]).map((line, i) => (cause.linePerProblem || i === 0 ? `${prefix}: ${line}` : line));
+    lines = (cause.linePerProblem ? message.split("\n") : [message]).map((line, i) =>
+      cause.linePerProblem || i === 0 ? `${prefix}: ${line}` : line,
+    );
     lines = lines.flatMap((line) => line.split("\n"));
     if (cause.seeHelp) lines.push(`(see ${prefix} --help)`);
   } else if (cause instanceof HeadlineError) {

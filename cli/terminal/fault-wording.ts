@@ -41,7 +41,12 @@ export function notJsonObjectText(what: string, example?: string): string {
 }
 
 /** The JSON object in `text` (read from `what`); throws `fail(message)` with the wording above otherwise. */
-export function parseJsonObject(text: string, what: string, fail: (message: string) => Error, example?: string): { [key: string]: unknown } {
+export function parseJsonObject(
+  text: string,
+  what: string,
+  fail: (message: string) => Error,
+  example?: string,
+): { [key: string]: unknown } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -58,7 +63,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

@@ -3,7 +3,11 @@
  * panel alike: the verdict's word, the HookError's category, what the kernel does with a failure by
  * mode (hook-dispatch.md: Subscriber error handling), and the one line a failure is told in.
  */
-import { HookDecision, HookErrorCategory, type HookError } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
+import {
+  HookDecision,
+  HookErrorCategory,
+  type HookError,
+} from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { HookModeName } from "harness-tool";
 
 /** What the kernel does with a failed call, by mode. */

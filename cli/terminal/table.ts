@@ -67,12 +67,20 @@ function naturalWidths(header: readonly string[], rows: readonly (readonly strin
 }
 
 /** True when `layout`'s shrink steps bring the table within its width. */
-export function tableFits(header: readonly string[], rows: readonly (readonly string[])[], layout: TableLayout): boolean {
+export function tableFits(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  layout: TableLayout,
+): boolean {
   return fitted(naturalWidths(header, rows), layout).excess <= 0;
 }
 
 /** Renders `rows` under `header`; cells are strings already. With `layout`, fits its width. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], layout?: TableLayout): string {
+export function renderTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  layout?: TableLayout,
+): string {
   const natural = naturalWidths(header, rows);
   const widths = layout ? fitted(natural, layout).widths : natural;
   const cellLines = (cell: string, i: number): string[] => {

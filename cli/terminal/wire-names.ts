@@ -1,7 +1,12 @@
 /** Readable names for the wire enums the CLI prints, from the runtime's tables (derived from the generated enums). */
 import { durationMs } from "@bufbuild/protobuf/wkt";
 import { toolErrorCategories } from "harness-tool/errors";
-import type { RiskClass, ToolErrorCategory, ToolKind, ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import type {
+  RiskClass,
+  ToolErrorCategory,
+  ToolKind,
+  ToolSchema,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { riskClasses, toolKinds } from "harness-tool/schema";
 
 /** "data_source", "resource", ... or "unspecified". */

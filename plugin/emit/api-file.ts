@@ -80,7 +80,8 @@ export function emitApiFile(
 function printReexports(api: ApiFile, model: FileModel): void {
   const names: string[] = [];
   for (const provider of model.providers) {
-    for (const tool of provider.tools) names.push(tool.input.schemaConst, tool.output.schemaConst, tool.input.validator, tool.output.validator);
+    for (const tool of provider.tools)
+      names.push(tool.input.schemaConst, tool.output.schemaConst, tool.input.validator, tool.output.validator);
     if (provider.config) names.push(provider.names.configConst);
   }
   if (names.length === 0) return;
@@ -132,7 +133,12 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   f.print(f.jsDoc(docText(d.description, generatedFrom({ kind: "rpc", name: tool.protoName }))));
   if (api.target === "dts") {
     const head = `export declare const ${tool.toolConst}: ToolDefinitionOf`;
-    f.print(f.export("declare const", tool.toolConst), ": ", api.runtime("ToolDefinitionOf", true), `${typeArguments(tool, head.length)};`);
+    f.print(
+      f.export("declare const", tool.toolConst),
+      ": ",
+      api.runtime("ToolDefinitionOf", true),
+      `${typeArguments(tool, head.length)};`,
+    );
     return;
   }
   const spec: Printable[][] = [
@@ -146,16 +152,30 @@ function printToolConstant(api: ApiFile, tool: ToolModel): void {
   if (d.processBacked) spec.push(["  processBacked: true,"]);
   else if (d.streaming) spec.push(["  streaming: true,"]);
   if (d.concurrency) {
-    const keys = d.concurrency.keyFields && d.concurrency.keyFields.length > 0 ? [", keyFields: ", ...printLiteral(f, d.concurrency.keyFields)] : [];
+    const keys =
+      d.concurrency.keyFields && d.concurrency.keyFields.length > 0
+        ? [", keyFields: ", ...printLiteral(f, d.concurrency.keyFields)]
+        : [];
     spec.push([`  concurrency: { safe: ${d.concurrency.safe}`, ...keys, " },"]);
   }
   spec.push([`  idempotent: ${d.idempotent === true},`]);
   if (d.defaultTimeoutMs !== undefined) spec.push([`  defaultTimeoutMs: ${formatMs(d.defaultTimeoutMs)},`]);
   if (d.terminatesTurn) spec.push(["  terminatesTurn: true,"]);
   if (d.preview) spec.push(["  preview: true,"]);
-  spec.push(["  validators: { input: ", fromSchemas(tool.input.validator), ", output: ", fromSchemas(tool.output.validator), " },"]);
+  spec.push([
+    "  validators: { input: ",
+    fromSchemas(tool.input.validator),
+    ", output: ",
+    fromSchemas(tool.output.validator),
+    " },",
+  ]);
   const head = `export const ${tool.toolConst} = defineTool`;
-  f.print(f.export("const", tool.toolConst), " = ", api.runtime("defineTool"), api.target === "ts" ? `${typeArguments(tool, head.length)}()({` : "()({");
+  f.print(
+    f.export("const", tool.toolConst),
+    " = ",
+    api.runtime("defineTool"),
+    api.target === "ts" ? `${typeArguments(tool, head.length)}()({` : "()({",
+  );
   for (const line of spec) f.print(...line);
   f.print("});");
 }
@@ -185,7 +205,12 @@ function printHandlers(api: ApiFile, provider: ProviderModel): void {
     );
     if (tool.previewName) {
       f.print();
-      f.print(f.jsDoc(`Describes what \`${tool.declaration.name}\` would do with \`input\`, without doing it (Preview; side-effect-free).`, "  "));
+      f.print(
+        f.jsDoc(
+          `Describes what \`${tool.declaration.name}\` would do with \`input\`, without doing it (Preview; side-effect-free).`,
+          "  ",
+        ),
+      );
       f.print(
         `  ${tool.previewName}(input: ${tool.input.typeName}, context: `,
         api.runtime("PreviewContext", true),
@@ -198,12 +223,21 @@ function printHandlers(api: ApiFile, provider: ProviderModel): void {
   if (provider.render) {
     f.print();
     f.print(f.jsDoc("Render handlers for this provider's emitted payloads, by RenderRequest.schema_version.", "  "));
-    f.print("  readonly render: { readonly [schemaVersion: string]: ", api.runtime("RenderHandler", true), `<${config}> };`);
+    f.print(
+      "  readonly render: { readonly [schemaVersion: string]: ",
+      api.runtime("RenderHandler", true),
+      `<${config}> };`,
+    );
   }
   if (provider.hookPoints.length > 0) {
     const points = provider.hookPointNames.map((p) => JSON.stringify(p)).join(" | ");
     f.print();
-    f.print(f.jsDoc("The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.", "  "));
+    f.print(
+      f.jsDoc(
+        "The hook subscriptions of the points supported_hook_points lists: per point, its modes and handlers.",
+        "  ",
+      ),
+    );
     f.print("  readonly hooks: ", api.runtime("HookSubscriptionsFor", true), `<${points}, ${config}>;`);
   }
   f.print("}");
@@ -218,10 +252,15 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
     f.print(f.jsDoc(`Options of ${names.factory}.`));
     f.print(f.export("interface", names.options), " {");
     f.print(
-      f.jsDoc(`The version Describe reports. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`, "  "),
+      f.jsDoc(
+        `The version Describe reports. Default: ${JSON.stringify(defaultVersion)}${identity.version ? " (the provider's version option)" : ""}.`,
+        "  ",
+      ),
     );
     f.print("  readonly version?: string;");
-    f.print(f.jsDoc("The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.", "  "));
+    f.print(
+      f.jsDoc("The roots `context.resolvePath` allows, from the accepted configuration. Default: any path.", "  "),
+    );
     f.print(`  readonly allowedRoots?: (config: ${config}) => readonly string[];`);
     f.print(
       f.jsDoc(
@@ -243,12 +282,21 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
   );
   const providerDefinition = api.runtime("ProviderDefinition", true);
   if (target === "dts") {
-    f.print(f.export("declare function", names.factory), `(handlers: ${names.handlers}, options?: ${names.options}): `, providerDefinition, `<${config}>;`);
+    f.print(
+      f.export("declare function", names.factory),
+      `(handlers: ${names.handlers}, options?: ${names.options}): `,
+      providerDefinition,
+      `<${config}>;`,
+    );
   } else {
     printFactoryBody(api, provider);
   }
   f.print();
-  f.print(f.jsDoc(`The tools of ${provider.serviceName} as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.`));
+  f.print(
+    f.jsDoc(
+      `The tools of ${provider.serviceName} as GetSchema lists them (pluggableharness.tool.v1.ToolSchema), built on each call.`,
+    ),
+  );
   const toolSchema = api.runtimeGenerated("ToolSchema", "pluggableharness/tool/v1/tool_pb.js", true);
   if (target === "dts") {
     f.print(f.export("declare function", names.toolSchemas), "(): ", toolSchema, "[];");
@@ -257,7 +305,11 @@ function printFactory(api: ApiFile, provider: ProviderModel): void {
   f.print(f.export("function", names.toolSchemas), "()", ...(target === "ts" ? [": ", toolSchema, "[]"] : []), " {");
   // An array of the declarations (all one type), not of the tools (each its own type): a literal of
   // N distinct types costs the compiler O(N^2) to unify, 0.85 s of a 2.2 s check at 500 tools.
-  f.print(`  return [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`, api.schema("toolDeclarationToWire"), ");");
+  f.print(
+    `  return [${provider.tools.map((t) => `${t.toolConst}.declaration`).join(", ")}].map(`,
+    api.schema("toolDeclarationToWire"),
+    ");",
+  );
   f.print("}");
 }
 
@@ -272,7 +324,12 @@ function printFactoryBody(api: ApiFile, provider: ProviderModel): void {
   const { names, identity } = provider;
   if (target === "ts") {
     const definition = api.runtime("ProviderDefinition", true);
-    f.print(f.export("function", names.factory), `(handlers: ${names.handlers}, options: ${names.options} = {}): `, definition, `<${names.config}> {`);
+    f.print(
+      f.export("function", names.factory),
+      `(handlers: ${names.handlers}, options: ${names.options} = {}): `,
+      definition,
+      `<${names.config}> {`,
+    );
   } else {
     f.print(f.export("function", names.factory), "(handlers, options = {}) {");
   }
@@ -288,10 +345,15 @@ function printFactoryBody(api: ApiFile, provider: ProviderModel): void {
     for (const t of provider.tools) f.print(`        ${t.handlerName}: ${t.toolConst},`);
     f.print("      },");
   }
-  if (provider.slashCommands.length > 0) f.print("      slashCommands: ", ...printLiteral(f, provider.slashCommands, "      "), ",");
+  if (provider.slashCommands.length > 0)
+    f.print("      slashCommands: ", ...printLiteral(f, provider.slashCommands, "      "), ",");
   if (provider.hookPoints.length > 0) {
     const hookPoint = api.runtimeGenerated("HookPoint", "pluggableharness/common/v1/common_pb.js", false);
-    f.print("      supportedHookPoints: [", ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]), "],");
+    f.print(
+      "      supportedHookPoints: [",
+      ...provider.hookPoints.flatMap((p, i) => [...(i > 0 ? [", "] : []), hookPoint, `.${p}`]),
+      "],",
+    );
     f.print("      hooks: handlers.hooks,");
   }
   if (provider.render) f.print("      renderers: handlers.render,");
@@ -302,7 +364,8 @@ function printFactoryBody(api: ApiFile, provider: ProviderModel): void {
   const previews = provider.tools.filter((t) => t.previewName);
   if (previews.length > 0) {
     f.print("    {");
-    for (const t of previews) f.print(`      ${t.handlerName}: (input, context) => handlers.${t.previewName}(input, context),`);
+    for (const t of previews)
+      f.print(`      ${t.handlerName}: (input, context) => handlers.${t.previewName}(input, context),`);
     f.print("    },");
   }
   f.print("  );");

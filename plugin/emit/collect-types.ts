@@ -19,7 +19,9 @@ function from(shape: NamedShape): string {
 }
 
 /** A declaration to print: a type of its own, or an alias of an alike message's type. */
-export type TypeEntry = DeclaredEntry | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
+export type TypeEntry =
+  | DeclaredEntry
+  | { readonly kind: "alias"; readonly name: string; readonly target: string; readonly doc: string };
 
 /** A type of its own: its name, shape and JSDoc. */
 export interface DeclaredEntry {
@@ -50,9 +52,19 @@ export function collectTypes(file: FileModel): FileTypes {
       done.add(shape.typeName);
       const declaring = shared.declaringShape(shape);
       if (declaring === shape) {
-        entries.push({ kind: "declared", name: shape.typeName, shape: shape.target, doc: docText(shape.target.description, from(shape)) });
+        entries.push({
+          kind: "declared",
+          name: shape.typeName,
+          shape: shape.target,
+          doc: docText(shape.target.description, from(shape)),
+        });
       } else {
-        entries.push({ kind: "alias", name: shape.typeName, target: declaring.typeName, doc: docText(sharedShapeDoc(shape, declaring), from(shape)) });
+        entries.push({
+          kind: "alias",
+          name: shape.typeName,
+          target: declaring.typeName,
+          doc: docText(sharedShapeDoc(shape, declaring), from(shape)),
+        });
       }
     }
     walkChildren(target, (child) => addNested(child, entries));
@@ -74,7 +86,12 @@ export function collectTypes(file: FileModel): FileTypes {
         return;
       }
       done.add(root.typeName);
-      entries.push({ kind: "declared", name: root.typeName, shape: root.target, doc: docText(ioDoc(which, toolName, root.target.description), from(root)) });
+      entries.push({
+        kind: "declared",
+        name: root.typeName,
+        shape: root.target,
+        doc: docText(ioDoc(which, toolName, root.target.description), from(root)),
+      });
       walkChildren(root.target, (child) => addNested(child, nested));
     };
     for (const tool of provider.tools) {

@@ -29,7 +29,8 @@ export const compileOptions: Partial<Options> = {
 /** The schema compile() declares `entry` from, with `@generated from` on each member that has a proto field. */
 export function declarationSchema(entry: DeclaredEntry): Parameters<typeof compile>[0] {
   return toTypeScriptSchema(entry.shape, entry.doc, {
-    memberDoc: (property, own) => docText(own, property.protoName && generatedFrom({ kind: "field", name: property.protoName })),
+    memberDoc: (property, own) =>
+      docText(own, property.protoName && generatedFrom({ kind: "field", name: property.protoName })),
   });
 }
 
@@ -48,7 +49,10 @@ export class Declarations {
       number = this.entries.push(entry) - 1;
       this.numbers.set(entry, number);
     }
-    f.print(f.export(entry.shape.kind === "object" || entry.shape.kind === "map" ? "interface" : "type", entry.name), ` ${mark}${number}\u0000`);
+    f.print(
+      f.export(entry.shape.kind === "object" || entry.shape.kind === "map" ? "interface" : "type", entry.name),
+      ` ${mark}${number}\u0000`,
+    );
   }
 
   /**
@@ -56,8 +60,13 @@ export class Declarations {
    * module's text into the text with each placeholder replaced by its declaration.
    */
   async compile(): Promise<(content: string) => string> {
-    const texts = await Promise.all(this.entries.map((entry) => compile(declarationSchema(entry), entry.name, compileOptions)));
-    return (content) => content.replace(placeholder, (_, kind: string, name: string, number: string) => declaration(kind, name, texts[Number(number)] ?? ""));
+    const texts = await Promise.all(
+      this.entries.map((entry) => compile(declarationSchema(entry), entry.name, compileOptions)),
+    );
+    return (content) =>
+      content.replace(placeholder, (_, kind: string, name: string, number: string) =>
+        declaration(kind, name, texts[Number(number)] ?? ""),
+      );
   }
 }
 

@@ -17,11 +17,22 @@ function scalar(f: GeneratedFile, value: unknown): Printable {
 }
 
 /** An object whose values are all scalars, on one line when that stays within 100 characters. */
-function oneLineObject(f: GeneratedFile, entries: readonly [string, unknown][], indent: string): Printable[] | undefined {
+function oneLineObject(
+  f: GeneratedFile,
+  entries: readonly [string, unknown][],
+  indent: string,
+): Printable[] | undefined {
   if (!entries.every(([, v]) => typeof v !== "object" || v === null)) return undefined;
-  const width = entries.reduce<number>((sum, [k, v]) => sum + k.length + JSON.stringify(v).length + 4, indent.length + 4);
+  const width = entries.reduce<number>(
+    (sum, [k, v]) => sum + k.length + JSON.stringify(v).length + 4,
+    indent.length + 4,
+  );
   if (width > 100) return undefined;
-  return ["{ ", ...entries.flatMap(([k, v], i) => [...(i > 0 ? [", "] : []), literalKey(f, k), ": ", scalar(f, v)]), " }"];
+  return [
+    "{ ",
+    ...entries.flatMap(([k, v], i) => [...(i > 0 ? [", "] : []), literalKey(f, k), ": ", scalar(f, v)]),
+    " }",
+  ];
 }
 
 /**
@@ -43,5 +54,10 @@ export function printLiteral(f: GeneratedFile, value: unknown, indent = "", comp
   if (entries.length === 0) return ["{}"];
   const line = compact ? oneLineObject(f, entries, indent) : undefined;
   if (line !== undefined) return line;
-  return ["{\n", ...entries.flatMap(([k, v]) => [inner, literalKey(f, k), ": ", ...printLiteral(f, v, inner, compact), ",\n"]), indent, "}"];
+  return [
+    "{\n",
+    ...entries.flatMap(([k, v]) => [inner, literalKey(f, k), ": ", ...printLiteral(f, v, inner, compact), ",\n"]),
+    indent,
+    "}",
+  ];
 }

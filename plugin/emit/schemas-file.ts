@@ -30,9 +30,15 @@ interface DataFile {
 }
 
 /** Prints the schemas module of `model` into `f` as `target`. */
-export function emitSchemasFile(f: GeneratedFile, model: FileModel, options: HarnessToolOptions, target: OutputTarget): void {
+export function emitSchemasFile(
+  f: GeneratedFile,
+  model: FileModel,
+  options: HarnessToolOptions,
+  target: OutputTarget,
+): void {
   const runtime = (name: string, typeOnly = false): ImportSymbol => f.import(name, options.runtimeImportPath, typeOnly);
-  const schema = (name: string, typeOnly = false): ImportSymbol => f.import(name, `${options.runtimeImportPath}/schema`, typeOnly);
+  const schema = (name: string, typeOnly = false): ImportSymbol =>
+    f.import(name, `${options.runtimeImportPath}/schema`, typeOnly);
   const validators = new ValidatorWriter(f, schema("validatorFor"), model.declaredNames);
   const data: DataFile = {
     f,
@@ -55,9 +61,17 @@ function printToolData(data: DataFile, tool: ToolModel): void {
   f.print(`// ${d.name}`);
   f.print();
   const schemaConst = (io: ToolMessageModel, which: string): void => {
-    f.print(f.jsDoc(docText(`The JSON Schema of the ${which} of \`${d.name}\`.`, generatedFrom({ kind: "message", name: io.shape.messageName }))));
+    f.print(
+      f.jsDoc(
+        docText(
+          `The JSON Schema of the ${which} of \`${d.name}\`.`,
+          generatedFrom({ kind: "message", name: io.shape.messageName }),
+        ),
+      ),
+    );
     const value = io.sameAs ? [io.sameAs.schemaConst] : printLiteral(f, io.schema);
-    if (data.target === "dts") f.print(f.export("declare const", io.schemaConst), ": ", data.schema("JsonSchemaObject", true), ";");
+    if (data.target === "dts")
+      f.print(f.export("declare const", io.schemaConst), ": ", data.schema("JsonSchemaObject", true), ";");
     else if (data.target === "js") f.print(f.export("const", io.schemaConst), " = ", ...value, ";");
     else f.print(f.export("const", io.schemaConst), ": ", data.schema("JsonSchemaObject", true), " = ", ...value, ";");
     f.print();
@@ -92,7 +106,14 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
     ),
   );
   if (data.target === "dts") {
-    f.print(f.export("declare const", name), ": ", data.runtime("ConfigDefinition", true), "<", data.fromApi(provider.names.config), ">;");
+    f.print(
+      f.export("declare const", name),
+      ": ",
+      data.runtime("ConfigDefinition", true),
+      "<",
+      data.fromApi(provider.names.config),
+      ">;",
+    );
     f.print();
     return;
   }
@@ -102,7 +123,11 @@ function printConfig(data: DataFile, provider: ProviderModel): void {
     f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");
     f.print("  decode(value) {");
     f.print(`    const violations = ${check}(value);`);
-    f.print("    return violations.length === 0 ? { ok: true, value: value as unknown as ", type, " } : { ok: false, violations };");
+    f.print(
+      "    return violations.length === 0 ? { ok: true, value: value as unknown as ",
+      type,
+      " } : { ok: false, violations };",
+    );
   } else {
     f.print(f.export("const", name), " = {");
     f.print("  attributes: ", ...printLiteral(f, config.attributes, "  "), ",");

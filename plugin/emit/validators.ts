@@ -59,7 +59,15 @@ export class ValidatorWriter {
     for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`;
     this.taken.add(name);
     this.names.set(key, name);
-    this.f.print("const ", name, " = ", this.validatorFor, "(", ...printLiteral(this.f, valueCheckOf(shape), "", true), ");");
+    this.f.print(
+      "const ",
+      name,
+      " = ",
+      this.validatorFor,
+      "(",
+      ...printLiteral(this.f, valueCheckOf(shape), "", true),
+      ");",
+    );
     this.f.print();
     return name;
   }

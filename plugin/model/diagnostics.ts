@@ -41,7 +41,9 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   }
   return unique
     .map((d, index) => ({ d, index }))
-    .sort((a, b) => a.d.file.localeCompare(b.d.file) || a.d.line - b.d.line || a.d.column - b.d.column || a.index - b.index)
+    .sort(
+      (a, b) => a.d.file.localeCompare(b.d.file) || a.d.line - b.d.line || a.d.column - b.d.column || a.index - b.index,
+    )
     .map(({ d }) => d);
 }
 

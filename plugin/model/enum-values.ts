@@ -14,7 +14,8 @@ export type EnumValuesResult =
 /** `OUTPUT_FORMAT_JSON` of enum `OutputFormat` -> `json`; a value without the prefix is just lowercased. */
 export function enumValueSpelling(enumName: string, valueName: string): string {
   const prefix = `${snakeCase(enumName).toUpperCase()}_`;
-  const bare = valueName.startsWith(prefix) && valueName.length > prefix.length ? valueName.slice(prefix.length) : valueName;
+  const bare =
+    valueName.startsWith(prefix) && valueName.length > prefix.length ? valueName.slice(prefix.length) : valueName;
   return bare.toLowerCase();
 }
 
@@ -41,7 +42,11 @@ export function enumValues(desc: DescEnum, commentOf: (index: number) => string)
     if (comment !== "") comments.push([spelled, comment]);
   }
   if (values.length === 0) {
-    return { ok: false, message: `enum ${desc.typeName} has no values besides its zero value`, fix: "add the values a caller may send" };
+    return {
+      ok: false,
+      message: `enum ${desc.typeName} has no values besides its zero value`,
+      fix: "add the values a caller may send",
+    };
   }
   return { ok: true, values, comments };
 }

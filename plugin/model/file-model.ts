@@ -5,7 +5,10 @@
  * config-model.ts hold what a tool and a config become. Emitters read only these models.
  */
 import { hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
-import { provider as providerOption, tool as toolOption } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
+import {
+  provider as providerOption,
+  tool as toolOption,
+} from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
 import { DiagnosticSink } from "./diagnostics.js";
 import { MessageShapes } from "./message-shapes.js";
 import { IdentifierAllocator, lowerCamelCase, pascalCase, providerBaseName } from "./names.js";
@@ -83,7 +86,12 @@ export function buildModel(files: readonly DescFile[]): ModelResult {
   return { files: out, diagnostics };
 }
 
-function buildFileModel(file: DescFile, services: readonly DescService[], source: SourceIndex, diagnostics: DiagnosticSink): FileModel {
+function buildFileModel(
+  file: DescFile,
+  services: readonly DescService[],
+  source: SourceIndex,
+  diagnostics: DiagnosticSink,
+): FileModel {
   // One namespace for the types and values the two modules of the file declare: a name the API
   // module re-exports from the schemas module must not be taken by anything else.
   const identifiers = new IdentifierAllocator();
@@ -102,7 +110,8 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
 
   // Provider-level names first, so no message type takes them.
   const rpcCount = new Map<string, number>();
-  for (const service of services) for (const m of service.methods) rpcCount.set(m.name, (rpcCount.get(m.name) ?? 0) + 1);
+  for (const service of services)
+    for (const m of service.methods) rpcCount.set(m.name, (rpcCount.get(m.name) ?? 0) + 1);
   const plans = services.map((service) => {
     const base = providerBaseName(service.name);
     const lower = lowerCamelCase(base);
@@ -129,7 +138,10 @@ function buildFileModel(file: DescFile, services: readonly DescService[], source
         if (!messageNames.has(message)) messageNames.set(message, name);
         return name;
       };
-      ioNames.set(method, { input: claim(method.input, `${pascalCase(prefix)}Input`), output: claim(method.output, `${pascalCase(prefix)}Output`) });
+      ioNames.set(method, {
+        input: claim(method.input, `${pascalCase(prefix)}Input`),
+        output: claim(method.output, `${pascalCase(prefix)}Output`),
+      });
     }
   }
 

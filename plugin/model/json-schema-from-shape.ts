@@ -5,7 +5,14 @@
  * messages as references to their own named types, through its `tsType` keyword).
  */
 import type { JsonSchema, JsonSchemaObject, ValueCheck } from "harness-tool/schema";
-import { propertyDescription, resolveShape, type NamedShape, type ObjectShape, type PropertyShape, type ValueShape } from "./value-shape.js";
+import {
+  propertyDescription,
+  resolveShape,
+  type NamedShape,
+  type ObjectShape,
+  type PropertyShape,
+  type ValueShape,
+} from "./value-shape.js";
 
 /** The shape as a subset JSON Schema, with `description` replacing the shape's own when given. */
 export function toJsonSchema(shape: ValueShape, description?: string): JsonSchema {
@@ -101,14 +108,23 @@ export interface TypeScriptSchemaOptions {
  * The json-schema-to-typescript input for the target of one named type: nested named shapes are
  * `tsType` references (by `nameOf`), maps `additionalProperties`, everything else as in the subset.
  */
-export function toTypeScriptSchema(shape: ValueShape, description?: string, options: TypeScriptSchemaOptions = {}): TypeScriptSchema {
+export function toTypeScriptSchema(
+  shape: ValueShape,
+  description?: string,
+  options: TypeScriptSchemaOptions = {},
+): TypeScriptSchema {
   return typeScriptSchema(shape, description, true, {
     nameOf: options.nameOf ?? ((named) => named.typeName),
     memberDoc: options.memberDoc ?? ((_, own) => own),
   });
 }
 
-function typeScriptSchema(shape: ValueShape, description: string | undefined, root: boolean, options: Required<TypeScriptSchemaOptions>): TypeScriptSchema {
+function typeScriptSchema(
+  shape: ValueShape,
+  description: string | undefined,
+  root: boolean,
+  options: Required<TypeScriptSchemaOptions>,
+): TypeScriptSchema {
   if (shape.kind === "named" && !root) {
     return { tsType: options.nameOf(shape), ...describe(description) };
   }
@@ -123,7 +139,11 @@ function typeScriptSchema(shape: ValueShape, description: string | undefined, ro
     case "array":
       return { type: "array", ...describe(text), items: typeScriptSchema(target.items, undefined, false, options) };
     case "map":
-      return { type: "object", ...describe(text), additionalProperties: typeScriptSchema(target.values, undefined, false, options) };
+      return {
+        type: "object",
+        ...describe(text),
+        additionalProperties: typeScriptSchema(target.values, undefined, false, options),
+      };
     case "object": {
       const properties: { [name: string]: TypeScriptSchema } = {};
       const required: string[] = [];

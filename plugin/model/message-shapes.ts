@@ -7,13 +7,23 @@
  */
 import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { Edition, FieldDescriptorProto_Label } from "@bufbuild/protobuf/wkt";
-import { field as fieldOption, schema as schemaOption, SchemaOptionsSchema } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
+import {
+  field as fieldOption,
+  schema as schemaOption,
+  SchemaOptionsSchema,
+} from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
 import { checkSchemaSubset, type JsonSchema } from "harness-tool/schema";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { enumValues } from "./enum-values.js";
 import { fieldNumber, sourcePathParts, type SourceIndex } from "./source-locations.js";
 import type { NamedShape, ObjectShape, PropertyShape, ValueShape } from "./value-shape.js";
-import { bytesDescription, int32Description, int64Description, refusedWellKnownType, wellKnownMapping } from "./well-known-types.js";
+import {
+  bytesDescription,
+  int32Description,
+  int64Description,
+  refusedWellKnownType,
+  wellKnownMapping,
+} from "./well-known-types.js";
 
 /**
  * `tool`: the common subset (a tool's input or output). `config`: a provider's agent.hcl block,
@@ -30,10 +40,26 @@ export interface ShapeContext {
 }
 
 // Where `(harnesstool.v1.schema).json_schema` is written, below a message declaration.
-const jsonSchemaPath = [sourcePathParts.MESSAGE_OPTIONS, schemaOption.number, fieldNumber(SchemaOptionsSchema, "jsonSchema")];
+const jsonSchemaPath = [
+  sourcePathParts.MESSAGE_OPTIONS,
+  schemaOption.number,
+  fieldNumber(SchemaOptionsSchema, "jsonSchema"),
+];
 
-const int64Types = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
-const int32Types = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+const int64Types = new Set([
+  ScalarType.INT64,
+  ScalarType.UINT64,
+  ScalarType.SINT64,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED64,
+]);
+const int32Types = new Set([
+  ScalarType.INT32,
+  ScalarType.UINT32,
+  ScalarType.SINT32,
+  ScalarType.FIXED32,
+  ScalarType.SFIXED32,
+]);
 
 /** A field being resolved: where it is, how problems are worded, and what its description gathers. */
 interface FieldSite {
@@ -55,7 +81,10 @@ interface FieldSite {
 export class MessageShapes {
   private readonly named = new Map<DescMessage, NamedShape | null>();
   private readonly inline = new Map<DescMessage, ObjectShape | null>();
-  private readonly enums = new Map<DescEnum, { values: readonly string[]; comments: readonly (readonly [string, string])[] } | null>();
+  private readonly enums = new Map<
+    DescEnum,
+    { values: readonly string[]; comments: readonly (readonly [string, string])[] } | null
+  >();
   private readonly resolving = new Set<DescMessage>();
 
   constructor(private readonly ctx: ShapeContext) {}
@@ -72,7 +101,9 @@ export class MessageShapes {
     const target = override === undefined ? this.objectShape(message, "tool", scope) : (override ?? undefined);
     this.resolving.delete(message);
     const shape: NamedShape | null =
-      target === undefined ? null : { kind: "named", typeName: this.ctx.typeNameOf(message), messageName: message.typeName, target };
+      target === undefined
+        ? null
+        : { kind: "named", typeName: this.ctx.typeNameOf(message), messageName: message.typeName, target };
     this.named.set(message, shape);
     return shape ?? undefined;
   }
@@ -164,7 +195,12 @@ export class MessageShapes {
     const { at, where, unless, notes } = site;
 
     if (field.oneof !== undefined) {
-      diagnostics.error(at, scope, `${where} is in oneof ${field.oneof.name}, and the subset has no unions`, `use separate optional fields${unless}`);
+      diagnostics.error(
+        at,
+        scope,
+        `${where} is in oneof ${field.oneof.name}, and the subset has no unions`,
+        `use separate optional fields${unless}`,
+      );
       return undefined;
     }
     if (options?.sensitive && mode === "tool") {
@@ -233,7 +269,12 @@ export class MessageShapes {
     if (field.fieldKind !== "map") return undefined;
     const valueIsString = field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
     if (field.mapKey !== ScalarType.STRING || !valueIsString) {
-      diagnostics.error(at, scope, `${where} is a map, and config maps must be map<string, string>`, "use map<string, string> or a nested message");
+      diagnostics.error(
+        at,
+        scope,
+        `${where} is a map, and config maps must be map<string, string>`,
+        "use map<string, string> or a nested message",
+      );
       return undefined;
     }
     return { kind: "map", values: { kind: "string" } };
@@ -250,13 +291,17 @@ export class MessageShapes {
         if (scalar === ScalarType.BYTES) notes.push(bytesDescription);
         if (scalar === ScalarType.BOOL) return { kind: "boolean" };
         if (scalar === ScalarType.STRING || scalar === ScalarType.BYTES) return { kind: "string" };
-        return int32Types.has(scalar) || int64Types.has(scalar) ? { kind: "number", integer: true } : { kind: "number" };
+        return int32Types.has(scalar) || int64Types.has(scalar)
+          ? { kind: "number", integer: true }
+          : { kind: "number" };
       }
       case "enum": {
         const values = this.enumShape(field.enum as DescEnum, site.scope, site.at);
         if (values === undefined) return undefined;
         if (values.comments.length > 0) {
-          notes.push(`values: ${values.comments.map(([v, c]) => `"${v}" (${c.replace(/\s+/g, " ").replace(/\.$/, "")})`).join(", ")}`);
+          notes.push(
+            `values: ${values.comments.map(([v, c]) => `"${v}" (${c.replace(/\s+/g, " ").replace(/\.$/, "")})`).join(", ")}`,
+          );
         }
         return { kind: "string", enum: values.values };
       }
@@ -275,7 +320,9 @@ export class MessageShapes {
     if (mapping) {
       if (mapping.shape.description) site.notes.push(mapping.shape.description);
       site.optionalByDefault = mapping.optionalByDefault;
-      return mapping.shape.kind === "number" && mapping.shape.integer ? { kind: "number", integer: true } : ({ kind: mapping.shape.kind } as ValueShape);
+      return mapping.shape.kind === "number" && mapping.shape.integer
+        ? { kind: "number", integer: true }
+        : ({ kind: mapping.shape.kind } as ValueShape);
     }
     const refused = refusedWellKnownType(message.typeName);
     if (refused !== undefined) {
@@ -317,7 +364,9 @@ export class MessageShapes {
 function optionalByDeclaration(field: DescField): boolean {
   if (field.fieldKind === "list" || field.fieldKind === "map") return true;
   if (field.proto.proto3Optional) return true;
-  return field.parent.file.edition === Edition.EDITION_PROTO2 && field.proto.label === FieldDescriptorProto_Label.OPTIONAL;
+  return (
+    field.parent.file.edition === Edition.EDITION_PROTO2 && field.proto.label === FieldDescriptorProto_Label.OPTIONAL
+  );
 }
 
 function withNotes(own: string, notes: readonly string[]): string {

@@ -22,7 +22,8 @@ export function parseHarnessToolOptions(raw: readonly { key: string; value: stri
   for (const { key, value } of raw) {
     switch (key) {
       case "runtime_import_path":
-        if (value === "") throw new Error("runtime_import_path needs a module path, e.g. runtime_import_path=harness-tool");
+        if (value === "")
+          throw new Error("runtime_import_path needs a module path, e.g. runtime_import_path=harness-tool");
         runtimeImportPath = value.replace(/\/+$/, "");
         break;
       default:

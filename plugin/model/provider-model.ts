@@ -3,7 +3,14 @@
  * input and output), the runtime's ToolSchema invariants reported where the option is written,
  * handler member names checked for clashes, the config message and hook points resolved.
  */
-import { getOption, hasOption, type DescFile, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import {
+  getOption,
+  hasOption,
+  type DescFile,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+} from "@bufbuild/protobuf";
 import { durationMs, type Duration } from "@bufbuild/protobuf/wkt";
 import {
   provider as providerOption,
@@ -67,7 +74,10 @@ export interface ProviderModel {
 const toolOptionPath = [sourcePathParts.METHOD_OPTIONS, toolOption.number];
 const providerOptionPath = [sourcePathParts.SERVICE_OPTIONS, providerOption.number];
 const toolField = (name: FieldName<ToolOptions>): number[] => [...toolOptionPath, fieldNumber(ToolOptionsSchema, name)];
-const providerField = (name: FieldName<ProviderOptions>): number[] => [...providerOptionPath, fieldNumber(ProviderOptionsSchema, name)];
+const providerField = (name: FieldName<ProviderOptions>): number[] => [
+  ...providerOptionPath,
+  fieldNumber(ProviderOptionsSchema, name),
+];
 
 // Where, relative to the rpc, each invariant subject is written.
 const subjectPaths: { readonly [S in InvariantSubject]: readonly number[] } = {
@@ -107,10 +117,20 @@ interface BuiltTool {
 }
 
 /** Resolves one annotated service; every problem is recorded in `ctx.diagnostics`. */
-export function buildProviderModel(service: DescService, base: string, names: ProviderModel["names"], ctx: ProviderContext): ProviderModel {
+export function buildProviderModel(
+  service: DescService,
+  base: string,
+  names: ProviderModel["names"],
+  ctx: ProviderContext,
+): ProviderModel {
   const options = hasOption(service, providerOption) ? getOption(service, providerOption) : undefined;
   if (service.methods.length === 0) {
-    ctx.diagnostics.error(ctx.source.position(service), service.name, "the provider declares no tools", "add an rpc annotated with (harnesstool.v1.tool)");
+    ctx.diagnostics.error(
+      ctx.source.position(service),
+      service.name,
+      "the provider declares no tools",
+      "add an rpc annotated with (harnesstool.v1.tool)",
+    );
   }
   // Tools sharing a message share its schema constant (the later ones alias the first).
   const seenIo = new Map<DescMessage, ToolMessageModel>();
@@ -125,7 +145,11 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
     identity: { name: options?.name ?? snakeCase(base), source: options?.source ?? "", version: options?.version },
     tools: built.map((b) => b.tool),
     config: options?.config !== undefined ? resolveConfig(service, options.config, ctx) : undefined,
-    slashCommands: (options?.slashCommands ?? []).map((c) => ({ name: c.name, description: c.description, template: c.template })),
+    slashCommands: (options?.slashCommands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      template: c.template,
+    })),
     hookPoints,
     hookPointNames: hookPoints.map(hookPointName),
     render: options?.render === true,
@@ -134,7 +158,12 @@ export function buildProviderModel(service: DescService, base: string, names: Pr
 }
 
 /** One rpc as a tool, or undefined (with an error) when it has no tool option. */
-function buildTool(method: DescMethod, base: string, seenIo: Map<DescMessage, ToolMessageModel>, ctx: ProviderContext): BuiltTool | undefined {
+function buildTool(
+  method: DescMethod,
+  base: string,
+  seenIo: Map<DescMessage, ToolMessageModel>,
+  ctx: ProviderContext,
+): BuiltTool | undefined {
   const { source, diagnostics } = ctx;
   const scope = `${method.parent.name}.${method.name}`;
   if (!hasOption(method, toolOption)) {
@@ -183,8 +212,11 @@ function toolDeclaration(
   at: { readonly source: SourceIndex; readonly diagnostics: DiagnosticSink; readonly scope: string },
 ): ToolDeclaration {
   const { source } = at;
-  const description = opts.description !== undefined && opts.description.trim() !== "" ? opts.description : source.leadingComment(method);
-  const timeout = opts.defaultTimeout ? defaultTimeoutMs(opts.defaultTimeout, () => source.position(method, subjectPaths.default_timeout), at) : undefined;
+  const description =
+    opts.description !== undefined && opts.description.trim() !== "" ? opts.description : source.leadingComment(method);
+  const timeout = opts.defaultTimeout
+    ? defaultTimeoutMs(opts.defaultTimeout, () => source.position(method, subjectPaths.default_timeout), at)
+    : undefined;
   const keyFields = opts.concurrency?.keyFields ?? [];
   return {
     name: opts.name ?? snakeCase(method.name),
@@ -196,7 +228,9 @@ function toolDeclaration(
     // The option's own comment: process_backed implies streaming.
     streaming: opts.streaming || opts.processBacked,
     processBacked: opts.processBacked,
-    ...(opts.concurrency ? { concurrency: { safe: opts.concurrency.safe, ...(keyFields.length > 0 ? { keyFields: [...keyFields] } : {}) } } : {}),
+    ...(opts.concurrency
+      ? { concurrency: { safe: opts.concurrency.safe, ...(keyFields.length > 0 ? { keyFields: [...keyFields] } : {}) } }
+      : {}),
     ...(timeout !== undefined ? { defaultTimeoutMs: timeout } : {}),
     idempotent: opts.idempotent,
     terminatesTurn: opts.terminatesTurn,
@@ -212,10 +246,19 @@ const maxDurationSeconds = 315_576_000_000n;
  * google.protobuf.Duration's range or is not a whole number of milliseconds (the wire carries whole
  * milliseconds, so a fraction would be rounded away unseen).
  */
-function defaultTimeoutMs(timeout: Duration, position: () => SourcePosition, at: { readonly diagnostics: DiagnosticSink; readonly scope: string }): number {
+function defaultTimeoutMs(
+  timeout: Duration,
+  position: () => SourcePosition,
+  at: { readonly diagnostics: DiagnosticSink; readonly scope: string },
+): number {
   const { seconds, nanos } = timeout;
   const sign = (n: bigint | number): number => (n > 0 ? 1 : n < 0 ? -1 : 0);
-  if (seconds > maxDurationSeconds || seconds < -maxDurationSeconds || Math.abs(nanos) > 999_999_999 || sign(seconds) * sign(nanos) < 0) {
+  if (
+    seconds > maxDurationSeconds ||
+    seconds < -maxDurationSeconds ||
+    Math.abs(nanos) > 999_999_999 ||
+    sign(seconds) * sign(nanos) < 0
+  ) {
     at.diagnostics.error(
       position(),
       at.scope,
@@ -241,7 +284,12 @@ function toolMessage(
   message: DescMessage,
   typeName: string,
   which: "input" | "output",
-  at: { readonly method: DescMethod; readonly scope: string; readonly prefix: string; readonly seenIo: Map<DescMessage, ToolMessageModel> },
+  at: {
+    readonly method: DescMethod;
+    readonly scope: string;
+    readonly prefix: string;
+    readonly seenIo: Map<DescMessage, ToolMessageModel>;
+  },
   ctx: ProviderContext,
 ): { model: ToolMessageModel; broken: boolean } {
   const shape = ctx.shapes.toolMessage(message, at.scope);
@@ -257,7 +305,10 @@ function toolMessage(
     );
     broken = true;
   }
-  const named: NamedShape = shape && !broken ? shape : { kind: "named", typeName, messageName: message.typeName, target: { kind: "object", properties: [] } };
+  const named: NamedShape =
+    shape && !broken
+      ? shape
+      : { kind: "named", typeName, messageName: message.typeName, target: { kind: "object", properties: [] } };
   const Which = which === "input" ? "Input" : "Output";
   const earlier = at.seenIo.get(message);
   const model: ToolMessageModel = {
@@ -304,7 +355,12 @@ function checkHandlerMembers(built: readonly BuiltTool[], render: boolean, hooks
   const claim = (name: string, what: string, { tool, method }: BuiltTool): void => {
     const earlier = members.get(name);
     if (earlier !== undefined) {
-      ctx.diagnostics.error(ctx.source.position(method), tool.scope, `the handler member ${name} (${what}) clashes with ${earlier}`, "rename the rpc");
+      ctx.diagnostics.error(
+        ctx.source.position(method),
+        tool.scope,
+        `the handler member ${name} (${what}) clashes with ${earlier}`,
+        "rename the rpc",
+      );
     } else members.set(name, what);
   };
   if (render) members.set("render", "the provider's render handlers");
@@ -334,7 +390,12 @@ function resolveHookPoints(service: DescService, points: readonly HookPoint[], c
         "name one of the HOOK_POINT_* values other than HOOK_POINT_UNSPECIFIED",
       );
     } else if (names.includes(name)) {
-      ctx.diagnostics.error(at, service.name, `supported_hook_points[${index}] repeats HOOK_POINT_${name}`, "list each hook point once");
+      ctx.diagnostics.error(
+        at,
+        service.name,
+        `supported_hook_points[${index}] repeats HOOK_POINT_${name}`,
+        "list each hook point once",
+      );
     } else names.push(name);
   }
   return names;
@@ -344,7 +405,8 @@ function resolveHookPoints(service: DescService, points: readonly HookPoint[], c
 function resolveConfig(service: DescService, name: string, ctx: ProviderContext): ConfigModel | undefined {
   const file = service.file;
   const wanted = name.replace(/^\./, "");
-  const candidates = file.proto.package !== "" && !name.startsWith(".") ? [`${file.proto.package}.${wanted}`, wanted] : [wanted];
+  const candidates =
+    file.proto.package !== "" && !name.startsWith(".") ? [`${file.proto.package}.${wanted}`, wanted] : [wanted];
   const message = findMessage(file, candidates);
   if (!message) {
     ctx.diagnostics.error(

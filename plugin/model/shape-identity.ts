@@ -49,7 +49,9 @@ export class SharedTypeNames {
     if (known !== undefined) return known;
     // Nested references count by the interface they resolve to, so alike parents of alike
     // children are alike too. The model refuses recursive messages, so this ends.
-    const key = JSON.stringify(toTypeScriptSchema(shape, undefined, { nameOf: (child) => this.declaringShape(child).typeName }));
+    const key = JSON.stringify(
+      toTypeScriptSchema(shape, undefined, { nameOf: (child) => this.declaringShape(child).typeName }),
+    );
     const first = this.byKey.get(key);
     if (first === undefined) this.byKey.set(key, shape);
     this.declaring.set(shape.typeName, first ?? shape);

@@ -70,7 +70,10 @@ export class SourceIndex {
     const firstBelow = new Map<string, Located>();
     for (const location of file.proto.sourceCodeInfo?.location ?? []) {
       const key = location.path.join(",");
-      const located = { span: location.span, leadingComments: location.leadingComments === "" ? undefined : location.leadingComments };
+      const located = {
+        span: location.span,
+        leadingComments: location.leadingComments === "" ? undefined : location.leadingComments,
+      };
       // The first location of a path is the declaration itself; later ones repeat it.
       if (!locations.has(key)) locations.set(key, located);
       for (let n = location.path.length; n > 0; n--) {
@@ -120,7 +123,10 @@ export class SourceIndex {
    * The position of `path` (relative to `desc`'s own path) in `desc`'s file, or of the longest
    * prefix of it that has a location: an option that was not written points at its element.
    */
-  position(desc: DescService | DescMethod | DescMessage | DescEnum | DescField, relative: readonly number[] = []): SourcePosition {
+  position(
+    desc: DescService | DescMethod | DescMessage | DescEnum | DescField,
+    relative: readonly number[] = [],
+  ): SourcePosition {
     const file = fileOf(desc);
     const { locations, firstBelow } = this.index(file);
     const full = [...this.pathOf(desc), ...relative];

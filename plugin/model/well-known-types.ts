@@ -26,19 +26,35 @@ const mapped: { readonly [typeName: string]: WellKnownMapping } = {
   },
   "google.protobuf.DoubleValue": { shape: { kind: "number" }, optionalByDefault: true },
   "google.protobuf.FloatValue": { shape: { kind: "number" }, optionalByDefault: true },
-  "google.protobuf.Int32Value": { shape: { kind: "number", integer: true, description: int32Note }, optionalByDefault: true },
-  "google.protobuf.UInt32Value": { shape: { kind: "number", integer: true, description: int32Note }, optionalByDefault: true },
-  "google.protobuf.Int64Value": { shape: { kind: "number", integer: true, description: int64Note }, optionalByDefault: true },
-  "google.protobuf.UInt64Value": { shape: { kind: "number", integer: true, description: int64Note }, optionalByDefault: true },
+  "google.protobuf.Int32Value": {
+    shape: { kind: "number", integer: true, description: int32Note },
+    optionalByDefault: true,
+  },
+  "google.protobuf.UInt32Value": {
+    shape: { kind: "number", integer: true, description: int32Note },
+    optionalByDefault: true,
+  },
+  "google.protobuf.Int64Value": {
+    shape: { kind: "number", integer: true, description: int64Note },
+    optionalByDefault: true,
+  },
+  "google.protobuf.UInt64Value": {
+    shape: { kind: "number", integer: true, description: int64Note },
+    optionalByDefault: true,
+  },
   "google.protobuf.BoolValue": { shape: { kind: "boolean" }, optionalByDefault: true },
   "google.protobuf.StringValue": { shape: { kind: "string" }, optionalByDefault: true },
-  "google.protobuf.BytesValue": { shape: { kind: "string", description: "bytes, base64-encoded" }, optionalByDefault: true },
+  "google.protobuf.BytesValue": {
+    shape: { kind: "string", description: "bytes, base64-encoded" },
+    optionalByDefault: true,
+  },
 };
 
 const refused: { readonly [typeName: string]: string } = {
   "google.protobuf.Struct": "google.protobuf.Struct has no fixed shape, and the subset's objects are closed",
   "google.protobuf.Value": "google.protobuf.Value can be any JSON value, and the subset has no unions",
-  "google.protobuf.ListValue": "google.protobuf.ListValue holds values of any type, and the subset's arrays have one item type",
+  "google.protobuf.ListValue":
+    "google.protobuf.ListValue holds values of any type, and the subset's arrays have one item type",
   "google.protobuf.Any": "google.protobuf.Any can hold any message, and the subset has no unions",
   "google.protobuf.FieldMask": "google.protobuf.FieldMask has no mapping in harness-tool",
 };

@@ -11,7 +11,11 @@
  * error. `process_crashed` is kernel-synthesized only.
  */
 import { create, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { ToolErrorSchema, type ToolErrorCategory, type ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ToolErrorSchema,
+  type ToolErrorCategory,
+  type ToolError as WireToolError,
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { readSafely, rendered, stackOf } from "./error-stack.js";
 import { reduceMachinePaths } from "./machine-paths.js";
 import { isToolError, toolErrorCategories, type ToolError, type ToolErrorCategoryName } from "./tool-error.js";
@@ -47,13 +51,17 @@ export function describeThrown(thrown: unknown, depth = 0): JsonObject {
       message: reduceMachinePaths(rendered(readSafely(() => thrown.message, ""))),
     };
     const code = readSafely(() => (thrown as { code?: unknown }).code, undefined);
-    if (typeof code === "string" || typeof code === "number") out["code"] = typeof code === "string" ? reduceMachinePaths(code) : code;
+    if (typeof code === "string" || typeof code === "number")
+      out["code"] = typeof code === "string" ? reduceMachinePaths(code) : code;
     const cause = readSafely(() => thrown.cause, undefined);
     if (cause !== undefined && depth < 4) out["cause"] = jsonSafe(cause, depth + 1);
     return out;
   }
   const value = jsonSafe(thrown, depth + 1);
-  return { type: thrown === null ? "null" : typeof thrown, value: typeof value === "string" ? reduceMachinePaths(value) : value };
+  return {
+    type: thrown === null ? "null" : typeof thrown,
+    value: typeof value === "string" ? reduceMachinePaths(value) : value,
+  };
 }
 
 export { stackOf } from "./error-stack.js";
@@ -77,7 +85,11 @@ export interface WireErrorOptions {
 }
 
 /** A wire ToolError the runtime itself decides on (a refusal, a provider bug, a bad argument). */
-export function wireError(category: ToolErrorCategoryName, message: string, options: WireErrorOptions = {}): WireToolError {
+export function wireError(
+  category: ToolErrorCategoryName,
+  message: string,
+  options: WireErrorOptions = {},
+): WireToolError {
   return create(ToolErrorSchema, {
     category: wireCategory(category),
     message,
@@ -112,5 +124,7 @@ export function normalizeError(thrown: unknown, options: NormalizeErrorOptions):
         ? thrown
         : `a non-Error value (${thrown === null ? "null" : typeof thrown})`;
   options.log?.(`${options.context}: ${summary}`, stackOf(thrown));
-  return wireError("unknown", reduceMachinePaths(`${options.context}: ${summary}`), { details: { error: describeThrown(thrown) } });
+  return wireError("unknown", reduceMachinePaths(`${options.context}: ${summary}`), {
+    details: { error: describeThrown(thrown) },
+  });
 }

@@ -33,5 +33,7 @@ function attributePointer(attribute: string): string {
  */
 export function configError(attribute: string, message: string): ToolError {
   const path = attributePointer(attribute);
-  return new ToolError("invalid_arguments", `configuration rejected: ${path || "/"} ${message}`, { details: { violations: [{ path, message }] } });
+  return new ToolError("invalid_arguments", `configuration rejected: ${path || "/"} ${message}`, {
+    details: { violations: [{ path, message }] },
+  });
 }

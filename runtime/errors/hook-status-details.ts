@@ -10,5 +10,8 @@ import { HookErrorSchema, type HookError } from "../generated/pluggableharness/h
 
 /** The encoded Status of a failed DispatchHook. */
 export function statusWithHookError(code: number, message: string, hookError: HookError): Uint8Array {
-  return toBinary(StatusSchema, create(StatusSchema, { code, message, details: [anyPack(HookErrorSchema, hookError)] }));
+  return toBinary(
+    StatusSchema,
+    create(StatusSchema, { code, message, details: [anyPack(HookErrorSchema, hookError)] }),
+  );
 }

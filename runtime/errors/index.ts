@@ -4,5 +4,12 @@
  * ToolError categories (their wire names, as the protocol spells them).
  */
 export { GrpcCode, RpcStatusError, type GrpcCodeValue } from "./rpc-status-error.js";
-export { ToolError, isToolError, toolErrorCategories, toolErrorCategoryNames, type ToolErrorCategoryName, type ToolErrorOptions } from "./tool-error.js";
+export {
+  ToolError,
+  isToolError,
+  toolErrorCategories,
+  toolErrorCategoryNames,
+  type ToolErrorCategoryName,
+  type ToolErrorOptions,
+} from "./tool-error.js";
 export { configError } from "./config-error.js";

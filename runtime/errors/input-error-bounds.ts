@@ -55,10 +55,14 @@ export interface ViolationReport {
 
 /** The bounded report of `violations` (however many there are). */
 export function reportViolations(violations: readonly ValueViolation[]): ViolationReport {
-  const shown = violations.slice(0, maxSummarizedViolations).map((v) => `${clipText(v.path) || "/"} ${clipText(v.message)}`);
+  const shown = violations
+    .slice(0, maxSummarizedViolations)
+    .map((v) => `${clipText(v.path) || "/"} ${clipText(v.message)}`);
   const rest = violations.length - shown.length;
   const summary = shown.join("; ") + (rest > 0 ? `; and ${rest.toLocaleString("en-US")} more` : "");
-  const listed = violations.slice(0, maxReportedViolations).map((v) => ({ path: clipText(v.path), message: clipText(v.message) }));
+  const listed = violations
+    .slice(0, maxReportedViolations)
+    .map((v) => ({ path: clipText(v.path), message: clipText(v.message) }));
   const omitted = violations.length - listed.length;
   return {
     summary,

@@ -16,7 +16,10 @@ export const toolErrorTypeUrl = `type.googleapis.com/${ToolErrorSchema.typeName}
 
 /** The encoded Status of a failed call, with the ToolError (if any) packed as its one detail. */
 export function statusWithToolError(code: number, message: string, toolError?: ToolError): Uint8Array {
-  return toBinary(StatusSchema, create(StatusSchema, { code, message, details: toolError ? [anyPack(ToolErrorSchema, toolError)] : [] }));
+  return toBinary(
+    StatusSchema,
+    create(StatusSchema, { code, message, details: toolError ? [anyPack(ToolErrorSchema, toolError)] : [] }),
+  );
 }
 
 /** The ToolError packed in a Status's details, if there is one. */

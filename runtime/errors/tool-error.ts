@@ -44,7 +44,9 @@ export class ToolError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     // seed: PROCESS_CRASHED is synthesized by the kernel only; reject it even from untyped callers.
     if (!(toolErrorCategoryNames as readonly string[]).includes(category)) {
-      throw new TypeError(`ToolError category ${JSON.stringify(category)} is not one a provider may emit (use one of ${toolErrorCategoryNames.join(", ")})`);
+      throw new TypeError(
+        `ToolError category ${JSON.stringify(category)} is not one a provider may emit (use one of ${toolErrorCategoryNames.join(", ")})`,
+      );
     }
     this.category = category;
     this.retryable = options.retryable ?? false;

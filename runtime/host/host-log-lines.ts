@@ -12,7 +12,13 @@ export interface HostLogEntry {
   readonly raw: string;
 }
 
-const prefixes = { "[TRACE]": "trace", "[DEBUG]": "debug", "[INFO]": "info", "[WARN]": "warn", "[ERROR]": "error" } as const;
+const prefixes = {
+  "[TRACE]": "trace",
+  "[DEBUG]": "debug",
+  "[INFO]": "info",
+  "[WARN]": "warn",
+  "[ERROR]": "error",
+} as const;
 
 /** Reads one stderr line the way go-plugin's host does. */
 export function parseHostLogLine(raw: string): HostLogEntry {
@@ -20,7 +26,12 @@ export function parseHostLogLine(raw: string): HostLogEntry {
     try {
       const value: unknown = JSON.parse(raw);
       if (value && typeof value === "object" && !Array.isArray(value)) {
-        const { "@level": level, "@message": message, "@timestamp": _timestamp, ...fields } = value as Record<string, unknown>;
+        const {
+          "@level": level,
+          "@message": message,
+          "@timestamp": _timestamp,
+          ...fields
+        } = value as Record<string, unknown>;
         if (level === "trace" || level === "debug" || level === "info" || level === "warn" || level === "error") {
           return { level, message: typeof message === "string" ? message : "", fields, raw };
         }

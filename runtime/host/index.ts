@@ -18,7 +18,13 @@ export {
 export { describeExit, type ProviderExit } from "./process-exit.js";
 export { HookDispatchError, hookErrorFromStatus } from "./hook-dispatch-error.js";
 export { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
-export { InvokeCall, type InvokeOutcome, type InvokeReadOptions, type OutputDigest, type OutputStreamDigest } from "./invoke-call.js";
+export {
+  InvokeCall,
+  type InvokeOutcome,
+  type InvokeReadOptions,
+  type OutputDigest,
+  type OutputStreamDigest,
+} from "./invoke-call.js";
 export { ProviderCallError } from "./provider-call-error.js";
 export type { KernelResponders, RecordedCallbacks, RecordingKernel } from "./recording-kernel.js";
 export { parseHostLogLine, type HostLogEntry } from "./host-log-lines.js";

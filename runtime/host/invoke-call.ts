@@ -89,7 +89,13 @@ export class InvokeCall implements AsyncIterable<ToolEvent> {
       // final once both the status and the stream's end are in.
       const settle = () => {
         if (!status || !drained) return;
-        this.#ended ??= { events: this.#events, outputDigest: this.outputDigest, code: status.code, details: status.details, cancelled: this.#cancelled };
+        this.#ended ??= {
+          events: this.#events,
+          outputDigest: this.outputDigest,
+          code: status.code,
+          details: status.details,
+          cancelled: this.#cancelled,
+        };
         this.#wake();
         resolve(this.#ended);
       };
@@ -133,7 +139,12 @@ export class InvokeCall implements AsyncIterable<ToolEvent> {
 
   /** What the output chunks received so far add up to. */
   get outputDigest(): OutputDigest {
-    return { stdout: this.#stdout.digest(), stderr: this.#stderr.digest(), chunks: this.#chunks, largestChunk: this.#largestChunk };
+    return {
+      stdout: this.#stdout.digest(),
+      stderr: this.#stderr.digest(),
+      chunks: this.#chunks,
+      largestChunk: this.#largestChunk,
+    };
   }
 
   /** Cancels the RPC, as the kernel does when it abandons a call. */

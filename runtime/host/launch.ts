@@ -23,11 +23,21 @@ import {
   type RenderResponse,
   type ToolCallSchema,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import { ConnInfoSchema, EmptySchema, HealthCheckRequestSchema, HealthCheckResponseSchema } from "../transport/go-plugin-messages.js";
+import {
+  ConnInfoSchema,
+  EmptySchema,
+  HealthCheckRequestSchema,
+  HealthCheckResponseSchema,
+} from "../transport/go-plugin-messages.js";
 import { goPluginServices } from "../transport/grpc-service-definition.js";
 import { parseHandshakeLine, type Handshake } from "../transport/handshake-line.js";
 import { pluginHealthServiceName } from "../transport/health-check.js";
-import { certificatePemFromDer, mutualTlsChannel, mutualTlsServerCredentials, type MutualTls } from "../transport/tls/mutual-tls.js";
+import {
+  certificatePemFromDer,
+  mutualTlsChannel,
+  mutualTlsServerCredentials,
+  type MutualTls,
+} from "../transport/tls/mutual-tls.js";
 import { kernelHandshake } from "../transport/plugin-environment.js";
 import { createSelfSignedCertificate, type SelfSignedCertificate } from "../transport/tls/self-signed-certificate.js";
 import { startOtlpReceiver, type OtlpReceiver } from "../telemetry/otlp-receiver.js";
@@ -45,7 +55,12 @@ import {
   HookSubscriberService,
   type DispatchHookResponse,
 } from "../generated/pluggableharness/hook/v1/hook_pb.js";
-import { hookModeTable, hookPointTable, type HookModeName, type HookPointName } from "../provider/hook-subscriptions.js";
+import {
+  hookModeTable,
+  hookPointTable,
+  type HookModeName,
+  type HookPointName,
+} from "../provider/hook-subscriptions.js";
 import { hookPayloadSchemas } from "../provider/hook-payload-schemas.js";
 import { startRecordingKernel, type KernelResponders, type RecordingKernel } from "./recording-kernel.js";
 
@@ -144,7 +159,10 @@ export interface LaunchedProvider {
     options?: HookDispatchOptions,
   ): Promise<DispatchHookResponse>;
   /** DispatchHook with a request as given: for requests the kernel should never send (a mode unset, no payload). */
-  dispatchHookRequest(request: MessageInitShape<typeof DispatchHookRequestSchema>, options?: HookDispatchOptions): Promise<DispatchHookResponse>;
+  dispatchHookRequest(
+    request: MessageInitShape<typeof DispatchHookRequestSchema>,
+    options?: HookDispatchOptions,
+  ): Promise<DispatchHookResponse>;
   /** go-plugin's Kill(): close the broker, call Shutdown, close the connection, wait 2 s, SIGKILL. */
   kill(): Promise<KillReport>;
 }
@@ -184,7 +202,9 @@ function startProcess(command: string, options: LaunchOptions, env: NodeJS.Proce
   const child = spawn(command, options.args ?? [], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const stderr: HostLogEntry[] = [];
   const strayStdout: string[] = [];
-  const exited = new Promise<ProviderExit>((resolve) => child.once("close", (exitCode, signal) => resolve({ exitCode, signal })));
+  const exited = new Promise<ProviderExit>((resolve) =>
+    child.once("close", (exitCode, signal) => resolve({ exitCode, signal })),
+  );
   const spawnError = new Promise<never>((_, reject) => child.once("error", reject));
   createInterface({ input: child.stderr! }).on("line", (line) => {
     const entry = parseHostLogLine(line);
@@ -225,16 +245,22 @@ async function awaitHandshake(
       started.firstLine,
       started.spawnError,
       started.exited.then((how): never => {
-        throw new Error(`the provider exited before printing its handshake line: ${describeExit(how)}; its stderr:\n${tail()}`);
+        throw new Error(
+          `the provider exited before printing its handshake line: ${describeExit(how)}; its stderr:\n${tail()}`,
+        );
       }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no handshake line from the provider within ${timeoutMs} ms; its stderr:\n${tail()}`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`no handshake line from the provider within ${timeoutMs} ms; its stderr:\n${tail()}`)),
+          timeoutMs,
+        );
       }),
     ]);
     const handshake = parseHandshakeLine(line, kernelHandshake.appVersions);
     const tls = hostCertificate && { own: hostCertificate, peerCertificatePem: providerCertificatePem(handshake) };
     // go-plugin's host without AutoMTLS dereferences a nil TLS config on a certificate.
-    if (!hostCertificate && handshake.serverCertificate) throw new Error(`the provider sent a certificate, but the host did not ask for AutoMTLS: ${line}`);
+    if (!hostCertificate && handshake.serverCertificate)
+      throw new Error(`the provider sent a certificate, but the host did not ask for AutoMTLS: ${line}`);
     return { handshake, tls };
   } catch (error) {
     await killBeforeHandshake(started);
@@ -256,7 +282,10 @@ async function awaitHandshake(
  */
 async function killBeforeHandshake(started: StartedProcess): Promise<void> {
   const { child } = started;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGKILL");
   await exited;
   child.stdout?.destroy();
@@ -265,7 +294,10 @@ async function killBeforeHandshake(started: StartedProcess): Promise<void> {
 }
 
 /** As go-plugin's host: the broker stream opened right after connecting, the callback server announced on broker ID 1. */
-function openBroker(client: ServiceClient<typeof ToolService>, kernelAddress: string): ClientDuplexStream<Uint8Array, Uint8Array> {
+function openBroker(
+  client: ServiceClient<typeof ToolService>,
+  kernelAddress: string,
+): ClientDuplexStream<Uint8Array, Uint8Array> {
   const broker = client.raw.makeBidiStreamRequest(
     goPluginServices.broker.startStream.path,
     goPluginServices.broker.startStream.requestSerialize,
@@ -273,7 +305,9 @@ function openBroker(client: ServiceClient<typeof ToolService>, kernelAddress: st
     new Metadata(),
   ) as ClientDuplexStream<Uint8Array, Uint8Array>;
   broker.on("error", () => {});
-  broker.write(toBinary(ConnInfoSchema, create(ConnInfoSchema, { serviceId: 1, network: "unix", address: kernelAddress })));
+  broker.write(
+    toBinary(ConnInfoSchema, create(ConnInfoSchema, { serviceId: 1, network: "unix", address: kernelAddress })),
+  );
   return broker;
 }
 
@@ -333,31 +367,63 @@ async function unary<T>(method: string, run: () => Promise<T>): Promise<T> {
 export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
   const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
   const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
-  const traceEnv = receiver ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint } : {};
+  const traceEnv = receiver
+    ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint }
+    : {};
   const started = startProcess(
     command,
     options,
-    kernelEnvironment({ ...traceEnv, ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}), ...options.env }),
+    kernelEnvironment({
+      ...traceEnv,
+      ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}),
+      ...options.env,
+    }),
   );
   const { child, exited } = started;
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
-  const { handshake, tls } = await awaitHandshake(started, hostCertificate, options.handshakeTimeoutMs ?? 10_000, receiver);
+  const { handshake, tls } = await awaitHandshake(
+    started,
+    hostCertificate,
+    options.handshakeTimeoutMs ?? 10_000,
+    receiver,
+  );
 
-  const kernel = await startRecordingKernel(options.kernel, tls ? { credentials: mutualTlsServerCredentials(tls) } : {});
-  const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
+  const kernel = await startRecordingKernel(
+    options.kernel,
+    tls ? { credentials: mutualTlsServerCredentials(tls) } : {},
+  );
+  const client = new ServiceClient(
+    ToolService,
+    grpcTarget(handshake.network, handshake.address),
+    tls && mutualTlsChannel(tls),
+  );
   const broker = openBroker(client, kernel.address);
   // The kernel dials HookSubscriberService on the connection it already holds to the provider.
-  const hooks = new ServiceClient(HookSubscriberService, grpcTarget(handshake.network, handshake.address), tls && mutualTlsChannel(tls));
+  const hooks = new ServiceClient(
+    HookSubscriberService,
+    grpcTarget(handshake.network, handshake.address),
+    tls && mutualTlsChannel(tls),
+  );
 
   // As the kernel's otelgrpc client handler: every call carries a traceparent.
   const traceId = randomTraceId();
-  const traced = (control: CallControl = {}): CallControl => ({ ...control, metadata: { ...control.metadata, traceparent: hostTraceparent(traceId) } });
+  const traced = (control: CallControl = {}): CallControl => ({
+    ...control,
+    metadata: { ...control.metadata, traceparent: hostTraceparent(traceId) },
+  });
 
-  const dispatchHookRequest = async (request: MessageInitShape<typeof DispatchHookRequestSchema>, options: HookDispatchOptions = {}) => {
+  const dispatchHookRequest = async (
+    request: MessageInitShape<typeof DispatchHookRequestSchema>,
+    options: HookDispatchOptions = {},
+  ) => {
     const { deadline, subscriptionId: _, ...control } = options;
     const timed = deadline === undefined ? control : { ...control, timeoutMs: deadline.getTime() - Date.now() };
     try {
-      return await hooks.unary(HookSubscriberService.method.dispatchHook, create(DispatchHookRequestSchema, request), traced(timed));
+      return await hooks.unary(
+        HookSubscriberService.method.dispatchHook,
+        create(DispatchHookRequestSchema, request),
+        traced(timed),
+      );
     } catch (error) {
       throw isServiceError(error) ? HookDispatchError.from(error) : error;
     }
@@ -374,17 +440,42 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     strayStdout: started.strayStdout,
     exited,
     ping: async () => {
-      const request = toBinary(HealthCheckRequestSchema, create(HealthCheckRequestSchema, { service: pluginHealthServiceName }));
-      return fromBinary(HealthCheckResponseSchema, await rawUnary(client, goPluginServices.health.check, request)).status;
+      const request = toBinary(
+        HealthCheckRequestSchema,
+        create(HealthCheckRequestSchema, { service: pluginHealthServiceName }),
+      );
+      return fromBinary(HealthCheckResponseSchema, await rawUnary(client, goPluginServices.health.check, request))
+        .status;
     },
-    getSchema: (control) => unary("GetSchema", () => client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), traced(control))),
+    getSchema: (control) =>
+      unary("GetSchema", () =>
+        client.unary(ToolService.method.getSchema, create(GetSchemaRequestSchema), traced(control)),
+      ),
     configure: (config, control) =>
-      unary("Configure", () => client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), traced(control))),
-    invoke: (call, read) => new InvokeCall(client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call }), traced()), read),
+      unary("Configure", () =>
+        client.unary(ToolService.method.configure, create(ConfigureRequestSchema, { config }), traced(control)),
+      ),
+    invoke: (call, read) =>
+      new InvokeCall(
+        client.serverStream(ToolService.method.invoke, create(InvokeRequestSchema, { call }), traced()),
+        read,
+      ),
     render: (payload, schemaVersion, control) =>
-      unary("Render", () => client.unary(ToolService.method.render, create(RenderRequestSchema, { payload, schemaVersion }), traced(control))),
-    preview: (call, control) => unary("Preview", () => client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), traced(control))),
-    describe: (control) => unary("Describe", () => client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control))),
+      unary("Render", () =>
+        client.unary(
+          ToolService.method.render,
+          create(RenderRequestSchema, { payload, schemaVersion }),
+          traced(control),
+        ),
+      ),
+    preview: (call, control) =>
+      unary("Preview", () =>
+        client.unary(ToolService.method.preview, create(PreviewRequestSchema, { call }), traced(control)),
+      ),
+    describe: (control) =>
+      unary("Describe", () =>
+        client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control)),
+      ),
     dispatchHookRequest,
     dispatchHook: (point, mode, payload, options) =>
       dispatchHookRequest(
@@ -392,7 +483,10 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
           payload: create(HookPayloadSchema, {
             payload: {
               case: hookPointTable[point].variant,
-              value: create(hookPayloadSchemas[point] as (typeof hookPayloadSchemas)["session-start"], payload as never),
+              value: create(
+                hookPayloadSchemas[point] as (typeof hookPayloadSchemas)["session-start"],
+                payload as never,
+              ),
             },
           } as never),
           mode: hookModeTable[mode],
@@ -405,7 +499,13 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
         child,
         exited,
         () => broker.cancel(),
-        () => rawUnary(client, goPluginServices.controller.shutdown, toBinary(EmptySchema, create(EmptySchema)), killGraceMs),
+        () =>
+          rawUnary(
+            client,
+            goPluginServices.controller.shutdown,
+            toBinary(EmptySchema, create(EmptySchema)),
+            killGraceMs,
+          ),
         () => {
           hooks.close();
           client.close();
@@ -427,7 +527,10 @@ async function killLikeGoPlugin(
     closeBroker();
     await shutdown().catch(() => {}); // go-plugin ignores Shutdown's reply
     closeConnection();
-    const graceful = await Promise.race([exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), killGraceMs).unref())]);
+    const graceful = await Promise.race([
+      exited.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), killGraceMs).unref()),
+    ]);
     if (!graceful) child.kill("SIGKILL");
     const how = await exited;
     return { graceful, ...how, durationMs: performance.now() - started };
@@ -439,7 +542,10 @@ async function killLikeGoPlugin(
 
 /** The provider's AutoMTLS certificate as PEM; go-plugin's host fails the same way without one. */
 function providerCertificatePem(handshake: Handshake): string {
-  if (!handshake.serverCertificate) throw new Error("the host asked for AutoMTLS, but the provider's handshake line carries no certificate (6th field)");
+  if (!handshake.serverCertificate)
+    throw new Error(
+      "the host asked for AutoMTLS, but the provider's handshake line carries no certificate (6th field)",
+    );
   try {
     return certificatePemFromDer(handshake.serverCertificate);
   } catch (error) {

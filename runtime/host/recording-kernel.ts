@@ -9,7 +9,13 @@ import { rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { Server, ServerCredentials, status as grpcStatus, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import {
+  Server,
+  ServerCredentials,
+  status as grpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+} from "@grpc/grpc-js";
 import {
   CountTokensResultSchema,
   EmitResultSchema,
@@ -27,9 +33,15 @@ import { addGrpcService } from "../transport/grpc-service-definition.js";
 export interface KernelResponders {
   /** Sees each Log as it arrives (recorded either way; the answer is always empty), for showing a handler's ctx.log live. */
   log?: (request: LogRequest) => void;
-  emit?: (request: EmitRequest) => MessageInitShape<typeof EmitResultSchema> | Promise<MessageInitShape<typeof EmitResultSchema>>;
-  runSession?: (request: RunSessionRequest) => MessageInitShape<typeof RunSessionResultSchema> | Promise<MessageInitShape<typeof RunSessionResultSchema>>;
-  countTokens?: (request: CountTokensRequest) => MessageInitShape<typeof CountTokensResultSchema> | Promise<MessageInitShape<typeof CountTokensResultSchema>>;
+  emit?: (
+    request: EmitRequest,
+  ) => MessageInitShape<typeof EmitResultSchema> | Promise<MessageInitShape<typeof EmitResultSchema>>;
+  runSession?: (
+    request: RunSessionRequest,
+  ) => MessageInitShape<typeof RunSessionResultSchema> | Promise<MessageInitShape<typeof RunSessionResultSchema>>;
+  countTokens?: (
+    request: CountTokensRequest,
+  ) => MessageInitShape<typeof CountTokensResultSchema> | Promise<MessageInitShape<typeof CountTokensResultSchema>>;
 }
 
 /** The requests of each callback, in arrival order. */
@@ -53,7 +65,11 @@ export interface RecordingKernel {
    */
   readonly traceparents: { readonly [K in CallbackName]: readonly (string | undefined)[] };
   /** Resolves with the first recorded (or next) request of `method` that `match` accepts. */
-  waitFor<K extends CallbackName>(method: K, match?: (request: RequestOf<K>) => boolean, timeoutMs?: number): Promise<RequestOf<K>>;
+  waitFor<K extends CallbackName>(
+    method: K,
+    match?: (request: RequestOf<K>) => boolean,
+    timeoutMs?: number,
+  ): Promise<RequestOf<K>>;
   close(): void;
 }
 
@@ -64,8 +80,16 @@ export interface RecordingKernelOptions {
 }
 
 /** Starts a recording KernelCallbackService on a fresh unix socket under the temp dir. */
-export async function startRecordingKernel(responders: KernelResponders = {}, options: RecordingKernelOptions = {}): Promise<RecordingKernel> {
-  const calls = { log: [] as LogRequest[], emit: [] as EmitRequest[], runSession: [] as RunSessionRequest[], countTokens: [] as CountTokensRequest[] };
+export async function startRecordingKernel(
+  responders: KernelResponders = {},
+  options: RecordingKernelOptions = {},
+): Promise<RecordingKernel> {
+  const calls = {
+    log: [] as LogRequest[],
+    emit: [] as EmitRequest[],
+    runSession: [] as RunSessionRequest[],
+    countTokens: [] as CountTokensRequest[],
+  };
   const traceparents = {
     log: [] as (string | undefined)[],
     emit: [] as (string | undefined)[],
@@ -86,7 +110,8 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
         .then(() => respond(call.request))
         .then(
           (response) => callback(null, response),
-          (error: unknown) => callback({ code: grpcStatus.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) =>
+            callback({ code: grpcStatus.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
         );
     };
   let emitted = 0n;
@@ -98,26 +123,38 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
     }),
     emit: answer("emit", async (request: EmitRequest) => {
       emitted += 1n;
-      return create(EmitResultSchema, responders.emit ? await responders.emit(request) : { id: `event-${emitted}`, sequence: emitted });
+      return create(
+        EmitResultSchema,
+        responders.emit ? await responders.emit(request) : { id: `event-${emitted}`, sequence: emitted },
+      );
     }),
     runSession: answer("runSession", async (request: RunSessionRequest) => {
       if (!responders.runSession) throw new Error("this host's kernel has no runSession responder");
       return create(RunSessionResultSchema, await responders.runSession(request));
     }),
     countTokens: answer("countTokens", async (request: CountTokensRequest) =>
-      create(CountTokensResultSchema, responders.countTokens ? await responders.countTokens(request) : { count: 0n, exact: false }),
+      create(
+        CountTokensResultSchema,
+        responders.countTokens ? await responders.countTokens(request) : { count: 0n, exact: false },
+      ),
     ),
   });
   const address = path.join(os.tmpdir(), `plugin-kernel-${randomBytes(6).toString("hex")}`);
   await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix:${address}`, options.credentials ?? ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
+    server.bindAsync(`unix:${address}`, options.credentials ?? ServerCredentials.createInsecure(), (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
 
   return {
     address,
     calls,
     traceparents,
-    waitFor<K extends CallbackName>(method: K, match: (request: RequestOf<K>) => boolean = () => true, timeoutMs = 5000) {
+    waitFor<K extends CallbackName>(
+      method: K,
+      match: (request: RequestOf<K>) => boolean = () => true,
+      timeoutMs = 5000,
+    ) {
       return new Promise<RequestOf<K>>((resolve, reject) => {
         const check = () => {
           const found = (calls[method] as RequestOf<K>[]).find(match);
@@ -129,7 +166,11 @@ export async function startRecordingKernel(responders: KernelResponders = {}, op
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching KernelCallbackService.${method} call within ${timeoutMs} ms (${calls[method].length} recorded)`));
+          reject(
+            new Error(
+              `no matching KernelCallbackService.${method} call within ${timeoutMs} ms (${calls[method].length} recorded)`,
+            ),
+          );
         }, timeoutMs);
         if (!check()) waiters.add(check);
       });

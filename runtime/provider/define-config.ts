@@ -10,7 +10,15 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ConfigDefinition } from "./provider-definition.js";
 import type { ValueViolation } from "../schema/value-violation.js";
 
-const attributeTypes: readonly ConfigAttributeTypeName[] = ["string", "number", "bool", "list_string", "list_number", "map_string", "object"];
+const attributeTypes: readonly ConfigAttributeTypeName[] = [
+  "string",
+  "number",
+  "bool",
+  "list_string",
+  "list_number",
+  "map_string",
+  "object",
+];
 
 function pointer(base: string, name: string): string {
   return `${base}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
@@ -33,7 +41,8 @@ export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclar
     seen.add(a.name);
     if (!attributeTypes.includes(a.type)) out.push(`${where}: unknown type ${JSON.stringify(a.type)}`);
     if (a.type === "object") out.push(...checkConfigAttributes(a.objectAttributes ?? [], `${base}${a.name}.`));
-    else if (a.objectAttributes && a.objectAttributes.length > 0) out.push(`${where}: objectAttributes are only for type "object"`);
+    else if (a.objectAttributes && a.objectAttributes.length > 0)
+      out.push(`${where}: objectAttributes are only for type "object"`);
     if (a.defaultJson !== undefined) {
       let parsed: JsonValue;
       try {
@@ -50,7 +59,12 @@ export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclar
   return out;
 }
 
-function decodeValue(a: ConfigAttributeDeclaration, value: JsonValue, path: string, out: ValueViolation[]): JsonValue | undefined {
+function decodeValue(
+  a: ConfigAttributeDeclaration,
+  value: JsonValue,
+  path: string,
+  out: ValueViolation[],
+): JsonValue | undefined {
   const wrong = (expected: string): undefined => {
     out.push({ path, message: `must be ${expected}, not ${describe(value)}` });
     return undefined;
@@ -76,7 +90,8 @@ function decodeValue(a: ConfigAttributeDeclaration, value: JsonValue, path: stri
     case "map_string": {
       if (typeof value !== "object" || value === null || Array.isArray(value)) return wrong("a map of strings");
       for (const [k, v] of Object.entries(value)) {
-        if (typeof v !== "string") out.push({ path: pointer(path, k), message: `must be a string, not ${describe(v)}` });
+        if (typeof v !== "string")
+          out.push({ path: pointer(path, k), message: `must be a string, not ${describe(v)}` });
       }
       return value;
     }
@@ -86,7 +101,12 @@ function decodeValue(a: ConfigAttributeDeclaration, value: JsonValue, path: stri
   }
 }
 
-function decodeObject(attributes: readonly ConfigAttributeDeclaration[], value: JsonObject, base: string, out: ValueViolation[]): JsonObject {
+function decodeObject(
+  attributes: readonly ConfigAttributeDeclaration[],
+  value: JsonObject,
+  base: string,
+  out: ValueViolation[],
+): JsonObject {
   const result: JsonObject = {};
   const known = new Set<string>();
   for (const a of attributes) {
@@ -122,7 +142,10 @@ export function decodeConfig(
 }
 
 /** One attribute as defineConfig takes it: `required` and `sensitive` default to false. */
-export type ConfigAttributeSpec = Omit<ConfigAttributeDeclaration, "required" | "sensitive" | "description" | "objectAttributes"> & {
+export type ConfigAttributeSpec = Omit<
+  ConfigAttributeDeclaration,
+  "required" | "sensitive" | "description" | "objectAttributes"
+> & {
   readonly required?: boolean;
   readonly sensitive?: boolean;
   readonly description?: string;
@@ -158,6 +181,9 @@ export function defineConfig<Config>(attributes: readonly ConfigAttributeSpec[])
   if (problems.length > 0) throw new TypeError(`invalid configuration declaration:\n  ${problems.join("\n  ")}`);
   return {
     attributes: declared,
-    decode: (value) => decodeConfig(declared, value) as { ok: true; value: Config } | { ok: false; violations: readonly ValueViolation[] },
+    decode: (value) =>
+      decodeConfig(declared, value) as
+        | { ok: true; value: Config }
+        | { ok: false; violations: readonly ValueViolation[] },
   };
 }

@@ -8,7 +8,13 @@ import type { HookPoint } from "../generated/pluggableharness/common/v1/common_p
 import type { ToolDefinition } from "./define-tool.js";
 import type { ToolKindName } from "../schema/tool-declaration.js";
 import { validatorFor } from "../schema/validate-value.js";
-import { hookDeclarationProblems, hookPointTable, supportedHookPointsOf, type HookSubscriptions, type HookTable } from "./hook-subscriptions.js";
+import {
+  hookDeclarationProblems,
+  hookPointTable,
+  supportedHookPointsOf,
+  type HookSubscriptions,
+  type HookTable,
+} from "./hook-subscriptions.js";
 import type {
   ConfigDefinition,
   ConfigureHook,
@@ -52,7 +58,13 @@ export function emptyConfig(): ConfigDefinition<Record<string, never>> {
     decode: (value: JsonObject) => {
       const extra = Object.keys(value);
       if (extra.length === 0) return { ok: true, value: {} };
-      return { ok: false, violations: extra.map((name) => ({ path: `/${name}`, message: "is not a known attribute (this provider takes no configuration)" })) };
+      return {
+        ok: false,
+        violations: extra.map((name) => ({
+          path: `/${name}`,
+          message: "is not a known attribute (this provider takes no configuration)",
+        })),
+      };
     },
   };
 }
@@ -62,7 +74,10 @@ export function emptyConfig(): ConfigDefinition<Record<string, never>> {
  * with a preview handler and one that does not must come without: a mismatch throws here, when the
  * provider is created, naming the tool.
  */
-function assembleProvider<Config>(parts: ProviderParts<Config>, toolParts: readonly ToolPart[]): ProviderDefinition<Config> {
+function assembleProvider<Config>(
+  parts: ProviderParts<Config>,
+  toolParts: readonly ToolPart[],
+): ProviderDefinition<Config> {
   const tools: ToolImplementation[] = toolParts.map(({ tool, handler, preview }) => {
     const d = tool.declaration;
     if (d.preview && !preview) {
@@ -99,13 +114,19 @@ function checkHooks(provider: string, hooks: unknown, claimed: readonly HookPoin
   const problems = hookDeclarationProblems(hooks);
   if (problems.length === 0 && claimed !== undefined) {
     const served = new Set(supportedHookPointsOf(hooks as HookTable));
-    const nameOf = (point: HookPoint) => Object.entries(hookPointTable).find(([, row]) => row.point === point)?.[0] ?? `HookPoint ${point}`;
+    const nameOf = (point: HookPoint) =>
+      Object.entries(hookPointTable).find(([, row]) => row.point === point)?.[0] ?? `HookPoint ${point}`;
     for (const point of claimed) {
       if (!served.has(point))
-        problems.push(`hooks: ${nameOf(point)} is in supported_hook_points but has no handler: add hooks["${nameOf(point)}"] [hook-point-handled]`);
+        problems.push(
+          `hooks: ${nameOf(point)} is in supported_hook_points but has no handler: add hooks["${nameOf(point)}"] [hook-point-handled]`,
+        );
     }
     for (const point of served) {
-      if (!claimed.includes(point)) problems.push(`hooks.${nameOf(point)}: not in the proto's supported_hook_points: add it there [hook-point-advertised]`);
+      if (!claimed.includes(point))
+        problems.push(
+          `hooks.${nameOf(point)}: not in the proto's supported_hook_points: add it there [hook-point-advertised]`,
+        );
     }
   }
   if (problems.length > 0) throw new TypeError(`provider ${JSON.stringify(provider)}: ${problems.join("; ")}`);
@@ -113,7 +134,9 @@ function checkHooks(provider: string, hooks: unknown, claimed: readonly HookPoin
 
 type InputOf<T> = T extends ToolDefinition<infer Input> ? Input : never;
 type PreviewKeys<Tools> = {
-  [K in keyof Tools]: Tools[K] extends ToolDefinition<unknown, unknown, ToolKindName, boolean, boolean, true> ? K : never;
+  [K in keyof Tools]: Tools[K] extends ToolDefinition<unknown, unknown, ToolKindName, boolean, boolean, true>
+    ? K
+    : never;
 }[keyof Tools];
 
 /**
@@ -123,7 +146,10 @@ type PreviewKeys<Tools> = {
 export type PreviewsFor<Tools, Config> = {
   readonly [K in PreviewKeys<Tools>]: PreviewHandler<InputOf<Tools[K]>, Config>;
 } & {
-  readonly [K in Exclude<keyof Tools, PreviewKeys<Tools>>]?: "this tool does not declare preview: set preview: true on it";
+  readonly [K in Exclude<
+    keyof Tools,
+    PreviewKeys<Tools>
+  >]?: "this tool does not declare preview: set preview: true on it";
 };
 
 /** The tools of a provider, keyed by their handlers' names. */
@@ -149,7 +175,11 @@ export interface ProviderSpec<Tools, Config> extends ProviderParts<Config> {
  * a tool without its handler or a preview that does not match its declaration still throws here,
  * naming the tool. Hand-written providers use the form below, which types every handler.
  */
-export function defineProvider<Config>(): (spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews?: ErasedPreviews) => ProviderDefinition<Config>;
+export function defineProvider<Config>(): (
+  spec: ProviderSpec<ToolRecord, Config>,
+  handlers: object,
+  previews?: ErasedPreviews,
+) => ProviderDefinition<Config>;
 /**
  * Defines a provider by hand, with every handler typed from its tool: its input, its result and
  * its context (a streaming tool's context emits progress, a process-backed tool's spawns).
@@ -186,7 +216,11 @@ export function defineProvider<const Tools extends ToolRecord, Config = Record<s
   handlers: HandlersFor<Tools, Config>,
   previews?: PreviewsFor<Tools, Config>,
 ): ProviderDefinition<Config>;
-export function defineProvider(spec?: ProviderSpec<ToolRecord, unknown>, handlers?: object, previews?: object): unknown {
+export function defineProvider(
+  spec?: ProviderSpec<ToolRecord, unknown>,
+  handlers?: object,
+  previews?: object,
+): unknown {
   return spec === undefined ? providerOf : providerOf(spec, handlers as object, previews as ErasedPreviews | undefined);
 }
 
@@ -196,7 +230,11 @@ export interface ErasedPreviews {
 }
 
 /** The provider of a spec and its handlers, whatever form checked their types. */
-function providerOf<Config>(spec: ProviderSpec<ToolRecord, Config>, handlers: object, previews: object | undefined): ProviderDefinition<Config> {
+function providerOf<Config>(
+  spec: ProviderSpec<ToolRecord, Config>,
+  handlers: object,
+  previews: object | undefined,
+): ProviderDefinition<Config> {
   const previewMap = (previews ?? {}) as { readonly [key: string]: unknown };
   // Handlers may be methods of one object (a class instance, the generated factories' handlers):
   // each is called with that object as `this`, as `handlers.name(input, context)` would be.

@@ -23,7 +23,13 @@
  */
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import type { ValueOfSchema } from "./schema-value-type.js";
-import type { ConcurrencyDeclaration, ResourceRiskName, RiskName, ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
+import type {
+  ConcurrencyDeclaration,
+  ResourceRiskName,
+  RiskName,
+  ToolDeclaration,
+  ToolKindName,
+} from "../schema/tool-declaration.js";
 import type { ValueValidator } from "../schema/value-violation.js";
 
 /** `concurrency` of a resource or data source, typed from the input's top-level keys. */
@@ -102,7 +108,13 @@ type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : 
  * The parameter type of defineTool's inner call: the kind's spec, or a message on the property
  * whose literal was widened. `S` and `P` are `undefined` when the property is left out.
  */
-export type CheckedToolSpec<Input, K extends ToolKindName, S extends boolean | undefined, P extends boolean | undefined, Pv extends boolean | undefined> =
+export type CheckedToolSpec<
+  Input,
+  K extends ToolKindName,
+  S extends boolean | undefined,
+  P extends boolean | undefined,
+  Pv extends boolean | undefined,
+> =
   true extends IsUnion<K>
     ? { readonly kind: 'kind must be one literal: "resource", "data_source" or "interactive"' }
     : boolean extends S
@@ -136,7 +148,14 @@ export interface ToolDefinition<
   readonly declaration: ToolDeclaration;
   readonly validators: ToolValidators | undefined;
   /** Type-level only: never set at run time. */
-  readonly __types?: { input: Input; output: Output; kind: Kind; streaming: Streaming; processBacked: ProcessBacked; preview: Preview };
+  readonly __types?: {
+    input: Input;
+    output: Output;
+    kind: Kind;
+    streaming: Streaming;
+    processBacked: ProcessBacked;
+    preview: Preview;
+  };
 }
 
 /**
@@ -181,7 +200,9 @@ export type ExplicitToolBuilder<Input, Output> = <
  * >()({ ... });
  * ```
  */
-export function defineTool<Input, Output, Traits extends ToolTraits>(): (spec: ErasedToolSpec) => ToolDefinitionOf<Input, Output, Traits>;
+export function defineTool<Input, Output, Traits extends ToolTraits>(): (
+  spec: ErasedToolSpec,
+) => ToolDefinitionOf<Input, Output, Traits>;
 /**
  * Declares a tool from its spec alone: the input and output schemas, written inline or `as const`,
  * give the handler its input and output types (`ValueOfSchema`), so the schema and the types cannot
@@ -219,7 +240,14 @@ export function defineTool<
   Pv extends boolean | undefined = undefined,
 >(
   spec: CheckedToolSpec<PropertiesOf<InputSchema>, K, S, P, Pv> & SchemaFirstSpec<InputSchema, OutputSchema>,
-): ToolDefinition<ValueOfSchema<InputSchema>, ValueOfSchema<OutputSchema>, K, StreamingOf<S, P>, P extends true ? true : false, Pv extends true ? true : false>;
+): ToolDefinition<
+  ValueOfSchema<InputSchema>,
+  ValueOfSchema<OutputSchema>,
+  K,
+  StreamingOf<S, P>,
+  P extends true ? true : false,
+  Pv extends true ? true : false
+>;
 /**
  * Declares a tool whose input and output types are given apart from its schemas (types generated
  * or written elsewhere): the types first, then the spec. The schema-first form,
@@ -320,7 +348,9 @@ function declarationOf(s: ErasedToolSpec): ToolDeclaration {
     ...(concurrency
       ? {
           concurrency:
-            concurrency.safe && Array.isArray(concurrency.keyFields) ? { safe: true, keyFields: [...concurrency.keyFields] } : { safe: concurrency.safe },
+            concurrency.safe && Array.isArray(concurrency.keyFields)
+              ? { safe: true, keyFields: [...concurrency.keyFields] }
+              : { safe: concurrency.safe },
         }
       : {}),
     ...(s.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: s.defaultTimeoutMs } : {}),

@@ -44,7 +44,11 @@ export const hookPointTable = {
   "post-apply": { point: HookPoint.POST_APPLY, variant: "postApply", mutable: [] },
   "session-end": { point: HookPoint.SESSION_END, variant: "sessionEnd", mutable: [] },
 } as const satisfies {
-  readonly [name: string]: { readonly point: HookPoint; readonly variant: NonNullable<HookPayload["payload"]["case"]>; readonly mutable: readonly string[] };
+  readonly [name: string]: {
+    readonly point: HookPoint;
+    readonly variant: NonNullable<HookPayload["payload"]["case"]>;
+    readonly mutable: readonly string[];
+  };
 };
 
 /** A hook point by its agent.hcl name: "plan-ready", "pre-model-call", ... */
@@ -135,7 +139,10 @@ export type ObserveHook<Payload, Config> = (payload: Payload, context: HookConte
 export type VetoHook<Payload, Config> = (payload: Payload, context: HookContext<Config>) => Promise<HookVerdict>;
 
 /** A transform: returns the point's mutable fields only. */
-export type TransformHook<Payload, Result, Config> = (payload: Payload, context: HookContext<Config>) => Promise<Result>;
+export type TransformHook<Payload, Result, Config> = (
+  payload: Payload,
+  context: HookContext<Config>,
+) => Promise<Result>;
 
 /**
  * The transform of a point: a handler at a point with mutable fields; elsewhere the literal
@@ -190,7 +197,8 @@ const modeNames: readonly HookModeName[] = ["observe", "transform", "veto"];
  */
 export function hookDeclarationProblems(hooks: unknown): string[] {
   if (hooks === undefined) return [];
-  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) return ["hooks: must be an object keyed by hook point [hooks-object]"];
+  if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
+    return ["hooks: must be an object keyed by hook point [hooks-object]"];
   const problems: string[] = [];
   for (const [point, modes] of Object.entries(hooks as JsonObject)) {
     if (!(point in hookPointTable)) {
@@ -203,16 +211,25 @@ export function hookDeclarationProblems(hooks: unknown): string[] {
       continue;
     }
     const given = Object.entries(modes).filter(([, handler]) => handler !== undefined);
-    if (given.length === 0) problems.push(`hooks.${point}: no mode: give observe, transform or veto, or remove the point [hook-point-handled]`);
+    if (given.length === 0)
+      problems.push(
+        `hooks.${point}: no mode: give observe, transform or veto, or remove the point [hook-point-handled]`,
+      );
     for (const [mode, handler] of given) {
       if (!modeNames.includes(mode as HookModeName)) {
         problems.push(`hooks.${point}.${mode}: not a mode (observe, transform or veto) [hook-mode-known]`);
       } else if (mode === "transform" && !mutable && handler !== "identity") {
-        problems.push(`hooks.${point}.transform: nothing at ${point} may change: write "identity" [hook-transform-identity]`);
+        problems.push(
+          `hooks.${point}.transform: nothing at ${point} may change: write "identity" [hook-transform-identity]`,
+        );
       } else if (mode === "transform" && mutable && typeof handler !== "function") {
-        problems.push(`hooks.${point}.transform: must be an async function returning the mutable fields [hook-handler-function]`);
+        problems.push(
+          `hooks.${point}.transform: must be an async function returning the mutable fields [hook-handler-function]`,
+        );
       } else if (mode !== "transform" && typeof handler !== "function") {
-        problems.push(`hooks.${point}.${mode}: must be an async function (payload, context) => ... [hook-handler-function]`);
+        problems.push(
+          `hooks.${point}.${mode}: must be an async function (payload, context) => ... [hook-handler-function]`,
+        );
       }
     }
   }

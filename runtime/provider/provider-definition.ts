@@ -8,7 +8,14 @@ import type { ToolDefinition } from "./define-tool.js";
 import type { HookTable } from "./hook-subscriptions.js";
 import type { ToolDeclaration, ToolKindName } from "../schema/tool-declaration.js";
 import type { ValueValidator, ValueViolation } from "../schema/value-violation.js";
-import type { PreviewContext, ProcessToolContext, RenderContext, RenderTreeInit, StreamingToolContext, ToolContext } from "./tool-context.js";
+import type {
+  PreviewContext,
+  ProcessToolContext,
+  RenderContext,
+  RenderTreeInit,
+  StreamingToolContext,
+  ToolContext,
+} from "./tool-context.js";
 
 /** The context type a tool's handler receives, from its declared streaming shape. */
 export type ContextFor<Streaming extends boolean, ProcessBacked extends boolean, Config> = ProcessBacked extends true
@@ -44,7 +51,14 @@ export interface ToolImplementation {
 }
 
 /** ConfigAttribute.type, by name. */
-export type ConfigAttributeTypeName = "string" | "number" | "bool" | "list_string" | "list_number" | "map_string" | "object";
+export type ConfigAttributeTypeName =
+  | "string"
+  | "number"
+  | "bool"
+  | "list_string"
+  | "list_number"
+  | "map_string"
+  | "object";
 
 /** One attribute of the provider's agent.hcl block (config.v1.ConfigAttribute). */
 export interface ConfigAttributeDeclaration {
@@ -67,7 +81,9 @@ export interface ConfigDefinition<Config> {
    * Decodes ConfigureRequest.config (as JSON) into the typed config, or lists every missing
    * required field and wrong type. Generated providers pass a compiled decoder.
    */
-  readonly decode: (value: JsonObject) => { ok: true; value: Config } | { ok: false; violations: readonly ValueViolation[] };
+  readonly decode: (
+    value: JsonObject,
+  ) => { ok: true; value: Config } | { ok: false; violations: readonly ValueViolation[] };
 }
 
 /** What the configure hook gets besides the config. */

@@ -31,7 +31,11 @@ export type ValueOfSchema<S> = S extends { readonly type: "object"; readonly pro
  */
 type ObjectOfSchema<P, R> = [keyof P] extends [never]
   ? Record<string, never>
-  : Flatten<{ -readonly [K in Extract<keyof P, R>]: ValueOfSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: ValueOfSchema<P[K]> }>;
+  : Flatten<
+      { -readonly [K in Extract<keyof P, R>]: ValueOfSchema<P[K]> } & {
+        -readonly [K in Exclude<keyof P, R>]?: ValueOfSchema<P[K]>;
+      }
+    >;
 
 /** One object type instead of an intersection, so hovers and errors read `{ path: string; limit?: number }`. */
 type Flatten<T> = { [K in keyof T]: T[K] } & {};

@@ -6,7 +6,11 @@
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import type { Span, Tracer } from "@opentelemetry/api";
 import type { ContentBlockSchema } from "../generated/pluggableharness/content/v1/content_pb.js";
-import type { EventKind, RunSessionRequestSchema, RunSessionResult } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type {
+  EventKind,
+  RunSessionRequestSchema,
+  RunSessionResult,
+} from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type { ModelRefSchema } from "../generated/pluggableharness/model/v1/model_pb.js";
 import type { RenderTreeSchema } from "../generated/pluggableharness/render/v1/render_pb.js";
 

@@ -25,7 +25,10 @@ function leaves(value: unknown, out: string[]): void {
  * and objects included), and the sensitive attributes nested in `object` attributes. Works on a
  * raw, not yet validated configuration too (wrong types are walked as they are).
  */
-export function collectSecrets(attributes: readonly ConfigAttributeDeclaration[], config: JsonValue | undefined): string[] {
+export function collectSecrets(
+  attributes: readonly ConfigAttributeDeclaration[],
+  config: JsonValue | undefined,
+): string[] {
   const out: string[] = [];
   if (typeof config !== "object" || config === null || Array.isArray(config)) return out;
   const record = config as JsonObject;
@@ -33,7 +36,8 @@ export function collectSecrets(attributes: readonly ConfigAttributeDeclaration[]
     if (!Object.hasOwn(record, attribute.name)) continue;
     const value = record[attribute.name];
     if (attribute.sensitive) leaves(value, out);
-    else if (attribute.type === "object" && attribute.objectAttributes) out.push(...collectSecrets(attribute.objectAttributes, value));
+    else if (attribute.type === "object" && attribute.objectAttributes)
+      out.push(...collectSecrets(attribute.objectAttributes, value));
   }
   return out;
 }

@@ -96,7 +96,11 @@ function pendingStart(data: Buffer, needles: readonly Buffer[]): number {
   let start = data.length;
   for (const needle of needles) {
     const first = needle[0] as number;
-    for (let at = data.indexOf(first, Math.max(0, data.length - (needle.length - 1))); at !== -1 && at < start; at = data.indexOf(first, at + 1)) {
+    for (
+      let at = data.indexOf(first, Math.max(0, data.length - (needle.length - 1)));
+      at !== -1 && at < start;
+      at = data.indexOf(first, at + 1)
+    ) {
       if (data.compare(needle, 0, data.length - at, at) === 0) {
         start = at;
         break;
@@ -295,7 +299,10 @@ function redactField(field: DescField, value: unknown, leaf: Leaf): unknown {
       let copy: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        const next = field.listKind === "scalar" ? redactScalar(field.scalar, item, leaf) : redactMessageField(field.message, item, leaf);
+        const next =
+          field.listKind === "scalar"
+            ? redactScalar(field.scalar, item, leaf)
+            : redactMessageField(field.message, item, leaf);
         if (next !== item) (copy ??= value.slice())[i] = next;
       }
       return copy ?? value;

@@ -15,13 +15,16 @@ export type RpcRequest<M extends DescMethod> = MessageShape<M["input"]>;
 export type RpcResponse<M extends DescMethod> = MessageShape<M["output"]>;
 
 /** True when a message has no fields (a request the caller need not pass, a response nobody reads). */
-type IsEmpty<Desc extends DescMessage> = [Exclude<keyof MessageShape<Desc>, "$typeName" | "$unknown">] extends [never] ? true : false;
+type IsEmpty<Desc extends DescMessage> = [Exclude<keyof MessageShape<Desc>, "$typeName" | "$unknown">] extends [never]
+  ? true
+  : false;
 
 /**
  * What a unary rpc's implementation is handed: its request first; an rpc whose request is empty
  * takes none. Whatever follows (trace headers, a deadline) is the interface's own.
  */
-type RequestParameters<M extends DescMethod> = IsEmpty<M["input"]> extends true ? never[] : [request: RpcRequest<M>, ...extra: never[]];
+type RequestParameters<M extends DescMethod> =
+  IsEmpty<M["input"]> extends true ? never[] : [request: RpcRequest<M>, ...extra: never[]];
 
 /** An answer: the response message; an empty response may be nothing at all. */
 type Answer<M extends DescMethod> = IsEmpty<M["output"]> extends true ? RpcResponse<M> | void : RpcResponse<M>;
@@ -35,7 +38,11 @@ export interface ResponseSink<M extends DescMethod> {
  * The sink a server-streaming rpc's implementation takes: the interface's own `Sink` when it takes
  * the rpc's responses, else a bare ResponseSink, which no richer sink accepts (a compile error).
  */
-type StreamSink<M extends DescMethod, Sink> = unknown extends Sink ? ResponseSink<M> : Sink extends ResponseSink<M> ? Sink : ResponseSink<M>;
+type StreamSink<M extends DescMethod, Sink> = unknown extends Sink
+  ? ResponseSink<M>
+  : Sink extends ResponseSink<M>
+    ? Sink
+    : ResponseSink<M>;
 
 /** One rpc as the semantics serve it. */
 type ServedRpc<M extends DescMethod, Sink> = M["methodKind"] extends "unary"
@@ -51,10 +58,14 @@ type ServedRpc<M extends DescMethod, Sink> = M["methodKind"] extends "unary"
  * the stream should close. Extend it with the interface the transport calls; each member keeps its
  * own documentation and extra parameters.
  */
-export type ServiceSemantics<S extends DescService, Sink = unknown> = { [K in keyof S["method"]]: ServedRpc<S["method"][K], Sink> };
+export type ServiceSemantics<S extends DescService, Sink = unknown> = {
+  [K in keyof S["method"]]: ServedRpc<S["method"][K], Sink>;
+};
 
 /** One unary rpc as the semantics call it. */
-type CalledRpc<M extends DescMethod> = M["methodKind"] extends "unary" ? (...args: RequestParameters<M>) => Promise<Answer<M>> : never;
+type CalledRpc<M extends DescMethod> = M["methodKind"] extends "unary"
+  ? (...args: RequestParameters<M>) => Promise<Answer<M>>
+  : never;
 
 /** A client of a service the semantics call (the kernel's callbacks): one member per unary rpc. */
 export type ServiceCaller<S extends DescService> = { [K in keyof S["method"]]: CalledRpc<S["method"][K]> };

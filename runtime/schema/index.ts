@@ -6,7 +6,14 @@
  * serve() checks a provider with the same functions at start-up, and `harness-tool check` a
  * running binary.
  */
-export type { JsonSchema, JsonSchemaArray, JsonSchemaBoolean, JsonSchemaNumber, JsonSchemaObject, JsonSchemaString } from "./json-schema.js";
+export type {
+  JsonSchema,
+  JsonSchemaArray,
+  JsonSchemaBoolean,
+  JsonSchemaNumber,
+  JsonSchemaObject,
+  JsonSchemaString,
+} from "./json-schema.js";
 export {
   riskClasses,
   riskNames,
@@ -25,7 +32,12 @@ export {
 export { validateValue, validatorFor, type ValueCheck } from "./validate-value.js";
 export type { ValueValidator, ValueViolation } from "./value-violation.js";
 export { protocolNames, type ProtocolName, type ProtocolNames } from "./protocol-names.js";
-export { checkSchemaSubset, checkToolSchemaDocument, isToolSchemaDocument, type SchemaProblem } from "./schema-subset.js";
+export {
+  checkSchemaSubset,
+  checkToolSchemaDocument,
+  isToolSchemaDocument,
+  type SchemaProblem,
+} from "./schema-subset.js";
 export {
   checkToolDeclaration,
   checkToolDeclarations,

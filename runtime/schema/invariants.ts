@@ -88,7 +88,14 @@ function aKind(kind: string): string {
 }
 
 /** Records one violation of the tool being checked. */
-type AddViolation = (rule: InvariantRule, subject: InvariantSubject, message: string, fix: string, severity?: "error" | "warning", index?: number) => void;
+type AddViolation = (
+  rule: InvariantRule,
+  subject: InvariantSubject,
+  message: string,
+  fix: string,
+  severity?: "error" | "warning",
+  index?: number,
+) => void;
 
 /** Every rule one tool breaks, errors first in declaration order, then warnings. */
 export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[] {
@@ -108,17 +115,32 @@ export function checkToolDeclaration(tool: ToolDeclaration): InvariantViolation[
 /** The name and the description. */
 function checkIdentity(tool: ToolDeclaration, add: AddViolation): void {
   if (!toolNamePattern.test(tool.name)) {
-    add("name-format", "name", `tool name ${JSON.stringify(tool.name)} is not 1 to 64 letters, digits, _ or -`, "use a snake_case name such as read_file");
+    add(
+      "name-format",
+      "name",
+      `tool name ${JSON.stringify(tool.name)} is not 1 to 64 letters, digits, _ or -`,
+      "use a snake_case name such as read_file",
+    );
   }
   if (tool.description.trim() === "") {
-    add("description-required", "description", "the tool has no description", "write a leading comment on the rpc or set description");
+    add(
+      "description-required",
+      "description",
+      "the tool has no description",
+      "write a leading comment on the rpc or set description",
+    );
   }
 }
 
 /** kind and risk are set, and the risk is one the kind allows. */
 function checkKindAndRisk(tool: ToolDeclaration, add: AddViolation): void {
   if (tool.kind === "unspecified") {
-    add("kind-required", "kind", "kind is not set", "set kind to TOOL_KIND_RESOURCE, TOOL_KIND_DATA_SOURCE or TOOL_KIND_INTERACTIVE");
+    add(
+      "kind-required",
+      "kind",
+      "kind is not set",
+      "set kind to TOOL_KIND_RESOURCE, TOOL_KIND_DATA_SOURCE or TOOL_KIND_INTERACTIVE",
+    );
   }
   if (tool.risk === "unspecified") {
     add(
@@ -173,7 +195,10 @@ function checkConcurrency(tool: ToolDeclaration, add: AddViolation): void {
   }
   // A declaration decoded from another provider's GetSchema may have no usable input schema;
   // checkSchemas reports that as input-schema-subset, so only well-formed properties are read here.
-  const inputProperties: object = typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null ? tool.inputSchema.properties : {};
+  const inputProperties: object =
+    typeof tool.inputSchema?.properties === "object" && tool.inputSchema.properties !== null
+      ? tool.inputSchema.properties
+      : {};
   for (const [index, key] of keyFields.entries()) {
     if (!Object.hasOwn(inputProperties, key)) {
       add(
@@ -219,10 +244,20 @@ function checkFlags(tool: ToolDeclaration, add: AddViolation): void {
 /** The input and output schemas stay inside the JSON-Schema subset. */
 function checkSchemas(tool: ToolDeclaration, add: AddViolation): void {
   for (const problem of checkToolSchemaDocument(tool.inputSchema)) {
-    add("input-schema-subset", "input_schema", `input schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
+    add(
+      "input-schema-subset",
+      "input_schema",
+      `input schema ${problem.path || "/"}: ${problem.message}`,
+      "keep the schema inside the common subset",
+    );
   }
   for (const problem of checkToolSchemaDocument(tool.outputSchema)) {
-    add("output-schema-subset", "output_schema", `output schema ${problem.path || "/"}: ${problem.message}`, "keep the schema inside the common subset");
+    add(
+      "output-schema-subset",
+      "output_schema",
+      `output schema ${problem.path || "/"}: ${problem.message}`,
+      "keep the schema inside the common subset",
+    );
   }
 }
 

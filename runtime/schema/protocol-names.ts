@@ -19,7 +19,9 @@ export interface ProtocolNames<Name extends string, Value extends number> {
 }
 
 /** The protocol names of a protoc-gen-es enum (a TypeScript enum whose keys are the stripped proto names). */
-export function protocolNames<Enum extends object>(generated: Enum): ProtocolNames<ProtocolName<Enum>, Extract<Enum[keyof Enum], number>> {
+export function protocolNames<Enum extends object>(
+  generated: Enum,
+): ProtocolNames<ProtocolName<Enum>, Extract<Enum[keyof Enum], number>> {
   const values = Object.entries(generated)
     .filter((entry): entry is [string, number] => typeof entry[1] === "number" && entry[1] !== 0)
     .sort((a, b) => a[1] - b[1]);

@@ -35,8 +35,15 @@ function walk(node: unknown, path: string, out: SchemaProblem[]): void {
   const type = record["type"];
   if (typeof type !== "string" || !(jsonSchemaTypes as readonly string[]).includes(type)) {
     const hint =
-      type === "integer" ? ' (the subset has no integer: use "number")' : type === "null" ? " (the subset has no null: make the field optional)" : "";
-    out.push({ path: `${path}/type`, message: `type must be one of ${jsonSchemaTypes.join(", ")}, not ${JSON.stringify(type)}${hint}` });
+      type === "integer"
+        ? ' (the subset has no integer: use "number")'
+        : type === "null"
+          ? " (the subset has no null: make the field optional)"
+          : "";
+    out.push({
+      path: `${path}/type`,
+      message: `type must be one of ${jsonSchemaTypes.join(", ")}, not ${JSON.stringify(type)}${hint}`,
+    });
     return;
   }
   const allowed = jsonSchemaKeywords[type as JsonSchema["type"]];
@@ -44,7 +51,10 @@ function walk(node: unknown, path: string, out: SchemaProblem[]): void {
     if (key === "$schema" && path === "") continue;
     if (!allowed.includes(key)) {
       const advice = unsupportedAdvice[key];
-      out.push({ path: `${path}/${key}`, message: `\`${key}\` is not allowed on a ${type} node${advice ? ` (${advice})` : ""}` });
+      out.push({
+        path: `${path}/${key}`,
+        message: `\`${key}\` is not allowed on a ${type} node${advice ? ` (${advice})` : ""}`,
+      });
     }
   }
   if ("description" in record && typeof record["description"] !== "string") {
@@ -68,16 +78,19 @@ function walk(node: unknown, path: string, out: SchemaProblem[]): void {
       out.push({ path: `${path}/properties`, message: "an object node needs properties (an object, possibly empty)" });
       return;
     }
-    for (const [name, child] of Object.entries(properties)) walk(child, `${path}/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, out);
+    for (const [name, child] of Object.entries(properties))
+      walk(child, `${path}/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, out);
     if ("required" in record) {
       const required = record["required"];
       if (!Array.isArray(required) || !required.every((r) => typeof r === "string")) {
         out.push({ path: `${path}/required`, message: "required must be an array of property names" });
       } else {
         for (const name of required) {
-          if (!Object.hasOwn(properties, name)) out.push({ path: `${path}/required`, message: `required names "${name}", which is not in properties` });
+          if (!Object.hasOwn(properties, name))
+            out.push({ path: `${path}/required`, message: `required names "${name}", which is not in properties` });
         }
-        if (new Set(required).size !== required.length) out.push({ path: `${path}/required`, message: "required names a property twice" });
+        if (new Set(required).size !== required.length)
+          out.push({ path: `${path}/required`, message: "required names a property twice" });
       }
     }
   }

@@ -3,7 +3,12 @@
  * what the builder produces, and what `harness-tool check` decodes from a provider's GetSchema.
  * The invariants (invariants.ts) are written once against this shape.
  */
-import { RiskClass, ToolKind, ToolSchemaSchema, type ToolSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  RiskClass,
+  ToolKind,
+  ToolSchemaSchema,
+  type ToolSchema,
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { JsonSchemaObject } from "./json-schema.js";
 import { protocolNames, type ProtocolName } from "./protocol-names.js";
 
@@ -67,7 +72,11 @@ export interface ToolDeclaration {
  * wire field's localName), in the order they are listed: where a list of them is needed (the wire
  * conversion, `harness-tool schema`'s flags column, the inspector's tool view) it comes from here.
  */
-export const toolSchemaFlags = ["streaming", "idempotent", "terminatesTurn"] as const satisfies readonly (keyof ToolDeclaration & keyof ToolSchema)[];
+export const toolSchemaFlags = [
+  "streaming",
+  "idempotent",
+  "terminatesTurn",
+] as const satisfies readonly (keyof ToolDeclaration & keyof ToolSchema)[];
 
 /** One of toolSchemaFlags. */
 export type ToolSchemaFlag = (typeof toolSchemaFlags)[number];
@@ -78,6 +87,10 @@ export function toolSchemaFlagName(flag: ToolSchemaFlag): string {
 }
 
 /** The flags of a declaration or a wire ToolSchema, each a boolean (an unstated idempotent reads false). */
-export function toolSchemaFlagValues(source: { readonly [F in ToolSchemaFlag]: boolean | undefined }): { [F in ToolSchemaFlag]: boolean } {
-  return Object.fromEntries(toolSchemaFlags.map((flag) => [flag, source[flag] ?? false])) as { [F in ToolSchemaFlag]: boolean };
+export function toolSchemaFlagValues(source: { readonly [F in ToolSchemaFlag]: boolean | undefined }): {
+  [F in ToolSchemaFlag]: boolean;
+} {
+  return Object.fromEntries(toolSchemaFlags.map((flag) => [flag, source[flag] ?? false])) as {
+    [F in ToolSchemaFlag]: boolean;
+  };
 }

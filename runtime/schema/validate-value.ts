@@ -18,7 +18,11 @@ export type ValueCheck =
   | { readonly type: "number"; readonly integer?: boolean }
   | { readonly type: "boolean" }
   | { readonly type: "array"; readonly items: ValueCheck }
-  | { readonly type: "object"; readonly properties: { readonly [name: string]: ValueCheck }; readonly required?: readonly string[] }
+  | {
+      readonly type: "object";
+      readonly properties: { readonly [name: string]: ValueCheck };
+      readonly required?: readonly string[];
+    }
   | { readonly type: "map"; readonly values: ValueCheck };
 
 /**
@@ -65,28 +69,33 @@ function isRecord(value: unknown): value is { readonly [name: string]: unknown }
 function stringCheck(values: readonly string[] | undefined): Check {
   if (values === undefined) {
     return (value, base, key, out) => {
-      if (typeof value !== "string") out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
+      if (typeof value !== "string")
+        out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
     };
   }
   const allowed = new Set(values);
   const oneOf = `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
   return (value, base, key, out) => {
-    if (typeof value !== "string") out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
+    if (typeof value !== "string")
+      out.push({ path: at(base, key), message: `must be a string, not ${typeOfJson(value)}` });
     else if (!allowed.has(value)) out.push({ path: at(base, key), message: oneOf });
   };
 }
 
 function numberCheck(integer: boolean): Check {
   return (value, base, key, out) => {
-    if (typeof value !== "number" || !Number.isFinite(value)) out.push({ path: at(base, key), message: `must be a number, not ${typeOfJson(value)}` });
-    else if (integer && !Number.isInteger(value)) out.push({ path: at(base, key), message: `must be an integer, not ${value}` });
+    if (typeof value !== "number" || !Number.isFinite(value))
+      out.push({ path: at(base, key), message: `must be a number, not ${typeOfJson(value)}` });
+    else if (integer && !Number.isInteger(value))
+      out.push({ path: at(base, key), message: `must be an integer, not ${value}` });
   };
 }
 
 function objectCheck(node: Extract<ValueCheck, { type: "object" }>): Check {
   // Own properties only: a name such as "constructor" is unknown unless declared.
   const fields = new Map<string, { readonly check: Check; readonly segment: string }>();
-  for (const [name, child] of Object.entries(node.properties)) fields.set(name, { check: compile(child), segment: escapePointer(name) });
+  for (const [name, child] of Object.entries(node.properties))
+    fields.set(name, { check: compile(child), segment: escapePointer(name) });
   const required = (node.required ?? []).map((name) => ({ name, segment: escapePointer(name) }));
   return (value, base, key, out) => {
     const path = at(base, key);
@@ -94,7 +103,8 @@ function objectCheck(node: Extract<ValueCheck, { type: "object" }>): Check {
       out.push({ path, message: `must be an object, not ${typeOfJson(value)}` });
       return;
     }
-    for (const r of required) if (value[r.name] === undefined) out.push({ path: `${path}/${r.segment}`, message: "is required" });
+    for (const r of required)
+      if (value[r.name] === undefined) out.push({ path: `${path}/${r.segment}`, message: "is required" });
     for (const name of Object.keys(value)) {
       const field = fields.get(name);
       // Closed objects: the model sometimes invents fields; naming them helps it correct itself.
@@ -115,12 +125,14 @@ function compile(node: ValueCheck): Check {
       return numberCheck(node.integer === true);
     case "boolean":
       return (value, base, key, out) => {
-        if (typeof value !== "boolean") out.push({ path: at(base, key), message: `must be a boolean, not ${typeOfJson(value)}` });
+        if (typeof value !== "boolean")
+          out.push({ path: at(base, key), message: `must be a boolean, not ${typeOfJson(value)}` });
       };
     case "array": {
       const items = compile(node.items);
       return (value, base, key, out) => {
-        if (!Array.isArray(value)) out.push({ path: at(base, key), message: `must be an array, not ${typeOfJson(value)}` });
+        if (!Array.isArray(value))
+          out.push({ path: at(base, key), message: `must be an array, not ${typeOfJson(value)}` });
         else {
           const path = at(base, key);
           for (let i = 0; i < value.length; i++) items(value[i], path, i, out);

@@ -6,7 +6,11 @@
 import { create } from "@bufbuild/protobuf";
 import { durationFromMs, durationMs } from "@bufbuild/protobuf/wkt";
 import { SchemaSchema, SchemaType, type Schema } from "../generated/pluggableharness/schema/v1/schema_pb.js";
-import { ConcurrencySpecSchema, ToolSchemaSchema, type ToolSchema } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ConcurrencySpecSchema,
+  ToolSchemaSchema,
+  type ToolSchema,
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 import { riskClasses, toolKinds, toolSchemaFlagValues, type ToolDeclaration } from "./tool-declaration.js";
 
@@ -78,7 +82,12 @@ export function toolDeclarationToWire(tool: ToolDeclaration): ToolSchema {
     outputSchema: jsonSchemaToWire(tool.outputSchema),
     ...toolSchemaFlagValues(tool),
     ...(tool.concurrency
-      ? { concurrency: create(ConcurrencySpecSchema, { safe: tool.concurrency.safe, keyFields: [...(tool.concurrency.keyFields ?? [])] }) }
+      ? {
+          concurrency: create(ConcurrencySpecSchema, {
+            safe: tool.concurrency.safe,
+            keyFields: [...(tool.concurrency.keyFields ?? [])],
+          }),
+        }
       : {}),
     // Whole milliseconds on the wire (durationFromMs needs one), rounded up so that a positive timeout stays positive.
     ...(ms !== undefined ? { defaultTimeout: durationFromMs(Math.ceil(ms)) } : {}),
@@ -103,7 +112,9 @@ export function toolDeclarationFromWire(wire: ToolSchema): ToolDeclaration {
     outputSchema: (wire.outputSchema ? jsonSchemaFromWire(wire.outputSchema) : missing) as unknown as JsonSchemaObject,
     ...toolSchemaFlagValues(wire),
     processBacked: false,
-    ...(wire.concurrency ? { concurrency: { safe: wire.concurrency.safe, keyFields: [...wire.concurrency.keyFields] } } : {}),
+    ...(wire.concurrency
+      ? { concurrency: { safe: wire.concurrency.safe, keyFields: [...wire.concurrency.keyFields] } }
+      : {}),
     ...(timeout ? { defaultTimeoutMs: durationMs(timeout) } : {}),
     preview: false,
   };

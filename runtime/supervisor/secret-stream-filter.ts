@@ -25,7 +25,8 @@ export class SecretSet {
   /** Adds secrets (never forgets one: a rotated key stays redacted). */
   learn(secrets: Iterable<string>): void {
     for (const secret of secrets) {
-      if (typeof secret !== "string" || secret.length < minimumSubstringSecretLength || this.#known.has(secret)) continue;
+      if (typeof secret !== "string" || secret.length < minimumSubstringSecretLength || this.#known.has(secret))
+        continue;
       this.#known.add(secret);
       this.#forms.push(...formsOf(secret));
     }

@@ -68,7 +68,10 @@ export function superviseProvider(): Promise<never> {
   if (child.pid !== undefined) watchdog?.watchProcess(child.pid);
 
   child.once("error", (error) => {
-    writeAll(1, Buffer.from(`harness-tool: the provider cannot start: its supervisor could not start it: ${error.message}\n`));
+    writeAll(
+      1,
+      Buffer.from(`harness-tool: the provider cannot start: its supervisor could not start it: ${error.message}\n`),
+    );
     process.exit(1);
   });
 
@@ -153,7 +156,12 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
 }
 
 /** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered). */
-function relayChannel(child: ChildProcess, secrets: SecretSet, watchdog: OrphanWatchdog | undefined, output: OutputMode): void {
+function relayChannel(
+  child: ChildProcess,
+  secrets: SecretSet,
+  watchdog: OrphanWatchdog | undefined,
+  output: OutputMode,
+): void {
   const channel = child.stdio[3] as Socket | null;
   let channelLine = "";
   channel?.on("error", () => {});

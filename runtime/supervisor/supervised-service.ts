@@ -52,7 +52,11 @@ export function superviseService(service: ToolServiceCore, options: SupervisionO
   const shutdown = service.shutdown.bind(service);
   service.shutdown = async (graceMs) => {
     await shutdown(graceMs);
-    const known = new Set([...startedBefore, ...spawnedChildPids(), ...(watchdog?.pid === undefined ? [] : [watchdog.pid])]);
+    const known = new Set([
+      ...startedBefore,
+      ...spawnedChildPids(),
+      ...(watchdog?.pid === undefined ? [] : [watchdog.pid]),
+    ]);
     for (const stray of strayChildren(known)) {
       options.warn(
         `harness-tool: child process ${stray.pid} (${stray.command}) was not started with ctx.spawn and is still running as the provider exits: it will outlive the provider; start tool processes with ctx.spawn, which ends them (docs/runtime.md#child-processes)`,

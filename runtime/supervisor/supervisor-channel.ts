@@ -97,7 +97,8 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
 export function parseChannelMessage(line: string): ChannelMessage | undefined {
   try {
     const value = JSON.parse(line) as Record<string, unknown>;
-    if (Array.isArray(value.secrets)) return { secrets: value.secrets.filter((s): s is string => typeof s === "string") };
+    if (Array.isArray(value.secrets))
+      return { secrets: value.secrets.filter((s): s is string => typeof s === "string") };
     if (Number.isInteger(value.watchGroup)) return { watchGroup: value.watchGroup as number };
     if (Number.isInteger(value.forgetGroup)) return { forgetGroup: value.forgetGroup as number };
     if (value.passThrough === true) return { passThrough: true };

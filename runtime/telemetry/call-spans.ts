@@ -21,7 +21,11 @@ import {
   type Span,
   type SpanOptions,
 } from "@opentelemetry/api";
-import type { InvokeRequest, InvokeResponse, ToolError as WireToolError } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import type {
+  InvokeRequest,
+  InvokeResponse,
+  ToolError as WireToolError,
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategories, toolErrorCategoryNames } from "../errors/tool-error.js";
 import type { ToolDeclaration } from "../schema/tool-declaration.js";
 import type { CancelSignal } from "../provider/cancel-signal.js";
@@ -55,13 +59,20 @@ const methods: readonly ToolServiceMethod[] = ["GetSchema", "Describe", "Configu
 const startAttributes = Object.fromEntries(
   methods.map((method) => [
     method,
-    Object.freeze({ [attributeKeys.rpcSystem]: "grpc", [attributeKeys.rpcService]: toolServiceName, [attributeKeys.rpcMethod]: method }),
+    Object.freeze({
+      [attributeKeys.rpcSystem]: "grpc",
+      [attributeKeys.rpcService]: toolServiceName,
+      [attributeKeys.rpcMethod]: method,
+    }),
   ]),
 ) as unknown as { readonly [M in ToolServiceMethod]: Attributes };
 
 // The span names and options are constant per method: built once.
 const startOptions = Object.fromEntries(
-  methods.map((method) => [method, { name: `${toolServiceName}/${method}`, options: { kind: SpanKind.SERVER, attributes: startAttributes[method] } }]),
+  methods.map((method) => [
+    method,
+    { name: `${toolServiceName}/${method}`, options: { kind: SpanKind.SERVER, attributes: startAttributes[method] } },
+  ]),
 ) as unknown as { readonly [M in ToolServiceMethod]: { readonly name: string; readonly options: SpanOptions } };
 
 /**
@@ -76,7 +87,8 @@ export function startCallSpan(method: ToolServiceMethod, headers: TraceHeaders |
   const parent = contextFromTraceHeaders(headers);
   const start = startOptions[method];
   const span = runtimeTracer().startSpan(start.name, start.options, parent);
-  if (parent === ROOT_CONTEXT && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID) return { span, context: untracedContext };
+  if (parent === ROOT_CONTEXT && !span.isRecording() && span.spanContext().traceId === INVALID_TRACEID)
+    return { span, context: untracedContext };
   return { span, context: trace.setSpan(parent, span) };
 }
 
@@ -116,7 +128,10 @@ function failureOf(error: unknown): { code: number; errorType: string } {
     if (typeof code === "number") {
       // The transport reports UNKNOWN as INTERNAL (docs/runtime.md#the-error-surface).
       const wireCode = code === 2 ? 13 : code;
-      return { code: wireCode, errorType: toolError ? categoryName(toolError) : (grpcCodeNames[wireCode] ?? String(wireCode)) };
+      return {
+        code: wireCode,
+        errorType: toolError ? categoryName(toolError) : (grpcCodeNames[wireCode] ?? String(wireCode)),
+      };
     }
   }
   return { code: 13, errorType: "INTERNAL" };

@@ -5,7 +5,14 @@
  * nest under its call with or without a context manager. It is the standard `Tracer` of
  * `@opentelemetry/api`; nothing else of the runtime is exposed.
  */
-import { context as contextApi, trace, type Context, type Span, type SpanOptions, type Tracer } from "@opentelemetry/api";
+import {
+  context as contextApi,
+  trace,
+  type Context,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+} from "@opentelemetry/api";
 import type { CallTrace } from "./call-spans.js";
 import { runtimeTracer } from "./span-attributes.js";
 

@@ -29,7 +29,11 @@ export async function traceCallback<T>(
     `${kernelCallbackServiceName}/${method}`,
     {
       kind: SpanKind.CLIENT,
-      attributes: { [attributeKeys.rpcSystem]: "grpc", [attributeKeys.rpcService]: kernelCallbackServiceName, [attributeKeys.rpcMethod]: method },
+      attributes: {
+        [attributeKeys.rpcSystem]: "grpc",
+        [attributeKeys.rpcService]: kernelCallbackServiceName,
+        [attributeKeys.rpcMethod]: method,
+      },
     },
     call.context,
   );

@@ -15,9 +15,17 @@ export function commandFileName(command: string): string {
 }
 
 /** Runs `start` (which spawns the child and resolves once it ended) inside the child's span. */
-export async function traceChildProcess(call: CallTrace, command: string, start: () => Promise<ChildExit>): Promise<ChildExit> {
+export async function traceChildProcess(
+  call: CallTrace,
+  command: string,
+  start: () => Promise<ChildExit>,
+): Promise<ChildExit> {
   const name = commandFileName(command);
-  const span = runtimeTracer().startSpan(`spawn ${name}`, { kind: SpanKind.INTERNAL, attributes: { [attributeKeys.processName]: name } }, call.context);
+  const span = runtimeTracer().startSpan(
+    `spawn ${name}`,
+    { kind: SpanKind.INTERNAL, attributes: { [attributeKeys.processName]: name } },
+    call.context,
+  );
   try {
     const exit = await start();
     if (span.isRecording()) {

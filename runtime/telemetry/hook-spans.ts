@@ -23,7 +23,11 @@ const startAttributes = Object.freeze({
 /** Starts the span of one DispatchHook. */
 export function startHookSpan(headers: TraceHeaders | undefined): CallTrace {
   const parent = contextFromTraceHeaders(headers);
-  const span = runtimeTracer().startSpan(`${hookServiceName}/DispatchHook`, { kind: SpanKind.SERVER, attributes: startAttributes }, parent);
+  const span = runtimeTracer().startSpan(
+    `${hookServiceName}/DispatchHook`,
+    { kind: SpanKind.SERVER, attributes: startAttributes },
+    parent,
+  );
   return { span, context: trace.setSpan(parent, span) };
 }
 

@@ -7,7 +7,10 @@
  * state, scope version), so tests can see what reached the collector.
  */
 import { fromBinary, fromJson, type JsonValue } from "@bufbuild/protobuf";
-import { ExportTraceServiceRequestSchema, type ExportTraceServiceRequest } from "../generated/opentelemetry/proto/collector/trace/v1/trace_service_pb.js";
+import {
+  ExportTraceServiceRequestSchema,
+  type ExportTraceServiceRequest,
+} from "../generated/opentelemetry/proto/collector/trace/v1/trace_service_pb.js";
 import type { AnyValue, KeyValue } from "../generated/opentelemetry/proto/common/v1/common_pb.js";
 
 /** An attribute value as OTLP carries it (arrays flattened to JSON text of their values, maps to JSON text). */
@@ -58,7 +61,8 @@ export interface ReceivedSpan {
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 /** A value as JSON can hold it: a 64-bit integer beyond 2^53 as its decimal text. */
-const jsonable = (value: ReceivedValue): string | number | boolean => (typeof value === "bigint" ? String(value) : value);
+const jsonable = (value: ReceivedValue): string | number | boolean =>
+  typeof value === "bigint" ? String(value) : value;
 
 function receivedValue(value: AnyValue | undefined): ReceivedValue {
   switch (value?.value.case) {
@@ -75,7 +79,9 @@ function receivedValue(value: AnyValue | undefined): ReceivedValue {
     case "arrayValue":
       return JSON.stringify(value.value.value.values.map((v) => jsonable(receivedValue(v))));
     case "kvlistValue":
-      return JSON.stringify(Object.fromEntries(value.value.value.values.map((kv) => [kv.key, jsonable(receivedValue(kv.value))])));
+      return JSON.stringify(
+        Object.fromEntries(value.value.value.values.map((kv) => [kv.key, jsonable(receivedValue(kv.value))])),
+      );
     default:
       return "";
   }
@@ -132,7 +138,10 @@ function idsAsBase64(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(idsAsBase64);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, hexIdFields.has(key) && typeof v === "string" ? Buffer.from(v, "hex").toString("base64") : idsAsBase64(v)]),
+    Object.entries(value).map(([key, v]) => [
+      key,
+      hexIdFields.has(key) && typeof v === "string" ? Buffer.from(v, "hex").toString("base64") : idsAsBase64(v),
+    ]),
   );
 }
 

@@ -135,12 +135,20 @@ function redactStatus(status: SpanStatus, text: RedactText): SpanStatus {
   return message === status.message ? status : { ...status, message };
 }
 
-function redactScope(scope: ReadableSpan["instrumentationScope"], text: RedactText): ReadableSpan["instrumentationScope"] {
+function redactScope(
+  scope: ReadableSpan["instrumentationScope"],
+  text: RedactText,
+): ReadableSpan["instrumentationScope"] {
   const name = text(scope.name);
   const version = scope.version === undefined ? undefined : text(scope.version);
   const schemaUrl = scope.schemaUrl === undefined ? undefined : text(scope.schemaUrl);
   if (name === scope.name && version === scope.version && schemaUrl === scope.schemaUrl) return scope;
-  return { ...scope, name, ...(version === undefined ? {} : { version }), ...(schemaUrl === undefined ? {} : { schemaUrl }) };
+  return {
+    ...scope,
+    name,
+    ...(version === undefined ? {} : { version }),
+    ...(schemaUrl === undefined ? {} : { schemaUrl }),
+  };
 }
 
 /** One span as it may leave the process: the span itself when nothing in it is a secret. */

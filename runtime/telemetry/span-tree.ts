@@ -21,7 +21,10 @@ function describe(span: ReceivedSpan): string {
  * The lines of the tree of `spans`. A span whose parent is not among them is a root; `rootLabel`
  * names what such a parent is (e.g. the CLI's own call).
  */
-export function formatSpanTree(spans: readonly ReceivedSpan[], rootLabel?: (parentSpanId: string) => string | undefined): string[] {
+export function formatSpanTree(
+  spans: readonly ReceivedSpan[],
+  rootLabel?: (parentSpanId: string) => string | undefined,
+): string[] {
   const ids = new Set(spans.map((s) => s.spanId));
   const children = new Map<string, ReceivedSpan[]>();
   for (const span of spans) {
@@ -31,7 +34,9 @@ export function formatSpanTree(spans: readonly ReceivedSpan[], rootLabel?: (pare
     children.set(parent, list);
   }
   for (const list of children.values())
-    list.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
+    list.sort((a, b) =>
+      a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0,
+    );
   const lines: string[] = [];
   const walk = (span: ReceivedSpan, prefix: string, last: boolean, top: boolean): void => {
     lines.push(top ? describe(span) : `${prefix}${last ? "└─ " : "├─ "}${describe(span)}`);

@@ -52,7 +52,11 @@ export function exportRequest(env: NodeJS.ProcessEnv): ExportRequest {
       warning: `OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER} is not supported by harness-tool providers (only otlp: a console exporter would write to stdout, which belongs to go-plugin); traces are not exported`,
     };
   }
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf").trim();
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    "http/protobuf"
+  ).trim();
   if (protocol !== "http/protobuf" && protocol !== "http/json" && protocol !== "grpc") {
     return {
       export: false,
@@ -115,7 +119,11 @@ function isMissingModule(error: unknown): boolean {
  * Never throws: a missing package or a broken configuration is one warning line, and the provider
  * serves on without export.
  */
-export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportIdentity, warn: (line: string) => void): Promise<TraceExport | undefined> {
+export async function startTraceExport(
+  env: NodeJS.ProcessEnv,
+  identity: ExportIdentity,
+  warn: (line: string) => void,
+): Promise<TraceExport | undefined> {
   const request = exportRequest(env);
   if (!request.export) {
     if (request.warning) warn(`[WARN] harness-tool: ${request.warning}`);
@@ -136,8 +144,11 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
     warn(`[WARN] harness-tool: trace export was asked for (OTEL_* variables), but ${why}; traces are not exported`);
     return undefined;
   }
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { defaultResource, resourceFromAttributes, detectResources, envDetector }, { OTLPTraceExporter }] =
-    modules;
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    { defaultResource, resourceFromAttributes, detectResources, envDetector },
+    { OTLPTraceExporter },
+  ] = modules;
   try {
     // SDK diagnostics (a collector that cannot be reached) go to stderr, which the host logs.
     diag.setLogger(
@@ -155,7 +166,10 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
       .merge(detectResources({ detectors: [envDetector] }));
     // The span exit: what a handler put into a span is redacted on its way to the collector.
     const exporter = redactingSpanExporter(new OTLPTraceExporter());
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter, batchSettings(env))] });
+    const provider = new NodeTracerProvider({
+      resource,
+      spanProcessors: [new BatchSpanProcessor(exporter, batchSettings(env))],
+    });
     // The global tracer provider, the AsyncLocalStorage context manager and the W3C propagators:
     // the runtime's spans and the handlers' own go through them.
     provider.register();
@@ -168,14 +182,18 @@ export async function startTraceExport(env: NodeJS.ProcessEnv, identity: ExportI
           timer.unref();
         });
         await Promise.race([
-          provider.shutdown().catch((error: unknown) => warn(`[WARN] harness-tool: trace export shutdown failed: ${String(error)}`)),
+          provider
+            .shutdown()
+            .catch((error: unknown) => warn(`[WARN] harness-tool: trace export shutdown failed: ${String(error)}`)),
           timeout,
         ]);
         clearTimeout(timer);
       },
     };
   } catch (error) {
-    warn(`[WARN] harness-tool: trace export could not start: ${error instanceof Error ? error.message : String(error)}; traces are not exported`);
+    warn(
+      `[WARN] harness-tool: trace export could not start: ${error instanceof Error ? error.message : String(error)}; traces are not exported`,
+    );
     return undefined;
   }
 }

@@ -57,10 +57,22 @@ const invalidSpanId = "0000000000000000";
 export function parseTraceparent(traceparent: string, tracestate?: string): SpanContext | undefined {
   const match = traceparentPattern.exec(traceparent.trim());
   if (!match) return undefined;
-  const [, version, traceId, spanId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
+  const [, version, traceId, spanId, flags, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+  ];
   if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
   if (traceId === invalidTraceId || spanId === invalidSpanId) return undefined;
-  const context: SpanContext = { traceId, spanId, traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED, isRemote: true };
+  const context: SpanContext = {
+    traceId,
+    spanId,
+    traceFlags: Number.parseInt(flags, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  };
   // The API's TraceState keeps the list as it arrived (at most 32 valid members).
   const state = tracestate === undefined ? undefined : createTraceState(tracestate);
   return state && state.serialize() !== "" ? { ...context, traceState: state } : context;
@@ -102,7 +114,8 @@ function parseBaggage(header: string): Baggage | undefined {
 export function contextFromTraceHeaders(headers: TraceHeaders | undefined): Context {
   if (headers === undefined) return ROOT_CONTEXT;
   let context = ROOT_CONTEXT;
-  const parent = headers.traceparent === undefined ? undefined : parseTraceparent(headers.traceparent, headers.tracestate);
+  const parent =
+    headers.traceparent === undefined ? undefined : parseTraceparent(headers.traceparent, headers.tracestate);
   if (parent) context = trace.setSpanContext(context, parent);
   const baggage = headers.baggage === undefined ? undefined : parseBaggage(headers.baggage);
   if (baggage) context = propagation.setBaggage(context, baggage);

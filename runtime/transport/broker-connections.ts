@@ -42,7 +42,10 @@ export class BrokerConnections {
     return new Promise<ConnInfo>((resolve, reject) => {
       const onAbort = () => waiter.settle(abortError(signal));
       const timer = setTimeout(
-        () => waiter.settle(new Error(`the host announced no broker connection for service id ${serviceId} within ${timeoutMs} ms`)),
+        () =>
+          waiter.settle(
+            new Error(`the host announced no broker connection for service id ${serviceId} within ${timeoutMs} ms`),
+          ),
         timeoutMs,
       );
       const waiter: Waiter = {

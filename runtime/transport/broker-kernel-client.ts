@@ -17,7 +17,13 @@ import { KernelCallbackService } from "../generated/pluggableharness/kernel/v1/k
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
-import { grpcTarget, plaintextChannel, ServiceClient, type CallControl, type ChannelSecurity } from "./service-client.js";
+import {
+  grpcTarget,
+  plaintextChannel,
+  ServiceClient,
+  type CallControl,
+  type ChannelSecurity,
+} from "./service-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 
 /** The kernel's callbacks are served on the fixed broker ID 1 (docs/transport.md#kernel-callbacks). */
@@ -41,7 +47,10 @@ export interface BrokerKernelClient extends KernelClient {
  * Creates the kernel callback client over the broker; nothing is dialed until the first call.
  * `channel`: with AutoMTLS the host serves broker connections with TLS too.
  */
-export function createBrokerKernelClient(broker: BrokerConnections, channel: ChannelSecurity = plaintextChannel): BrokerKernelClient {
+export function createBrokerKernelClient(
+  broker: BrokerConnections,
+  channel: ChannelSecurity = plaintextChannel,
+): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -49,9 +58,13 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
   async function client(signal?: AbortSignal): Promise<ServiceClient<typeof KernelCallbackService>> {
     if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
     const info = await broker.waitFor(kernelCallbackBrokerId, undefined, signal);
-    if (current && current.info.address === info.address && current.info.network === info.network) return current.client;
+    if (current && current.info.address === info.address && current.info.network === info.network)
+      return current.client;
     current?.client.close();
-    current = { info, client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), channel) };
+    current = {
+      info,
+      client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), channel),
+    };
     return current.client;
   }
 
@@ -78,12 +91,26 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel: Cha
       await call("log", request, { timeoutMs: shortCallTimeoutMs, ...(trace ? { metadata: trace } : {}) });
     },
     async emit(request: EmitRequest, trace?: TraceHeaders): Promise<EmitResult> {
-      return (await call("emit", request, { timeoutMs: shortCallTimeoutMs, ...(trace ? { metadata: trace } : {}) })) as EmitResult;
+      return (await call("emit", request, {
+        timeoutMs: shortCallTimeoutMs,
+        ...(trace ? { metadata: trace } : {}),
+      })) as EmitResult;
     },
-    async runSession(request: RunSessionRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<RunSessionResult> {
-      return (await call("runSession", request, { ...(signal ? { signal } : {}), ...(trace ? { metadata: trace } : {}) })) as RunSessionResult;
+    async runSession(
+      request: RunSessionRequest,
+      signal?: AbortSignal,
+      trace?: TraceHeaders,
+    ): Promise<RunSessionResult> {
+      return (await call("runSession", request, {
+        ...(signal ? { signal } : {}),
+        ...(trace ? { metadata: trace } : {}),
+      })) as RunSessionResult;
     },
-    async countTokens(request: CountTokensRequest, signal?: AbortSignal, trace?: TraceHeaders): Promise<CountTokensResult> {
+    async countTokens(
+      request: CountTokensRequest,
+      signal?: AbortSignal,
+      trace?: TraceHeaders,
+    ): Promise<CountTokensResult> {
       return (await call("countTokens", request, {
         timeoutMs: shortCallTimeoutMs,
         ...(signal ? { signal } : {}),

@@ -7,4 +7,8 @@
  */
 export { ConnInfoSchema, type ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
 export { EmptySchema } from "../generated/plugin/grpc_controller_pb.js";
-export { HealthCheckRequestSchema, HealthCheckResponse_ServingStatus, HealthCheckResponseSchema } from "../generated/grpc/health/v1/health_pb.js";
+export {
+  HealthCheckRequestSchema,
+  HealthCheckResponse_ServingStatus,
+  HealthCheckResponseSchema,
+} from "../generated/grpc/health/v1/health_pb.js";

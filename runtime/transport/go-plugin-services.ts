@@ -6,7 +6,14 @@
  * host as stderr log lines).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { status as grpcStatus, type sendUnaryData, type Server, type ServerDuplexStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
+import {
+  status as grpcStatus,
+  type sendUnaryData,
+  type Server,
+  type ServerDuplexStream,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+} from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import { goPluginServices } from "./grpc-service-definition.js";
@@ -29,17 +36,26 @@ export function addGoPluginServices(server: Server, life: ProviderLife, broker: 
   server.addService(goPluginServices.health, {
     check: (call: Unary, callback: Reply) => {
       void loadHostMessages()
-        .then(({ HealthCheckRequestSchema, HealthCheckResponseSchema, HealthCheckResponse_ServingStatus: ServingStatus }) => {
-          const { service } = fromBinary(HealthCheckRequestSchema, call.request);
-          if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
-            callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
-            return;
-          }
-          const status = life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
-          callback(null, toBinary(HealthCheckResponseSchema, create(HealthCheckResponseSchema, { status })));
-        })
+        .then(
+          ({
+            HealthCheckRequestSchema,
+            HealthCheckResponseSchema,
+            HealthCheckResponse_ServingStatus: ServingStatus,
+          }) => {
+            const { service } = fromBinary(HealthCheckRequestSchema, call.request);
+            if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
+              callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+              return;
+            }
+            const status = life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
+            callback(null, toBinary(HealthCheckResponseSchema, create(HealthCheckResponseSchema, { status })));
+          },
+        )
         .catch((error: unknown) =>
-          callback({ code: grpcStatus.INVALID_ARGUMENT, details: `undecodable HealthCheckRequest: ${error instanceof Error ? error.message : String(error)}` }),
+          callback({
+            code: grpcStatus.INVALID_ARGUMENT,
+            details: `undecodable HealthCheckRequest: ${error instanceof Error ? error.message : String(error)}`,
+          }),
         );
     },
   });
@@ -62,15 +78,24 @@ export function addGoPluginServices(server: Server, life: ProviderLife, broker: 
 }
 
 /** The broker's StartStream handler: the host's one stream recorded, any other refused. */
-function brokerStream(life: ProviderLife, broker: BrokerConnections): (call: ServerDuplexStream<Uint8Array, Uint8Array>) => void {
+function brokerStream(
+  life: ProviderLife,
+  broker: BrokerConnections,
+): (call: ServerDuplexStream<Uint8Array, Uint8Array>) => void {
   let opened = false;
   return (call) => {
     // go-plugin opens one broker stream per process, first thing. Another one is not the host's
     // broker: what it announces must not replace where the kernel's callbacks go, nor its end
     // end the provider.
     if (opened) {
-      hostLog("warn", "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded");
-      call.emit("error", { code: grpcStatus.ALREADY_EXISTS, details: "the host's broker stream is already open; go-plugin opens one per process" });
+      hostLog(
+        "warn",
+        "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded",
+      );
+      call.emit("error", {
+        code: grpcStatus.ALREADY_EXISTS,
+        details: "the host's broker stream is already open; go-plugin opens one per process",
+      });
       return;
     }
     opened = true;
@@ -85,7 +110,9 @@ function brokerStream(life: ProviderLife, broker: BrokerConnections): (call: Ser
         try {
           broker.record(fromBinary(ConnInfoSchema, bytes));
         } catch (error) {
-          hostLog("warn", "undecodable broker ConnInfo", { error: error instanceof Error ? error.message : String(error) });
+          hostLog("warn", "undecodable broker ConnInfo", {
+            error: error instanceof Error ? error.message : String(error),
+          });
         }
       });
     });

@@ -4,7 +4,14 @@
  * (de)serializers are protobuf-es `toBinary`/`fromBinary`, so the wire shape cannot drift from
  * the generated types.
  */
-import { fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type MessageShape } from "@bufbuild/protobuf";
+import {
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import type {
   handleBidiStreamingCall,
   handleClientStreamingCall,
@@ -39,10 +46,17 @@ export type GrpcServiceHandlers<S extends DescService> = {
 };
 
 /** As GrpcServiceHandlers, for a service whose messages stay bytes (rawMethod): the rpcs and their kinds checked. */
-export type RawServiceHandlers<S extends DescService> = { [K in keyof S["method"]]: GrpcHandler<S["method"][K], Uint8Array, Uint8Array> };
+export type RawServiceHandlers<S extends DescService> = {
+  [K in keyof S["method"]]: GrpcHandler<S["method"][K], Uint8Array, Uint8Array>;
+};
 
 /** Adds a protobuf-es service to a grpc-js server with a handler table checked against its descriptor. */
-export function addGrpcService<S extends DescService>(server: Server, service: S, handlers: GrpcServiceHandlers<S>, decodeRequest?: RequestDecoder): void {
+export function addGrpcService<S extends DescService>(
+  server: Server,
+  service: S,
+  handlers: GrpcServiceHandlers<S>,
+  decodeRequest?: RequestDecoder,
+): void {
   server.addService(grpcServiceDefinition(service, decodeRequest), handlers as UntypedServiceImplementation);
 }
 
@@ -79,9 +93,12 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
   };
   const serialize =
     desc.typeName === invokeResponseName
-      ? (value: MessageShape<Desc>): Buffer => encodeOutputChunkResponse(value as unknown as InvokeResponse) ?? generic(value)
+      ? (value: MessageShape<Desc>): Buffer =>
+          encodeOutputChunkResponse(value as unknown as InvokeResponse) ?? generic(value)
       : generic;
-  const deserialize = decode ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes) : (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
+  const deserialize = decode
+    ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes)
+    : (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
   return side === "request"
     ? { requestSerialize: serialize, requestDeserialize: deserialize }
     : { responseSerialize: serialize, responseDeserialize: deserialize };
@@ -92,7 +109,10 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
  * messages are loaded after start-up (go-plugin-messages.ts), and a broker ConnInfo that does not
  * decode is skipped rather than ending the stream.
  */
-export function rawMethod(path: string, shape: { requestStream: boolean; responseStream: boolean }): MethodDefinition<Uint8Array, Uint8Array> {
+export function rawMethod(
+  path: string,
+  shape: { requestStream: boolean; responseStream: boolean },
+): MethodDefinition<Uint8Array, Uint8Array> {
   const serialize = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const deserialize = (bytes: Buffer): Uint8Array => bytes;
   return {

@@ -28,7 +28,10 @@ const minCertificateFieldLength = 51;
  * dereference a nil TLS config.
  */
 export function formatHandshakeLine(h: Omit<Handshake, "coreVersion" | "protocol">): string {
-  const certificate = h.serverCertificate === undefined ? "" : `|${Buffer.from(h.serverCertificate).toString("base64").replace(/=+$/, "")}`;
+  const certificate =
+    h.serverCertificate === undefined
+      ? ""
+      : `|${Buffer.from(h.serverCertificate).toString("base64").replace(/=+$/, "")}`;
   return `${coreProtocolVersion}|${h.appVersion}|${h.network}|${h.address}|grpc${certificate}\n`;
 }
 
@@ -43,24 +46,45 @@ export function parseHandshakeLine(line: string, offeredVersions: readonly numbe
     // Verbatim, as go-plugin quotes it: a provider that cannot start puts its reason here.
     throw new Error(`unrecognized handshake line (expected CORE|APP|NETWORK|ADDRESS|PROTOCOL): ${line}`);
   }
-  const [core, app, network, address, protocol = "netrpc", certificate = ""] = parts as [string, string, string, string, string?, string?];
+  const [core, app, network, address, protocol = "netrpc", certificate = ""] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
   if (Number(core) !== coreProtocolVersion) {
-    throw new Error(`handshake line ${JSON.stringify(line)}: core protocol version ${core}, expected ${coreProtocolVersion}`);
+    throw new Error(
+      `handshake line ${JSON.stringify(line)}: core protocol version ${core}, expected ${coreProtocolVersion}`,
+    );
   }
   const appVersion = Number(app);
   if (!Number.isInteger(appVersion) || !offeredVersions.includes(appVersion)) {
-    throw new Error(`handshake line ${JSON.stringify(line)}: app protocol version ${app} is not one of the offered ${offeredVersions.join(",")}`);
+    throw new Error(
+      `handshake line ${JSON.stringify(line)}: app protocol version ${app} is not one of the offered ${offeredVersions.join(",")}`,
+    );
   }
   if (network !== "unix" && network !== "tcp") {
     throw new Error(`handshake line ${JSON.stringify(line)}: unknown network ${JSON.stringify(network)}`);
   }
   if (protocol !== "grpc") {
-    throw new Error(`handshake line ${JSON.stringify(line)}: protocol ${JSON.stringify(protocol)}, only grpc is allowed`);
+    throw new Error(
+      `handshake line ${JSON.stringify(line)}: protocol ${JSON.stringify(protocol)}, only grpc is allowed`,
+    );
   }
-  if (certificate.length < minCertificateFieldLength) return { coreVersion: coreProtocolVersion, appVersion, network, address, protocol };
+  if (certificate.length < minCertificateFieldLength)
+    return { coreVersion: coreProtocolVersion, appVersion, network, address, protocol };
   // Go's RawStdEncoding: the standard alphabet, no padding, no length of 4n+1.
   if (!/^[A-Za-z0-9+/]+$/.test(certificate) || certificate.length % 4 === 1) {
     throw new Error(`handshake line ${JSON.stringify(line)}: the certificate field is not unpadded standard base64`);
   }
-  return { coreVersion: coreProtocolVersion, appVersion, network, address, protocol, serverCertificate: Buffer.from(certificate, "base64") };
+  return {
+    coreVersion: coreProtocolVersion,
+    appVersion,
+    network,
+    address,
+    protocol,
+    serverCertificate: Buffer.from(certificate, "base64"),
+  };
 }

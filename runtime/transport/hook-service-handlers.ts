@@ -25,7 +25,9 @@ export const dispatchHookPath = "/pluggableharness.hook.v1.HookSubscriberService
  * HookSubscriberService's grpc-js definition, on raw bytes, keyed by the generated descriptor's
  * rpcs (a type-only import: start-up boots no hook.proto descriptor).
  */
-export const hookServiceDefinition: { readonly [K in keyof (typeof HookSubscriberService)["method"]]: MethodDefinition<Uint8Array, Uint8Array> } = {
+export const hookServiceDefinition: {
+  readonly [K in keyof (typeof HookSubscriberService)["method"]]: MethodDefinition<Uint8Array, Uint8Array>;
+} = {
   dispatchHook: rawMethod(dispatchHookPath, { requestStream: false, responseStream: false }),
 };
 
@@ -48,8 +50,14 @@ export function hookServiceHandlers(core: HookServiceCore): RawServiceHandlers<t
           if (answer.ok) return callback(null, answer.response);
           const metadata = new Metadata();
           if (answer.hookError) {
-            const [{ statusDetailsTrailer }, { statusWithHookError }] = await Promise.all([loadStatusDetails(), loadHookStatus()]);
-            metadata.set(statusDetailsTrailer, Buffer.from(statusWithHookError(answer.code, answer.message, answer.hookError)));
+            const [{ statusDetailsTrailer }, { statusWithHookError }] = await Promise.all([
+              loadStatusDetails(),
+              loadHookStatus(),
+            ]);
+            metadata.set(
+              statusDetailsTrailer,
+              Buffer.from(statusWithHookError(answer.code, answer.message, answer.hookError)),
+            );
           }
           callback({ code: answer.code, details: answer.message, metadata });
         })

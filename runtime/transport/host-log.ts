@@ -26,9 +26,15 @@ export function hostTimestamp(date: Date): string {
 }
 
 /** One JSON log line (newline included); other keys than the three `@` keys become host log fields. */
-export function hostLogLine(level: HostLogLevel, message: string, fields?: { readonly [key: string]: unknown }): string {
+export function hostLogLine(
+  level: HostLogLevel,
+  message: string,
+  fields?: { readonly [key: string]: unknown },
+): string {
   const text =
-    message.length > maxMessageLength ? `${message.slice(0, maxMessageLength)}… (${message.length - maxMessageLength} more characters cut)` : message;
+    message.length > maxMessageLength
+      ? `${message.slice(0, maxMessageLength)}… (${message.length - maxMessageLength} more characters cut)`
+      : message;
   return `${JSON.stringify({ ...fields, "@level": level, "@message": text, "@timestamp": hostTimestamp(new Date()) })}\n`;
 }
 
@@ -50,7 +56,9 @@ export function filterStderr(filter: (text: string) => string): () => void {
       out = `${hostLogLine("error", "harness-tool: a stderr write was dropped because redacting it failed")}`;
     }
     const done = typeof encoding === "function" ? encoding : callback;
-    return typeof done === "function" ? original.call(stderr, out, "utf8", done as (error?: Error | null) => void) : original.call(stderr, out, "utf8");
+    return typeof done === "function"
+      ? original.call(stderr, out, "utf8", done as (error?: Error | null) => void)
+      : original.call(stderr, out, "utf8");
   };
   stderr.write = filtered as typeof stderr.write;
   return () => {
@@ -72,7 +80,14 @@ export function hostLog(level: HostLogLevel, message: string, fields?: { readonl
   writeStderr(hostLogLine(level, message, fields));
 }
 
-const consoleLevels = { log: "info", info: "info", debug: "debug", warn: "warn", error: "error", trace: "trace" } as const;
+const consoleLevels = {
+  log: "info",
+  info: "info",
+  debug: "debug",
+  warn: "warn",
+  error: "error",
+  trace: "trace",
+} as const;
 
 /**
  * Makes stdout unusable by accident: console.log/info/debug/warn/error/trace and
@@ -81,11 +96,14 @@ const consoleLevels = { log: "info", info: "info", debug: "debug", warn: "warn",
  */
 export function guardStdout(): { restore: () => void; flush: () => void } {
   const originalWrite = process.stdout.write;
-  const originals = Object.fromEntries(Object.keys(consoleLevels).map((m) => [m, console[m as keyof typeof consoleLevels]]));
+  const originals = Object.fromEntries(
+    Object.keys(consoleLevels).map((m) => [m, console[m as keyof typeof consoleLevels]]),
+  );
   for (const [method, level] of Object.entries(consoleLevels)) {
     console[method as keyof typeof consoleLevels] = (...args: unknown[]) => {
       let message = formatWithOptions({ colors: false }, ...args);
-      if (method === "trace") message = `Trace: ${message}\n${(new Error().stack ?? "").split("\n").slice(2).join("\n")}`;
+      if (method === "trace")
+        message = `Trace: ${message}\n${(new Error().stack ?? "").split("\n").slice(2).join("\n")}`;
       hostLog(level, message);
     };
   }
@@ -97,7 +115,11 @@ export function guardStdout(): { restore: () => void; flush: () => void } {
   };
   const redirected = function write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
     const text =
-      typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString(typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+      typeof chunk === "string"
+        ? chunk
+        : Buffer.from(chunk as Uint8Array).toString(
+            typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8",
+          );
     const lines = (pending + text).split("\n");
     pending = lines.pop() ?? "";
     for (const line of lines) hostLog("info", line, { stream: "stdout" });
@@ -111,7 +133,8 @@ export function guardStdout(): { restore: () => void; flush: () => void } {
     restore: () => {
       flush();
       process.stdout.write = originalWrite;
-      for (const [method, fn] of Object.entries(originals)) console[method as keyof typeof consoleLevels] = fn as () => void;
+      for (const [method, fn] of Object.entries(originals))
+        console[method as keyof typeof consoleLevels] = fn as () => void;
     },
   };
 }

@@ -29,7 +29,11 @@ function bind(server: Server, target: string, credentials: ServerCredentials): P
  * Binds `server` as the environment says and returns the address for the handshake line.
  * `credentials`: plaintext unless the host asked for AutoMTLS (mutual-tls.ts).
  */
-export async function listen(server: Server, env: PluginEnvironment, credentials: ServerCredentials = ServerCredentials.createInsecure()): Promise<Listening> {
+export async function listen(
+  server: Server,
+  env: PluginEnvironment,
+  credentials: ServerCredentials = ServerCredentials.createInsecure(),
+): Promise<Listening> {
   if (env.network === "tcp") {
     const span = env.maxPort - env.minPort + 1;
     const start = Math.floor(Math.random() * span);
@@ -47,7 +51,9 @@ export async function listen(server: Server, env: PluginEnvironment, credentials
   const socketPath = path.join(env.socketDir, `plugin${randomBytes(6).toString("hex")}`);
   // sun_path holds 108 bytes including the terminating NUL.
   if (Buffer.byteLength(socketPath) > 107) {
-    throw new Error(`the socket path ${socketPath} is too long for a unix socket; set a shorter PLUGIN_UNIX_SOCKET_DIR`);
+    throw new Error(
+      `the socket path ${socketPath} is too long for a unix socket; set a shorter PLUGIN_UNIX_SOCKET_DIR`,
+    );
   }
   await bind(server, `unix:${socketPath}`, credentials);
   const cleanup = () => rmSync(socketPath, { force: true });

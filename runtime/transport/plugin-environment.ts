@@ -35,7 +35,10 @@ export interface PluginEnvironment {
 export type PluginEnvironmentResult = { ok: true; value: PluginEnvironment } | { ok: false; message: string };
 
 /** Reads and checks the go-plugin variables; `preferred` is the serve() option's network. */
-export function readPluginEnvironment(env: NodeJS.ProcessEnv, preferred: "unix" | "tcp" = "unix"): PluginEnvironmentResult {
+export function readPluginEnvironment(
+  env: NodeJS.ProcessEnv,
+  preferred: "unix" | "tcp" = "unix",
+): PluginEnvironmentResult {
   if (env[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) {
     return {
       ok: false,
@@ -50,7 +53,8 @@ export function readPluginEnvironment(env: NodeJS.ProcessEnv, preferred: "unix" 
     .filter((v) => v !== "")
     .map(Number);
   // go-plugin: without PLUGIN_PROTOCOL_VERSIONS the plugin's own (default) version is used.
-  const candidates = offered.length === 0 ? kernelHandshake.appVersions : offered.filter((v) => kernelHandshake.appVersions.includes(v));
+  const candidates =
+    offered.length === 0 ? kernelHandshake.appVersions : offered.filter((v) => kernelHandshake.appVersions.includes(v));
   const appVersion = candidates.length === 0 ? undefined : Math.max(...candidates);
   if (appVersion === undefined) {
     return {
@@ -65,7 +69,10 @@ export function readPluginEnvironment(env: NodeJS.ProcessEnv, preferred: "unix" 
   const minPort = portFrom(env.PLUGIN_MIN_PORT, 10000);
   const maxPort = portFrom(env.PLUGIN_MAX_PORT, 25000);
   if (minPort === undefined || maxPort === undefined || minPort > maxPort) {
-    return { ok: false, message: `bad port range PLUGIN_MIN_PORT=${env.PLUGIN_MIN_PORT} PLUGIN_MAX_PORT=${env.PLUGIN_MAX_PORT}` };
+    return {
+      ok: false,
+      message: `bad port range PLUGIN_MIN_PORT=${env.PLUGIN_MIN_PORT} PLUGIN_MAX_PORT=${env.PLUGIN_MAX_PORT}`,
+    };
   }
   const socketGroup = env.PLUGIN_UNIX_SOCKET_GROUP;
   // go-plugin: AutoMTLS when the variable is set and not empty.

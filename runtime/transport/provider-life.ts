@@ -19,7 +19,13 @@ import { nghttp2StreamResetLimit, raiseStreamResetLimit, StreamResetBudget } fro
  * neither raise that limit (Node < 22.10) nor retire connections before it (see
  * stream-reset-limit.ts), and only with a host whose client destroys a session on GOAWAY.
  */
-export type ShutdownReason = "shutdown-rpc" | "broker-closed" | "stream-reset-limit" | "parent-gone" | "sigterm" | "stderr-closed";
+export type ShutdownReason =
+  | "shutdown-rpc"
+  | "broker-closed"
+  | "stream-reset-limit"
+  | "parent-gone"
+  | "sigterm"
+  | "stderr-closed";
 
 /** After the grace, this much more for closing the server before exiting regardless. */
 const closeMarginMs = 300;
@@ -126,7 +132,9 @@ export class ProviderLife {
     try {
       await core.shutdown(graceMs);
     } catch (error) {
-      hostLog("error", "ToolService shutdown failed", { error: error instanceof Error ? error.message : String(error) });
+      hostLog("error", "ToolService shutdown failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
     clearTimeout(hardStop);
     await kernel.settle(kernelSettleMs);

@@ -92,7 +92,10 @@ async function readStart(
  * kernel client over broker ID 1, listens, prints the handshake line and serves until an exit.
  * Resolves with the exit code once `exit` was called.
  */
-export async function serveGoPlugin(createCore: (kernel: KernelClient) => ServedCore, options: GoPluginServerOptions = {}): Promise<number> {
+export async function serveGoPlugin(
+  createCore: (kernel: KernelClient) => ServedCore,
+  options: GoPluginServerOptions = {},
+): Promise<number> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   // From here on start failures are reported below, and uncaught exceptions by the service's guards.
   disarmStartFailureGuard();
@@ -115,8 +118,21 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => Served
   }
 
   const server = new Server(providerServerOptions);
-  const life = new ProviderLife({ server, core, kernel, broker, stdout, exit, graceMs: options.shutdownGraceMs ?? 1000 });
-  addGrpcService(server, ToolService, toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }), decodeRequest);
+  const life = new ProviderLife({
+    server,
+    core,
+    kernel,
+    broker,
+    stdout,
+    exit,
+    graceMs: options.shutdownGraceMs ?? 1000,
+  });
+  addGrpcService(
+    server,
+    ToolService,
+    toolServiceHandlers(core, { streamCancelled: () => life.resetBudget?.reset() }),
+    decodeRequest,
+  );
   // The kernel dials HookSubscriberService on the connection it already holds (hook-dispatch.md).
   if (core.hooks) server.addService(hookServiceDefinition, hookServiceHandlers(core.hooks));
   addGoPluginServices(server, life, broker);
@@ -132,7 +148,9 @@ export async function serveGoPlugin(createCore: (kernel: KernelClient) => Served
   const listening = life.listening;
   process.on("exit", () => listening.cleanup());
   const retiring = retireConnectionsBeforeResetLimit(server, (resets) =>
-    hostLog("debug", "a host connection retired before nghttp2's stream-reset limit; new calls come on a new one", { cancelledStreams: resets }),
+    hostLog("debug", "a host connection retired before nghttp2's stream-reset limit; new calls come on a new one", {
+      cancelledStreams: resets,
+    }),
   );
   if (retiring) life.resetBudget = undefined;
 
@@ -174,6 +192,10 @@ function watchForTheEnd(life: ProviderLife): void {
 }
 
 function guardProcess(): void {
-  process.on("uncaughtException", (error) => hostLog("error", "uncaught exception in the provider", { error: stackOf(error) }));
-  process.on("unhandledRejection", (reason) => hostLog("error", "unhandled rejection in the provider", { error: stackOf(reason) }));
+  process.on("uncaughtException", (error) =>
+    hostLog("error", "uncaught exception in the provider", { error: stackOf(error) }),
+  );
+  process.on("unhandledRejection", (reason) =>
+    hostLog("error", "unhandled rejection in the provider", { error: stackOf(reason) }),
+  );
 }

@@ -47,7 +47,11 @@ export class ServiceClient<S extends DescService> {
   }
 
   /** Calls a unary method; rejects with a CallError. */
-  unary<M extends DescMethodUnary>(method: M, request: MessageShape<M["input"]>, control: CallControl = {}): Promise<MessageShape<M["output"]>> {
+  unary<M extends DescMethodUnary>(
+    method: M,
+    request: MessageShape<M["input"]>,
+    control: CallControl = {},
+  ): Promise<MessageShape<M["output"]>> {
     const def = this.#method(method.localName);
     return new Promise((resolve, reject) => {
       const call = this.#client.makeUnaryRequest(
@@ -102,13 +106,17 @@ export class ServiceClient<S extends DescService> {
   #method(localName: string) {
     const def = this.#definition[localName];
     if (!def) throw new Error(`${this.service.typeName} has no method ${localName}`);
-    return def as typeof def & { requestSerialize: (v: unknown) => Buffer; responseDeserialize: (b: Buffer) => unknown };
+    return def as typeof def & {
+      requestSerialize: (v: unknown) => Buffer;
+      responseDeserialize: (b: Buffer) => unknown;
+    };
   }
 }
 
 function metadataOf(control: CallControl): Metadata {
   const metadata = new Metadata();
-  for (const [name, value] of Object.entries(control.metadata ?? {})) if (typeof value === "string") metadata.set(name, value);
+  for (const [name, value] of Object.entries(control.metadata ?? {}))
+    if (typeof value === "string") metadata.set(name, value);
   return metadata;
 }
 

@@ -40,7 +40,10 @@ export function reportStartFailure(reason: string, error?: unknown): void {
 
 /** The message of whatever was thrown. */
 function reasonOf(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message === "" ? thrown.name : `${thrown.name === "Error" ? "" : `${thrown.name}: `}${thrown.message}`;
+  if (thrown instanceof Error)
+    return thrown.message === ""
+      ? thrown.name
+      : `${thrown.name === "Error" ? "" : `${thrown.name}: `}${thrown.message}`;
   return String(thrown);
 }
 
@@ -70,7 +73,9 @@ export function armStartFailureGuard(env: NodeJS.ProcessEnv = process.env): void
   };
   const onExit = (code: number) => {
     if (!reported)
-      reportStartFailure(`the process exited with code ${code} before serve() made the handshake (process.exit during start-up, or serve() never called)`);
+      reportStartFailure(
+        `the process exited with code ${code} before serve() made the handshake (process.exit during start-up, or serve() never called)`,
+      );
   };
   slot[guardKey] = { onException, onExit };
   process.on("uncaughtException", onException);

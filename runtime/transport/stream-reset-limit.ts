@@ -89,7 +89,10 @@ export class StreamResetBudget {
 
   #refill(): void {
     const now = this.#now();
-    this.#tokens = Math.min(nghttp2StreamResetLimit.burst, this.#tokens + ((now - this.#at) / 1000) * nghttp2StreamResetLimit.ratePerSecond);
+    this.#tokens = Math.min(
+      nghttp2StreamResetLimit.burst,
+      this.#tokens + ((now - this.#at) / 1000) * nghttp2StreamResetLimit.ratePerSecond,
+    );
     this.#at = now;
   }
 }

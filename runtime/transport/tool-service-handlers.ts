@@ -6,8 +6,20 @@
  * left when the kernel cancelled it. The Invoke sink reports grpc-js's backpressure (write() false,
  * then 'drain') to the core.
  */
-import { Metadata, status as grpcStatus, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream, type ServiceError } from "@grpc/grpc-js";
-import type { ToolError as WireToolError, InvokeRequest, InvokeResponse, ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  Metadata,
+  status as grpcStatus,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import type {
+  ToolError as WireToolError,
+  InvokeRequest,
+  InvokeResponse,
+  ToolService,
+} from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { CancelSignal, ToolServiceCore } from "../service/calls/tool-service-core.js";
 import { traceHeadersFromMetadata, type TraceHeaders } from "../telemetry/trace-headers.js";
 import type { GrpcServiceHandlers } from "./grpc-service-definition.js";
@@ -24,13 +36,18 @@ let statusDetails: Promise<typeof import("../errors/rpc-status-details.js")> | u
 export const loadStatusDetails = () => (statusDetails ??= import("../errors/rpc-status-details.js"));
 
 /** The status a failed unary call ends with. */
-export async function serviceErrorFrom(error: unknown): Promise<Partial<ServiceError> & { code: number; details: string }> {
+export async function serviceErrorFrom(
+  error: unknown,
+): Promise<Partial<ServiceError> & { code: number; details: string }> {
   const statusError = asRpcStatusError(error);
   if (statusError) {
     const { statusDetailsTrailer, statusWithToolError } = await loadStatusDetails();
     const metadata = new Metadata();
     const code = statusError.code === grpcStatus.UNKNOWN ? grpcStatus.INTERNAL : statusError.code;
-    metadata.set(statusDetailsTrailer, Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)));
+    metadata.set(
+      statusDetailsTrailer,
+      Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)),
+    );
     return { code, details: statusError.message, metadata };
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -53,7 +70,9 @@ function deadlineOf(call: ServerUnaryCall<unknown, unknown>): Date | undefined {
   return Number.isFinite(deadline) ? new Date(deadline) : undefined;
 }
 
-function unary<Req, Res>(run: (request: Req, trace: TraceHeaders | undefined, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>) {
+function unary<Req, Res>(
+  run: (request: Req, trace: TraceHeaders | undefined, call: ServerUnaryCall<Req, Res>) => Res | Promise<Res>,
+) {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     let result: Res | Promise<Res>;
     try {
@@ -120,11 +139,16 @@ export interface ToolServiceObserver {
  * The grpc-js implementation of ToolService, its table typed from the generated descriptor (every
  * rpc, its messages, its kind), keyed like grpcServiceDefinition(ToolService).
  */
-export function toolServiceHandlers(core: ToolServiceCore, observer: ToolServiceObserver = {}): GrpcServiceHandlers<typeof ToolService> {
+export function toolServiceHandlers(
+  core: ToolServiceCore,
+  observer: ToolServiceObserver = {},
+): GrpcServiceHandlers<typeof ToolService> {
   return {
     getSchema: unary((_, trace) => core.getSchema(trace)),
     // Only Configure reads its deadline (the configure hook's bound); the other calls never look it up.
-    configure: unary((request, trace, call) => core.configure(request, trace, deadlineOf(call as ServerUnaryCall<unknown, unknown>))),
+    configure: unary((request, trace, call) =>
+      core.configure(request, trace, deadlineOf(call as ServerUnaryCall<unknown, unknown>)),
+    ),
     render: unary((request, trace) => core.render(request, trace)),
     preview: unary((request, trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),

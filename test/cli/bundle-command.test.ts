@@ -26,7 +26,11 @@ describe("harness-tool bundle", () => {
     outfile = path.join(dir, "dist/provider.mjs");
     const out = captureStream();
     const err = captureStream();
-    assert.equal(await main(["bundle", fixture, "--outfile", outfile], { out: out.stream, err: err.stream }), 0, err.text());
+    assert.equal(
+      await main(["bundle", fixture, "--outfile", outfile], { out: out.stream, err: err.stream }),
+      0,
+      err.text(),
+    );
     bundleOutput = out.text();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,17 +44,26 @@ describe("harness-tool bundle", () => {
       /\nif \(!superviseBeforeLoading\(\)\) \{\n {2}process\.setSourceMapsEnabled\(true\);\n {2}await import\("\.\/provider\.bundle\.mjs"\);\n\}\n$/,
     );
     // The supervisor is inlined (no import but Node's built-ins), and nothing of the provider is.
-    assert.deepEqual([...new Set([...launcher.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]))].sort(), ["node:child_process", "node:fs"]);
+    assert.deepEqual([...new Set([...launcher.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]))].sort(), [
+      "node:child_process",
+      "node:fs",
+    ]);
     assert.ok(launcher.length < 20_000, `the launcher is small: ${launcher.length} bytes`);
     const bundle = readFileSync(path.join(dir, "dist/provider.bundle.mjs"), "utf8");
     assert.match(bundle, /\/\/# sourceMappingURL=provider\.bundle\.mjs\.map\n?$/);
-    const map = JSON.parse(readFileSync(path.join(dir, "dist/provider.bundle.mjs.map"), "utf8")) as { sources: string[]; sourcesContent?: unknown };
+    const map = JSON.parse(readFileSync(path.join(dir, "dist/provider.bundle.mjs.map"), "utf8")) as {
+      sources: string[];
+      sourcesContent?: unknown;
+    };
     assert.ok(
       map.sources.some((s) => s.endsWith("test/cli/fixtures/streaming-provider.ts")),
       "the map lists the entry's source",
     );
     assert.equal(map.sourcesContent, undefined, "mappings only: the sources stay on disk");
-    assert.match(bundleOutput, /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/);
+    assert.match(
+      bundleOutput,
+      /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/,
+    );
     assert.ok(statSync(path.join(dir, "dist/provider.bundle.mjs")).size > 100_000);
   });
 
@@ -59,7 +72,10 @@ describe("harness-tool bundle", () => {
     const out = captureStream();
     const err = captureStream();
     assert.equal(
-      await main(["bundle", path.join(repoRoot, "test/cli/fixtures/plain-program.ts"), "--outfile", plain], { out: out.stream, err: err.stream }),
+      await main(["bundle", path.join(repoRoot, "test/cli/fixtures/plain-program.ts"), "--outfile", plain], {
+        out: out.stream,
+        err: err.stream,
+      }),
       0,
       err.text(),
     );
@@ -71,12 +87,20 @@ describe("harness-tool bundle", () => {
   it("a handler's stack trace names the source file and line, not the bundle", async () => {
     const out = captureStream();
     const err = captureStream();
-    assert.equal(await main(["invoke", outfile, "fail", "--args", "{}", "--json"], { out: out.stream, err: err.stream }), 1, err.text());
+    assert.equal(
+      await main(["invoke", outfile, "fail", "--args", "{}", "--json"], { out: out.stream, err: err.stream }),
+      1,
+      err.text(),
+    );
     const event = JSON.parse(out.text().trim()) as { error: { details: { error: { stack?: string } } } };
     // The stack goes to the provider's log (invoke prints it on stderr), never to the event the model reads.
     assert.equal(event.error.details.error.stack, undefined);
     const logged = err.text();
-    assert.match(logged, new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`), logged);
+    assert.match(
+      logged,
+      new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`),
+      logged,
+    );
     assert.doesNotMatch(logged, /at failDeliberately \(\S*provider\.bundle\.mjs/);
   });
 });

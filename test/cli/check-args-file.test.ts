@@ -43,7 +43,11 @@ describe("harness-tool check --args-file", () => {
     const lines = err.trimEnd().split("\n");
     assert.deepEqual(
       lines.map((l) => l.replace(/^harness-tool check: --args-file \S+: /, "")),
-      ["run: /script must be a string, not a number", "run: /shell is not a known property", "count: the arguments must be an object, not a string"],
+      [
+        "run: /script must be a string, not a number",
+        "run: /shell is not a known property",
+        "count: the arguments must be an object, not a string",
+      ],
     );
     for (const line of lines) assert.match(line, /^harness-tool check: /);
   });

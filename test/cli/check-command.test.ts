@@ -13,16 +13,27 @@ import { writeProviderScript } from "../support/provider-script.js";
 describe("harness-tool check", () => {
   let dir = "";
   /** An executable that starts the fixture with one misbehaviour, as the kernel would start a binary. */
-  const provider = (misbehaviour: string, extraEnv: Record<string, string> = {}): { command: string; args: string[] } => ({
-    command: writeProviderScript(dir, `${misbehaviour}-${Object.keys(extraEnv).length}`, "test/cli/fixtures/misbehaving-provider.ts", {
-      ...extraEnv,
-      MISBEHAVIOUR: misbehaviour,
-    }),
+  const provider = (
+    misbehaviour: string,
+    extraEnv: Record<string, string> = {},
+  ): { command: string; args: string[] } => ({
+    command: writeProviderScript(
+      dir,
+      `${misbehaviour}-${Object.keys(extraEnv).length}`,
+      "test/cli/fixtures/misbehaving-provider.ts",
+      {
+        ...extraEnv,
+        MISBEHAVIOUR: misbehaviour,
+      },
+    ),
     args: [],
   });
   const failedRules = async (misbehaviour: string, extraEnv: Record<string, string> = {}) => {
     const results = await runConformance(provider(misbehaviour, extraEnv), { config: { region: "eu" } });
-    return { failed: results.filter((r) => r.status === "fail").map((r) => r.rule), report: renderReport(results, 400) };
+    return {
+      failed: results.filter((r) => r.status === "fail").map((r) => r.rule),
+      report: renderReport(results, 400),
+    };
   };
 
   before(() => {
@@ -50,8 +61,12 @@ describe("harness-tool check", () => {
   });
 
   it("says how to give a resource tool its arguments, with the args-file's shape for that tool", async () => {
-    const streaming = { command: writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts"), args: [] };
-    const why = async (allowResources: boolean) => (await runConformance(streaming, { allowResources })).find((r) => r.rule === "invoke.valid:run");
+    const streaming = {
+      command: writeProviderScript(dir, "streaming", "test/cli/fixtures/streaming-provider.ts"),
+      args: [],
+    };
+    const why = async (allowResources: boolean) =>
+      (await runConformance(streaming, { allowResources })).find((r) => r.rule === "invoke.valid:run");
     assert.deepEqual(await why(false), {
       rule: "invoke.valid:run",
       section: "Invoke",

@@ -11,14 +11,24 @@ import { assertSnapshot, widestLine } from "../support/output-snapshot.js";
 
 /** Rows as a real run against the scaffold prints them (long sections, reasons and rule ids). */
 const results: RuleResult[] = [
-  { rule: "handshake.line", section: "go-plugin: handshake", status: "pass", why: "1|1|unix|/tmp/plugin2870166353/plugin.sock|grpc" },
+  {
+    rule: "handshake.line",
+    section: "go-plugin: handshake",
+    status: "pass",
+    why: "1|1|unix|/tmp/plugin2870166353/plugin.sock|grpc",
+  },
   {
     rule: "handshake.cookie-refused",
     section: "go-plugin: magic cookie",
     status: "pass",
     why: "exit 1: This binary is a plugin. These are not meant to be executed directly. Please execute the program that consumes these plugins, which will load any plugins automatically",
   },
-  { rule: "schema.input-schema-subset", section: "GetSchema: ToolSchema.input_schema (common subset)", status: "pass", why: "" },
+  {
+    rule: "schema.input-schema-subset",
+    section: "GetSchema: ToolSchema.input_schema (common subset)",
+    status: "pass",
+    why: "",
+  },
   {
     rule: "schema.default-timeout-recommended",
     section: "GetSchema: ToolSchema.default_timeout (SHOULD)",
@@ -57,7 +67,8 @@ describe("the check report fits the terminal", () => {
       const report = renderReport(results, width);
       assert.doesNotMatch(report, /…/, `${width} columns`);
       // Every short rule id stands whole on its line; the long one wraps after a separator.
-      for (const { rule } of results.filter((r) => r.rule.length <= 36)) assert.match(report, new RegExp(`^${rule.replace(/[.]/g, "\\.")}\\s`, "m"));
+      for (const { rule } of results.filter((r) => r.rule.length <= 36))
+        assert.match(report, new RegExp(`^${rule.replace(/[.]/g, "\\.")}\\s`, "m"));
       assert.match(report, /^invoke\.invalid-arguments:a_tool_\s[^\n]*\nwith_a_really_quite_long_name_indeed\s/m);
       // The JSON breaks after a comma, the handshake line after a slash: no token is split.
       assert.match(report, /\{"save_note":\{"title":"example",\n[^\n]*\s"text":"example"\}\}/);
@@ -67,11 +78,18 @@ describe("the check report fits the terminal", () => {
     assert.match(renderReport(results, 100), /^rule\s+spec section\s+result\s+why$/m);
     assert.match(renderReport(results, 80), /^rule\s+result\s+why$/m);
     const wide = renderReport(results, 400);
-    assert.match(wide, /invoke\.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed +error taxonomy: invalid_arguments +fail +a required property/);
+    assert.match(
+      wide,
+      /invoke\.invalid-arguments:a_tool_with_a_really_quite_long_name_indeed +error taxonomy: invalid_arguments +fail +a required property/,
+    );
   });
 
   it("wraps a word longer than its column mid-word rather than overflowing", () => {
-    const table = renderTable(["a", "b"], [["x", "y".repeat(30)]], { width: 14, overflow: [undefined, "wrap"], shrink: [{ column: 1, downTo: 10 }] });
+    const table = renderTable(["a", "b"], [["x", "y".repeat(30)]], {
+      width: 14,
+      overflow: [undefined, "wrap"],
+      shrink: [{ column: 1, downTo: 10 }],
+    });
     assert.ok(widestLine(table) <= 14, table);
     assert.equal(
       table

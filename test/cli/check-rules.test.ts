@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { GetSchemaResponseSchema, ToolErrorCategory, ToolEventSchema, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  GetSchemaResponseSchema,
+  ToolErrorCategory,
+  ToolEventSchema,
+  type ToolEvent,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { resourceKeysRule } from "../../cli/check/schema-rules.js";
 import { invalidArgumentVariants, sampleValue } from "../../cli/check/sample-arguments.js";
 import { checkInvokeStream } from "../../cli/check/stream-shape.js";
@@ -32,7 +37,12 @@ describe("sample arguments", () => {
     const variants = invalidArgumentVariants(input);
     assert.deepEqual(
       variants.map((v) => v.why),
-      ['required field "path" left out', 'field "path" of the wrong type', 'field "mode" outside its enum', 'unknown field "unexpected_field"'],
+      [
+        'required field "path" left out',
+        'field "path" of the wrong type',
+        'field "mode" outside its enum',
+        'unknown field "unexpected_field"',
+      ],
     );
     for (const v of variants) assert.ok(validateValue(input, v.arguments).length > 0, v.why);
   });
@@ -55,8 +65,10 @@ const declaration: ToolDeclaration = {
 const plain = toolDeclarationToWire(declaration);
 const streaming = toolDeclarationToWire({ ...declaration, streaming: true });
 
-const result = (payload: Record<string, number | string>): ToolEvent => create(ToolEventSchema, { event: { case: "result", value: { payload } } });
-const error = (category: ToolErrorCategory): ToolEvent => create(ToolEventSchema, { event: { case: "error", value: { category, message: "m" } } });
+const result = (payload: Record<string, number | string>): ToolEvent =>
+  create(ToolEventSchema, { event: { case: "result", value: { payload } } });
+const error = (category: ToolErrorCategory): ToolEvent =>
+  create(ToolEventSchema, { event: { case: "error", value: { category, message: "m" } } });
 const progress = (): ToolEvent => create(ToolEventSchema, { event: { case: "progress", value: { message: "p" } } });
 const exit = (): ToolEvent => create(ToolEventSchema, { event: { case: "exitStatus", value: { exitCode: 0 } } });
 
@@ -97,7 +109,8 @@ describe("resource concurrency review", () => {
     idempotent: false,
     concurrency: { safe: true, keyFields: ["path"] },
   };
-  const schemaOf = (...tools: ToolDeclaration[]) => create(GetSchemaResponseSchema, { tools: tools.map(toolDeclarationToWire) });
+  const schemaOf = (...tools: ToolDeclaration[]) =>
+    create(GetSchemaResponseSchema, { tools: tools.map(toolDeclarationToWire) });
 
   it("passes keyed, provider-locked and data-source tools", () => {
     const locked = { ...resource, name: "wipe", concurrency: { safe: false } };

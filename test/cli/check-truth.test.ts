@@ -51,17 +51,41 @@ describe("check tells the truth", () => {
   });
 
   it('an --args-file entry with "$expect" makes that outcome pass, and another outcome fail', async () => {
-    const expected = await rows("--config", config, "--args-file", file("expect-unknown.json", { broken: { $expect: "unknown" } }));
+    const expected = await rows(
+      "--config",
+      config,
+      "--args-file",
+      file("expect-unknown.json", { broken: { $expect: "unknown" } }),
+    );
     assert.equal(expected.code, 0, expected.out);
-    assert.match(row(expected.rows, "invoke.valid:broken")?.why ?? "", /ended with unknown, as the --args-file expects/);
-    const wrong = await rows("--config", config, "--args-file", file("expect-result.json", { broken: { $expect: "result" }, wait: { $expect: "not_found" } }));
+    assert.match(
+      row(expected.rows, "invoke.valid:broken")?.why ?? "",
+      /ended with unknown, as the --args-file expects/,
+    );
+    const wrong = await rows(
+      "--config",
+      config,
+      "--args-file",
+      file("expect-result.json", { broken: { $expect: "result" }, wait: { $expect: "not_found" } }),
+    );
     assert.equal(wrong.code, 1);
-    assert.match(row(wrong.rows, "invoke.valid:broken")?.why ?? "", /ended with unknown: .*; the --args-file expects result/);
-    assert.match(row(wrong.rows, "invoke.valid:wait")?.why ?? "", /ended with result; the --args-file expects not_found/);
+    assert.match(
+      row(wrong.rows, "invoke.valid:broken")?.why ?? "",
+      /ended with unknown: .*; the --args-file expects result/,
+    );
+    assert.match(
+      row(wrong.rows, "invoke.valid:wait")?.why ?? "",
+      /ended with result; the --args-file expects not_found/,
+    );
   });
 
   it('"$expect" must name an outcome', async () => {
-    const { code, err } = await cli(["check", provider, "--args-file", file("bad-expect.json", { broken: { $expect: "boom" } })]);
+    const { code, err } = await cli([
+      "check",
+      provider,
+      "--args-file",
+      file("bad-expect.json", { broken: { $expect: "boom" } }),
+    ]);
     assert.equal(code, 2);
     assert.match(err, /broken: \$expect "boom" is no outcome; give one of result, invalid_arguments, /);
   });
@@ -69,16 +93,35 @@ describe("check tells the truth", () => {
   it("a sample call that never ends fails its row once the tool's default_timeout and 5 s more have passed; the run goes on", {
     timeout: 120_000,
   }, async () => {
-    const hanging = writeProviderScript(dir, "never-ends", "test/cli/fixtures/hanging-provider.ts", { HANG: "invoke", WAIT_TIMEOUT_MS: "1000" });
-    const { code, out, err } = await cli(["check", hanging, "--json", "--config", config, "--args-file", file("e.json", { broken: { $expect: "unknown" } })]);
+    const hanging = writeProviderScript(dir, "never-ends", "test/cli/fixtures/hanging-provider.ts", {
+      HANG: "invoke",
+      WAIT_TIMEOUT_MS: "1000",
+    });
+    const { code, out, err } = await cli([
+      "check",
+      hanging,
+      "--json",
+      "--config",
+      config,
+      "--args-file",
+      file("e.json", { broken: { $expect: "unknown" } }),
+    ]);
     assert.equal(code, 1, err);
     const all = JSON.parse(out) as Row[];
-    assert.match(row(all, "invoke.valid:wait")?.why ?? "", /^no terminal event within 6s \(the tool's default_timeout and 5s more, else 60s\): cancelled/);
+    assert.match(
+      row(all, "invoke.valid:wait")?.why ?? "",
+      /^no terminal event within 6s \(the tool's default_timeout and 5s more, else 60s\): cancelled/,
+    );
     assert.equal(row(all, "invoke.valid:log")?.status, "pass", "the rows after it still ran");
   });
 
   it("resource tools are skipped without --allow-resources, arguments or not", async () => {
-    const { rows: all } = await rows("--config", config, "--args-file", file("remove.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } }));
+    const { rows: all } = await rows(
+      "--config",
+      config,
+      "--args-file",
+      file("remove.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } }),
+    );
     assert.equal(row(all, "invoke.valid:remove")?.status, "skip");
   });
 
@@ -86,25 +129,43 @@ describe("check tells the truth", () => {
     const args = file("remove-2.json", { remove: { id: "n1" } });
     const noCwd = await cli(["check", provider, "--allow-resources", "--args-file", args, "--config", config]);
     assert.equal(noCwd.code, 2);
-    assert.match(noCwd.err, /^harness-tool check: --allow-resources needs --cwd <dir>: a scratch folder the resource tools may change\n/);
+    assert.match(
+      noCwd.err,
+      /^harness-tool check: --allow-resources needs --cwd <dir>: a scratch folder the resource tools may change\n/,
+    );
     const noConfig = await cli(["check", provider, "--allow-resources", "--args-file", args, "--cwd", scratch]);
     assert.equal(noConfig.code, 2, noConfig.err);
-    assert.match(noConfig.err, /^harness-tool check: --allow-resources needs --config <file\.json>: a config for test data, not your own\n/);
+    assert.match(
+      noConfig.err,
+      /^harness-tool check: --allow-resources needs --config <file\.json>: a config for test data, not your own\n/,
+    );
     assert.doesNotMatch(noConfig.err, /will run/, "nothing announced, nothing run");
   });
 
   it("with --allow-resources, --cwd and --config: says which tools run with which arguments where, then runs them", async () => {
     const args = file("remove-3.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } });
-    const { code, err, rows: all } = await rows("--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config);
+    const {
+      code,
+      err,
+      rows: all,
+    } = await rows("--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config);
     assert.equal(code, 0, err);
-    assert.ok(err.includes(`harness-tool check: --allow-resources: these resource and interactive tools will run in ${scratch} with --config ${config}`), err);
+    assert.ok(
+      err.includes(
+        `harness-tool check: --allow-resources: these resource and interactive tools will run in ${scratch} with --config ${config}`,
+      ),
+      err,
+    );
     assert.match(err, /^ {2}remove \{"id":"n1"\}$/m);
     assert.equal(row(all, "invoke.valid:remove")?.status, "pass");
   });
 
   it("the announcement wraps at the terminal's width", async () => {
     const args = file("remove-4.json", { remove: { id: "n1" }, broken: { $expect: "unknown" } });
-    const { err } = await cli(["check", provider, "--json", "--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config], 60);
+    const { err } = await cli(
+      ["check", provider, "--json", "--allow-resources", "--args-file", args, "--cwd", scratch, "--config", config],
+      60,
+    );
     assert.match(err, /^harness-tool check: --allow-resources: these resource and\n/);
     for (const line of err.trimEnd().split("\n")) assert.ok(line.length <= 60, `${line.length} > 60: ${line}`);
   });

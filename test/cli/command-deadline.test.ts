@@ -23,7 +23,8 @@ function processesMarked(marker: string): number[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
-      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`DEADLINE_TEST_MARK=${marker}`)) found.push(Number(name));
+      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`DEADLINE_TEST_MARK=${marker}`))
+        found.push(Number(name));
     } catch {
       // Gone, or not ours to read.
     }
@@ -35,14 +36,23 @@ describe("--timeout", () => {
   let dir = "";
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-deadline-"));
-    writeFileSync(path.join(dir, "payload.json"), JSON.stringify({ sessionId: "s", profile: "default", workingDirectory: "/tmp" }));
+    writeFileSync(
+      path.join(dir, "payload.json"),
+      JSON.stringify({ sessionId: "s", profile: "default", workingDirectory: "/tmp" }),
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** The fixture hanging as `hang`, started by a script whose processes carry a marker of their own. */
   const provider = (hang: string) => {
     const marker = randomUUID();
-    return { marker, script: writeProviderScript(dir, `${hang}-${marker.slice(0, 8)}`, fixture, { HANG: hang, DEADLINE_TEST_MARK: marker }) };
+    return {
+      marker,
+      script: writeProviderScript(dir, `${hang}-${marker.slice(0, 8)}`, fixture, {
+        HANG: hang,
+        DEADLINE_TEST_MARK: marker,
+      }),
+    };
   };
 
   it("reads durations as --timeout takes them, and says them back", () => {
@@ -72,18 +82,44 @@ describe("--timeout", () => {
   });
 
   const cases: { command: string; hang: string; timeout: string; stage: RegExp; stderr: RegExp }[] = [
-    { command: "invoke", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined in ES module scope/ },
+    {
+      command: "invoke",
+      hang: "import-fails",
+      timeout: "3s",
+      stage: /the launch/,
+      stderr: /__filename is not defined in ES module scope/,
+    },
     { command: "invoke", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
     { command: "invoke", hang: "handler", timeout: "10s", stage: /the call to wait/, stderr: /its stderr is above/ },
     { command: "check", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined/ },
-    { command: "check", hang: "handler", timeout: "20s", stage: /the sample call to wait/, stderr: /\[ERROR\] provider: waiting \(handler\)/ },
-    { command: "schema", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined/ },
+    {
+      command: "check",
+      hang: "handler",
+      timeout: "20s",
+      stage: /the sample call to wait/,
+      stderr: /\[ERROR\] provider: waiting \(handler\)/,
+    },
+    {
+      command: "schema",
+      hang: "import-fails",
+      timeout: "3s",
+      stage: /the launch/,
+      stderr: /__filename is not defined/,
+    },
     { command: "hook", hang: "configure", timeout: "1", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
-    { command: "inspect", hang: "import-fails", timeout: "3s", stage: /the launch/, stderr: /__filename is not defined/ },
+    {
+      command: "inspect",
+      hang: "import-fails",
+      timeout: "3s",
+      stage: /the launch/,
+      stderr: /__filename is not defined/,
+    },
     { command: "inspect", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
   ];
   for (const { command, hang, timeout, stage, stderr } of cases) {
-    it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, { timeout: 90_000 }, async (t) => {
+    it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, {
+      timeout: 90_000,
+    }, async (t) => {
       const { marker, script } = provider(hang);
       // A tree the command failed to kill fails the test below, and is killed here, or it would hold the runner open.
       t.after(() => {
@@ -100,7 +136,17 @@ describe("--timeout", () => {
         check: ["check", script, "--timeout", timeout],
         schema: ["schema", script, "--timeout", timeout],
         // hook's --timeout is the call's (ms); the command adds 30 s for the launch and Configure.
-        hook: ["hook", script, "session-start", "--mode", "observe", "--payload", path.join(dir, "payload.json"), "--timeout", "1"],
+        hook: [
+          "hook",
+          script,
+          "session-start",
+          "--mode",
+          "observe",
+          "--payload",
+          path.join(dir, "payload.json"),
+          "--timeout",
+          "1",
+        ],
         inspect: ["inspect", script, "--timeout", timeout],
       }[command] as string[];
       const { code, out, err } = await cli(argv, 80);
@@ -110,19 +156,32 @@ describe("--timeout", () => {
       const headline = lines.find((l) => l.startsWith(`harness-tool ${command}: `)) ?? "";
       assert.match(headline, stage, err);
       assert.match(headline, /did not end within|timed out|no answer/, err);
-      assert.match(headline, command === "hook" ? /--timeout 2\b/ : /--timeout/, "says what to do (hook's --timeout in ms)");
+      assert.match(
+        headline,
+        command === "hook" ? /--timeout 2\b/ : /--timeout/,
+        "says what to do (hook's --timeout in ms)",
+      );
       assert.match(err, stderr);
-      assert.doesNotMatch(err, /the provider was ended by SIGKILL/, "the deadline's kill is not reported as the provider's own exit");
+      assert.doesNotMatch(
+        err,
+        /the provider was ended by SIGKILL/,
+        "the deadline's kill is not reported as the provider's own exit",
+      );
       for (const line of lines) assert.ok(line.length <= 80, `wider than 80 columns: ${line}`);
       assert.deepEqual(processesMarked(marker), [], "a process of the provider's tree outlived the command");
     });
   }
 
-  it("invoke: a provider whose serving process is killed mid-call ends the command at once: how it died, exit 1", { timeout: 90_000 }, async () => {
+  it("invoke: a provider whose serving process is killed mid-call ends the command at once: how it died, exit 1", {
+    timeout: 90_000,
+  }, async () => {
     const { marker, script } = provider("kill-serving");
     const { code, err } = await cli(["invoke", script, "wait", "--args", "{}", "--timeout", "60s"], 100);
     assert.equal(code, 1, err);
-    assert.match(err, /^\[ERROR\] provider: waiting \(kill-serving\)\nharness-tool invoke: the provider exited during the call: killed by SIGKILL/);
+    assert.match(
+      err,
+      /^\[ERROR\] provider: waiting \(kill-serving\)\nharness-tool invoke: the provider exited during the call: killed by SIGKILL/,
+    );
     assert.doesNotMatch(err, /timed out|did not end within/);
     assert.deepEqual(processesMarked(marker), []);
   });

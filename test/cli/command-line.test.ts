@@ -72,7 +72,8 @@ describe("what the help says is true", () => {
     const request = /message SaveNoteRequest \{([^}]*)\}/.exec(proto)?.[1] ?? "";
     const declared = [...request.matchAll(/^\s*\w+ (\w+) = \d+;/gm)].map((m) => m[1]);
     assert.ok(fields.length > 0);
-    for (const field of fields) assert.ok(declared.includes(field), `save_note has no field ${field} (it has ${declared.join(", ")})`);
+    for (const field of fields)
+      assert.ok(declared.includes(field), `save_note has no field ${field} (it has ${declared.join(", ")})`);
   });
 
   it("README's table names every exit code invoke's and check's help name", () => {
@@ -84,7 +85,11 @@ describe("what the help says is true", () => {
       const row = readme.split("\n").find((line) => line.startsWith(`| \`npx harness-tool ${name} `)) ?? "";
       const readmeSentence = row.slice(row.search(/\bexit \d/));
       assert.ok(helpSentence !== "" && readmeSentence !== "", name);
-      assert.deepEqual(codes(readmeSentence), codes(helpSentence), `${name}: README says ${readmeSentence}; --help says ${helpSentence}`);
+      assert.deepEqual(
+        codes(readmeSentence),
+        codes(helpSentence),
+        `${name}: README says ${readmeSentence}; --help says ${helpSentence}`,
+      );
     }
   });
 
@@ -96,15 +101,26 @@ describe("what the help says is true", () => {
 
 describe("harness-tool --version", () => {
   it("prints package.json's version", async () => {
-    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "cli/package.json"), "utf8")) as { version: string };
-    for (const flag of ["--version", "-v"]) assert.deepEqual(await cli([flag]), { code: 0, out: `${version}\n`, err: "" });
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "cli/package.json"), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-v"])
+      assert.deepEqual(await cli([flag]), { code: 0, out: `${version}\n`, err: "" });
   });
 });
 
 describe("usage mistakes: one clear message, exit 2", () => {
   const cases: [string, string[], RegExp][] = [
-    ["a mistyped command", ["invok"], /^harness-tool: unknown command "invok"; did you mean invoke\?\n\(see harness-tool --help\)\n$/],
-    ["an unknown command", ["frobnicate"], /^harness-tool: unknown command "frobnicate"\n\(see harness-tool --help\)\n$/],
+    [
+      "a mistyped command",
+      ["invok"],
+      /^harness-tool: unknown command "invok"; did you mean invoke\?\n\(see harness-tool --help\)\n$/,
+    ],
+    [
+      "an unknown command",
+      ["frobnicate"],
+      /^harness-tool: unknown command "frobnicate"\n\(see harness-tool --help\)\n$/,
+    ],
     [
       "an unknown option near one it takes",
       ["invoke", "p", "t", "--args", "{}", "--arg", "x"],
@@ -115,16 +131,32 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["schema", "p", "--pretty"],
       /^harness-tool schema: unknown option --pretty; it takes --json, --timeout\n\(see harness-tool schema --help\)\n$/,
     ],
-    ["a flag without its value", ["invoke", "p", "t", "--args"], /^harness-tool invoke: --args needs a value: --args <json>\n/],
+    [
+      "a flag without its value",
+      ["invoke", "p", "t", "--args"],
+      /^harness-tool invoke: --args needs a value: --args <json>\n/,
+    ],
     ["a value for a boolean flag", ["schema", "p", "--json=yes"], /^harness-tool schema: --json takes no value\n/],
-    ["a flag given twice", ["invoke", "p", "t", "--args", "{}", "--args", "{}"], /^harness-tool invoke: --args was given twice\n/],
+    [
+      "a flag given twice",
+      ["invoke", "p", "t", "--args", "{}", "--args", "{}"],
+      /^harness-tool invoke: --args was given twice\n/,
+    ],
     [
       "invoke without --args",
       ["invoke", "p", "t"],
       /^harness-tool invoke: --args <json> is required: the tool's arguments, a JSON object \('\{\}' for none\)\n/,
     ],
-    ["invoke without a tool", ["invoke", "p", "--args", "{}"], /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json>\n/],
-    ["an extra positional", ["schema", "p", "q"], /^harness-tool schema: unexpected argument "q" \(arguments for the provider go after --\)\n/],
+    [
+      "invoke without a tool",
+      ["invoke", "p", "--args", "{}"],
+      /^harness-tool invoke: missing <tool>: harness-tool invoke <provider> <tool> --args <json>\n/,
+    ],
+    [
+      "an extra positional",
+      ["schema", "p", "q"],
+      /^harness-tool schema: unexpected argument "q" \(arguments for the provider go after --\)\n/,
+    ],
     [
       "invoke with --cwd that does not exist",
       ["invoke", "p", "t", "--args", "{}", "--cwd", "/nonexistent/dir"],
@@ -145,7 +177,11 @@ describe("usage mistakes: one clear message, exit 2", () => {
       ["hook", "p", "plan-ready", "--mode", "deny", "--payload", "p.json"],
       /^harness-tool hook: --mode "deny": choose observe, transform or veto\n$/,
     ],
-    ["hook without --mode", ["hook", "p", "plan-ready", "--payload", "p.json"], /^harness-tool hook: --mode <observe\|transform\|veto> is required/],
+    [
+      "hook without --mode",
+      ["hook", "p", "plan-ready", "--payload", "p.json"],
+      /^harness-tool hook: --mode <observe\|transform\|veto> is required/,
+    ],
     [
       "hook with a --payload file that does not exist",
       ["hook", "p", "plan-ready", "--mode", "veto", "--payload", "/nonexistent/plan.json"],
@@ -162,7 +198,11 @@ describe("usage mistakes: one clear message, exit 2", () => {
       /^harness-tool init: --examples hook: hook needs a tool beside it: add one, e.g. data_source\n$/,
     ],
     ["bad JSON in --args", ["invoke", "p", "t", "--args", "{nope"], /^harness-tool invoke: --args is not JSON: /],
-    ["help for a command that does not exist", ["help", "nope"], /^harness-tool: no command "nope"\n\(see harness-tool --help\)\n$/],
+    [
+      "help for a command that does not exist",
+      ["help", "nope"],
+      /^harness-tool: no command "nope"\n\(see harness-tool --help\)\n$/,
+    ],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {

@@ -37,7 +37,8 @@ describe("errors at the terminal's width", () => {
           const reported = command === "check" && provider.endsWith("crash.sh");
           assert.equal(code, reported ? 1 : 2, err);
           if (!reported) assert.match(err, new RegExp(`^harness-tool ${command}: `));
-          for (const line of `${out}${err}`.trimEnd().split("\n")) assert.ok(line.length <= columns, `${line.length} > ${columns}: ${line}`);
+          for (const line of `${out}${err}`.trimEnd().split("\n"))
+            assert.ok(line.length <= columns, `${line.length} > ${columns}: ${line}`);
         }
       });
     }

@@ -52,7 +52,10 @@ describe("the same fault is worded the same in every command", () => {
 
   it("a missing --config or --args-file: `<flag> <file> does not exist`, within 100 columns", async () => {
     const cases: [string[], string][] = [
-      [["invoke", provider, "count", "--args", "{}", "--config", "no-such.json"], "--config no-such.json does not exist"],
+      [
+        ["invoke", provider, "count", "--args", "{}", "--config", "no-such.json"],
+        "--config no-such.json does not exist",
+      ],
       [["check", provider, "--config", "no-such.json"], "--config no-such.json does not exist"],
       [["inspect", provider, "--config", "no-such.json"], "--config no-such.json does not exist"],
       [["check", provider, "--args-file", "no-args.json"], "--args-file no-args.json does not exist"],
@@ -72,7 +75,10 @@ describe("the same fault is worded the same in every command", () => {
     ]) {
       assert.equal(await faultOf(argv), "cannot launch the provider: no-such.ts does not exist");
     }
-    assert.equal(await faultOf(["bundle", "no-such.ts", "--outfile", path.join(dir, "out.mjs")]), "no-such.ts does not exist");
+    assert.equal(
+      await faultOf(["bundle", "no-such.ts", "--outfile", path.join(dir, "out.mjs")]),
+      "no-such.ts does not exist",
+    );
     assert.equal(await faultOf(["sync", "no-such.ts"]), "no-such.ts does not exist");
   });
 

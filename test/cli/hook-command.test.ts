@@ -17,13 +17,18 @@ import { cli } from "./support/run-cli.js";
 describe("harness-tool hook", () => {
   let dir = "";
   const provider = (misbehaviour: string, env: Record<string, string> = {}) =>
-    writeProviderScript(dir, `hook-${misbehaviour}`, "test/cli/fixtures/hook-misbehaving-provider.ts", { MISBEHAVIOUR: misbehaviour, ...env });
+    writeProviderScript(dir, `hook-${misbehaviour}`, "test/cli/fixtures/hook-misbehaving-provider.ts", {
+      MISBEHAVIOUR: misbehaviour,
+      ...env,
+    });
   const file = (name: string, value: unknown) => {
     const written = path.join(dir, name);
     writeFileSync(written, JSON.stringify(value));
     return written;
   };
-  const plan = (paths: string[]) => ({ plan: { turnId: "1", items: paths.map((p, i) => ({ id: `i${i}`, toolName: "write_file", input: { path: p } })) } });
+  const plan = (paths: string[]) => ({
+    plan: { turnId: "1", items: paths.map((p, i) => ({ id: `i${i}`, toolName: "write_file", input: { path: p } })) },
+  });
   let inside = "";
   let outside = "";
   let messages = "";
@@ -56,7 +61,15 @@ describe("harness-tool hook", () => {
   });
 
   it("shows a transform's payload, and an observer's acknowledgement", async () => {
-    const transformed = await cli(["hook", provider("none"), "pre-model-call", "--mode", "transform", "--payload", messages]);
+    const transformed = await cli([
+      "hook",
+      provider("none"),
+      "pre-model-call",
+      "--mode",
+      "transform",
+      "--payload",
+      messages,
+    ]);
     assert.equal(transformed.code, 0, transformed.err);
     assert.match(transformed.out, /^transform: the payload changed\n/);
     const shown = JSON.parse(transformed.out.slice(transformed.out.indexOf("\n") + 1)) as {
@@ -101,11 +114,22 @@ describe("harness-tool hook", () => {
       file("end.json", { sessionId: "s", status: "SESSION_STATUS_COMPLETED" }),
     ]);
     assert.equal(run.code, 1);
-    assert.match(run.err, /^note: the provider does not advertise session-end in GetSchema, so the kernel refuses a hook\{\} block for it\n/);
+    assert.match(
+      run.err,
+      /^note: the provider does not advertise session-end in GetSchema, so the kernel refuses a hook\{\} block for it\n/,
+    );
   });
 
   it("exits 1 on an answer the kernel rejects as INVALID_RESPONSE, and on a handler that throws", async () => {
-    const unspecified = await cli(["hook", provider("veto-unspecified"), "plan-ready", "--mode", "veto", "--payload", inside]);
+    const unspecified = await cli([
+      "hook",
+      provider("veto-unspecified"),
+      "plan-ready",
+      "--mode",
+      "veto",
+      "--payload",
+      inside,
+    ]);
     assert.equal(unspecified.code, 1);
     assert.equal(unspecified.out, "veto: unspecified\n");
     assert.match(
@@ -147,8 +171,19 @@ describe("harness-tool hook", () => {
 
   it("refuses a payload that is not the point's message, naming it, before launching anything", async () => {
     // /bin/false would fail the handshake: the payload is refused before it is ever started.
-    const run = await cli(["hook", "/bin/false", "plan-ready", "--mode", "veto", "--payload", file("wrong.json", { plan: { turn: "1" } })]);
+    const run = await cli([
+      "hook",
+      "/bin/false",
+      "plan-ready",
+      "--mode",
+      "veto",
+      "--payload",
+      file("wrong.json", { plan: { turn: "1" } }),
+    ]);
     assert.equal(run.code, 2);
-    assert.match(run.err, /^harness-tool hook: --payload \S+wrong\.json is not a PlanReadyPayload \(protobuf JSON\): .*"turn".*\n$/);
+    assert.match(
+      run.err,
+      /^harness-tool hook: --payload \S+wrong\.json is not a PlanReadyPayload \(protobuf JSON\): .*"turn".*\n$/,
+    );
   });
 });

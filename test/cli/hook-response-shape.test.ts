@@ -16,9 +16,13 @@ import { checkHookResponse } from "../../cli/check/hook-response-shape.js";
 import { sampleHookPayload } from "../../cli/check/hook-samples.js";
 
 const request = (mode: HookMode, payload: HookPayload) => create(DispatchHookRequestSchema, { mode, payload });
-const response = (outcome: NonNullable<MessageInitShape<typeof DispatchHookResponseSchema>["outcome"]>) => create(DispatchHookResponseSchema, { outcome });
-const rules = (mode: HookMode, payload: HookPayload, outcome: NonNullable<MessageInitShape<typeof DispatchHookResponseSchema>["outcome"]>) =>
-  checkHookResponse(request(mode, payload), response(outcome)).map((p) => `${p.rule}: ${p.message}`);
+const response = (outcome: NonNullable<MessageInitShape<typeof DispatchHookResponseSchema>["outcome"]>) =>
+  create(DispatchHookResponseSchema, { outcome });
+const rules = (
+  mode: HookMode,
+  payload: HookPayload,
+  outcome: NonNullable<MessageInitShape<typeof DispatchHookResponseSchema>["outcome"]>,
+) => checkHookResponse(request(mode, payload), response(outcome)).map((p) => `${p.rule}: ${p.message}`);
 
 describe("hook response shape", () => {
   const plan = sampleHookPayload("plan-ready", "/work");
@@ -28,25 +32,34 @@ describe("hook response shape", () => {
     assert.deepEqual(rules(HookMode.OBSERVE, plan, { case: "observe", value: {} }), []);
     assert.deepEqual(rules(HookMode.VETO, plan, { case: "veto", value: { decision: HookDecision.ALLOW } }), []);
     assert.deepEqual(rules(HookMode.VETO, plan, { case: "veto", value: { decision: HookDecision.DENY } }), []);
-    assert.deepEqual(rules(HookMode.TRANSFORM, plan, { case: "transform", value: { payload: clone(HookPayloadSchema, plan) } }), []);
+    assert.deepEqual(
+      rules(HookMode.TRANSFORM, plan, { case: "transform", value: { payload: clone(HookPayloadSchema, plan) } }),
+      [],
+    );
   });
 
   it("refuses an outcome of another mode, or none", () => {
     assert.deepEqual(rules(HookMode.OBSERVE, plan, { case: "veto", value: { decision: HookDecision.ALLOW } }), [
       "outcome-matches-mode: answered a observe request with veto, not observe",
     ]);
-    assert.deepEqual(rules(HookMode.VETO, plan, { case: undefined }), ["outcome-matches-mode: answered a veto request with no outcome, not veto"]);
+    assert.deepEqual(rules(HookMode.VETO, plan, { case: undefined }), [
+      "outcome-matches-mode: answered a veto request with no outcome, not veto",
+    ]);
   });
 
   it("refuses HOOK_DECISION_UNSPECIFIED", () => {
-    assert.deepEqual(rules(HookMode.VETO, plan, { case: "veto", value: {} }), ["decision-set: decided UNSPECIFIED, which is neither ALLOW nor DENY"]);
+    assert.deepEqual(rules(HookMode.VETO, plan, { case: "veto", value: {} }), [
+      "decision-set: decided UNSPECIFIED, which is neither ALLOW nor DENY",
+    ]);
   });
 
   it("refuses a transform that returns another variant, or no payload", () => {
     assert.deepEqual(rules(HookMode.TRANSFORM, plan, { case: "transform", value: { payload: model } }), [
       "same-variant: returned a pre-model-call payload for a plan-ready request",
     ]);
-    assert.deepEqual(rules(HookMode.TRANSFORM, plan, { case: "transform", value: {} }), ["same-variant: returned no payload for a plan-ready request"]);
+    assert.deepEqual(rules(HookMode.TRANSFORM, plan, { case: "transform", value: {} }), [
+      "same-variant: returned no payload for a plan-ready request",
+    ]);
   });
 
   it("refuses any change where nothing may change, naming the field", () => {
@@ -72,7 +85,13 @@ describe("hook response shape", () => {
     const payload = sampleHookPayload("post-tool-call", "/work");
     const changed = clone(HookPayloadSchema, payload);
     if (changed.payload.case === "postToolCall")
-      changed.payload.value.outcome = { case: "error", value: create(ToolErrorSchema, { category: ToolErrorCategory.TIMEOUT, message: "late" }) };
-    assert.match(rules(HookMode.TRANSFORM, payload, { case: "transform", value: { payload: changed } })[0] ?? "", /^immutable-unchanged: changed outcome;/);
+      changed.payload.value.outcome = {
+        case: "error",
+        value: create(ToolErrorSchema, { category: ToolErrorCategory.TIMEOUT, message: "late" }),
+      };
+    assert.match(
+      rules(HookMode.TRANSFORM, payload, { case: "transform", value: { payload: changed } })[0] ?? "",
+      /^immutable-unchanged: changed outcome;/,
+    );
   });
 });

@@ -10,14 +10,29 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { launch } from "harness-tool/testing";
 import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
 import { scenario } from "../runtime/interop/host-matrix.js";
-import { callContext, cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
+import {
+  callContext,
+  cancellationScenario,
+  streamingProcessScenario,
+  type ProcessTool,
+} from "../runtime/interop/scenarios.js";
 import { harnessToolPackages } from "../../cli/templates/package-sources.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
@@ -77,7 +92,12 @@ interface InspectRun {
  * Runs the installed bin itself, not npx (SIGINT must reach the inspector; npm exec does not pass it
  * on), waits for its URL, reads api/state (and runs `check` on the URL), then stops it with SIGINT.
  */
-async function inspectFromBin(bin: string, argv: string[], cwd: string, check?: (url: string) => Promise<void>): Promise<InspectRun> {
+async function inspectFromBin(
+  bin: string,
+  argv: string[],
+  cwd: string,
+  check?: (url: string) => Promise<void>,
+): Promise<InspectRun> {
   const child = spawn(bin, argv, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
@@ -91,7 +111,9 @@ async function inspectFromBin(bin: string, argv: string[], cwd: string, check?: 
         const found = /http:\/\/127\.0\.0\.1:\d+\/[\w-]+\//.exec(out);
         if (found) resolve(found[0]);
       });
-      void exited.then((code) => reject(new Error(`inspect exited with ${code} before printing its URL:\n${out}\n${err}`)));
+      void exited.then((code) =>
+        reject(new Error(`inspect exited with ${code} before printing its URL:\n${out}\n${err}`)),
+      );
     });
     await check?.(url);
     state = (await (await fetch(new URL("api/state", url))).json()) as InspectRun["state"];
@@ -126,7 +148,13 @@ describe("harness-tool init, end to end", () => {
     repo = path.join(quickstart, "notes");
   });
   /** npx's flags for the CLI and the runtime tarballs, as the README's quickstart gives them. */
-  const npxPackages = () => ["--yes", "--package", `./${path.basename(tarballs.cli)}`, "--package", `./${path.basename(tarballs.runtime)}`];
+  const npxPackages = () => [
+    "--yes",
+    "--package",
+    `./${path.basename(tarballs.cli)}`,
+    "--package",
+    `./${path.basename(tarballs.runtime)}`,
+  ];
   after(() => {
     for (const install of npxInstallsOf(tarball)) rmSync(install, { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
@@ -145,7 +173,9 @@ describe("harness-tool init, end to end", () => {
     assert.equal(pkg.devDependencies[harnessToolPackages.cli], `file:../${path.basename(tarballs.cli)}`);
     assert.deepEqual(JSON.parse(readFileSync(path.join(repo, "dev-config.json"), "utf8")), { roots: ["."] });
     // The runtime is what runs: the CLI's and the plugin's dependencies stay out of --omit=dev.
-    const installed = JSON.parse(run("npm", ["ls", "--omit=dev", "--all", "--json"], repo)) as { dependencies?: Record<string, unknown> };
+    const installed = JSON.parse(run("npm", ["ls", "--omit=dev", "--all", "--json"], repo)) as {
+      dependencies?: Record<string, unknown>;
+    };
     const names = JSON.stringify(installed);
     for (const heavy of ["ts-morph", "esbuild", "typescript", "@clack/prompts", "json-schema-to-typescript"])
       assert.ok(!names.includes(`"${heavy}"`), `--omit=dev keeps ${heavy}`);
@@ -153,7 +183,8 @@ describe("harness-tool init, end to end", () => {
     // Every install script of the repository's dependencies is reviewed in its allowScripts
     // (npm >= 11.16 lists the others; an older npm has no install-scripts command).
     const reviewed = spawnSync("npm", ["install-scripts", "ls"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
-    if (reviewed.status === 0) assert.doesNotMatch(reviewed.stdout + reviewed.stderr, /not yet covered/, reviewed.stdout);
+    if (reviewed.status === 0)
+      assert.doesNotMatch(reviewed.stdout + reviewed.stderr, /not yet covered/, reviewed.stdout);
     // The scaffold's default: protoc-gen-harness-tool alone, JavaScript with declarations.
     assert.deepEqual(readdirSync(path.join(repo, "src/gen/notes/v1")).sort(), [
       "notes_tool.d.ts",
@@ -179,7 +210,10 @@ describe("harness-tool init, end to end", () => {
     copy = path.join(moved, "notes");
     cpSync(repo, copy, { recursive: true, filter: (from) => !/[/\\](node_modules|dist|gen|release)$/.test(from) });
     for (const file of ["package.json", "package-lock.json", "dev-config.json"]) {
-      assert.ok(!readFileSync(path.join(copy, file), "utf8").includes(quickstart), `${file} names the folder it was written in`);
+      assert.ok(
+        !readFileSync(path.join(copy, file), "utf8").includes(quickstart),
+        `${file} names the folder it was written in`,
+      );
     }
     run("npm", ["install"], copy);
     // npm run build before npm run generate: one line saying what to do, not the compiler's errors.
@@ -187,7 +221,11 @@ describe("harness-tool init, end to end", () => {
     assert.notEqual(early.status, 0);
     assert.match(early.stderr, /^harness-tool sync: src\/gen\/ is missing: run npm run generate first/m);
     assert.doesNotMatch(early.stdout + early.stderr, /error TS/);
-    const output = run("bash", ["-euo", "pipefail", "-c", "npm run generate && npm run build && npm test && npm run check"], copy);
+    const output = run(
+      "bash",
+      ["-euo", "pipefail", "-c", "npm run generate && npm run build && npm test && npm run check"],
+      copy,
+    );
     assert.match(output, noFailures);
     assert.match(output, /rules: \d+ pass, 0 fail/);
   });
@@ -214,14 +252,20 @@ describe("harness-tool init, end to end", () => {
     run("npm", ["run", "generate"], copy);
     const build = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
     assert.equal(build.status, 0, build.stdout + build.stderr);
-    assert.match(build.stderr, /^harness-tool diff: no baseline schema\/tools\.json yet, nothing to guard: the first release records it/m);
+    assert.match(
+      build.stderr,
+      /^harness-tool diff: no baseline schema\/tools\.json yet, nothing to guard: the first release records it/m,
+    );
     assert.equal(existsSync(path.join(copy, "schema/tools.json")), false);
     const tested = run("npm", ["test"], copy);
     assert.match(tested, noFailures);
     assert.match(tested, /no schema\/tools\.json yet: the first npm run release \(or npm run snapshot\) records it/);
     // npm run snapshot records the baseline; from then on the build guards it.
     run("npm", ["run", "snapshot"], copy);
-    assert.equal(readFileSync(path.join(copy, "schema/tools.json"), "utf8"), run(bin, ["schema", "dist/provider.mjs", "--json"], copy));
+    assert.equal(
+      readFileSync(path.join(copy, "schema/tools.json"), "utf8"),
+      run(bin, ["schema", "dist/provider.mjs", "--json"], copy),
+    );
     writeFileSync(protoFile, proto);
     run("npm", ["run", "generate"], copy);
     const lowered = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
@@ -230,7 +274,10 @@ describe("harness-tool init, end to end", () => {
     run("npm", ["run", "generate"], copy);
     const raised = spawnSync("npm", ["run", "build"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
     assert.notEqual(raised.status, 0, raised.stdout);
-    assert.match(raised.stderr, /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m);
+    assert.match(
+      raised.stderr,
+      /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m,
+    );
   });
 
   it("a provider that cannot start: the scaffold's test fails first with the provider's own error, the others skipped naming it", () => {
@@ -257,7 +304,15 @@ describe("harness-tool init, end to end", () => {
 
   it("ask_user asks on the terminal it was started from, and says plainly when there is none", async () => {
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
-    const args = ["invoke", "dist/provider.mjs", "ask_user", "--config", "dev-config.json", "--args", '{"question": "Ship it?"}'];
+    const args = [
+      "invoke",
+      "dist/provider.mjs",
+      "ask_user",
+      "--config",
+      "dev-config.json",
+      "--args",
+      '{"question": "Ship it?"}',
+    ];
     if (hasScript() || process.env["CI"]) {
       const session = runOnTerminal(bin, args, { cwd: repo, env: cleanEnv() });
       try {
@@ -270,7 +325,12 @@ describe("harness-tool init, end to end", () => {
       assert.match(session.screen(), /"answer": "yes, ship"/);
     }
     // A new session (setsid) has no controlling terminal, as under a headless kernel or CI.
-    const headless = spawn(bin, args, { cwd: repo, env: cleanEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const headless = spawn(bin, args, {
+      cwd: repo,
+      env: cleanEnv(),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let text = "";
     headless.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     headless.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -287,7 +347,10 @@ describe("harness-tool init, end to end", () => {
     const sha256 = createHash("sha256").update(readFileSync(executable)).digest("hex");
     assert.ok(readFileSync(path.join(release, "SHA256SUMS"), "utf8").includes(`${sha256}  notes_0.1.0_${host}\n`));
     const lock = readFileSync(path.join(release, "agent.lock.hcl"), "utf8");
-    assert.match(lock, /^provider "notes" \{\n {2}source {6}= "github\.com\/you\/provider-notes"\n {2}version {5}= "0\.1\.0"\n/m);
+    assert.match(
+      lock,
+      /^provider "notes" \{\n {2}source {6}= "github\.com\/you\/provider-notes"\n {2}version {5}= "0\.1\.0"\n/m,
+    );
     assert.ok(lock.includes(`"${host}" = "sha256:${sha256}"`));
     const emptyPath = mkdtempSync(path.join(tmpdir(), "harness-tool-no-node-"));
     const launched = await launch(executable, { env: { PATH: emptyPath } });
@@ -309,10 +372,17 @@ describe("harness-tool init, end to end", () => {
 
   it("fires the hook example's veto by hand with harness-tool hook, as the scaffold's README shows", () => {
     const plan = path.join(repo, "plan.json");
-    writeFileSync(plan, JSON.stringify({ plan: { items: [{ id: "1", toolName: "save_note", input: { path: "/etc/passwd" } }] } }));
+    writeFileSync(
+      plan,
+      JSON.stringify({ plan: { items: [{ id: "1", toolName: "save_note", input: { path: "/etc/passwd" } }] } }),
+    );
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
     assert.equal(
-      run(bin, ["hook", "dist/provider.mjs", "plan-ready", "--mode", "veto", "--payload", plan, "--config", "dev-config.json"], repo),
+      run(
+        bin,
+        ["hook", "dist/provider.mjs", "plan-ready", "--mode", "veto", "--payload", plan, "--config", "dev-config.json"],
+        repo,
+      ),
       "veto: deny\n",
     );
     assert.match(
@@ -325,8 +395,15 @@ describe("harness-tool init, end to end", () => {
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
     for (const target of [".", "src/main.ts"]) {
       assert.match(run(bin, ["schema", target], repo), /^read_note\s/m, `schema ${target}`);
-      assert.match(run(bin, ["invoke", target, "read_note", "--config", "dev-config.json", "--args", '{"title": "hello"}'], repo), /"found": false/);
-      assert.match(run(bin, ["check", target, "--config", "dev-config.json"], repo), /rules: \d+ pass, 0 fail/, `check ${target}`);
+      assert.match(
+        run(bin, ["invoke", target, "read_note", "--config", "dev-config.json", "--args", '{"title": "hello"}'], repo),
+        /"found": false/,
+      );
+      assert.match(
+        run(bin, ["check", target, "--config", "dev-config.json"], repo),
+        /rules: \d+ pass, 0 fail/,
+        `check ${target}`,
+      );
     }
     const inspect = await inspectFromBin(bin, ["inspect", "src/main.ts", "--config", "dev-config.json"], repo);
     assert.ok(
@@ -334,52 +411,74 @@ describe("harness-tool init, end to end", () => {
       JSON.stringify(inspect.state.tools),
     );
     assert.doesNotMatch(inspect.err, /install/, "a scaffold runs its sources without installing anything more");
-    assert.match(inspect.err, /launching \S+node --import \S+node_modules\/tsx\/dist\/esm\/index\.mjs \S+src\/main\.ts/);
+    assert.match(
+      inspect.err,
+      /launching \S+node --import \S+node_modules\/tsx\/dist\/esm\/index\.mjs \S+src\/main\.ts/,
+    );
     assert.equal(inspect.code, 0, inspect.err);
   });
 
   // CI always has util-linux's `script` (Debian's bsdutils); a machine without it skips.
   const terminal = hasScript() || process.env["CI"] ? {} : { skip: "util-linux's script is not installed" };
 
-  it("on a terminal: asks for what the flags did not give, defaulting to the tarballs' folder npx ran from", terminal, async () => {
-    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "--examples", "data_source,resource"], {
-      cwd: quickstart,
-      env: cleanEnv(),
-    });
-    try {
-      await session.waitFor(/Provider name/);
-      session.type("my_notes\r");
-      await session.waitFor(/Directory[\s\S]*my_notes/);
-      session.type("\r");
-      await session.waitFor(/Source address[\s\S]*github\.com\/you\/provider-my-notes/);
-      session.type("\r");
-      await session.waitFor(/Install harness-tool's packages from[\s\S]*file:\.\//);
-      session.type("\r");
-      assert.equal(await session.exited, 0, session.screen());
-    } finally {
-      session.kill();
-    }
-    assert.doesNotMatch(session.screen(), /Examples \(tools/, "--examples was given: no question about it");
-    const created = path.join(quickstart, "my_notes");
-    const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as {
-      name: string;
-      dependencies: Record<string, string>;
-      devDependencies: Record<string, string>;
-    };
-    assert.equal(pkg.name, "provider-my-notes");
-    assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:../${path.basename(tarballs.runtime)}`);
-    assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:../${path.basename(tarballs.plugin)}`);
-    const proto = readFileSync(path.join(created, "proto/my_notes/v1/my_notes.proto"), "utf8");
-    assert.match(proto, /source: "github\.com\/you\/provider-my-notes"/);
-    assert.match(proto, /rpc ReadNote/);
-    assert.match(proto, /rpc SaveNote/);
-    assert.doesNotMatch(proto, /rpc RunCommand|rpc AskUser/);
-  });
+  it(
+    "on a terminal: asks for what the flags did not give, defaulting to the tarballs' folder npx ran from",
+    terminal,
+    async () => {
+      const session = runOnTerminal(
+        "npx",
+        [...npxPackages(), "harness-tool", "init", "--examples", "data_source,resource"],
+        {
+          cwd: quickstart,
+          env: cleanEnv(),
+        },
+      );
+      try {
+        await session.waitFor(/Provider name/);
+        session.type("my_notes\r");
+        await session.waitFor(/Directory[\s\S]*my_notes/);
+        session.type("\r");
+        await session.waitFor(/Source address[\s\S]*github\.com\/you\/provider-my-notes/);
+        session.type("\r");
+        await session.waitFor(/Install harness-tool's packages from[\s\S]*file:\.\//);
+        session.type("\r");
+        assert.equal(await session.exited, 0, session.screen());
+      } finally {
+        session.kill();
+      }
+      assert.doesNotMatch(session.screen(), /Examples \(tools/, "--examples was given: no question about it");
+      const created = path.join(quickstart, "my_notes");
+      const pkg = JSON.parse(readFileSync(path.join(created, "package.json"), "utf8")) as {
+        name: string;
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+      };
+      assert.equal(pkg.name, "provider-my-notes");
+      assert.equal(pkg.dependencies[harnessToolPackages.runtime], `file:../${path.basename(tarballs.runtime)}`);
+      assert.equal(pkg.devDependencies[harnessToolPackages.plugin], `file:../${path.basename(tarballs.plugin)}`);
+      const proto = readFileSync(path.join(created, "proto/my_notes/v1/my_notes.proto"), "utf8");
+      assert.match(proto, /source: "github\.com\/you\/provider-my-notes"/);
+      assert.match(proto, /rpc ReadNote/);
+      assert.match(proto, /rpc SaveNote/);
+      assert.doesNotMatch(proto, /rpc RunCommand|rpc AskUser/);
+    },
+  );
 
   it("on a terminal: offers the hook example, and asks again when it is chosen without a tool", terminal, async () => {
     const session = runOnTerminal(
       "npx",
-      [...npxPackages(), "harness-tool", "init", "hooked", "--name", "hooked", "--source", "github.com/acme/hooked", "--harness-tool", `file:${quickstart}`],
+      [
+        ...npxPackages(),
+        "harness-tool",
+        "init",
+        "hooked",
+        "--name",
+        "hooked",
+        "--source",
+        "github.com/acme/hooked",
+        "--harness-tool",
+        `file:${quickstart}`,
+      ],
       { cwd: quickstart, env: cleanEnv() },
     );
     try {
@@ -400,7 +499,10 @@ describe("harness-tool init, end to end", () => {
   });
 
   it("on a terminal: Ctrl-C at a question cancels with exit 130 and writes nothing", terminal, async () => {
-    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "cancelled"], { cwd: quickstart, env: cleanEnv() });
+    const session = runOnTerminal("npx", [...npxPackages(), "harness-tool", "init", "cancelled"], {
+      cwd: quickstart,
+      env: cleanEnv(),
+    });
     try {
       await session.waitFor(/Provider name/);
       session.type("\x03");
@@ -414,13 +516,18 @@ describe("harness-tool init, end to end", () => {
 
   it("serves the inspector page from the installed package, token-only, and stops on SIGINT", async () => {
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
-    const inspect = await inspectFromBin(bin, ["inspect", "dist/provider.mjs", "--config", "dev-config.json"], repo, async (url) => {
-      const page = await fetch(url);
-      assert.equal(page.status, 200);
-      assert.match(await page.text(), /inspector\.js/);
-      assert.equal((await fetch(new URL("inspector.js", url))).status, 200);
-      assert.equal((await fetch(new URL("/inspector.js", url))).status, 404);
-    });
+    const inspect = await inspectFromBin(
+      bin,
+      ["inspect", "dist/provider.mjs", "--config", "dev-config.json"],
+      repo,
+      async (url) => {
+        const page = await fetch(url);
+        assert.equal(page.status, 200);
+        assert.match(await page.text(), /inspector\.js/);
+        assert.equal((await fetch(new URL("inspector.js", url))).status, 200);
+        assert.equal((await fetch(new URL("/inspector.js", url))).status, 404);
+      },
+    );
     assert.ok(
       inspect.state.tools.some((t) => t.name === "read_note"),
       JSON.stringify(inspect.state.tools),
@@ -436,9 +543,15 @@ describe("harness-tool init, end to end", () => {
     run(bin, ["kernel-config", "dist/provider.mjs", "--out-dir", written], repo);
     // kernel/agent.hcl travels with the repository; the dev_overrides part names this machine's
     // absolute path, so init leaves it to kernel-config.
-    assert.equal(readFileSync(path.join(repo, "kernel/agent.hcl"), "utf8"), readFileSync(path.join(written, "agent.hcl"), "utf8"));
+    assert.equal(
+      readFileSync(path.join(repo, "kernel/agent.hcl"), "utf8"),
+      readFileSync(path.join(written, "agent.hcl"), "utf8"),
+    );
     assert.equal(existsSync(path.join(repo, "kernel/config.hcl")), false);
-    assert.match(readFileSync(path.join(written, "config.hcl"), "utf8"), /^dev_overrides \{\n {2}\w+ = "\/.*\/dist\/provider\.mjs"$/m);
+    assert.match(
+      readFileSync(path.join(written, "config.hcl"), "utf8"),
+      /^dev_overrides \{\n {2}\w+ = "\/.*\/dist\/provider\.mjs"$/m,
+    );
     // The quickstart's npm run release recorded the surface the provider serves.
     const snapshot = path.join(repo, "schema/tools.json");
     const recorded = readFileSync(snapshot, "utf8");
@@ -451,19 +564,38 @@ describe("harness-tool init, end to end", () => {
     // A risk raised: the build fails naming the change, the snapshot stays, npm test fails until it is accepted.
     const protoFile = path.join(repo, "proto/notes/v1/notes.proto");
     writeFileSync(protoFile, readFileSync(protoFile, "utf8").replace("risk: RISK_CLASS_LOW", "risk: RISK_CLASS_HIGH"));
-    const fromGit = spawnSync(bin, ["diff", "git:HEAD", "protos:.", "--json"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
+    const fromGit = spawnSync(bin, ["diff", "git:HEAD", "protos:.", "--json"], {
+      cwd: repo,
+      encoding: "utf8",
+      env: cleanEnv(),
+    });
     assert.equal(fromGit.status, 1, fromGit.stderr);
     assert.deepEqual((JSON.parse(fromGit.stdout) as { blocking: string[] }).blocking, ["risk-raised:save_note"]);
     run("npm", ["run", "generate"], repo);
     const build = spawnSync("npm", ["run", "build"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
     assert.notEqual(build.status, 0, build.stdout);
     assert.match(build.stdout, /^risk +risk-raised +save_note +low → high$/m);
-    assert.match(build.stderr, /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m);
+    assert.match(
+      build.stderr,
+      /^harness-tool diff: 1 breaking or risk-raising change: accept with --allow risk-raised:save_note$/m,
+    );
     assert.equal(readFileSync(snapshot, "utf8"), recorded);
     const drifted = spawnSync("npm", ["test"], { cwd: repo, encoding: "utf8", env: cleanEnv() });
     assert.notEqual(drifted.status, 0);
     assert.match(drifted.stdout, /the provider's tool surface differs from schema\/tools\.json/);
-    run(bin, ["diff", "schema/tools.json", "dist/provider.mjs", "--allow", "risk-raised:save_note", "--update", "schema/tools.json"], repo);
+    run(
+      bin,
+      [
+        "diff",
+        "schema/tools.json",
+        "dist/provider.mjs",
+        "--allow",
+        "risk-raised:save_note",
+        "--update",
+        "schema/tools.json",
+      ],
+      repo,
+    );
     assert.match(run("npm", ["test"], repo), noFailures);
   });
 
@@ -486,8 +618,12 @@ describe("harness-tool init, end to end", () => {
         const [event] = outcome.events;
         assert.equal(event?.event.case === "result" ? event.event.value.payload?.found : event?.event.case, false);
       });
-      scenario(id, "run_command streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), runCommand));
-      scenario(id, "run_command cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), runCommand, 0));
+      scenario(id, "run_command streams its output in order, one exit_status, then the result", () =>
+        streamingProcessScenario(host(), runCommand),
+      );
+      scenario(id, "run_command cancelled mid-stream: no terminal event, the child processes are gone", () =>
+        cancellationScenario(host(), runCommand, 0),
+      );
     },
   });
 });

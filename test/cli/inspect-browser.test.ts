@@ -19,13 +19,17 @@ const skip = "missing" in browserBinary ? `skipped: ${browserBinary.missing}` : 
 let browser: Browser | undefined;
 
 async function openPage(url: string): Promise<Page> {
-  browser ??= await chromium.launch({ executablePath: (browserBinary as { path: string }).path, args: ["--no-sandbox"] });
+  browser ??= await chromium.launch({
+    executablePath: (browserBinary as { path: string }).path,
+    args: ["--no-sandbox"],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("console", (message) => {
     // A 4xx the test provokes is the page's expected answer, not a fault of the page.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text());
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
+      problems.push(message.text());
   });
   (page as Page & { problems?: string[] }).problems = problems;
   await page.goto(url);
@@ -110,7 +114,10 @@ describe("inspect: the exec example's streaming bash tool", { skip }, () => {
     assert.match(await page.locator(".terminal").innerText(), /first\nsecond\nto-stderr/);
     assert.equal(await page.locator(".terminal .stderr").innerText(), "to-stderr\n");
     assert.equal(await page.getByLabel("exit status").innerText(), "exit status 3");
-    assert.match(await page.getByLabel("result", { exact: true }).innerText(), /matches output_schema[\s\S]*"exit_code": 3/);
+    assert.match(
+      await page.getByLabel("result", { exact: true }).innerText(),
+      /matches output_schema[\s\S]*"exit_code": 3/,
+    );
     assert.match(await page.locator(".call .timings").innerText(), /OK · first event \d+ ms · total \d+ ms/);
     await page.locator(".cli-line summary").click();
     assert.match(
@@ -174,7 +181,10 @@ describe("inspect: the guard example's hooks", { skip }, () => {
   let page: Page;
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-guard-"));
-    inspector = await startInspector(example("guard"), { dir, config: { root: dir, redact_patterns: ["sk-[A-Za-z0-9]+"] } });
+    inspector = await startInspector(example("guard"), {
+      dir,
+      config: { root: dir, redact_patterns: ["sk-[A-Za-z0-9]+"] },
+    });
     page = await openPage(inspector.url);
   });
   after(async () => {
@@ -191,15 +201,23 @@ describe("inspect: the guard example's hooks", { skip }, () => {
       .getByRole("button", { name: /^Hooks/ })
       .click();
     const panel = page.getByLabel("hooks", { exact: true });
-    assert.match(await panel.locator("p.description").innerText(), /It advertises pre-model-call, plan-ready, post-tool-call;/);
+    assert.match(
+      await panel.locator("p.description").innerText(),
+      /It advertises pre-model-call, plan-ready, post-tool-call;/,
+    );
     await page.locator('select[name="hook-point"]').selectOption("plan-ready");
     await page.locator('select[name="hook-mode"]').selectOption("veto");
     const payload = page.locator('textarea[name="hook-payload"]');
     // check's sample plan: one write_file of notes/a.txt, inside the root.
-    const sample = JSON.parse(await payload.inputValue()) as { plan: { items: { toolName: string; input: { path: string } }[] } };
+    const sample = JSON.parse(await payload.inputValue()) as {
+      plan: { items: { toolName: string; input: { path: string } }[] };
+    };
     assert.equal(sample.plan.items[0]?.toolName, "write_file");
     assert.equal(sample.plan.items[0]?.input.path, "notes/a.txt");
-    assert.match(await panel.innerText(), /payload: PlanReadyPayload \(protobuf JSON\)[\s\S]*A transform may change nothing at this point/);
+    assert.match(
+      await panel.innerText(),
+      /payload: PlanReadyPayload \(protobuf JSON\)[\s\S]*A transform may change nothing at this point/,
+    );
     await page.getByRole("button", { name: "Fire" }).click();
     await hookCall().waitFor();
     assert.equal(await page.getByLabel("hook answer").locator(".badge").innerText(), "allow");
@@ -209,7 +227,10 @@ describe("inspect: the guard example's hooks", { skip }, () => {
     assert.match(await hookCall().locator(".call-header").innerText(), /^deny\s+plan-ready\s+veto\s+total \d+ ms$/i);
     const log = page.getByLabel("hook log lines").locator("li");
     await log.first().waitFor();
-    assert.match(await log.first().innerText(), /warn plan denied: it touches paths outside the guarded folder\s[\s\S]*"write_file path=\/etc\/passwd/);
+    assert.match(
+      await log.first().innerText(),
+      /warn plan denied: it touches paths outside the guarded folder\s[\s\S]*"write_file path=\/etc\/passwd/,
+    );
     await page.locator(".hook-call .cli-line summary").click();
     assert.match(
       await page.locator(".hook-call .cli-line code").innerText(),
@@ -338,11 +359,16 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
     api = createServer((req, res) => {
       const auth = req.headers.authorization ?? "";
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ results: [{ title: `token ${auth}`, url: "http://example.test/", snippet: auth.slice(7) }] }));
+      res.end(
+        JSON.stringify({ results: [{ title: `token ${auth}`, url: "http://example.test/", snippet: auth.slice(7) }] }),
+      );
     });
     await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
     const endpoint = `http://127.0.0.1:${(api.address() as AddressInfo).port}/search`;
-    inspector = await startInspector(example("web"), { dir, config: { api_key: secret, endpoint, allowed_domains: ["example.test"] } });
+    inspector = await startInspector(example("web"), {
+      dir,
+      config: { api_key: secret, endpoint, allowed_domains: ["example.test"] },
+    });
     page = await openPage(inspector.url);
     page.on("response", async (response) => {
       if (!response.url().includes("/events")) seen.push(await response.text().catch(() => ""));
@@ -411,7 +437,10 @@ describe("inspect: the web example's sensitive api_key", { skip }, () => {
       .getByRole("navigation")
       .getByRole("button", { name: /Configure/ })
       .click();
-    assert.equal(await page.locator('input[name="api_key"]').getAttribute("placeholder"), "set (leave empty to keep it)");
+    assert.equal(
+      await page.locator('input[name="api_key"]').getAttribute("placeholder"),
+      "set (leave empty to keep it)",
+    );
     await page.getByRole("button", { name: "Send Configure" }).click();
     await page.getByLabel("config status").filter({ hasText: "accepted" }).waitFor();
     assert.match(await page.getByLabel("current config").innerText(), /"api_key": "\[REDACTED\]"/);
@@ -507,11 +536,23 @@ describe("inspect: Render, Emit and Log callbacks, stderr log lines", { skip }, 
     assert.equal(await region.locator(".rt-text.rt-bold").first().innerText(), "Weekly");
     assert.equal(await region.locator(".rt-codeblock code").innerText(), "const answer = 42;");
     assert.equal(await region.locator(".rt-codeblock figcaption").innerText(), "ts");
-    assert.deepEqual(await region.locator(".rt-diff span").allInnerTexts(), ["@@ -1,2 +1,2 @@", " keep\n", "-old line\n", "+new line\n"]);
+    assert.deepEqual(await region.locator(".rt-diff span").allInnerTexts(), [
+      "@@ -1,2 +1,2 @@",
+      " keep\n",
+      "-old line\n",
+      "+new line\n",
+    ]);
     assert.deepEqual(await region.locator(".rt-diff .rt-add").allInnerTexts(), ["+new line\n"]);
     assert.deepEqual(await region.locator(".rt-table td").allInnerTexts(), ["a.ts", "10", "b.ts", "20"]);
-    assert.equal(await region.getByRole("link", { name: "the docs" }).getAttribute("href"), "https://example.test/docs");
-    assert.equal(await region.getByRole("link", { name: "a script link" }).count(), 0, "a javascript: URL is not a link");
+    assert.equal(
+      await region.getByRole("link", { name: "the docs" }).getAttribute("href"),
+      "https://example.test/docs",
+    );
+    assert.equal(
+      await region.getByRole("link", { name: "a script link" }).count(),
+      0,
+      "a javascript: URL is not a link",
+    );
     assert.deepEqual(await region.locator("ol.rt-list > li").allInnerTexts(), ["first", "second"]);
     assert.equal(await region.locator("details.rt-collapsible").getAttribute("open"), null, "collapsed by default");
     assert.equal(await region.getByText("hidden until opened").isVisible(), false);
@@ -596,7 +637,10 @@ describe("inspect: a provider that exits mid-session, restarted from the page", 
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-restart-"));
     buildFile = path.join(dir, "build.txt");
     writeFileSync(buildFile, "1.0.0");
-    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/restart-provider.ts"), { dir, providerArgs: [buildFile] });
+    inspector = await startInspector(path.join(repoRoot, "test/cli/fixtures/restart-provider.ts"), {
+      dir,
+      providerArgs: [buildFile],
+    });
     page = await openPage(inspector.url);
   });
   after(async () => {
@@ -620,7 +664,10 @@ describe("inspect: a provider that exits mid-session, restarted from the page", 
     assert.match(reason, /the provider exited with code 3 \(last error: stop_now: ending the process as asked\)/);
     assert.equal(await status.getAttribute("title"), reason.replace(/^\s*·\s*/, ""));
     await page.locator('.call[data-state]:not([data-state="running"])').waitFor();
-    assert.match(await page.locator(".call").innerText(), /the RPC failed before a terminal event: the provider exited during the call/);
+    assert.match(
+      await page.locator(".call").innerText(),
+      /the RPC failed before a terminal event: the provider exited during the call/,
+    );
     assert.match(
       inspector.errors(),
       /harness-tool inspect: the provider exited with code 3 \(last error: stop_now: ending the process as asked\); the page's Restart launches it again/,
@@ -630,14 +677,23 @@ describe("inspect: a provider that exits mid-session, restarted from the page", 
     writeFileSync(buildFile, "broken");
     await page.getByRole("button", { name: "Restart provider" }).click();
     await page.getByLabel("provider exited").filter({ hasText: "the restart failed" }).waitFor();
-    assert.match(await page.getByLabel("provider exited").innerText(), /the restart failed: the provider did not start: [\s\S]*this build is broken/);
+    assert.match(
+      await page.getByLabel("provider exited").innerText(),
+      /the restart failed: the provider did not start: [\s\S]*this build is broken/,
+    );
     assert.equal(await status.innerText(), "exited");
-    assert.match(inspector.errors(), /harness-tool inspect: the restart failed: the provider did not start: .*; fix it and Restart from the page again/);
+    assert.match(
+      inspector.errors(),
+      /harness-tool inspect: the restart failed: the provider did not start: .*; fix it and Restart from the page again/,
+    );
     writeFileSync(buildFile, "2.0.0");
     await page.getByRole("button", { name: "Restart provider" }).click();
     await status.filter({ hasText: "live" }).waitFor();
     assert.match(await page.locator("header.identity").innerText(), /restartable\s+2\.0\.0/);
-    assert.match(inspector.errors(), /harness-tool inspect: restarted the provider: \S+ .*restart-provider\.ts \S+build\.txt \(pid \d+\)/);
+    assert.match(
+      inspector.errors(),
+      /harness-tool inspect: restarted the provider: \S+ .*restart-provider\.ts \S+build\.txt \(pid \d+\)/,
+    );
     // The new build has no stop_now: the main pane moves to the first tool instead of staying empty.
     await page.getByLabel("tool which_build").waitFor();
     assert.equal(

@@ -17,10 +17,14 @@ describe("inspect --timeout", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("cancels an Invoke still running at the call timeout", { timeout: 60_000 }, async () => {
-    const command = writeProviderScript(dir, "invoke-hangs", "test/cli/fixtures/hanging-provider.ts", { HANG: "invoke" });
+    const command = writeProviderScript(dir, "invoke-hangs", "test/cli/fixtures/hanging-provider.ts", {
+      HANG: "invoke",
+    });
     const session = await InspectSession.start({ command, args: [] }, { workingDirectory: dir, callTimeoutMs: 1500 });
     try {
-      const ended = new Promise<StreamMessage>((resolve) => session.subscribe((message) => message.kind === "call-end" && resolve(message)));
+      const ended = new Promise<StreamMessage>((resolve) =>
+        session.subscribe((message) => message.kind === "call-end" && resolve(message)),
+      );
       const call = session.invoke({ tool: "wait", args: {} });
       const end = await ended;
       assert.ok(end.kind === "call-end" && end.id === call.id);

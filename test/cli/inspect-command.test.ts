@@ -43,7 +43,10 @@ it("reports a provider that cannot start as a launch problem (exit 2) saying wha
 it("starts a folder's src/main.ts and a TypeScript file through tsx, and a bare name as it is (test/cli/provider-targets.test.ts has the whole rule)", () => {
   const folder = providerTarget("examples/exec", ["--verbose"]);
   assert.equal(folder.command, process.execPath);
-  assert.match(folder.args.join(" "), /--import file:\/\/\S+tsx\/dist\/esm\/index\.mjs \S+examples\/exec\/src\/main\.ts --verbose$/);
+  assert.match(
+    folder.args.join(" "),
+    /--import file:\/\/\S+tsx\/dist\/esm\/index\.mjs \S+examples\/exec\/src\/main\.ts --verbose$/,
+  );
   assert.deepEqual(providerTarget("provider-on-path", []), { command: "provider-on-path", args: [] });
   assert.equal(providerTarget("examples/exec/src/main.ts", []).command, process.execPath);
 });
@@ -53,7 +56,12 @@ it("says so when --port is taken", async () => {
   await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
   const port = (blocker.address() as AddressInfo).port;
   try {
-    const taken = await cli(["inspect", path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"), "--port", String(port)]);
+    const taken = await cli([
+      "inspect",
+      path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts"),
+      "--port",
+      String(port),
+    ]);
     assert.equal(taken.code, 2);
     assert.match(taken.err, new RegExp(`port ${port} is in use; pick another with --port`));
   } finally {

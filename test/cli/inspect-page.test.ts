@@ -13,7 +13,10 @@ it("cli/inspector/page-dist matches a fresh build of cli/inspector/page", async 
   const committed = committedPage();
   assert.deepEqual(Object.keys(built).sort(), ["inspector.css", "inspector.js"]);
   for (const name of Object.keys(built)) {
-    assert.ok(built[name] === committed[name], `cli/inspector/page-dist/${name} is stale; run \`npm run build:inspector\` and commit`);
+    assert.ok(
+      built[name] === committed[name],
+      `cli/inspector/page-dist/${name} is stale; run \`npm run build:inspector\` and commit`,
+    );
   }
 });
 
@@ -29,7 +32,10 @@ for (const [name, command] of [
 ] as const) {
   it(`the page's sources type-check under ${name}`, () => {
     const [bin, ...args] = command;
-    const run = spawnSync(bin, [...args, "-p", "cli/inspector/page/tsconfig.json", "--pretty", "false"], { cwd: repoRoot, encoding: "utf8" });
+    const run = spawnSync(bin, [...args, "-p", "cli/inspector/page/tsconfig.json", "--pretty", "false"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
   });
 }

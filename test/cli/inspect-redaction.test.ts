@@ -41,7 +41,10 @@ it("redacts a secret the provider leaks around its runtime, on the stream and in
       streamed += decoder.decode(value, { stream: true });
     }
   })();
-  const invoked = await fetch(new URL("api/invoke", inspector.url), { method: "POST", body: JSON.stringify({ tool: "leak", args: {} }) });
+  const invoked = await fetch(new URL("api/invoke", inspector.url), {
+    method: "POST",
+    body: JSON.stringify({ tool: "leak", args: {} }),
+  });
   assert.equal(invoked.status, 200);
   await streamedLeak;
   controller.abort();
@@ -83,7 +86,10 @@ describe("hook calls", () => {
   let hooked: RunningInspector;
   before(async () => {
     hookDir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-hook-leak-"));
-    hooked = await startInspector(path.join(repoRoot, "test/cli/fixtures/leaky-hook-provider.ts"), { dir: hookDir, config: { api_key: hookSecret } });
+    hooked = await startInspector(path.join(repoRoot, "test/cli/fixtures/leaky-hook-provider.ts"), {
+      dir: hookDir,
+      config: { api_key: hookSecret },
+    });
   });
   after(async () => {
     await hooked?.stop();
@@ -120,7 +126,10 @@ describe("hook calls", () => {
     const transformed = await fire({
       point: "pre-model-call",
       mode: "transform",
-      payload: { messages: [{ role: "ROLE_USER", content: [{ text: { text: "hello" } }] }], model: { provider: "anthropic", id: "claude" } },
+      payload: {
+        messages: [{ role: "ROLE_USER", content: [{ text: { text: "hello" } }] }],
+        model: { provider: "anthropic", id: "claude" },
+      },
     });
     assert.ok(transformed.answer?.ok && transformed.answer.outcome === "transform");
     assert.deepEqual(transformed.answer.payload, {
@@ -135,9 +144,18 @@ describe("hook calls", () => {
       failed.answer.line,
       /^DispatchHook failed \(gRPC status 13, HookError VETO_FAILED\): the policy store refused key \[REDACTED\]; the kernel fails closed: deny$/,
     );
-    const observed = await fire({ point: "post-tool-call", mode: "observe", payload: { call: { id: "c1", toolName: "ping" } } });
+    const observed = await fire({
+      point: "post-tool-call",
+      mode: "observe",
+      payload: { call: { id: "c1", toolName: "ping" } },
+    });
     assert.deepEqual(observed.logs, [
-      { level: "warn", logger: "leaky-hook.hook.post-tool-call", message: "audited with key [REDACTED]", fields: { key: "[REDACTED]" } },
+      {
+        level: "warn",
+        logger: "leaky-hook.hook.post-tool-call",
+        message: "audited with key [REDACTED]",
+        fields: { key: "[REDACTED]" },
+      },
     ]);
     controller.abort();
     await reading;

@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { AttrType, ConfigAttributeSchema } from "../../generated/pluggableharness/config/v1/config_pb.js";
-import { configAttributesFromWire, maskConfig, SecretKeeper, secretsSet } from "../../cli/inspector/server/secret-masking.js";
+import {
+  configAttributesFromWire,
+  maskConfig,
+  SecretKeeper,
+  secretsSet,
+} from "../../cli/inspector/server/secret-masking.js";
 
 const attributes = configAttributesFromWire([
   create(ConfigAttributeSchema, { name: "api_key", type: AttrType.STRING, sensitive: true }),
@@ -34,8 +39,16 @@ describe("inspect secret masking", () => {
   });
 
   it("masks sensitive values whole, nested ones included, and names the ones set", () => {
-    const config = { api_key: "sk-1234567", endpoint: "https://x.test", upstream: { tokens: ["t-aaaa", "t-bbbb"], region: "eu" } };
-    assert.deepEqual(maskConfig(attributes, config), { api_key: "[REDACTED]", endpoint: "https://x.test", upstream: { tokens: "[REDACTED]", region: "eu" } });
+    const config = {
+      api_key: "sk-1234567",
+      endpoint: "https://x.test",
+      upstream: { tokens: ["t-aaaa", "t-bbbb"], region: "eu" },
+    };
+    assert.deepEqual(maskConfig(attributes, config), {
+      api_key: "[REDACTED]",
+      endpoint: "https://x.test",
+      upstream: { tokens: "[REDACTED]", region: "eu" },
+    });
     assert.deepEqual(secretsSet(attributes, config), ["api_key", "upstream.tokens"]);
     assert.deepEqual(secretsSet(attributes, { endpoint: "e" }), []);
   });
@@ -50,14 +63,22 @@ describe("inspect secret masking", () => {
       nested: [{ url: `https://x.test/?k=${encodeURIComponent("tok/en 99")}` }],
       json: JSON.stringify({ key: "sk-second-5678" }),
     });
-    assert.deepEqual(shown, { message: "key [REDACTED] then [REDACTED]", nested: [{ url: "https://x.test/?k=[REDACTED]" }], json: '{"key":"[REDACTED]"}' });
+    assert.deepEqual(shown, {
+      message: "key [REDACTED] then [REDACTED]",
+      nested: [{ url: "https://x.test/?k=[REDACTED]" }],
+      json: '{"key":"[REDACTED]"}',
+    });
   });
 
   it("redacts a secret split across output chunks", () => {
     const keeper = new SecretKeeper();
     keeper.remember(attributes, { api_key: "sk-split-secret" });
     const stream = keeper.redactor.stream();
-    const text = [stream.push(Buffer.from("before sk-spl")), stream.push(Buffer.from("it-secret after")), stream.flush()]
+    const text = [
+      stream.push(Buffer.from("before sk-spl")),
+      stream.push(Buffer.from("it-secret after")),
+      stream.flush(),
+    ]
       .map((b) => Buffer.from(b).toString("utf8"))
       .join("");
     assert.equal(text, "before [REDACTED] after");

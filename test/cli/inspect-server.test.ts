@@ -19,7 +19,10 @@ interface Answer {
   body: string;
 }
 
-function call(url: URL, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function call(
+  url: URL,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (res) => {
       let body = "";
@@ -33,7 +36,10 @@ function call(url: URL, options: { method?: string; headers?: Record<string, str
 }
 
 /** Reads the event stream until `until` accepts the messages so far; `first` resolves on the first message. */
-function readEvents(url: URL, until: (messages: StreamMessage[]) => boolean): { first: Promise<void>; all: Promise<StreamMessage[]> } {
+function readEvents(
+  url: URL,
+  until: (messages: StreamMessage[]) => boolean,
+): { first: Promise<void>; all: Promise<StreamMessage[]> } {
   let opened!: () => void;
   const first = new Promise<void>((resolve) => (opened = resolve));
   const all = new Promise<StreamMessage[]>((resolve, reject) => {
@@ -102,7 +108,10 @@ describe("inspect server", () => {
       assert.equal(answer.status, 404, `${p} answered ${answer.status}`);
       assert.doesNotMatch(answer.body, /inspector|harness/i);
     }
-    const posted = await call(new URL(`/${wrong}/api/invoke`, base), { method: "POST", body: '{"tool":"run","args":{"script":"touch x"}}' });
+    const posted = await call(new URL(`/${wrong}/api/invoke`, base), {
+      method: "POST",
+      body: '{"tool":"run","args":{"script":"touch x"}}',
+    });
     assert.equal(posted.status, 404);
   });
 
@@ -137,7 +146,10 @@ describe("inspect server", () => {
     assert.match(JSON.parse(notObject.body).error, /args must be a JSON object/);
     const unknownCall = await call(new URL("api/cancel", base), { method: "POST", body: '{"id":"nope"}' });
     assert.equal(unknownCall.status, 400);
-    const badReply = await call(new URL("api/replies", base), { method: "POST", body: '{"countTokens":{"count":"many"}}' });
+    const badReply = await call(new URL("api/replies", base), {
+      method: "POST",
+      body: '{"countTokens":{"count":"many"}}',
+    });
     assert.equal(badReply.status, 400);
     assert.match(JSON.parse(badReply.body).error, /CountTokensResult/);
   });
@@ -145,7 +157,10 @@ describe("inspect server", () => {
   it("streams a call from the snapshot through its events to its end", async () => {
     const events = readEvents(new URL("events", base), (m) => m.some((x) => x.kind === "call-end"));
     await events.first;
-    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 3 } }) });
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "count", args: { to: 3 } }),
+    });
     assert.equal(started.status, 200, started.body);
     const id = JSON.parse(started.body).id as string;
     const messages = await events.all;
@@ -153,10 +168,21 @@ describe("inspect server", () => {
     const mine = messages.filter((m) => ("id" in m && m.id === id) || (m.kind === "call-start" && m.call.id === id));
     assert.deepEqual(
       mine.map((m) => (m.kind === "call-event" ? `${m.kind}:${m.event.type}` : m.kind)),
-      ["call-start", "call-event:progress", "call-event:progress", "call-event:progress", "call-event:result", "call-end"],
+      [
+        "call-start",
+        "call-event:progress",
+        "call-event:progress",
+        "call-event:progress",
+        "call-event:result",
+        "call-end",
+      ],
     );
     const result = mine.find((m) => m.kind === "call-event" && m.event.type === "result");
-    assert.deepEqual(result?.kind === "call-event" && result.event, { type: "result", payload: { counted: 3 }, violations: [] });
+    assert.deepEqual(result?.kind === "call-event" && result.event, {
+      type: "result",
+      payload: { counted: 3 },
+      violations: [],
+    });
     const state = JSON.parse((await call(new URL("api/state", base))).body);
     assert.equal(state.calls.at(-1).end.status, "OK");
     assert.equal(state.identity.name, "streaming");
@@ -165,10 +191,16 @@ describe("inspect server", () => {
   });
 
   it("cancels a running call through the API: CANCELLED, no terminal event", async () => {
-    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1000 } }) });
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "count", args: { to: 1000 } }),
+    });
     const id = JSON.parse(started.body).id as string;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal((await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status, 200);
+    assert.equal(
+      (await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status,
+      200,
+    );
     for (let i = 0; i < 100; i++) {
       const state = JSON.parse((await call(new URL("api/state", base))).body);
       const mine = state.calls.find((c: { id: string }) => c.id === id);
@@ -188,16 +220,24 @@ describe("inspect server", () => {
   it("keeps 1 MiB of a call's output and counts the rest", async () => {
     const started = await call(new URL("api/invoke", base), {
       method: "POST",
-      body: JSON.stringify({ tool: "run", args: { script: "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo tail-line" } }),
+      body: JSON.stringify({
+        tool: "run",
+        args: { script: "head -c 3000000 /dev/zero | tr '\\0' a; echo; echo tail-line" },
+      }),
     });
     const id = JSON.parse(started.body).id as string;
     for (let i = 0; i < 400; i++) {
       const state = JSON.parse((await call(new URL("api/state", base))).body);
       const mine = state.calls.find((c: { id: string }) => c.id === id);
       if (mine.end) {
-        const output = mine.events.filter((e: { type: string }) => e.type === "output").map((e: { text: string }) => e.text);
+        const output = mine.events
+          .filter((e: { type: string }) => e.type === "output")
+          .map((e: { text: string }) => e.text);
         const kept = output.slice(0, -1).join("");
-        assert.ok(kept.length <= outputLimitBytes && kept.length > outputLimitBytes - 70_000, `kept ${kept.length} characters`);
+        assert.ok(
+          kept.length <= outputLimitBytes && kept.length > outputLimitBytes - 70_000,
+          `kept ${kept.length} characters`,
+        );
         assert.match(output.at(-1), /\[harness-tool inspect: \d+ more bytes of output not shown\]/);
         const dropped = Number(/(\d+) more bytes/.exec(output.at(-1))?.[1]);
         assert.equal(kept.length + dropped, 3_000_000 + "\ntail-line\n".length);
@@ -224,9 +264,15 @@ describe("inspect server", () => {
         assert.equal(mine.end.cancelled, false);
         assert.match(mine.end.problem, /the RPC failed before a terminal event: the provider exited during the call/);
         assert.equal(state.identity.exited, "the provider was ended by SIGKILL");
-        assert.match(inspector.errors(), /^harness-tool inspect: the provider was ended by SIGKILL; the page's Restart launches it again$/m);
+        assert.match(
+          inspector.errors(),
+          /^harness-tool inspect: the provider was ended by SIGKILL; the page's Restart launches it again$/m,
+        );
         // The page is still served, and a new call fails cleanly instead of taking the server down.
-        const again = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 1 } }) });
+        const again = await call(new URL("api/invoke", base), {
+          method: "POST",
+          body: JSON.stringify({ tool: "count", args: { to: 1 } }),
+        });
         assert.equal(again.status, 200);
         assert.equal((await call(base)).status, 200);
         return;
@@ -255,8 +301,17 @@ describe("inspect server", () => {
     assert.equal(state.configState.status, "accepted");
     // The history of the lost process stays beside the new calls.
     assert.equal(state.calls.length, before.calls.length);
-    assert.match(inspector.errors(), new RegExp(`^harness-tool inspect: restarted the provider: .*streaming-provider\\.ts \\(pid ${restarted.pid}\\)$`, "m"));
-    const started = await call(new URL("api/invoke", base), { method: "POST", body: JSON.stringify({ tool: "count", args: { to: 2 } }) });
+    assert.match(
+      inspector.errors(),
+      new RegExp(
+        `^harness-tool inspect: restarted the provider: .*streaming-provider\\.ts \\(pid ${restarted.pid}\\)$`,
+        "m",
+      ),
+    );
+    const started = await call(new URL("api/invoke", base), {
+      method: "POST",
+      body: JSON.stringify({ tool: "count", args: { to: 2 } }),
+    });
     const id = JSON.parse(started.body).id as string;
     for (let i = 0; i < 200; i++) {
       const now = JSON.parse((await call(new URL("api/state", base))).body);
@@ -287,7 +342,9 @@ describe("inspect server: the Hooks panel's API", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const plan = (paths: string[]) => ({ plan: { turnId: "1", items: paths.map((p, i) => ({ id: `i${i}`, toolName: "write_file", input: { path: p } })) } });
+  const plan = (paths: string[]) => ({
+    plan: { turnId: "1", items: paths.map((p, i) => ({ id: `i${i}`, toolName: "write_file", input: { path: p } })) },
+  });
 
   /** Fires a hook through the API and waits for its answer in the state. */
   async function fire(body: object): Promise<HookCallView> {
@@ -322,16 +379,22 @@ describe("inspect server: the Hooks panel's API", () => {
     assert.equal(planReady?.payloadType, "PlanReadyPayload");
     assert.deepEqual(state.hookPoints.find((p) => p.name === "pre-model-call")?.mutable, ["messages"]);
     // check's sample (cli/check/hook-samples.ts), paths relative to the inspector's --cwd.
-    const sample = planReady?.sample as { plan: { items: { toolName: string; input: { path: string }; decision: string }[] } };
+    const sample = planReady?.sample as {
+      plan: { items: { toolName: string; input: { path: string }; decision: string }[] };
+    };
     assert.equal(sample.plan.items[0]?.toolName, "write_file");
     assert.equal(sample.plan.items[0]?.decision, "PLAN_DECISION_ALLOW");
-    const sessionStart = state.hookPoints.find((p) => p.name === "session-start")?.sample as { workingDirectory: string };
+    const sessionStart = state.hookPoints.find((p) => p.name === "session-start")?.sample as {
+      workingDirectory: string;
+    };
     assert.equal(sessionStart.workingDirectory, dir);
     assert.deepEqual(state.hooks, []);
   });
 
   it("fires a veto and shows the verdict with the Log lines the handler wrote, on the stream too", async () => {
-    const events = readEvents(new URL("events", base), (m) => m.some((x) => x.kind === "hook" && x.hook.answer !== undefined));
+    const events = readEvents(new URL("events", base), (m) =>
+      m.some((x) => x.kind === "hook" && x.hook.answer !== undefined),
+    );
     await events.first;
     const denied = await fire({ point: "plan-ready", mode: "veto", payload: plan(["notes/a.txt", "/etc/passwd"]) });
     assert.equal(denied.advertised, true);
@@ -344,9 +407,15 @@ describe("inspect server: the Hooks panel's API", () => {
       response: undefined,
     });
     assert.deepEqual(denied.answer?.ok && denied.answer.response, { veto: { decision: "HOOK_DECISION_DENY" } });
-    assert.deepEqual(denied.logs, [{ level: "info", logger: "hook-misbehaving.hook.plan-ready", message: "judged a plan", fields: { items: 2 } }]);
+    assert.deepEqual(denied.logs, [
+      { level: "info", logger: "hook-misbehaving.hook.plan-ready", message: "judged a plan", fields: { items: 2 } },
+    ]);
     const streamed = (await events.all).filter((m) => m.kind === "hook");
-    assert.equal(streamed[0]?.kind === "hook" && streamed[0].hook.answer, undefined, "the call is on the stream before its answer");
+    assert.equal(
+      streamed[0]?.kind === "hook" && streamed[0].hook.answer,
+      undefined,
+      "the call is on the stream before its answer",
+    );
     const allowed = await fire({ point: "plan-ready", mode: "veto", payload: plan(["notes/a.txt"]) });
     assert.equal(allowed.answer?.ok && allowed.answer.outcome === "veto" && allowed.answer.decision, "allow");
   });
@@ -355,7 +424,10 @@ describe("inspect server: the Hooks panel's API", () => {
     const transformed = await fire({
       point: "pre-model-call",
       mode: "transform",
-      payload: { messages: [{ role: "ROLE_USER", content: [{ text: { text: "the secret is 42" } }] }], model: { provider: "anthropic", id: "claude" } },
+      payload: {
+        messages: [{ role: "ROLE_USER", content: [{ text: { text: "the secret is 42" } }] }],
+        model: { provider: "anthropic", id: "claude" },
+      },
     });
     assert.ok(transformed.answer?.ok && transformed.answer.outcome === "transform", JSON.stringify(transformed.answer));
     assert.equal(transformed.answer.unchanged, false);
@@ -367,7 +439,12 @@ describe("inspect server: the Hooks panel's API", () => {
     assert.ok(identity.answer?.ok && identity.answer.outcome === "transform");
     assert.equal(identity.answer.unchanged, true);
     assert.deepEqual(identity.answer.payload, plan(["notes/a.txt"]));
-    const observed = await fire({ point: "post-tool-call", mode: "observe", payload: { call: { id: "c1", toolName: "ping" } }, subscriptionId: "audit" });
+    const observed = await fire({
+      point: "post-tool-call",
+      mode: "observe",
+      payload: { call: { id: "c1", toolName: "ping" } },
+      subscriptionId: "audit",
+    });
     assert.equal(observed.answer?.ok && observed.answer.outcome, "observe");
     assert.equal(observed.subscriptionId, "audit");
     assert.deepEqual(
@@ -386,7 +463,11 @@ describe("inspect server: the Hooks panel's API", () => {
       refused.answer.line,
       /^DispatchHook refused \(gRPC status 3, HookError INVALID_RESPONSE\): .*plan-ready.*observe.* \(fire what it subscribes to, or declare this\); the kernel logs it and the chain continues$/,
     );
-    const unadvertised = await fire({ point: "session-end", mode: "veto", payload: { sessionId: "s", status: "SESSION_STATUS_COMPLETED" } });
+    const unadvertised = await fire({
+      point: "session-end",
+      mode: "veto",
+      payload: { sessionId: "s", status: "SESSION_STATUS_COMPLETED" },
+    });
     assert.equal(unadvertised.advertised, false);
     assert.ok(unadvertised.answer && !unadvertised.answer.ok);
     assert.equal(unadvertised.answer.category, "INVALID_RESPONSE");
@@ -395,10 +476,16 @@ describe("inspect server: the Hooks panel's API", () => {
 
   it("refuses what cannot be fired with a clear 400, before the provider sees it", async () => {
     for (const [body, error] of [
-      [{ point: "plan-readdy", mode: "veto", payload: {} }, /point must be one of session-start, .*session-end, not "plan-readdy"/],
+      [
+        { point: "plan-readdy", mode: "veto", payload: {} },
+        /point must be one of session-start, .*session-end, not "plan-readdy"/,
+      ],
       [{ point: "plan-ready", mode: "deny", payload: {} }, /mode must be observe, transform or veto/],
       [{ point: "plan-ready", mode: "veto", payload: [] }, /payload must be a JSON object/],
-      [{ point: "plan-ready", mode: "veto", payload: { plan: { items: 3 } } }, /the payload is not a PlanReadyPayload \(protobuf JSON\): /],
+      [
+        { point: "plan-ready", mode: "veto", payload: { plan: { items: 3 } } },
+        /the payload is not a PlanReadyPayload \(protobuf JSON\): /,
+      ],
       [{ point: "plan-ready", mode: "veto", payload: {}, timeoutMs: -1 }, /timeoutMs must be a positive whole number/],
     ] as const) {
       const answer = await call(new URL("api/hook", base), { method: "POST", body: JSON.stringify(body) });
@@ -414,7 +501,9 @@ describe("inspect server: a hook call that hangs", () => {
   let base: URL;
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-inspect-hook-hang-"));
-    const provider = writeProviderScript(dir, "hook-hangs", "test/cli/fixtures/hook-misbehaving-provider.ts", { MISBEHAVIOUR: "veto-hangs" });
+    const provider = writeProviderScript(dir, "hook-hangs", "test/cli/fixtures/hook-misbehaving-provider.ts", {
+      MISBEHAVIOUR: "veto-hangs",
+    });
     inspector = await startInspector(provider, { dir });
     base = new URL(inspector.url);
   });
@@ -436,12 +525,18 @@ describe("inspect server: a hook call that hangs", () => {
   }
 
   it("cancels it through the API, as the kernel cancels a hook call", async () => {
-    const started = await call(new URL("api/hook", base), { method: "POST", body: JSON.stringify({ point: "plan-ready", mode: "veto", payload }) });
+    const started = await call(new URL("api/hook", base), {
+      method: "POST",
+      body: JSON.stringify({ point: "plan-ready", mode: "veto", payload }),
+    });
     const id = (JSON.parse(started.body) as HookCallView).id;
     await new Promise((resolve) => setTimeout(resolve, 300));
     const running = JSON.parse((await call(new URL("api/state", base))).body) as InspectorSnapshot;
     assert.equal(running.hooks.find((h) => h.id === id)?.answer, undefined);
-    assert.equal((await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status, 200);
+    assert.equal(
+      (await call(new URL("api/cancel", base), { method: "POST", body: JSON.stringify({ id }) })).status,
+      200,
+    );
     const hook = await answered(id);
     assert.ok(hook.answer && !hook.answer.ok);
     assert.equal(hook.answer.status, "CANCELLED");
@@ -457,7 +552,10 @@ describe("inspect server: a hook call that hangs", () => {
     assert.ok(hook.answer && !hook.answer.ok);
     assert.equal(hook.answer.status, "DEADLINE_EXCEEDED");
     assert.equal(hook.answer.cancelled, false);
-    assert.match(hook.answer.line, /^DispatchHook failed \(gRPC status 4(, HookError TIMEOUT)?\): .*; the kernel fails closed: deny$/);
+    assert.match(
+      hook.answer.line,
+      /^DispatchHook failed \(gRPC status 4(, HookError TIMEOUT)?\): .*; the kernel fails closed: deny$/,
+    );
     assert.ok((hook.durationMs ?? 0) >= 250, `ended after ${hook.durationMs} ms`);
   });
 });

@@ -33,10 +33,13 @@ describe("harness-tool invoke", () => {
   it("streams a process-backed tool's output in order, then its exit status and result", async () => {
     const out = capture();
     const err = capture();
-    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })], {
-      out: out.stream,
-      err: err.stream,
-    });
+    const code = await main(
+      ["invoke", provider, "run", "--args", JSON.stringify({ script: "echo one; echo two; echo oops >&2; exit 4" })],
+      {
+        out: out.stream,
+        err: err.stream,
+      },
+    );
     assert.equal(code, 0, err.text());
     assert.match(out.text(), /one\ntwo\n[\s\S]*exit status: 4\n[\s\S]*result:\n\{\n {2}"exit_code": 4\n\}/);
     assert.match(err.text(), /oops/);
@@ -45,7 +48,11 @@ describe("harness-tool invoke", () => {
   it("prints one JSON event per line with --json", async () => {
     const out = capture();
     const err = capture();
-    assert.equal(await main(["invoke", provider, "count", "--args", '{"to": 3}', "--json"], { out: out.stream, err: err.stream }), 0, err.text());
+    assert.equal(
+      await main(["invoke", provider, "count", "--args", '{"to": 3}', "--json"], { out: out.stream, err: err.stream }),
+      0,
+      err.text(),
+    );
     const events = out
       .text()
       .trim()
@@ -61,9 +68,15 @@ describe("harness-tool invoke", () => {
   it("exits 1 with the category on an error, and 2 on bad --args", async () => {
     const out = capture();
     const err = capture();
-    assert.equal(await main(["invoke", provider, "count", "--args", '{"to": "three"}'], { out: out.stream, err: err.stream }), 1);
+    assert.equal(
+      await main(["invoke", provider, "count", "--args", '{"to": "three"}'], { out: out.stream, err: err.stream }),
+      1,
+    );
     assert.match(out.text(), /error \[invalid_arguments\]/);
-    assert.equal(await main(["invoke", provider, "count", "--args", "{not json"], { out: out.stream, err: err.stream }), 2);
+    assert.equal(
+      await main(["invoke", provider, "count", "--args", "{not json"], { out: out.stream, err: err.stream }),
+      2,
+    );
     assert.match(err.text(), /--args is not JSON/);
   });
 
@@ -73,7 +86,15 @@ describe("harness-tool invoke", () => {
     const interrupt = new AbortController();
     const running = invokeCommand(
       { command: provider, args: [] },
-      { tool: "count", args: { to: 1000 }, cwd: dir, json: true, out: out.stream, err: err.stream, interrupt: interrupt.signal },
+      {
+        tool: "count",
+        args: { to: 1000 },
+        cwd: dir,
+        json: true,
+        out: out.stream,
+        err: err.stream,
+        interrupt: interrupt.signal,
+      },
     );
     await out.wait(/"progress"/);
     interrupt.abort();

@@ -22,7 +22,8 @@ describe("invoke shows ctx.log", () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const invoke = (...flags: string[]) => cli(["invoke", provider, "log", "--args", '{"note": "hi there"}', "--config", config, ...flags]);
+  const invoke = (...flags: string[]) =>
+    cli(["invoke", provider, "log", "--args", '{"note": "hi there"}', "--config", config, ...flags]);
 
   it("on stderr, as they arrive: level, logger, message, fields; the secret redacted; no debug line", async () => {
     const { code, out, err } = await invoke();

@@ -22,7 +22,8 @@ describe("harness-tool invoke: the provider's stderr and its config", () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const greet = (...extra: string[]) => cli(["invoke", provider, "greet", "--config", config, "--args", '{"name": "Ada"}', ...extra]);
+  const greet = (...extra: string[]) =>
+    cli(["invoke", provider, "greet", "--config", config, "--args", '{"name": "Ada"}', ...extra]);
 
   it("shows a handler's console.error and console.log on a call that succeeds; its debug lines are left out", async () => {
     const { code, out, err } = await greet();
@@ -53,7 +54,10 @@ describe("harness-tool invoke: the provider's stderr and its config", () => {
     assert.equal(code, 1, err);
     const lines = err.trimEnd().split("\n");
     assert.equal(lines[0], "[ERROR] provider: quitting");
-    assert.equal(lines[1], "harness-tool invoke: the provider exited during the call: exit code 3; the last lines of its stderr not shown above:");
+    assert.equal(
+      lines[1],
+      "harness-tool invoke: the provider exited during the call: exit code 3; the last lines of its stderr not shown above:",
+    );
     assert.match(lines[2] ?? "", /^ {2}\{.*"@message":"the debug detail of why"/);
     assert.equal(lines.length, 3, err);
   });

@@ -20,11 +20,17 @@ describe("harness-tool invoke --trace", () => {
     const provider = writeProviderScript(dir, "provider", "test/cli/fixtures/streaming-provider.ts");
     const out = captureStream();
     const err = captureStream();
-    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "exit 3" }), "--trace"], { out: out.stream, err: err.stream });
+    const code = await main(["invoke", provider, "run", "--args", JSON.stringify({ script: "exit 3" }), "--trace"], {
+      out: out.stream,
+      err: err.stream,
+    });
     assert.equal(code, 0, err.text());
     const text = err.text();
     assert.match(text, /^trace [0-9a-f]{32}$/m);
-    assert.match(text, /harness-tool invoke \[client\]\n\s+└─ pluggableharness\.tool\.v1\.ToolService\/Configure \[server\] [\d.]+ ms/);
+    assert.match(
+      text,
+      /harness-tool invoke \[client\]\n\s+└─ pluggableharness\.tool\.v1\.ToolService\/Configure \[server\] [\d.]+ ms/,
+    );
     assert.match(
       text,
       /harness-tool invoke \[client\]\n\s+└─ pluggableharness\.tool\.v1\.ToolService\/Invoke \[server\] [\d.]+ ms .*pluggableharness\.tool\.name=run.*pluggableharness\.outcome=ok\n\s+└─ spawn sh \[internal\] [\d.]+ ms .*process\.exit\.code=3/,
@@ -33,10 +39,16 @@ describe("harness-tool invoke --trace", () => {
   });
 
   it("says so when the provider exports nothing", async () => {
-    const provider = writeProviderScript(dir, "quiet", "test/cli/fixtures/streaming-provider.ts", { OTEL_TRACES_EXPORTER: "none" });
+    const provider = writeProviderScript(dir, "quiet", "test/cli/fixtures/streaming-provider.ts", {
+      OTEL_TRACES_EXPORTER: "none",
+    });
     const out = captureStream();
     const err = captureStream();
-    assert.equal(await main(["invoke", provider, "count", "--args", '{"to": 1}', "--trace"], { out: out.stream, err: err.stream }), 0, err.text());
+    assert.equal(
+      await main(["invoke", provider, "count", "--args", '{"to": 1}', "--trace"], { out: out.stream, err: err.stream }),
+      0,
+      err.text(),
+    );
     assert.match(err.text(), /the provider exported no spans/);
   });
 });

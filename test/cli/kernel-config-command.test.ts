@@ -47,7 +47,10 @@ describe("harness-tool kernel-config", () => {
       ]);
       assert.equal(run.code, 0, run.err);
       const agent = readFileSync(path.join(dir, "agent.hcl"), "utf8");
-      assert.match(agent, /^ {2}probe = \{\n {4}source {2}= "gitlab\.com\/x\/probe"\n {4}version = ">= 1\.0"\n {2}\}$/m);
+      assert.match(
+        agent,
+        /^ {2}probe = \{\n {4}source {2}= "gitlab\.com\/x\/probe"\n {4}version = ">= 1\.0"\n {2}\}$/m,
+      );
       assert.match(agent, /^provider "probe" \{$/m);
       assert.match(agent, /env\("PROBE_API_KEY"\)/);
       assert.doesNotMatch(agent, /dev_overrides/, "dev_overrides never goes into agent.hcl");
@@ -63,7 +66,10 @@ describe("harness-tool kernel-config", () => {
         ["--name", "my provider", "--dev-path", "/opt/p"],
         'the provider\'s name "my provider" is not an HCL identifier: give one with --name, e.g. --name notes',
       ],
-      [[], `the kernel launches an executable, not ${fixture}: give the built one with --dev-path, e.g. --dev-path dist/provider.mjs`],
+      [
+        [],
+        `the kernel launches an executable, not ${fixture}: give the built one with --dev-path, e.g. --dev-path dist/provider.mjs`,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = await cli(["kernel-config", fixture, ...args]);
@@ -82,7 +88,13 @@ describe("harness-tool kernel-config", () => {
   it("never prints a sensitive attribute's default; escapes HCL templates in strings", () => {
     const config = create(ConfigSchemaSchema, {
       attributes: [
-        { name: "token", type: AttrType.STRING, sensitive: true, description: "A token.", defaultJson: '"hunter2-default"' },
+        {
+          name: "token",
+          type: AttrType.STRING,
+          sensitive: true,
+          description: "A token.",
+          defaultJson: '"hunter2-default"',
+        },
         { name: "greeting", type: AttrType.STRING, description: "", defaultJson: '"hi ${name} %{if x}"' },
       ],
     });

@@ -55,7 +55,11 @@ describe("launch errors", () => {
       () => path.join(dir, "no-interpreter"),
       /names an interpreter that is not installed here: #!\/nonexistent\/bin\/node/,
     ],
-    ["a bare name that is not on PATH", () => "no-such-provider-anywhere", /no executable named no-such-provider-anywhere on PATH: give the provider's path/],
+    [
+      "a bare name that is not on PATH",
+      () => "no-such-provider-anywhere",
+      /no executable named no-such-provider-anywhere on PATH: give the provider's path/,
+    ],
   ];
   for (const [what, provider, message] of cases) {
     for (const command of ["invoke", "schema", "check"]) {
@@ -72,7 +76,9 @@ describe("launch errors", () => {
   }
 
   it("a provider that exits before its handshake: exit 2, with its stderr", async () => {
-    const provider = writeProviderScript(dir, "crash-at-start", "test/cli/fixtures/misbehaving-provider.ts", { MISBEHAVIOUR: "crashes-at-start" });
+    const provider = writeProviderScript(dir, "crash-at-start", "test/cli/fixtures/misbehaving-provider.ts", {
+      MISBEHAVIOUR: "crashes-at-start",
+    });
     const { code, err } = await cli(["invoke", provider, "lookup", "--args", "{}"]);
     assert.equal(code, 2, err);
     assert.match(
@@ -116,9 +122,16 @@ describe("launch errors", () => {
     const { code, out, err } = await cli(["schema", wrapper]);
     assert.equal(code, 2, err);
     assert.equal(out, "");
-    assert.match(err, /^harness-tool schema: the provider did not start: no handshake line from the provider within 10000 ms/);
+    assert.match(
+      err,
+      /^harness-tool schema: the provider did not start: no handshake line from the provider within 10000 ms/,
+    );
     // It returned while the child that holds the pipes still runs: it did not wait for it.
-    assert.equal(processGone(Number(readFileSync(pidFile, "utf8").trim())), false, "schema waited for the wrapper's child to exit");
+    assert.equal(
+      processGone(Number(readFileSync(pidFile, "utf8").trim())),
+      false,
+      "schema waited for the wrapper's child to exit",
+    );
   });
 
   it("a wrapper whose command is not found (exit 127): a sentence, not `code 127, signal null`", async () => {
@@ -132,7 +145,10 @@ describe("launch errors", () => {
       const { code, err } = await cli(argv);
       assert.equal(code, 2, err);
       const [first, ...rest] = err.split("\n");
-      assert.equal(first, `harness-tool ${argv[0]}: the provider did not start: command not found (exit code 127); its stderr:`);
+      assert.equal(
+        first,
+        `harness-tool ${argv[0]}: the provider did not start: command not found (exit code 127); its stderr:`,
+      );
       assert.ok((first as string).length <= 100, first);
       assert.match(rest.join("\n"), /no-such-command-harness-tool-test/);
       assert.doesNotMatch(err, /signal null|code 127,/);

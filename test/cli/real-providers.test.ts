@@ -19,14 +19,30 @@
 // addon against this node's headers, and node:sqlite needs Node 22.13 or later.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { hostPlatformKey } from "../../cli/release/release-platforms.js";
 import { repoRoot } from "../support/buf.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
-import { goTestEnvironment, goVersion, KernelUnavailable, locateSnapshot, unpackKernel } from "../runtime/kernel/kernel-snapshot.js";
+import {
+  goTestEnvironment,
+  goVersion,
+  KernelUnavailable,
+  locateSnapshot,
+  unpackKernel,
+} from "../runtime/kernel/kernel-snapshot.js";
 
 const goTestFile = path.join(repoRoot, "test/cli/fixtures/real-providers/harness_tool_corpus_test.go.txt");
 const host = hostPlatformKey();
@@ -80,7 +96,12 @@ const sqliteStore = (comment: string, imports: string, open: string, engine: str
 
 /** node:sqlite's store; `engine` names the case. */
 const nodeSqliteStore = (engine: string) =>
-  sqliteStore("node:sqlite (built into Node)", 'import { DatabaseSync } from "node:sqlite";', 'new DatabaseSync(":memory:")', engine);
+  sqliteStore(
+    "node:sqlite (built into Node)",
+    'import { DatabaseSync } from "node:sqlite";',
+    'new DatabaseSync(":memory:")',
+    engine,
+  );
 const nodeTypes = `@types/node@${process.versions.node.split(".")[0]}`;
 
 const cases: readonly ProviderCase[] = [
@@ -88,7 +109,12 @@ const cases: readonly ProviderCase[] = [
     name: "native-addon",
     dependencies: ["better-sqlite3@12"],
     devDependencies: ["@types/better-sqlite3@7"],
-    store: sqliteStore("better-sqlite3 (a native addon)", 'import Database from "better-sqlite3";', 'new Database(":memory:")', "better-sqlite3"),
+    store: sqliteStore(
+      "better-sqlite3 (a native addon)",
+      'import Database from "better-sqlite3";',
+      'new Database(":memory:")',
+      "better-sqlite3",
+    ),
     kept: ["better-sqlite3"],
     engine: /^better-sqlite3, SQLite 3\.\d+\.\d+$/,
     engineText: "better-sqlite3, SQLite 3.",
@@ -106,13 +132,17 @@ const cases: readonly ProviderCase[] = [
     // A local package (npm install file:…) whose module throws when it loads; the store imports it.
     name: "throws-at-import",
     files: {
-      "../throwing-dependency/package.json": '{"name": "throwing-dependency", "version": "1.0.0", "type": "module", "main": "index.js"}',
-      "../throwing-dependency/index.js": 'throw new Error("throwing-dependency: no licence server at load");\nexport const unreachable = 1;\n',
-      "src/throwing-dependency.d.ts": 'declare module "throwing-dependency" {\n  export const unreachable: number;\n}\n',
+      "../throwing-dependency/package.json":
+        '{"name": "throwing-dependency", "version": "1.0.0", "type": "module", "main": "index.js"}',
+      "../throwing-dependency/index.js":
+        'throw new Error("throwing-dependency: no licence server at load");\nexport const unreachable = 1;\n',
+      "src/throwing-dependency.d.ts":
+        'declare module "throwing-dependency" {\n  export const unreachable: number;\n}\n',
     },
     dependencies: ["file:../throwing-dependency"],
     devDependencies: [],
-    store: 'import { unreachable } from "throwing-dependency";\n\nexport const notes = new Map<string, string>([["engine", `never ${unreachable}`]]);\n',
+    store:
+      'import { unreachable } from "throwing-dependency";\n\nexport const notes = new Map<string, string>([["engine", `never ${unreachable}`]]);\n',
     kept: [],
     engine: /never answers/,
     engineText: "",
@@ -127,7 +157,11 @@ const cases: readonly ProviderCase[] = [
         "= 2 [(harnesstool.v1.field).sensitive = true];",
         "= 2 [(harnesstool.v1.field).sensitive = true];\n  optional string db_path = 3;",
       ],
-      ["src/main.ts", 'import path from "node:path";', 'import path from "node:path";\nimport { DatabaseSync } from "node:sqlite";'],
+      [
+        "src/main.ts",
+        'import path from "node:path";',
+        'import path from "node:path";\nimport { DatabaseSync } from "node:sqlite";',
+      ],
       [
         "src/main.ts",
         "async function configure(config: { roots: readonly string[] }): Promise<void> {",
@@ -144,7 +178,11 @@ const cases: readonly ProviderCase[] = [
     engine: /^configured, SQLite 3\.\d+\.\d+$/,
     engineText: "configured, SQLite 3.",
     config: (folder) => ({ db_path: path.join(folder, "notes.db") }),
-    fails: { at: "configure", attribute: "db_path", config: (folder) => ({ db_path: path.join(folder, "no-such-folder", "notes.db") }) },
+    fails: {
+      at: "configure",
+      attribute: "db_path",
+      config: (folder) => ({ db_path: path.join(folder, "no-such-folder", "notes.db") }),
+    },
   },
 ];
 
@@ -157,7 +195,12 @@ function userEnv(): NodeJS.ProcessEnv {
   const { NODE_TEST_CONTEXT: _context, NODE_OPTIONS: _options, ...env } = process.env;
   const nodeRoot = path.resolve(path.dirname(process.execPath), "..");
   const headers = existsSync(path.join(nodeRoot, "include/node/node.h")) ? { npm_config_nodedir: nodeRoot } : {};
-  return { ...env, ...headers, PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ""}`, npm_config_yes: "false" };
+  return {
+    ...env,
+    ...headers,
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${env.PATH ?? ""}`,
+    npm_config_yes: "false",
+  };
 }
 
 /** Runs a command of the user's; its output, or a failure with all it wrote. */
@@ -168,11 +211,25 @@ function run(command: string, args: readonly string[], cwd: string): { stdout: s
 }
 
 /** Runs a command of the user's that must fail: its exit status, output, and seconds taken. */
-function runFailing(command: string, args: readonly string[], cwd: string): { status: number | null; output: string; stderr: string; took: number } {
+function runFailing(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+): { status: number | null; output: string; stderr: string; took: number } {
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: userEnv(), maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: "utf8",
+    env: userEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
   const took = (performance.now() - started) / 1000;
-  assert.notEqual(result.status, 0, `${command} ${args.join(" ")} passed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+  assert.notEqual(
+    result.status,
+    0,
+    `${command} ${args.join(" ")} passed in ${cwd}:\n${result.stdout}\n${result.stderr}`,
+  );
   return { status: result.status, output: `${result.stdout}\n${result.stderr}`, stderr: result.stderr, took };
 }
 
@@ -190,7 +247,8 @@ function kernelSkip(): string | false {
     return false;
   } catch (error) {
     if (!(error instanceof KernelUnavailable)) throw error;
-    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1") throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
+    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
     return error.message;
   }
 }
@@ -215,10 +273,26 @@ interface KernelCase {
 /** Runs the corpus Go test in the kernel's tree, one subtest per release; its exit code and output. */
 function launchByKernel(env: { readonly [name: string]: string }): Promise<{ code: number | null; output: string }> {
   const tree = unpackKernel(locateSnapshot(), goVersion(), "corpus-tree");
-  writeFileSync(path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"), readFileSync(goTestFile));
+  writeFileSync(
+    path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"),
+    readFileSync(goTestFile),
+  );
   return new Promise((resolve, reject) => {
-    const args = ["test", "-tags", "integration", "-count=1", "-v", "-run", "^TestHarnessToolCorpus_", "./internal/pluginruntime/"];
-    const child = spawn("go", args, { cwd: tree.moduleRoot, env: goTestEnvironment(tree, env), stdio: ["ignore", "pipe", "pipe"] });
+    const args = [
+      "test",
+      "-tags",
+      "integration",
+      "-count=1",
+      "-v",
+      "-run",
+      "^TestHarnessToolCorpus_",
+      "./internal/pluginruntime/",
+    ];
+    const child = spawn("go", args, {
+      cwd: tree.moduleRoot,
+      env: goTestEnvironment(tree, env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const output: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
@@ -238,10 +312,15 @@ describe("providers with real dependencies, from init to a release the kernel la
     // The scaffold once, installed and generated; each case starts from a copy of it.
     const work = path.join(dir, "work");
     mkdirSync(work);
-    for (const which of ["runtime", "plugin", "cli"] as const) copyFileSync(packed[which], path.join(work, path.basename(packed[which])));
+    for (const which of ["runtime", "plugin", "cli"] as const)
+      copyFileSync(packed[which], path.join(work, path.basename(packed[which])));
     const cliTarball = `./${path.basename(packed.cli)}`;
     const runtimeTarball = `./${path.basename(packed.runtime)}`;
-    run("npx", ["--yes", "--package", cliTarball, "--package", runtimeTarball, "harness-tool", "init", "notes", "--yes"], work);
+    run(
+      "npx",
+      ["--yes", "--package", cliTarball, "--package", runtimeTarball, "harness-tool", "init", "notes", "--yes"],
+      work,
+    );
     scaffold = path.join(work, "notes");
     run("npm", ["install", "--no-audit", "--no-fund"], scaffold);
     run("npm", ["run", "generate"], scaffold);
@@ -263,9 +342,13 @@ describe("providers with real dependencies, from init to a release the kernel la
           writeFileSync(path.join(repo, file), text);
         }
         const started = performance.now();
-        if (provider.dependencies.length > 0) run("npm", ["install", "--no-audit", "--no-fund", ...provider.dependencies], repo);
-        if (provider.devDependencies.length > 0) run("npm", ["install", "-D", "--no-audit", "--no-fund", ...provider.devDependencies], repo);
-        console.log(`# ${provider.name}: npm install ${[...provider.dependencies, ...provider.devDependencies].join(" ")}: ${seconds(started)} s`);
+        if (provider.dependencies.length > 0)
+          run("npm", ["install", "--no-audit", "--no-fund", ...provider.dependencies], repo);
+        if (provider.devDependencies.length > 0)
+          run("npm", ["install", "-D", "--no-audit", "--no-fund", ...provider.devDependencies], repo);
+        console.log(
+          `# ${provider.name}: npm install ${[...provider.dependencies, ...provider.devDependencies].join(" ")}: ${seconds(started)} s`,
+        );
         for (const [file, from, to] of provider.edits ?? []) {
           const text = readFileSync(path.join(repo, file), "utf8");
           assert.ok(text.includes(from), `${file} holds ${from}`);
@@ -291,9 +374,13 @@ describe("providers with real dependencies, from init to a release the kernel la
           built,
         );
         for (const name of provider.kept) {
-          assert.ok(existsSync(path.join(repo, "dist/node_modules", name, "package.json")), `${name} is installed in dist/node_modules`);
+          assert.ok(
+            existsSync(path.join(repo, "dist/node_modules", name, "package.json")),
+            `${name} is installed in dist/node_modules`,
+          );
         }
-        if (provider.kept.length === 0) assert.ok(!existsSync(path.join(repo, "dist/node_modules")), "nothing is installed beside the bundle");
+        if (provider.kept.length === 0)
+          assert.ok(!existsSync(path.join(repo, "dist/node_modules")), "nothing is installed beside the bundle");
       });
 
       it("invoke of the bundle, its folder copied where no node_modules is above it", () => {
@@ -301,7 +388,16 @@ describe("providers with real dependencies, from init to a release the kernel la
         try {
           cpSync(path.join(repo, "dist"), path.join(elsewhere, "dist"), { recursive: true });
           const bin = path.join(repo, "node_modules/.bin/harness-tool");
-          const invoke = ["invoke", "dist/provider.mjs", "read_note", "--config", "config.json", "--args", '{"title": "engine"}', "--json"];
+          const invoke = [
+            "invoke",
+            "dist/provider.mjs",
+            "read_note",
+            "--config",
+            "config.json",
+            "--args",
+            '{"title": "engine"}',
+            "--json",
+          ];
           const failing = provider.fails;
           if (failing?.at === "import") {
             writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere] }));
@@ -312,14 +408,22 @@ describe("providers with real dependencies, from init to a release the kernel la
             return;
           }
           if (failing?.at === "configure") {
-            writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere], ...failing.config(elsewhere) }));
+            writeFileSync(
+              path.join(elsewhere, "config.json"),
+              JSON.stringify({ roots: [elsewhere], ...failing.config(elsewhere) }),
+            );
             const refused = runFailing(bin, invoke, elsewhere);
             assert.equal(refused.status, 2, refused.output);
             assert.match(refused.stderr, new RegExp(`${failing.attribute}\\b`), refused.output);
           }
-          writeFileSync(path.join(elsewhere, "config.json"), JSON.stringify({ roots: [elsewhere], ...provider.config?.(elsewhere) }));
+          writeFileSync(
+            path.join(elsewhere, "config.json"),
+            JSON.stringify({ roots: [elsewhere], ...provider.config?.(elsewhere) }),
+          );
           const invoked = run(bin, invoke, elsewhere);
-          const result = JSON.parse(invoked.stdout.trim().split("\n").at(-1) as string) as { result?: { payload?: { found?: boolean; text?: string } } };
+          const result = JSON.parse(invoked.stdout.trim().split("\n").at(-1) as string) as {
+            result?: { payload?: { found?: boolean; text?: string } };
+          };
           assert.equal(result.result?.payload?.found, true, invoked.stdout);
           assert.match(result.result?.payload?.text ?? "", provider.engine);
         } finally {
@@ -327,18 +431,23 @@ describe("providers with real dependencies, from init to a release the kernel la
         }
       });
 
-      it(provider.fails?.at === "import" ? "npm run check fails quickly with the dependency's error" : "npm run check passes", () => {
-        const failing = provider.fails;
-        if (failing?.at === "import") {
-          const failed = runFailing("npm", ["run", "check", "--", "--timeout", `${failingTimeout}s`], repo);
-          console.log(`# ${provider.name}: check failed in ${failed.took.toFixed(1)} s (exit ${failed.status})`);
-          assert.match(failed.output, failing.error);
-          assert.ok(failed.took < failingTimeout, `check took ${failed.took} s, its deadline ${failingTimeout} s`);
-          return;
-        }
-        const checked = run("npm", ["run", "check"], repo);
-        assert.match(checked.stdout + checked.stderr, /rules: \d+ pass, 0 fail/);
-      });
+      it(
+        provider.fails?.at === "import"
+          ? "npm run check fails quickly with the dependency's error"
+          : "npm run check passes",
+        () => {
+          const failing = provider.fails;
+          if (failing?.at === "import") {
+            const failed = runFailing("npm", ["run", "check", "--", "--timeout", `${failingTimeout}s`], repo);
+            console.log(`# ${provider.name}: check failed in ${failed.took.toFixed(1)} s (exit ${failed.status})`);
+            assert.match(failed.output, failing.error);
+            assert.ok(failed.took < failingTimeout, `check took ${failed.took} s, its deadline ${failingTimeout} s`);
+            return;
+          }
+          const checked = run("npm", ["run", "check"], repo);
+          assert.match(checked.stdout + checked.stderr, /rules: \d+ pass, 0 fail/);
+        },
+      );
 
       const importFailure = provider.fails?.at === "import" ? provider.fails : undefined;
       if (importFailure) {
@@ -350,7 +459,9 @@ describe("providers with real dependencies, from init to a release the kernel la
       }
 
       it("release for this machine: the executable, and the .mjs only when nothing is kept out", {
-        skip: (host === undefined && "no release platform for this machine") || (provider.fails?.at === "import" && "it cannot start"),
+        skip:
+          (host === undefined && "no release platform for this machine") ||
+          (provider.fails?.at === "import" && "it cannot start"),
       }, () => {
         const started = performance.now();
         const released = run("npx", ["harness-tool", "release", "--node", `${host}=${process.execPath}`], repo);
@@ -358,9 +469,18 @@ describe("providers with real dependencies, from init to a release the kernel la
         const executable = path.join(repo, "release", `notes_0.1.0_${host}`);
         assert.ok(existsSync(executable), released.stderr);
         if (provider.kept.length > 0) {
-          for (const name of provider.kept) assert.match(released.stderr, new RegExp(`^kept ${name}@\\S+ out of the program: `, "m"));
-          assert.match(released.stderr, new RegExp(`notes_0\\.1\\.0\\.mjs not built: it cannot carry ${provider.kept.join(", ")} \\(the executables do\\)`));
-          assert.match(released.stderr, new RegExp(`notes_0\\.1\\.0_${host}: .*, carrying \\d+ files of ${provider.kept.join(", ")}`));
+          for (const name of provider.kept)
+            assert.match(released.stderr, new RegExp(`^kept ${name}@\\S+ out of the program: `, "m"));
+          assert.match(
+            released.stderr,
+            new RegExp(
+              `notes_0\\.1\\.0\\.mjs not built: it cannot carry ${provider.kept.join(", ")} \\(the executables do\\)`,
+            ),
+          );
+          assert.match(
+            released.stderr,
+            new RegExp(`notes_0\\.1\\.0_${host}: .*, carrying \\d+ files of ${provider.kept.join(", ")}`),
+          );
         } else {
           assert.ok(existsSync(path.join(repo, "release/notes_0.1.0.mjs")), released.stderr);
         }
@@ -378,7 +498,10 @@ describe("providers with real dependencies, from init to a release the kernel la
           config: { roots: [installed], ...provider.config?.(home) },
           expect: provider.engineText,
           kept: provider.kept,
-          ...(failing && { badConfig: { roots: [installed], ...failing.config(home) }, refuses: `/${failing.attribute}` }),
+          ...(failing && {
+            badConfig: { roots: [installed], ...failing.config(home) },
+            refuses: `/${failing.attribute}`,
+          }),
         });
       });
     });
@@ -399,15 +522,24 @@ describe("providers with real dependencies, from init to a release the kernel la
     });
     console.log(`# go test (the kernel's tree built, ${launches.length} releases launched): ${seconds(started)} s`);
     for (const launched of launches) {
-      assert.match(result.output, new RegExp(`--- PASS: TestHarnessToolCorpus_launchAndCall/${launched.name} `), result.output);
+      assert.match(
+        result.output,
+        new RegExp(`--- PASS: TestHarnessToolCorpus_launchAndCall/${launched.name} `),
+        result.output,
+      );
       const installed = path.dirname(launched.executable);
-      assert.deepEqual(readdirSync(installed), [path.basename(launched.executable)], "nothing was written beside the executable");
+      assert.deepEqual(
+        readdirSync(installed),
+        [path.basename(launched.executable)],
+        "nothing was written beside the executable",
+      );
       const unpacked = path.join(launched.home, ".cache/harness-tool/provider-files");
       if (launched.kept.length > 0) {
         const [digest, ...others] = readdirSync(unpacked);
         assert.match(digest ?? "", /^[0-9a-f]{64}$/);
         assert.deepEqual(others, [], "one complete folder, no partial one left");
-        for (const name of launched.kept) assert.ok(existsSync(path.join(unpacked, digest as string, "node_modules", name, "package.json")));
+        for (const name of launched.kept)
+          assert.ok(existsSync(path.join(unpacked, digest as string, "node_modules", name, "package.json")));
       } else {
         assert.ok(!existsSync(unpacked), "a provider that carries nothing unpacks nothing");
       }

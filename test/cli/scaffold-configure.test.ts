@@ -57,7 +57,10 @@ describe("the scaffold's main.ts: Configure checks the roots", () => {
     const violations = refused.toolError?.details?.["violations"] as { path: string; message: string }[];
     assert.equal(violations.length, 1);
     assert.equal(violations[0]?.path, "/roots/1");
-    assert.match(violations[0]?.message ?? "", /^"missing-folder" is not a folder \(.*missing-folder\): create it or name another$/);
+    assert.match(
+      violations[0]?.message ?? "",
+      /^"missing-folder" is not a folder \(.*missing-folder\): create it or name another$/,
+    );
     const file = await provider.configure({ roots: ["a-file"] }).then(
       () => undefined,
       (error: unknown) => error as ProviderCallError,
@@ -67,7 +70,12 @@ describe("the scaffold's main.ts: Configure checks the roots", () => {
 
   it("accepts folders, and the tools run under them", async () => {
     await provider.configure({ roots: ["."] });
-    const call = await provider.invoke({ id: "read-1", toolName: "read_note", arguments: { title: "nothing" }, callContext: { workingDirectory: dir } }).done;
+    const call = await provider.invoke({
+      id: "read-1",
+      toolName: "read_note",
+      arguments: { title: "nothing" },
+      callContext: { workingDirectory: dir },
+    }).done;
     assert.equal(call.events.at(-1)?.event.case, "result", JSON.stringify(call.events.at(-1)));
   });
 });

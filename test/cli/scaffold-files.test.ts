@@ -8,7 +8,13 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { fillTemplate, templateFiles } from "../../cli/templates/fill-template.js";
 import { harnessToolPackages, protobufVersion } from "../../cli/templates/package-sources.js";
-import { exampleNames, scaffoldFiles, scaffoldPluginOptions, toolExampleNames, type ExampleName } from "../../cli/templates/scaffold-files.js";
+import {
+  exampleNames,
+  scaffoldFiles,
+  scaffoldPluginOptions,
+  toolExampleNames,
+  type ExampleName,
+} from "../../cli/templates/scaffold-files.js";
 
 const packages = { runtime: "^0.1.0", plugin: "file:../tarballs/plugin.tgz", cli: "~0.1" };
 /** Each example tool's rpc, by the name its handler and test use. */
@@ -26,7 +32,10 @@ describe("fillTemplate", () => {
   });
 
   it("throws on a placeholder without a value, naming the file", () => {
-    assert.throws(() => fillTemplate("{{nope}}", {}, "src/main.ts"), /src\/main\.ts: the template names \{\{nope\}\}, which has no value/);
+    assert.throws(
+      () => fillTemplate("{{nope}}", {}, "src/main.ts"),
+      /src\/main\.ts: the template names \{\{nope\}\}, which has no value/,
+    );
   });
 
   it("reads a folder's files by relative path, _gitignore as .gitignore", () => {
@@ -49,13 +58,19 @@ describe("fillTemplate", () => {
 
 describe("scaffoldFiles", () => {
   // Every subset but hook alone (a provider serves tools: init refuses it).
-  const subsets = Array.from({ length: 2 ** exampleNames.length - 1 }, (_, i) => exampleNames.filter((_, bit) => (i + 1) & (1 << bit))).filter((subset) =>
-    subset.some((e) => e !== "hook"),
-  );
+  const subsets = Array.from({ length: 2 ** exampleNames.length - 1 }, (_, i) =>
+    exampleNames.filter((_, bit) => (i + 1) & (1 << bit)),
+  ).filter((subset) => subset.some((e) => e !== "hook"));
   for (const examples of subsets) {
     it(`--examples ${examples.join(",")}: every placeholder filled, only the chosen tools`, () => {
       const directory = '/tmp/a "quoted" dir';
-      const files = scaffoldFiles({ name: "my_notes", source: "github.com/acme/provider-my-notes", examples, packages, directory });
+      const files = scaffoldFiles({
+        name: "my_notes",
+        source: "github.com/acme/provider-my-notes",
+        examples,
+        packages,
+        directory,
+      });
       assert.deepEqual([...files.keys()].sort(), [
         ".gitignore",
         "README.md",
@@ -77,13 +92,21 @@ describe("scaffoldFiles", () => {
         devDependencies: Record<string, string>;
       };
       assert.equal(pkg.name, "provider-my-notes");
-      assert.deepEqual(pkg.dependencies, { "@bufbuild/protobuf": `^${protobufVersion}`, [harnessToolPackages.runtime]: packages.runtime });
+      assert.deepEqual(pkg.dependencies, {
+        "@bufbuild/protobuf": `^${protobufVersion}`,
+        [harnessToolPackages.runtime]: packages.runtime,
+      });
       assert.equal(pkg.devDependencies[harnessToolPackages.plugin], packages.plugin);
       assert.equal(pkg.devDependencies[harnessToolPackages.cli], packages.cli);
       // Nothing names where the repository was written: it can be committed and moved.
       assert.deepEqual(JSON.parse(files.get("dev-config.json") ?? ""), { roots: ["."] });
-      for (const [file, text] of files) assert.ok(!text.includes(directory), `${file} names the repository's absolute path`);
-      assert.equal(files.has("kernel/config.hcl"), false, "the dev_overrides line names an absolute path: kernel-config prints it, init does not commit it");
+      for (const [file, text] of files)
+        assert.ok(!text.includes(directory), `${file} names the repository's absolute path`);
+      assert.equal(
+        files.has("kernel/config.hcl"),
+        false,
+        "the dev_overrides line names an absolute path: kernel-config prints it, init does not commit it",
+      );
       assert.match(files.get("kernel/agent.hcl") ?? "", /^ {2}# api_token = env\("MY_NOTES_API_TOKEN"\)$/m);
       const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
       const handlers = files.get("src/handlers.ts") ?? "";
@@ -100,28 +123,48 @@ describe("scaffoldFiles", () => {
       assert.equal(handlers.match(/const notes = /g)?.length ?? 0, notes ? 1 : 0, "the notes map, once");
       assert.equal(handlers.includes("node:readline/promises"), examples.includes("interactive"));
       const hook = examples.includes("hook");
-      assert.equal(proto.includes("supported_hook_points: [HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL]"), hook, "hook: the advertised points");
+      assert.equal(
+        proto.includes("supported_hook_points: [HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL]"),
+        hook,
+        "hook: the advertised points",
+      );
       assert.equal(handlers.includes("  hooks: {\n"), hook, "hook: the subscriptions");
       assert.equal(handlers.includes("function isWithin("), hook, "hook: its declaration");
       const test = files.get("test/provider.test.ts") ?? "";
       assert.equal(test.includes('dispatchHook("plan-ready", "veto"'), hook, "hook: its test");
       assert.equal(test.includes("import { HookDecision }"), hook, "hook: its test's import");
-      assert.equal((files.get("README.md") ?? "").includes("harness-tool hook dist/provider.mjs plan-ready"), hook, "hook: the README's call");
+      assert.equal(
+        (files.get("README.md") ?? "").includes("harness-tool hook dist/provider.mjs plan-ready"),
+        hook,
+        "hook: the README's call",
+      );
     });
   }
 
   it("package.json: generate records the protos and the build refuses code older than them; schema/tools.json waits for the first release", () => {
-    const files = scaffoldFiles({ name: "notes", source: "github.com/acme/provider-notes", examples: ["data_source"], packages, directory: "/tmp/notes" });
+    const files = scaffoldFiles({
+      name: "notes",
+      source: "github.com/acme/provider-notes",
+      examples: ["data_source"],
+      packages,
+      directory: "/tmp/notes",
+    });
     const { scripts } = JSON.parse(files.get("package.json") ?? "") as { scripts: Record<string, string> };
     assert.equal(files.has("schema/tools.json"), false, "no baseline before anything shipped");
     assert.match(scripts["generate"] ?? "", /^buf generate && harness-tool sync --record-generated$/);
     assert.equal(scripts["prebuild"], "harness-tool sync --check-generated");
     // The build guards a baseline once one exists, and says there is none before.
-    assert.match(scripts["build"] ?? "", / && harness-tool diff schema\/tools\.json dist\/provider\.mjs --update schema\/tools\.json --baseline-optional$/);
+    assert.match(
+      scripts["build"] ?? "",
+      / && harness-tool diff schema\/tools\.json dist\/provider\.mjs --update schema\/tools\.json --baseline-optional$/,
+    );
     // The baseline is recorded by a release (after it succeeded: postrelease) or by npm run snapshot, each after a build.
     assert.equal(scripts["prerelease"], "npm run build");
     assert.equal(scripts["release"], "harness-tool release");
-    assert.equal(scripts["postrelease"], "harness-tool diff schema/tools.json dist/provider.mjs --update schema/tools.json");
+    assert.equal(
+      scripts["postrelease"],
+      "harness-tool diff schema/tools.json dist/provider.mjs --update schema/tools.json",
+    );
     assert.equal(scripts["presnapshot"], "npm run build");
     assert.equal(scripts["snapshot"], scripts["postrelease"]);
     const test = files.get("test/provider.test.ts") ?? "";

@@ -6,12 +6,24 @@
 // with and without --allow, --update, and the protos:/git: sides through a real buf generate.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { toJsonString } from "@bufbuild/protobuf";
-import { type GetSchemaResponse, GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  type GetSchemaResponse,
+  GetSchemaResponseSchema,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { claimedHookPoints } from "../../cli/diff/load-surface.js";
 import { changeClasses, diffSurfaces } from "../../cli/diff/surface-diff.js";
 import { buildGetSchemaResponse } from "../../runtime/service/calls/get-schema-response.js";
@@ -46,7 +58,10 @@ const expected: Record<string, readonly string[]> = {
   input_enum_value_added: ["input-enum-value-added:read_item.shade=grey"],
   output_field_added: ["output-field-added:read_item.size"],
   output_field_removed: ["output-field-removed:read_item.tags"],
-  output_nested_field_removed: ["output-field-added:read_item.owner.email", "output-field-removed:read_item.owner.name"],
+  output_nested_field_removed: [
+    "output-field-added:read_item.owner.email",
+    "output-field-removed:read_item.owner.name",
+  ],
   output_field_optional: ["output-field-optional:read_item.title"],
   output_field_required: ["output-field-required:read_item.summary"],
   output_type_changed: ["output-type-changed:read_item.tags[]"],
@@ -96,7 +111,9 @@ before(async () => {
       createCorpusProvider: (handlers: never) => Parameters<typeof buildGetSchemaResponse>[0];
     };
     // The factory checks its hooks against the proto's supported_hook_points, as diff's main serves them.
-    const hooks = Object.fromEntries(claimedHookPoints(readFileSync(file, "utf8")).map((point) => [point, { observe: fail }]));
+    const hooks = Object.fromEntries(
+      claimedHookPoints(readFileSync(file, "utf8")).map((point) => [point, { observe: fail }]),
+    );
     const handlers = new Proxy({}, { get: (_, key) => (key === "hooks" ? hooks : fail) });
     surfaces.set(name, buildGetSchemaResponse(module.createCorpusProvider(handlers as never)));
   }
@@ -132,7 +149,11 @@ function changedSurface(): GetSchemaResponse {
   const pick = (pkg: string, tool: string) => surfaces.get(pkg)!.tools.find((t) => t.name === tool)!;
   return {
     ...surfaces.get("before")!,
-    tools: [pick("input_required_added", "read_item"), pick("risk_raised", "write_item"), pick("tool_added", "list_items")],
+    tools: [
+      pick("input_required_added", "read_item"),
+      pick("risk_raised", "write_item"),
+      pick("tool_added", "list_items"),
+    ],
     configSchema: surfaces.get("config_sensitive_cleared")!.configSchema,
   };
 }
@@ -143,11 +164,15 @@ describe("harness-tool diff", () => {
     writeFileSync(file, `${toJsonString(GetSchemaResponseSchema, surface, { prettySpaces: 2 })}\n`);
     return file;
   };
-  const blocking = "tool-removed:delete_item,input-required-added:read_item.owner,risk-raised:write_item,config-sensitive-cleared:config.token";
+  const blocking =
+    "tool-removed:delete_item,input-required-added:read_item.owner,risk-raised:write_item,config-sensitive-cleared:config.token";
 
   for (const columns of [80, 100]) {
     it(`prints a table of the changes within ${columns} columns, exit 1 naming the ids to allow`, async () => {
-      const run = await cli(["diff", snapshot("old", surfaces.get("before")!), snapshot("new", changedSurface())], columns);
+      const run = await cli(
+        ["diff", snapshot("old", surfaces.get("before")!), snapshot("new", changedSurface())],
+        columns,
+      );
       assert.equal(run.code, 1, run.err);
       assert.ok(widestLine(run.out) <= columns, run.out);
       assertSnapshot(`diff-table-${columns}`, run.out);
@@ -162,12 +187,23 @@ describe("harness-tool diff", () => {
     assert.equal(run.out.match(/^allowed /gm)?.length, 4, run.out);
     assert.equal(run.err, "");
     const stale = await cli(["diff", old, old, "--allow", "tool-removed:gone"]);
-    assert.deepEqual(stale, { code: 0, out: "no changes\n", err: "harness-tool diff: --allow names tool-removed:gone, which this diff does not have\n" });
+    assert.deepEqual(stale, {
+      code: 0,
+      out: "no changes\n",
+      err: "harness-tool diff: --allow names tool-removed:gone, which this diff does not have\n",
+    });
     const json = await cli(["diff", old, now, "--json", "--allow", "risk-raised:write_item"]);
     assert.equal(json.code, 1);
-    const report = JSON.parse(json.out) as { changes: { id: string; severity: string; allowed: boolean }[]; blocking: string[] };
+    const report = JSON.parse(json.out) as {
+      changes: { id: string; severity: string; allowed: boolean }[];
+      blocking: string[];
+    };
     assertSnapshot("diff-json", `${JSON.stringify({ ...report, old: "old.json", new: "new.json" }, null, 2)}\n`);
-    assert.deepEqual(report.blocking, ["tool-removed:delete_item", "input-required-added:read_item.owner", "config-sensitive-cleared:config.token"]);
+    assert.deepEqual(report.blocking, [
+      "tool-removed:delete_item",
+      "input-required-added:read_item.owner",
+      "config-sensitive-cleared:config.token",
+    ]);
   });
 
   it("a compatible change alone: exit 0; --update writes the new surface only when nothing blocks, or when there is no snapshot yet", async () => {
@@ -185,7 +221,11 @@ describe("harness-tool diff", () => {
     assert.equal(readFileSync(first, "utf8"), readFileSync(added, "utf8"));
     const blocked = await cli(["diff", file, snapshot("removed", surfaces.get("tool_removed")!), "--update", file]);
     assert.equal(blocked.code, 1);
-    assert.equal(readFileSync(file, "utf8"), readFileSync(added, "utf8"), "a blocked diff leaves the snapshot as it was");
+    assert.equal(
+      readFileSync(file, "utf8"),
+      readFileSync(added, "utf8"),
+      "a blocked diff leaves the snapshot as it was",
+    );
   });
 
   it("--baseline-optional: a missing baseline is one line and exit 0, writing nothing even with --update; a present one is guarded", async () => {
@@ -201,7 +241,14 @@ describe("harness-tool diff", () => {
     assert.equal((await cli(["diff", missing, added])).code, 2);
     // Once a baseline exists, the flag changes nothing: a breaking change still fails.
     const released = snapshot("released", surfaces.get("before")!);
-    const removed = await cli(["diff", released, snapshot("removed", surfaces.get("tool_removed")!), "--update", released, "--baseline-optional"]);
+    const removed = await cli([
+      "diff",
+      released,
+      snapshot("removed", surfaces.get("tool_removed")!),
+      "--update",
+      released,
+      "--baseline-optional",
+    ]);
     assert.equal(removed.code, 1, removed.err);
     assert.match(removed.err, /breaking or risk-raising change/);
   });
@@ -209,7 +256,10 @@ describe("harness-tool diff", () => {
   it("usage mistakes: one line each, exit 2", async () => {
     const old = snapshot("old", surfaces.get("before")!);
     const cases: [string[], RegExp][] = [
-      [["diff", old, old, "--allow", "riskraised"], /^harness-tool diff: --allow riskraised is not a change id \(<change>:<subject>/],
+      [
+        ["diff", old, old, "--allow", "riskraised"],
+        /^harness-tool diff: --allow riskraised is not a change id \(<change>:<subject>/,
+      ],
       [
         ["diff", old, path.join(scratch, "absent.json")],
         /^harness-tool diff: \S+absent\.json does not exist: write a snapshot with harness-tool schema <provider> --json > /,
@@ -218,7 +268,10 @@ describe("harness-tool diff", () => {
         ["diff", old, path.join(repoRoot, "package.json")],
         /^harness-tool diff: \S+package\.json is not a GetSchema snapshot \(harness-tool schema --json writes one\)/,
       ],
-      [["diff", old, "protos:test/cli"], /^harness-tool diff: protos:test\/cli: \S+ has no buf\.yaml: name the buf workspace folder\n$/],
+      [
+        ["diff", old, "protos:test/cli"],
+        /^harness-tool diff: protos:test\/cli: \S+ has no buf\.yaml: name the buf workspace folder\n$/,
+      ],
     ];
     for (const [argv, message] of cases) {
       const run = await cli(argv);
@@ -237,13 +290,17 @@ describe("harness-tool diff", () => {
       writeFileSync(path.join(repo, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
       const proto = path.join(repo, "proto/diff/before/v1/corpus.proto");
       writeFileSync(proto, readFileSync(path.join(corpus, "corpus/diff/before/v1/corpus.proto")));
-      const git = (...args: string[]) => assert.equal(spawnSync("git", args, { cwd: repo }).status, 0, `git ${args.join(" ")}`);
+      const git = (...args: string[]) =>
+        assert.equal(spawnSync("git", args, { cwd: repo }).status, 0, `git ${args.join(" ")}`);
       git("init", "-q");
       git("add", ".");
       git("-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "before");
       writeFileSync(
         proto,
-        readFileSync(path.join(corpus, "corpus/diff/risk_raised/v1/corpus.proto"), "utf8").replace("package diff.risk_raised.v1;", "package diff.before.v1;"),
+        readFileSync(path.join(corpus, "corpus/diff/risk_raised/v1/corpus.proto"), "utf8").replace(
+          "package diff.risk_raised.v1;",
+          "package diff.before.v1;",
+        ),
       );
       const cwd = process.cwd();
       process.chdir(repo);
@@ -251,7 +308,10 @@ describe("harness-tool diff", () => {
         const run = await cli(["diff", "git:HEAD", "protos:.", "--json"]);
         assert.equal(run.code, 1, run.err);
         assert.deepEqual((JSON.parse(run.out) as { blocking: string[] }).blocking, ["risk-raised:write_item"]);
-        assert.match((await cli(["diff", "git:no-such-ref", "protos:."])).err, /^harness-tool diff: git:no-such-ref: fatal: /);
+        assert.match(
+          (await cli(["diff", "git:no-such-ref", "protos:."])).err,
+          /^harness-tool diff: git:no-such-ref: fatal: /,
+        );
       } finally {
         process.chdir(cwd);
       }

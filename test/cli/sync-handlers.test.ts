@@ -73,7 +73,10 @@ const tsconfig = {
 describe("harness-tool sync", () => {
   let dir = "";
   let handlersPath = "";
-  const typecheck = () => spawnSync("node", [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir, "--pretty", "false"], { encoding: "utf8" });
+  const typecheck = () =>
+    spawnSync("node", [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir, "--pretty", "false"], {
+      encoding: "utf8",
+    });
 
   before(() => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-sync-"));
@@ -104,7 +107,10 @@ describe("harness-tool sync", () => {
     assert.equal(report.changed, true);
     assert.deepEqual(report.objects[0]?.added, ["grepFiles"]);
     const after = readFileSync(handlersPath, "utf8");
-    assert.match(after, /async grepFiles\(_input: GrepInput, _ctx: StreamingToolContext<FsConfig>\): Promise<GrepOutput> \{/);
+    assert.match(
+      after,
+      /async grepFiles\(_input: GrepInput, _ctx: StreamingToolContext<FsConfig>\): Promise<GrepOutput> \{/,
+    );
     assert.match(after, /throw new ToolError\("execution_failed", "grepFiles is not implemented yet/);
     // Every other original line is still there, in order. The generated module's names join its
     // existing import; harness-tool, not imported yet, gets one new line; then the stub.
@@ -150,7 +156,10 @@ describe("harness-tool sync", () => {
     assert.deepEqual(report.objects[0]?.added, ["listDir"]);
     const after = readFileSync(handlersPath, "utf8");
     assert.equal(after.split("\n").filter((l) => l.startsWith("import ")).length, importsBefore);
-    assert.match(after, /^import type \{ FsHandlers, FsConfig, GrepInput, GrepOutput, ListDirInput, ListDirOutput \} from "\.\/fs_tool\.js";$/m);
+    assert.match(
+      after,
+      /^import type \{ FsHandlers, FsConfig, GrepInput, GrepOutput, ListDirInput, ListDirOutput \} from "\.\/fs_tool\.js";$/m,
+    );
     assert.match(after, /^import \{ ToolError, type StreamingToolContext, type ToolContext \} from "harness-tool";$/m);
     const check = typecheck();
     assert.equal(check.status, 0, check.stdout);
@@ -179,7 +188,10 @@ describe("harness-tool sync", () => {
   });
 
   it("reports handlers whose tool is gone, keeps them, and exits 1 (the build fails until they go)", async () => {
-    writeFileSync(path.join(dir, "src/fs_tool.ts"), generatedAfter.replace(/ {2}\/\*\* Reads a file\. \*\/\n {2}readFile\(.*\n/, ""));
+    writeFileSync(
+      path.join(dir, "src/fs_tool.ts"),
+      generatedAfter.replace(/ {2}\/\*\* Reads a file\. \*\/\n {2}readFile\(.*\n/, ""),
+    );
     const text = readFileSync(handlersPath, "utf8");
     const report = syncHandlers(handlersPath, { tsConfigFilePath: path.join(dir, "tsconfig.json") });
     assert.deepEqual(report.objects[0]?.stale, ["readFile", "listDir"]);
@@ -189,7 +201,10 @@ describe("harness-tool sync", () => {
     const err = captureStream();
     assert.equal(await main(["sync", handlersPath], { out: out.stream, err: err.stream }), 1, err.text());
     assert.doesNotMatch(out.text(), /up to date/);
-    assert.match(out.text(), /FsHandlers: nothing to add\n.*readFile has no tool any more; the build fails until you remove it/);
+    assert.match(
+      out.text(),
+      /FsHandlers: nothing to add\n.*readFile has no tool any more; the build fails until you remove it/,
+    );
   });
 
   it("a file with no handlers object: exit 2, naming the file to give", async () => {
@@ -211,9 +226,19 @@ describe("generated code older than its protos", () => {
   const run = async (argv: string[], options: { cwd?: string } = {}) => {
     const out = captureStream();
     const err = captureStream();
-    const { checkGenerated, recordGenerated } = { checkGenerated: argv.includes("--check-generated"), recordGenerated: argv.includes("--record-generated") };
+    const { checkGenerated, recordGenerated } = {
+      checkGenerated: argv.includes("--check-generated"),
+      recordGenerated: argv.includes("--record-generated"),
+    };
     const files = argv.filter((a) => !a.startsWith("--"));
-    const code = await syncCommand(files, { dryRun: false, checkGenerated, recordGenerated, cwd: options.cwd ?? dir, out: out.stream, err: err.stream });
+    const code = await syncCommand(files, {
+      dryRun: false,
+      checkGenerated,
+      recordGenerated,
+      cwd: options.cwd ?? dir,
+      out: out.stream,
+      err: err.stream,
+    });
     return { code, out: out.text(), err: err.text() };
   };
 
@@ -226,7 +251,10 @@ describe("generated code older than its protos", () => {
     );
     mkdirSync(path.join(dir, "proto/notes/v1"), { recursive: true });
     mkdirSync(path.join(dir, "src/gen/notes/v1"), { recursive: true });
-    writeFileSync(proto(), 'syntax = "proto3";\npackage notes.v1;\nservice NotesService {\n  rpc ReadNote(ReadNoteRequest) returns (ReadNoteResponse);\n}\n');
+    writeFileSync(
+      proto(),
+      'syntax = "proto3";\npackage notes.v1;\nservice NotesService {\n  rpc ReadNote(ReadNoteRequest) returns (ReadNoteResponse);\n}\n',
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -237,10 +265,24 @@ describe("generated code older than its protos", () => {
       unrecorded.err,
       "harness-tool sync: src/gen/ does not say which protos it was generated from (no generated-from.json): run npm run generate\n",
     );
-    assert.deepEqual(await run(["--record-generated"]), { code: 0, out: "recorded the protos src/gen/generated-from.json was generated from\n", err: "" });
-    assert.deepEqual(await run(["--check-generated"], { cwd: path.join(dir, "src") }), { code: 0, out: "", err: "" }, "found from a folder below");
+    assert.deepEqual(await run(["--record-generated"]), {
+      code: 0,
+      out: "recorded the protos src/gen/generated-from.json was generated from\n",
+      err: "",
+    });
+    assert.deepEqual(
+      await run(["--check-generated"], { cwd: path.join(dir, "src") }),
+      { code: 0, out: "", err: "" },
+      "found from a folder below",
+    );
     // An rpc added without npm run generate.
-    writeFileSync(proto(), readFileSync(proto(), "utf8").replace("}\n", "  rpc CountNotes(CountNotesRequest) returns (CountNotesResponse);\n}\n"));
+    writeFileSync(
+      proto(),
+      readFileSync(proto(), "utf8").replace(
+        "}\n",
+        "  rpc CountNotes(CountNotesRequest) returns (CountNotesResponse);\n}\n",
+      ),
+    );
     const stale = await run(["--check-generated"]);
     assert.equal(stale.code, 1);
     assert.equal(
@@ -249,10 +291,16 @@ describe("generated code older than its protos", () => {
     );
     // A proto file added and one removed are named too.
     writeFileSync(path.join(dir, "proto/notes/v1/extra.proto"), 'syntax = "proto3";\n');
-    assert.match((await run(["--check-generated"])).err, /notes\.proto changed; proto\/notes\/v1\/extra\.proto added since/);
+    assert.match(
+      (await run(["--check-generated"])).err,
+      /notes\.proto changed; proto\/notes\/v1\/extra\.proto added since/,
+    );
     await run(["--record-generated"]);
     rmSync(path.join(dir, "proto/notes/v1/extra.proto"));
-    assert.match((await run(["--check-generated"])).err, /\(proto\/notes\/v1\/extra\.proto removed since it was generated\)/);
+    assert.match(
+      (await run(["--check-generated"])).err,
+      /\(proto\/notes\/v1\/extra\.proto removed since it was generated\)/,
+    );
     await run(["--record-generated"]);
     assert.equal((await run(["--check-generated"])).code, 0);
   });
@@ -272,7 +320,10 @@ describe("generated code older than its protos", () => {
         out: "",
         err: "harness-tool sync: src/gen/ is missing: run npm run generate first (buf generate writes it from protos/)\n",
       });
-      await assert.rejects(run(["--record-generated"], { cwd: empty }), /src\/gen\/ does not exist: run buf generate first/);
+      await assert.rejects(
+        run(["--record-generated"], { cwd: empty }),
+        /src\/gen\/ does not exist: run buf generate first/,
+      );
       rmSync(path.join(empty, "buf.gen.yaml"));
       await assert.rejects(run(["--check-generated"], { cwd: empty }), /no buf\.gen\.yaml here or above/);
     } finally {

@@ -7,7 +7,17 @@
 // the platform and the fix. test/cli/real-providers.test.ts does the same with real packages.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,7 +51,8 @@ async function cli(argv: readonly string[]): Promise<{ code: number; out: string
   return { code, out: out.text(), err: err.text() };
 }
 
-const pkg = (name: string, extra: object = {}) => JSON.stringify({ name, version: "1.2.3", main: "index.js", ...extra });
+const pkg = (name: string, extra: object = {}) =>
+  JSON.stringify({ name, version: "1.2.3", main: "index.js", ...extra });
 
 describe("packages a bundle must not inline", () => {
   let dir = "";
@@ -58,10 +69,12 @@ describe("packages a bundle must not inline", () => {
       "node_modules/helper-dep/index.js": "module.exports = (s) => `<${s}>`;\n",
       // A guarded test of __dirname does not read it: inlined as usual.
       "node_modules/guarded/package.json": pkg("guarded"),
-      "node_modules/guarded/index.js": 'module.exports = typeof __dirname === "undefined" ? "no dirname" : "dirname";\n',
+      "node_modules/guarded/index.js":
+        'module.exports = typeof __dirname === "undefined" ? "no dirname" : "dirname";\n',
       // A require esbuild cannot follow.
       "node_modules/computed-require/package.json": pkg("computed-require"),
-      "node_modules/computed-require/index.js": 'const name = "./" + ["pl", "ugin.js"].join("");\nmodule.exports = require(name);\n',
+      "node_modules/computed-require/index.js":
+        'const name = "./" + ["pl", "ugin.js"].join("");\nmodule.exports = require(name);\n',
       "node_modules/computed-require/plugin.js": 'module.exports = "plugin loaded";\n',
       // A native addon: binding.gyp, the bindings loader, its build (a stand-in .node file).
       "node_modules/fake-addon/package.json": pkg("fake-addon", { dependencies: { bindings: "1" } }),
@@ -78,12 +91,23 @@ describe("packages a bundle must not inline", () => {
       "node_modules/unbuilt-addon/index.js": "module.exports = 1;\n",
       // A package that loads the per-platform package npm installed for this machine (os/cpu).
       "node_modules/per-platform/package.json": pkg("per-platform", {
-        optionalDependencies: { "per-platform-linux-x64": "1", "per-platform-darwin-x64": "1", "per-platform-linux-arm64": "1" },
+        optionalDependencies: {
+          "per-platform-linux-x64": "1",
+          "per-platform-darwin-x64": "1",
+          "per-platform-linux-arm64": "1",
+        },
       }),
-      "node_modules/per-platform/index.js": "module.exports = require(`per-platform-${process.platform}-${process.arch}`);\n",
-      "node_modules/per-platform-linux-x64/package.json": pkg("per-platform-linux-x64", { os: ["linux"], cpu: ["x64"] }),
+      "node_modules/per-platform/index.js":
+        "module.exports = require(`per-platform-${process.platform}-${process.arch}`);\n",
+      "node_modules/per-platform-linux-x64/package.json": pkg("per-platform-linux-x64", {
+        os: ["linux"],
+        cpu: ["x64"],
+      }),
       "node_modules/per-platform-linux-x64/addon.node": "linux x64",
-      "node_modules/per-platform-darwin-x64/package.json": pkg("per-platform-darwin-x64", { os: ["darwin"], cpu: ["x64"] }),
+      "node_modules/per-platform-darwin-x64/package.json": pkg("per-platform-darwin-x64", {
+        os: ["darwin"],
+        cpu: ["x64"],
+      }),
       "node_modules/per-platform-darwin-x64/addon.node": "darwin x64",
       "src/per-platform.ts": 'import loaded from "per-platform";\nconsole.log(loaded);\n',
       "src/plain.ts": [
@@ -111,18 +135,34 @@ describe("packages a bundle must not inline", () => {
     const run = await cli(["bundle", path.join(dir, "src/plain.ts"), "--outfile", outfile]);
     assert.equal(run.code, 0, run.err);
     const lines = run.out.trim().split("\n");
-    assert.ok(lines.includes("kept reads-own-files@1.2.3 out of the bundle: reads __dirname to find its own files (index.js)"), run.out);
-    assert.ok(lines.includes("kept computed-require@1.2.3 out of the bundle: calls require with a computed name (index.js:2)"), run.out);
+    assert.ok(
+      lines.includes("kept reads-own-files@1.2.3 out of the bundle: reads __dirname to find its own files (index.js)"),
+      run.out,
+    );
+    assert.ok(
+      lines.includes("kept computed-require@1.2.3 out of the bundle: calls require with a computed name (index.js:2)"),
+      run.out,
+    );
     assert.ok(!run.out.includes("guarded"), run.out);
     assert.match(run.out, /^installed 3 packages \(0\.0 MiB\) into \S*dist\/node_modules: copy \S*dist\/ whole$/m);
-    assert.ok(existsSync(path.join(dir, "dist/node_modules/helper-dep/index.js")), "the dependency of a kept package is installed too");
+    assert.ok(
+      existsSync(path.join(dir, "dist/node_modules/helper-dep/index.js")),
+      "the dependency of a kept package is installed too",
+    );
     // Elsewhere, with no node_modules above it: the kept packages load from the copy's own.
     const elsewhere = mkdtempSync(path.join(tmpdir(), "harness-tool-unbundled-copy-"));
     try {
       cpSync(path.join(dir, "dist"), path.join(elsewhere, "dist"), { recursive: true });
-      const ran = spawnSync(process.execPath, [path.join(elsewhere, "dist/plain.mjs")], { encoding: "utf8", cwd: elsewhere });
+      const ran = spawnSync(process.execPath, [path.join(elsewhere, "dist/plain.mjs")], {
+        encoding: "utf8",
+        cwd: elsewhere,
+      });
       assert.equal(ran.status, 0, ran.stderr);
-      assert.deepEqual(JSON.parse(ran.stdout), { data: "<own data>", guarded: "no dirname", computed: "plugin loaded" });
+      assert.deepEqual(JSON.parse(ran.stdout), {
+        data: "<own data>",
+        guarded: "no dirname",
+        computed: "plugin loaded",
+      });
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
@@ -139,25 +179,55 @@ describe("packages a bundle must not inline", () => {
     const installed = path.join(dir, "addon/node_modules/fake-addon");
     assert.ok(existsSync(path.join(installed, "build/Release/fake_addon.node")));
     assert.ok(existsSync(path.join(dir, "addon/node_modules/bindings/index.js")));
-    for (const left of ["build/Release/obj.target/fake_addon.node", "build/Release/obj.target/addon.o", "src/addon.cc"]) {
+    for (const left of [
+      "build/Release/obj.target/fake_addon.node",
+      "build/Release/obj.target/addon.o",
+      "src/addon.cc",
+    ]) {
       assert.ok(!existsSync(path.join(installed, left)), `${left} was installed`);
     }
-    assert.match(readFileSync(path.join(dir, "addon/provider.bundle.mjs"), "utf8"), /from"fake-addon"|from "fake-addon"/);
+    assert.match(
+      readFileSync(path.join(dir, "addon/provider.bundle.mjs"), "utf8"),
+      /from"fake-addon"|from "fake-addon"/,
+    );
     // Bundled again with the package named by --external: not kept by the detection, nothing installed.
-    const given = await cli(["bundle", path.join(dir, "src/addon.ts"), "--outfile", outfile, "--external", "fake-addon"]);
+    const given = await cli([
+      "bundle",
+      path.join(dir, "src/addon.ts"),
+      "--outfile",
+      outfile,
+      "--external",
+      "fake-addon",
+    ]);
     assert.equal(given.code, 0, given.err);
     assert.doesNotMatch(given.out, /kept/);
     assert.ok(!existsSync(path.join(dir, "addon/node_modules")), "the node_modules the bundle wrote before is removed");
   });
 
   it("refuses an addon with no build, naming the package and the fix; never touches a node_modules it did not write", async () => {
-    const run = await cli(["bundle", path.join(dir, "src/unbuilt.ts"), "--outfile", path.join(dir, "unbuilt/provider.mjs")]);
+    const run = await cli([
+      "bundle",
+      path.join(dir, "src/unbuilt.ts"),
+      "--outfile",
+      path.join(dir, "unbuilt/provider.mjs"),
+    ]);
     assert.notEqual(run.code, 0);
-    assert.match(run.err, /unbuilt-addon@1\.2\.3 is a native addon with no \.node file built here .*: run npm rebuild unbuilt-addon, then build again/);
+    assert.match(
+      run.err,
+      /unbuilt-addon@1\.2\.3 is a native addon with no \.node file built here .*: run npm rebuild unbuilt-addon, then build again/,
+    );
     mkdirSync(path.join(dir, "theirs/node_modules"), { recursive: true });
-    const theirs = await cli(["bundle", path.join(dir, "src/addon.ts"), "--outfile", path.join(dir, "theirs/provider.mjs")]);
+    const theirs = await cli([
+      "bundle",
+      path.join(dir, "src/addon.ts"),
+      "--outfile",
+      path.join(dir, "theirs/provider.mjs"),
+    ]);
     assert.notEqual(theirs.code, 0);
-    assert.match(theirs.err, /theirs\/node_modules exists and was not written by harness-tool bundle: remove it or bundle into another folder/);
+    assert.match(
+      theirs.err,
+      /theirs\/node_modules exists and was not written by harness-tool bundle: remove it or bundle into another folder/,
+    );
   });
 
   it("a release's program requires what was kept out; a platform with no addon build is refused before anything is written", async () => {
@@ -175,7 +245,10 @@ describe("packages a bundle must not inline", () => {
       /^ReleaseError: fake-addon@1\.2\.3 is a native addon with no build for linux_arm64: it ships no prebuilds\/linux-arm64\/ addon for Node 24\.22\.3, and its build here is for \S+; release without linux_arm64 \(--platform\), or build the release on a linux_arm64 machine$/,
     );
     // A prebuild for the platform, tagged N-API: carried instead of this machine's build.
-    writeTree(kept[0]?.root as string, { "prebuilds/linux-arm64/node.napi.node": "arm64", "prebuilds/darwin-x64/node.napi.node": "mac" });
+    writeTree(kept[0]?.root as string, {
+      "prebuilds/linux-arm64/node.napi.node": "arm64",
+      "prebuilds/darwin-x64/node.napi.node": "mac",
+    });
     try {
       const carry = await carriedFor(kept, arm as NonNullable<typeof arm>, node, "24.22.3");
       const keys = carry.files.map((f) => f.key);
@@ -225,7 +298,14 @@ describe("packages a bundle must not inline", () => {
     const host = hostPlatformKey();
     if (host === undefined) return;
     const outDir = path.join(dir, "sqlite-release");
-    const run = await cli(["release", path.join(dir, "src/sqlite.ts"), "--out-dir", outDir, "--node", `${host}=${path.join(dir, "old-node")}`]);
+    const run = await cli([
+      "release",
+      path.join(dir, "src/sqlite.ts"),
+      "--out-dir",
+      outDir,
+      "--node",
+      `${host}=${path.join(dir, "old-node")}`,
+    ]);
     assert.equal(run.code, 1, run.err);
     assert.equal(
       run.err,

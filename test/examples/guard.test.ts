@@ -16,7 +16,13 @@ import { PlanSchema } from "../../generated/pluggableharness/plan/v1/plan_pb.js"
 import { ToolErrorCategory } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { runConformance } from "../../cli/check/run-conformance.js";
 import { renderReport } from "../../cli/check/conformance-report.js";
-import { auditFields, isInside, pathsOutsideRoot, redactedMarker, redactMessages } from "../../examples/guard/src/guard-rules.js";
+import {
+  auditFields,
+  isInside,
+  pathsOutsideRoot,
+  redactedMarker,
+  redactMessages,
+} from "../../examples/guard/src/guard-rules.js";
 import { launch, type LaunchedProvider } from "../../runtime/testing/index.js";
 import { writeProviderScript } from "../support/provider-script.js";
 import { cli } from "../cli/support/run-cli.js";
@@ -25,8 +31,14 @@ import { repoRoot } from "../support/buf.js";
 const guardFolder = path.join(repoRoot, "examples/guard");
 
 const plan = (...inputs: Record<string, unknown>[]) =>
-  create(PlanSchema, { turnId: "1", items: inputs.map((input, i) => ({ id: `item-${i + 1}`, toolName: "write_file", input: input as never })) });
-const text = (role: Role, value: string): MessageInitShape<typeof MessageSchema> => ({ role, content: [{ block: { case: "text", value: { text: value } } }] });
+  create(PlanSchema, {
+    turnId: "1",
+    items: inputs.map((input, i) => ({ id: `item-${i + 1}`, toolName: "write_file", input: input as never })),
+  });
+const text = (role: Role, value: string): MessageInitShape<typeof MessageSchema> => ({
+  role,
+  content: [{ block: { case: "text", value: { text: value } } }],
+});
 
 describe("examples/guard: its rules", () => {
   it("judges paths lexically against the root: relative ones resolve inside it, .. and ~ may leave it", () => {
@@ -40,7 +52,11 @@ describe("examples/guard: its rules", () => {
 
   it("finds every path argument outside the root, at any depth and in lists, and only path arguments", () => {
     const outside = pathsOutsideRoot(
-      plan({ path: "src/a.ts", content: "/etc/passwd is just text here" }, { files: ["ok.txt", "/etc/hosts"] }, { options: { cwd: "/tmp" } }),
+      plan(
+        { path: "src/a.ts", content: "/etc/passwd is just text here" },
+        { files: ["ok.txt", "/etc/hosts"] },
+        { options: { cwd: "/tmp" } },
+      ),
       "/work/project",
     );
     assert.deepEqual(outside, [
@@ -55,11 +71,19 @@ describe("examples/guard: its rules", () => {
       create(MessageSchema, {
         role: Role.ASSISTANT,
         content: [
-          { block: { case: "toolUse", value: { id: "t1", name: "bash", arguments: { command: "curl -H 'sk-abcdefghijklmnopqrstu'" } } } },
+          {
+            block: {
+              case: "toolUse",
+              value: { id: "t1", name: "bash", arguments: { command: "curl -H 'sk-abcdefghijklmnopqrstu'" } },
+            },
+          },
           {
             block: {
               case: "toolResult",
-              value: { toolUseId: "t1", content: [{ block: { case: "text", value: { text: "echoed sk-abcdefghijklmnopqrstu" } } }] },
+              value: {
+                toolUseId: "t1",
+                content: [{ block: { case: "text", value: { text: "echoed sk-abcdefghijklmnopqrstu" } } }],
+              },
             },
           },
           { block: { case: "thinking", value: { text: "sk-abcdefghijklmnopqrstu", signature: new Uint8Array([1]) } } },
@@ -74,21 +98,35 @@ describe("examples/guard: its rules", () => {
     assert.deepEqual(use?.case === "toolUse" && use.value.arguments, { command: `curl -H '${redactedMarker}'` });
     const inner = result?.case === "toolResult" ? result.value.content[0]?.block : undefined;
     assert.equal(inner?.case === "text" && inner.value.text, `echoed ${redactedMarker}`);
-    assert.equal(thinking?.case === "thinking" && thinking.value.text, "sk-abcdefghijklmnopqrstu", "a thinking block is signed: left alone");
+    assert.equal(
+      thinking?.case === "thinking" && thinking.value.text,
+      "sk-abcdefghijklmnopqrstu",
+      "a thinking block is signed: left alone",
+    );
     const original = messages[0]?.content[0]?.block;
-    assert.equal(original?.case === "text" && original.value.text.includes("sk-abcdefghijklmnopqrstu"), true, "the input is not modified");
+    assert.equal(
+      original?.case === "text" && original.value.text.includes("sk-abcdefghijklmnopqrstu"),
+      true,
+      "the input is not modified",
+    );
   });
 
   it("names the call, the tool and how it ended in the audit line", () => {
     const call = { id: "c1", toolName: "bash", callContext: { sessionId: "s1", turnId: "3" } };
-    assert.deepEqual(auditFields({ call, outcome: { case: "error", value: { category: ToolErrorCategory.TIMEOUT, message: "late" } } } as never), {
-      tool: "bash",
-      call_id: "c1",
-      session_id: "s1",
-      turn_id: "3",
-      outcome: "error",
-      category: "timeout",
-    });
+    assert.deepEqual(
+      auditFields({
+        call,
+        outcome: { case: "error", value: { category: ToolErrorCategory.TIMEOUT, message: "late" } },
+      } as never),
+      {
+        tool: "bash",
+        call_id: "c1",
+        session_id: "s1",
+        turn_id: "3",
+        outcome: "error",
+        category: "timeout",
+      },
+    );
   });
 });
 
@@ -138,8 +176,17 @@ describe("examples/guard, launched as the kernel launches it", () => {
       outcome: { case: "result", value: { payload: { bytes_written: 3 } } },
     });
     assert.equal(outcome.case, "observe");
-    const line = await guard.kernel.waitFor("log", (r) => r.entry?.message === "audit: tool call finished" && r.entry.fields?.["call_id"] === "c7");
-    assert.deepEqual(line.entry?.fields, { tool: "write_file", call_id: "c7", session_id: "s1", turn_id: "2", outcome: "result" });
+    const line = await guard.kernel.waitFor(
+      "log",
+      (r) => r.entry?.message === "audit: tool call finished" && r.entry.fields?.["call_id"] === "c7",
+    );
+    assert.deepEqual(line.entry?.fields, {
+      tool: "write_file",
+      call_id: "c7",
+      session_id: "s1",
+      turn_id: "2",
+      outcome: "result",
+    });
   });
 
   it("pre-model-call transform: the secret is gone from the messages, the model is as sent", async () => {
@@ -152,7 +199,10 @@ describe("examples/guard, launched as the kernel launches it", () => {
     const payload = returned?.value as PreModelCallPayload;
     const block = payload.messages[0]?.content[0]?.block;
     assert.equal(block?.case === "text" && block.value.text, `deploy with ${redactedMarker} please`);
-    assert.deepEqual({ provider: payload.model?.provider, id: payload.model?.id }, { provider: "anthropic", id: "claude" });
+    assert.deepEqual(
+      { provider: payload.model?.provider, id: payload.model?.id },
+      { provider: "anthropic", id: "claude" },
+    );
   });
 
   it("harness-tool hook on the example's folder: the audit line on stderr, a deny for a plan outside the root", async () => {
@@ -171,11 +221,17 @@ describe("examples/guard, launched as the kernel launches it", () => {
       "--config",
       configFile,
       "--payload",
-      payload("call.json", { call: { id: "c9", toolName: "bash" }, error: { category: "TOOL_ERROR_CATEGORY_TIMEOUT", message: "late" } }),
+      payload("call.json", {
+        call: { id: "c9", toolName: "bash" },
+        error: { category: "TOOL_ERROR_CATEGORY_TIMEOUT", message: "late" },
+      }),
     ]);
     assert.equal(audit.code, 0, audit.err);
     assert.equal(audit.out, "observe: acknowledged\n");
-    assert.match(audit.err, /^kernel log \[info\]: audit: tool call finished \{"tool":"bash","call_id":"c9",.*"outcome":"error","category":"timeout"\}\n$/);
+    assert.match(
+      audit.err,
+      /^kernel log \[info\]: audit: tool call finished \{"tool":"bash","call_id":"c9",.*"outcome":"error","category":"timeout"\}\n$/,
+    );
     const veto = await cli([
       "hook",
       guardFolder,

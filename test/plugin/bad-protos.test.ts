@@ -44,7 +44,10 @@ describe("bad protos", () => {
       expected.forEach((e, i) => {
         const line = errors[i] ?? "";
         assert.match(line, diagnosticLine);
-        assert.ok(line.startsWith(`${file}:${e.position}: ${e.scope}: `), `error ${i + 1} is not at ${file}:${e.position} for ${e.scope}:\n${line}`);
+        assert.ok(
+          line.startsWith(`${file}:${e.position}: ${e.scope}: `),
+          `error ${i + 1} is not at ${file}:${e.position} for ${e.scope}:\n${line}`,
+        );
         assert.ok(line.includes(e.text), `error ${i + 1} does not say ${JSON.stringify(e.text)}:\n${line}`);
       });
     });

@@ -74,15 +74,26 @@ describe("diagnostic paths", () => {
     const run = runBuf(["generate"], repo);
     assert.equal(run.status, 1, run.stderr);
     // The error at the risk line, the warning (no default_timeout) at the tool option.
-    assert.match(run.stderr, /(^|: )proto\/weather\/v1\/weather\.proto:13:7: WeatherService\.Forecast: a data_source tool must be read_only/m);
+    assert.match(
+      run.stderr,
+      /(^|: )proto\/weather\/v1\/weather\.proto:13:7: WeatherService\.Forecast: a data_source tool must be read_only/m,
+    );
     assert.match(run.stderr, /^proto\/weather\/v1\/weather\.proto:11:12: WeatherService\.Forecast: warning: /m);
     assert.doesNotMatch(run.stderr, /(^|[\s:])weather\/v1\/weather\.proto/m);
   });
 
   it("find the module folder from buf.yaml, buf.work.yaml, buf.gen.yaml or a sub-folder", () => {
-    assert.deepEqual(moduleFoldersIn("version: v2\nmodules:\n  - path: proto\n  - path: 'vendor/protos' # theirs\n"), ["proto", "vendor/protos"]);
-    assert.deepEqual(moduleFoldersIn('version: v1\ndirectories:\n  - api\n  - "third"\nother:\n  - not-a-folder\n'), ["api", "third"]);
-    assert.deepEqual(moduleFoldersIn("version: v2\ninputs:\n  - directory: schemas\nplugins:\n  - local: x\n"), ["schemas"]);
+    assert.deepEqual(moduleFoldersIn("version: v2\nmodules:\n  - path: proto\n  - path: 'vendor/protos' # theirs\n"), [
+      "proto",
+      "vendor/protos",
+    ]);
+    assert.deepEqual(moduleFoldersIn('version: v1\ndirectories:\n  - api\n  - "third"\nother:\n  - not-a-folder\n'), [
+      "api",
+      "third",
+    ]);
+    assert.deepEqual(moduleFoldersIn("version: v2\ninputs:\n  - directory: schemas\nplugins:\n  - local: x\n"), [
+      "schemas",
+    ]);
 
     const repo = path.join(root, "declared");
     files(repo, {

@@ -17,7 +17,8 @@ const examples = readdirSync(examplesRoot)
 
 describe("examples", () => {
   it("cover the reference catalog", () => {
-    for (const name of ["filesystem", "search", "exec", "web", "task", "agent", "user"]) assert.ok(examples.includes(name), `examples/${name} is missing`);
+    for (const name of ["filesystem", "search", "exec", "web", "task", "agent", "user"])
+      assert.ok(examples.includes(name), `examples/${name} is missing`);
   });
 
   for (const name of examples) {
@@ -26,8 +27,16 @@ describe("examples", () => {
       try {
         const run = runBuf(["generate", "-o", out], path.join(examplesRoot, name));
         assert.equal(run.status, 0, `buf generate failed:\n${run.stderr}`);
-        const problems = diffTrees(path.join(examplesRoot, name, "src/gen"), path.join(out, "src/gen"), `examples/${name}/src/gen`);
-        assert.deepEqual(problems, [], `regenerate with \`buf generate\` in examples/${name} and commit:\n- ${problems.join("\n- ")}`);
+        const problems = diffTrees(
+          path.join(examplesRoot, name, "src/gen"),
+          path.join(out, "src/gen"),
+          `examples/${name}/src/gen`,
+        );
+        assert.deepEqual(
+          problems,
+          [],
+          `regenerate with \`buf generate\` in examples/${name} and commit:\n- ${problems.join("\n- ")}`,
+        );
       } finally {
         rmSync(out, { recursive: true, force: true });
       }
@@ -40,7 +49,10 @@ describe("examples", () => {
   } as const;
   for (const [compiler, [command, ...args]] of Object.entries(compilers)) {
     it(`type-check under ${compiler}`, () => {
-      const run = spawnSync(command, [...args, "-p", "examples/tsconfig.json", "--pretty", "false"], { cwd: repoRoot, encoding: "utf8" });
+      const run = spawnSync(command, [...args, "-p", "examples/tsconfig.json", "--pretty", "false"], {
+        cwd: repoRoot,
+        encoding: "utf8",
+      });
       assert.equal(run.status, 0, `${compiler} reported errors:\n${run.stdout}${run.stderr}`);
     });
   }

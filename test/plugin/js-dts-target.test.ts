@@ -16,13 +16,21 @@ const jsDts = path.join(golden, "js-dts");
 const modules = goldenProtos.map((proto) => proto.replace(/\.proto$/, "_tool"));
 
 function projectOptions(): ts.CompilerOptions {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(repoRoot, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   assert.ok(config);
   return { ...config.options, noEmit: true };
 }
 
 function format(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => repoRoot, getNewLine: () => "\n" });
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => repoRoot,
+    getNewLine: () => "\n",
+  });
 }
 
 /** The exports of a module: which are values, which are types. */
@@ -32,7 +40,10 @@ function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile): Map<string, { 
   const out = new Map<string, { value: boolean; type: boolean }>();
   for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    out.set(symbol.name, { value: (target.flags & ts.SymbolFlags.Value) !== 0, type: (target.flags & ts.SymbolFlags.Type) !== 0 });
+    out.set(symbol.name, {
+      value: (target.flags & ts.SymbolFlags.Value) !== 0,
+      type: (target.flags & ts.SymbolFlags.Type) !== 0,
+    });
   }
   return out;
 }
@@ -40,17 +51,29 @@ function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile): Map<string, { 
 describe("target=js+dts", () => {
   it("declares every export of the TypeScript target with the same type", () => {
     const options = projectOptions();
-    const program = ts.createProgram({ rootNames: modules.flatMap((m) => [path.join(golden, `${m}.ts`), path.join(jsDts, `${m}.d.ts`)]), options });
+    const program = ts.createProgram({
+      rootNames: modules.flatMap((m) => [path.join(golden, `${m}.ts`), path.join(jsDts, `${m}.d.ts`)]),
+      options,
+    });
     const checker = program.getTypeChecker();
-    const lines = ["type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;", "type Assert<T extends true> = T;"];
+    const lines = [
+      "type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;",
+      "type Assert<T extends true> = T;",
+    ];
     for (const m of modules) {
       const fromTs = exportsOf(checker, program.getSourceFile(path.join(golden, `${m}.ts`)) as ts.SourceFile);
       const fromDts = exportsOf(checker, program.getSourceFile(path.join(jsDts, `${m}.d.ts`)) as ts.SourceFile);
-      assert.deepEqual([...fromDts.keys()].sort(), [...fromTs.keys()].sort(), `${m}: the declarations export other names`);
+      assert.deepEqual(
+        [...fromDts.keys()].sort(),
+        [...fromTs.keys()].sort(),
+        `${m}: the declarations export other names`,
+      );
       lines.push(`import type * as ts_${m} from "./${m}.js";`, `import type * as dts_${m} from "./js-dts/${m}.js";`);
       for (const [name, kind] of fromTs) {
         assert.deepEqual(fromDts.get(name), kind, `${m}.${name} is a value or type in one target only`);
-        const [a, b] = kind.value ? [`typeof ts_${m}.${name}`, `typeof dts_${m}.${name}`] : [`ts_${m}.${name}`, `dts_${m}.${name}`];
+        const [a, b] = kind.value
+          ? [`typeof ts_${m}.${name}`, `typeof dts_${m}.${name}`]
+          : [`ts_${m}.${name}`, `dts_${m}.${name}`];
         lines.push(`export type ${m}_${name} = Assert<Same<${a}, ${b}>>;`);
       }
     }
@@ -59,9 +82,13 @@ describe("target=js+dts", () => {
     const host = ts.createCompilerHost(options);
     const read = host.getSourceFile.bind(host);
     host.getSourceFile = (fileName, version, onError, create) =>
-      path.resolve(fileName) === probe ? ts.createSourceFile(fileName, lines.join("\n"), version) : read(fileName, version, onError, create);
+      path.resolve(fileName) === probe
+        ? ts.createSourceFile(fileName, lines.join("\n"), version)
+        : read(fileName, version, onError, create);
     const checked = ts.createProgram({ rootNames: [probe], options, host, oldProgram: program });
-    const diagnostics = ts.getPreEmitDiagnostics(checked).filter((d) => d.file && path.resolve(d.file.fileName) === probe);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(checked)
+      .filter((d) => d.file && path.resolve(d.file.fileName) === probe);
     assert.equal(diagnostics.length, 0, `${format(diagnostics)}\n${lines.join("\n")}`);
   });
 
@@ -70,7 +97,9 @@ describe("target=js+dts", () => {
       .filter((f) => f.endsWith(".d.ts"))
       .map((f) => path.join(jsDts, f));
     const program = ts.createProgram({ rootNames: files, options: { ...projectOptions(), skipLibCheck: false } });
-    const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .filter((d) => d.file && files.includes(path.resolve(d.file.fileName)));
     assert.equal(diagnostics.length, 0, format(diagnostics));
   });
 
@@ -87,18 +116,32 @@ describe("target=js+dts", () => {
       null,
     ];
     // The hook points each golden's proto lists (supported_hook_points): the factory refuses hooks that differ.
-    const hookPoints: { readonly [module: string]: readonly string[] } = { mapping_tool: ["pre-tool-call", "post-tool-call"], names_tool: ["pre-tool-call"] };
+    const hookPoints: { readonly [module: string]: readonly string[] } = {
+      mapping_tool: ["pre-tool-call", "post-tool-call"],
+      names_tool: ["pre-tool-call"],
+    };
     for (const m of modules) {
       const hooks = Object.fromEntries((hookPoints[m] ?? []).map((point) => [point, { observe: async () => {} }]));
-      const handlers = new Proxy({ render: {}, hooks }, { get: (target, name) => (name === "render" || name === "hooks" ? target[name] : async () => ({})) });
+      const handlers = new Proxy(
+        { render: {}, hooks },
+        { get: (target, name) => (name === "render" || name === "hooks" ? target[name] : async () => ({})) },
+      );
       const fromTs = (await import(pathToFileURL(path.join(golden, `${m}.ts`)).href)) as Record<string, unknown>;
       const fromJs = (await import(pathToFileURL(path.join(jsDts, `${m}.js`)).href)) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(fromJs).sort(), Object.keys(fromTs).sort(), `${m}: the JavaScript exports other names`);
+      assert.deepEqual(
+        Object.keys(fromJs).sort(),
+        Object.keys(fromTs).sort(),
+        `${m}: the JavaScript exports other names`,
+      );
       for (const [name, value] of Object.entries(fromTs)) {
         const other = fromJs[name];
         if (/^validate/.test(name)) {
           for (const sample of samples)
-            assert.deepEqual((other as (v: unknown) => unknown)(sample), (value as (v: unknown) => unknown)(sample), `${m}.${name}(${JSON.stringify(sample)})`);
+            assert.deepEqual(
+              (other as (v: unknown) => unknown)(sample),
+              (value as (v: unknown) => unknown)(sample),
+              `${m}.${name}(${JSON.stringify(sample)})`,
+            );
         } else if (/ToolSchemas$/.test(name)) {
           assert.deepEqual((other as () => unknown)(), (value as () => unknown)(), `${m}.${name}()`);
         } else if (/^create\w+Provider$/.test(name)) {
@@ -112,12 +155,19 @@ describe("target=js+dts", () => {
             `${m}.${name}()`,
           );
         } else if (/Config$/.test(name)) {
-          const [a, b] = [value as { attributes: unknown; decode: (v: unknown) => unknown }, other as { attributes: unknown; decode: (v: unknown) => unknown }];
+          const [a, b] = [
+            value as { attributes: unknown; decode: (v: unknown) => unknown },
+            other as { attributes: unknown; decode: (v: unknown) => unknown },
+          ];
           assert.deepEqual(b.attributes, a.attributes, `${m}.${name}.attributes`);
           for (const sample of samples.filter((s) => typeof s === "object" && s !== null && !Array.isArray(s)))
             assert.deepEqual(b.decode(sample), a.decode(sample), `${m}.${name}.decode(${JSON.stringify(sample)})`);
         } else if (/Tool$/.test(name)) {
-          assert.deepEqual((other as { declaration: unknown }).declaration, (value as { declaration: unknown }).declaration, `${m}.${name}`);
+          assert.deepEqual(
+            (other as { declaration: unknown }).declaration,
+            (value as { declaration: unknown }).declaration,
+            `${m}.${name}`,
+          );
         } else {
           assert.deepEqual(other, value, `${m}.${name}`);
         }

@@ -27,7 +27,11 @@ describe("the bundled plugin", () => {
   let bundle = "";
   before(() => {
     work = mkdtempSync(path.join(tmpdir(), "harness-tool-plugin-bundle-"));
-    const built = spawnSync(process.execPath, [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(work, "dist")], { encoding: "utf8" });
+    const built = spawnSync(
+      process.execPath,
+      [path.join(repoRoot, "plugin/bundle-plugin.mjs"), path.join(work, "dist")],
+      { encoding: "utf8" },
+    );
     assert.equal(built.status, 0, built.stderr);
     // Alone: nothing but the bundle in a folder of its own.
     bundle = path.join(work, "alone/protoc-gen-harness-tool.mjs");
@@ -37,10 +41,16 @@ describe("the bundled plugin", () => {
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it("runs where no package can be resolved", () => {
-    assert.equal(nodeModulesAbove(path.dirname(bundle)), undefined, "the test needs a temp dir with no node_modules above it");
+    assert.equal(
+      nodeModulesAbove(path.dirname(bundle)),
+      undefined,
+      "the test needs a temp dir with no node_modules above it",
+    );
     const run = spawnSync(process.execPath, [bundle, "--version"], { encoding: "utf8" });
     assert.equal(run.status, 0, run.stderr);
-    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "plugin/package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, "plugin/package.json"), "utf8")) as {
+      version: string;
+    };
     assert.equal(run.stdout, `protoc-gen-harness-tool v${version}\n`);
   });
 
@@ -61,7 +71,11 @@ describe("the bundled plugin", () => {
     assert.match(notices, /^License: Apache-2.0$/m, "each package names its license");
     // The runtime's rules are bundled from this repository's sources, not from a package: no notice.
     assert.doesNotMatch(notices, /^## harness-tool /m);
-    assert.doesNotMatch(notices, /^## @grpc\/grpc-js /m, "gRPC is in the bundle: the plugin imports the runtime's server");
+    assert.doesNotMatch(
+      notices,
+      /^## @grpc\/grpc-js /m,
+      "gRPC is in the bundle: the plugin imports the runtime's server",
+    );
   });
 
   it("holds stand-ins for the TypeScript compiler and prettier, not the packages", () => {
@@ -70,7 +84,11 @@ describe("the bundled plugin", () => {
     assert.doesNotMatch(text, /versionMajorMinor = "/, "the TypeScript compiler is in the bundle");
     // json-schema-to-typescript imports prettier at load; the plugin compiles with `format: false`.
     assert.match(text, /does not bundle prettier/);
-    assert.doesNotMatch(readFileSync(path.join(work, "dist/THIRD-PARTY-NOTICES.md"), "utf8"), /^## prettier /m, "prettier is in the bundle");
+    assert.doesNotMatch(
+      readFileSync(path.join(work, "dist/THIRD-PARTY-NOTICES.md"), "utf8"),
+      /^## prettier /m,
+      "prettier is in the bundle",
+    );
   });
 
   for (const parameter of ["target=ts,import_extension=js", "target=js+dts,import_extension=js"]) {
@@ -92,9 +110,15 @@ describe("the bundled plugin", () => {
   it("refuses a bad option in one line on stderr, exit status 1, nothing on stdout", () => {
     const files = buildFiles(".", path.join(import.meta.dirname, "protos"));
     const request = requestFor(files, ["no_timeout.proto"], "target=ts,runtime_path=x");
-    const run = spawnSync(process.execPath, [bundle], { input: toBinary(CodeGeneratorRequestSchema, request), encoding: "utf8" });
+    const run = spawnSync(process.execPath, [bundle], {
+      input: toBinary(CodeGeneratorRequestSchema, request),
+      encoding: "utf8",
+    });
     assert.equal(run.status, 1);
     assert.equal(run.stdout, "");
-    assert.match(run.stderr, /^protoc-gen-harness-tool: invalid option "runtime_path=x": unknown option "runtime_path" \(.+\)\n$/);
+    assert.match(
+      run.stderr,
+      /^protoc-gen-harness-tool: invalid option "runtime_path=x": unknown option "runtime_path" \(.+\)\n$/,
+    );
   });
 });

@@ -26,7 +26,8 @@ it("model/ imports neither emit/ nor protoplugin, nor the plugin's entry", () =>
   const wrong: string[] = [];
   for (const file of filesIn("model")) {
     for (const spec of importsOf(file)) {
-      if (spec.startsWith("../") || spec.startsWith("@bufbuild/protoplugin")) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
+      if (spec.startsWith("../") || spec.startsWith("@bufbuild/protoplugin"))
+        wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(wrong, []);
@@ -43,7 +44,8 @@ it("emit/ reads only the model (no descriptors, no option extensions) and prints
     spec === "json-schema-to-typescript";
   const wrong: string[] = [];
   for (const file of filesIn("emit")) {
-    for (const spec of importsOf(file)) if (!allowed(spec)) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
+    for (const spec of importsOf(file))
+      if (!allowed(spec)) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
   }
   assert.deepEqual(wrong, []);
   assert.ok(filesIn("emit").length >= 5 && filesIn("model").length >= 10, "the rooms hold the plugin's files");
@@ -52,7 +54,8 @@ it("emit/ reads only the model (no descriptors, no option extensions) and prints
 it("no plugin file imports a package's internals (dist/ paths)", () => {
   const wrong: string[] = [];
   for (const file of [...filesIn("."), ...filesIn("model"), ...filesIn("emit")]) {
-    for (const spec of importsOf(file)) if (/\/dist\//.test(spec)) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
+    for (const spec of importsOf(file))
+      if (/\/dist\//.test(spec)) wrong.push(`${path.relative(repoRoot, file)} imports ${spec}`);
   }
   assert.deepEqual(wrong, []);
 });

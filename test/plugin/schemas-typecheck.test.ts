@@ -16,7 +16,8 @@ function schemasFiles(): string[] {
   const found: string[] = [];
   for (const dir of ["examples", "test/plugin/golden"]) {
     for (const entry of readdirSync(path.join(repoRoot, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith("_tool_schemas.ts")) found.push(path.join(entry.parentPath, entry.name));
+      if (entry.isFile() && entry.name.endsWith("_tool_schemas.ts"))
+        found.push(path.join(entry.parentPath, entry.name));
     }
   }
   return found.sort();
@@ -25,7 +26,11 @@ function schemasFiles(): string[] {
 it("generated schemas files type-check once their @ts-nocheck is removed", () => {
   const files = schemasFiles();
   assert.ok(files.length >= 8, `expected the examples' and goldens' schemas files, found ${files.length}`);
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(repoRoot, "tsconfig.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   assert.ok(config);
   const host = ts.createCompilerHost(config.options);
   const original = host.getSourceFile.bind(host);
@@ -39,7 +44,13 @@ it("generated schemas files type-check once their @ts-nocheck is removed", () =>
     return original(fileName, languageVersion, onError, shouldCreate);
   };
   const program = ts.createProgram({ rootNames: files, options: { ...config.options, noEmit: true }, host });
-  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && stripped.has(path.resolve(d.file.fileName)));
-  const text = ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => repoRoot, getNewLine: () => "\n" });
+  const diagnostics = ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && stripped.has(path.resolve(d.file.fileName)));
+  const text = ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => repoRoot,
+    getNewLine: () => "\n",
+  });
   assert.equal(diagnostics.length, 0, text);
 });

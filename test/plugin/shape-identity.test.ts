@@ -9,7 +9,11 @@ function named(typeName: string, target: ObjectShape): NamedShape {
 }
 
 function object(description: string, properties: [string, ValueShape, boolean?][]): ObjectShape {
-  return { kind: "object", description, properties: properties.map(([name, shape, required = true]) => ({ name, shape, required, sensitive: false })) };
+  return {
+    kind: "object",
+    description,
+    properties: properties.map(([name, shape, required = true]) => ({ name, shape, required, sensitive: false })),
+  };
 }
 
 const number: ValueShape = { kind: "number" };
@@ -47,7 +51,11 @@ describe("alike shapes", () => {
 
   it("share neither when requiredness, a type or an enum value differs", () => {
     const base = object("W.", [["x", number]]);
-    for (const other of [object("W.", [["x", number, false]]), object("W.", [["x", { kind: "boolean" }]]), object("W.", [["y", number]])]) {
+    for (const other of [
+      object("W.", [["x", number, false]]),
+      object("W.", [["x", { kind: "boolean" }]]),
+      object("W.", [["y", number]]),
+    ]) {
       const names = new SharedTypeNames();
       assert.equal(names.declaringShape(named("B", other)).typeName, "B");
       assert.notEqual(checkKey(named("A", base)), checkKey(named("B", other)));

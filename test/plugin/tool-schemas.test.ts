@@ -4,7 +4,10 @@ import { it } from "node:test";
 import { equals } from "@bufbuild/protobuf";
 import { ToolSchemaSchema } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createToolService } from "../../runtime/service/calls/index.js";
-import { createFilesystemProvider, filesystemToolSchemas } from "../../examples/filesystem/src/gen/examples/filesystem/v1/filesystem_tool.js";
+import {
+  createFilesystemProvider,
+  filesystemToolSchemas,
+} from "../../examples/filesystem/src/gen/examples/filesystem/v1/filesystem_tool.js";
 import { handlers } from "../../examples/filesystem/src/handlers.js";
 
 it("filesystemToolSchemas() equals GetSchema's tools", () => {

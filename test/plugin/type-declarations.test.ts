@@ -48,8 +48,15 @@ function declarationsOf(content: string, name: string): Map<string, Declaration>
       const members = new Map<string, Member>();
       for (const m of statement.members) {
         const key = ts.isPropertySignature(m) ? m.name.getText(source).replace(/^"|"$/g, "") : "[index]";
-        const type = ts.isPropertySignature(m) || ts.isIndexSignatureDeclaration(m) ? (m.type?.getText(source) ?? "") : m.getText(source);
-        members.set(key, { optional: ts.isPropertySignature(m) && m.questionToken !== undefined, type: compact(type), doc: jsDocOf(m, source) });
+        const type =
+          ts.isPropertySignature(m) || ts.isIndexSignatureDeclaration(m)
+            ? (m.type?.getText(source) ?? "")
+            : m.getText(source);
+        members.set(key, {
+          optional: ts.isPropertySignature(m) && m.questionToken !== undefined,
+          type: compact(type),
+          doc: jsDocOf(m, source),
+        });
       }
       out.set(statement.name.text, { kind: "interface", doc: jsDocOf(statement, source), members });
     } else if (ts.isTypeAliasDeclaration(statement)) {
@@ -60,7 +67,12 @@ function declarationsOf(content: string, name: string): Map<string, Declaration>
   return out;
 }
 
-async function emitted(files: FileDescriptorProto[], toGenerate: string[], parameter: string, module: string): Promise<Map<string, Declaration>> {
+async function emitted(
+  files: FileDescriptorProto[],
+  toGenerate: string[],
+  parameter: string,
+  module: string,
+): Promise<Map<string, Declaration>> {
   const run = await generate(files, toGenerate, parameter);
   assert.equal(run.response.error ?? "", "");
   const file = run.response.file.find((f) => f.name === module) ?? assert.fail(`no ${module}`);
@@ -70,7 +82,9 @@ async function emitted(files: FileDescriptorProto[], toGenerate: string[], param
 
 /** `name: type` of each member, `?` marking an optional one. */
 function shapeOf(declaration: Declaration | undefined): string[] {
-  return [...(declaration?.members ?? new Map<string, Member>())].map(([name, m]) => `${name}${m.optional ? "?" : ""}: ${m.type}`);
+  return [...(declaration?.members ?? new Map<string, Member>())].map(
+    ([name, m]) => `${name}${m.optional ? "?" : ""}: ${m.type}`,
+  );
 }
 
 describe("the emitted TypeScript types", () => {
@@ -85,11 +99,26 @@ describe("the emitted TypeScript types", () => {
   ] as const) {
     it(`declare names, optional and required members, enums, nested messages, lists and maps (${parameter})`, async () => {
       const types = await emitted(files, ["mapping.proto"], parameter, module);
-      assert.deepEqual(shapeOf(types.get("SearchInput")).slice(0, 4), ["query: string", "limit?: number", "offset: number", 'format: "json"|"text"']);
+      assert.deepEqual(shapeOf(types.get("SearchInput")).slice(0, 4), [
+        "query: string",
+        "limit?: number",
+        "offset: number",
+        'format: "json"|"text"',
+      ]);
       assert.ok(shapeOf(types.get("SearchInput")).includes('formats?: "json"|"text"[]'), "a list of an enum");
-      assert.ok(shapeOf(types.get("SearchInput")).includes("weights?: Row[]"), "a list of a nested message, by its name");
-      assert.ok(shapeOf(types.get("SearchInput")).includes("numbers?: Numbers"), "an optional nested message, by its name");
-      assert.deepEqual(shapeOf(types.get("SearchOutput")), ["records: RecordMessage[]", "best?: RecordMessage", "ran_at: string"]);
+      assert.ok(
+        shapeOf(types.get("SearchInput")).includes("weights?: Row[]"),
+        "a list of a nested message, by its name",
+      );
+      assert.ok(
+        shapeOf(types.get("SearchInput")).includes("numbers?: Numbers"),
+        "an optional nested message, by its name",
+      );
+      assert.deepEqual(shapeOf(types.get("SearchOutput")), [
+        "records: RecordMessage[]",
+        "best?: RecordMessage",
+        "ran_at: string",
+      ]);
       // An inline json_schema: no proto field, so no `@generated from` on its members.
       assert.deepEqual(shapeOf(types.get("StoreInput")), ["key: string", 'parts?: {name:"a"|"b";size?:number;}[]']);
       assert.deepEqual(shapeOf(types.get("RecordMessage")), ["id: string", "raw: string", "origin: RecordOrigin"]);
@@ -101,18 +130,31 @@ describe("the emitted TypeScript types", () => {
       ]);
       assert.equal(types.get("CountInput")?.kind, "type");
       assert.deepEqual(shapeOf(types.get("CountInput")), [": SearchInput"], "two tools sharing a request: an alias");
-      assert.deepEqual(shapeOf(types.get("CountResponseSource")), [": RecordOrigin"], "a message alike to another: an alias");
+      assert.deepEqual(
+        shapeOf(types.get("CountResponseSource")),
+        [": RecordOrigin"],
+        "a message alike to another: an alias",
+      );
     });
 
     it(`carry the descriptions as JSDoc, each with its @generated from tag (${parameter})`, async () => {
       const types = await emitted(files, ["mapping.proto"], parameter, module);
       const search = types.get("SearchInput") ?? assert.fail("no SearchInput");
-      assert.match(search.doc, /The input of the `search` tool\.\n \*\n \* A search\.\n \*\n \* @generated from message good\.mapping\.SearchRequest\n/);
-      assert.match(search.members.get("query")?.doc ?? "", /The query text\.\n {3}\*\n {3}\* @generated from field good\.mapping\.SearchRequest\.query\n/);
+      assert.match(
+        search.doc,
+        /The input of the `search` tool\.\n \*\n \* A search\.\n \*\n \* @generated from message good\.mapping\.SearchRequest\n/,
+      );
+      assert.match(
+        search.members.get("query")?.doc ?? "",
+        /The query text\.\n {3}\*\n {3}\* @generated from field good\.mapping\.SearchRequest\.query\n/,
+      );
       assert.match(search.members.get("limit")?.doc ?? "", /Largest number of results\.[\s*]+An integer\./);
       const endpoint = types.get("MappingConfig")?.members.get("endpoint")?.doc ?? "";
       assert.match(endpoint, /@generated from field good\.mapping\.MappingConfig\.endpoint/);
-      assert.match(types.get("MappingConfig")?.doc ?? "", /The configuration of MappingService[\s\S]*@generated from message good\.mapping\.MappingConfig/);
+      assert.match(
+        types.get("MappingConfig")?.doc ?? "",
+        /The configuration of MappingService[\s\S]*@generated from message good\.mapping\.MappingConfig/,
+      );
       for (const [name, declaration] of types) {
         if (
           declaration.kind !== "interface" ||
@@ -122,7 +164,8 @@ describe("the emitted TypeScript types", () => {
         )
           continue;
         assert.match(declaration.doc, /@generated from message /, name);
-        for (const [member, m] of declaration.members) assert.match(m.doc, /@generated from field /, `${name}.${member}`);
+        for (const [member, m] of declaration.members)
+          assert.match(m.doc, /@generated from field /, `${name}.${member}`);
       }
     });
   }
@@ -156,7 +199,8 @@ describe("the emitted TypeScript types", () => {
   });
 
   it("lay compile()'s unformatted output out: indentation, `;` after members, `{}` when empty", () => {
-    const raw = "/**\n * A.\n * \n */\nexport interface A {\n/**\n * B.\n */\nb?: {\n[k: string]: string\n}\nc: {\n\n}\nd: {\nx: number\n}[]\n}\n";
+    const raw =
+      "/**\n * A.\n * \n */\nexport interface A {\n/**\n * B.\n */\nb?: {\n[k: string]: string\n}\nc: {\n\n}\nd: {\nx: number\n}[]\n}\n";
     assert.equal(
       layout(raw),
       "/**\n * A.\n *\n */\nexport interface A {\n  /**\n   * B.\n   */\n  b?: {\n    [k: string]: string;\n  };\n  c: {};\n  d: {\n    x: number;\n  }[];\n}",

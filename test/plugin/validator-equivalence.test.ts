@@ -26,12 +26,17 @@ const { shape } = fc.letrec<{ shape: ValueShape; object: ObjectShape }>((tie) =>
     fc.constant<ValueShape>({ kind: "number", integer: true }),
     fc.constant<ValueShape>({ kind: "boolean" }),
     fc.constant<ValueShape>({ kind: "string" }),
-    fc.uniqueArray(fc.constantFrom("json", "text", 'a"b'), { minLength: 1 }).map((e): ValueShape => ({ kind: "string", enum: e })),
+    fc
+      .uniqueArray(fc.constantFrom("json", "text", 'a"b'), { minLength: 1 })
+      .map((e): ValueShape => ({ kind: "string", enum: e })),
     tie("shape").map((items): ValueShape => ({ kind: "array", items })),
     tie("object"),
   ),
   object: fc
-    .uniqueArray(fc.record({ name: names, shape: tie("shape"), required: fc.boolean() }), { maxLength: 4, selector: (p) => p.name })
+    .uniqueArray(fc.record({ name: names, shape: tie("shape"), required: fc.boolean() }), {
+      maxLength: 4,
+      selector: (p) => p.name,
+    })
     .map((props): ObjectShape => ({ kind: "object", properties: props.map((p) => ({ ...p, sensitive: false })) })),
 }));
 
@@ -60,11 +65,16 @@ function compile(root: NamedShape, typed: boolean): (value: unknown) => readonly
       writer.printValidator(f.export("const", "validate"), "validate", root, "rootSchema");
     },
   });
-  for (const file of plugin.run(create(CodeGeneratorRequestSchema, { parameter: "target=ts" })).file) text += file.content;
+  for (const file of plugin.run(create(CodeGeneratorRequestSchema, { parameter: "target=ts" })).file)
+    text += file.content;
   // The import is the runtime's, given to the function below.
   const printed = `${text.replace(/^import .*$/gm, "")}\nreturn validate;`;
-  const js = typed ? ts.transpileModule(printed, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText : printed;
-  return new Function("validatorFor", js.replace(/^export /gm, ""))(validatorFor) as (value: unknown) => readonly ValueViolation[];
+  const js = typed
+    ? ts.transpileModule(printed, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText
+    : printed;
+  return new Function("validatorFor", js.replace(/^export /gm, ""))(validatorFor) as (
+    value: unknown,
+  ) => readonly ValueViolation[];
 }
 
 /** The violations an integral number adds beyond the subset schema, left out. */
@@ -79,7 +89,12 @@ for (const [language, typed] of [
   it(`generated validators (${language}) report what validateValue reports over the exported schema`, () => {
     fc.assert(
       fc.property(shape, fc.array(json, { minLength: 1, maxLength: 8 }), (target, values) => {
-        const root: NamedShape = { kind: "named", typeName: "Root", messageName: "test.Root", target: target.kind === "named" ? target.target : target };
+        const root: NamedShape = {
+          kind: "named",
+          typeName: "Root",
+          messageName: "test.Root",
+          target: target.kind === "named" ? target.target : target,
+        };
         const validate = compile(root, typed);
         const schema = toJsonSchema(root);
         for (const value of values) {
@@ -98,17 +113,28 @@ it("the check description of a shape checks what its subset schema checks, plus 
     fc.property(shape, fc.array(json, { minLength: 1, maxLength: 8 }), (target, values) => {
       const check = valueCheckOf(target);
       const schema = toJsonSchema(target);
-      for (const value of values) assert.deepEqual(withoutIntegerChecks(validateValue(check, value)), validateValue(schema, value));
+      for (const value of values)
+        assert.deepEqual(withoutIntegerChecks(validateValue(check, value)), validateValue(schema, value));
     }),
     { numRuns: 150 },
   );
 });
 
 it("compiled validators refuse a fraction where the proto type is integral", () => {
-  const integer: ObjectShape = { kind: "object", properties: [{ name: "count", shape: { kind: "number", integer: true }, required: true, sensitive: false }] };
+  const integer: ObjectShape = {
+    kind: "object",
+    properties: [{ name: "count", shape: { kind: "number", integer: true }, required: true, sensitive: false }],
+  };
   const list: ObjectShape = {
     kind: "object",
-    properties: [{ name: "ids", shape: { kind: "array", items: { kind: "number", integer: true } }, required: true, sensitive: false }],
+    properties: [
+      {
+        name: "ids",
+        shape: { kind: "array", items: { kind: "number", integer: true } },
+        required: true,
+        sensitive: false,
+      },
+    ],
   };
   for (const typed of [true, false]) {
     const validate = compile({ kind: "named", typeName: "Root", messageName: "test.Root", target: integer }, typed);

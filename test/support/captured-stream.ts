@@ -27,6 +27,7 @@ export function captureStream(columns?: number): CapturedStream {
   return {
     stream: stream as unknown as NodeJS.WriteStream,
     text: () => text,
-    wait: (pattern) => (pattern.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pattern, resolve }))),
+    wait: (pattern) =>
+      pattern.test(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ pattern, resolve })),
   };
 }

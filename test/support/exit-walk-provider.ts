@@ -47,7 +47,9 @@ const walk = defineTool<{ mode: string }, { text: string }>()({
   defaultTimeoutMs: 20_000,
 });
 
-const config = defineConfig<{ api_key: string }>([{ name: "api_key", type: "string", sensitive: true, required: true }]);
+const config = defineConfig<{ api_key: string }>([
+  { name: "api_key", type: "string", sensitive: true, required: true },
+]);
 
 /** A RenderTree with the secret in every kind of text it has. */
 export function treeCarrying(value: string): RenderTreeInit {
@@ -61,7 +63,18 @@ export function treeCarrying(value: string): RenderTreeInit {
             { node: { case: "codeBlock", value: { language: value, content: value } } },
             { node: { case: "link", value: { text: value, url: `https://api.example/?key=${value}` } } },
             { node: { case: "table", value: { headers: [value], rows: [{ cells: [value, value] }] } } },
-            { node: { case: "action", value: { id: value, label: value, toolName: value, args: { [value]: value, list: [value] }, provider: value } } },
+            {
+              node: {
+                case: "action",
+                value: {
+                  id: value,
+                  label: value,
+                  toolName: value,
+                  args: { [value]: value, list: [value] },
+                  provider: value,
+                },
+              },
+            },
           ],
         },
       },
@@ -95,7 +108,10 @@ export function exitWalkProvider(options: WalkOptions) {
         await ctx.progress(carrier, 0.5);
         await ctx.partialResult({ [carrier]: carrier, list: [carrier, { deep: carrier }] });
         // One secret straddles the 64 KiB chunk boundary; another is split across two writes.
-        await ctx.output("stdout", Buffer.concat([Buffer.alloc(maxOutputChunkBytes - secretOffset - 2, "a"), Buffer.from(`${carrier}\n`)]));
+        await ctx.output(
+          "stdout",
+          Buffer.concat([Buffer.alloc(maxOutputChunkBytes - secretOffset - 2, "a"), Buffer.from(`${carrier}\n`)]),
+        );
         const bytes = Buffer.from(`${carrier}\n`);
         await ctx.output("stderr", bytes.subarray(0, secretOffset + 3));
         await ctx.output("stderr", bytes.subarray(secretOffset + 3));
@@ -109,9 +125,16 @@ export function exitWalkProvider(options: WalkOptions) {
           }
         };
         await attempt(() => ctx.kernel.log("info", carrier, { [carrier]: carrier, list: [carrier] }));
-        await attempt(() => ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ value: carrier })), carrier));
+        await attempt(() =>
+          ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ value: carrier })), carrier),
+        );
         await attempt(() => ctx.kernel.runSession({ profile: carrier, prompt: carrier, parentSessionId: carrier }));
-        await attempt(() => ctx.kernel.countTokens([{ block: { case: "text", value: { text: carrier } } }], { provider: carrier, id: carrier }));
+        await attempt(() =>
+          ctx.kernel.countTokens([{ block: { case: "text", value: { text: carrier } } }], {
+            provider: carrier,
+            id: carrier,
+          }),
+        );
         if (options.processLevel) {
           console.log(carrier);
           console.error(new Error(carrier));
@@ -136,7 +159,8 @@ export function exitWalkProvider(options: WalkOptions) {
     },
     {
       walk: async ({ mode }) => {
-        if (mode === "preview-error") throw new ToolError("invalid_arguments", carrier, { details: { [carrier]: carrier } });
+        if (mode === "preview-error")
+          throw new ToolError("invalid_arguments", carrier, { details: { [carrier]: carrier } });
         return treeCarrying(carrier);
       },
     },
@@ -154,7 +178,12 @@ export interface Sent {
 }
 
 /** A message as the bytes that go on the wire. */
-export function wire<Desc extends DescMessage>(exit: string, what: string, schema: Desc, message: MessageShape<Desc>): Sent {
+export function wire<Desc extends DescMessage>(
+  exit: string,
+  what: string,
+  schema: Desc,
+  message: MessageShape<Desc>,
+): Sent {
   return { exit, what, data: toBinary(schema, message) };
 }
 
@@ -162,7 +191,9 @@ export function wire<Desc extends DescMessage>(exit: string, what: string, schem
  * The walk's `failure(what, run)`: runs a call that must be refused and returns what its refusal
  * sent, as `sent` reads it from the error (each side has its own view of a unary failure).
  */
-export function failureSent(sent: (what: string, error: unknown) => Sent[] | Promise<Sent[]>): (what: string, run: () => Promise<unknown>) => Promise<Sent[]> {
+export function failureSent(
+  sent: (what: string, error: unknown) => Sent[] | Promise<Sent[]>,
+): (what: string, run: () => Promise<unknown>) => Promise<Sent[]> {
   return async (what, run) => {
     const error = await run().then(
       () => assert.fail(`${what} succeeded`),
@@ -176,10 +207,14 @@ export function failureSent(sent: (what: string, error: unknown) => Sent[] | Pro
 export function leaks(sent: readonly Sent[]): string[] {
   const found: string[] = [];
   for (const { exit, what, data } of sent) {
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const bytes =
+      typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     for (const { form, text } of formsOf(secret)) {
       const at = bytes.indexOf(Buffer.from(text, "utf8"));
-      if (at !== -1) found.push(`${exit} (${what}): the secret ${form} at byte ${at}: …${bytes.subarray(Math.max(0, at - 20), at + 40).toString("utf8")}…`);
+      if (at !== -1)
+        found.push(
+          `${exit} (${what}): the secret ${form} at byte ${at}: …${bytes.subarray(Math.max(0, at - 20), at + 40).toString("utf8")}…`,
+        );
     }
   }
   return found;
@@ -188,5 +223,9 @@ export function leaks(sent: readonly Sent[]): string[] {
 /** The exits whose output shows the redaction marker: a walk that reached none of them proved nothing. */
 export function exitsShowingMarker(sent: readonly Sent[]): Set<string> {
   const marker = Buffer.from(redactionMarker);
-  return new Set(sent.filter((s) => Buffer.from(typeof s.data === "string" ? Buffer.from(s.data) : s.data).includes(marker)).map((s) => s.exit));
+  return new Set(
+    sent
+      .filter((s) => Buffer.from(typeof s.data === "string" ? Buffer.from(s.data) : s.data).includes(marker))
+      .map((s) => s.exit),
+  );
 }

@@ -9,7 +9,9 @@ import { inspectCommand } from "../../cli/commands/inspect-command.js";
 
 /** The browser binary, or why there is none. */
 export function findChromium(): { path: string } | { missing: string } {
-  const candidates = [process.env["HARNESS_TOOL_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((c): c is string => !!c);
+  const candidates = [process.env["HARNESS_TOOL_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
+    (c): c is string => !!c,
+  );
   const found = candidates.find((c) => existsSync(c));
   if (found) return { path: found };
   const reason = `no chromium (looked at ${candidates.join(", ")}; \`apt-get install -y chromium\`, or set HARNESS_TOOL_CHROMIUM)`;
@@ -56,12 +58,16 @@ export async function startInspector(
   const stop = new AbortController();
   let ready!: (url: string) => void;
   const url = new Promise<string>((resolve) => (ready = resolve));
-  const done = inspectCommand({ target, config, port: undefined, cwd: options.cwd ?? options.dir }, options.providerArgs ?? [], {
-    out,
-    err,
-    stop: stop.signal,
-    onReady: ready,
-  });
+  const done = inspectCommand(
+    { target, config, port: undefined, cwd: options.cwd ?? options.dir },
+    options.providerArgs ?? [],
+    {
+      out,
+      err,
+      stop: stop.signal,
+      onReady: ready,
+    },
+  );
   const started = await Promise.race([
     url,
     done.then(

@@ -15,8 +15,15 @@ export function assertSnapshot(name: string, actual: string): void {
     writeFileSync(file, actual);
     return;
   }
-  assert.ok(existsSync(file), `no snapshot ${path.relative(repoRoot, file)}: run with UPDATE_SNAPSHOTS=1 and review it`);
-  assert.equal(actual, readFileSync(file, "utf8"), `output differs from ${path.relative(repoRoot, file)} (UPDATE_SNAPSHOTS=1 rewrites it)`);
+  assert.ok(
+    existsSync(file),
+    `no snapshot ${path.relative(repoRoot, file)}: run with UPDATE_SNAPSHOTS=1 and review it`,
+  );
+  assert.equal(
+    actual,
+    readFileSync(file, "utf8"),
+    `output differs from ${path.relative(repoRoot, file)} (UPDATE_SNAPSHOTS=1 rewrites it)`,
+  );
 }
 
 /** The widest line of `text`, in characters. */

@@ -11,10 +11,17 @@ import { harnessToolPackages, tarballName, type HarnessToolPackage } from "../..
 import { repoRoot } from "./buf.js";
 
 /** The three tarballs, by package, and the folder that holds them. */
-export type PackedPackages = { readonly [P in HarnessToolPackage]: string } & { readonly dir: string; readonly version: string };
+export type PackedPackages = { readonly [P in HarnessToolPackage]: string } & {
+  readonly dir: string;
+  readonly version: string;
+};
 
 /** Which node_modules entries are this repository's workspaces, by the folder they link to. */
-const workspaceFolders: { readonly [P in HarnessToolPackage]: string } = { runtime: "runtime", plugin: "plugin", cli: "cli" };
+const workspaceFolders: { readonly [P in HarnessToolPackage]: string } = {
+  runtime: "runtime",
+  plugin: "plugin",
+  cli: "cli",
+};
 
 /** Packs into `dest` (created if needed); throws with npm's output when a build or the pack fails. */
 export function packWorkspaces(dest: string): PackedPackages {
@@ -22,12 +29,18 @@ export function packWorkspaces(dest: string): PackedPackages {
   mkdirSync(dest, { recursive: true });
   cpSync(repoRoot, copy, {
     recursive: true,
-    filter: (source) => !/[/\\](node_modules|\.git|dist|tmp)$/.test(source) && !source.endsWith(".tgz") && source !== path.join(repoRoot, "plugin/proto"),
+    filter: (source) =>
+      !/[/\\](node_modules|\.git|dist|tmp)$/.test(source) &&
+      !source.endsWith(".tgz") &&
+      source !== path.join(repoRoot, "plugin/proto"),
   });
   const modules = path.join(copy, "node_modules");
   mkdirSync(modules);
   const linkedHere = new Map<string, string>(
-    Object.entries(harnessToolPackages).map(([which, name]) => [name, path.join(copy, workspaceFolders[which as HarnessToolPackage])]),
+    Object.entries(harnessToolPackages).map(([which, name]) => [
+      name,
+      path.join(copy, workspaceFolders[which as HarnessToolPackage]),
+    ]),
   );
   for (const entry of readdirSync(path.join(repoRoot, "node_modules"))) {
     const from = path.join(repoRoot, "node_modules", entry);

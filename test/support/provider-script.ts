@@ -16,7 +16,12 @@ export function providerArgv(fixture: string): string[] {
  * Writes `<dir>/<name>.sh` that execs node on `fixture` (relative to the repository root), with
  * `env` (NAME=value pairs) set for the provider only; returns its path.
  */
-export function writeProviderScript(dir: string, name: string, fixture: string, env: Record<string, string> = {}): string {
+export function writeProviderScript(
+  dir: string,
+  name: string,
+  fixture: string,
+  env: Record<string, string> = {},
+): string {
   const file = path.join(dir, `${name}.sh`);
   const assignments = Object.entries(env)
     .map(([k, v]) => `${k}='${v.replace(/'/g, "'\\''")}' `)

@@ -29,7 +29,11 @@ function quote(arg: string): string {
 }
 
 /** Starts `command` with `args` in `cwd` on a pseudo-terminal `columns` wide. */
-export function runOnTerminal(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; columns?: number }): TerminalSession {
+export function runOnTerminal(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; columns?: number },
+): TerminalSession {
   const line = `stty cols ${options.columns ?? 100} rows 40; exec ${[command, ...args].map(quote).join(" ")}`;
   const child = spawn("script", ["-qefc", line, "/dev/null"], {
     cwd: options.cwd,

@@ -18,5 +18,8 @@ export function readmeExample(name: string): string {
 /** Every TypeScript block marked `<!-- example: name -->` in a documentation file (relative to the repository), by name. */
 export function markedTypeScriptExamples(file: string): { readonly name: string; readonly code: string }[] {
   const text = readFileSync(path.join(repoRoot, file), "utf8");
-  return [...text.matchAll(/<!-- example: ([\w-]+) -->\s*```ts\n([\s\S]*?)```/g)].map((m) => ({ name: m[1] as string, code: m[2] as string }));
+  return [...text.matchAll(/<!-- example: ([\w-]+) -->\s*```ts\n([\s\S]*?)```/g)].map((m) => ({
+    name: m[1] as string,
+    code: m[2] as string,
+  }));
 }

@@ -42,6 +42,7 @@ export function diffTrees(committedRoot: string, freshRoot: string, label: strin
       );
     }
   }
-  for (const file of committed) if (!fresh.has(file)) problems.push(`${label}/${file} is committed but no longer generated`);
+  for (const file of committed)
+    if (!fresh.has(file)) problems.push(`${label}/${file} is committed but no longer generated`);
   return problems;
 }

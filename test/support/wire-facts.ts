@@ -49,7 +49,12 @@ function elementType(field: DescField): string {
       if (field.listKind === "scalar") return scalarName(field.scalar);
       return field.listKind === "enum" ? field.enum.typeName : field.message.typeName;
     case "map": {
-      const value = field.mapKind === "scalar" ? scalarName(field.scalar) : field.mapKind === "enum" ? field.enum.typeName : field.message.typeName;
+      const value =
+        field.mapKind === "scalar"
+          ? scalarName(field.scalar)
+          : field.mapKind === "enum"
+            ? field.enum.typeName
+            : field.message.typeName;
       return `map<${scalarName(field.mapKey)}, ${value}>`;
     }
   }
@@ -154,7 +159,9 @@ export function compareWireFacts(expected: WireFacts, actual: WireFacts): string
           );
         }
         if (byName.type !== wf.type) {
-          problems.push(`${where}: ${message}.${wf.name} has type ${byName.type}, but the kernel's contract says ${wf.type}.`);
+          problems.push(
+            `${where}: ${message}.${wf.name} has type ${byName.type}, but the kernel's contract says ${wf.type}.`,
+          );
         }
         if ((byName.label ?? "") !== (wf.label ?? "")) {
           problems.push(
@@ -169,13 +176,17 @@ export function compareWireFacts(expected: WireFacts, actual: WireFacts): string
       }
       for (const hf of haveFields) {
         if (!wantFields.some((f) => f.name === hf.name)) {
-          problems.push(`${where}: ${message} declares ${describeField(hf)}, which the kernel's contract does not have: remove it.`);
+          problems.push(
+            `${where}: ${message} declares ${describeField(hf)}, which the kernel's contract does not have: remove it.`,
+          );
         }
       }
     }
     for (const message of Object.keys(have.messages)) {
       if (!(message in want.messages)) {
-        problems.push(`${where}: message ${message} is not in the kernel's contract: remove it or move it to another package.`);
+        problems.push(
+          `${where}: message ${message} is not in the kernel's contract: remove it or move it to another package.`,
+        );
       }
     }
     for (const [name, wantValues] of Object.entries(want.enums)) {
@@ -187,11 +198,14 @@ export function compareWireFacts(expected: WireFacts, actual: WireFacts): string
       for (const [value, number] of Object.entries(wantValues)) {
         if (!(value in haveValues)) problems.push(`${where}: enum ${name} has no value ${value} = ${number}.`);
         else if (haveValues[value] !== number) {
-          problems.push(`${where}: ${name}.${value} is ${haveValues[value]}, but the kernel's contract says ${number}: change it back.`);
+          problems.push(
+            `${where}: ${name}.${value} is ${haveValues[value]}, but the kernel's contract says ${number}: change it back.`,
+          );
         }
       }
       for (const value of Object.keys(haveValues)) {
-        if (!(value in wantValues)) problems.push(`${where}: enum ${name} declares ${value}, which the kernel's contract does not have.`);
+        if (!(value in wantValues))
+          problems.push(`${where}: enum ${name} declares ${value}, which the kernel's contract does not have.`);
       }
     }
     for (const name of Object.keys(have.enums)) {
@@ -210,12 +224,16 @@ export function compareWireFacts(expected: WireFacts, actual: WireFacts): string
           continue;
         }
         if (hm.input !== wm.input || hm.output !== wm.output) {
-          problems.push(`${where}: ${service}.${wm.name} is (${hm.input}) -> (${hm.output}), but the kernel's contract says (${wm.input}) -> (${wm.output}).`);
+          problems.push(
+            `${where}: ${service}.${wm.name} is (${hm.input}) -> (${hm.output}), but the kernel's contract says (${wm.input}) -> (${wm.output}).`,
+          );
         }
         if (hm.serverStreaming !== wm.serverStreaming || hm.clientStreaming !== wm.clientStreaming) {
           const shape = (m: MethodFact) =>
             `${m.clientStreaming ? "client-streaming" : "unary request"}, ${m.serverStreaming ? "server-streaming" : "unary response"}`;
-          problems.push(`${where}: ${service}.${wm.name} is ${shape(hm)}, but the kernel's contract says ${shape(wm)}.`);
+          problems.push(
+            `${where}: ${service}.${wm.name} is ${shape(hm)}, but the kernel's contract says ${shape(wm)}.`,
+          );
         }
       }
       for (const hm of haveMethods) {
@@ -256,12 +274,14 @@ export function applyRevision(snapshot: WireFacts, revision: WireRevision): Wire
     if (!target) throw new Error(`wire-revision.json names ${file}, which the snapshot does not have`);
     Object.assign(target.messages, structuredClone(messages));
   }
-  for (const [message, fields] of Object.entries(revision.addFields)) findMessage(message).push(...structuredClone(fields));
+  for (const [message, fields] of Object.entries(revision.addFields))
+    findMessage(message).push(...structuredClone(fields));
   for (const [message, fields] of Object.entries(revision.replaceFields)) {
     const target = findMessage(message);
     for (const field of fields) {
       const index = target.findIndex((f) => f.name === field.name);
-      if (index < 0) throw new Error(`wire-revision.json replaces ${message}.${field.name}, which the snapshot does not have`);
+      if (index < 0)
+        throw new Error(`wire-revision.json replaces ${message}.${field.name}, which the snapshot does not have`);
       target[index] = structuredClone(field);
     }
   }

@@ -12,7 +12,10 @@ function JsonBlock({ value, label }: { value: Json | undefined; label?: string }
   );
 }
 
-function lastOf<T extends CallEventView["type"]>(events: readonly CallEventView[], type: T): Extract<CallEventView, { type: T }> | undefined {
+function lastOf<T extends CallEventView["type"]>(
+  events: readonly CallEventView[],
+  type: T,
+): Extract<CallEventView, { type: T }> | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
     if (e?.type === type) return e as Extract<CallEventView, { type: T }>;
@@ -27,13 +30,31 @@ function shellWord(word: string): string {
 
 /** The same call for the terminal: `harness-tool invoke`, the provider's own arguments after `--`. */
 function cliLine(identity: IdentityView, call: CallView): string {
-  const words = ["npx", "harness-tool", "invoke", identity.executable, call.tool, "--cwd", call.workingDirectory, "--args", JSON.stringify(call.args)];
+  const words = [
+    "npx",
+    "harness-tool",
+    "invoke",
+    identity.executable,
+    call.tool,
+    "--cwd",
+    call.workingDirectory,
+    "--args",
+    JSON.stringify(call.args),
+  ];
   if (identity.args.length > 0) words.push("--", ...identity.args);
   return words.map(shellWord).join(" ");
 }
 
 /** The live view of one call; `identity` gives the provider's command line, for the CLI equivalent. */
-export function CallPanel({ call, identity, onCancel }: { call: CallView; identity: IdentityView; onCancel: () => void }) {
+export function CallPanel({
+  call,
+  identity,
+  onCancel,
+}: {
+  call: CallView;
+  identity: IdentityView;
+  onCancel: () => void;
+}) {
   const output = call.events.filter((e): e is Extract<CallEventView, { type: "output" }> => e.type === "output");
   const progress = lastOf(call.events, "progress");
   const partial = lastOf(call.events, "partial");
@@ -92,7 +113,11 @@ export function CallPanel({ call, identity, onCancel }: { call: CallView; identi
         <div class="result" aria-label="result">
           <h4>
             result{" "}
-            {result.violations.length === 0 ? <span class="badge ok">matches output_schema</span> : <span class="badge bad">does not match output_schema</span>}
+            {result.violations.length === 0 ? (
+              <span class="badge ok">matches output_schema</span>
+            ) : (
+              <span class="badge bad">does not match output_schema</span>
+            )}
           </h4>
           {result.violations.length > 0 ? (
             <ul class="violations">

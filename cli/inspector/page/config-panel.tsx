@@ -28,7 +28,10 @@ function initialValues(attributes: readonly ConfigAttributeView[], config: { rea
   for (const a of attributes) {
     const value = config[a.name];
     if (a.type === "object")
-      out[a.name] = initialValues(a.objectAttributes ?? [], typeof value === "object" && value !== null && !Array.isArray(value) ? value : {});
+      out[a.name] = initialValues(
+        a.objectAttributes ?? [],
+        typeof value === "object" && value !== null && !Array.isArray(value) ? value : {},
+      );
     else if (a.type === "bool") out[a.name] = value === true;
     // A secret is never sent back to the page: its field starts empty.
     else out[a.name] = a.sensitive ? "" : textOf(a, value);
@@ -37,7 +40,12 @@ function initialValues(attributes: readonly ConfigAttributeView[], config: { rea
 }
 
 /** The form's values as the Configure struct; empty optional fields are left out. */
-function configOf(attributes: readonly ConfigAttributeView[], values: Values, keep: string[], prefix = ""): { [key: string]: Json } {
+function configOf(
+  attributes: readonly ConfigAttributeView[],
+  values: Values,
+  keep: string[],
+  prefix = "",
+): { [key: string]: Json } {
   const out: { [key: string]: Json } = {};
   for (const a of attributes) {
     const v = values[a.name];
@@ -71,7 +79,10 @@ function configOf(attributes: readonly ConfigAttributeView[], values: Values, ke
         break;
       case "map_string":
         out[a.name] = Object.fromEntries(
-          lines.map((l) => [l.slice(0, l.indexOf("=") < 0 ? l.length : l.indexOf("=")), l.indexOf("=") < 0 ? "" : l.slice(l.indexOf("=") + 1)]),
+          lines.map((l) => [
+            l.slice(0, l.indexOf("=") < 0 ? l.length : l.indexOf("=")),
+            l.indexOf("=") < 0 ? "" : l.slice(l.indexOf("=") + 1),
+          ]),
         );
         break;
       default:
@@ -219,7 +230,13 @@ function AttributeFields(props: AttributeFieldsProps) {
 }
 
 /** The Configure view. */
-export function ConfigPanel({ attributes, state }: { attributes: readonly ConfigAttributeView[]; state: ConfigStateView }) {
+export function ConfigPanel({
+  attributes,
+  state,
+}: {
+  attributes: readonly ConfigAttributeView[];
+  state: ConfigStateView;
+}) {
   // After a rejection the form holds the rejected values, to correct them; the config in force is shown below.
   const [values, setValues] = useState<Values>(() => initialValues(attributes, state.rejected ?? state.config));
   const [busy, setBusy] = useState(false);
@@ -243,13 +260,25 @@ export function ConfigPanel({ attributes, state }: { attributes: readonly Config
     <section class="panel" aria-label="configure">
       <h2>Configure</h2>
       <p class={`config-status status-${state.status}`} aria-label="config status">
-        {state.status === "accepted" ? "Configure accepted" : state.status === "rejected" ? "Configure rejected" : "not configured yet"}
+        {state.status === "accepted"
+          ? "Configure accepted"
+          : state.status === "rejected"
+            ? "Configure rejected"
+            : "not configured yet"}
         {state.error ? `: ${state.error.message}` : ""}
       </p>
-      {state.error?.details !== undefined ? <pre class="json">{JSON.stringify(state.error.details, null, 2)}</pre> : null}
+      {state.error?.details !== undefined ? (
+        <pre class="json">{JSON.stringify(state.error.details, null, 2)}</pre>
+      ) : null}
       {attributes.length === 0 ? <p class="note">This provider declares no configuration.</p> : null}
       <form onSubmit={submit}>
-        <AttributeFields attributes={attributes} values={values} onChange={setValues} secretsSet={state.secretsSet} prefix="" />
+        <AttributeFields
+          attributes={attributes}
+          values={values}
+          onChange={setValues}
+          secretsSet={state.secretsSet}
+          prefix=""
+        />
         <div class="actions">
           <button type="submit" disabled={busy}>
             Send Configure

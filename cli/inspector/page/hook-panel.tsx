@@ -3,7 +3,15 @@
 // sample, and the answer the runtime built, the kernel Log lines the handler wrote, or the error
 // with its HookError category, worded as `harness-tool hook` words it.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { HookCallView, HookModeView, HookPointView, HookRequestBody, IdentityView, InspectorSnapshot, Json } from "../protocol/page-protocol.js";
+import type {
+  HookCallView,
+  HookModeView,
+  HookPointView,
+  HookRequestBody,
+  IdentityView,
+  InspectorSnapshot,
+  Json,
+} from "../protocol/page-protocol.js";
 import { api, ApiError } from "./inspector-api.js";
 
 /** What the Hooks form holds; the payload text is kept per point, so switching points loses no edit. */
@@ -42,7 +50,10 @@ function sampleText(point: HookPointView | undefined): string {
 export function hookOutcomeText(hook: HookCallView): string {
   const answer = hook.answer;
   if (!answer) return "running";
-  if (!answer.ok) return answer.cancelled ? "cancelled" : `${answer.refused ? "refused" : "error"}: ${answer.category ?? answer.status}`;
+  if (!answer.ok)
+    return answer.cancelled
+      ? "cancelled"
+      : `${answer.refused ? "refused" : "error"}: ${answer.category ?? answer.status}`;
   const rejected = answer.problems.length > 0 ? " (INVALID_RESPONSE)" : "";
   if (answer.outcome === "observe") return `acknowledged${rejected}`;
   if (answer.outcome === "veto") return `${answer.decision}${rejected}`;
@@ -57,7 +68,17 @@ function shellWord(word: string): string {
 
 /** The same call for the terminal: `harness-tool hook`, the payload saved to a file. */
 function cliLine(identity: IdentityView, hook: HookCallView): string {
-  const words = ["npx", "harness-tool", "hook", identity.executable, hook.point, "--mode", hook.mode, "--payload", "hook-payload.json"];
+  const words = [
+    "npx",
+    "harness-tool",
+    "hook",
+    identity.executable,
+    hook.point,
+    "--mode",
+    hook.mode,
+    "--payload",
+    "hook-payload.json",
+  ];
   if (hook.subscriptionId) words.push("--subscription", hook.subscriptionId);
   if (hook.timeoutMs !== 10_000) words.push("--timeout", String(hook.timeoutMs));
   if (identity.args.length > 0) words.push("--", ...identity.args);
@@ -126,7 +147,9 @@ export function HookCallPanel({ hook, identity }: { hook: HookCallView; identity
         <code>{hook.point}</code>
         <span class="badge">{hook.mode}</span>
         {hook.advertised ? null : <span class="badge bad">not advertised</span>}
-        <span class="timings">{hook.durationMs !== undefined ? `total ${hook.durationMs} ms` : "waiting for the answer…"}</span>
+        <span class="timings">
+          {hook.durationMs !== undefined ? `total ${hook.durationMs} ms` : "waiting for the answer…"}
+        </span>
         {!answer ? (
           <button type="button" class="danger" onClick={() => void api.cancel(hook.id)}>
             Cancel
@@ -148,7 +171,10 @@ export function HookCallPanel({ hook, identity }: { hook: HookCallView; identity
         </ol>
       )}
       <details class="cli-line">
-        <summary>as a command line (with the payload saved as hook-payload.json; add --config with your config file, before any --)</summary>
+        <summary>
+          as a command line (with the payload saved as hook-payload.json; add --config with your config file, before any
+          --)
+        </summary>
         <code>{cliLine(identity, hook)}</code>
       </details>
     </section>
@@ -223,14 +249,24 @@ function PointAndMode({ points, form, onForm }: Pick<HookPanelProps, "points" | 
     <>
       <label class="field">
         <span class="field-name">point</span>
-        <select name="hook-point" value={form.point} onChange={(e) => onForm({ ...form, point: e.currentTarget.value })}>
+        <select
+          name="hook-point"
+          value={form.point}
+          onChange={(e) => onForm({ ...form, point: e.currentTarget.value })}
+        >
           <optgroup label="advertised">{advertised.map(option)}</optgroup>
-          <optgroup label="not advertised (to see the refusal)">{points.filter((p) => !p.advertised).map(option)}</optgroup>
+          <optgroup label="not advertised (to see the refusal)">
+            {points.filter((p) => !p.advertised).map(option)}
+          </optgroup>
         </select>
       </label>
       <label class="field">
         <span class="field-name">mode</span>
-        <select name="hook-mode" value={form.mode} onChange={(e) => onForm({ ...form, mode: e.currentTarget.value as HookModeView })}>
+        <select
+          name="hook-mode"
+          value={form.mode}
+          onChange={(e) => onForm({ ...form, mode: e.currentTarget.value as HookModeView })}
+        >
           {modes.map((m) => (
             <option key={m}>{m}</option>
           ))}
@@ -241,7 +277,12 @@ function PointAndMode({ points, form, onForm }: Pick<HookPanelProps, "points" | 
 }
 
 /** The form: point, mode, payload, deadline, subscription_id; Fire sends it. */
-function HookRequestForm({ points, form, onForm, onFired }: Pick<HookPanelProps, "points" | "form" | "onForm" | "onFired">) {
+function HookRequestForm({
+  points,
+  form,
+  onForm,
+  onFired,
+}: Pick<HookPanelProps, "points" | "form" | "onForm" | "onFired">) {
   const [failure, setFailure] = useState<string | undefined>();
   const point = points.find((p) => p.name === form.point);
   const payloadText = form.payloads[form.point] ?? sampleText(point);
@@ -292,16 +333,26 @@ function HookRequestForm({ points, form, onForm, onFired }: Pick<HookPanelProps,
           onInput={(e) => onForm({ ...form, payloads: { ...form.payloads, [form.point]: e.currentTarget.value } })}
         />
         <span class="help">
-          A transform may change {point && point.mutable.length > 0 ? point.mutable.join(", ") : "nothing at this point (identity only)"}.
+          A transform may change{" "}
+          {point && point.mutable.length > 0 ? point.mutable.join(", ") : "nothing at this point (identity only)"}.
         </span>
       </label>
       <label class="field">
         <span class="field-name">deadline (ms)</span>
-        <input name="hook-timeout" inputMode="numeric" value={form.timeoutMs} onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })} />
+        <input
+          name="hook-timeout"
+          inputMode="numeric"
+          value={form.timeoutMs}
+          onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })}
+        />
       </label>
       <label class="field">
         <span class="field-name">subscription_id (optional)</span>
-        <input name="hook-subscription" value={form.subscriptionId} onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })} />
+        <input
+          name="hook-subscription"
+          value={form.subscriptionId}
+          onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })}
+        />
       </label>
       <div class="actions">
         <button
@@ -336,7 +387,8 @@ export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, 
     <section class="panel" aria-label="hooks">
       <h2>Hooks</h2>
       <p class="description">
-        Fires one hook point at the provider as the kernel's dispatcher does (HookSubscriberService.DispatchHook). It advertises{" "}
+        Fires one hook point at the provider as the kernel's dispatcher does (HookSubscriberService.DispatchHook). It
+        advertises{" "}
         {advertised.map((p, i) => (
           <span key={p.name}>
             {i > 0 ? ", " : ""}
@@ -348,7 +400,11 @@ export function HookPanel({ points, hooks, identity, form, onForm, shownHookId, 
       <div class="tool-columns">
         <HookRequestForm points={points} form={form} onForm={onForm} onFired={onFired} />
         <div class="tool-output">
-          {shown ? <HookCallPanel key={shown.id} hook={shown} identity={identity} /> : <p class="note">Pick a point and a mode, edit the payload and Fire.</p>}
+          {shown ? (
+            <HookCallPanel key={shown.id} hook={shown} identity={identity} />
+          ) : (
+            <p class="note">Pick a point and a mode, edit the payload and Fire.</p>
+          )}
         </div>
       </div>
     </section>

@@ -20,7 +20,11 @@ export class ApiError extends Error {
 }
 
 async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const value = (await response.json().catch(() => ({ error: `HTTP ${response.status}` }))) as { error?: string };
   if (!response.ok) throw new ApiError(value.error ?? `HTTP ${response.status}`);
   return value as T;
@@ -32,14 +36,18 @@ export const api = {
   cancel: (id: string) => post<{ ok: true }>("api/cancel", { id }),
   hook: (body: HookRequestBody) => post<HookCallView>("api/hook", body),
   preview: (body: InvokeRequestBody) => post<TreeAnswer>("api/preview", body),
-  render: (body: { schemaVersion: string; payload: string; encoding: "text" | "base64" }) => post<TreeAnswer>("api/render", body),
+  render: (body: { schemaVersion: string; payload: string; encoding: "text" | "base64" }) =>
+    post<TreeAnswer>("api/render", body),
   configure: (body: ConfigureRequestBody) => post<ConfigureAnswer>("api/configure", body),
   replies: (body: { [K in keyof CannedRepliesView]?: Json }) => post<CannedRepliesView>("api/replies", body),
   restart: () => post<RestartAnswerView>("api/restart", {}),
 };
 
 /** Follows the event stream; EventSource reconnects by itself and the server starts with a snapshot. */
-export function followEvents(onMessage: (message: StreamMessage) => void, onConnection: (connected: boolean) => void): () => void {
+export function followEvents(
+  onMessage: (message: StreamMessage) => void,
+  onConnection: (connected: boolean) => void,
+): () => void {
   const source = new EventSource("events");
   source.onopen = () => onConnection(true);
   source.onerror = () => onConnection(false);

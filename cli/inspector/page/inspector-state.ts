@@ -21,7 +21,10 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
   if (action.kind === "snapshot") return { ...state, snapshot: action.snapshot };
   const s = state.snapshot;
   if (!s) return state;
-  const next = (snapshot: Partial<InspectorSnapshot>): InspectorState => ({ ...state, snapshot: { ...s, ...snapshot } });
+  const next = (snapshot: Partial<InspectorSnapshot>): InspectorState => ({
+    ...state,
+    snapshot: { ...s, ...snapshot },
+  });
   switch (action.kind) {
     case "call-start":
       return s.calls.some((c) => c.id === action.call.id) ? state : next({ calls: [...s.calls, action.call] });
@@ -36,7 +39,9 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
     case "log":
       return s.logs.some((l) => l.seq === action.line.seq) ? state : next({ logs: [...s.logs, action.line] });
     case "callback":
-      return s.callbacks.some((c) => c.seq === action.callback.seq) ? state : next({ callbacks: [...s.callbacks, action.callback] });
+      return s.callbacks.some((c) => c.seq === action.callback.seq)
+        ? state
+        : next({ callbacks: [...s.callbacks, action.callback] });
     case "config":
       return next({ configState: action.state });
     case "replies":

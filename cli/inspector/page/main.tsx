@@ -14,7 +14,11 @@ import { formArguments, initialValue, SchemaForm, type FormValue } from "./schem
 import { TreeAnswerView } from "./tree-answer.js";
 import "./inspector.css";
 
-type View = { readonly kind: "tool"; readonly name: string } | { readonly kind: "configure" } | { readonly kind: "render" } | { readonly kind: "hooks" };
+type View =
+  | { readonly kind: "tool"; readonly name: string }
+  | { readonly kind: "configure" }
+  | { readonly kind: "render" }
+  | { readonly kind: "hooks" };
 
 function Badges({ tool }: { tool: ToolView }) {
   return (
@@ -59,10 +63,21 @@ interface ToolPanelProps {
   readonly onInvoked: (call: CallView) => void;
 }
 
-function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDirectory, shownCallId, onInvoked }: ToolPanelProps) {
+function ToolPanel({
+  tool,
+  snapshot,
+  form,
+  onForm,
+  workingDirectory,
+  onWorkingDirectory,
+  shownCallId,
+  onInvoked,
+}: ToolPanelProps) {
   const [preview, setPreview] = useState<TreeAnswer | undefined>();
   const [failure, setFailure] = useState<string | undefined>();
-  const call = snapshot.calls.find((c) => c.id === shownCallId && c.tool === tool.name) ?? [...snapshot.calls].reverse().find((c) => c.tool === tool.name);
+  const call =
+    snapshot.calls.find((c) => c.id === shownCallId && c.tool === tool.name) ??
+    [...snapshot.calls].reverse().find((c) => c.tool === tool.name);
   const args = () => {
     const parsed = formArguments(form);
     if (!parsed.ok) setFailure(parsed.message);
@@ -111,7 +126,11 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
           <SchemaForm schema={tool.inputSchema} form={form} onChange={onForm} />
           <label class="field working-directory">
             <span class="field-name">working directory (CallContext)</span>
-            <input name="working_directory" value={workingDirectory} onInput={(e) => onWorkingDirectory(e.currentTarget.value)} />
+            <input
+              name="working_directory"
+              value={workingDirectory}
+              onInput={(e) => onWorkingDirectory(e.currentTarget.value)}
+            />
           </label>
           <div class="actions">
             {tool.preview === true ? (
@@ -136,7 +155,14 @@ function ToolPanel({ tool, snapshot, form, onForm, workingDirectory, onWorkingDi
               <TreeAnswerView answer={preview} region="main chat" />
             </div>
           ) : null}
-          {call ? <CallPanel key={call.id} call={call} identity={snapshot.identity} onCancel={() => void api.cancel(call.id)} /> : null}
+          {call ? (
+            <CallPanel
+              key={call.id}
+              call={call}
+              identity={snapshot.identity}
+              onCancel={() => void api.cancel(call.id)}
+            />
+          ) : null}
           {!preview && !call ? (
             <p class="note">
               Fill the form and Invoke
@@ -169,7 +195,11 @@ function IdentityHeader({ s, connected }: { s: InspectorSnapshot; connected: boo
       setRestarting(false);
     }
   };
-  const badge = !connected ? ["down", "reconnecting", "reconnecting to the inspector"] : exited ? ["down", "exited", exited] : ["up", "live", "connected"];
+  const badge = !connected
+    ? ["down", "reconnecting", "reconnecting to the inspector"]
+    : exited
+      ? ["down", "exited", exited]
+      : ["up", "live", "connected"];
   return (
     <header class="identity" aria-label="provider identity">
       <h1>
@@ -213,25 +243,47 @@ function currentView(s: InspectorSnapshot, chosen: View | undefined): View {
 }
 
 /** Configure, the tools with their badges, Render, and Hooks when the provider advertises a hook point. */
-function sidebar(s: InspectorSnapshot, current: View | undefined, tool: ToolView | undefined, setView: (view: View) => void) {
+function sidebar(
+  s: InspectorSnapshot,
+  current: View | undefined,
+  tool: ToolView | undefined,
+  setView: (view: View) => void,
+) {
   return (
     <nav class="sidebar" aria-label="tools">
-      <button type="button" class={`nav-item ${current?.kind === "configure" ? "active" : ""}`} onClick={() => setView({ kind: "configure" })}>
+      <button
+        type="button"
+        class={`nav-item ${current?.kind === "configure" ? "active" : ""}`}
+        onClick={() => setView({ kind: "configure" })}
+      >
         Configure <span class={`badge status-${s.configState.status}`}>{s.configState.status}</span>
       </button>
       <h3>Tools</h3>
       {s.tools.map((t) => (
-        <button type="button" key={t.name} class={`nav-item ${tool?.name === t.name ? "active" : ""}`} onClick={() => setView({ kind: "tool", name: t.name })}>
+        <button
+          type="button"
+          key={t.name}
+          class={`nav-item ${tool?.name === t.name ? "active" : ""}`}
+          onClick={() => setView({ kind: "tool", name: t.name })}
+        >
           <code>{t.name}</code>
           <Badges tool={t} />
         </button>
       ))}
       <h3>Kernel</h3>
-      <button type="button" class={`nav-item ${current?.kind === "render" ? "active" : ""}`} onClick={() => setView({ kind: "render" })}>
+      <button
+        type="button"
+        class={`nav-item ${current?.kind === "render" ? "active" : ""}`}
+        onClick={() => setView({ kind: "render" })}
+      >
         Render
       </button>
       {s.hookPoints.length > 0 ? (
-        <button type="button" class={`nav-item ${current?.kind === "hooks" ? "active" : ""}`} onClick={() => setView({ kind: "hooks" })}>
+        <button
+          type="button"
+          class={`nav-item ${current?.kind === "hooks" ? "active" : ""}`}
+          onClick={() => setView({ kind: "hooks" })}
+        >
           Hooks <span class="badge">{s.hookPoints.filter((p) => p.advertised).length} points</span>
         </button>
       ) : null}
@@ -274,7 +326,11 @@ function App() {
       {sidebar(s, current, tool, setView)}
       <main class="main">
         {current?.kind === "configure" ? (
-          <ConfigPanel key={JSON.stringify(s.configState.config)} attributes={s.configAttributes} state={s.configState} />
+          <ConfigPanel
+            key={JSON.stringify(s.configState.config)}
+            attributes={s.configAttributes}
+            state={s.configState}
+          />
         ) : null}
         {current?.kind === "render" ? <RenderPanel /> : null}
         {current?.kind === "hooks" ? hooksView.panel(s) : null}

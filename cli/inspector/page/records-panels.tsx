@@ -1,7 +1,15 @@
 // The bottom tabs: the history of calls (re-run, edit), the provider's stderr log lines at their
 // host levels, and the kernel callbacks with the canned replies the inspector's kernel gives.
 import { useState } from "preact/hooks";
-import type { CallView, CallbackView, CannedRepliesView, HookCallView, Json, LogLineView, TreeAnswer } from "../protocol/page-protocol.js";
+import type {
+  CallView,
+  CallbackView,
+  CannedRepliesView,
+  HookCallView,
+  Json,
+  LogLineView,
+  TreeAnswer,
+} from "../protocol/page-protocol.js";
 import { hookOutcomeText } from "./hook-panel.js";
 import { api, ApiError } from "./inspector-api.js";
 import { TreeAnswerView } from "./tree-answer.js";
@@ -86,7 +94,10 @@ export function HistoryPanel({
   hookActions: HistoryActions<HookCallView>;
 } & HistoryActions<CallView>) {
   if (calls.length === 0 && hooks.length === 0) return <p class="note">No calls yet.</p>;
-  const rows: ({ call: CallView } | { hook: HookCallView })[] = [...calls.map((call) => ({ call })), ...hooks.map((hook) => ({ hook }))];
+  const rows: ({ call: CallView } | { hook: HookCallView })[] = [
+    ...calls.map((call) => ({ call })),
+    ...hooks.map((hook) => ({ hook })),
+  ];
   const startedAt = (row: (typeof rows)[number]) => ("call" in row ? row.call.startedAt : row.hook.startedAt);
   // Newest first; a stable sort keeps the order of equal times.
   const newestFirst = rows.reverse().sort((a, b) => startedAt(b) - startedAt(a));
@@ -135,7 +146,8 @@ export function LogsPanel({ logs }: { logs: readonly LogLineView[] }) {
       <ol class="log-lines" aria-label="log lines">
         {shown.map((l) => (
           <li key={l.seq} class={`level-${l.level}`}>
-            <span class="at">{(l.atMs / 1000).toFixed(3)}s</span> <span class={`badge level-${l.level}`}>{l.level}</span> {l.message}{" "}
+            <span class="at">{(l.atMs / 1000).toFixed(3)}s</span>{" "}
+            <span class={`badge level-${l.level}`}>{l.level}</span> {l.message}{" "}
             {Object.keys(l.fields).length > 0 ? <code class="fields">{JSON.stringify(l.fields)}</code> : null}
           </li>
         ))}
@@ -190,7 +202,12 @@ function RepliesEditor({ replies }: { replies: CannedRepliesView }) {
         {(["emit", "runSession", "countTokens"] as const).map((name) => (
           <label class="field" key={name}>
             <span class="field-name">{labels[name]}</span>
-            <textarea name={`reply-${name}`} rows={6} value={texts[name]} onInput={(e) => setTexts({ ...texts, [name]: e.currentTarget.value })} />
+            <textarea
+              name={`reply-${name}`}
+              rows={6}
+              value={texts[name]}
+              onInput={(e) => setTexts({ ...texts, [name]: e.currentTarget.value })}
+            />
           </label>
         ))}
       </div>
@@ -224,16 +241,25 @@ function EmitRender({ request }: { request: Json }) {
 }
 
 /** KernelCallbackService calls as they arrive. */
-export function CallbacksPanel({ callbacks, replies }: { callbacks: readonly CallbackView[]; replies: CannedRepliesView }) {
+export function CallbacksPanel({
+  callbacks,
+  replies,
+}: {
+  callbacks: readonly CallbackView[];
+  replies: CannedRepliesView;
+}) {
   return (
     <div>
-      {callbacks.length === 0 ? <p class="note">No kernel callbacks yet (Log, Emit, RunSession, CountTokens).</p> : null}
+      {callbacks.length === 0 ? (
+        <p class="note">No kernel callbacks yet (Log, Emit, RunSession, CountTokens).</p>
+      ) : null}
       <ol class="callbacks" aria-label="kernel callbacks">
         {callbacks.map((c) => (
           <li key={c.seq}>
             <details>
               <summary>
-                <span class="at">{(c.atMs / 1000).toFixed(3)}s</span> <span class="badge">{c.method}</span> {summaryOf(c)}
+                <span class="at">{(c.atMs / 1000).toFixed(3)}s</span> <span class="badge">{c.method}</span>{" "}
+                {summaryOf(c)}
               </summary>
               <h4>request</h4>
               <pre class="json">{JSON.stringify(c.request, null, 2)}</pre>
@@ -257,7 +283,9 @@ function summaryOf(c: CallbackView): string {
   const r = typeof c.request === "object" && c.request !== null && !Array.isArray(c.request) ? c.request : {};
   if (c.method === "log") {
     const entry = r["entry"];
-    return entry && typeof entry === "object" && !Array.isArray(entry) ? `${String(entry["level"] ?? "")} ${String(entry["message"] ?? "")}` : "";
+    return entry && typeof entry === "object" && !Array.isArray(entry)
+      ? `${String(entry["level"] ?? "")} ${String(entry["message"] ?? "")}`
+      : "";
   }
   if (c.method === "emit") return `${String(r["kind"] ?? "")} ${String(r["schemaVersion"] ?? "")}`;
   if (c.method === "runSession") return String(r["prompt"] ?? "");
@@ -272,7 +300,9 @@ export function RenderPanel() {
   return (
     <section class="panel" aria-label="render">
       <h2>Render</h2>
-      <p class="note">Render draws a payload this provider emitted (Emit) under its schema_version, as the kernel asks for it.</p>
+      <p class="note">
+        Render draws a payload this provider emitted (Emit) under its schema_version, as the kernel asks for it.
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -35,7 +35,9 @@ const diffMarks: { readonly [op: string]: [string, string] } = {
 function safeHref(url: string): string | undefined {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" || parsed.protocol === "mailto:" ? parsed.href : undefined;
+    return parsed.protocol === "http:" || parsed.protocol === "https:" || parsed.protocol === "mailto:"
+      ? parsed.href
+      : undefined;
   } catch {
     return undefined;
   }
@@ -160,7 +162,12 @@ export function RenderNodeView({ node }: { node: Node }) {
       );
     case "action":
       return (
-        <button type="button" class="rt-action" disabled title={`calls ${asText(v["toolName"])} ${JSON.stringify(v["args"] ?? {})}`}>
+        <button
+          type="button"
+          class="rt-action"
+          disabled
+          title={`calls ${asText(v["toolName"])} ${JSON.stringify(v["args"] ?? {})}`}
+        >
           {asText(v["label"]) || asText(v["id"])}
         </button>
       );
@@ -174,7 +181,9 @@ export function RenderTreeView({ tree, region = "main chat" }: { tree: RenderTre
   return (
     <section class="region" aria-label={`${region} region`}>
       <header class="region-name">{region} region</header>
-      <div class="region-body">{tree.root ? <RenderNodeView node={asNode(tree.root)} /> : <span class="rt-dim">(empty tree)</span>}</div>
+      <div class="region-body">
+        {tree.root ? <RenderNodeView node={asNode(tree.root)} /> : <span class="rt-dim">(empty tree)</span>}
+      </div>
     </section>
   );
 }

@@ -52,7 +52,17 @@ function controlId(path: string): string {
   return `arg-${path.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 }
 
-function FieldLabel({ name, schema, required, path }: { name: string; schema: JsonSchemaView; required: boolean; path?: string }) {
+function FieldLabel({
+  name,
+  schema,
+  required,
+  path,
+}: {
+  name: string;
+  schema: JsonSchemaView;
+  required: boolean;
+  path?: string;
+}) {
   const content = (
     <>
       {name}
@@ -61,7 +71,9 @@ function FieldLabel({ name, schema, required, path }: { name: string; schema: Js
           *
         </abbr>
       ) : null}
-      <span class="field-type">{schema.type === "array" ? `${schema.items?.type ?? "any"}[]` : (schema.type ?? "any")}</span>
+      <span class="field-type">
+        {schema.type === "array" ? `${schema.items?.type ?? "any"}[]` : (schema.type ?? "any")}
+      </span>
     </>
   );
   return path === undefined ? (
@@ -73,7 +85,17 @@ function FieldLabel({ name, schema, required, path }: { name: string; schema: Js
   );
 }
 
-function ObjectFields({ schema, value, onChange, path }: { schema: JsonSchemaView; value: JsonObject; onChange: (value: JsonObject) => void; path: string }) {
+function ObjectFields({
+  schema,
+  value,
+  onChange,
+  path,
+}: {
+  schema: JsonSchemaView;
+  value: JsonObject;
+  onChange: (value: JsonObject) => void;
+  path: string;
+}) {
   const required = new Set(schema.required ?? []);
   const names = Object.keys(schema.properties ?? {}).sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
   return (
@@ -160,12 +182,23 @@ function arrayField({ name, path, schema, value, required, onChange }: FieldProp
 }
 
 /** A boolean: a checkbox when required, else a select with (unset). */
-function booleanField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+function booleanField(
+  { name, path, schema, value, required, onChange }: FieldProps,
+  id: string,
+  helpId: string | undefined,
+) {
   return (
     <div class="field">
       <FieldLabel name={name} schema={schema} required={required} path={path} />
       {required ? (
-        <input type="checkbox" id={id} aria-describedby={helpId} name={name} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          id={id}
+          aria-describedby={helpId}
+          name={name}
+          checked={value === true}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
       ) : (
         <select
           id={id}
@@ -185,7 +218,11 @@ function booleanField({ name, path, schema, value, required, onChange }: FieldPr
 }
 
 /** A number input; empty is unset. */
-function numberField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+function numberField(
+  { name, path, schema, value, required, onChange }: FieldProps,
+  id: string,
+  helpId: string | undefined,
+) {
   return (
     <div class="field">
       <FieldLabel name={name} schema={schema} required={required} path={path} />
@@ -207,7 +244,11 @@ function numberField({ name, path, schema, value, required, onChange }: FieldPro
 }
 
 /** A string: a select for an enum, else a growing textarea. */
-function stringField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+function stringField(
+  { name, path, schema, value, required, onChange }: FieldProps,
+  id: string,
+  helpId: string | undefined,
+) {
   if (schema.enum && schema.enum.length > 0) {
     return (
       <div class="field">
@@ -251,7 +292,11 @@ function stringField({ name, path, schema, value, required, onChange }: FieldPro
 }
 
 /** A value of a type the form does not draw: its JSON as text. */
-function jsonField({ name, path, schema, value, required, onChange }: FieldProps, id: string, helpId: string | undefined) {
+function jsonField(
+  { name, path, schema, value, required, onChange }: FieldProps,
+  id: string,
+  helpId: string | undefined,
+) {
   return (
     <div class="field">
       <FieldLabel name={name} schema={schema} required={required} path={path} />
@@ -320,7 +365,15 @@ export function formArguments(form: FormValue): { ok: true; value: Json } | { ok
 }
 
 /** The form for one tool's input, with its raw JSON toggle. */
-export function SchemaForm({ schema, form, onChange }: { schema: JsonSchemaView; form: FormValue; onChange: (form: FormValue) => void }) {
+export function SchemaForm({
+  schema,
+  form,
+  onChange,
+}: {
+  schema: JsonSchemaView;
+  form: FormValue;
+  onChange: (form: FormValue) => void;
+}) {
   const [rawError, setRawError] = useState<string | undefined>();
   const toggle = () => {
     if (form.raw) {
@@ -343,7 +396,13 @@ export function SchemaForm({ schema, form, onChange }: { schema: JsonSchemaView;
       {form.raw ? (
         <label class="field">
           <span class="field-name">arguments (JSON)</span>
-          <textarea class="raw-json" name="raw-arguments" rows={8} value={form.text} onInput={(e) => onChange({ raw: true, text: e.currentTarget.value })} />
+          <textarea
+            class="raw-json"
+            name="raw-arguments"
+            rows={8}
+            value={form.text}
+            onInput={(e) => onChange({ raw: true, text: e.currentTarget.value })}
+          />
           {rawError ? <small class="error-text">{rawError}</small> : null}
         </label>
       ) : (

@@ -73,7 +73,9 @@ export interface ConfigStateView {
 }
 
 /** The answer of POST /api/restart. */
-export type RestartAnswerView = { readonly ok: true; readonly pid: number } | { readonly ok: false; readonly message: string };
+export type RestartAnswerView =
+  | { readonly ok: true; readonly pid: number }
+  | { readonly ok: false; readonly message: string };
 
 /** The provider's identity: Describe's ProducerRef and the process. */
 export interface IdentityView {
@@ -128,8 +130,18 @@ export type CallEventView =
   | { readonly type: "progress"; readonly message: string; readonly fraction?: number }
   | { readonly type: "partial"; readonly payload: Json }
   | { readonly type: "exit"; readonly exitCode: number; readonly signal?: string }
-  | { readonly type: "result"; readonly payload: Json; readonly violations: readonly { readonly path: string; readonly message: string }[] }
-  | { readonly type: "error"; readonly category: string; readonly message: string; readonly retryable: boolean; readonly details?: Json };
+  | {
+      readonly type: "result";
+      readonly payload: Json;
+      readonly violations: readonly { readonly path: string; readonly message: string }[];
+    }
+  | {
+      readonly type: "error";
+      readonly category: string;
+      readonly message: string;
+      readonly retryable: boolean;
+      readonly details?: Json;
+    };
 
 /** How a call's stream ended. */
 export interface CallEndView {
@@ -261,10 +273,18 @@ export type RenderTreeJson = { readonly root?: Json };
 /** The answer of Preview and Render. */
 export type TreeAnswer =
   | { readonly ok: true; readonly tree: RenderTreeJson; readonly durationMs: number }
-  | { readonly ok: false; readonly status: string; readonly message: string; readonly category?: string; readonly details?: Json };
+  | {
+      readonly ok: false;
+      readonly status: string;
+      readonly message: string;
+      readonly category?: string;
+      readonly details?: Json;
+    };
 
 /** The answer of Configure. */
-export type ConfigureAnswer = { readonly ok: true; readonly state: ConfigStateView } | { readonly ok: false; readonly state: ConfigStateView };
+export type ConfigureAnswer =
+  | { readonly ok: true; readonly state: ConfigStateView }
+  | { readonly ok: false; readonly state: ConfigStateView };
 
 /** An event on the stream (`/events`), one per SSE message, its name in `kind`. */
 export type StreamMessage =

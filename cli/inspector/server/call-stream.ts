@@ -22,15 +22,29 @@ export function callEventView(event: ToolEvent, schema: ToolSchema | undefined):
   const e = event.event;
   switch (e.case) {
     case "progress":
-      return { type: "progress", message: e.value.message, ...(e.value.fractionComplete !== undefined ? { fraction: e.value.fractionComplete } : {}) };
+      return {
+        type: "progress",
+        message: e.value.message,
+        ...(e.value.fractionComplete !== undefined ? { fraction: e.value.fractionComplete } : {}),
+      };
     case "partialResult":
       return { type: "partial", payload: (e.value.payload ?? {}) as Json };
     case "exitStatus":
-      return { type: "exit", exitCode: e.value.exitCode, ...(e.value.signal !== undefined ? { signal: e.value.signal } : {}) };
+      return {
+        type: "exit",
+        exitCode: e.value.exitCode,
+        ...(e.value.signal !== undefined ? { signal: e.value.signal } : {}),
+      };
     case "result": {
       const payload = e.value.payload ?? {};
-      const violations = schema?.outputSchema ? validateValue(jsonSchemaFromWire(schema.outputSchema) as unknown as JsonSchema, payload) : [];
-      return { type: "result", payload: payload as Json, violations: violations.map((v) => ({ path: v.path, message: v.message })) };
+      const violations = schema?.outputSchema
+        ? validateValue(jsonSchemaFromWire(schema.outputSchema) as unknown as JsonSchema, payload)
+        : [];
+      return {
+        type: "result",
+        payload: payload as Json,
+        violations: violations.map((v) => ({ path: v.path, message: v.message })),
+      };
     }
     case "error":
       return {
@@ -84,7 +98,11 @@ export class CallStream {
       if (rest !== "") this.#text(name, new TextEncoder().encode(rest));
     }
     if (this.#droppedBytes > 0)
-      this.add({ type: "output", stream: "stderr", text: `\n[harness-tool inspect: ${this.#droppedBytes} more bytes of output not shown]\n` });
+      this.add({
+        type: "output",
+        stream: "stderr",
+        text: `\n[harness-tool inspect: ${this.#droppedBytes} more bytes of output not shown]\n`,
+      });
   }
 
   /** Sends the output batch held now. */

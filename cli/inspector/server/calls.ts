@@ -57,7 +57,10 @@ export class CallHistory {
       arguments: body.args as JsonObject,
       callContext: this.#link.callContext(String(this.#link.turn), workingDirectory),
     });
-    const running: RunningCall = { view: { id, tool: body.tool, args: body.args, workingDirectory, startedAt: Date.now(), events: [] }, rpc };
+    const running: RunningCall = {
+      view: { id, tool: body.tool, args: body.args, workingDirectory, startedAt: Date.now(), events: [] },
+      rpc,
+    };
     this.#calls.push(running);
     if (this.#calls.length > historyLimit) this.#calls.splice(0, this.#calls.length - historyLimit);
     this.#page.publish({ kind: "call-start", call: running.view });

@@ -16,7 +16,12 @@ const unconfigured: ConfigStateView = { config: {}, inForce: false, status: "unc
  * Copies the current value of the sensitive attribute at `path` (names through object attributes)
  * into `next`, creating the objects on the way; false when `path` names no sensitive attribute.
  */
-function keepSecret(attributes: readonly ConfigAttributeDeclaration[], current: JsonObject | undefined, next: JsonObject, path: readonly string[]): boolean {
+function keepSecret(
+  attributes: readonly ConfigAttributeDeclaration[],
+  current: JsonObject | undefined,
+  next: JsonObject,
+  path: readonly string[],
+): boolean {
   const [name, ...rest] = path;
   const attribute = attributes.find((a) => a.name === name);
   if (!attribute || name === undefined) return false;
@@ -87,7 +92,12 @@ export class ProviderConfig {
     try {
       await this.#link.launched.configure(config, this.#link.bound(30_000));
       this.#config = config;
-      this.#state = { config: masked, inForce: true, status: "accepted", secretsSet: secretsSet(this.#attributes, config) };
+      this.#state = {
+        config: masked,
+        inForce: true,
+        status: "accepted",
+        secretsSet: secretsSet(this.#attributes, config),
+      };
       ok = true;
     } catch (error) {
       const answer = failureAnswer(error);

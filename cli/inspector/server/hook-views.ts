@@ -22,7 +22,13 @@ import { hookPayloadSchemas, type HookDispatchError } from "harness-tool/host";
 import { hookPayloadFromJson, hookPayloadJson, HookPayloadJsonError } from "../../check/hook-payload-json.js";
 import { checkHookResponse } from "../../check/hook-response-shape.js";
 import { sampleHookPayload } from "../../check/hook-samples.js";
-import { hookErrorCategoryName, hookFailureLine, isHookRefusal, kernelOnHookError, verdictName } from "../../terminal/hook-answer-wording.js";
+import {
+  hookErrorCategoryName,
+  hookFailureLine,
+  isHookRefusal,
+  kernelOnHookError,
+  verdictName,
+} from "../../terminal/hook-answer-wording.js";
 import type { HookAnswerView, HookLogView, HookPointView, HookRequestBody, Json } from "../protocol/page-protocol.js";
 
 /** The deadline of a hook call the page names none for, as `harness-tool hook --timeout`'s default. */
@@ -49,19 +55,29 @@ export function hookPointViews(advertised: readonly HookPoint[], cwd: string): H
 }
 
 /** The DispatchHookRequest of a page's body; a HookRequestProblem saying what is wrong. */
-export function hookRequestOf(body: HookRequestBody): { point: HookPointName; mode: HookModeName; request: DispatchHookRequest; timeoutMs: number } {
+export function hookRequestOf(body: HookRequestBody): {
+  point: HookPointName;
+  mode: HookModeName;
+  request: DispatchHookRequest;
+  timeoutMs: number;
+} {
   if (typeof body.point !== "string" || !(hookPointNames as readonly string[]).includes(body.point)) {
-    throw new HookRequestProblem(`point must be one of ${hookPointNames.join(", ")}, not ${JSON.stringify(body.point)}`);
+    throw new HookRequestProblem(
+      `point must be one of ${hookPointNames.join(", ")}, not ${JSON.stringify(body.point)}`,
+    );
   }
   if (typeof body.mode !== "string" || !Object.hasOwn(hookModeTable, body.mode)) {
     throw new HookRequestProblem(`mode must be observe, transform or veto, not ${JSON.stringify(body.mode)}`);
   }
   const point = body.point as HookPointName;
   const mode = body.mode as HookModeName;
-  if (typeof body.payload !== "object" || body.payload === null || Array.isArray(body.payload)) throw new HookRequestProblem("payload must be a JSON object");
+  if (typeof body.payload !== "object" || body.payload === null || Array.isArray(body.payload))
+    throw new HookRequestProblem("payload must be a JSON object");
   const timeoutMs = body.timeoutMs ?? defaultHookTimeoutMs;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new HookRequestProblem("timeoutMs must be a positive whole number of milliseconds");
-  if (body.subscriptionId !== undefined && typeof body.subscriptionId !== "string") throw new HookRequestProblem("subscriptionId must be a string");
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new HookRequestProblem("timeoutMs must be a positive whole number of milliseconds");
+  if (body.subscriptionId !== undefined && typeof body.subscriptionId !== "string")
+    throw new HookRequestProblem("subscriptionId must be a string");
   let payload: HookPayload;
   try {
     payload = hookPayloadFromJson(point, body.payload);
@@ -78,7 +94,11 @@ export function hookRequestOf(body: HookRequestBody): { point: HookPointName; mo
 }
 
 /** The runtime's answer as the page shows it, with the response rules it breaks (what the kernel rejects). */
-export function hookAnswerView(request: DispatchHookRequest, response: DispatchHookResponse, mode: HookModeName): HookAnswerView {
+export function hookAnswerView(
+  request: DispatchHookRequest,
+  response: DispatchHookResponse,
+  mode: HookModeName,
+): HookAnswerView {
   const problems = checkHookResponse(request, response).map((p) => p.message);
   const common = {
     ok: true as const,
@@ -94,8 +114,14 @@ export function hookAnswerView(request: DispatchHookRequest, response: DispatchH
       return { ...common, outcome: "veto", decision: verdictName(outcome.value.decision) };
     case "transform": {
       const returned = outcome.value.payload;
-      const unchanged = returned !== undefined && request.payload !== undefined && equals(HookPayloadSchema, returned, request.payload);
-      return { ...common, outcome: "transform", payload: (returned ? hookPayloadJson(returned) : {}) as Json, unchanged };
+      const unchanged =
+        returned !== undefined && request.payload !== undefined && equals(HookPayloadSchema, returned, request.payload);
+      return {
+        ...common,
+        outcome: "transform",
+        payload: (returned ? hookPayloadJson(returned) : {}) as Json,
+        unchanged,
+      };
     }
     default:
       return { ...common, outcome: "none" };
@@ -103,7 +129,12 @@ export function hookAnswerView(request: DispatchHookRequest, response: DispatchH
 }
 
 /** A failed hook call as the page shows it: the status, the HookError's category, the CLI's line. */
-export function hookFailureView(error: HookDispatchError, mode: HookModeName, statusName: (code: number) => string, cancelled: boolean): HookAnswerView {
+export function hookFailureView(
+  error: HookDispatchError,
+  mode: HookModeName,
+  statusName: (code: number) => string,
+  cancelled: boolean,
+): HookAnswerView {
   return {
     ok: false,
     status: statusName(error.code),
@@ -111,7 +142,9 @@ export function hookFailureView(error: HookDispatchError, mode: HookModeName, st
     message: error.hookError?.message || error.details,
     refused: isHookRefusal(error.hookError),
     cancelled,
-    line: cancelled ? "cancelled, as the kernel cancels a hook call when the turn is aborted" : hookFailureLine(error, mode),
+    line: cancelled
+      ? "cancelled, as the kernel cancels a hook call when the turn is aborted"
+      : hookFailureLine(error, mode),
   };
 }
 

@@ -10,7 +10,15 @@ import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/
 import type { HookModeName } from "harness-tool";
 import { HookDispatchError } from "harness-tool/host";
 import type { HookCallView, HookLogView, HookPointView, HookRequestBody } from "../protocol/page-protocol.js";
-import { hookAnswerView, hookFailureView, hookLogView, hookPointOfLogger, hookPointViews, hookRequestOf, HookRequestProblem } from "./hook-views.js";
+import {
+  hookAnswerView,
+  hookFailureView,
+  hookLogView,
+  hookPointOfLogger,
+  hookPointViews,
+  hookRequestOf,
+  HookRequestProblem,
+} from "./hook-views.js";
 import type { PageChannel } from "./page-channel.js";
 import { historyLimit, InspectRequestError, statusName, type ProviderLink } from "./session-state.js";
 
@@ -124,7 +132,14 @@ export class HookHistory {
       answer =
         error instanceof HookDispatchError
           ? hookFailureView(error, mode, statusName, signal.aborted)
-          : { ok: false, status: "UNKNOWN", message: error instanceof Error ? error.message : String(error), refused: false, cancelled: false, line: "" };
+          : {
+              ok: false,
+              status: "UNKNOWN",
+              message: error instanceof Error ? error.message : String(error),
+              refused: false,
+              cancelled: false,
+              line: "",
+            };
     }
     hook.controller = undefined;
     // Lines the handler awaited have arrived by now: in the view before its answer.

@@ -62,7 +62,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, Json>> {
   } catch (error) {
     throw new InspectRequestError(`the request body is not JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new InspectRequestError("the request body must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InspectRequestError("the request body must be a JSON object");
   return value as Record<string, Json>;
 }
 
@@ -73,7 +74,10 @@ function sameToken(given: string, token: string): boolean {
 }
 
 /** Serves `session` on 127.0.0.1; resolves once listening. */
-export async function startInspectServer(session: InspectSession, options: InspectServerOptions = {}): Promise<InspectServer> {
+export async function startInspectServer(
+  session: InspectSession,
+  options: InspectServerOptions = {},
+): Promise<InspectServer> {
   const token = options.token ?? randomBytes(24).toString("base64url");
   const assets: PageAssets = loadPageAssets();
   const streams = new Set<ServerResponse>();
@@ -95,7 +99,8 @@ export async function startInspectServer(session: InspectSession, options: Inspe
     if (req.method === "POST") {
       // Only the page itself posts: a browser always sends Origin on a cross-site POST.
       const origin = req.headers.origin;
-      if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ""))) return sendJson(res, 403, { error: "cross-origin request refused" });
+      if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, "")))
+        return sendJson(res, 403, { error: "cross-origin request refused" });
     }
     switch (route) {
       case "GET /":
@@ -107,7 +112,11 @@ export async function startInspectServer(session: InspectSession, options: Inspe
       case "GET /api/state":
         return sendJson(res, 200, session.snapshot());
       case "GET /events": {
-        res.writeHead(200, { ...securityHeaders, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
+        res.writeHead(200, {
+          ...securityHeaders,
+          "content-type": "text/event-stream; charset=utf-8",
+          connection: "keep-alive",
+        });
         const write = (message: StreamMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
         // Subscribe before the snapshot: nothing falls between them (the page dedupes by seq and id).
         const unsubscribe = session.subscribe(write);
@@ -152,7 +161,10 @@ export async function startInspectServer(session: InspectSession, options: Inspe
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.end();
       if (error instanceof InspectRequestError) sendJson(res, 400, { error: session.redactText(error.message) });
-      else sendJson(res, 500, { error: session.redactText(`the inspector failed: ${error instanceof Error ? error.message : String(error)}`) });
+      else
+        sendJson(res, 500, {
+          error: session.redactText(`the inspector failed: ${error instanceof Error ? error.message : String(error)}`),
+        });
     });
   });
   await new Promise<void>((resolve, reject) => {

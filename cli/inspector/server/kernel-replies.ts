@@ -27,7 +27,10 @@ export const defaultReplies: CannedRepliesView = {
   runSession: {
     sessionId: "inspect-sub-session-1",
     status: "SESSION_STATUS_COMPLETED",
-    finalMessage: { role: "ROLE_ASSISTANT", content: [{ text: { text: "A canned answer from harness-tool inspect." } }] },
+    finalMessage: {
+      role: "ROLE_ASSISTANT",
+      content: [{ text: { text: "A canned answer from harness-tool inspect." } }],
+    },
   },
   countTokens: { count: "128", exact: false },
 };
@@ -84,7 +87,10 @@ export class KernelReplies {
   emit(request: EmitRequest) {
     this.#emitted += 1n;
     const canned = fromJson(EmitResultSchema, this.#replies.emit as JsonValue);
-    const reply = create(EmitResultSchema, { id: canned.id || `event-${this.#emitted}`, sequence: canned.sequence || this.#emitted });
+    const reply = create(EmitResultSchema, {
+      id: canned.id || `event-${this.#emitted}`,
+      sequence: canned.sequence || this.#emitted,
+    });
     this.#records.record("emit", emitRequestJson(request), toJson(EmitResultSchema, reply) as Json);
     return reply;
   }
@@ -97,7 +103,11 @@ export class KernelReplies {
     return this.#answer("countTokens", toJson(CountTokensRequestSchema, request) as Json, CountTokensResultSchema);
   }
 
-  #answer<S extends typeof RunSessionResultSchema | typeof CountTokensResultSchema>(method: "runSession" | "countTokens", request: Json, schema: S) {
+  #answer<S extends typeof RunSessionResultSchema | typeof CountTokensResultSchema>(
+    method: "runSession" | "countTokens",
+    request: Json,
+    schema: S,
+  ) {
     const reply = this.#replies[method];
     const message = fromJson(schema, reply as JsonValue);
     this.#records.record(method, request, reply);

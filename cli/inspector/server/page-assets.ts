@@ -21,7 +21,10 @@ export function pageDistDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const candidates = [path.resolve(here, "../page-dist"), path.resolve(here, "../../../inspector/page-dist")];
   const found = candidates.find((dir) => existsSync(path.join(dir, "inspector.js")));
-  if (!found) throw new Error(`the inspector page's bundle is missing (looked in ${candidates.join(", ")}); run \`npm run build:inspector\``);
+  if (!found)
+    throw new Error(
+      `the inspector page's bundle is missing (looked in ${candidates.join(", ")}); run \`npm run build:inspector\``,
+    );
   return found;
 }
 

@@ -18,7 +18,9 @@ export async function loadProvider(provider: ProviderCommand, launched: Launched
     name: producer?.name ?? "(Describe failed)",
     version: producer?.version ?? "",
     source: producer?.source ?? "",
-    category: producer ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase() : "",
+    category: producer
+      ? (Category[producer.category] ?? String(producer.category)).replace(/^CATEGORY_/, "").toLowerCase()
+      : "",
     protocolVersion: producer?.protocolVersion ?? 0,
     command: [provider.command, ...provider.args].join(" "),
     executable: provider.command,
@@ -37,8 +39,13 @@ export async function loadProvider(provider: ProviderCommand, launched: Launched
 export type LoadedProvider = Awaited<ReturnType<typeof loadProvider>>;
 
 /** How a provider process ended, with the last warning or error it logged (the likely reason). */
-export function exitText(how: { exitCode: number | null; signal: string | null }, stderr: LaunchedProvider["stderr"]): string {
-  const ended = how.signal ? `the provider was ended by ${how.signal}` : `the provider exited with code ${how.exitCode}`;
+export function exitText(
+  how: { exitCode: number | null; signal: string | null },
+  stderr: LaunchedProvider["stderr"],
+): string {
+  const ended = how.signal
+    ? `the provider was ended by ${how.signal}`
+    : `the provider exited with code ${how.exitCode}`;
   const last = [...stderr].reverse().find((line) => line.level === "error" || line.level === "warn");
   return last ? `${ended} (last ${last.level}: ${last.message})` : ended;
 }
@@ -46,7 +53,10 @@ export function exitText(how: { exitCode: number | null; signal: string | null }
 /** True when `launched` has exited, or exits within `ms`. */
 export async function exitsWithin(launched: LaunchedProvider, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const exited = await Promise.race([launched.exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  const exited = await Promise.race([
+    launched.exited.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
   clearTimeout(timer);
   return exited;
 }

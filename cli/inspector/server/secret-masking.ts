@@ -58,20 +58,26 @@ export function maskConfig(attributes: readonly ConfigAttributeDeclaration[], co
   for (const [key, value] of Object.entries(config)) {
     const attribute = attributes.find((a) => a.name === key);
     if (attribute?.sensitive) out[key] = redactionMarker;
-    else if (attribute?.type === "object" && attribute.objectAttributes && isObject(value)) out[key] = maskConfig(attribute.objectAttributes, value);
+    else if (attribute?.type === "object" && attribute.objectAttributes && isObject(value))
+      out[key] = maskConfig(attribute.objectAttributes, value);
     else out[key] = value;
   }
   return out;
 }
 
 /** Names (dotted for nested ones) of the sensitive attributes that hold a value in `config`. */
-export function secretsSet(attributes: readonly ConfigAttributeDeclaration[], config: JsonObject, prefix = ""): string[] {
+export function secretsSet(
+  attributes: readonly ConfigAttributeDeclaration[],
+  config: JsonObject,
+  prefix = "",
+): string[] {
   const out: string[] = [];
   for (const a of attributes) {
     if (!Object.hasOwn(config, a.name)) continue;
     const value = config[a.name];
     if (a.sensitive) out.push(prefix + a.name);
-    else if (a.type === "object" && a.objectAttributes && isObject(value)) out.push(...secretsSet(a.objectAttributes, value, `${prefix}${a.name}.`));
+    else if (a.type === "object" && a.objectAttributes && isObject(value))
+      out.push(...secretsSet(a.objectAttributes, value, `${prefix}${a.name}.`));
   }
   return out;
 }

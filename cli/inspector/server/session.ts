@@ -74,7 +74,10 @@ export class InspectSession {
   #restarting = false;
   #closed = false;
 
-  private constructor(launched: LaunchedProvider, init: { provider: ProviderCommand; kernel: Kernel; loaded: LoadedProvider; options: InspectSessionOptions }) {
+  private constructor(
+    launched: LaunchedProvider,
+    init: { provider: ProviderCommand; kernel: Kernel; loaded: LoadedProvider; options: InspectSessionOptions },
+  ) {
     const { options, loaded } = init;
     this.#provider = init.provider;
     this.#kernel = init.kernel;
@@ -85,7 +88,9 @@ export class InspectSession {
     this.#calls = new CallHistory(this.#link, this.#page, this.#tools);
     this.#hooks = new HookHistory(this.#link, this.#page, () => this.#records.poll());
     this.#hooks.setPoints(loaded.hookPoints);
-    this.#records = new ProviderRecords(this.#link, this.#page, (request) => this.#hooks.addLog(request, this.#calls.running));
+    this.#records = new ProviderRecords(this.#link, this.#page, (request) =>
+      this.#hooks.addLog(request, this.#calls.running),
+    );
     this.#replies = new KernelReplies(this.#page, this.#records);
     this.#onProviderChange = options.onProviderChange;
     this.#poller = setInterval(() => this.#records.poll(), options.pollMs ?? 100);
@@ -140,7 +145,9 @@ export class InspectSession {
         this.#hooks.setPoints(loaded.hookPoints);
       } catch (error) {
         await launched?.kill();
-        const message = this.redactText(`the restart failed: ${error instanceof Error ? error.message : String(error)}`);
+        const message = this.redactText(
+          `the restart failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
         this.#identity = { ...this.#identity, exited: message };
         this.#page.publish({ kind: "identity", identity: this.#identity });
         this.#onProviderChange?.(`${message.split("\n")[0]}; fix it and Restart from the page again`);
@@ -149,7 +156,9 @@ export class InspectSession {
       this.#watchExit(launched);
       await this.configure({ config: configured as { [key: string]: Json } });
       this.#page.publish({ kind: "snapshot", snapshot: this.snapshot() });
-      this.#onProviderChange?.(this.redactText(`restarted the provider: ${this.#identity.command} (pid ${launched.pid})`));
+      this.#onProviderChange?.(
+        this.redactText(`restarted the provider: ${this.#identity.command} (pid ${launched.pid})`),
+      );
       return { ok: true, pid: launched.pid };
     } finally {
       this.#restarting = false;

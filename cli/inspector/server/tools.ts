@@ -34,7 +34,11 @@ function toolView(tool: ToolSchema, preview?: boolean): ToolView {
 }
 
 function treeAnswer(tree: RenderTree | undefined, started: number): TreeAnswer {
-  return { ok: true, tree: (tree ? toJson(RenderTreeSchema, tree) : {}) as { root?: Json }, durationMs: Math.round(performance.now() - started) };
+  return {
+    ok: true,
+    tree: (tree ? toJson(RenderTreeSchema, tree) : {}) as { root?: Json },
+    durationMs: Math.round(performance.now() - started),
+  };
 }
 
 /** The tools of the provider as it runs now, with what is known of their Preview. */
@@ -79,14 +83,20 @@ export class ToolList {
       unknown.map(async (tool) => {
         try {
           await launched.preview(
-            { id: `inspect-probe-${randomUUID()}`, toolName: tool.name, arguments: previewProbeArguments, callContext: this.#link.callContext("0") },
+            {
+              id: `inspect-probe-${randomUUID()}`,
+              toolName: tool.name,
+              arguments: previewProbeArguments,
+              callContext: this.#link.callContext("0"),
+            },
             { timeoutMs: 5_000 },
           );
           this.#markPreview(tool.name, true);
         } catch (error) {
           if (!(error instanceof ProviderCallError)) return;
           if (error.code === grpcStatus.UNIMPLEMENTED) this.#markPreview(tool.name, false);
-          else if (error.code !== grpcStatus.FAILED_PRECONDITION && error.code !== grpcStatus.DEADLINE_EXCEEDED) this.#markPreview(tool.name, true);
+          else if (error.code !== grpcStatus.FAILED_PRECONDITION && error.code !== grpcStatus.DEADLINE_EXCEEDED)
+            this.#markPreview(tool.name, true);
         }
       }),
     );
@@ -112,19 +122,27 @@ export class ToolList {
       this.#markPreview(body.tool, true);
     } catch (error) {
       answer = failureAnswer(error);
-      if (error instanceof ProviderCallError && error.code === grpcStatus.UNIMPLEMENTED) this.#markPreview(body.tool, false);
+      if (error instanceof ProviderCallError && error.code === grpcStatus.UNIMPLEMENTED)
+        this.#markPreview(body.tool, false);
     }
     return this.#page.json(answer);
   }
 
   /** Render of an emitted payload (text or base64) under a schema_version. */
   async render(body: { schemaVersion: string; payload: string; encoding?: "text" | "base64" }): Promise<TreeAnswer> {
-    if (typeof body.schemaVersion !== "string" || typeof body.payload !== "string") throw new InspectRequestError("schemaVersion and payload must be strings");
-    const payload = body.encoding === "base64" ? new Uint8Array(Buffer.from(body.payload, "base64")) : new TextEncoder().encode(body.payload);
+    if (typeof body.schemaVersion !== "string" || typeof body.payload !== "string")
+      throw new InspectRequestError("schemaVersion and payload must be strings");
+    const payload =
+      body.encoding === "base64"
+        ? new Uint8Array(Buffer.from(body.payload, "base64"))
+        : new TextEncoder().encode(body.payload);
     const started = performance.now();
     let answer: TreeAnswer;
     try {
-      answer = treeAnswer((await this.#link.launched.render(payload, body.schemaVersion, this.#link.bound(30_000))).tree, started);
+      answer = treeAnswer(
+        (await this.#link.launched.render(payload, body.schemaVersion, this.#link.bound(30_000))).tree,
+        started,
+      );
     } catch (error) {
       answer = failureAnswer(error);
     }

@@ -29,6 +29,11 @@ export const handlers: AgentHandlers = {
       remainingCostBudgetUsd: context.config.budget_usd ?? 1,
     });
     const status = SessionStatus[result.status] ?? "UNSPECIFIED";
-    return { session_id: result.sessionId, status: status.toLowerCase(), answer: textOf(result.finalMessage), cost_usd: result.totalCostUsd };
+    return {
+      session_id: result.sessionId,
+      status: status.toLowerCase(),
+      answer: textOf(result.finalMessage),
+      cost_usd: result.totalCostUsd,
+    };
   },
 };

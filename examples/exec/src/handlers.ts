@@ -5,7 +5,10 @@ import type { ExecHandlers } from "./gen/examples/exec/v1/exec_tool.js";
 /** The exec provider's handlers. */
 export const handlers: ExecHandlers = {
   async bash(input, context) {
-    const cwd = input.working_directory === undefined ? context.call.workingDirectory : context.resolvePath(input.working_directory);
+    const cwd =
+      input.working_directory === undefined
+        ? context.call.workingDirectory
+        : context.resolvePath(input.working_directory);
     const exit = await context.spawn("/bin/sh", ["-c", input.command], {
       cwd,
       env: { ...(process.env as { [name: string]: string }), ...(context.config.env ?? {}) },
@@ -15,7 +18,12 @@ export const handlers: ExecHandlers = {
   },
 
   async previewBash(input, context) {
-    const cwd = input.working_directory === undefined ? context.call.workingDirectory : context.resolvePath(input.working_directory);
-    return { root: { node: { case: "codeBlock", value: { language: "sh", content: `# in ${cwd}\n${input.command}` } } } };
+    const cwd =
+      input.working_directory === undefined
+        ? context.call.workingDirectory
+        : context.resolvePath(input.working_directory);
+    return {
+      root: { node: { case: "codeBlock", value: { language: "sh", content: `# in ${cwd}\n${input.command}` } } },
+    };
   },
 };

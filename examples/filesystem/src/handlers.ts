@@ -13,7 +13,8 @@ async function readText(file: string, toolName: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new ToolError("not_found", `${toolName}: no file at ${file}`);
-    if (code === "EACCES" || code === "EPERM") throw new ToolError("permission_denied", `${toolName}: cannot read ${file}`);
+    if (code === "EACCES" || code === "EPERM")
+      throw new ToolError("permission_denied", `${toolName}: cannot read ${file}`);
     if (code === "EISDIR") throw new ToolError("invalid_arguments", `${toolName}: ${file} is a folder`);
     throw error;
   }
@@ -39,7 +40,11 @@ function codePreview(title: string, content: string): RenderTreeInit {
     root: {
       node: {
         case: "collapsible",
-        value: { summary: title, collapsedByDefault: false, children: [{ node: { case: "codeBlock", value: { content } } }] },
+        value: {
+          summary: title,
+          collapsedByDefault: false,
+          children: [{ node: { case: "codeBlock", value: { content } } }],
+        },
       },
     },
   };
@@ -52,12 +57,19 @@ export const handlers: FilesystemHandlers = {
     const max = context.config.max_read_bytes ?? defaultMaxReadBytes;
     const info = await stat(file).catch(() => undefined);
     if (info && info.size > max) {
-      throw new ToolError("execution_failed", `read_file: ${file} is ${info.size} bytes, more than the configured ${max}`);
+      throw new ToolError(
+        "execution_failed",
+        `read_file: ${file} is ${info.size} bytes, more than the configured ${max}`,
+      );
     }
     const lines = (await readText(file, "read_file")).split("\n");
     const start = Math.max(1, input.offset ?? 1) - 1;
     const end = input.limit === undefined ? lines.length : Math.min(lines.length, start + Math.max(0, input.limit));
-    return { content: lines.slice(start, end).join("\n"), total_lines: lines.length, truncated: start > 0 || end < lines.length };
+    return {
+      content: lines.slice(start, end).join("\n"),
+      total_lines: lines.length,
+      truncated: start > 0 || end < lines.length,
+    };
   },
 
   async writeFile(input, context) {
@@ -78,18 +90,28 @@ export const handlers: FilesystemHandlers = {
     const file = context.resolvePath(input.path);
     const text = await readText(file, "edit_file");
     const found = input.old_text === "" ? 0 : countOccurrences(text, input.old_text);
-    if (found === 0) throw new ToolError("execution_failed", `edit_file: the text to replace does not occur in ${file}`);
+    if (found === 0)
+      throw new ToolError("execution_failed", `edit_file: the text to replace does not occur in ${file}`);
     if (found > 1 && input.replace_all !== true) {
-      throw new ToolError("execution_failed", `edit_file: the text to replace occurs ${found} times in ${file}; make it unique or set replace_all`);
+      throw new ToolError(
+        "execution_failed",
+        `edit_file: the text to replace occurs ${found} times in ${file}; make it unique or set replace_all`,
+      );
     }
-    const next = input.replace_all === true ? text.split(input.old_text).join(input.new_text) : text.replace(input.old_text, () => input.new_text);
+    const next =
+      input.replace_all === true
+        ? text.split(input.old_text).join(input.new_text)
+        : text.replace(input.old_text, () => input.new_text);
     await writeFile(file, next, { encoding: "utf8", signal: context.signal });
     return { path: file, replacements: input.replace_all === true ? found : 1 };
   },
 
   async previewEditFile(input, context) {
     const file = context.resolvePath(input.path);
-    const diff = [...input.old_text.split("\n").map((l) => `- ${l}`), ...input.new_text.split("\n").map((l) => `+ ${l}`)].join("\n");
+    const diff = [
+      ...input.old_text.split("\n").map((l) => `- ${l}`),
+      ...input.new_text.split("\n").map((l) => `+ ${l}`),
+    ].join("\n");
     return codePreview(`Edit ${file}${input.replace_all === true ? " (every occurrence)" : ""}`, diff);
   },
 };

@@ -3,7 +3,11 @@
 // with every secret replaced, and the audit line of a finished tool call.
 import path from "node:path";
 import { clone, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { type ContentBlock, type Message, MessageSchema } from "harness-tool/generated/pluggableharness/content/v1/content_pb.js";
+import {
+  type ContentBlock,
+  type Message,
+  MessageSchema,
+} from "harness-tool/generated/pluggableharness/content/v1/content_pb.js";
 import type { PostToolCallPayload } from "harness-tool/generated/pluggableharness/hook/v1/hook_pb.js";
 import type { Plan } from "harness-tool/generated/pluggableharness/plan/v1/plan_pb.js";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
@@ -71,21 +75,28 @@ export const redactedMarker = "[REDACTED]";
  * results shown back to the model, and in the string arguments of earlier tool calls. Thinking
  * blocks are left alone (their signature covers the text). `count` is how many matches were replaced.
  */
-export function redactMessages(messages: readonly Message[], patterns: readonly RegExp[]): { messages: Message[]; count: number } {
+export function redactMessages(
+  messages: readonly Message[],
+  patterns: readonly RegExp[],
+): { messages: Message[]; count: number } {
   let count = 0;
   const redact = (text: string) =>
     patterns.reduce(
       (current, pattern) =>
-        current.replace(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`), () => {
-          count++;
-          return redactedMarker;
-        }),
+        current.replace(
+          new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
+          () => {
+            count++;
+            return redactedMarker;
+          },
+        ),
       text,
     );
   const redactJson = (value: JsonValue): JsonValue => {
     if (typeof value === "string") return redact(value);
     if (Array.isArray(value)) return value.map(redactJson);
-    if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v as JsonValue)]));
+    if (typeof value === "object" && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v as JsonValue)]));
     return value;
   };
   const redactBlocks = (blocks: ContentBlock[]) => {
@@ -93,7 +104,8 @@ export function redactMessages(messages: readonly Message[], patterns: readonly 
       const b = block.block;
       if (b.case === "text") b.value.text = redact(b.value.text);
       else if (b.case === "toolResult") redactBlocks(b.value.content);
-      else if (b.case === "toolUse" && b.value.arguments) b.value.arguments = redactJson(b.value.arguments) as JsonObject;
+      else if (b.case === "toolUse" && b.value.arguments)
+        b.value.arguments = redactJson(b.value.arguments) as JsonObject;
     }
   };
   const out = messages.map((m) => clone(MessageSchema, m));
@@ -112,7 +124,9 @@ export function auditFields(payload: PostToolCallPayload): JsonObject {
   };
   if (payload.outcome.case === "error") {
     fields["outcome"] = "error";
-    fields["category"] = (ToolErrorCategory[payload.outcome.value.category] ?? String(payload.outcome.value.category)).toLowerCase();
+    fields["category"] = (
+      ToolErrorCategory[payload.outcome.value.category] ?? String(payload.outcome.value.category)
+    ).toLowerCase();
   } else {
     fields["outcome"] = payload.outcome.case === "result" ? "result" : "none";
   }

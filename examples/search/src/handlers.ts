@@ -49,7 +49,10 @@ export const handlers: SearchHandlers = {
     const target = context.resolvePath(input.path ?? ".");
     const max = context.config.max_results ?? 500;
     const regex = new RegExp(input.pattern, input.ignore_case === true ? "i" : "");
-    const include = input.include === undefined ? undefined : globToRegExp(input.include.includes("/") ? input.include : `**/${input.include}`);
+    const include =
+      input.include === undefined
+        ? undefined
+        : globToRegExp(input.include.includes("/") ? input.include : `**/${input.include}`);
     const isFile = (await stat(target)).isFile();
     const root = isFile ? path.dirname(target) : target;
     const files = isFile ? [path.basename(target)] : walk(root, context.signal);

@@ -12,9 +12,13 @@ export function createUserHandlers(): UserHandlers {
       const answers = context.config.scripted_answers ?? [];
       const answer = answers[next];
       if (answer === undefined) {
-        throw new ToolError("execution_failed", "ask_user: no person is attached to answer and no scripted answer is left", {
-          details: { question: input.question },
-        });
+        throw new ToolError(
+          "execution_failed",
+          "ask_user: no person is attached to answer and no scripted answer is left",
+          {
+            details: { question: input.question },
+          },
+        );
       }
       next++;
       return { answer };

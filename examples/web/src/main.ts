@@ -15,9 +15,13 @@ function configure(config: Pick<WebConfig, "endpoint">): void {
   try {
     url = new URL(config.endpoint);
   } catch {
-    throw configError("endpoint", `${JSON.stringify(config.endpoint)} is not a URL: give the search API's http or https address`);
+    throw configError(
+      "endpoint",
+      `${JSON.stringify(config.endpoint)} is not a URL: give the search API's http or https address`,
+    );
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw configError("endpoint", `must be an http or https URL, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw configError("endpoint", `must be an http or https URL, not ${url.protocol}`);
 }
 
 await serve(createWebProvider(handlers, { configure }));

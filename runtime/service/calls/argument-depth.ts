@@ -55,9 +55,13 @@ export function tooDeep(message: object): TooDeep | undefined {
 
 /** The refusal of a field left out: `invalid_arguments` naming what, how deep, and the limit (`details: {depth, max_depth}`). */
 export function tooDeepError(what: string, deep: TooDeep): WireToolError {
-  return wireError("invalid_arguments", `${what} nest ${deep.depth.toLocaleString("en-US")} levels deep; at most ${maxArgumentDepth} levels are accepted`, {
-    details: { depth: deep.depth, max_depth: maxArgumentDepth },
-  });
+  return wireError(
+    "invalid_arguments",
+    `${what} nest ${deep.depth.toLocaleString("en-US")} levels deep; at most ${maxArgumentDepth} levels are accepted`,
+    {
+      details: { depth: deep.depth, max_depth: maxArgumentDepth },
+    },
+  );
 }
 
 /** What a length-delimited field of a JSON type holds. */
@@ -198,7 +202,14 @@ interface Pruned {
  * (recorded in `pruned`), or undefined when none is. Descends only into singular message fields
  * of other types, which these requests nest a few levels at most.
  */
-function prune(desc: DescMessage, bytes: Uint8Array, start: number, end: number, path: readonly string[], pruned: Pruned[]): Uint8Array | undefined {
+function prune(
+  desc: DescMessage,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  path: readonly string[],
+  pruned: Pruned[],
+): Uint8Array | undefined {
   if (path.length > 8) return undefined;
   const parts: Uint8Array[] = [];
   let copiedTo = start;
@@ -250,7 +261,8 @@ function lengthDelimited(number: number, body: Uint8Array): Uint8Array {
  */
 export function decodeRequest<Desc extends DescMessage>(desc: Desc, bytes: Uint8Array): MessageShape<Desc> {
   const pruned: Pruned[] = [];
-  const kept = bytes.byteLength < shortestTooDeep ? bytes : (prune(desc, bytes, 0, bytes.byteLength, [], pruned) ?? bytes);
+  const kept =
+    bytes.byteLength < shortestTooDeep ? bytes : (prune(desc, bytes, 0, bytes.byteLength, [], pruned) ?? bytes);
   const message = fromBinary(desc, kept, { recursionLimit });
   for (const { path, depth } of pruned) {
     let parent: Record<string, unknown> | undefined = message as unknown as Record<string, unknown>;

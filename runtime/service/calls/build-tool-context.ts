@@ -42,7 +42,12 @@ export function bindingScope(rt: ServiceRuntime, call: InvokeInFlight, toolName:
 }
 
 /** The handler's context for one call (buildToolContext). */
-export function buildToolContext(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig): ProcessToolContext<unknown> {
+export function buildToolContext(
+  call: InvokeInFlight,
+  rt: ServiceRuntime,
+  entry: ToolEntry,
+  accepted: AcceptedConfig,
+): ProcessToolContext<unknown> {
   return new HandlerContext(call, rt, entry, accepted);
 }
 
@@ -108,19 +113,27 @@ class HandlerContext implements ProcessToolContext<unknown> {
   }
 
   get progress(): ProcessToolContext<unknown>["progress"] {
-    return (this.#progress ??= this.#entry.streaming ? progressOf(this.#call) : notDeclared(this.#call, "progress", "streaming"));
+    return (this.#progress ??= this.#entry.streaming
+      ? progressOf(this.#call)
+      : notDeclared(this.#call, "progress", "streaming"));
   }
 
   get partialResult(): ProcessToolContext<unknown>["partialResult"] {
-    return (this.#partialResult ??= this.#entry.streaming ? partialResultOf(this.#call) : notDeclared(this.#call, "partialResult", "streaming"));
+    return (this.#partialResult ??= this.#entry.streaming
+      ? partialResultOf(this.#call)
+      : notDeclared(this.#call, "partialResult", "streaming"));
   }
 
   get output(): ProcessToolContext<unknown>["output"] {
-    return (this.#output ??= this.#entry.processBacked ? outputOf(this.#call) : notDeclared(this.#call, "output", "process_backed"));
+    return (this.#output ??= this.#entry.processBacked
+      ? outputOf(this.#call)
+      : notDeclared(this.#call, "output", "process_backed"));
   }
 
   get exitStatus(): ProcessToolContext<unknown>["exitStatus"] {
-    return (this.#exitStatus ??= this.#entry.processBacked ? exitStatusOf(this.#call) : notDeclared(this.#call, "exitStatus", "process_backed"));
+    return (this.#exitStatus ??= this.#entry.processBacked
+      ? exitStatusOf(this.#call)
+      : notDeclared(this.#call, "exitStatus", "process_backed"));
   }
 
   get spawn(): ProcessToolContext<unknown>["spawn"] {
@@ -132,12 +145,18 @@ class HandlerContext implements ProcessToolContext<unknown> {
 
 /** The guard in place of a method the declaration does not allow: calling it ends the call as a provider bug. */
 function notDeclared(call: InvokeInFlight, method: string, needs: string): () => never {
-  return () => call.providerBug(`${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`);
+  return () =>
+    call.providerBug(
+      `${method}() was called, but the tool is not declared ${needs}, so the protocol forbids that event`,
+    );
 }
 
 function progressOf(call: InvokeInFlight): ProcessToolContext<unknown>["progress"] {
   return (message, fractionComplete) => {
-    const fraction = typeof fractionComplete === "number" && Number.isFinite(fractionComplete) ? Math.min(1, Math.max(0, fractionComplete)) : undefined;
+    const fraction =
+      typeof fractionComplete === "number" && Number.isFinite(fractionComplete)
+        ? Math.min(1, Math.max(0, fractionComplete))
+        : undefined;
     call.sendIntermediate({
       case: "progress",
       value: { message: String(message), ...(fraction !== undefined ? { fractionComplete: fraction } : {}) },
@@ -156,9 +175,14 @@ function partialResultOf(call: InvokeInFlight): ProcessToolContext<unknown>["par
 
 function outputOf(call: InvokeInFlight): ProcessToolContext<unknown>["output"] {
   return (stream, data) => {
-    if (stream !== "stdout" && stream !== "stderr") call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
+    if (stream !== "stdout" && stream !== "stderr")
+      call.providerBug(`output() needs "stdout" or "stderr", not ${JSON.stringify(stream)}`);
     const bytes =
-      typeof data === "string" ? encoder.encode(data) : data instanceof Uint8Array ? data : call.providerBug("output() needs a string or a Uint8Array");
+      typeof data === "string"
+        ? encoder.encode(data)
+        : data instanceof Uint8Array
+          ? data
+          : call.providerBug("output() needs a string or a Uint8Array");
     call.sendOutput(stream, bytes);
     return call.room();
   };
@@ -166,12 +190,18 @@ function outputOf(call: InvokeInFlight): ProcessToolContext<unknown>["output"] {
 
 function exitStatusOf(call: InvokeInFlight): ProcessToolContext<unknown>["exitStatus"] {
   return (exitCode, signal) => {
-    if (!Number.isInteger(exitCode)) call.providerBug(`exitStatus() needs an integer exit code, not ${String(exitCode)}`);
+    if (!Number.isInteger(exitCode))
+      call.providerBug(`exitStatus() needs an integer exit code, not ${String(exitCode)}`);
     call.sendExitStatus(exitCode, signal);
   };
 }
 
-function spawnOf(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, resolvePath: (target: string) => string): ProcessToolContext<unknown>["spawn"] {
+function spawnOf(
+  call: InvokeInFlight,
+  rt: ServiceRuntime,
+  entry: ToolEntry,
+  resolvePath: (target: string) => string,
+): ProcessToolContext<unknown>["spawn"] {
   return async (command: string, args: readonly string[], options: SpawnToolOptions = {}) => {
     if (call.closed) throw new Error(`${entry.name}: spawn() after the call ended`);
     const cwd = resolvePath(options.cwd ?? ".");
@@ -179,7 +209,11 @@ function spawnOf(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, res
       spawnChild(
         command,
         args,
-        { cwd, ...(options.env ? { env: options.env } : {}), ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) },
+        {
+          cwd,
+          ...(options.env ? { env: options.env } : {}),
+          ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+        },
         {
           signal: call.signal,
           output: (stream, data) => {

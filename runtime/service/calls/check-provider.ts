@@ -48,30 +48,44 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
   for (const tool of provider.tools) {
     const name = tool.declaration.name;
     if (typeof tool.handler !== "function")
-      errors.push(`${name}: the handler is not a function (give an async function (input, context) => result) [handler-function]`);
+      errors.push(
+        `${name}: the handler is not a function (give an async function (input, context) => result) [handler-function]`,
+      );
     if (typeof tool.validateInput !== "function" || typeof tool.validateOutput !== "function") {
-      errors.push(`${name}: validateInput and validateOutput must be functions (use validatorFor(schema)) [validators-present]`);
+      errors.push(
+        `${name}: validateInput and validateOutput must be functions (use validatorFor(schema)) [validators-present]`,
+      );
     }
     if (tool.declaration.preview && typeof tool.preview !== "function") {
-      errors.push(`${name}: the tool declares preview, but has no preview handler (add one, or remove preview) [preview-matches-declaration]`);
+      errors.push(
+        `${name}: the tool declares preview, but has no preview handler (add one, or remove preview) [preview-matches-declaration]`,
+      );
     }
     if (!tool.declaration.preview && tool.preview !== undefined) {
-      errors.push(`${name}: the tool has a preview handler but does not declare preview (set preview: true) [preview-matches-declaration]`);
+      errors.push(
+        `${name}: the tool has a preview handler but does not declare preview (set preview: true) [preview-matches-declaration]`,
+      );
     }
   }
   if (!provider.config || typeof provider.config.decode !== "function" || !Array.isArray(provider.config.attributes)) {
-    errors.push("provider: config must have attributes and a decode function (use emptyConfig() or defineConfig()) [config-definition]");
+    errors.push(
+      "provider: config must have attributes and a decode function (use emptyConfig() or defineConfig()) [config-definition]",
+    );
   } else {
-    for (const line of checkConfigAttributes(provider.config.attributes)) errors.push(`provider: ${line} [config-attributes]`);
+    for (const line of checkConfigAttributes(provider.config.attributes))
+      errors.push(`provider: ${line} [config-attributes]`);
   }
   for (const [version, renderer] of Object.entries(provider.renderers ?? {})) {
     if (typeof renderer !== "function")
-      errors.push(`provider: the renderer for schema_version ${JSON.stringify(version)} is not a function [renderer-function]`);
+      errors.push(
+        `provider: the renderer for schema_version ${JSON.stringify(version)} is not a function [renderer-function]`,
+      );
   }
   const commands = new Set<string>();
   for (const command of provider.slashCommands ?? []) {
     if (command.name.trim() === "") errors.push("provider: a slash command has no name [slash-command-name]");
-    else if (commands.has(command.name)) errors.push(`provider: slash command ${JSON.stringify(command.name)} is declared twice [slash-command-unique]`);
+    else if (commands.has(command.name))
+      errors.push(`provider: slash command ${JSON.stringify(command.name)} is declared twice [slash-command-unique]`);
     commands.add(command.name);
   }
   for (const line of hookDeclarationProblems(provider.hooks)) errors.push(`provider: ${line}`);

@@ -125,7 +125,11 @@ export class ConcurrencyGate {
     if (claim.exclusive) {
       if (this.#holders === 0) return undefined;
       for (const orphan of this.#orphans) return orphan;
-      return this.#exclusive ?? this.#byKey.values().next().value ?? ({ claim, orphaned: false, released: false } satisfies Holder);
+      return (
+        this.#exclusive ??
+        this.#byKey.values().next().value ??
+        ({ claim, orphaned: false, released: false } satisfies Holder)
+      );
     }
     if (this.#exclusive) return this.#exclusive;
     let found: Holder | undefined;

@@ -32,7 +32,9 @@ export interface ConfigureOutcome {
 /** A rejection naming the violations, bounded however many there are (input-error-bounds.ts). */
 function rejected(prefix: string, violations: readonly ValueViolation[]): RpcStatusError {
   const report = reportViolations(violations);
-  const error = wireError("invalid_arguments", boundedMessage(`${prefix}${report.summary}`), { details: report.details });
+  const error = wireError("invalid_arguments", boundedMessage(`${prefix}${report.summary}`), {
+    details: report.details,
+  });
   return new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
 }
 
@@ -42,14 +44,21 @@ function rejected(prefix: string, violations: readonly ValueViolation[]): RpcSta
  * the provider's own decoder throws (its stack to `log`). Nothing is redacted here: the service's unary exit does that,
  * with this request's secrets already known to it.
  */
-export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObject, log?: (message: string, stack: string) => void): ConfigureOutcome {
+export function acceptConfig(
+  provider: ProviderDefinition<unknown>,
+  raw: JsonObject,
+  log?: (message: string, stack: string) => void,
+): ConfigureOutcome {
   const attributes = provider.config.attributes;
   const rawSecrets = collectSecrets(attributes, raw);
   let decoded: ReturnType<typeof provider.config.decode>;
   try {
     decoded = provider.config.decode(raw);
   } catch (error) {
-    const wire = normalizeError(error, { context: "the provider's configuration decoder threw", ...(log ? { log } : {}) });
+    const wire = normalizeError(error, {
+      context: "the provider's configuration decoder threw",
+      ...(log ? { log } : {}),
+    });
     throw new RpcStatusError(GrpcCode.INTERNAL, wire.message, wire);
   }
   if (!decoded.ok) {
@@ -61,7 +70,9 @@ export function acceptConfig(provider: ProviderDefinition<unknown>, raw: JsonObj
     try {
       roots = prepareRoots(provider.allowedRoots(config));
     } catch (error) {
-      throw rejected("configuration rejected: the allowed roots are not usable: ", [{ path: "", message: (error as Error)?.message ?? String(error) }]);
+      throw rejected("configuration rejected: the allowed roots are not usable: ", [
+        { path: "", message: (error as Error)?.message ?? String(error) },
+      ]);
     }
   }
   const secrets = [...rawSecrets];
@@ -99,7 +110,11 @@ export interface ConfigureHookRun {
  * decides the code: `invalid_arguments`, as configError builds, is INVALID_ARGUMENT), throws
  * anything else (`unknown`, INTERNAL) or outlives the deadline (`timeout`, DEADLINE_EXCEEDED).
  */
-export async function runConfigureHook(provider: ProviderDefinition<unknown>, accepted: AcceptedConfig, run: ConfigureHookRun): Promise<void> {
+export async function runConfigureHook(
+  provider: ProviderDefinition<unknown>,
+  accepted: AcceptedConfig,
+  run: ConfigureHookRun,
+): Promise<void> {
   const hook = provider.configure;
   if (!hook) return;
   // Answered before the host's deadline, so it reads why (call-deadline.ts).
@@ -108,8 +123,15 @@ export async function runConfigureHook(provider: ProviderDefinition<unknown>, ac
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const why = run.deadline === undefined ? `its bound of ${timeoutMs} ms (the host set no deadline)` : `the Configure call's deadline (${timeoutMs} ms)`;
-      const error = new ToolError("timeout", `the provider's configure hook did not finish within ${why}: configuration not accepted`, { retryable: true });
+      const why =
+        run.deadline === undefined
+          ? `its bound of ${timeoutMs} ms (the host set no deadline)`
+          : `the Configure call's deadline (${timeoutMs} ms)`;
+      const error = new ToolError(
+        "timeout",
+        `the provider's configure hook did not finish within ${why}: configuration not accepted`,
+        { retryable: true },
+      );
       controller.abort(error);
       reject(error);
     }, timeoutMs);

@@ -4,9 +4,18 @@
  * seed: GetSchema — MUST be re-queryable cheaply and MUST NOT require a network call.
  */
 import { create } from "@bufbuild/protobuf";
-import { AttrType, ConfigAttributeSchema, ConfigSchemaSchema, type ConfigAttribute } from "../../generated/pluggableharness/config/v1/config_pb.js";
+import {
+  AttrType,
+  ConfigAttributeSchema,
+  ConfigSchemaSchema,
+  type ConfigAttribute,
+} from "../../generated/pluggableharness/config/v1/config_pb.js";
 import { GetSchemaResponseSchema, type GetSchemaResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ProviderDefinition } from "../../provider/provider-definition.js";
+import type {
+  ConfigAttributeDeclaration,
+  ConfigAttributeTypeName,
+  ProviderDefinition,
+} from "../../provider/provider-definition.js";
 import { supportedHookPointsOf } from "../../provider/hook-subscriptions.js";
 import { toolDeclarationToWire } from "../../schema/wire-schema.js";
 
@@ -37,7 +46,11 @@ export function configAttributeToWire(a: ConfigAttributeDeclaration): ConfigAttr
 export function buildGetSchemaResponse(provider: ProviderDefinition<unknown>): GetSchemaResponse {
   return create(GetSchemaResponseSchema, {
     tools: provider.tools.map((t) => toolDeclarationToWire(t.declaration)),
-    slashCommands: provider.slashCommands.map((c) => ({ name: c.name, description: c.description, template: c.template })),
+    slashCommands: provider.slashCommands.map((c) => ({
+      name: c.name,
+      description: c.description,
+      template: c.template,
+    })),
     configSchema: create(ConfigSchemaSchema, { attributes: provider.config.attributes.map(configAttributeToWire) }),
     supportedHookPoints: supportedHookPointsOf(provider.hooks),
   });

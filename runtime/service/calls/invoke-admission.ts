@@ -6,7 +6,11 @@
 import { create } from "@bufbuild/protobuf";
 import { wireError } from "../../errors/classify-error.js";
 import { clipText, quoteInput } from "../../errors/input-error-bounds.js";
-import { InvokeResponseSchema, type InvokeRequest, type ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeResponseSchema,
+  type InvokeRequest,
+  type ToolError as WireToolError,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import { InvokeInFlight } from "./invoke-in-flight.js";
 import type { ServiceRuntime } from "./service-runtime.js";
@@ -23,7 +27,12 @@ function refuse(rt: ServiceRuntime, sink: InvokeSink, error: WireToolError): voi
 }
 
 /** Starts the call `request` names, or refuses it; resolves when the call has ended. */
-export async function admitInvoke(rt: ServiceRuntime, request: InvokeRequest, sink: InvokeSink, trace: CallTrace): Promise<void> {
+export async function admitInvoke(
+  rt: ServiceRuntime,
+  request: InvokeRequest,
+  sink: InvokeSink,
+  trace: CallTrace,
+): Promise<void> {
   const call = request.call;
   if (!call) return refuse(rt, sink, wireError("invalid_arguments", "InvokeRequest has no call"));
   const entry = rt.tools.get(call.toolName);
@@ -37,16 +46,21 @@ export async function admitInvoke(rt: ServiceRuntime, request: InvokeRequest, si
       }),
     );
   }
-  if (rt.shuttingDown()) return refuse(rt, sink, wireError("cancelled", "the provider is shutting down", { retryable: true }));
+  if (rt.shuttingDown())
+    return refuse(rt, sink, wireError("cancelled", "the provider is shutting down", { retryable: true }));
   const config = rt.accepted();
   // docs/runtime.md#invoke-before-configure
   if (!config) {
     return refuse(
       rt,
       sink,
-      wireError("unknown", `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`, {
-        details: { error: { name: "NotConfigured", message: "Invoke before Configure" } },
-      }),
+      wireError(
+        "unknown",
+        `${entry.name} was invoked before Configure, and this provider's configuration has required attributes`,
+        {
+          details: { error: { name: "NotConfigured", message: "Invoke before Configure" } },
+        },
+      ),
     );
   }
   await new InvokeInFlight(rt, entry, call, sink, config, trace).run();

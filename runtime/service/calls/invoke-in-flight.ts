@@ -83,13 +83,21 @@ export class InvokeInFlight implements LiveCall {
   #providerBug: string | undefined;
   #exitSent = false;
 
-  constructor(rt: ServiceRuntime, entry: ToolEntry, call: ToolCall, sink: InvokeSink, accepted: AcceptedConfig, trace: CallTrace) {
+  constructor(
+    rt: ServiceRuntime,
+    entry: ToolEntry,
+    call: ToolCall,
+    sink: InvokeSink,
+    accepted: AcceptedConfig,
+    trace: CallTrace,
+  ) {
     this.trace = trace;
     this.#rt = rt;
     this.#entry = entry;
     this.#call = call;
     this.#sink = sink;
-    this.#onSendError = (error) => rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`);
+    this.#onSendError = (error) =>
+      rt.stderr(`[WARN] harness-tool: could not send an event of ${entry.name}: ${String(error)}`);
     this.#outbox = entry.streaming ? new InvokeOutbox(sink, this.#onSendError) : undefined;
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
@@ -138,18 +146,26 @@ export class InvokeInFlight implements LiveCall {
         const report = reportViolations(violations);
         return this.#finish(
           "error",
-          wireError("invalid_arguments", boundedMessage(`the arguments of ${this.#entry.name} do not match its input_schema: ${report.summary}`), {
-            details: report.details,
-          }),
+          wireError(
+            "invalid_arguments",
+            boundedMessage(`the arguments of ${this.#entry.name} do not match its input_schema: ${report.summary}`),
+            {
+              details: report.details,
+            },
+          ),
         );
       }
       const timeoutMs = this.#entry.timeoutMs;
       // seed: ToolSchema.default_timeout — enforced here too; it covers waiting at the gate.
-      if (timeoutMs !== undefined) timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
 
       let lease: GateLease;
       try {
-        const granted = rt.gate.acquire(claimFor(this.#entry.implementation.declaration, input, this.#call.id), () => this.signal);
+        const granted = rt.gate.acquire(
+          claimFor(this.#entry.implementation.declaration, input, this.#call.id),
+          () => this.signal,
+        );
         lease = granted instanceof Promise ? await granted : granted;
       } catch (error) {
         if (this.#stopReason) return this.#finishStopped();
@@ -178,7 +194,8 @@ export class InvokeInFlight implements LiveCall {
     } catch (error) {
       // A runtime bug must still end the stream properly (stackOf and normalizeError never throw).
       this.#rt.stderr(`[ERROR] harness-tool: Invoke ${this.#entry.name} failed inside the runtime: ${stackOf(error)}`);
-      if (!this.#closed && this.#stopReason !== "cancelled") this.#finish("error", normalizeError(error, { context: "runtime" }));
+      if (!this.#closed && this.#stopReason !== "cancelled")
+        this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
       clearTimeout(timer);
       cancelled.removeEventListener("abort", onCancel);
@@ -201,7 +218,11 @@ export class InvokeInFlight implements LiveCall {
     this.#stopGraceMs = Math.min(graceMs, this.#stopGraceMs);
     const why =
       reason === "timeout"
-        ? new ToolError("timeout", `${this.#entry.name} did not finish within its default timeout of ${this.#entry.timeoutMs} ms`, { retryable: true })
+        ? new ToolError(
+            "timeout",
+            `${this.#entry.name} did not finish within its default timeout of ${this.#entry.timeoutMs} ms`,
+            { retryable: true },
+          )
         : reason === "shutdown"
           ? new ToolError("cancelled", "the provider is shutting down", { retryable: true })
           : new ToolError("cancelled", "the kernel cancelled the call");
@@ -236,7 +257,12 @@ export class InvokeInFlight implements LiveCall {
   #finishSettled(settled: Settled): void {
     const name = this.#entry.name;
     if (this.#providerBug !== undefined) {
-      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${this.#providerBug}`, { details: { provider_bug: this.#providerBug } }));
+      return this.#finish(
+        "error",
+        wireError("unknown", `provider bug in ${name}: ${this.#providerBug}`, {
+          details: { provider_bug: this.#providerBug },
+        }),
+      );
     }
     if (!settled.ok) {
       // A thrown ToolError keeps its category; anything else is unknown with the raw error.
@@ -244,20 +270,30 @@ export class InvokeInFlight implements LiveCall {
     }
     // seed: exit_status — process-backed operations MUST emit it before their result.
     if (this.#entry.processBacked && !this.#exitSent) {
-      const bug = "the tool is process-backed but returned its result without an exit_status (call context.exitStatus or use context.spawn)";
-      return this.#finish("error", wireError("unknown", `provider bug in ${name}: ${bug}`, { details: { provider_bug: bug } }));
+      const bug =
+        "the tool is process-backed but returned its result without an exit_status (call context.exitStatus or use context.spawn)";
+      return this.#finish(
+        "error",
+        wireError("unknown", `provider bug in ${name}: ${bug}`, { details: { provider_bug: bug } }),
+      );
     }
     const payload = settled.value;
     const violations = this.#validate(() => this.#entry.implementation.validateOutput(payload), "output validator");
     if (violations === undefined) return;
     if (violations.length > 0 || !isPlainObject(payload)) {
       // seed: output_schema conformance is strict — a non-conforming result is never sent.
-      const report = reportViolations(violations.length > 0 ? violations : [{ path: "", message: "must be an object" }]);
+      const report = reportViolations(
+        violations.length > 0 ? violations : [{ path: "", message: "must be an object" }],
+      );
       return this.#finish(
         "error",
-        wireError("unknown", boundedMessage(`provider bug in ${name}: the result does not match its output_schema: ${report.summary}`), {
-          details: report.details,
-        }),
+        wireError(
+          "unknown",
+          boundedMessage(`provider bug in ${name}: the result does not match its output_schema: ${report.summary}`),
+          {
+            details: report.details,
+          },
+        ),
       );
     }
     this.#finish("result", { payload });
@@ -274,7 +310,10 @@ export class InvokeInFlight implements LiveCall {
 
   /** The wire ToolError of a failure; a stack goes to the kernel's log, never to the event. */
   #classify(error: unknown, context: string): WireToolError {
-    return normalizeError(error, { context, log: failureLog(this.#rt.stderr, { tool: this.#entry.name, call_id: this.#call.id }) });
+    return normalizeError(error, {
+      context,
+      log: failureLog(this.#rt.stderr, { tool: this.#entry.name, call_id: this.#call.id }),
+    });
   }
 
   /** Sends the terminal event, once; later calls do nothing. */

@@ -10,7 +10,11 @@
  * place: only adjacent output of the same stream is merged).
  */
 import { create } from "@bufbuild/protobuf";
-import { InvokeResponseSchema, type OutputStream, type ToolEvent } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeResponseSchema,
+  type OutputStream,
+  type ToolEvent,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { InvokeSink } from "./tool-service-core.js";
 
 /**
@@ -74,7 +78,10 @@ export class InvokeOutbox {
     let offset = 0;
     while (offset < data.byteLength) {
       const last = this.#queue.at(-1);
-      const open = last && "output" in last && last.output.stream === stream && last.output.bytes < maxOutputChunkBytes ? last.output : undefined;
+      const open =
+        last && "output" in last && last.output.stream === stream && last.output.bytes < maxOutputChunkBytes
+          ? last.output
+          : undefined;
       const take = Math.min(maxOutputChunkBytes - (open?.bytes ?? 0), data.byteLength - offset);
       const part = offset === 0 && take === data.byteLength ? data : data.subarray(offset, offset + take);
       if (open) {
@@ -115,7 +122,9 @@ export class InvokeOutbox {
     while ((this.#writable || this.#cancelled) && this.#queue.length > 0) {
       const next = this.#queue.shift() as Queued;
       const event: EventInit =
-        "event" in next ? next.event : ({ case: "outputChunk", value: { stream: next.output.stream, data: joined(next.output) } } as EventInit);
+        "event" in next
+          ? next.event
+          : ({ case: "outputChunk", value: { stream: next.output.stream, data: joined(next.output) } } as EventInit);
       let accepted: boolean | void = true;
       try {
         accepted = this.#sink.send(create(InvokeResponseSchema, { event: { event } }));

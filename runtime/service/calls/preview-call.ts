@@ -7,7 +7,11 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { RenderTreeSchema } from "../../generated/pluggableharness/render/v1/render_pb.js";
-import { PreviewResponseSchema, type PreviewRequest, type PreviewResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  PreviewResponseSchema,
+  type PreviewRequest,
+  type PreviewResponse,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";
 import { ToolError } from "../../errors/tool-error.js";
 import type { PreviewContext, RenderTreeInit } from "../../provider/tool-context.js";
@@ -24,7 +28,11 @@ import { failureLog } from "./failure-log.js";
  * Runs `work` with a signal that aborts after `timeoutMs` (if set); rejects with a `timeout`
  * ToolError when the work does not settle in time.
  */
-export async function withDeadline<T>(timeoutMs: number | undefined, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  timeoutMs: number | undefined,
+  what: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -47,7 +55,9 @@ export function renderTreeFrom(init: RenderTreeInit, what: string) {
   try {
     return create(RenderTreeSchema, init);
   } catch (error) {
-    throw new Error(`${what} returned something that is not a RenderTree: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${what} returned something that is not a RenderTree: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -60,7 +70,9 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
     throw new RpcStatusError(
       GrpcCode.NOT_FOUND,
       `provider ${rt.provider.name} has no tool ${quoteInput(call.toolName)}`,
-      wireError("not_found", `no tool ${quoteInput(call.toolName)}`, { details: { tool_name: clipText(call.toolName) } }),
+      wireError("not_found", `no tool ${quoteInput(call.toolName)}`, {
+        details: { tool_name: clipText(call.toolName) },
+      }),
     );
   }
   const preview = entry.implementation.preview;
@@ -78,14 +90,20 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
     const violations = entry.implementation.validateInput(input);
     if (violations.length > 0) {
       const report = reportViolations(violations);
-      const error = wireError("invalid_arguments", boundedMessage(`the arguments of ${entry.name} do not match its input_schema: ${report.summary}`), {
-        details: report.details,
-      });
+      const error = wireError(
+        "invalid_arguments",
+        boundedMessage(`the arguments of ${entry.name} do not match its input_schema: ${report.summary}`),
+        {
+          details: report.details,
+        },
+      );
       throw new RpcStatusError(GrpcCode.INVALID_ARGUMENT, error.message, error);
     }
     const info = callInfoOf(call);
     const boundary =
-      accepted.roots === undefined ? { workingDirectory: info.workingDirectory } : { workingDirectory: info.workingDirectory, roots: accepted.roots };
+      accepted.roots === undefined
+        ? { workingDirectory: info.workingDirectory }
+        : { workingDirectory: info.workingDirectory, roots: accepted.roots };
     const tree = await withDeadline(entry.timeoutMs, `Preview of ${entry.name}`, (signal) => {
       // Only reading members: no emit, no kernel, no spawn. Frozen so nothing can be bolted on.
       const context: PreviewContext<unknown> = Object.freeze({
@@ -98,6 +116,9 @@ export async function runPreview(rt: ServiceRuntime, request: PreviewRequest): P
     });
     return create(PreviewResponseSchema, { preview: renderTreeFrom(tree, `Preview of ${entry.name}`) });
   } catch (error) {
-    throw unaryFailure(error, { context: `Preview of ${entry.name} failed`, log: failureLog(rt.stderr, { tool: entry.name, call_id: call.id }) });
+    throw unaryFailure(error, {
+      context: `Preview of ${entry.name} failed`,
+      log: failureLog(rt.stderr, { tool: entry.name, call_id: call.id }),
+    });
   }
 }

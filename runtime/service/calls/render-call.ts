@@ -6,7 +6,11 @@
  * schema; not implemented means the kernel falls back to its generic default.
  */
 import { create } from "@bufbuild/protobuf";
-import { RenderResponseSchema, type RenderRequest, type RenderResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  RenderResponseSchema,
+  type RenderRequest,
+  type RenderResponse,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../errors/rpc-status-error.js";
 import type { RenderContext } from "../../provider/tool-context.js";
 import { quoteInput } from "../../errors/input-error-bounds.js";
@@ -35,12 +39,19 @@ export async function runRender(rt: ServiceRuntime, request: RenderRequest): Pro
   const accepted = rt.accepted();
   if (!accepted) throw new RpcStatusError(GrpcCode.FAILED_PRECONDITION, "Render before Configure");
   try {
-    const tree = await withDeadline(renderTimeoutMs, `Render of schema_version ${JSON.stringify(version)}`, (signal) => {
-      const context: RenderContext<unknown> = Object.freeze({ signal, config: accepted.config });
-      return renderer(request.payload, context);
-    });
+    const tree = await withDeadline(
+      renderTimeoutMs,
+      `Render of schema_version ${JSON.stringify(version)}`,
+      (signal) => {
+        const context: RenderContext<unknown> = Object.freeze({ signal, config: accepted.config });
+        return renderer(request.payload, context);
+      },
+    );
     return create(RenderResponseSchema, { tree: renderTreeFrom(tree, `the renderer for ${JSON.stringify(version)}`) });
   } catch (error) {
-    throw unaryFailure(error, { context: `Render of schema_version ${JSON.stringify(version)} failed`, log: failureLog(rt.stderr) });
+    throw unaryFailure(error, {
+      context: `Render of schema_version ${JSON.stringify(version)} failed`,
+      log: failureLog(rt.stderr),
+    });
   }
 }

@@ -29,7 +29,12 @@ import {
   LogRequestSchema,
   RunSessionRequestSchema,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { InvokeResponseSchema, type OutputStream, ToolErrorSchema, type InvokeResponse } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeResponseSchema,
+  type OutputStream,
+  ToolErrorSchema,
+  type InvokeResponse,
+} from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { RpcStatusError } from "../../errors/rpc-status-error.js";
 import type { NormalizeErrorOptions } from "../../errors/classify-error.js";
 import { maxOutputChunkBytes } from "./invoke-outbox.js";
@@ -85,11 +90,19 @@ export class SecretExits {
     const status = unaryFailure(thrown, options);
     const redactor = this.#redactor;
     if (!redactor.active) return status;
-    return new RpcStatusError(status.code, redactor.string(status.message), status.toolError && redactor.message(ToolErrorSchema, status.toolError));
+    return new RpcStatusError(
+      status.code,
+      redactor.string(status.message),
+      status.toolError && redactor.message(ToolErrorSchema, status.toolError),
+    );
   }
 
   /** Runs a unary method behind the unary exit: its response redacted, its failure a redacted status. */
-  async unary<Desc extends DescMessage>(schema: Desc, options: NormalizeErrorOptions, run: () => Promise<MessageShape<Desc>>): Promise<MessageShape<Desc>> {
+  async unary<Desc extends DescMessage>(
+    schema: Desc,
+    options: NormalizeErrorOptions,
+    run: () => Promise<MessageShape<Desc>>,
+  ): Promise<MessageShape<Desc>> {
     let response: MessageShape<Desc>;
     try {
       response = await run();
@@ -120,8 +133,10 @@ export class SecretExits {
       // Trace headers pass as they are: span ids the runtime made and the kernel's own trace state.
       log: (request, trace) => inner.log(this.#redactor.message(LogRequestSchema, request), trace),
       emit: (request, trace) => inner.emit(this.#redactor.message(EmitRequestSchema, request), trace),
-      runSession: (request, signal, trace) => inner.runSession(this.#redactor.message(RunSessionRequestSchema, request), signal, trace),
-      countTokens: (request, signal, trace) => inner.countTokens(this.#redactor.message(CountTokensRequestSchema, request), signal, trace),
+      runSession: (request, signal, trace) =>
+        inner.runSession(this.#redactor.message(RunSessionRequestSchema, request), signal, trace),
+      countTokens: (request, signal, trace) =>
+        inner.countTokens(this.#redactor.message(CountTokensRequestSchema, request), signal, trace),
     };
   }
 }
@@ -189,7 +204,10 @@ class RedactingInvokeSink implements InvokeExit {
   #sendOutput(stream: OutputStream, data: Uint8Array): boolean {
     let wait = false;
     for (let offset = 0; offset < data.byteLength; offset += maxOutputChunkBytes) {
-      const part = offset === 0 && data.byteLength <= maxOutputChunkBytes ? data : data.subarray(offset, offset + maxOutputChunkBytes);
+      const part =
+        offset === 0 && data.byteLength <= maxOutputChunkBytes
+          ? data
+          : data.subarray(offset, offset + maxOutputChunkBytes);
       if (this.#sink.send(outputChunk(stream, part)) === false) wait = true;
     }
     return !wait;

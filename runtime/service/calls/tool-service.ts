@@ -105,7 +105,10 @@ function entriesOf(provider: ProviderDefinition<unknown>): Map<string, ToolEntry
  * Creates the ToolService of a provider. Throws a ProviderDefinitionError listing every problem
  * (`tool: message (fix) [rule]`) when the provider breaks an invariant; warnings go to stderr.
  */
-export function createToolService<Config>(provider: ProviderDefinition<Config>, options: ToolServiceOptions = {}): ToolService {
+export function createToolService<Config>(
+  provider: ProviderDefinition<Config>,
+  options: ToolServiceOptions = {},
+): ToolService {
   const erased = provider as ProviderDefinition<unknown>;
   const stderr = options.stderr ?? defaultStderr;
   const check = checkProvider(erased);
@@ -114,7 +117,13 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
 
   const schema = buildGetSchemaResponse(erased);
   const describeResponse = create(DescribeResponseSchema, {
-    producer: { name: provider.name, version: provider.version, source: provider.source, category: Category.TOOL, protocolVersion: PROTOCOL_VERSION },
+    producer: {
+      name: provider.name,
+      version: provider.version,
+      source: provider.source,
+      category: Category.TOOL,
+      protocolVersion: PROTOCOL_VERSION,
+    },
   });
   const kernelOption = options.kernel;
   const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
@@ -189,12 +198,17 @@ export function createToolService<Config>(provider: ProviderDefinition<Config>, 
       traceUnary(
         "Preview",
         trace,
-        () => exits.unary(PreviewResponseSchema, { context: "Preview failed", log: logFailure }, () => runPreview(rt, request)),
+        () =>
+          exits.unary(PreviewResponseSchema, { context: "Preview failed", log: logFailure }, () =>
+            runPreview(rt, request),
+          ),
         rt.tools.get(request.call?.toolName ?? "")?.implementation.declaration,
         request.call?.id,
       ),
     render: (request, trace) =>
-      traceUnary("Render", trace, () => exits.unary(RenderResponseSchema, { context: "Render failed", log: logFailure }, () => runRender(rt, request))),
+      traceUnary("Render", trace, () =>
+        exits.unary(RenderResponseSchema, { context: "Render failed", log: logFailure }, () => runRender(rt, request)),
+      ),
     describe: (trace) => traceUnary("Describe", trace, () => describeResponse),
 
     async shutdown(graceMs) {
@@ -241,6 +255,9 @@ async function settleForShutdown(rt: ServiceRuntime, graceMs: number): Promise<v
   const graceOver = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, graceMs);
   });
-  await Promise.race([Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]), graceOver]);
+  await Promise.race([
+    Promise.all([...calls.map((c) => c.ended), rt.children.killAll(Math.min(rt.timings.killGraceMs, graceMs))]),
+    graceOver,
+  ]);
   clearTimeout(timer);
 }

@@ -12,7 +12,13 @@ import { bindKernel, bindLogger, type KernelBindingScope } from "../kernel/kerne
 import type { ServiceRuntime } from "../calls/service-runtime.js";
 
 /** Builds the context of one hook call; the bindings are made on first use. */
-export function buildHookContext(rt: ServiceRuntime, info: HookCallInfo, config: unknown, signal: AbortSignal, trace: CallTrace): HookContext<unknown> {
+export function buildHookContext(
+  rt: ServiceRuntime,
+  info: HookCallInfo,
+  config: unknown,
+  signal: AbortSignal,
+  trace: CallTrace,
+): HookContext<unknown> {
   const scope: KernelBindingScope = {
     kernel: () => rt.kernel(),
     stderr: rt.stderr,

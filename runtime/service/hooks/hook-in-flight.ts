@@ -15,7 +15,10 @@ import type { HookCallControl } from "./hook-service-core.js";
 export type HookStop = "cancelled" | "timeout" | "shutdown";
 
 /** How a handler run ended. */
-export type HookSettlement = { readonly value: unknown } | { readonly thrown: unknown } | { readonly stopped: HookStop };
+export type HookSettlement =
+  | { readonly value: unknown }
+  | { readonly thrown: unknown }
+  | { readonly stopped: HookStop };
 
 /** Milliseconds until `deadline`, or undefined for none (grpc-js reports no deadline as Infinity). */
 function msUntil(deadline: Date | undefined): number | undefined {
@@ -84,7 +87,8 @@ export class HookInFlight implements LiveCall {
     const untilDeadline = msUntil(deadline);
     const timer = untilDeadline === undefined ? undefined : setTimeout(() => this.#stop?.("timeout"), untilDeadline);
     // The transport's cancel at or past the deadline is the deadline's doing (grpc-js ends the call then).
-    const onCancel = () => this.#stop?.(untilDeadline !== undefined && msUntil(deadline) === 0 ? "timeout" : "cancelled");
+    const onCancel = () =>
+      this.#stop?.(untilDeadline !== undefined && msUntil(deadline) === 0 ? "timeout" : "cancelled");
     if (this.#control.cancelled.aborted) onCancel();
     else this.#control.cancelled.addEventListener("abort", onCancel, { once: true });
 

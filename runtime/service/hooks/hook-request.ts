@@ -8,7 +8,11 @@
  * hook-dispatch.md — a response whose variant does not match the mode is INVALID_RESPONSE.
  */
 import { fromBinary } from "@bufbuild/protobuf";
-import { DispatchHookRequestSchema, HookMode, type DispatchHookRequest } from "../../generated/pluggableharness/hook/v1/hook_pb.js";
+import {
+  DispatchHookRequestSchema,
+  HookMode,
+  type DispatchHookRequest,
+} from "../../generated/pluggableharness/hook/v1/hook_pb.js";
 import {
   hookModeTable,
   hookPointNames,
@@ -35,8 +39,12 @@ export interface RefusedHook {
   readonly mode?: HookModeName;
 }
 
-const modeByWire = new Map<HookMode, HookModeName>(Object.entries(hookModeTable).map(([name, wire]) => [wire, name as HookModeName]));
-const pointByVariant = new Map<string, HookPointName>(hookPointNames.map((name) => [hookPointTable[name].variant, name]));
+const modeByWire = new Map<HookMode, HookModeName>(
+  Object.entries(hookModeTable).map(([name, wire]) => [wire, name as HookModeName]),
+);
+const pointByVariant = new Map<string, HookPointName>(
+  hookPointNames.map((name) => [hookPointTable[name].variant, name]),
+);
 
 /** The declared modes of a point, as a phrase. */
 function declaredModes(modes: ErasedHookModes): string {
@@ -49,22 +57,32 @@ export function resolveHook(bytes: Uint8Array, hooks: HookTable): ResolvedHook |
   try {
     request = fromBinary(DispatchHookRequestSchema, bytes);
   } catch (error) {
-    return { refused: `the DispatchHookRequest does not decode: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      refused: `the DispatchHookRequest does not decode: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const mode = modeByWire.get(request.mode);
   const variant = request.payload?.payload.case;
   const point = variant === undefined ? undefined : pointByVariant.get(variant);
   const named = { ...(point ? { point } : {}), ...(mode ? { mode } : {}) };
-  if (point === undefined) return { ...named, refused: "the request carries no hook payload (DispatchHookRequest.payload names the point)" };
+  if (point === undefined)
+    return { ...named, refused: "the request carries no hook payload (DispatchHookRequest.payload names the point)" };
   if (mode === undefined) {
-    return { ...named, refused: `the request's mode is ${request.mode === HookMode.UNSPECIFIED ? "unset" : `unknown (${request.mode})`}` };
+    return {
+      ...named,
+      refused: `the request's mode is ${request.mode === HookMode.UNSPECIFIED ? "unset" : `unknown (${request.mode})`}`,
+    };
   }
   const modes = hooks[point];
   if (!modes) {
     const subscribed = hookPointNames.filter((name) => hooks[name] !== undefined);
-    return { ...named, refused: `this provider does not subscribe to ${point} (it subscribes to ${subscribed.join(", ") || "no hook point"})` };
+    return {
+      ...named,
+      refused: `this provider does not subscribe to ${point} (it subscribes to ${subscribed.join(", ") || "no hook point"})`,
+    };
   }
   const handler = modes[mode];
-  if (handler === undefined) return { ...named, refused: `this provider subscribes to ${point} in ${declaredModes(modes)} mode, not ${mode}` };
+  if (handler === undefined)
+    return { ...named, refused: `this provider subscribes to ${point} in ${declaredModes(modes)} mode, not ${mode}` };
   return { request, point, mode, handler };
 }

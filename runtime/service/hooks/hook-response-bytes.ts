@@ -77,13 +77,19 @@ export function payloadBytesOf(request: Uint8Array): Uint8Array {
 
 /** ObserveAck. */
 export function observeResponse(): Uint8Array {
-  return toBinary(DispatchHookResponseSchema, create(DispatchHookResponseSchema, { outcome: { case: "observe", value: {} } }));
+  return toBinary(
+    DispatchHookResponseSchema,
+    create(DispatchHookResponseSchema, { outcome: { case: "observe", value: {} } }),
+  );
 }
 
 /** VetoResult with the verdict. */
 export function vetoResponse(verdict: "allow" | "deny"): Uint8Array {
   const decision = verdict === "allow" ? HookDecision.ALLOW : HookDecision.DENY;
-  return toBinary(DispatchHookResponseSchema, create(DispatchHookResponseSchema, { outcome: { case: "veto", value: { decision } } }));
+  return toBinary(
+    DispatchHookResponseSchema,
+    create(DispatchHookResponseSchema, { outcome: { case: "veto", value: { decision } } }),
+  );
 }
 
 /** TransformResult carrying `payload` (HookPayload bytes) as it is. */
@@ -96,10 +102,17 @@ export function transformResponse(payload: Uint8Array): Uint8Array {
  * where the first message was (first, when there was none: messages is field 1), every other byte
  * as received.
  */
-export function withMessagesReplaced(payload: Uint8Array, messages: readonly MessageInitShape<typeof MessageSchema>[]): Uint8Array {
-  const encoded = messages.map((m) => lengthDelimited(fieldNumbers.messages, toBinary(MessageSchema, create(MessageSchema, m))));
+export function withMessagesReplaced(
+  payload: Uint8Array,
+  messages: readonly MessageInitShape<typeof MessageSchema>[],
+): Uint8Array {
+  const encoded = messages.map((m) =>
+    lengthDelimited(fieldNumbers.messages, toBinary(MessageSchema, create(MessageSchema, m))),
+  );
   const outer = fieldsOf(payload);
-  const variants = outer.filter((f) => f.number === fieldNumbers.preModelCall && f.wireType === WireType.LengthDelimited);
+  const variants = outer.filter(
+    (f) => f.number === fieldNumbers.preModelCall && f.wireType === WireType.LengthDelimited,
+  );
   const inner = fieldsOf(concat(variants.map(contentOf)));
   const rebuilt: Uint8Array[] = [];
   let placed = false;
@@ -111,7 +124,10 @@ export function withMessagesReplaced(payload: Uint8Array, messages: readonly Mes
     }
   }
   if (!placed) rebuilt.unshift(...encoded);
-  const variant = lengthDelimited(fieldNumbers.preModelCall, concat(rebuilt.length === 0 ? [new Uint8Array(0)] : rebuilt));
+  const variant = lengthDelimited(
+    fieldNumbers.preModelCall,
+    concat(rebuilt.length === 0 ? [new Uint8Array(0)] : rebuilt),
+  );
   // The variant goes where it was; other top-level fields (unknown ones) stay as they came.
   const out: Uint8Array[] = [];
   let written = false;

@@ -8,10 +8,19 @@
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { MessageSchema } from "../../generated/pluggableharness/content/v1/content_pb.js";
-import { HookErrorCategory, HookErrorSchema, type HookError } from "../../generated/pluggableharness/hook/v1/hook_pb.js";
+import {
+  HookErrorCategory,
+  HookErrorSchema,
+  type HookError,
+} from "../../generated/pluggableharness/hook/v1/hook_pb.js";
 import { Category } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import { GrpcCode } from "../../errors/rpc-status-error.js";
-import { hookModeTable, hookPointTable, type HookModeName, type HookPointName } from "../../provider/hook-subscriptions.js";
+import {
+  hookModeTable,
+  hookPointTable,
+  type HookModeName,
+  type HookPointName,
+} from "../../provider/hook-subscriptions.js";
 import { describeHook, endHookSpan, startHookSpan } from "../../telemetry/hook-spans.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import type { SecretExits } from "../calls/secret-exits.js";
@@ -19,7 +28,13 @@ import type { ServiceRuntime } from "../calls/service-runtime.js";
 import { PROTOCOL_VERSION } from "../calls/protocol-version.js";
 import { HookInFlight, type HookStop } from "./hook-in-flight.js";
 import { resolveHook, type ResolvedHook } from "./hook-request.js";
-import { observeResponse, payloadBytesOf, transformResponse, vetoResponse, withMessagesReplaced } from "./hook-response-bytes.js";
+import {
+  observeResponse,
+  payloadBytesOf,
+  transformResponse,
+  vetoResponse,
+  withMessagesReplaced,
+} from "./hook-response-bytes.js";
 import type { HookAnswer, HookCallControl, HookServiceCore } from "./hook-service-core.js";
 import { readSafely, rendered } from "../../errors/error-stack.js";
 import { reduceMachinePaths } from "../../errors/machine-paths.js";
@@ -47,9 +62,16 @@ function categoryName(category: HookErrorCategory): string {
 
 /** A handler's failure as text: its message, the author's machine paths reduced (as a tool's `unknown` error's), cut to a bound. */
 function messageOf(thrown: unknown): string {
-  const raw = thrown instanceof Error ? readSafely(() => thrown.message, "") : typeof thrown === "string" ? thrown : rendered(thrown);
+  const raw =
+    thrown instanceof Error
+      ? readSafely(() => thrown.message, "")
+      : typeof thrown === "string"
+        ? thrown
+        : rendered(thrown);
   const text = reduceMachinePaths(rendered(raw));
-  return text.length <= maxMessageChars ? text : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
+  return text.length <= maxMessageChars
+    ? text
+    : `${text.slice(0, maxMessageChars)}… (${text.length - maxMessageChars} more characters)`;
 }
 
 /** One failure, as a status and a HookError, through the exits. */
@@ -72,7 +94,12 @@ export function createHookService(scope: HookServiceScope): HookServiceCore | un
     protocolVersion: PROTOCOL_VERSION,
   };
 
-  const fail = (trace: CallTrace, point: HookPointName | undefined, mode: HookModeName | undefined, failure: Failure): HookAnswer => {
+  const fail = (
+    trace: CallTrace,
+    point: HookPointName | undefined,
+    mode: HookModeName | undefined,
+    failure: Failure,
+  ): HookAnswer => {
     const message = exits.text(failure.message);
     const hookError: HookError = create(HookErrorSchema, {
       ...(point ? { point: hookPointTable[point].point } : {}),
@@ -98,34 +125,55 @@ export function createHookService(scope: HookServiceScope): HookServiceCore | un
         });
       }
       const { point, mode } = resolved;
-      const modeFailure = (code: number, message: string): HookAnswer => fail(trace, point, mode, { code, category: failureCategory[mode], message });
+      const modeFailure = (code: number, message: string): HookAnswer =>
+        fail(trace, point, mode, { code, category: failureCategory[mode], message });
       if (rt.shuttingDown()) return modeFailure(GrpcCode.UNAVAILABLE, "the provider is shutting down");
       const accepted = rt.accepted();
-      if (!accepted) return modeFailure(GrpcCode.FAILED_PRECONDITION, "DispatchHook before Configure: the provider's configuration has required attributes");
+      if (!accepted)
+        return modeFailure(
+          GrpcCode.FAILED_PRECONDITION,
+          "DispatchHook before Configure: the provider's configuration has required attributes",
+        );
       if (resolved.handler === "identity") {
         endHookSpan(trace, { code: GrpcCode.OK, outcome: "ok", answer: "identity" });
         return { ok: true, response: transformResponse(payloadBytesOf(bytes)) };
       }
       const call = new HookInFlight(rt, resolved, accepted.config, control, trace);
       const settled = await call.run();
-      if ("stopped" in settled) return stopped(trace, settled.stopped, (code, message, category) => fail(trace, point, mode, { code, message, category }));
-      if ("thrown" in settled) return modeFailure(GrpcCode.INTERNAL, `the ${mode} handler at ${point} failed: ${messageOf(settled.thrown)}`);
+      if ("stopped" in settled)
+        return stopped(trace, settled.stopped, (code, message, category) =>
+          fail(trace, point, mode, { code, message, category }),
+        );
+      if ("thrown" in settled)
+        return modeFailure(GrpcCode.INTERNAL, `the ${mode} handler at ${point} failed: ${messageOf(settled.thrown)}`);
       return answer(trace, resolved, bytes, settled.value, exits, modeFailure);
     },
   };
 }
 
 /** The answer to a call stopped before its handler settled. */
-function stopped(trace: CallTrace, stop: HookStop, fail: (code: number, message: string, category: HookErrorCategory) => HookAnswer): HookAnswer {
+function stopped(
+  trace: CallTrace,
+  stop: HookStop,
+  fail: (code: number, message: string, category: HookErrorCategory) => HookAnswer,
+): HookAnswer {
   switch (stop) {
     case "cancelled":
       // Ordinary control flow: no HookError, nothing logged.
       endHookSpan(trace, { code: GrpcCode.CANCELLED, outcome: "cancelled" });
       return { ok: false, code: GrpcCode.CANCELLED, message: "the kernel cancelled the hook call" };
     case "timeout":
-      return fail(GrpcCode.DEADLINE_EXCEEDED, "the hook handler did not finish before the call's deadline", HookErrorCategory.TIMEOUT);
+      return fail(
+        GrpcCode.DEADLINE_EXCEEDED,
+        "the hook handler did not finish before the call's deadline",
+        HookErrorCategory.TIMEOUT,
+      );
     case "shutdown":
-      return fail(GrpcCode.UNAVAILABLE, "the provider shut down before the hook handler finished", HookErrorCategory.UNKNOWN);
+      return fail(
+        GrpcCode.UNAVAILABLE,
+        "the provider shut down before the hook handler finished",
+        HookErrorCategory.UNKNOWN,
+      );
   }
 }
 
@@ -147,21 +195,33 @@ function answer(
       return ok(observeResponse());
     case "veto":
       if (value === "allow" || value === "deny") return ok(vetoResponse(value), value);
-      return fail(GrpcCode.INTERNAL, `the veto handler at ${hook.point} returned ${describeValue(value)}, not "allow" or "deny"`);
+      return fail(
+        GrpcCode.INTERNAL,
+        `the veto handler at ${hook.point} returned ${describeValue(value)}, not "allow" or "deny"`,
+      );
     case "transform": {
       const messages = (value as { messages?: unknown } | null | undefined)?.messages;
       if (!Array.isArray(messages)) {
-        return fail(GrpcCode.INTERNAL, `the transform handler at ${hook.point} returned ${describeValue(value)}, not { messages: [...] }`);
+        return fail(
+          GrpcCode.INTERNAL,
+          `the transform handler at ${hook.point} returned ${describeValue(value)}, not { messages: [...] }`,
+        );
       }
       let payload: Uint8Array;
       try {
         // The messages a handler returns leave through the response exit: configured secrets redacted.
         const redacted = messages.map((m: unknown) =>
-          exits.response(MessageSchema, create(MessageSchema, initShapeOf(m) as MessageInitShape<typeof MessageSchema>)),
+          exits.response(
+            MessageSchema,
+            create(MessageSchema, initShapeOf(m) as MessageInitShape<typeof MessageSchema>),
+          ),
         );
         payload = withMessagesReplaced(payloadBytesOf(request), redacted);
       } catch (error) {
-        return fail(GrpcCode.INTERNAL, `the transform handler at ${hook.point} returned messages that do not encode: ${messageOf(error)}`);
+        return fail(
+          GrpcCode.INTERNAL,
+          `the transform handler at ${hook.point} returned messages that do not encode: ${messageOf(error)}`,
+        );
       }
       return ok(transformResponse(payload), "transformed");
     }

@@ -85,7 +85,12 @@ export function bindLogger(scope: KernelBindingScope): ToolLogger {
   };
 }
 
-async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: unknown, fields: JsonObject | undefined): Promise<void> {
+async function sendLog(
+  scope: KernelBindingScope,
+  level: LogLevelName,
+  message: unknown,
+  fields: JsonObject | undefined,
+): Promise<void> {
   const text = typeof message === "string" ? message : String(message);
   const kernel = scope.kernel();
   try {
@@ -104,7 +109,9 @@ async function sendLog(scope: KernelBindingScope, level: LogLevelName, message: 
   } catch {
     // A log line must never fail the call: keep it on stderr, where the host logs it too.
     try {
-      scope.stderr(stderrLogLine(level, text, { ...(fields ?? {}), logger: scope.logger, session_id: scope.sessionId }));
+      scope.stderr(
+        stderrLogLine(level, text, { ...(fields ?? {}), logger: scope.logger, session_id: scope.sessionId }),
+      );
     } catch {
       // stderr itself is gone (EPIPE): nothing left to tell.
     }
@@ -120,7 +127,10 @@ type ReturningCallback = "Emit" | "RunSession" | "CountTokens";
  * from this kernel, and asking again will not change that. Any other failure is passed on as is.
  */
 function kernelRefusal(callback: ReturningCallback, failure: unknown): unknown {
-  const { code, details } = (typeof failure === "object" && failure !== null ? failure : {}) as { code?: unknown; details?: unknown };
+  const { code, details } = (typeof failure === "object" && failure !== null ? failure : {}) as {
+    code?: unknown;
+    details?: unknown;
+  };
   if (code !== GrpcCode.UNIMPLEMENTED) return failure;
   const message = typeof details === "string" ? details : failure instanceof Error ? failure.message : String(failure);
   return new ToolError("execution_failed", `the kernel does not implement ${callback} (UNIMPLEMENTED): ${message}`, {
@@ -130,7 +140,11 @@ function kernelRefusal(callback: ReturningCallback, failure: unknown): unknown {
 }
 
 /** Runs one returning callback in its span, turning the kernel's refusal into a ToolError. */
-async function callKernel<T>(scope: KernelBindingScope, callback: ReturningCallback, call: (trace: TraceHeaders | undefined) => Promise<T>): Promise<T> {
+async function callKernel<T>(
+  scope: KernelBindingScope,
+  callback: ReturningCallback,
+  call: (trace: TraceHeaders | undefined) => Promise<T>,
+): Promise<T> {
   try {
     return await traceCallback(scope.trace, callback, call);
   } catch (failure) {
@@ -153,11 +167,15 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
       return { id: result.id, sequence: result.sequence };
     },
     async runSession(request) {
-      return callKernel(scope, "RunSession", (trace) => client().runSession(create(RunSessionRequestSchema, request), scope.signal, trace));
+      return callKernel(scope, "RunSession", (trace) =>
+        client().runSession(create(RunSessionRequestSchema, request), scope.signal, trace),
+      );
     },
     async countTokens(content, modelRef) {
       const request = create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) });
-      const result = await callKernel(scope, "CountTokens", (trace) => client().countTokens(request, scope.signal, trace));
+      const result = await callKernel(scope, "CountTokens", (trace) =>
+        client().countTokens(request, scope.signal, trace),
+      );
       return { count: result.count, exact: result.exact };
     },
   };

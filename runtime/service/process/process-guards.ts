@@ -26,7 +26,9 @@ export function installProcessGuards(stderr: (line: string) => void): () => void
       // Reporting must not throw from inside a process event.
     }
   };
-  const onRejection = report("an unhandled promise rejection, most likely from work a handler started and did not await");
+  const onRejection = report(
+    "an unhandled promise rejection, most likely from work a handler started and did not await",
+  );
   const onException = report("an uncaught exception, most likely from a handler's callback");
   process.on("unhandledRejection", onRejection);
   process.on("uncaughtException", onException);

@@ -137,11 +137,19 @@ export function inheritedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 
 function spawnFailure(command: string, error: NodeJS.ErrnoException): ToolError {
   const details = { command, code: error.code ?? "", message: error.message };
-  if (error.code === "ENOENT") return new ToolError("not_found", `command ${JSON.stringify(command)} was not found`, { details, cause: error });
+  if (error.code === "ENOENT")
+    return new ToolError("not_found", `command ${JSON.stringify(command)} was not found`, { details, cause: error });
   if (error.code === "EACCES" || error.code === "EPERM") {
-    return new ToolError("permission_denied", `command ${JSON.stringify(command)} may not be executed`, { details, cause: error });
+    return new ToolError("permission_denied", `command ${JSON.stringify(command)} may not be executed`, {
+      details,
+      cause: error,
+    });
   }
-  return new ToolError("execution_failed", `command ${JSON.stringify(command)} could not be started: ${error.message}`, { details, cause: error });
+  return new ToolError(
+    "execution_failed",
+    `command ${JSON.stringify(command)} could not be started: ${error.message}`,
+    { details, cause: error },
+  );
 }
 
 /**
@@ -149,7 +157,12 @@ function spawnFailure(command: string, error: NodeJS.ErrnoException): ToolError 
  * read. Rejects only when the process cannot be started: `not_found` (no such command),
  * `permission_denied`, else `execution_failed`. A non-zero exit is not an error.
  */
-export function spawnChild(command: string, args: readonly string[], options: ChildOptions, hooks: ChildHooks): Promise<ChildExit> {
+export function spawnChild(
+  command: string,
+  args: readonly string[],
+  options: ChildOptions,
+  hooks: ChildHooks,
+): Promise<ChildExit> {
   if (hooks.signal.aborted) return Promise.reject(hooks.signal.reason);
   return new Promise<ChildExit>((resolve, reject) => {
     let child: ChildProcess;
@@ -214,7 +227,8 @@ export function spawnChild(command: string, args: readonly string[], options: Ch
     });
     // 'close' comes after 'exit' and after every stdio stream ended: all output was reported.
     child.once("close", () => {
-      if (child.pid !== undefined && spawnedPids.delete(child.pid) && !groupAlive(child.pid)) groupWatch?.forget(child.pid);
+      if (child.pid !== undefined && spawnedPids.delete(child.pid) && !groupAlive(child.pid))
+        groupWatch?.forget(child.pid);
       hooks.signal.removeEventListener("abort", onAbort);
       if (killTimer && !hooks.signal.aborted) clearTimeout(killTimer);
       settle();

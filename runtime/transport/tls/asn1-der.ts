@@ -36,7 +36,12 @@ export function derUnsignedInteger(magnitude: Uint8Array): Der {
   let start = 0;
   while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
   const trimmed = magnitude.subarray(start);
-  const contents = trimmed.length === 0 ? Buffer.from([0]) : (trimmed[0] as number) & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed;
+  const contents =
+    trimmed.length === 0
+      ? Buffer.from([0])
+      : (trimmed[0] as number) & 0x80
+        ? Buffer.concat([Buffer.from([0]), trimmed])
+        : trimmed;
   return derElement(0x02, contents);
 }
 
@@ -56,7 +61,8 @@ export function derObjectIdentifier(dotted: string): Der {
   for (const arc of [first * 40 + second, ...rest]) {
     // base 128, most significant group first, the high bit set on all groups but the last
     const groups = [arc % 128];
-    for (let value = Math.floor(arc / 128); value > 0; value = Math.floor(value / 128)) groups.unshift(0x80 | (value % 128));
+    for (let value = Math.floor(arc / 128); value > 0; value = Math.floor(value / 128))
+      groups.unshift(0x80 | (value % 128));
     bytes.push(...groups);
   }
   return derElement(0x06, Buffer.from(bytes));
@@ -99,7 +105,9 @@ export function derTime(date: Date): Der {
     .replace(/\.\d{3}Z$/, "Z")
     .replace(/[-:T]/g, "");
   const year = date.getUTCFullYear();
-  return year < 2050 ? derElement(0x17, Buffer.from(digits.slice(2), "ascii")) : derElement(0x18, Buffer.from(digits, "ascii"));
+  return year < 2050
+    ? derElement(0x17, Buffer.from(digits.slice(2), "ascii"))
+    : derElement(0x18, Buffer.from(digits, "ascii"));
 }
 
 /** `[number] EXPLICIT` around one element, as a certificate's version and extensions are wrapped. */

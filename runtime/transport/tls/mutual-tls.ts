@@ -8,7 +8,11 @@
  */
 import { X509Certificate } from "node:crypto";
 import { credentials, ServerCredentials } from "@grpc/grpc-js";
-import { autoMtlsServerName, createSelfSignedCertificate, type SelfSignedCertificate } from "./self-signed-certificate.js";
+import {
+  autoMtlsServerName,
+  createSelfSignedCertificate,
+  type SelfSignedCertificate,
+} from "./self-signed-certificate.js";
 import type { ChannelSecurity } from "./channel-security.js";
 
 /** This side's certificate and the only certificate it trusts. */
@@ -34,7 +38,11 @@ export function mutualTlsServerCredentials(tls: MutualTls): ServerCredentials {
  */
 export function mutualTlsChannel(tls: MutualTls): ChannelSecurity {
   return {
-    credentials: credentials.createSsl(Buffer.from(tls.peerCertificatePem), Buffer.from(tls.own.privateKeyPem), Buffer.from(tls.own.certificatePem)),
+    credentials: credentials.createSsl(
+      Buffer.from(tls.peerCertificatePem),
+      Buffer.from(tls.own.privateKeyPem),
+      Buffer.from(tls.own.certificatePem),
+    ),
     options: { "grpc.ssl_target_name_override": autoMtlsServerName, "grpc.default_authority": autoMtlsServerName },
   };
 }
@@ -65,8 +73,14 @@ export function providerAutoMtls(hostCertificatePem: string): ProviderAutoMtls {
   try {
     new X509Certificate(hostCertificatePem);
   } catch (error) {
-    throw new Error(`PLUGIN_CLIENT_CERT (AutoMTLS) is not a parsable PEM certificate: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `PLUGIN_CLIENT_CERT (AutoMTLS) is not a parsable PEM certificate: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const tls: MutualTls = { own: createSelfSignedCertificate(), peerCertificatePem: hostCertificatePem };
-  return { serverCredentials: mutualTlsServerCredentials(tls), brokerChannel: mutualTlsChannel(tls), certificateDer: tls.own.certificateDer };
+  return {
+    serverCredentials: mutualTlsServerCredentials(tls),
+    brokerChannel: mutualTlsChannel(tls),
+    certificateDer: tls.own.certificateDer,
+  };
 }

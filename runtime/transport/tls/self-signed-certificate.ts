@@ -64,9 +64,15 @@ export function createSelfSignedCertificate(now: Date = new Date()): SelfSignedC
   const subjectPublicKeyInfo = publicKey.export({ type: "spki", format: "der" });
   const jwk = publicKey.export({ format: "jwk" });
   // SubjectKeyIdentifier, RFC 5280 §4.2.1.2 method 1: SHA-1 of the public key's bits (the EC point).
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x ?? "", "base64url"), Buffer.from(jwk.y ?? "", "base64url")]);
+  const point = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(jwk.x ?? "", "base64url"),
+    Buffer.from(jwk.y ?? "", "base64url"),
+  ]);
   const signatureAlgorithm = derSequence(derObjectIdentifier(oid.ecdsaWithSha256));
-  const name = derSequence(derSetOfOne(derSequence(derObjectIdentifier(oid.commonName), derUtf8String(autoMtlsServerName))));
+  const name = derSequence(
+    derSetOfOne(derSequence(derObjectIdentifier(oid.commonName), derUtf8String(autoMtlsServerName))),
+  );
 
   const tbsCertificate = derSequence(
     derExplicit(0, derUnsignedInteger(Buffer.from([2]))), // v3
@@ -80,14 +86,22 @@ export function createSelfSignedCertificate(now: Date = new Date()): SelfSignedC
       3,
       derSequence(
         extension(oid.keyUsage, true, derNamedBits(Object.values(keyUsageBits))),
-        extension(oid.extKeyUsage, false, derSequence(derObjectIdentifier(oid.clientAuth), derObjectIdentifier(oid.serverAuth))),
+        extension(
+          oid.extKeyUsage,
+          false,
+          derSequence(derObjectIdentifier(oid.clientAuth), derObjectIdentifier(oid.serverAuth)),
+        ),
         extension(oid.basicConstraints, true, derSequence(derBoolean(true))),
         extension(oid.subjectKeyIdentifier, false, derOctetString(createHash("sha1").update(point).digest())),
         extension(oid.subjectAltName, false, derSequence(derImplicitIa5String(2, autoMtlsServerName))),
       ),
     ),
   );
-  const certificateDer = derSequence(tbsCertificate, signatureAlgorithm, derBitString(sign("sha256", tbsCertificate, privateKey)));
+  const certificateDer = derSequence(
+    tbsCertificate,
+    signatureAlgorithm,
+    derBitString(sign("sha256", tbsCertificate, privateKey)),
+  );
   return {
     certificateDer,
     certificatePem: pemBlock("CERTIFICATE", certificateDer),
@@ -97,7 +111,9 @@ export function createSelfSignedCertificate(now: Date = new Date()): SelfSignedC
 
 /** Extension ::= SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }. */
 function extension(id: string, critical: boolean, value: Der): Der {
-  return critical ? derSequence(derObjectIdentifier(id), derBoolean(true), derOctetString(value)) : derSequence(derObjectIdentifier(id), derOctetString(value));
+  return critical
+    ? derSequence(derObjectIdentifier(id), derBoolean(true), derOctetString(value))
+    : derSequence(derObjectIdentifier(id), derOctetString(value));
 }
 
 function pemBlock(label: string, der: Buffer): string {

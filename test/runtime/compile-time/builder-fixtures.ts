@@ -45,7 +45,10 @@ export const noteOutputSchema = {
     text: { type: "string" },
     lines: { type: "number" },
     truncated: { type: "boolean" },
-    sections: { type: "array", items: { type: "object", properties: { heading: { type: "string" } }, required: ["heading"] } },
+    sections: {
+      type: "array",
+      items: { type: "object", properties: { heading: { type: "string" } }, required: ["heading"] },
+    },
   },
   required: ["text", "lines"],
 } as const;

@@ -3,7 +3,14 @@
 // TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts asserts the codes and messages.
 import { defineProvider, defineTool, type JsonSchemaObject } from "../../../runtime/index.js";
 import type { ToolKindName } from "../../../runtime/schema/index.js";
-import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
+import {
+  fileInputSchema,
+  fileOutputSchema,
+  noteInputSchema,
+  noteOutputSchema,
+  type FileInput,
+  type FileOutput,
+} from "./builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
 declare const someKind: ToolKindName;
@@ -284,9 +291,25 @@ export const explicitPreviewUndeclared = defineTool<FileInput, FileOutput>()<"re
 
 // What generated code declares: defineTool with every type given, the traits by name. The handler's context
 // follows the traits as it follows defineTool's inference.
-const generatedSpec = { name: "g", kind: "data_source", risk: "read_only", description: "d", ...io, concurrency: { safe: true }, idempotent: true } as const;
-const generatedPlain = defineTool<FileInput, FileOutput, { kind: "data_source"; streaming: false; processBacked: false; preview: false }>()(generatedSpec);
-const generatedStreaming = defineTool<FileInput, FileOutput, { kind: "data_source"; streaming: true; processBacked: false; preview: false }>()(generatedSpec);
+const generatedSpec = {
+  name: "g",
+  kind: "data_source",
+  risk: "read_only",
+  description: "d",
+  ...io,
+  concurrency: { safe: true },
+  idempotent: true,
+} as const;
+const generatedPlain = defineTool<
+  FileInput,
+  FileOutput,
+  { kind: "data_source"; streaming: false; processBacked: false; preview: false }
+>()(generatedSpec);
+const generatedStreaming = defineTool<
+  FileInput,
+  FileOutput,
+  { kind: "data_source"; streaming: true; processBacked: false; preview: false }
+>()(generatedSpec);
 
 export const generatedContexts = defineProvider(
   { name: "p", version: "1", source: "s", tools: { generatedPlain, generatedStreaming } },
@@ -305,7 +328,11 @@ export const generatedContexts = defineProvider(
 );
 
 // @ts-expect-error a trait is a literal of its own type
-export const wrongTrait = defineTool<FileInput, FileOutput, { kind: "data_source"; streaming: "yes"; processBacked: false; preview: false }>()(generatedSpec);
+export const wrongTrait = defineTool<
+  FileInput,
+  FileOutput,
+  { kind: "data_source"; streaming: "yes"; processBacked: false; preview: false }
+>()(generatedSpec);
 
 // The schema-first form: the types come from the literal schemas, so a handler that drifts from
 // them is an error where it drifts, and the spec's rules are the explicit form's.

@@ -1,6 +1,13 @@
 // Valid builder uses: this file must type-check under TS 5.9 and TS 7 (test/typecheck.test.ts).
 import { defineProvider, defineTool, type RenderTreeInit, type ValueOfSchema } from "../../../runtime/index.js";
-import { fileInputSchema, fileOutputSchema, noteInputSchema, noteOutputSchema, type FileInput, type FileOutput } from "./builder-fixtures.js";
+import {
+  fileInputSchema,
+  fileOutputSchema,
+  noteInputSchema,
+  noteOutputSchema,
+  type FileInput,
+  type FileOutput,
+} from "./builder-fixtures.js";
 
 const common = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
 
@@ -72,7 +79,12 @@ export const finish = defineTool<FileInput, FileOutput>()({
 const tree: RenderTreeInit = { root: { node: { case: "text", value: { content: "would write" } } } };
 
 export const provider = defineProvider(
-  { name: "corpus", version: "1.0.0", source: "example.com/corpus", tools: { readFile, writeFile, bash, search, askUser, finish } },
+  {
+    name: "corpus",
+    version: "1.0.0",
+    source: "example.com/corpus",
+    tools: { readFile, writeFile, bash, search, askUser, finish },
+  },
   {
     readFile: async (input, ctx) => {
       ctx.signal.throwIfAborted();
@@ -115,7 +127,11 @@ export const appendNote = defineTool({
   kind: "resource",
   risk: "low",
   description: "Appends to a note.",
-  inputSchema: { type: "object", properties: { title: { type: "string" }, text: { type: "string" } }, required: ["title", "text"] },
+  inputSchema: {
+    type: "object",
+    properties: { title: { type: "string" }, text: { type: "string" } },
+    required: ["title", "text"],
+  },
   outputSchema: { type: "object", properties: { lines: { type: "number" } }, required: ["lines"] },
   concurrency: { safe: true, keyFields: ["title"] },
   idempotent: false,

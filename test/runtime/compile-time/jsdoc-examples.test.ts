@@ -56,13 +56,20 @@ const workDir = mkdtempSync(path.join(cacheDir, "harness-tool-jsdoc-examples-"))
 after(() => rmSync(workDir, { recursive: true, force: true }));
 
 /** The guide's marked TypeScript blocks (docs/guide.md, `<!-- example: NAME -->`): code a user copies too. */
-const guideExamples: Example[] = markedTypeScriptExamples("docs/guide.md").map(({ name, code }) => ({ id: `guide-${name}`, code }));
+const guideExamples: Example[] = markedTypeScriptExamples("docs/guide.md").map(({ name, code }) => ({
+  id: `guide-${name}`,
+  code,
+}));
 
 const all = [...examples.flatMap((e) => e.examples), ...guideExamples];
 for (const { id, code } of all) writeFileSync(path.join(workDir, `${id}.mts`), `${code}\n`);
 writeFileSync(
   path.join(workDir, "tsconfig.json"),
-  JSON.stringify({ extends: path.join(repoRoot, "tsconfig.json"), include: all.map((e) => `${e.id}.mts`), exclude: [] }),
+  JSON.stringify({
+    extends: path.join(repoRoot, "tsconfig.json"),
+    include: all.map((e) => `${e.id}.mts`),
+    exclude: [],
+  }),
 );
 
 const compilers = {
@@ -90,8 +97,15 @@ describe("the JSDoc examples", () => {
 
   for (const [compiler, [command, ...args]] of Object.entries(compilers)) {
     it(`type-check under ${compiler}`, () => {
-      const run = spawnSync(command, [...args, "-p", path.join(workDir, "tsconfig.json"), "--pretty", "false"], { cwd: workDir, encoding: "utf8" });
-      assert.equal(run.status, 0, `an example does not compile (${workDir}/<function>-<n>.mts):\n${run.stdout}${run.stderr}`);
+      const run = spawnSync(command, [...args, "-p", path.join(workDir, "tsconfig.json"), "--pretty", "false"], {
+        cwd: workDir,
+        encoding: "utf8",
+      });
+      assert.equal(
+        run.status,
+        0,
+        `an example does not compile (${workDir}/<function>-<n>.mts):\n${run.stdout}${run.stderr}`,
+      );
     });
   }
 });

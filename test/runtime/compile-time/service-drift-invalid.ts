@@ -6,8 +6,16 @@
 // fails the type-check under TS 5.9 and TS 7 (test/typecheck.test.ts). builder-diagnostics.test.ts
 // asserts the codes and messages.
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
-import type { DispatchHookRequestSchema, DispatchHookResponseSchema, HookSubscriberService } from "../../../generated/pluggableharness/hook/v1/hook_pb.js";
-import type { CountTokensResultSchema, KernelCallbackService, LogRequestSchema } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type {
+  DispatchHookRequestSchema,
+  DispatchHookResponseSchema,
+  HookSubscriberService,
+} from "../../../generated/pluggableharness/hook/v1/hook_pb.js";
+import type {
+  CountTokensResultSchema,
+  KernelCallbackService,
+  LogRequestSchema,
+} from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import type {
   DescribeRequestSchema,
   GetSchemaResponseSchema,
@@ -25,17 +33,41 @@ import type { hookServiceHandlers } from "../../../runtime/transport/hook-servic
 import type { toolServiceHandlers } from "../../../runtime/transport/tool-service-handlers.js";
 
 /** An rpc as protoc-gen-es describes it in a service's GenService type. */
-type Rpc<Kind extends DescMethod["methodKind"], I extends DescMessage, O extends DescMessage> = { methodKind: Kind; input: I; output: O } & DescMethod;
+type Rpc<Kind extends DescMethod["methodKind"], I extends DescMessage, O extends DescMessage> = {
+  methodKind: Kind;
+  input: I;
+  output: O;
+} & DescMethod;
 
 /** A service descriptor with some of its rpcs replaced or added, as a regenerated proto would give it. */
-type Drifted<S extends DescService, Changes extends Record<string, DescMethod>> = Omit<S, "method"> & { method: Omit<S["method"], keyof Changes> & Changes };
+type Drifted<S extends DescService, Changes extends Record<string, DescMethod>> = Omit<S, "method"> & {
+  method: Omit<S["method"], keyof Changes> & Changes;
+};
 
-type NewToolRpc = Drifted<typeof ToolService, { cancel: Rpc<"unary", typeof InvokeRequestSchema, typeof InvokeResponseSchema> }>;
-type DescribeAnswersSchema = Drifted<typeof ToolService, { describe: Rpc<"unary", typeof DescribeRequestSchema, typeof GetSchemaResponseSchema> }>;
-type RenderStreams = Drifted<typeof ToolService, { render: Rpc<"server_streaming", typeof RenderRequestSchema, typeof RenderResponseSchema> }>;
-type InvokeUnary = Drifted<typeof ToolService, { invoke: Rpc<"unary", typeof InvokeRequestSchema, typeof InvokeResponseSchema> }>;
-type LogAnswersCount = Drifted<typeof KernelCallbackService, { log: Rpc<"unary", typeof LogRequestSchema, typeof CountTokensResultSchema> }>;
-type LogStreams = Drifted<typeof KernelCallbackService, { log: Rpc<"server_streaming", typeof LogRequestSchema, typeof CountTokensResultSchema> }>;
+type NewToolRpc = Drifted<
+  typeof ToolService,
+  { cancel: Rpc<"unary", typeof InvokeRequestSchema, typeof InvokeResponseSchema> }
+>;
+type DescribeAnswersSchema = Drifted<
+  typeof ToolService,
+  { describe: Rpc<"unary", typeof DescribeRequestSchema, typeof GetSchemaResponseSchema> }
+>;
+type RenderStreams = Drifted<
+  typeof ToolService,
+  { render: Rpc<"server_streaming", typeof RenderRequestSchema, typeof RenderResponseSchema> }
+>;
+type InvokeUnary = Drifted<
+  typeof ToolService,
+  { invoke: Rpc<"unary", typeof InvokeRequestSchema, typeof InvokeResponseSchema> }
+>;
+type LogAnswersCount = Drifted<
+  typeof KernelCallbackService,
+  { log: Rpc<"unary", typeof LogRequestSchema, typeof CountTokensResultSchema> }
+>;
+type LogStreams = Drifted<
+  typeof KernelCallbackService,
+  { log: Rpc<"server_streaming", typeof LogRequestSchema, typeof CountTokensResultSchema> }
+>;
 type DispatchHookStreams = Drifted<
   typeof HookSubscriberService,
   { dispatchHook: Rpc<"server_streaming", typeof DispatchHookRequestSchema, typeof DispatchHookResponseSchema> }
@@ -47,7 +79,10 @@ declare const core: ToolServiceCore;
 declare const kernel: KernelClient;
 
 // The code as it is matches the generated descriptors.
-export const matching: [GrpcServiceHandlers<typeof ToolService>, RawServiceHandlers<typeof HookSubscriberService>] = [handlers, hookHandlers];
+export const matching: [GrpcServiceHandlers<typeof ToolService>, RawServiceHandlers<typeof HookSubscriberService>] = [
+  handlers,
+  hookHandlers,
+];
 export const matchingCore: ServiceSemantics<typeof ToolService, InvokeSink> = core;
 export const matchingKernel: ServiceCaller<typeof KernelCallbackService> = kernel;
 

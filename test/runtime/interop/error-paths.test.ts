@@ -66,11 +66,19 @@ async function unaryRaw(
   const result = await go.request({ op: "unary", method: `${service}/${method}`, request: b64(request) });
   const status = result.status ? Buffer.from(String(result.status), "base64") : new Uint8Array(0);
   const toolError = status.byteLength > 0 ? toolErrorFromStatus(fromBinary(StatusSchema, status)) : undefined;
-  return { code: Number(result.code), message: String(result.message ?? ""), statusBytes: status.byteLength, ...(toolError ? { toolError } : {}) };
+  return {
+    code: Number(result.code),
+    message: String(result.message ?? ""),
+    statusBytes: status.byteLength,
+    ...(toolError ? { toolError } : {}),
+  };
 }
 
 const invokeRequest = (toolName: string, args: JsonObject, id = toolName) =>
-  toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id, toolName, arguments: args, callContext: callContext("s-errors") } }));
+  toBinary(
+    InvokeRequestSchema,
+    create(InvokeRequestSchema, { call: { id, toolName, arguments: args, callContext: callContext("s-errors") } }),
+  );
 
 /** The only event, which must be an error. */
 function onlyError(outcome: RawOutcome): { error: ToolError; bytes: number } {
@@ -125,7 +133,10 @@ function field(number: number, body: Uint8Array): Buffer {
 
 /** A ToolCall of `toolName` whose arguments nest `depth` levels, as bytes. */
 function deepCall(depth: number, toolName = "deep"): Buffer {
-  const base = toBinary(ToolCallSchema, create(ToolCallSchema, { id: `deep-${depth}`, toolName, callContext: callContext("s-deep") }));
+  const base = toBinary(
+    ToolCallSchema,
+    create(ToolCallSchema, { id: `deep-${depth}`, toolName, callContext: callContext("s-deep") }),
+  );
   return Buffer.concat([base, field(3, deepStructBytes(depth))]);
 }
 
@@ -139,45 +150,63 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
   });
   after(() => h?.close());
 
-  scenario("go", "a secret split in two output chunks is redacted whatever comes between or around the halves: exit_status, progress, partial", async () => {
-    // Every order of the five steps in which the head comes before the tail: 60 orders.
-    const others = ["exit", "progress", "partial"];
-    const orders: string[][] = [];
-    const place = (rest: string[], acc: string[]): void => {
-      if (rest.length === 0) {
-        if (acc.indexOf("head") < acc.indexOf("tail")) orders.push(acc);
-        return;
+  scenario(
+    "go",
+    "a secret split in two output chunks is redacted whatever comes between or around the halves: exit_status, progress, partial",
+    async () => {
+      // Every order of the five steps in which the head comes before the tail: 60 orders.
+      const others = ["exit", "progress", "partial"];
+      const orders: string[][] = [];
+      const place = (rest: string[], acc: string[]): void => {
+        if (rest.length === 0) {
+          if (acc.indexOf("head") < acc.indexOf("tail")) orders.push(acc);
+          return;
+        }
+        for (let i = 0; i < rest.length; i++)
+          place([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, rest[i] as string]);
+      };
+      place(["head", "tail", ...others], []);
+      assert.equal(orders.length, 60);
+      const leaks: string[] = [];
+      for (const steps of orders) {
+        for (const cut of [1, 8, secret.length - 1]) {
+          const outcome = await invokeRaw(
+            go,
+            invokeRequest("split_secret", { steps, cut }, `split-${steps.join("-")}-${cut}`),
+          );
+          const stdout = Buffer.concat(
+            outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value.data] : [])),
+          ).toString();
+          const kinds = outcome.events.map((e) => e.event.case);
+          assert.equal(kinds.at(-1), "result", `${steps.join(",")} cut ${cut}: ${kinds.join(",")}`);
+          assert.ok(kinds.indexOf("exitStatus") < kinds.indexOf("result"));
+          if (stdout !== `<<${redactionMarker}>>`)
+            leaks.push(
+              `${steps.join(",")} cut at ${cut}: stdout ${JSON.stringify(stdout)} (events ${kinds.join(",")})`,
+            );
+        }
       }
-      for (let i = 0; i < rest.length; i++) place([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, rest[i] as string]);
-    };
-    place(["head", "tail", ...others], []);
-    assert.equal(orders.length, 60);
-    const leaks: string[] = [];
-    for (const steps of orders) {
-      for (const cut of [1, 8, secret.length - 1]) {
-        const outcome = await invokeRaw(go, invokeRequest("split_secret", { steps, cut }, `split-${steps.join("-")}-${cut}`));
-        const stdout = Buffer.concat(outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value.data] : []))).toString();
+      assert.deepEqual(leaks, []);
+      // A stream ending in the first characters of a secret: they are held back (the next chunk could
+      // complete it) across exit_status, and go out before the terminal event.
+      for (const steps of [
+        ["prefix", "exit"],
+        ["exit", "prefix"],
+        ["prefix", "progress", "exit", "partial"],
+      ]) {
+        const outcome = await invokeRaw(
+          go,
+          invokeRequest("split_secret", { steps, cut: 8 }, `prefix-${steps.join("-")}`),
+        );
         const kinds = outcome.events.map((e) => e.event.case);
-        assert.equal(kinds.at(-1), "result", `${steps.join(",")} cut ${cut}: ${kinds.join(",")}`);
-        assert.ok(kinds.indexOf("exitStatus") < kinds.indexOf("result"));
-        if (stdout !== `<<${redactionMarker}>>`) leaks.push(`${steps.join(",")} cut at ${cut}: stdout ${JSON.stringify(stdout)} (events ${kinds.join(",")})`);
+        assert.deepEqual(kinds.slice(-2), ["outputChunk", "result"], `${steps.join(",")}: ${kinds.join(",")}`);
+        const stdout = Buffer.concat(
+          outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value.data] : [])),
+        ).toString();
+        assert.equal(stdout, `<<${secret.slice(0, 8)}`);
       }
-    }
-    assert.deepEqual(leaks, []);
-    // A stream ending in the first characters of a secret: they are held back (the next chunk could
-    // complete it) across exit_status, and go out before the terminal event.
-    for (const steps of [
-      ["prefix", "exit"],
-      ["exit", "prefix"],
-      ["prefix", "progress", "exit", "partial"],
-    ]) {
-      const outcome = await invokeRaw(go, invokeRequest("split_secret", { steps, cut: 8 }, `prefix-${steps.join("-")}`));
-      const kinds = outcome.events.map((e) => e.event.case);
-      assert.deepEqual(kinds.slice(-2), ["outputChunk", "result"], `${steps.join(",")}: ${kinds.join(",")}`);
-      const stdout = Buffer.concat(outcome.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value.data] : []))).toString();
-      assert.equal(stdout, `<<${secret.slice(0, 8)}`);
-    }
-  });
+    },
+  );
 
   scenario(
     "go",
@@ -188,7 +217,10 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
         const details = error.details as { violations: unknown[]; violations_omitted?: number };
         assert.equal(details.violations.length, Math.min(total, maxReportedViolations), what);
         assert.equal(details.violations_omitted ?? 0, Math.max(0, total - maxReportedViolations), what);
-        assert.ok(error.message.length <= maxErrorMessageChars + 64, `${what}: a message of ${error.message.length} characters`);
+        assert.ok(
+          error.message.length <= maxErrorMessageChars + 64,
+          `${what}: a message of ${error.message.length} characters`,
+        );
       };
       const items = Array.from({ length: 300_000 }, () => true) as unknown as string[];
       const argsBytes = toBinary(
@@ -202,7 +234,9 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
       checkViolations(invalid.error, 300_000, "invalid arguments");
       assert.match(invalid.error.message, /\/items\/0 must be a string, not a boolean; .*; and 299,995 more$/);
       assert.ok(invalid.bytes < 16 * 1024, `the error event is ${invalid.bytes} bytes`);
-      figures.push(`invalid arguments (${(argsBytes / 1e6).toFixed(1)} MB request, 300,000 violations): ${invalid.bytes} B event`);
+      figures.push(
+        `invalid arguments (${(argsBytes / 1e6).toFixed(1)} MB request, 300,000 violations): ${invalid.bytes} B event`,
+      );
 
       const badResult = onlyError(await invokeRaw(go, invokeRequest("bad_output", { count: 300_000 })));
       assert.equal(badResult.error.category, ToolErrorCategory.UNKNOWN);
@@ -224,7 +258,10 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
       const preview = await unaryRaw(
         go,
         "Preview",
-        toBinary(PreviewRequestSchema, create(PreviewRequestSchema, { call: { id: "p", toolName: "typed", arguments: { items } } })),
+        toBinary(
+          PreviewRequestSchema,
+          create(PreviewRequestSchema, { call: { id: "p", toolName: "typed", arguments: { items } } }),
+        ),
       );
       assert.equal(preview.code, 3);
       assert.equal(preview.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
@@ -238,7 +275,10 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
       const config = await unaryRaw(
         go,
         "Configure",
-        toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { tags: items } as unknown as JsonObject })),
+        toBinary(
+          ConfigureRequestSchema,
+          create(ConfigureRequestSchema, { config: { tags: items } as unknown as JsonObject }),
+        ),
       );
       assert.equal(config.code, 3);
       checkViolations(config.toolError as ToolError, 300_000, "Configure");
@@ -248,7 +288,11 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
       );
       figures.push(`Configure (300,000 wrong tags): ${config.statusBytes} B status details`);
 
-      const render = await unaryRaw(go, "Render", toBinary(RenderRequestSchema, create(RenderRequestSchema, { schemaVersion: huge })));
+      const render = await unaryRaw(
+        go,
+        "Render",
+        toBinary(RenderRequestSchema, create(RenderRequestSchema, { schemaVersion: huge })),
+      );
       assert.equal(render.code, 12);
       assert.ok(render.message.length < 1024, `Render's message: ${render.message.length} characters`);
       figures.push(`Render of a 1 MB schema_version: a ${render.message.length}-character message`);
@@ -264,13 +308,20 @@ describe(`${hostLabels.go} × error paths`, { skip: goSkip }, () => {
         const outcome = await invokeRaw(go, field(1, deepCall(depth)));
         assert.equal(outcome.code, 0, `depth ${depth}: ${outcome.message}`);
         const last = outcome.events.at(-1)?.event;
-        assert.equal(last?.case, "result", `depth ${depth}: ${last?.case === "error" ? last.value.message : last?.case}`);
+        assert.equal(
+          last?.case,
+          "result",
+          `depth ${depth}: ${last?.case === "error" ? last.value.message : last?.case}`,
+        );
         assert.deepEqual(last.value.payload, { depth });
       }
       for (const depth of [maxArgumentDepth + 1, 10_000, 100_000]) {
         const { error } = onlyError(await invokeRaw(go, field(1, deepCall(depth))));
         assert.equal(error.category, ToolErrorCategory.INVALID_ARGUMENTS, `depth ${depth}`);
-        assert.equal(error.message, `the arguments of deep nest ${depth.toLocaleString("en-US")} levels deep; at most ${maxArgumentDepth} levels are accepted`);
+        assert.equal(
+          error.message,
+          `the arguments of deep nest ${depth.toLocaleString("en-US")} levels deep; at most ${maxArgumentDepth} levels are accepted`,
+        );
         assert.deepEqual(error.details, { depth, max_depth: maxArgumentDepth });
       }
       const preview = await unaryRaw(go, "Preview", field(1, deepCall(10_000, "typed")));

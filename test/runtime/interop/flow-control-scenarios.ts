@@ -49,7 +49,12 @@ export function writePatternFile(dir: string): string {
 /** Small calls of both tools, so that the idle RSS is measured on a provider that has run once. */
 export async function warmUp(host: ScenarioHost, patternFile: string): Promise<ProviderMemory> {
   const child = await host.invoke(
-    { id: "warm-run", toolName: "run", arguments: { command: `cat ${patternFile}` }, callContext: callContext("s-flow") },
+    {
+      id: "warm-run",
+      toolName: "run",
+      arguments: { command: `cat ${patternFile}` },
+      callContext: callContext("s-flow"),
+    },
     { digest: true },
   );
   assert.equal(child.digest?.stdout.bytes, patternBlockBytes);
@@ -79,7 +84,12 @@ export interface SlowReaderFigures {
 export async function slowReaderScenario(
   host: ScenarioHost,
   producer: "child" | "handler",
-  options: { readonly blocks: number; readonly recvDelayMs: number; readonly patternFile: string; readonly idle: ProviderMemory },
+  options: {
+    readonly blocks: number;
+    readonly recvDelayMs: number;
+    readonly patternFile: string;
+    readonly idle: ProviderMemory;
+  },
 ): Promise<SlowReaderFigures> {
   const total = options.blocks * patternBlockBytes;
   const call =
@@ -87,7 +97,9 @@ export async function slowReaderScenario(
       ? {
           id: "slow-run",
           toolName: "run",
-          arguments: { command: `i=0; while [ $i -lt ${options.blocks} ]; do cat ${options.patternFile}; i=$((i+1)); done` },
+          arguments: {
+            command: `i=0; while [ $i -lt ${options.blocks} ]; do cat ${options.patternFile}; i=$((i+1)); done`,
+          },
           callContext: callContext("s-flow"),
         }
       : { id: "slow-flood", toolName: "flood", arguments: { bytes: total }, callContext: callContext("s-flow") };
@@ -112,7 +124,14 @@ export async function slowReaderScenario(
     peakAboveIdleMb < peakAboveIdleBoundMb,
     `the provider's peak RSS stays within ${peakAboveIdleBoundMb} MiB of idle: peak ${memory.peakMb.toFixed(1)} MiB, idle ${options.idle.rssMb.toFixed(1)} MiB`,
   );
-  return { bytes: total, sha256: digest.stdout.sha256, ms, chunks: digest.chunks, largestChunk: digest.largestChunk, peakAboveIdleMb };
+  return {
+    bytes: total,
+    sha256: digest.stdout.sha256,
+    ms,
+    chunks: digest.chunks,
+    largestChunk: digest.largestChunk,
+    peakAboveIdleMb,
+  };
 }
 
 /**
@@ -120,24 +139,42 @@ export async function slowReaderScenario(
  * its pid on stderr first) is gone, a flooding handler stops, no terminal event, and the provider
  * serves the next call.
  */
-export async function slowReaderCancelScenario(host: ScenarioHost, producer: "child" | "handler", recvDelayMs: number): Promise<void> {
+export async function slowReaderCancelScenario(
+  host: ScenarioHost,
+  producer: "child" | "handler",
+  recvDelayMs: number,
+): Promise<void> {
   const call =
     producer === "child"
-      ? { id: "cancel-run", toolName: "run", arguments: { command: "echo $$ >&2; exec cat /dev/zero" }, callContext: callContext("s-flow") }
+      ? {
+          id: "cancel-run",
+          toolName: "run",
+          arguments: { command: "echo $$ >&2; exec cat /dev/zero" },
+          callContext: callContext("s-flow"),
+        }
       : { id: "cancel-flood", toolName: "flood", arguments: { bytes: 2 ** 40 }, callContext: callContext("s-flow") };
   const outcome = await host.invoke(call, { recvDelayMs, cancelAfter: 40 });
   assert.equal(outcome.cancelled, true);
   assert.deepEqual(terminal(outcome.events), [], "no result or error after a cancel");
   if (producer === "child") {
     const stderr = outcome.events
-      .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [Buffer.from(e.event.value.data).toString()] : []))
+      .flatMap((e) =>
+        e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR
+          ? [Buffer.from(e.event.value.data).toString()]
+          : [],
+      )
       .join("");
     const pid = Number(stderr.trim());
     assert.ok(Number.isInteger(pid) && pid > 0, `the child printed its pid: ${JSON.stringify(stderr)}`);
     assert.ok(await eventually(() => processGone(pid), goneWithinMs), `the child ${pid} is gone`);
   }
   await host.ping();
-  const next = await host.invoke({ id: "after-cancel", toolName: "flood", arguments: { bytes: 10 }, callContext: callContext("s-flow") });
+  const next = await host.invoke({
+    id: "after-cancel",
+    toolName: "flood",
+    arguments: { bytes: 10 },
+    callContext: callContext("s-flow"),
+  });
   assert.equal(next.events.at(-1)?.event.case, "result", "the provider serves the next call");
 }
 
@@ -146,7 +183,10 @@ export async function slowReaderCancelScenario(host: ScenarioHost, producer: "ch
  * each writing `blocks` blocks to a host pausing `recvDelayMs` after every event, and each
  * cancelled in the middle of such a read. `label` names the suite (CI test or soak).
  */
-export function describeSlowReader(id: HostId, options: { readonly label: string; readonly blocks: number; readonly recvDelayMs: number }): void {
+export function describeSlowReader(
+  id: HostId,
+  options: { readonly label: string; readonly blocks: number; readonly recvDelayMs: number },
+): void {
   const { blocks, recvDelayMs } = options;
   describe(`${options.label} × ${id} host reading slowly`, { skip: skipFor(id) }, () => {
     let h: Harness;
@@ -172,8 +212,10 @@ export function describeSlowReader(id: HostId, options: { readonly label: string
           );
         },
       );
-      scenario(id, `a ${producer} cancelled in the middle of a slow read: it stops, no terminal event, the provider serves on`, () =>
-        slowReaderCancelScenario(h.host, producer, recvDelayMs),
+      scenario(
+        id,
+        `a ${producer} cancelled in the middle of a slow read: it stops, no terminal event, the provider serves on`,
+        () => slowReaderCancelScenario(h.host, producer, recvDelayMs),
       );
     }
   });

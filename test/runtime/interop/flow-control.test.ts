@@ -6,4 +6,5 @@
  */
 import { describeSlowReader } from "./flow-control-scenarios.js";
 
-for (const id of ["typescript", "go"] as const) describeSlowReader(id, { label: "flow control", blocks: 128, recvDelayMs: 1 });
+for (const id of ["typescript", "go"] as const)
+  describeSlowReader(id, { label: "flow control", blocks: 128, recvDelayMs: 1 });

@@ -16,7 +16,8 @@ const hostModule = path.join(path.dirname(fileURLToPath(import.meta.url)), "host
 const hostFiles = ["go.mod", "go.sum", "main.go"];
 
 /** The go-plugin version the host is built with: the one its go.mod requires. */
-export const goPluginVersion = /github\.com\/hashicorp\/go-plugin (v\S+)/.exec(readFileSync(path.join(hostModule, "go.mod"), "utf8"))?.[1] ?? "?";
+export const goPluginVersion =
+  /github\.com\/hashicorp\/go-plugin (v\S+)/.exec(readFileSync(path.join(hostModule, "go.mod"), "utf8"))?.[1] ?? "?";
 
 /** The built host binary, or why there is none on this machine. */
 export type GoHostBuild = { binary: string } | { skip: string };
@@ -28,8 +29,10 @@ export type GoHostBuild = { binary: string } | { skip: string };
 export function buildGoHost(): GoHostBuild {
   const version = spawnSync("go", ["version"], { encoding: "utf8" });
   if (version.status !== 0) {
-    const reason = "`go` is not installed (a Go toolchain >= 1.26 with access to the Go module proxy builds the go-plugin v1.8.0 host)";
-    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1") throw new Error(`the interop test must run here, but ${reason}`);
+    const reason =
+      "`go` is not installed (a Go toolchain >= 1.26 with access to the Go module proxy builds the go-plugin v1.8.0 host)";
+    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      throw new Error(`the interop test must run here, but ${reason}`);
     return { skip: reason };
   }
   const hash = createHash("sha256").update(version.stdout);
@@ -46,7 +49,10 @@ export function buildGoHost(): GoHostBuild {
     encoding: "utf8",
     env: { ...process.env, CGO_ENABLED: "0" },
   });
-  if (build.status !== 0) throw new Error(`go build of the interop host (go-plugin ${goPluginVersion}) failed:\n${build.stdout}${build.stderr}`);
+  if (build.status !== 0)
+    throw new Error(
+      `go build of the interop host (go-plugin ${goPluginVersion}) failed:\n${build.stdout}${build.stderr}`,
+    );
   renameSync(output, binary);
   return { binary };
 }
@@ -66,7 +72,13 @@ export function parseGoLog(text: string): GoLogEntry[] {
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => {
-      const { "@level": level, "@message": message, "@module": module, "@timestamp": _timestamp, ...fields } = JSON.parse(line) as Record<string, unknown>;
+      const {
+        "@level": level,
+        "@message": message,
+        "@module": module,
+        "@timestamp": _timestamp,
+        ...fields
+      } = JSON.parse(line) as Record<string, unknown>;
       return { level: String(level), message: String(message), module: String(module), fields };
     });
 }
@@ -152,7 +164,9 @@ export class GoHost {
   }
 
   /** Dials the provider with other credentials than the host's and reports whether it refused. */
-  async probe(credentials: "plaintext" | "tls-without-client-cert" | "tls-foreign-client-cert"): Promise<{ refused: boolean; message: string }> {
+  async probe(
+    credentials: "plaintext" | "tls-without-client-cert" | "tls-foreign-client-cert",
+  ): Promise<{ refused: boolean; message: string }> {
     const result = await this.request({ op: "probe", credentials });
     return { refused: result.refused === true, message: String(result.message ?? "") };
   }

@@ -6,7 +6,13 @@
  */
 import { after, test, type TestContext } from "node:test";
 import { buildGoHost, GoHost, goPluginVersion } from "./go-host.js";
-import { launchWithGoHost, launchWithTypeScriptHost, type LaunchMode, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
+import {
+  launchWithGoHost,
+  launchWithTypeScriptHost,
+  type LaunchMode,
+  type ProviderCommand,
+  type ScenarioHost,
+} from "./scenario-host.js";
 
 /** A host and how it launches. */
 export type HostId = "typescript" | "go" | "go-automtls";

@@ -15,10 +15,26 @@ import { after, before, describe } from "node:test";
 import { ToolErrorCategory, ToolKind, RiskClass } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { toolErrorCategoryNames } from "harness-tool/errors";
 import { GoHost } from "./go-host.js";
-import { goHostBinary, goSkip, hostIds, hostLabels, scenario, skipFor, start, type Harness, type HostId } from "./host-matrix.js";
+import {
+  goHostBinary,
+  goSkip,
+  hostIds,
+  hostLabels,
+  scenario,
+  skipFor,
+  start,
+  type Harness,
+  type HostId,
+} from "./host-matrix.js";
 import { eventually, processGone } from "./process-state.js";
 import { describeProviderInterop } from "./provider-interop.js";
-import { brokenProvider, exampleProviders, sampleProvider, throwsAtStartProvider, withEnvironment } from "./providers.js";
+import {
+  brokenProvider,
+  exampleProviders,
+  sampleProvider,
+  throwsAtStartProvider,
+  withEnvironment,
+} from "./providers.js";
 import { kernelReplies, launchWithGoHost, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
 import {
   callContext,
@@ -36,11 +52,21 @@ import {
   type ProcessTool,
 } from "./scenarios.js";
 
-const sampleBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exitCode?: unknown }).exitCode };
-const execBash: ProcessTool = { tool: "bash", args: (command) => ({ command }), exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code };
+const sampleBash: ProcessTool = {
+  tool: "bash",
+  args: (command) => ({ command }),
+  exitCode: (payload) => (payload as { exitCode?: unknown }).exitCode,
+};
+const execBash: ProcessTool = {
+  tool: "bash",
+  args: (command) => ({ command }),
+  exitCode: (payload) => (payload as { exit_code?: unknown }).exit_code,
+};
 const examples = new Map(exampleProviders().map((p) => [p.name, p]));
 const errorCategory = (host: ScenarioHost, outcome: Awaited<ReturnType<ScenarioHost["invoke"]>>) =>
-  outcome.events[0]?.event.case === "error" ? outcome.events[0].event.value.category : `${host.hostName}: ${outcome.events[0]?.event.case}`;
+  outcome.events[0]?.event.case === "error"
+    ? outcome.events[0].event.value.category
+    : `${host.hostName}: ${outcome.events[0]?.event.case}`;
 
 for (const id of hostIds) {
   describe(`${hostLabels[id]} × sample provider`, { skip: skipFor(id) }, () => {
@@ -58,12 +84,22 @@ for (const id of hostIds) {
     });
 
     if (id !== "typescript") {
-      scenario(id, "StreamStdio: go-plugin v1.8.0 opens it and reads it without a warning", () => streamStdioScenario(h.go as GoHost));
+      scenario(id, "StreamStdio: go-plugin v1.8.0 opens it and reads it without a warning", () =>
+        streamStdioScenario(h.go as GoHost),
+      );
     }
 
     scenario(id, "GetSchema decodes to the declared tools; Describe names the provider", async () => {
       const schema = await host.getSchema();
-      assert.deepEqual(schema.tools.map((t) => t.name).sort(), ["bash", "callbacks", "echo", "fail", "levels", "note", "slow"]);
+      assert.deepEqual(schema.tools.map((t) => t.name).sort(), [
+        "bash",
+        "callbacks",
+        "echo",
+        "fail",
+        "levels",
+        "note",
+        "slow",
+      ]);
       const bash = schema.tools.find((t) => t.name === "bash");
       assert.equal(bash?.kind, ToolKind.RESOURCE);
       assert.equal(bash?.risk, RiskClass.HIGH);
@@ -74,16 +110,25 @@ for (const id of hostIds) {
       assert.equal(described.producer?.protocolVersion, 1);
     });
 
-    scenario(id, "Configure: a missing required field is INVALID_ARGUMENT with a ToolError in the status details; then accepted", async () => {
-      const rejected = await host.configure({});
-      assert.equal(rejected.code, 3);
-      assert.equal(rejected.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
-      assert.match(rejected.toolError?.message ?? "", /root/);
-      assert.equal((await host.configure({ root: "/tmp" })).code, 0);
-    });
+    scenario(
+      id,
+      "Configure: a missing required field is INVALID_ARGUMENT with a ToolError in the status details; then accepted",
+      async () => {
+        const rejected = await host.configure({});
+        assert.equal(rejected.code, 3);
+        assert.equal(rejected.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
+        assert.match(rejected.toolError?.message ?? "", /root/);
+        assert.equal((await host.configure({ root: "/tmp" })).code, 0);
+      },
+    );
 
     scenario(id, "a non-streaming Invoke: exactly one event, the result", async () => {
-      const outcome = await host.invoke({ id: "echo-1", toolName: "echo", arguments: { text: "hello" }, callContext: callContext("s-echo") });
+      const outcome = await host.invoke({
+        id: "echo-1",
+        toolName: "echo",
+        arguments: { text: "hello" },
+        callContext: callContext("s-echo"),
+      });
       assert.equal(outcome.code, 0);
       assert.equal(outcome.events.length, 1);
       const [event] = outcome.events;
@@ -91,18 +136,32 @@ for (const id of hostIds) {
       assert.deepEqual(event?.event.case === "result" ? event.event.value.payload : undefined, { text: "hello" });
     });
 
-    scenario(id, "a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result", async () => {
-      await streamingProcessScenario(host, sampleBash);
-      const outcome = await host.invoke({ id: "bash-2", toolName: "bash", arguments: { command: "true" }, callContext: callContext("s-bash") });
-      assert.ok(
-        outcome.events.some((e) => e.event.case === "progress"),
-        "progress events arrive",
-      );
-    });
+    scenario(
+      id,
+      "a streaming, process-backed Invoke: chunks in order, progress, one exit_status, then the result",
+      async () => {
+        await streamingProcessScenario(host, sampleBash);
+        const outcome = await host.invoke({
+          id: "bash-2",
+          toolName: "bash",
+          arguments: { command: "true" },
+          callContext: callContext("s-bash"),
+        });
+        assert.ok(
+          outcome.events.some((e) => e.event.case === "progress"),
+          "progress events arrive",
+        );
+      },
+    );
 
     scenario(id, "an error of each category a provider can emit ends the stream as one terminal error", async () => {
       for (const [index, name] of toolErrorCategoryNames.entries()) {
-        const outcome = await host.invoke({ id: `fail-${name}`, toolName: "fail", arguments: { category: name }, callContext: callContext("s-fail") });
+        const outcome = await host.invoke({
+          id: `fail-${name}`,
+          toolName: "fail",
+          arguments: { category: name },
+          callContext: callContext("s-fail"),
+        });
         assert.equal(outcome.code, 0, name);
         assert.equal(outcome.events.length, 1, name);
         // Wire order: INVALID_ARGUMENTS = 1 ... CANCELLED = 7, then PROCESS_CRASHED (kernel only), UNKNOWN = 9.
@@ -110,12 +169,25 @@ for (const id of hostIds) {
         assert.equal(errorCategory(host, outcome), expected, name);
       }
       // An unexpected exception is classified, never an UNKNOWN status: unknown, the raw error in details.
-      const crash = await host.invoke({ id: "fail-crash", toolName: "fail", arguments: { category: "crash" }, callContext: callContext("s-fail") });
+      const crash = await host.invoke({
+        id: "fail-crash",
+        toolName: "fail",
+        arguments: { category: "crash" },
+        callContext: callContext("s-fail"),
+      });
       const event = crash.events[0];
       assert.equal(errorCategory(host, crash), ToolErrorCategory.UNKNOWN);
-      assert.ok(event?.event.case === "error" && event.event.value.details !== undefined, "details carry the raw error");
+      assert.ok(
+        event?.event.case === "error" && event.event.value.details !== undefined,
+        "details carry the raw error",
+      );
       // Arguments failing input_schema: invalid_arguments.
-      const invalid = await host.invoke({ id: "echo-bad", toolName: "echo", arguments: { text: 42 }, callContext: callContext("s-fail") });
+      const invalid = await host.invoke({
+        id: "echo-bad",
+        toolName: "echo",
+        arguments: { text: 42 },
+        callContext: callContext("s-fail"),
+      });
       assert.equal(errorCategory(host, invalid), ToolErrorCategory.INVALID_ARGUMENTS);
     });
 
@@ -125,85 +197,126 @@ for (const id of hostIds) {
     });
 
     scenario(id, "the tool's own timeout: one terminal timeout error, and the provider serves on", async () => {
-      const outcome = await host.invoke({ id: "slow-1", toolName: "slow", arguments: { ms: 30_000 }, callContext: callContext("s-slow") });
+      const outcome = await host.invoke({
+        id: "slow-1",
+        toolName: "slow",
+        arguments: { ms: 30_000 },
+        callContext: callContext("s-slow"),
+      });
       assert.equal(outcome.code, 0);
       assert.equal(terminal(outcome.events).length, 1);
       assert.equal(errorCategory(host, outcome), ToolErrorCategory.TIMEOUT);
-      const quick = await host.invoke({ id: "slow-2", toolName: "slow", arguments: { ms: 1 }, callContext: callContext("s-slow") });
+      const quick = await host.invoke({
+        id: "slow-2",
+        toolName: "slow",
+        arguments: { ms: 1 },
+        callContext: callContext("s-slow"),
+      });
       assert.equal(quick.events[0]?.event.case, "result");
     });
 
     if (id !== "typescript") {
       scenario(id, "the kernel's deadline: DEADLINE_EXCEEDED on the host, the call's processes are gone", async () => {
         const outcome = await host.invoke(
-          { id: "bash-deadline", toolName: "bash", arguments: { command: 'sleep 30 & echo "$$ $!"; wait' }, callContext: callContext("s-deadline") },
+          {
+            id: "bash-deadline",
+            toolName: "bash",
+            arguments: { command: 'sleep 30 & echo "$$ $!"; wait' },
+            callContext: callContext("s-deadline"),
+          },
           { deadlineMs: 1500 },
         );
         assert.equal(outcome.code, 4, "grpc-go reports DEADLINE_EXCEEDED");
         assert.equal(terminal(outcome.events).length, 0, "nothing claims success or failure after the deadline");
-        for (const pid of printedPids(outcome.events)) assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
+        for (const pid of printedPids(outcome.events))
+          assert.ok(await eventually(() => processGone(pid), goneWithinMs), `process ${pid} is gone`);
         await host.ping();
       });
     }
 
-    scenario(id, "Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host", async () => {
-      const outcome = await host.invoke({
-        id: "note-1",
-        toolName: "note",
-        arguments: { message: "noted via the kernel" },
-        callContext: callContext("session-42"),
-      });
-      assert.equal(outcome.events[0]?.event.case, "result");
-      const log = (await host.callbackCalls()).log.find((l) => l.entry?.message === "noted via the kernel");
-      assert.equal(log?.sessionId, "session-42");
-      const hostLogs = await host.hostLogs();
-      const warn = hostLogs.find((l) => l.message.includes("note tool called"));
-      assert.equal(warn?.level, "warn", JSON.stringify(hostLogs.slice(-5)));
-    });
+    scenario(
+      id,
+      "Log arrives on broker ID 1 with the call's session id; console.warn keeps its level on the host",
+      async () => {
+        const outcome = await host.invoke({
+          id: "note-1",
+          toolName: "note",
+          arguments: { message: "noted via the kernel" },
+          callContext: callContext("session-42"),
+        });
+        assert.equal(outcome.events[0]?.event.case, "result");
+        const log = (await host.callbackCalls()).log.find((l) => l.entry?.message === "noted via the kernel");
+        assert.equal(log?.sessionId, "session-42");
+        const hostLogs = await host.hostLogs();
+        const warn = hostLogs.find((l) => l.message.includes("note tool called"));
+        assert.equal(warn?.level, "warn", JSON.stringify(hostLogs.slice(-5)));
+      },
+    );
 
-    scenario(id, "every callback on broker ID 1: Log, Emit, RunSession, CountTokens; the kernel's answers reach the handler", async () => {
-      const outcome = await host.invoke({
-        id: "cb-1",
-        toolName: "callbacks",
-        arguments: { topic: "quarterly report" },
-        callContext: callContext("session-cb"),
-      });
-      const result = outcome.events[0];
-      assert.equal(result?.event.case, "result", JSON.stringify(outcome.events));
-      assert.deepEqual(result?.event.case === "result" ? result.event.value.payload : undefined, {
-        eventId: kernelReplies.emit.id,
-        sequence: Number(kernelReplies.emit.sequence),
-        subSession: kernelReplies.runSession.sessionId,
-        tokens: Number(kernelReplies.countTokens.count),
-        exact: kernelReplies.countTokens.exact,
-      });
-      const calls = await host.callbackCalls();
-      assert.equal(calls.log.find((l) => l.entry?.message === "callbacks about quarterly report")?.sessionId, "session-cb");
-      const emit = calls.emit.at(-1);
-      assert.equal(emit?.sessionId, "session-cb");
-      assert.equal(new TextDecoder().decode(emit?.payload), "quarterly report");
-      assert.equal(calls.runSession.at(-1)?.prompt, "look into quarterly report");
-      const counted = calls.countTokens.at(-1)?.content[0]?.block;
-      assert.equal(counted?.case === "text" ? counted.value.text : undefined, "quarterly report");
-    });
+    scenario(
+      id,
+      "every callback on broker ID 1: Log, Emit, RunSession, CountTokens; the kernel's answers reach the handler",
+      async () => {
+        const outcome = await host.invoke({
+          id: "cb-1",
+          toolName: "callbacks",
+          arguments: { topic: "quarterly report" },
+          callContext: callContext("session-cb"),
+        });
+        const result = outcome.events[0];
+        assert.equal(result?.event.case, "result", JSON.stringify(outcome.events));
+        assert.deepEqual(result?.event.case === "result" ? result.event.value.payload : undefined, {
+          eventId: kernelReplies.emit.id,
+          sequence: Number(kernelReplies.emit.sequence),
+          subSession: kernelReplies.runSession.sessionId,
+          tokens: Number(kernelReplies.countTokens.count),
+          exact: kernelReplies.countTokens.exact,
+        });
+        const calls = await host.callbackCalls();
+        assert.equal(
+          calls.log.find((l) => l.entry?.message === "callbacks about quarterly report")?.sessionId,
+          "session-cb",
+        );
+        const emit = calls.emit.at(-1);
+        assert.equal(emit?.sessionId, "session-cb");
+        assert.equal(new TextDecoder().decode(emit?.payload), "quarterly report");
+        assert.equal(calls.runSession.at(-1)?.prompt, "look into quarterly report");
+        const counted = calls.countTokens.at(-1)?.content[0]?.block;
+        assert.equal(counted?.case === "text" ? counted.value.text : undefined, "quarterly report");
+      },
+    );
 
-    scenario(id, "log levels as the host shows them: a debug line at debug, info at info, a runtime error at error", async () => {
-      const outcome = await host.invoke({ id: "levels-1", toolName: "levels", arguments: { text: "marker-7" }, callContext: callContext("s-levels") });
-      assert.equal(outcome.events[0]?.event.case, "result");
-      // The stray exception is reported after the call ended: poll the host's log for a while.
-      const find = async (match: RegExp) => (await host.hostLogs()).find((l) => match.test(l.message) || match.test(JSON.stringify(l.fields)));
-      const line = async (match: RegExp) => {
-        await eventually(async () => (await find(match)) !== undefined, 2000);
-        return find(match);
-      };
-      assert.equal((await line(/^debug: marker-7$/))?.level, "debug");
-      assert.equal((await line(/^info: marker-7$/))?.level, "info");
-      const stray = await line(/stray failure after marker-7/);
-      assert.equal(stray?.level, "error", JSON.stringify(stray));
-      await logHygieneScenario(host);
-    });
+    scenario(
+      id,
+      "log levels as the host shows them: a debug line at debug, info at info, a runtime error at error",
+      async () => {
+        const outcome = await host.invoke({
+          id: "levels-1",
+          toolName: "levels",
+          arguments: { text: "marker-7" },
+          callContext: callContext("s-levels"),
+        });
+        assert.equal(outcome.events[0]?.event.case, "result");
+        // The stray exception is reported after the call ended: poll the host's log for a while.
+        const find = async (match: RegExp) =>
+          (await host.hostLogs()).find((l) => match.test(l.message) || match.test(JSON.stringify(l.fields)));
+        const line = async (match: RegExp) => {
+          await eventually(async () => (await find(match)) !== undefined, 2000);
+          return find(match);
+        };
+        assert.equal((await line(/^debug: marker-7$/))?.level, "debug");
+        assert.equal((await line(/^info: marker-7$/))?.level, "info");
+        const stray = await line(/stray failure after marker-7/);
+        assert.equal(stray?.level, "error", JSON.stringify(stray));
+        await logHygieneScenario(host);
+      },
+    );
 
-    scenario(id, "Kill(): controller Shutdown, gone well under the 2 s SIGKILL path; no socket file, no process left", () => killScenario(host, h.go));
+    scenario(
+      id,
+      "Kill(): controller Shutdown, gone well under the 2 s SIGKILL path; no socket file, no process left",
+      () => killScenario(host, h.go),
+    );
   });
 }
 
@@ -264,7 +377,8 @@ for (const id of hostIds) {
           });
           // go-plugin reads stdout and stderr concurrently: the launch error may come back before
           // the stderr line is logged, so wait for the host to process the provider's exit.
-          const causeLines = async () => (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
+          const causeLines = async () =>
+            (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
           await eventually(async () => (await causeLines()).length > 0, 3000);
           const logged = await causeLines();
           assert.deepEqual(
@@ -282,14 +396,18 @@ for (const id of hostIds) {
 
 for (const id of hostIds.filter((h) => h !== "typescript")) {
   describe(`${hostLabels[id]} SIGKILLed × sample provider`, { skip: skipFor(id) }, () => {
-    scenario(id, "the broker stream and the connection break: the provider exits by itself and removes its socket", async () => {
-      const h = await start(id, sampleProvider);
-      try {
-        await hostSigkilledScenario(h.go as GoHost, h.host);
-      } finally {
-        await h.close();
-      }
-    });
+    scenario(
+      id,
+      "the broker stream and the connection break: the provider exits by itself and removes its socket",
+      async () => {
+        const h = await start(id, sampleProvider);
+        try {
+          await hostSigkilledScenario(h.go as GoHost, h.host);
+        } finally {
+          await h.close();
+        }
+      },
+    );
   });
 }
 
@@ -325,8 +443,12 @@ const exampleScenarios: { readonly [name: string]: (id: HostId, host: () => Scen
     scenario(id, "Configure with an allowed root", async () => {
       assert.equal((await host().configure({ allowed_roots: ["/tmp"] })).code, 0);
     });
-    scenario(id, "bash streams its output in order, one exit_status, then the result", () => streamingProcessScenario(host(), execBash));
-    scenario(id, "bash cancelled mid-stream: no terminal event, the child processes are gone", () => cancellationScenario(host(), execBash, 0));
+    scenario(id, "bash streams its output in order, one exit_status, then the result", () =>
+      streamingProcessScenario(host(), execBash),
+    );
+    scenario(id, "bash cancelled mid-stream: no terminal event, the child processes are gone", () =>
+      cancellationScenario(host(), execBash, 0),
+    );
   },
   "examples/filesystem": (id, host) => {
     const root = mkdtempSync(path.join(os.tmpdir(), "harness-tool-interop-fs-"));
@@ -337,16 +459,31 @@ const exampleScenarios: { readonly [name: string]: (id: HostId, host: () => Scen
     });
     scenario(id, "read_file: one result event, no lead-up", async () => {
       writeFileSync(path.join(root, "a.txt"), "one\ntwo\n");
-      const outcome = await host().invoke({ id: "read-1", toolName: "read_file", arguments: { path: "a.txt" }, callContext: at("s-fs") });
+      const outcome = await host().invoke({
+        id: "read-1",
+        toolName: "read_file",
+        arguments: { path: "a.txt" },
+        callContext: at("s-fs"),
+      });
       assert.equal(outcome.events.length, 1);
       const [event] = outcome.events;
       assert.equal(event?.event.case, "result");
       assert.equal(event?.event.case === "result" ? event.event.value.payload?.content : undefined, "one\ntwo\n");
     });
     scenario(id, "read_file errors: not_found for a missing file, permission_denied outside the roots", async () => {
-      const missing = await host().invoke({ id: "read-2", toolName: "read_file", arguments: { path: "missing.txt" }, callContext: at("s-fs") });
+      const missing = await host().invoke({
+        id: "read-2",
+        toolName: "read_file",
+        arguments: { path: "missing.txt" },
+        callContext: at("s-fs"),
+      });
       assert.equal(errorCategory(host(), missing), ToolErrorCategory.NOT_FOUND);
-      const outside = await host().invoke({ id: "read-3", toolName: "read_file", arguments: { path: "/etc/hostname" }, callContext: at("s-fs") });
+      const outside = await host().invoke({
+        id: "read-3",
+        toolName: "read_file",
+        arguments: { path: "/etc/hostname" },
+        callContext: at("s-fs"),
+      });
       assert.equal(errorCategory(host(), outside), ToolErrorCategory.PERMISSION_DENIED);
     });
   },

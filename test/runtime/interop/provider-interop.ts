@@ -44,28 +44,37 @@ export function describeProviderInterop(spec: ProviderInteropSpec): void {
         assert.ok(schema.tools.length > 0);
         assert.ok((await h.host.describe()).producer?.name);
       });
-      if (id !== "typescript") scenario(id, "StreamStdio: go-plugin v1.8.0 opens it and reads it without a warning", () => streamStdioScenario(h.go as GoHost));
+      if (id !== "typescript")
+        scenario(id, "StreamStdio: go-plugin v1.8.0 opens it and reads it without a warning", () =>
+          streamStdioScenario(h.go as GoHost),
+        );
       spec.scenarios?.(id, () => h.host);
-      scenario(id, "Kill(): controller Shutdown, gone well under the 2 s SIGKILL path; nothing left in the socket dir; every stderr line kept its shape", () =>
-        killScenario(h.host, h.go, socketDir),
+      scenario(
+        id,
+        "Kill(): controller Shutdown, gone well under the 2 s SIGKILL path; nothing left in the socket dir; every stderr line kept its shape",
+        () => killScenario(h.host, h.go, socketDir),
       );
     });
   }
   for (const id of hostIds.filter((h) => h !== "typescript")) {
     describe(`${hostLabels[id]} SIGKILLed × ${spec.name}`, { skip: skipFor(id) }, () => {
-      scenario(id, "the broker stream and the connection break: the provider exits by itself and removes its socket", async () => {
-        const socketDir = mkdtempSync(path.join(os.tmpdir(), "ht-sock-"));
-        try {
-          const h = await start(id, spec.provider(), { PLUGIN_UNIX_SOCKET_DIR: socketDir });
+      scenario(
+        id,
+        "the broker stream and the connection break: the provider exits by itself and removes its socket",
+        async () => {
+          const socketDir = mkdtempSync(path.join(os.tmpdir(), "ht-sock-"));
           try {
-            await hostSigkilledScenario(h.go as GoHost, h.host);
+            const h = await start(id, spec.provider(), { PLUGIN_UNIX_SOCKET_DIR: socketDir });
+            try {
+              await hostSigkilledScenario(h.go as GoHost, h.host);
+            } finally {
+              await h.close();
+            }
           } finally {
-            await h.close();
+            rmSync(socketDir, { recursive: true, force: true });
           }
-        } finally {
-          rmSync(socketDir, { recursive: true, force: true });
-        }
-      });
+        },
+      );
     });
   }
 }

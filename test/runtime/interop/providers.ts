@@ -27,21 +27,36 @@ export function typeScriptProvider(name: string, file: string): ProviderCommand 
 export const sampleProvider = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");
 
 /** A provider whose entry point throws before serve() (test/runtime/interop/fixtures). */
-export const throwsAtStartProvider = typeScriptProvider("throws-at-start", "test/runtime/interop/fixtures/throws-at-start.ts");
+export const throwsAtStartProvider = typeScriptProvider(
+  "throws-at-start",
+  "test/runtime/interop/fixtures/throws-at-start.ts",
+);
 
 /**
  * `provider` started through env(1) with `variables` set over what the host gives it: a kernel
  * whose go-plugin offers another protocol version, or a garbled AutoMTLS certificate.
  */
-export function withEnvironment(provider: ProviderCommand, name: string, variables: Record<string, string>): ProviderCommand {
-  return { ...provider, name, command: "/usr/bin/env", args: [...Object.entries(variables).map(([k, v]) => `${k}=${v}`), provider.command, ...provider.args] };
+export function withEnvironment(
+  provider: ProviderCommand,
+  name: string,
+  variables: Record<string, string>,
+): ProviderCommand {
+  return {
+    ...provider,
+    name,
+    command: "/usr/bin/env",
+    args: [...Object.entries(variables).map(([k, v]) => `${k}=${v}`), provider.command, ...provider.args],
+  };
 }
 
 /** A provider producing output far faster than a slow kernel reads (test/runtime/interop/fixtures). */
 export const floodProvider = typeScriptProvider("flood", "test/runtime/interop/fixtures/flood-provider.ts");
 
 /** A provider whose declarations break a rule serve() checks (a duplicate tool name). */
-export const brokenProvider = typeScriptProvider("broken-declarations", "test/runtime/transport/fixtures/broken-provider.ts");
+export const brokenProvider = typeScriptProvider(
+  "broken-declarations",
+  "test/runtime/transport/fixtures/broken-provider.ts",
+);
 
 /** examples/<name>/src/main.ts, for each example that has one. */
 export function exampleProviders(): ProviderCommand[] {

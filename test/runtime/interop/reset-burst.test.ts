@@ -29,7 +29,12 @@ describe(`${hostLabels.typescript}: the host cancelling calls in a burst`, () =>
       const codes = new Map<number, number>();
       for (let sent = 0; sent < burst.count && (codes.get(1) ?? 0) === sent; sent += burst.batch) {
         const calls = Array.from({ length: burst.batch }, (_, i) =>
-          p.invoke({ id: `burst-${sent + i}`, toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext() }),
+          p.invoke({
+            id: `burst-${sent + i}`,
+            toolName: "fault",
+            arguments: { mode: "cooperative" },
+            callContext: callContext(),
+          }),
         );
         await Promise.all(calls.map((c) => c.waitForEvents(1)));
         for (const c of calls) c.cancel();
@@ -39,16 +44,31 @@ describe(`${hostLabels.typescript}: the host cancelling calls in a burst`, () =>
         }
       }
       const retired = p.stderr.filter((e) => retiredLine.test(e.message));
-      console.log(`# typescript host, cancel burst: codes ${JSON.stringify(Object.fromEntries(codes))}; connections retired: ${retired.length}`);
-      assert.deepEqual(Object.fromEntries(codes), { 1: burst.count }, "every call CANCELLED; none failed with its connection");
+      console.log(
+        `# typescript host, cancel burst: codes ${JSON.stringify(Object.fromEntries(codes))}; connections retired: ${retired.length}`,
+      );
+      assert.deepEqual(
+        Object.fromEntries(codes),
+        { 1: burst.count },
+        "every call CANCELLED; none failed with its connection",
+      );
       assert.equal(await p.ping(), 1, "Ping: SERVING after the burst");
-      const echo = await p.invoke({ id: "after", toolName: "echo", arguments: { text: "x" }, callContext: callContext() }).done;
+      const echo = await p.invoke({
+        id: "after",
+        toolName: "echo",
+        arguments: { text: "x" },
+        callContext: callContext(),
+      }).done;
       assert.equal(echo.code, 0, `a following call succeeds (got ${echo.code} ${echo.details})`);
       assert.ok(!processGone(p.pid), "the provider is still running");
       // At least one: a slow machine spreads the burst, and nghttp2's bucket refills meanwhile.
       assert.ok(retired.length >= 1, `the provider retired its connections on the way (${retired.length})`);
-      for (const line of retired) assert.ok(Number(line.fields.cancelledStreams) >= 500, `not before 500 resets: ${JSON.stringify(line.fields)}`);
-      assert.ok((await p.kill()).graceful, "Kill() ends it gracefully, the broker stream still on the first connection");
+      for (const line of retired)
+        assert.ok(Number(line.fields.cancelledStreams) >= 500, `not before 500 resets: ${JSON.stringify(line.fields)}`);
+      assert.ok(
+        (await p.kill()).graceful,
+        "Kill() ends it gracefully, the broker stream still on the first connection",
+      );
     } finally {
       await p.kill();
     }
@@ -64,17 +84,31 @@ for (const id of ["go", "go-automtls"] as const) {
         const h = await start(id, faultProvider);
         const go = h.go as GoHost;
         try {
-          const call = { id: "burst", toolName: "fault", arguments: { mode: "cooperative" }, callContext: kernelCallContext("s-burst") };
-          const request = Buffer.from(toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }))).toString("base64");
+          const call = {
+            id: "burst",
+            toolName: "fault",
+            arguments: { mode: "cooperative" },
+            callContext: kernelCallContext("s-burst"),
+          };
+          const request = Buffer.from(toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }))).toString(
+            "base64",
+          );
           const outcome = await go.request({ op: "cancelBurst", request, count: burst.count, batch: burst.batch });
           const retired = (await go.logEntries()).filter((e) => retiredLine.test(e.message));
           console.log(
             `# ${hostLabels[id]}, cancel burst: ${JSON.stringify(outcome.codes)}; ping ${String(outcome.pingCode ?? "OK")}; provider exited: ${String(outcome.exited)}; connections retired: ${retired.length}`,
           );
-          assert.deepEqual(outcome.codes, { Canceled: burst.count }, "every call was cancelled; none failed with its connection");
+          assert.deepEqual(
+            outcome.codes,
+            { Canceled: burst.count },
+            "every call was cancelled; none failed with its connection",
+          );
           assert.equal(outcome.pingError, undefined, "Ping answers after the burst");
           assert.equal(outcome.exited, false, "the provider is still running");
-          assert.ok(retired.length >= 1, `the provider retired the kernel's connections before nghttp2 did (${retired.length})`);
+          assert.ok(
+            retired.length >= 1,
+            `the provider retired the kernel's connections before nghttp2 did (${retired.length})`,
+          );
         } finally {
           await h.close();
         }

@@ -118,7 +118,9 @@ export interface ScenarioHost {
   /** Invoke, read as `control` says. */
   invoke(call: MessageInitShape<typeof ToolCallSchema>, control?: InvokeControl): Promise<InvokeOutcome>;
   /** Starts an Invoke left running; `events(n)` waits until n events arrived (or the stream ended). */
-  startInvoke(call: MessageInitShape<typeof ToolCallSchema>): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
+  startInvoke(
+    call: MessageInitShape<typeof ToolCallSchema>,
+  ): Promise<{ events(count: number): Promise<readonly ToolEvent[]> }>;
   describe(): Promise<DescribeResponse>;
   /** Every KernelCallbackService call recorded on broker ID 1. */
   callbackCalls(): Promise<KernelCallbackCalls>;
@@ -129,14 +131,21 @@ export interface ScenarioHost {
 }
 
 /** Through harness-tool/testing. */
-export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: LaunchMode = {}): Promise<ScenarioHost> {
+export async function launchWithTypeScriptHost(
+  provider: ProviderCommand,
+  mode: LaunchMode = {},
+): Promise<ScenarioHost> {
   const p: LaunchedProvider = await launch(provider.command, {
     args: provider.args,
     cwd: provider.cwd,
     handshakeTimeoutMs: 30_000,
     ...(mode.env ? { env: mode.env } : {}),
     ...(mode.autoMTLS ? { autoMTLS: true } : {}),
-    kernel: { emit: () => kernelReplies.emit, runSession: () => kernelReplies.runSession, countTokens: () => kernelReplies.countTokens },
+    kernel: {
+      emit: () => kernelReplies.emit,
+      runSession: () => kernelReplies.runSession,
+      countTokens: () => kernelReplies.countTokens,
+    },
   });
   return {
     hostName: "typescript",
@@ -160,13 +169,21 @@ export async function launchWithTypeScriptHost(provider: ProviderCommand, mode: 
     },
     invoke: async (call, control = {}) => {
       if (control.deadlineMs !== undefined) throw new Error("the TypeScript host's invoke() sets no deadline");
-      const running = p.invoke(call, { readDelayMs: control.recvDelayMs ?? 0, keepOutputChunks: control.digest !== true });
+      const running = p.invoke(call, {
+        readDelayMs: control.recvDelayMs ?? 0,
+        keepOutputChunks: control.digest !== true,
+      });
       if (control.cancelAfter !== undefined) {
         await running.waitForEvents(control.cancelAfter);
         running.cancel();
       }
       const outcome = await running.done;
-      return { events: outcome.events, code: outcome.code, cancelled: outcome.cancelled, ...(control.digest ? { digest: outcome.outputDigest } : {}) };
+      return {
+        events: outcome.events,
+        code: outcome.code,
+        cancelled: outcome.cancelled,
+        ...(control.digest ? { digest: outcome.outputDigest } : {}),
+      };
     },
     startInvoke: async (call) => {
       const running = p.invoke(call);
@@ -189,7 +206,8 @@ const kernelService = "/pluggableharness.kernel.v1.KernelCallbackService";
 /** The callbacks the Go host's recording kernel received, decoded. */
 async function goCallbacks(host: GoHost): Promise<KernelCallbackCalls> {
   const calls = (await host.request({ op: "callbacks" })).calls as { method: string; request: string }[];
-  const of = (method: string) => calls.filter((c) => c.method === `${kernelService}/${method}`).map((c) => unb64(c.request));
+  const of = (method: string) =>
+    calls.filter((c) => c.method === `${kernelService}/${method}`).map((c) => unb64(c.request));
   return {
     log: of("Log").map((b) => fromBinary(LogRequestSchema, b)),
     emit: of("Emit").map((b) => fromBinary(EmitRequestSchema, b)),
@@ -199,11 +217,19 @@ async function goCallbacks(host: GoHost): Promise<KernelCallbackCalls> {
 }
 
 /** Through the real go-plugin host (one provider per Go host process). */
-export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, mode: LaunchMode = {}): Promise<ScenarioHost> {
+export async function launchWithGoHost(
+  host: GoHost,
+  provider: ProviderCommand,
+  mode: LaunchMode = {},
+): Promise<ScenarioHost> {
   const replies = {
     [`${kernelService}/Emit`]: b64(toBinary(EmitResultSchema, create(EmitResultSchema, kernelReplies.emit))),
-    [`${kernelService}/RunSession`]: b64(toBinary(RunSessionResultSchema, create(RunSessionResultSchema, kernelReplies.runSession))),
-    [`${kernelService}/CountTokens`]: b64(toBinary(CountTokensResultSchema, create(CountTokensResultSchema, kernelReplies.countTokens))),
+    [`${kernelService}/RunSession`]: b64(
+      toBinary(RunSessionResultSchema, create(RunSessionResultSchema, kernelReplies.runSession)),
+    ),
+    [`${kernelService}/CountTokens`]: b64(
+      toBinary(CountTokensResultSchema, create(CountTokensResultSchema, kernelReplies.countTokens)),
+    ),
   };
   const launched = await host.request({
     op: "launch",
@@ -217,7 +243,8 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
   const unary = (method: string, request: Uint8Array): Promise<GoResult> =>
     host.request({ op: "unary", method: `${toolService}/${method}`, request: b64(request) });
   const ok = (result: GoResult, what: string): Uint8Array => {
-    if (result.code !== 0) throw new Error(`${what} failed through the Go host: ${String(result.code)} ${String(result.message)}`);
+    if (result.code !== 0)
+      throw new Error(`${what} failed through the Go host: ${String(result.code)} ${String(result.message)}`);
     return unb64(result.response);
   };
   return {
@@ -231,9 +258,15 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
       await host.request({ op: "ping" });
     },
     getSchema: async () =>
-      fromBinary(GetSchemaResponseSchema, ok(await unary("GetSchema", toBinary(GetSchemaRequestSchema, create(GetSchemaRequestSchema))), "GetSchema")),
+      fromBinary(
+        GetSchemaResponseSchema,
+        ok(await unary("GetSchema", toBinary(GetSchemaRequestSchema, create(GetSchemaRequestSchema))), "GetSchema"),
+      ),
     configure: async (config) => {
-      const result = await unary("Configure", toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config })));
+      const result = await unary(
+        "Configure",
+        toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config })),
+      );
       if (result.code === 0) return { code: 0, message: "" };
       // What grpc-go's status.FromError decoded from the grpc-status-details-bin trailer.
       const toolError = result.status ? toolErrorFromStatus(fromBinary(StatusSchema, unb64(result.status))) : undefined;
@@ -242,8 +275,14 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
     invoke: async (call, control = {}) => {
       const request = toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call }));
       const result = await host.request({ op: "invoke", request: b64(request), ...control });
-      const events = (result.events as string[]).map((e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent);
-      const outcome = { events, code: result.cancelled ? 1 : Number(result.code ?? 0), cancelled: result.cancelled === true };
+      const events = (result.events as string[]).map(
+        (e) => fromBinary(InvokeResponseSchema, unb64(e)).event as ToolEvent,
+      );
+      const outcome = {
+        events,
+        code: result.cancelled ? 1 : Number(result.code ?? 0),
+        cancelled: result.cancelled === true,
+      };
       return control.digest ? { ...outcome, digest: result.digest as OutputDigest } : outcome;
     },
     startInvoke: async (call) => {
@@ -257,7 +296,10 @@ export async function launchWithGoHost(host: GoHost, provider: ProviderCommand, 
       };
     },
     describe: async () =>
-      fromBinary(DescribeResponseSchema, ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe")),
+      fromBinary(
+        DescribeResponseSchema,
+        ok(await unary("Describe", toBinary(DescribeRequestSchema, create(DescribeRequestSchema))), "Describe"),
+      ),
     callbackCalls: () => goCallbacks(host),
     hostLogs: async () => providerLogLines(await host.logEntries()),
     kill: async () => {

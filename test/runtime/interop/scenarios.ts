@@ -20,7 +20,8 @@ export const killBoundMs = 1500;
 export const goneWithinMs = 3000;
 
 const text = (data: Uint8Array) => new TextDecoder().decode(data);
-export const terminal = (events: readonly ToolEvent[]) => events.filter((e) => e.event.case === "result" || e.event.case === "error");
+export const terminal = (events: readonly ToolEvent[]) =>
+  events.filter((e) => e.event.case === "result" || e.event.case === "error");
 export const callContext = (sessionId: string) => ({ sessionId, turnId: "turn-1", workingDirectory: "/tmp" });
 
 /** The shell's pid and its background child's, as `sleep 30 & echo "$$ $!"` printed them. */
@@ -44,15 +45,24 @@ export interface ProcessTool {
 /** A streaming, process-backed call: chunks in order on both streams, one exit_status, then the result. */
 export async function streamingProcessScenario(host: ScenarioHost, p: ProcessTool): Promise<void> {
   const script = "for i in 1 2 3 4 5; do echo line$i; done; echo oops >&2; exit 3";
-  const outcome = await host.invoke({ id: "bash-1", toolName: p.tool, arguments: p.args(script), callContext: callContext("s-bash") });
+  const outcome = await host.invoke({
+    id: "bash-1",
+    toolName: p.tool,
+    arguments: p.args(script),
+    callContext: callContext("s-bash"),
+  });
   assert.equal(outcome.code, 0);
   const cases = outcome.events.map((e) => e.event.case);
   const stdout = outcome.events
-    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDOUT ? [text(e.event.value.data)] : []))
+    .flatMap((e) =>
+      e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDOUT ? [text(e.event.value.data)] : [],
+    )
     .join("");
   assert.equal(stdout, "line1\nline2\nline3\nline4\nline5\n", `chunks in order (${cases.join(",")})`);
   const stderr = outcome.events
-    .flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [text(e.event.value.data)] : []))
+    .flatMap((e) =>
+      e.event.case === "outputChunk" && e.event.value.stream === OutputStream.STDERR ? [text(e.event.value.data)] : [],
+    )
     .join("");
   assert.equal(stderr, "oops\n");
   const exits = outcome.events.filter((e) => e.event.case === "exitStatus");
@@ -66,7 +76,11 @@ export async function streamingProcessScenario(host: ScenarioHost, p: ProcessToo
 }
 
 /** The host cancels mid-stream: no terminal event, the command's processes are gone, the provider still serves. */
-export async function cancellationScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number): Promise<void> {
+export async function cancellationScenario(
+  host: ScenarioHost,
+  p: ProcessTool,
+  eventsBeforePids: number,
+): Promise<void> {
   // One write with the shell's pid and a grandchild's, then wait: the chunk arrives whole.
   const script = 'sleep 30 & echo "$$ $!"; wait';
   const outcome = await host.invoke(
@@ -83,7 +97,12 @@ export async function cancellationScenario(host: ScenarioHost, p: ProcessTool, e
 }
 
 /** go-plugin's Kill() in the middle of a process-backed call: its children die with the provider. */
-export async function killDuringCallScenario(host: ScenarioHost, p: ProcessTool, eventsBeforePids: number, go?: GoHost): Promise<void> {
+export async function killDuringCallScenario(
+  host: ScenarioHost,
+  p: ProcessTool,
+  eventsBeforePids: number,
+  go?: GoHost,
+): Promise<void> {
   const running = await host.startInvoke({
     id: "bash-kill",
     toolName: p.tool,
@@ -104,7 +123,12 @@ export async function handshakeScenario(host: ScenarioHost, socketDir?: string):
   assert.equal(host.appVersion, 1);
   assert.equal(host.network, "unix");
   assert.ok(!fileGone(host.address), `the socket ${host.address} exists`);
-  if (socketDir !== undefined) assert.equal(host.address.slice(0, host.address.lastIndexOf("/")), socketDir, "the socket is in PLUGIN_UNIX_SOCKET_DIR");
+  if (socketDir !== undefined)
+    assert.equal(
+      host.address.slice(0, host.address.lastIndexOf("/")),
+      socketDir,
+      "the socket is in PLUGIN_UNIX_SOCKET_DIR",
+    );
   await host.ping();
 }
 

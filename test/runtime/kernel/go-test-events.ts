@@ -60,7 +60,12 @@ export function parseGoTestJson(stdout: string): GoTestRun {
     }
   }
   return {
-    tests: [...tests].map(([name, t]) => ({ name, action: t.action, elapsedSeconds: t.elapsedSeconds, output: t.output.join("") })),
+    tests: [...tests].map(([name, t]) => ({
+      name,
+      action: t.action,
+      elapsedSeconds: t.elapsedSeconds,
+      output: t.output.join(""),
+    })),
     packageOutput: packageOutput.join(""),
     notes,
   };

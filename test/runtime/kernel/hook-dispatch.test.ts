@@ -36,7 +36,13 @@ test("hook dispatch with the kernel's HookSubscriberServiceClient, through go-pl
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const manifest = path.join(dir, "hooks.json");
   const secret = "hook-secret-7f3a9c";
-  writeFileSync(manifest, JSON.stringify({ provider: writeProviderScript(dir, "hooks", "test/runtime/kernel/fixtures/hook-provider.ts"), secret }));
+  writeFileSync(
+    manifest,
+    JSON.stringify({
+      provider: writeProviderScript(dir, "hooks", "test/runtime/kernel/fixtures/hook-provider.ts"),
+      secret,
+    }),
+  );
   const tmp = path.join(dir, "tmp");
   mkdirSync(tmp);
 
@@ -54,20 +60,27 @@ test("hook dispatch with the kernel's HookSubscriberServiceClient, through go-pl
   for (const [name, label] of paths) {
     const scenarios = run.tests.filter((o) => o.name.startsWith(`${name}/`));
     const c = countOutcomes(scenarios);
-    console.log(`#   ${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (of ${scenarios.length} scenarios)`);
+    console.log(
+      `#   ${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (of ${scenarios.length} scenarios)`,
+    );
   }
   for (const line of outcomeLines(run.tests)) console.log(line);
   for (const line of run.notes) console.log(`# note: ${line}`);
 
   const failure = (name: string) => {
     const outcome = run.tests.find((o) => o.name === name);
-    return outcome ? `${name}: ${outcome.action}\n${outcome.output}` : `${name} did not run:\n${run.packageOutput}${result.stderr}`;
+    return outcome
+      ? `${name}: ${outcome.action}\n${outcome.output}`
+      : `${name} did not run:\n${run.packageOutput}${result.stderr}`;
   };
   for (const [name, label] of paths) {
     await t.test(label, async (t) => {
       const scenarios = run.tests.filter((o) => o.name.startsWith(`${name}/`));
       assert.ok(scenarios.length >= 28, `${name} ran ${scenarios.length} scenarios:\n${failure(name)}`);
-      for (const outcome of scenarios) await t.test(outcome.name.slice(name.length + 1), () => assert.equal(outcome.action, "pass", failure(outcome.name)));
+      for (const outcome of scenarios)
+        await t.test(outcome.name.slice(name.length + 1), () =>
+          assert.equal(outcome.action, "pass", failure(outcome.name)),
+        );
       assert.equal(run.tests.find((o) => o.name === name)?.action, "pass", failure(name));
     });
   }

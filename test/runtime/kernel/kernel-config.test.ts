@@ -32,14 +32,17 @@ function uncommentAll(agentHcl: string): string {
   return once === agentHcl ? once : uncommentAll(once);
 }
 
-test("kernel-config's output through the kernel's config bridge and global config loader", { skip: "skip" in kernel ? kernel.skip : false }, async (t) => {
+test("kernel-config's output through the kernel's config bridge and global config loader", {
+  skip: "skip" in kernel ? kernel.skip : false,
+}, async (t) => {
   if ("skip" in kernel) return;
   if ("failure" in kernel) throw kernel.failure;
   const tree = unpackKernel(kernel.snapshot, kernel.goVersion);
   const packageDir = path.join(tree.moduleRoot, goPackage);
   mkdirSync(packageDir, { recursive: true });
   const goSources = path.join(repoRoot, "test/runtime/kernel/go/config");
-  for (const name of readdirSync(goSources)) writeFileSync(path.join(packageDir, name.replace(/\.txt$/, "")), readFileSync(path.join(goSources, name)));
+  for (const name of readdirSync(goSources))
+    writeFileSync(path.join(packageDir, name.replace(/\.txt$/, "")), readFileSync(path.join(goSources, name)));
 
   const dir = mkdtempSync(path.join(os.tmpdir(), "harness-tool-kernel-config-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +72,11 @@ test("kernel-config's output through the kernel's config bridge and global confi
     backup_key: null,
     upstream: null,
   };
-  const secrets = { CONFIG_PROBE_API_KEY: "key-from-env", CONFIG_PROBE_BACKUP_KEY: "backup-from-env", CONFIG_PROBE_UPSTREAM_TOKEN: "token-from-env" };
+  const secrets = {
+    CONFIG_PROBE_API_KEY: "key-from-env",
+    CONFIG_PROBE_BACKUP_KEY: "backup-from-env",
+    CONFIG_PROBE_UPSTREAM_TOKEN: "token-from-env",
+  };
   const manifest = {
     schema: path.join(dir, "schema.json"),
     provider: "config_probe",
@@ -79,7 +86,12 @@ test("kernel-config's output through the kernel's config bridge and global confi
     devPath,
     misplaced: file("misplaced.hcl", `${agentHcl}\n${globalHcl}`),
     cases: [
-      { name: "as_written", file: path.join(dir, "agent.hcl"), env: { CONFIG_PROBE_API_KEY: "key-from-env" }, want: asWritten },
+      {
+        name: "as_written",
+        file: path.join(dir, "agent.hcl"),
+        env: { CONFIG_PROBE_API_KEY: "key-from-env" },
+        want: asWritten,
+      },
       {
         name: "every_attribute_uncommented",
         file: file("all.hcl", uncommentAll(agentHcl)),
@@ -102,7 +114,12 @@ test("kernel-config's output through the kernel's config bridge and global confi
         wantError: 'sensitive attribute must be exactly env("NAME")',
         secret: literal,
       },
-      { name: "unset_variable_refused", file: path.join(dir, "agent.hcl"), env: {}, wantError: "environment variable not set" },
+      {
+        name: "unset_variable_refused",
+        file: path.join(dir, "agent.hcl"),
+        env: {},
+        wantError: "environment variable not set",
+      },
     ],
   };
   assert.notEqual(uncommentAll(agentHcl), agentHcl);
@@ -118,7 +135,13 @@ test("kernel-config's output through the kernel's config bridge and global confi
   const run = parseGoTestJson(result.stdout);
   for (const line of outcomeLines(run.tests)) console.log(line);
   const ours = run.tests.filter((o) => o.name.startsWith("TestHarnessToolConfig_"));
-  assert.ok(ours.length >= 2 + manifest.cases.length, `the Go tests did not run:\n${run.packageOutput}${result.stderr}`);
-  for (const outcome of ours) await t.test(outcome.name, () => assert.equal(outcome.action, "pass", `${outcome.name}: ${outcome.action}\n${outcome.output}`));
+  assert.ok(
+    ours.length >= 2 + manifest.cases.length,
+    `the Go tests did not run:\n${run.packageOutput}${result.stderr}`,
+  );
+  for (const outcome of ours)
+    await t.test(outcome.name, () =>
+      assert.equal(outcome.action, "pass", `${outcome.name}: ${outcome.action}\n${outcome.output}`),
+    );
   assert.equal(result.code, 0, `${run.packageOutput}${result.stderr}`);
 });

@@ -49,7 +49,14 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       tools: ["spawn_subagent"],
       config: { profile: "helper" },
       // The kernel answers RunSession with UNIMPLEMENTED at f045591.
-      invokes: [{ tool: "spawn_subagent", arguments: { prompt: "look around" }, error: "TOOL_ERROR_CATEGORY_EXECUTION_FAILED", message: "RunSession" }],
+      invokes: [
+        {
+          tool: "spawn_subagent",
+          arguments: { prompt: "look around" },
+          error: "TOOL_ERROR_CATEGORY_EXECUTION_FAILED",
+          message: "RunSession",
+        },
+      ],
     },
     exec: {
       producer: "exec",
@@ -66,8 +73,18 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       config: { allowed_roots: [world.root] },
       invokes: [
         { tool: "read_file", arguments: { path: "notes/a.txt" }, ...inRoot, result: { content: "one\ntwo\n" } },
-        { tool: "read_file", arguments: { path: "notes/missing.txt" }, ...inRoot, error: "TOOL_ERROR_CATEGORY_NOT_FOUND" },
-        { tool: "read_file", arguments: { path: "/etc/hostname" }, ...inRoot, error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED" },
+        {
+          tool: "read_file",
+          arguments: { path: "notes/missing.txt" },
+          ...inRoot,
+          error: "TOOL_ERROR_CATEGORY_NOT_FOUND",
+        },
+        {
+          tool: "read_file",
+          arguments: { path: "/etc/hostname" },
+          ...inRoot,
+          error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED",
+        },
       ],
     },
     guard: {
@@ -75,7 +92,11 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       tools: ["check_path"],
       config: { root: world.root },
       invokes: [
-        { tool: "check_path", arguments: { path: "notes/a.txt" }, result: { inside: true, resolved: `${world.root}/notes/a.txt` } },
+        {
+          tool: "check_path",
+          arguments: { path: "notes/a.txt" },
+          result: { inside: true, resolved: `${world.root}/notes/a.txt` },
+        },
         { tool: "check_path", arguments: { path: "../elsewhere" }, result: { inside: false } },
       ],
     },
@@ -84,8 +105,18 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       tools: ["glob", "grep"],
       config: { allowed_roots: [world.root] },
       invokes: [
-        { tool: "glob", arguments: { pattern: "**/*.txt" }, ...inRoot, result: { files: ["notes/a.txt"], truncated: false } },
-        { tool: "grep", arguments: { pattern: "tw" }, ...inRoot, result: { matches: [{ file: "notes/a.txt", line: 2, text: "two" }], truncated: false } },
+        {
+          tool: "glob",
+          arguments: { pattern: "**/*.txt" },
+          ...inRoot,
+          result: { files: ["notes/a.txt"], truncated: false },
+        },
+        {
+          tool: "grep",
+          arguments: { pattern: "tw" },
+          ...inRoot,
+          result: { matches: [{ file: "notes/a.txt", line: 2, text: "two" }], truncated: false },
+        },
       ],
     },
     task: {
@@ -93,7 +124,11 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
       tools: ["task_create", "task_update", "task_list"],
       config: {},
       invokes: [
-        { tool: "task_create", arguments: { title: "write the report" }, result: { task: { id: "t1", title: "write the report", status: "pending" } } },
+        {
+          tool: "task_create",
+          arguments: { title: "write the report" },
+          result: { task: { id: "t1", title: "write the report", status: "pending" } },
+        },
         { tool: "task_update", arguments: { id: "t9", status: "done" }, error: "TOOL_ERROR_CATEGORY_NOT_FOUND" },
       ],
     },
@@ -116,8 +151,16 @@ function exampleScenarios(world: ExampleWorld): { readonly [name: string]: Examp
           arguments: { query: "kernels" },
           result: { results: [{ title: "Kernels", url: "https://example.org/kernels", snippet: "about kernels" }] },
         },
-        { tool: "web_fetch", arguments: { url: `${world.webOrigin}/page` }, result: { status: 200, body: "a page for the kernel test" } },
-        { tool: "web_fetch", arguments: { url: "https://example.org/" }, error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED" },
+        {
+          tool: "web_fetch",
+          arguments: { url: `${world.webOrigin}/page` },
+          result: { status: 200, body: "a page for the kernel test" },
+        },
+        {
+          tool: "web_fetch",
+          arguments: { url: "https://example.org/" },
+          error: "TOOL_ERROR_CATEGORY_PERMISSION_DENIED",
+        },
       ],
     },
   };
@@ -162,7 +205,11 @@ async function writeBundledProviderScript(dir: string, name: string, fixture: st
  * Writes the provider scripts into `dir` and the manifest beside them; returns the manifest's
  * path. Fails when an example has no scenario.
  */
-export async function writeKernelLaunchManifest(dir: string, world: ExampleWorld, hostOnlyVariable: string): Promise<string> {
+export async function writeKernelLaunchManifest(
+  dir: string,
+  world: ExampleWorld,
+  hostOnlyVariable: string,
+): Promise<string> {
   const scenarios = exampleScenarios(world);
   const providers: { [role: string]: string } = {
     sample: writeProviderScript(dir, "sample", fixtures.sample),
@@ -170,17 +217,33 @@ export async function writeKernelLaunchManifest(dir: string, world: ExampleWorld
     broken: writeProviderScript(dir, "broken", fixtures.broken),
     "below-javascript": writeProviderScript(dir, "below-javascript", fixtures.belowJavaScript),
     // The same provider as `harness-tool bundle` ships it: supervision decided before the bundle loads.
-    "below-javascript-bundled": await writeBundledProviderScript(dir, "below-javascript-bundled", fixtures.belowJavaScript),
+    "below-javascript-bundled": await writeBundledProviderScript(
+      dir,
+      "below-javascript-bundled",
+      fixtures.belowJavaScript,
+    ),
   };
   for (const fault of ["exit", "throw", "hang", "stdout"]) {
-    providers[`fault:${fault}`] = writeProviderScript(dir, `start-fault-${fault}`, fixtures.startFault, { HARNESS_TOOL_START_FAULT: fault });
+    providers[`fault:${fault}`] = writeProviderScript(dir, `start-fault-${fault}`, fixtures.startFault, {
+      HARNESS_TOOL_START_FAULT: fault,
+    });
   }
   const examples = exampleNames().map((name) => {
     const scenario = scenarios[name];
-    if (scenario === undefined) throw new Error(`examples/${name} has no kernel-launch scenario: add one to test/runtime/kernel/kernel-launch-manifest.ts`);
-    return { name: `examples/${name}`, executable: writeProviderScript(dir, `example-${name}`, `examples/${name}/src/main.ts`), ...scenario };
+    if (scenario === undefined)
+      throw new Error(
+        `examples/${name} has no kernel-launch scenario: add one to test/runtime/kernel/kernel-launch-manifest.ts`,
+      );
+    return {
+      name: `examples/${name}`,
+      executable: writeProviderScript(dir, `example-${name}`, `examples/${name}/src/main.ts`),
+      ...scenario,
+    };
   });
   const file = path.join(dir, "manifest.json");
-  writeFileSync(file, `${JSON.stringify({ providers, examples, hostOnlyVariable, nodeExecutable: process.execPath }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ providers, examples, hostOnlyVariable, nodeExecutable: process.execPath }, null, 2)}\n`,
+  );
   return file;
 }

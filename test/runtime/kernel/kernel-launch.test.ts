@@ -26,7 +26,14 @@ import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
-import { goTestEnvironment, installHarnessGoFiles, kernelOrSkip, runGoTest, unpackKernel, type KernelTree } from "./kernel-snapshot.js";
+import {
+  goTestEnvironment,
+  installHarnessGoFiles,
+  kernelOrSkip,
+  runGoTest,
+  unpackKernel,
+  type KernelTree,
+} from "./kernel-snapshot.js";
 
 /** The kernel's own integration tests, which must pass with the TypeScript fixture. */
 const kernelIntegrationTests = ["TestLaunch_realSubprocess", "TestLaunch_cancelContextTearsDownSubprocess"];
@@ -41,9 +48,14 @@ async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; se
     if (request.url?.startsWith("/search")) {
       if (request.headers.authorization !== "Bearer k-secret") return void response.writeHead(401).end();
       response.writeHead(200, { "content-type": "application/json" });
-      return void response.end(JSON.stringify({ results: [{ title: "Kernels", url: "https://example.org/kernels", snippet: "about kernels" }] }));
+      return void response.end(
+        JSON.stringify({
+          results: [{ title: "Kernels", url: "https://example.org/kernels", snippet: "about kernels" }],
+        }),
+      );
     }
-    if (request.url === "/page") return void response.writeHead(200, { "content-type": "text/plain" }).end("a page for the kernel test");
+    if (request.url === "/page")
+      return void response.writeHead(200, { "content-type": "text/plain" }).end("a page for the kernel test");
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -55,14 +67,22 @@ async function startExampleWorld(dir: string): Promise<{ world: ExampleWorld; se
 function report(tree: KernelTree, run: GoTestRun, seconds: number): void {
   const counts = countOutcomes(run.tests);
   const { snapshot } = tree;
-  console.log(`# kernel ${snapshot.commit} (${path.basename(snapshot.file)}, sha256 ${snapshot.sha256.slice(0, 12)}), ${tree.goVersion}`);
+  console.log(
+    `# kernel ${snapshot.commit} (${path.basename(snapshot.file)}, sha256 ${snapshot.sha256.slice(0, 12)}), ${tree.goVersion}`,
+  );
   console.log(
     `# go test -tags integration ./internal/pluginruntime/...: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (tests and subtests) in ${seconds.toFixed(1)} s`,
   );
   const groups = [
-    ["the kernel's own integration tests, with the TypeScript fixture", run.tests.filter((o) => kernelIntegrationTests.includes(o.name))],
+    [
+      "the kernel's own integration tests, with the TypeScript fixture",
+      run.tests.filter((o) => kernelIntegrationTests.includes(o.name)),
+    ],
     ["harness-tool's scenarios through Launch", run.tests.filter((o) => o.name.startsWith("TestHarnessTool_"))],
-    ["the package's unit tests", run.tests.filter((o) => !o.name.startsWith("TestHarnessTool_") && !kernelIntegrationTests.includes(o.name))],
+    [
+      "the package's unit tests",
+      run.tests.filter((o) => !o.name.startsWith("TestHarnessTool_") && !kernelIntegrationTests.includes(o.name)),
+    ],
   ] as const;
   for (const [label, tests] of groups) {
     const c = countOutcomes(tests);
@@ -94,33 +114,43 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
   mkdirSync(tmp);
 
   const started = performance.now();
-  const result = await runGoTest(tree, goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }), [
-    "-timeout",
-    "10m",
-    "./internal/pluginruntime/...",
-  ]);
+  const result = await runGoTest(
+    tree,
+    goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }),
+    ["-timeout", "10m", "./internal/pluginruntime/..."],
+  );
   const run = parseGoTestJson(result.stdout);
   report(tree, run, (performance.now() - started) / 1000);
 
   const byName = new Map(run.tests.map((outcome) => [outcome.name, outcome]));
   const failure = (name: string) => {
     const outcome = byName.get(name);
-    return outcome ? `${name}: ${outcome.action}\n${outcome.output}` : `${name} did not run:\n${run.packageOutput}${result.stderr}`;
+    return outcome
+      ? `${name}: ${outcome.action}\n${outcome.output}`
+      : `${name} did not run:\n${run.packageOutput}${result.stderr}`;
   };
 
   await t.test("go test built and ran the package", () => {
     assert.ok(run.tests.length > 0, `no test ran:\n${run.packageOutput}${result.stderr}`);
   });
-  await t.test("the kernel's own integration test passes with the TypeScript fixture in place of testdata/plugin", async (t) => {
-    for (const name of kernelIntegrationTests) await t.test(name, () => assert.equal(byName.get(name)?.action, "pass", failure(name)));
-  });
+  await t.test(
+    "the kernel's own integration test passes with the TypeScript fixture in place of testdata/plugin",
+    async (t) => {
+      for (const name of kernelIntegrationTests)
+        await t.test(name, () => assert.equal(byName.get(name)?.action, "pass", failure(name)));
+    },
+  );
   await t.test("harness-tool's scenarios through Launch, the dispensed client and Close", async (t) => {
     const ours = run.tests.filter((outcome) => outcome.name.startsWith("TestHarnessTool_"));
     assert.ok(ours.length > 0, "none of harness-tool's Go tests ran");
-    for (const outcome of ours) await t.test(outcome.name, () => assert.equal(outcome.action, "pass", failure(outcome.name)));
+    for (const outcome of ours)
+      await t.test(outcome.name, () => assert.equal(outcome.action, "pass", failure(outcome.name)));
   });
   await t.test("the package's other tests pass beside them", () => {
-    const failed = run.tests.filter((outcome) => !outcome.name.startsWith("TestHarnessTool_") && outcome.action !== "pass" && outcome.action !== "skip");
+    const failed = run.tests.filter(
+      (outcome) =>
+        !outcome.name.startsWith("TestHarnessTool_") && outcome.action !== "pass" && outcome.action !== "skip",
+    );
     assert.deepEqual(
       failed.map((outcome) => outcome.name),
       [],

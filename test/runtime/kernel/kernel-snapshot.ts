@@ -7,7 +7,16 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../support/buf.js";
@@ -50,17 +59,24 @@ export function locateSnapshot(env: NodeJS.ProcessEnv = process.env): KernelSnap
   const named = env.HARNESS_TOOL_KERNEL_SNAPSHOT;
   let file: string;
   if (named !== undefined && named !== "") {
-    if (!existsSync(named)) throw new KernelUnavailable(`HARNESS_TOOL_KERNEL_SNAPSHOT names ${named}, which does not exist`);
+    if (!existsSync(named))
+      throw new KernelUnavailable(`HARNESS_TOOL_KERNEL_SNAPSHOT names ${named}, which does not exist`);
     file = path.resolve(named);
   } else {
     const dir = path.resolve(repoRoot, "../shared/kernel");
-    const found = existsSync(dir) ? readdirSync(dir).filter((name) => /^pluggableharness-agent-.+\.tar\.gz$/.test(name)) : [];
+    const found = existsSync(dir)
+      ? readdirSync(dir).filter((name) => /^pluggableharness-agent-.+\.tar\.gz$/.test(name))
+      : [];
     if (found.length === 0) {
-      throw new KernelUnavailable(`there is no kernel snapshot: set HARNESS_TOOL_KERNEL_SNAPSHOT or put pluggableharness-agent-<commit>.tar.gz in ${dir}`);
+      throw new KernelUnavailable(
+        `there is no kernel snapshot: set HARNESS_TOOL_KERNEL_SNAPSHOT or put pluggableharness-agent-<commit>.tar.gz in ${dir}`,
+      );
     }
     const [only, ...others] = found;
     if (only === undefined || others.length > 0) {
-      throw new KernelUnavailable(`${found.length} kernel snapshots in ${dir} (${found.join(", ")}): set HARNESS_TOOL_KERNEL_SNAPSHOT to one`);
+      throw new KernelUnavailable(
+        `${found.length} kernel snapshots in ${dir} (${found.join(", ")}): set HARNESS_TOOL_KERNEL_SNAPSHOT to one`,
+      );
     }
     file = path.join(dir, only);
   }
@@ -73,26 +89,39 @@ export function locateSnapshot(env: NodeJS.ProcessEnv = process.env): KernelSnap
  * The snapshot and Go to run it with, or why this machine cannot: a skip, or a failure when the
  * kernel is required (HARNESS_TOOL_REQUIRE_INTEROP=1, as .ci/run sets it). `test` names the test.
  */
-export function kernelOrSkip(test: string): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
+export function kernelOrSkip(
+  test: string,
+): { snapshot: KernelSnapshot; goVersion: string } | { skip: string } | { failure: Error } {
   try {
     return { snapshot: locateSnapshot(), goVersion: goVersion() };
   } catch (error) {
-    if (!(error instanceof KernelUnavailable)) return { failure: error instanceof Error ? error : new Error(String(error)) };
+    if (!(error instanceof KernelUnavailable))
+      return { failure: error instanceof Error ? error : new Error(String(error)) };
     if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
-      return { failure: new Error(`the ${test} test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`) };
+      return {
+        failure: new Error(`the ${test} test must run here (HARNESS_TOOL_REQUIRE_INTEROP=1), but ${error.message}`),
+      };
     return { skip: error.message };
   }
 }
 
 /** The machine's Go version (`go1.26.8`), or why it cannot build the kernel. */
 export function goVersion(): string {
-  const result = spawnSync("go", ["env", "GOVERSION"], { encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local" } });
+  const result = spawnSync("go", ["env", "GOVERSION"], {
+    encoding: "utf8",
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+  });
   if (result.error || result.status !== 0) {
     throw new KernelUnavailable("`go` is not installed (the kernel needs Go >= 1.26 and the Go module proxy)");
   }
   const version = result.stdout.trim();
   const [major, minor] = (/^go(\d+)\.(\d+)/.exec(version)?.slice(1) ?? []).map(Number);
-  if (major === undefined || minor === undefined || major < minimumGo[0] || (major === minimumGo[0] && minor < minimumGo[1])) {
+  if (
+    major === undefined ||
+    minor === undefined ||
+    major < minimumGo[0] ||
+    (major === minimumGo[0] && minor < minimumGo[1])
+  ) {
     throw new KernelUnavailable(`${version} is too old for the kernel's go.mod (go ${minimumGo.join(".")})`);
   }
   return version;
@@ -101,7 +130,8 @@ export function goVersion(): string {
 /** One member of the archive, as bytes. */
 function archiveMember(snapshot: KernelSnapshot, member: string): Buffer {
   const result = spawnSync("tar", ["-xOzf", snapshot.file, member], { maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`tar could not read ${member} from ${snapshot.file}: ${String(result.stderr)}`);
+  if (result.status !== 0)
+    throw new Error(`tar could not read ${member} from ${snapshot.file}: ${String(result.stderr)}`);
   return result.stdout;
 }
 
@@ -164,7 +194,8 @@ export function installHarnessGoFiles(tree: KernelTree, fixtureArgv: readonly st
   for (const stale of readdirSync(runtimeDir).filter((name) => name.startsWith("harness_tool_") && !wanted.has(name))) {
     rmSync(path.join(runtimeDir, stale));
   }
-  for (const name of ours) writeAtomically(path.join(runtimeDir, name.replace(/\.txt$/, "")), readFileSync(path.join(goSourceDir, name)));
+  for (const name of ours)
+    writeAtomically(path.join(runtimeDir, name.replace(/\.txt$/, "")), readFileSync(path.join(goSourceDir, name)));
   const fixtureDir = path.join(runtimeDir, "testdata/plugin");
   writeAtomically(path.join(fixtureDir, "provider-argv.json"), `${JSON.stringify(fixtureArgv)}\n`);
   writeAtomically(path.join(fixtureDir, "main.go"), readFileSync(path.join(goSourceDir, "fixture-exec-main.go.txt")));
@@ -180,13 +211,24 @@ export function goTestEnvironment(tree: KernelTree, extra: { readonly [name: str
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
-    if (["PATH", "HOME", "TMPDIR"].includes(name) || name.startsWith("GO") || /^(https?|no)_proxy$/i.test(name)) env[name] = value;
+    if (["PATH", "HOME", "TMPDIR"].includes(name) || name.startsWith("GO") || /^(https?|no)_proxy$/i.test(name))
+      env[name] = value;
   }
-  return { ...env, GOCACHE: tree.goCache, GOTOOLCHAIN: "local", GOFLAGS: [env.GOFLAGS, "-mod=readonly"].filter(Boolean).join(" "), ...extra };
+  return {
+    ...env,
+    GOCACHE: tree.goCache,
+    GOTOOLCHAIN: "local",
+    GOFLAGS: [env.GOFLAGS, "-mod=readonly"].filter(Boolean).join(" "),
+    ...extra,
+  };
 }
 
 /** Runs `go <args>` in the kernel's tree with `env`; resolves with its stdout, stderr and exit code. */
-export function runGo(tree: KernelTree, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number | null }> {
+export function runGo(
+  tree: KernelTree,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn("go", args, { cwd: tree.moduleRoot, env, stdio: ["ignore", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
@@ -194,7 +236,9 @@ export function runGo(tree: KernelTree, args: readonly string[], env: NodeJS.Pro
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }));
+    child.once("close", (code) =>
+      resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr: Buffer.concat(stderr).toString("utf8"), code }),
+    );
   });
 }
 
@@ -202,6 +246,10 @@ export function runGo(tree: KernelTree, args: readonly string[], env: NodeJS.Pro
  * Runs `go test -tags integration -count=1 -json <args>` in the kernel's tree (-count=1: the
  * providers must really run, never a cached result).
  */
-export function runGoTest(tree: KernelTree, env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+export function runGoTest(
+  tree: KernelTree,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
   return runGo(tree, ["test", "-tags", "integration", "-count=1", "-json", ...args], env);
 }

@@ -9,7 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ToolErrorCategory, type ToolError, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ToolErrorCategory,
+  type ToolError,
+  type ToolEvent,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import type { LaunchedProvider } from "harness-tool/testing";
 import { eventually, fileGone, processGone } from "../interop/process-state.js";
 import { callContext, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
@@ -38,7 +42,12 @@ describe("handler faults through the wire", () => {
   async function assertHealthy(): Promise<void> {
     assert.equal(await p.ping(), 1, "Ping: SERVING");
     assert.ok(!processGone(p.pid), "the provider process is alive");
-    const echo = await p.invoke({ id: "probe", toolName: "echo", arguments: { text: "still here" }, callContext: callContext() }).done;
+    const echo = await p.invoke({
+      id: "probe",
+      toolName: "echo",
+      arguments: { text: "still here" },
+      callContext: callContext(),
+    }).done;
     assert.equal(echo.code, 0);
     assert.deepEqual(
       echo.events.map((e) => e.event.case),
@@ -47,7 +56,12 @@ describe("handler faults through the wire", () => {
   }
 
   async function fault(mode: string) {
-    const outcome = await p.invoke({ id: `fault-${mode}`, toolName: "fault", arguments: { mode }, callContext: callContext() }).done;
+    const outcome = await p.invoke({
+      id: `fault-${mode}`,
+      toolName: "fault",
+      arguments: { mode },
+      callContext: callContext(),
+    }).done;
     assert.equal(outcome.code, 0, "the stream closes OK: the failure travels as a ToolEvent");
     return outcome;
   }
@@ -86,7 +100,12 @@ describe("handler faults through the wire", () => {
   });
 
   test("a handler hanging past its timeout: one retryable timeout error", async () => {
-    const outcome = await p.invoke({ id: "hang", toolName: "hang", arguments: { late: false }, callContext: callContext() }).done;
+    const outcome = await p.invoke({
+      id: "hang",
+      toolName: "hang",
+      arguments: { late: false },
+      callContext: callContext(),
+    }).done;
     const error = terminalError(outcome.events);
     assert.equal(error.category, ToolErrorCategory.TIMEOUT);
     assert.equal(error.retryable, true);
@@ -94,14 +113,24 @@ describe("handler faults through the wire", () => {
   });
 
   test("a handler returning success after its timeout: still timeout, the late result dropped", async () => {
-    const outcome = await p.invoke({ id: "late", toolName: "hang", arguments: { late: true }, callContext: callContext() }).done;
+    const outcome = await p.invoke({
+      id: "late",
+      toolName: "hang",
+      arguments: { late: true },
+      callContext: callContext(),
+    }).done;
     assert.ok(!outcome.events.some((e) => e.event.case === "result"), "no late result");
     assert.equal(terminalError(outcome.events).category, ToolErrorCategory.TIMEOUT);
     await assertHealthy();
   });
 
   test("the kernel closing the stream mid-call: the handler's signal aborts with `cancelled`, no terminal event", async () => {
-    const call = p.invoke({ id: "coop", toolName: "fault", arguments: { mode: "cooperative" }, callContext: callContext("s-coop") });
+    const call = p.invoke({
+      id: "coop",
+      toolName: "fault",
+      arguments: { mode: "cooperative" },
+      callContext: callContext("s-coop"),
+    });
     await call.waitForEvents(1);
     call.cancel();
     const outcome = await call.done;
@@ -115,14 +144,23 @@ describe("handler faults through the wire", () => {
   });
 
   test("a handler ignoring cancellation: no terminal event, the provider keeps serving the same tool", async () => {
-    const call = p.invoke({ id: "stubborn", toolName: "fault", arguments: { mode: "ignore-cancel" }, callContext: callContext() });
+    const call = p.invoke({
+      id: "stubborn",
+      toolName: "fault",
+      arguments: { mode: "ignore-cancel" },
+      callContext: callContext(),
+    });
     await call.waitForEvents(1);
     call.cancel();
     const outcome = await call.done;
     assert.deepEqual(terminals(outcome.events), []);
     await assertHealthy();
     const again = terminalError((await fault("tool-error")).events);
-    assert.equal(again.category, ToolErrorCategory.PERMISSION_DENIED, "the same tool still runs (safe: true, the orphan blocks nothing)");
+    assert.equal(
+      again.category,
+      ToolErrorCategory.PERMISSION_DENIED,
+      "the same tool still runs (safe: true, the orphan blocks nothing)",
+    );
   });
 
   for (const [how, tool] of [
@@ -138,8 +176,12 @@ describe("handler faults through the wire", () => {
       const outcome = await call.done;
       if (tool === "stubborn_child") assert.deepEqual(terminals(outcome.events), [], "no terminal after a cancel");
       else assert.equal(terminalError(outcome.events).category, ToolErrorCategory.TIMEOUT);
-      assert.ok(!outcome.events.some((e) => e.event.case === "exitStatus" && e.event.value.exitCode === 0), "never a fake clean exit");
-      for (const pid of pids) assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `process ${pid} is gone`);
+      assert.ok(
+        !outcome.events.some((e) => e.event.case === "exitStatus" && e.event.value.exitCode === 0),
+        "never a fake clean exit",
+      );
+      for (const pid of pids)
+        assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `process ${pid} is gone`);
       await assertHealthy();
     });
   }
@@ -167,4 +209,5 @@ for (const [label, env] of [
   });
 }
 
-test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", () => brokerEndedScenario());
+test("the broker stream ending (connection still open, no Shutdown): the provider exits, children gone, no result claimed", () =>
+  brokerEndedScenario());

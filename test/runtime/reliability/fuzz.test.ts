@@ -61,7 +61,11 @@ async function exampleTools(): Promise<GeneratedTool[]> {
       const stem = name.slice(0, -"Tool".length);
       const validate = mod[`validate${stem[0]!.toUpperCase()}${stem.slice(1)}Input`];
       assert.equal(typeof validate, "function", `${file} exports validate...Input for ${name}`);
-      found.push({ module: file, tool: value as ToolDefinition<unknown, unknown>, validate: validate as GeneratedTool["validate"] });
+      found.push({
+        module: file,
+        tool: value as ToolDefinition<unknown, unknown>,
+        validate: validate as GeneratedTool["validate"],
+      });
     }
   }
   return found;
@@ -82,8 +86,14 @@ describe("random arguments against the examples' generated validators", async ()
       },
     ]),
   );
-  const previews = Object.fromEntries(tools.flatMap(({ tool }, i) => (tool.declaration.preview ? [[`t${i}`, async () => ({})]] : [])));
-  const provider = defineProvider({ name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: byKey }, handlers as never, previews as never);
+  const previews = Object.fromEntries(
+    tools.flatMap(({ tool }, i) => (tool.declaration.preview ? [[`t${i}`, async () => ({})]] : [])),
+  );
+  const provider = defineProvider(
+    { name: "fuzz", version: "1", source: "github.com/harness-tool/fuzz", tools: byKey },
+    handlers as never,
+    previews as never,
+  );
   const service = createToolService(provider, { stderr: () => {} });
 
   it("covers every example tool", () => {
@@ -107,7 +117,12 @@ describe("random arguments against the examples' generated validators", async ()
             toBinary(
               InvokeRequestSchema,
               create(InvokeRequestSchema, {
-                call: { id: "c", toolName: d.name, arguments: value as JsonObject, callContext: { sessionId: "s", workingDirectory: "/tmp" } },
+                call: {
+                  id: "c",
+                  toolName: d.name,
+                  arguments: value as JsonObject,
+                  callContext: { sessionId: "s", workingDirectory: "/tmp" },
+                },
               }),
             ),
           );
@@ -134,11 +149,19 @@ describe("random arguments against the examples' generated validators", async ()
           const category = end.case === "error" ? end.value.category : undefined;
           if (violations.length > 0) {
             rejected++;
-            assert.equal(category, ToolErrorCategory.INVALID_ARGUMENTS, `rejected ${JSON.stringify(received)} must be INVALID_ARGUMENTS`);
+            assert.equal(
+              category,
+              ToolErrorCategory.INVALID_ARGUMENTS,
+              `rejected ${JSON.stringify(received)} must be INVALID_ARGUMENTS`,
+            );
             assert.equal(reached, before, "the handler is not called with invalid arguments");
           } else {
             accepted++;
-            assert.notEqual(category, ToolErrorCategory.INVALID_ARGUMENTS, `accepted ${JSON.stringify(received)} must not be INVALID_ARGUMENTS`);
+            assert.notEqual(
+              category,
+              ToolErrorCategory.INVALID_ARGUMENTS,
+              `accepted ${JSON.stringify(received)} must not be INVALID_ARGUMENTS`,
+            );
             assert.equal(reached, before + 1, "valid arguments reach the handler");
           }
         }),
@@ -174,7 +197,10 @@ describe("random protos through protoc-gen-harness-tool", () => {
 
   const diagnostic = /^[\w./-]+\.proto:\d+:\d+: [\w.]+: .+ \(.+\)$/;
 
-  async function check(models: readonly ProtoModel[], mustGenerate: boolean): Promise<{ generated: number; refused: number }> {
+  async function check(
+    models: readonly ProtoModel[],
+    mustGenerate: boolean,
+  ): Promise<{ generated: number; refused: number }> {
     const { names, files, sources } = build(models);
     let generated = 0;
     let refused = 0;
@@ -188,7 +214,8 @@ describe("random protos through protoc-gen-harness-tool", () => {
         assert.ok(!mustGenerate, `a proto inside the subset was refused:\n${error}${context}`);
         assert.equal(run.response.file.length, 0, "no files beside an error");
         assert.doesNotMatch(error, /\n\s+at /, `no stack trace${context}`);
-        for (const line of error.split("\n")) assert.match(line, diagnostic, `a clean diagnostic, not an exception${context}`);
+        for (const line of error.split("\n"))
+          assert.match(line, diagnostic, `a clean diagnostic, not an exception${context}`);
       } else {
         generated++;
         // A service none of whose rpcs carries the tool option is a plain gRPC service: no file.
@@ -200,8 +227,15 @@ describe("random protos through protoc-gen-harness-tool", () => {
             `${base}_tool.ts for a file with tools (got ${run.response.file.map((f) => f.name).join(", ") || "nothing"})${context}`,
           );
         for (const file of run.response.file) {
-          const out = ts.transpileModule(file.content, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
-          assert.deepEqual(out.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")) ?? [], [], `${file.name} parses${context}`);
+          const out = ts.transpileModule(file.content, {
+            reportDiagnostics: true,
+            compilerOptions: { target: ts.ScriptTarget.ES2022 },
+          });
+          assert.deepEqual(
+            out.diagnostics?.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")) ?? [],
+            [],
+            `${file.name} parses${context}`,
+          );
         }
       }
     }

@@ -29,9 +29,28 @@ function collectGarbage(): void {
 }
 
 const text = { type: "object", properties: { text: { type: "string" } }, required: ["text"] } as const;
-const keyed = { type: "object", properties: { text: { type: "string" }, key: { type: "string" } }, required: ["text", "key"] } as const;
+const keyed = {
+  type: "object",
+  properties: { text: { type: "string" }, key: { type: "string" } },
+  required: ["text", "key"],
+} as const;
 
-const behaviours = ["ok", "ok", "ok", "stream", "output", "tool-error", "not-found", "throw", "reject", "invalid", "cancel", "hang", "keyed", "keyed"] as const;
+const behaviours = [
+  "ok",
+  "ok",
+  "ok",
+  "stream",
+  "output",
+  "tool-error",
+  "not-found",
+  "throw",
+  "reject",
+  "invalid",
+  "cancel",
+  "hang",
+  "keyed",
+  "keyed",
+] as const;
 type Behaviour = (typeof behaviours)[number];
 const expected: { readonly [B in Behaviour]: string | undefined } = {
   ok: "result",
@@ -159,7 +178,8 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
         const rec = recordingSink((event) => {
           if (terminated) sendsAfterTerminal++;
           if (event.event.case === "result" || event.event.case === "error") terminated = true;
-          if (event.event.case === "result" || event.event.case === "error") terminalsOf[n] = Math.min(255, (terminalsOf[n] ?? 0) + 1);
+          if (event.event.case === "result" || event.event.case === "error")
+            terminalsOf[n] = Math.min(255, (terminalsOf[n] ?? 0) + 1);
         });
         const tool = b === "hang" ? "hangs" : b === "keyed" ? "by_key" : "mixed";
         const args = b === "keyed" ? { text: b, key: `k${n % 4}` } : { text: b };
@@ -168,7 +188,8 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
         await done;
         const got = outcome(rec.events);
         const want = expected[b];
-        if (want === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== want) mismatches.push(`${id} (${b}): ${got.join(",") || "no terminal"}`);
+        if (want === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== want)
+          mismatches.push(`${id} (${b}): ${got.join(",") || "no terminal"}`);
       }
     }
     await Promise.all(Array.from({ length: concurrency }, worker));
@@ -199,7 +220,9 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
   // allocation noise, and still catches a per-call leak of ~1.6 KB or more (a recorded event list,
   // a claim, a listener, a timer closure each cost more).
   const grownMb = (after - before) / 2 ** 20;
-  console.log(`# heap before ${(before / 2 ** 20).toFixed(1)} MB, after ${(after / 2 ** 20).toFixed(1)} MB (+${grownMb.toFixed(1)} MB) over ${total} calls`);
+  console.log(
+    `# heap before ${(before / 2 ** 20).toFixed(1)} MB, after ${(after / 2 ** 20).toFixed(1)} MB (+${grownMb.toFixed(1)} MB) over ${total} calls`,
+  );
   assert.ok(grownMb < 16, `the heap grew ${grownMb.toFixed(1)} MB over ${total} calls`);
   await service.shutdown(100);
 });
@@ -252,7 +275,10 @@ it(`through the wire: ${count(wireCalls)} invokes at 64 concurrent calls, one te
           mismatches.push(`${id} (${b}): ${got.join(",") || "no terminal"} code ${out.code}`);
         if (b === "ok") {
           const result = out.events.at(-1);
-          if (result?.event.case !== "result" || (result.event.value.payload as { text?: string } | undefined)?.text !== id)
+          if (
+            result?.event.case !== "result" ||
+            (result.event.value.payload as { text?: string } | undefined)?.text !== id
+          )
             mismatches.push(`${id}: the result of another call`);
         }
         ids.add(id);

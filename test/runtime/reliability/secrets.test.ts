@@ -27,7 +27,14 @@ import fc from "fast-check";
 // package name (node_modules is linked to this checkout's) would not reach.
 import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { ConfigureRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { defineConfig, defineProvider, defineTool, ToolError, type ProcessToolContext, type StreamingToolContext } from "../../../runtime/index.js";
+import {
+  defineConfig,
+  defineProvider,
+  defineTool,
+  ToolError,
+  type ProcessToolContext,
+  type StreamingToolContext,
+} from "../../../runtime/index.js";
 import { createToolService } from "../../../runtime/service/calls/index.js";
 import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { fakeKernel } from "../service/support/fake-kernel.js";
@@ -54,7 +61,11 @@ const spec = {
   processBacked: true,
 } as const;
 const leak = defineTool<{ text: string }, { text: string }>()({ ...spec, name: "leak", defaultTimeoutMs: 10_000 });
-const leakTimed = defineTool<{ text: string }, { text: string }>()({ ...spec, name: "leak_timed", defaultTimeoutMs: 20 });
+const leakTimed = defineTool<{ text: string }, { text: string }>()({
+  ...spec,
+  name: "leak_timed",
+  defaultTimeoutMs: 20,
+});
 
 interface Config {
   api_key: string;
@@ -64,7 +75,12 @@ interface Config {
 }
 const config = defineConfig<Config>([
   { name: "api_key", type: "string", sensitive: true, required: true },
-  { name: "nested", type: "object", required: true, objectAttributes: [{ name: "password", type: "string", sensitive: true, required: true }] },
+  {
+    name: "nested",
+    type: "object",
+    required: true,
+    objectAttributes: [{ name: "password", type: "string", sensitive: true, required: true }],
+  },
   { name: "tokens", type: "list_string", sensitive: true, required: true },
   { name: "pin", type: "number", sensitive: true, required: true },
 ]);
@@ -125,7 +141,11 @@ type Ending = (typeof endings)[number];
 /** A secret: 6–24 characters with at least one that never occurs in the runtime's own texts by chance. */
 const secretChars = fc.constantFrom(...'abcxyz0189-_/+="\\ %&?é🔑\n\t<>'.split(/(?:)/u));
 const secret = fc
-  .tuple(fc.string({ unit: secretChars, minLength: 5, maxLength: 23 }), fc.constantFrom("🔑", "é", '"', "\\", "%", "\n", "&"), fc.nat(23))
+  .tuple(
+    fc.string({ unit: secretChars, minLength: 5, maxLength: 23 }),
+    fc.constantFrom("🔑", "é", '"', "\\", "%", "\n", "&"),
+    fc.nat(23),
+  )
   .map(([body, rare, at]) => {
     const chars = [...body];
     chars.splice(at % (chars.length + 1), 0, rare);
@@ -136,7 +156,13 @@ const secret = fc
 const pin = fc.integer({ min: 10_000_000, max: 99_999_999 });
 
 const plan = fc.record({
-  secrets: fc.record({ oldKey: secret, apiKey: secret, password: secret, tokens: fc.array(secret, { minLength: 1, maxLength: 3 }), pin }),
+  secrets: fc.record({
+    oldKey: secret,
+    apiKey: secret,
+    password: secret,
+    tokens: fc.array(secret, { minLength: 1, maxLength: 3 }),
+    pin,
+  }),
   rotate: fc.boolean(),
   rejectedConfigure: fc.boolean(),
   steps: fc.array(
@@ -156,7 +182,13 @@ const plan = fc.record({
 });
 
 /** Sends `bytes` as output chunks cut at `cuts`, calling `between()` after each chunk but the last. */
-function chunked(ctx: ProcessToolContext<Config>, stream: "stdout" | "stderr", bytes: Buffer, cuts: readonly number[], between: () => void = () => {}): void {
+function chunked(
+  ctx: ProcessToolContext<Config>,
+  stream: "stdout" | "stderr",
+  bytes: Buffer,
+  cuts: readonly number[],
+  between: () => void = () => {},
+): void {
   let at = 0;
   for (const c of [...new Set(cuts.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b)) {
     ctx.output(stream, bytes.subarray(at, c));
@@ -181,7 +213,10 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       const stderr: string[] = [];
       const out: unknown[] = [];
 
-      const handler = async (_input: { text: string }, ctx: ProcessToolContext<Config> & StreamingToolContext<Config>): Promise<{ text: string }> => {
+      const handler = async (
+        _input: { text: string },
+        ctx: ProcessToolContext<Config> & StreamingToolContext<Config>,
+      ): Promise<{ text: string }> => {
         let exited = false;
         const exitStatus = (code: number, signal?: string) => {
           if (!exited) ctx.exitStatus(code, signal);
@@ -210,7 +245,11 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
               await ctx.kernel.log("info", leaked, { [leaked]: { v: leaked } }).catch(() => {});
               break;
             case "emit":
-              await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ payload: { v: leaked } })), "v1");
+              await ctx.kernel.emit(
+                EventKind.TOOL_RESULT,
+                Buffer.from(JSON.stringify({ payload: { v: leaked } })),
+                "v1",
+              );
               break;
             case "run-session":
               await ctx.kernel.runSession({ prompt: `continue with ${leaked}` });
@@ -249,7 +288,9 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
           case "tool-error-message":
             throw new ToolError("execution_failed", `failed: ${leaked}`);
           case "tool-error-details":
-            throw new ToolError("execution_failed", "failed", { details: { request: { headers: [leaked] }, raw: JSON.stringify({ k: leaked }) } });
+            throw new ToolError("execution_failed", "failed", {
+              details: { request: { headers: [leaked] }, raw: JSON.stringify({ k: leaked }) },
+            });
           case "tool-error-key":
             throw new ToolError("permission_denied", "denied", { details: { [leaked]: { [leaked]: 1 } } });
           case "error-message":
@@ -260,7 +301,9 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
             throw err;
           }
           case "error-cause-chain":
-            throw new Error("outer", { cause: new TypeError("middle", { cause: { config: { key: leaked }, list: [leaked] } }) });
+            throw new Error("outer", {
+              cause: new TypeError("middle", { cause: { config: { key: leaked }, list: [leaked] } }),
+            });
           case "error-code":
             throw Object.assign(new Error("with code"), { code: leaked });
           case "aggregate":
@@ -285,7 +328,11 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       );
       const service = createToolService(provider, { kernel, stderr: (line) => stderr.push(line), settleGraceMs: 30 });
       const configure = (api_key: string) =>
-        service.configure(create(ConfigureRequestSchema, { config: { api_key, nested: { password: s.password }, tokens: s.tokens, pin: s.pin } }));
+        service.configure(
+          create(ConfigureRequestSchema, {
+            config: { api_key, nested: { password: s.password }, tokens: s.tokens, pin: s.pin },
+          }),
+        );
       if (p.rotate) {
         await configure(s.oldKey);
         await configure(s.apiKey);
@@ -294,7 +341,12 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
         const rejected = await service
           .configure(
             create(ConfigureRequestSchema, {
-              config: { api_key: s.apiKey, nested: { password: 42 }, bogus: pick(p.ending.which), [pick(p.ending.which)]: 1 } as JsonObject,
+              config: {
+                api_key: s.apiKey,
+                nested: { password: 42 },
+                bogus: pick(p.ending.which),
+                [pick(p.ending.which)]: 1,
+              } as JsonObject,
             }),
           )
           .catch((err: unknown) => err);
@@ -302,7 +354,10 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       }
 
       const rec = recordingSink();
-      const done = service.invoke(invokeRequest(p.ending.kind === "timeout" ? "leak_timed" : "leak", { text: "go" }), rec.sink);
+      const done = service.invoke(
+        invokeRequest(p.ending.kind === "timeout" ? "leak_timed" : "leak", { text: "go" }),
+        rec.sink,
+      );
       if (p.ending.kind === "cancel") {
         await new Promise((resolve) => setImmediate(resolve));
         rec.cancel();
@@ -314,7 +369,11 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       for (const stream of [1, 2]) {
         out.push(
           Buffer.concat(
-            rec.events.flatMap((ev) => (ev.event.case === "outputChunk" && ev.event.value.stream === stream ? [Buffer.from(ev.event.value.data)] : [])),
+            rec.events.flatMap((ev) =>
+              ev.event.case === "outputChunk" && ev.event.value.stream === stream
+                ? [Buffer.from(ev.event.value.data)]
+                : [],
+            ),
           ),
         );
       }
@@ -336,5 +395,6 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
   );
   assert.ok(runs >= 1000, `only ${runs} runs`);
   // Every action and ending was exercised a fair number of times.
-  for (const name of [...actions, ...endings]) assert.ok((seen.get(name) ?? 0) >= 20, `${name} ran only ${seen.get(name) ?? 0} times`);
+  for (const name of [...actions, ...endings])
+    assert.ok((seen.get(name) ?? 0) >= 20, `${name} ran only ${seen.get(name) ?? 0} times`);
 });

@@ -1,8 +1,19 @@
 // What defineTool and defineProvider produce at run time.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineProvider, defineTool, emptyConfig, type HandlerFor, type ProcessToolContext } from "../../../runtime/index.js";
-import { fileInputSchema, fileOutputSchema, type FileInput, type FileOutput } from "../compile-time/builder-fixtures.js";
+import {
+  defineProvider,
+  defineTool,
+  emptyConfig,
+  type HandlerFor,
+  type ProcessToolContext,
+} from "../../../runtime/index.js";
+import {
+  fileInputSchema,
+  fileOutputSchema,
+  type FileInput,
+  type FileOutput,
+} from "../compile-time/builder-fixtures.js";
 
 const io = { inputSchema: fileInputSchema, outputSchema: fileOutputSchema } as const;
 
@@ -52,7 +63,14 @@ describe("defineTool", () => {
   });
 
   it("gives an interactive tool no concurrency", () => {
-    const t = defineTool<FileInput, FileOutput>()({ name: "ask", kind: "interactive", risk: "read_only", description: "Asks.", ...io, idempotent: false });
+    const t = defineTool<FileInput, FileOutput>()({
+      name: "ask",
+      kind: "interactive",
+      risk: "read_only",
+      description: "Asks.",
+      ...io,
+      idempotent: false,
+    });
     assert.equal("concurrency" in t.declaration, false);
   });
 });
@@ -63,7 +81,11 @@ describe("defineTool(spec), the schema-first form", () => {
     kind: "data_source",
     risk: "read_only",
     description: "Reads.",
-    inputSchema: { type: "object", properties: { path: { type: "string" }, limit: { type: "number" } }, required: ["path"] },
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string" }, limit: { type: "number" } },
+      required: ["path"],
+    },
     outputSchema: { type: "object", properties: { content: { type: "string" } }, required: ["content"] },
     concurrency: { safe: true, keyFields: ["path"] },
     idempotent: true,
@@ -107,14 +129,26 @@ describe("defineTool with every type given (the form of generated code)", () => 
       terminatesTurn: true,
       preview: true,
     } as const;
-    const generated = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: false; processBacked: false; preview: true }>()(spec);
+    const generated = defineTool<
+      FileInput,
+      FileOutput,
+      { kind: "resource"; streaming: false; processBacked: false; preview: true }
+    >()(spec);
     assert.deepEqual(generated, defineTool<FileInput, FileOutput>()(spec));
-    assert.notEqual(generated.declaration.concurrency?.keyFields, spec.concurrency.keyFields, "the key fields are copied");
+    assert.notEqual(
+      generated.declaration.concurrency?.keyFields,
+      spec.concurrency.keyFields,
+      "the key fields are copied",
+    );
   });
 
   it("keeps the compiled validators and makes a process-backed tool streaming", () => {
     const validators = { input: () => [], output: () => [] };
-    const t = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>()({
+    const t = defineTool<
+      FileInput,
+      FileOutput,
+      { kind: "resource"; streaming: true; processBacked: true; preview: false }
+    >()({
       name: "bash",
       kind: "resource",
       risk: "high",
@@ -131,7 +165,11 @@ describe("defineTool with every type given (the form of generated code)", () => 
   });
 
   it("gives the handler the types it was given", () => {
-    const t = defineTool<FileInput, FileOutput, { kind: "resource"; streaming: true; processBacked: true; preview: false }>()({
+    const t = defineTool<
+      FileInput,
+      FileOutput,
+      { kind: "resource"; streaming: true; processBacked: true; preview: false }
+    >()({
       name: "bash",
       kind: "resource",
       risk: "high",
@@ -171,12 +209,17 @@ describe("assembling a provider", () => {
   });
 
   it("interprets the schemas when no compiled validators are given", () => {
-    const p = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, { plain: async (i) => ({ content: i.path }) });
+    const p = defineProvider(
+      { name: "p", version: "1", source: "s", tools: { plain } },
+      { plain: async (i) => ({ content: i.path }) },
+    );
     const [tool] = p.tools;
     assert.ok(tool);
     assert.deepEqual(tool.validateInput({ path: "x" }), []);
     assert.deepEqual(tool.validateInput({}), [{ path: "/path", message: "is required" }]);
-    assert.deepEqual(tool.validateOutput({ content: 1 }), [{ path: "/content", message: "must be a string, not a number" }]);
+    assert.deepEqual(tool.validateOutput({ content: 1 }), [
+      { path: "/content", message: "must be a string, not a number" },
+    ]);
     assert.deepEqual(p.config.decode({}), { ok: true, value: {} });
   });
 
@@ -218,7 +261,10 @@ describe("assembling a provider", () => {
 
   it("builds the same provider in the form generated code uses, the configuration's type given", async () => {
     const handlers = { plain: async (i: FileInput) => ({ content: i.path }) };
-    const generated = defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    const generated = defineProvider<Record<string, never>>()(
+      { name: "p", version: "1", source: "s", tools: { plain } },
+      handlers,
+    );
     const handWritten = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
     assert.deepEqual(
       generated.tools.map((t) => t.declaration),
@@ -226,7 +272,11 @@ describe("assembling a provider", () => {
     );
     assert.deepEqual(await generated.tools[0]?.handler({ path: "x" } as never, {} as never), { content: "x" });
     assert.throws(
-      () => defineProvider<Record<string, never>>()({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handlers.plain }),
+      () =>
+        defineProvider<Record<string, never>>()(
+          { name: "p", version: "1", source: "s", tools: { edit: withPreview } },
+          { edit: handlers.plain },
+        ),
       /tool edit declares preview, but no preview handler was given/,
     );
   });

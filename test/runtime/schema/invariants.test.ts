@@ -37,8 +37,23 @@ function errors(tool: ToolDeclaration) {
 describe("valid declarations", () => {
   const valid: ToolDeclaration[] = [
     base,
-    { ...base, name: "write_file", kind: "resource", risk: "moderate", concurrency: { safe: true, keyFields: ["path"] } },
-    { ...base, name: "bash", kind: "resource", risk: "high", concurrency: { safe: false }, streaming: true, processBacked: true, idempotent: false },
+    {
+      ...base,
+      name: "write_file",
+      kind: "resource",
+      risk: "moderate",
+      concurrency: { safe: true, keyFields: ["path"] },
+    },
+    {
+      ...base,
+      name: "bash",
+      kind: "resource",
+      risk: "high",
+      concurrency: { safe: false },
+      streaming: true,
+      processBacked: true,
+      idempotent: false,
+    },
     { ...base, name: "finish", kind: "resource", risk: "low", terminatesTurn: true },
     {
       name: "ask_user",
@@ -56,7 +71,8 @@ describe("valid declarations", () => {
     },
   ];
   for (const tool of valid) {
-    it(`${tool.name} (${tool.kind}/${tool.risk}) breaks no rule`, () => assert.deepEqual(checkToolDeclaration(tool), []));
+    it(`${tool.name} (${tool.kind}/${tool.risk}) breaks no rule`, () =>
+      assert.deepEqual(checkToolDeclaration(tool), []));
   }
 });
 
@@ -68,16 +84,32 @@ const broken: [InvariantRule, string, ToolDeclaration][] = [
   ["risk-required", "risk", { ...base, risk: "unspecified" }],
   ["risk-matches-kind", "risk", { ...base, risk: "high" }],
   ["risk-matches-kind", "risk", { ...base, kind: "resource", risk: "read_only" }],
-  ["risk-matches-kind", "risk", { ...base, kind: "interactive", risk: "low", concurrency: undefined } as unknown as ToolDeclaration],
+  [
+    "risk-matches-kind",
+    "risk",
+    { ...base, kind: "interactive", risk: "low", concurrency: undefined } as unknown as ToolDeclaration,
+  ],
   ["concurrency-required", "concurrency", (({ concurrency: _c, ...rest }) => rest)(base)],
-  ["concurrency-required", "concurrency", (({ concurrency: _c, ...rest }) => ({ ...rest, kind: "resource" as const, risk: "low" as const }))(base)],
+  [
+    "concurrency-required",
+    "concurrency",
+    (({ concurrency: _c, ...rest }) => ({ ...rest, kind: "resource" as const, risk: "low" as const }))(base),
+  ],
   ["concurrency-forbidden", "concurrency", { ...base, kind: "interactive" }],
   ["key-fields-need-safe", "concurrency.key_fields", { ...base, concurrency: { safe: false, keyFields: ["path"] } }],
   ["key-fields-in-input", "concurrency.key_fields", { ...base, concurrency: { safe: true, keyFields: ["size"] } }],
   ["terminates-turn-resource-only", "terminates_turn", { ...base, terminatesTurn: true }],
   ["idempotent-required", "idempotent", { ...base, idempotent: undefined }],
-  ["process-backed-streams", "streaming", { ...base, kind: "resource", risk: "high", processBacked: true, streaming: false }],
-  ["input-schema-subset", "input_schema", { ...base, inputSchema: { type: "object", properties: { n: { type: "integer" } } } as never }],
+  [
+    "process-backed-streams",
+    "streaming",
+    { ...base, kind: "resource", risk: "high", processBacked: true, streaming: false },
+  ],
+  [
+    "input-schema-subset",
+    "input_schema",
+    { ...base, inputSchema: { type: "object", properties: { n: { type: "integer" } } } as never },
+  ],
   ["output-schema-subset", "output_schema", { ...base, outputSchema: { type: "string" } as never }],
   ["timeout-positive", "default_timeout", { ...base, defaultTimeoutMs: 0 }],
 ];

@@ -13,7 +13,9 @@ describe("schemas inside the subset", () => {
     { type: "object", properties: {} },
     {
       type: "object",
-      properties: { a: { type: "array", items: { type: "object", properties: { b: { type: "number" } }, required: ["b"] } } },
+      properties: {
+        a: { type: "array", items: { type: "object", properties: { b: { type: "number" } }, required: ["b"] } },
+      },
       required: ["a"],
     },
     { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: {} },
@@ -57,7 +59,11 @@ describe("schemas outside the subset", () => {
   }
 
   it("reports every problem at once", () => {
-    const problems = checkSchemaSubset({ type: "object", properties: { a: { type: "integer" }, b: { type: "string", format: "x" } }, required: ["c"] });
+    const problems = checkSchemaSubset({
+      type: "object",
+      properties: { a: { type: "integer" }, b: { type: "string", format: "x" } },
+      required: ["c"],
+    });
     assert.deepEqual(
       problems.map((p) => p.path),
       ["/properties/a/type", "/properties/b/format", "/required"],

@@ -20,7 +20,10 @@ const schema: JsonSchema = {
 describe("validateValue", () => {
   it("accepts a conforming value, with optional fields left out", () => {
     assert.deepEqual(validateValue(schema, { path: "x" }), []);
-    assert.deepEqual(validateValue(schema, { path: "x", mode: "read", limit: 1.5, flags: [true], nested: { "a/b": "c" } }), []);
+    assert.deepEqual(
+      validateValue(schema, { path: "x", mode: "read", limit: 1.5, flags: [true], nested: { "a/b": "c" } }),
+      [],
+    );
   });
 
   it("names every violation with its path", () => {
@@ -38,11 +41,15 @@ describe("validateValue", () => {
   it("rejects non-objects, null, arrays and non-finite numbers for what they are", () => {
     assert.deepEqual(validateValue(schema, null), [{ path: "", message: "must be an object, not null" }]);
     assert.deepEqual(validateValue(schema, []), [{ path: "", message: "must be an object, not an array" }]);
-    assert.deepEqual(validateValue({ type: "number" }, Number.NaN), [{ path: "", message: "must be a number, not a non-finite number" }]);
+    assert.deepEqual(validateValue({ type: "number" }, Number.NaN), [
+      { path: "", message: "must be a number, not a non-finite number" },
+    ]);
   });
 
   it("does not treat inherited properties as declared ones", () => {
-    assert.deepEqual(validateValue(schema, { path: "x", toString: "y" }), [{ path: "/toString", message: "is not a known property" }]);
+    assert.deepEqual(validateValue(schema, { path: "x", toString: "y" }), [
+      { path: "/toString", message: "is not a known property" },
+    ]);
   });
 
   it("refuses a fraction where a check says integer, and checks every entry of a map", () => {
@@ -66,6 +73,7 @@ describe("validateValue", () => {
 
   it("gives the same answers on every call of one compiled validator", () => {
     const validate = validatorFor(schema);
-    for (let i = 0; i < 3; i++) assert.deepEqual(validate({ path: 1 }), [{ path: "/path", message: "must be a string, not a number" }]);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(validate({ path: 1 }), [{ path: "/path", message: "must be a string, not a number" }]);
   });
 });

@@ -64,7 +64,10 @@ describe("wire conversions", () => {
   });
 
   it("puts a default timeout on the wire in whole milliseconds, a fraction rounded up", () => {
-    const wire = fromBinary(ToolSchemaSchema, toBinary(ToolSchemaSchema, toolDeclarationToWire({ ...tool, defaultTimeoutMs: 30_000.7 })));
+    const wire = fromBinary(
+      ToolSchemaSchema,
+      toBinary(ToolSchemaSchema, toolDeclarationToWire({ ...tool, defaultTimeoutMs: 30_000.7 })),
+    );
     assert.deepEqual([wire.defaultTimeout?.seconds, wire.defaultTimeout?.nanos], [30n, 1_000_000]);
     assert.equal(toolDeclarationFromWire(wire).defaultTimeoutMs, 30_001);
   });

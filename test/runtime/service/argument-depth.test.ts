@@ -5,8 +5,18 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create, toBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
-import { ConfigureRequestSchema, InvokeRequestSchema, RenderRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
-import { decodeRequest, jsonDepth, maxArgumentDepth, shortestTooDeep, tooDeep } from "../../../runtime/service/calls/argument-depth.js";
+import {
+  ConfigureRequestSchema,
+  InvokeRequestSchema,
+  RenderRequestSchema,
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  decodeRequest,
+  jsonDepth,
+  maxArgumentDepth,
+  shortestTooDeep,
+  tooDeep,
+} from "../../../runtime/service/calls/argument-depth.js";
 
 /** `depth` levels alternating lists and objects: [{"a": [{"a": ...}, 1], "b": true}, 1]. */
 function mixed(depth: number): JsonValue {
@@ -21,7 +31,8 @@ function jsonMessage(v: JsonValue): Value {
   if (typeof v === "number") return create(ValueSchema, { kind: { case: "numberValue", value: v } });
   if (typeof v === "string") return create(ValueSchema, { kind: { case: "stringValue", value: v } });
   if (typeof v === "boolean") return create(ValueSchema, { kind: { case: "boolValue", value: v } });
-  if (Array.isArray(v)) return create(ValueSchema, { kind: { case: "listValue", value: { values: v.map(jsonMessage) } } });
+  if (Array.isArray(v))
+    return create(ValueSchema, { kind: { case: "listValue", value: { values: v.map(jsonMessage) } } });
   const fields: Record<string, Value> = {};
   for (const [k, x] of Object.entries(v)) fields[k] = jsonMessage(x as JsonValue);
   return create(ValueSchema, { kind: { case: "structValue", value: { fields } } });
@@ -52,7 +63,8 @@ describe("jsonDepth", () => {
 });
 
 describe("decodeRequest", () => {
-  const invoke = (args: JsonObject) => toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id: "c", toolName: "t", arguments: args } }));
+  const invoke = (args: JsonObject) =>
+    toBinary(InvokeRequestSchema, create(InvokeRequestSchema, { call: { id: "c", toolName: "t", arguments: args } }));
 
   it(`decodes arguments up to ${maxArgumentDepth} levels as they are, with nothing left out`, () => {
     for (const depth of [1, 50, maxArgumentDepth]) {
@@ -71,7 +83,10 @@ describe("decodeRequest", () => {
     assert.deepEqual(tooDeep(request.call as object), { field: "arguments", depth: maxArgumentDepth + 1 });
     assert.equal(request.call?.id, "c");
     assert.equal(request.call?.toolName, "t");
-    const config = decodeRequest(ConfigureRequestSchema, toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { list: [nested(600)] } })));
+    const config = decodeRequest(
+      ConfigureRequestSchema,
+      toBinary(ConfigureRequestSchema, create(ConfigureRequestSchema, { config: { list: [nested(600)] } })),
+    );
     // The config object, the list, then 600 levels.
     assert.deepEqual(tooDeep(config), { field: "config", depth: 602 });
   });
@@ -105,7 +120,10 @@ describe("decodeRequest", () => {
     for (let depth = 3; depth <= maxArgumentDepth + 1; depth++) list = [list];
     const bytes = invoke({ "": list });
     assert.ok(bytes.byteLength >= shortestTooDeep);
-    assert.deepEqual(tooDeep(decodeRequest(InvokeRequestSchema, bytes).call as object), { field: "arguments", depth: maxArgumentDepth + 1 });
+    assert.deepEqual(tooDeep(decodeRequest(InvokeRequestSchema, bytes).call as object), {
+      field: "arguments",
+      depth: maxArgumentDepth + 1,
+    });
   });
 
   it("decodes requests without JSON as protobuf-es does, and still rejects malformed bytes", () => {

@@ -103,7 +103,14 @@ describe("concurrency gate", () => {
     assert.deepEqual(t.log, ["start free 1"]);
     await t.releaseAll();
     await Promise.all([f1.done, x.done, f2.done]);
-    assert.deepEqual(t.log, ["start free 1", "end free 1", "start exclusive x", "end exclusive x", "start free 2", "end free 2"]);
+    assert.deepEqual(t.log, [
+      "start free 1",
+      "end free 1",
+      "start exclusive x",
+      "end exclusive x",
+      "start free 2",
+      "end free 2",
+    ]);
   });
 
   it("safe:true calls without keys run in parallel", async () => {
@@ -127,7 +134,10 @@ describe("concurrency gate", () => {
     assert.equal(term.case === "error" && term.value.category, ToolErrorCategory.CONCURRENCY_CONFLICT);
     assert.equal(term.case === "error" && term.value.retryable, true);
     // Both calls named by tool and quoted call id (both ids are keyed-a here).
-    assert.match(term.case === "error" ? term.value.message : "", /^keyed call "keyed-a" conflicts with keyed call "keyed-a", which was cancelled/);
+    assert.match(
+      term.case === "error" ? term.value.message : "",
+      /^keyed call "keyed-a" conflicts with keyed call "keyed-a", which was cancelled/,
+    );
     assert.deepEqual(term.case === "error" ? term.value.details : undefined, { held_by: 'keyed call "keyed-a"' });
     await t.releaseAll();
   });
@@ -152,6 +162,9 @@ describe("concurrency gate", () => {
     const lease = gate.acquire(claimFor(ask, {}, "1"), signal);
     assert.ok(!(lease instanceof Promise));
     assert.ok(gate.acquire(claimFor(ask, {}, "2"), signal) instanceof Promise);
-    assert.deepEqual(claimFor(keyed.declaration, { path: "a" }, "x").keys, claimFor({ ...keyed.declaration, name: "other" }, { path: "a" }, "y").keys);
+    assert.deepEqual(
+      claimFor(keyed.declaration, { path: "a" }, "x").keys,
+      claimFor({ ...keyed.declaration, name: "other" }, { path: "a" }, "y").keys,
+    );
   });
 });

@@ -20,12 +20,20 @@ const config = defineConfig<NotesConfig>([
   { name: "token", type: "string", sensitive: true },
 ]);
 
-function service(hook: ConfigureHook<NotesConfig>, options: { stderr?: (line: string) => void; configureHookTimeoutMs?: number } = {}) {
+function service(
+  hook: ConfigureHook<NotesConfig>,
+  options: { stderr?: (line: string) => void; configureHookTimeoutMs?: number } = {},
+) {
   return createToolService(
-    providerWith(echo, async (_input, ctx) => ({ text: ctx.config.db_path }), { config, configure: hook as ConfigureHook<unknown> }),
+    providerWith(echo, async (_input, ctx) => ({ text: ctx.config.db_path }), {
+      config,
+      configure: hook as ConfigureHook<unknown>,
+    }),
     {
       stderr: options.stderr ?? (() => {}),
-      ...(options.configureHookTimeoutMs !== undefined ? { configureHookTimeoutMs: options.configureHookTimeoutMs } : {}),
+      ...(options.configureHookTimeoutMs !== undefined
+        ? { configureHookTimeoutMs: options.configureHookTimeoutMs }
+        : {}),
     },
   );
 }
@@ -72,7 +80,9 @@ describe("the configure hook", () => {
     const error = await rejection(configure(s, { db_path: "" }));
     assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
     assert.equal(error.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
-    assert.deepEqual(error.toolError?.details, { violations: [{ path: "/db_path", message: "must name the notes database file" }] });
+    assert.deepEqual(error.toolError?.details, {
+      violations: [{ path: "/db_path", message: "must name the notes database file" }],
+    });
     assert.equal(error.message, "configuration rejected: /db_path must name the notes database file");
   });
 
@@ -97,14 +107,20 @@ describe("the configure hook", () => {
     assert.equal(error.code, GrpcCode.INTERNAL);
     assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
     assert.match(error.message, /configure hook threw: unable to open database file with token \[REDACTED\]/);
-    assert.deepEqual(error.toolError?.details, { error: { name: "TypeError", message: "unable to open database file with token [REDACTED]" } });
-    const logged = lines.map((l) => JSON.parse(l) as { "@level": string; stack?: string }).find((l) => l.stack !== undefined);
+    assert.deepEqual(error.toolError?.details, {
+      error: { name: "TypeError", message: "unable to open database file with token [REDACTED]" },
+    });
+    const logged = lines
+      .map((l) => JSON.parse(l) as { "@level": string; stack?: string })
+      .find((l) => l.stack !== undefined);
     assert.equal(logged?.["@level"], "error");
     assert.match(logged?.stack ?? "", /^TypeError: unable to open database file with token \[REDACTED\]\n\s+at /);
     assert.ok(!lines.join("\n").includes("sk-notes-0123456789"), lines.join("\n"));
   });
 
-  it("a hook that never ends is refused at the call's deadline with a timeout, its signal aborted", { timeout: 10_000 }, async () => {
+  it("a hook that never ends is refused at the call's deadline with a timeout, its signal aborted", {
+    timeout: 10_000,
+  }, async () => {
     let aborted: unknown;
     const s = service((_c, { signal }) => {
       signal.addEventListener("abort", () => {
@@ -159,7 +175,9 @@ describe("the configure hook", () => {
   });
 
   it("configError takes a JSON Pointer for a nested attribute", () => {
-    assert.deepEqual(configError("/db/password", "is too short").details, { violations: [{ path: "/db/password", message: "is too short" }] });
+    assert.deepEqual(configError("/db/password", "is too short").details, {
+      violations: [{ path: "/db/password", message: "is too short" }],
+    });
     assert.deepEqual(configError("a/b", "x").details, { violations: [{ path: "/a~1b", message: "x" }] });
   });
 });

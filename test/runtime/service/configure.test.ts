@@ -59,7 +59,10 @@ describe("Configure", () => {
       providerWith(echo, async (i) => i, {
         config: {
           attributes: broken.attributes,
-          decode: (v) => ({ ok: false, violations: [{ path: "/api_key", message: `bad key ${String(v["api_key"])}` }] }),
+          decode: (v) => ({
+            ok: false,
+            violations: [{ path: "/api_key", message: `bad key ${String(v["api_key"])}` }],
+          }),
         },
       }),
       { stderr: () => {} },
@@ -76,7 +79,10 @@ describe("Configure", () => {
     await s.invoke(invokeRequest("echo", { text: "x" }), rec.sink);
     const terminal = onlyTerminal(rec);
     assert.equal(terminal.case, "result");
-    assert.deepEqual(JSON.parse(String((terminal.value as { payload: JsonObject }).payload["text"])), { root: "/srv", depth: 3 });
+    assert.deepEqual(JSON.parse(String((terminal.value as { payload: JsonObject }).payload["text"])), {
+      root: "/srv",
+      depth: 3,
+    });
   });
 
   it("a second Configure replaces the config for later calls", async () => {
@@ -122,7 +128,10 @@ describe("Configure", () => {
   it("refuses a relative allowed root at Configure", async () => {
     const rooted = defineConfig<{ root: string }>([{ name: "root", type: "string", required: true }]);
     const s = createToolService(
-      providerWith(echo, async (i) => i, { config: rooted, allowedRoots: ((c: { root: string }) => [c.root]) as never }),
+      providerWith(echo, async (i) => i, {
+        config: rooted,
+        allowedRoots: ((c: { root: string }) => [c.root]) as never,
+      }),
       { stderr: () => {} },
     );
     const error = await rejection(configure(s, { root: "relative/dir" }));

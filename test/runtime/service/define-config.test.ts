@@ -28,9 +28,25 @@ describe("decodeConfig", () => {
   });
 
   it("names every wrong type by path", () => {
-    const result = decodeConfig(attributes, { s: 1, n: "1", b: "yes", ls: [1], ln: ["a"], m: { k: 2 }, o: { inner: 3 } });
+    const result = decodeConfig(attributes, {
+      s: 1,
+      n: "1",
+      b: "yes",
+      ls: [1],
+      ln: ["a"],
+      m: { k: 2 },
+      o: { inner: 3 },
+    });
     assert.equal(result.ok, false);
-    assert.deepEqual(!result.ok && result.violations.map((v) => v.path), ["/s", "/n", "/b", "/ls/0", "/ln/0", "/m/k", "/o/inner"]);
+    assert.deepEqual(!result.ok && result.violations.map((v) => v.path), [
+      "/s",
+      "/n",
+      "/b",
+      "/ls/0",
+      "/ln/0",
+      "/m/k",
+      "/o/inner",
+    ]);
   });
 
   it("reports a missing required nested attribute and unknown attributes, and treats null as unset", () => {
@@ -42,7 +58,10 @@ describe("decodeConfig", () => {
   });
 
   it("refuses a default that does not match its type when the config is defined", () => {
-    assert.throws(() => defineConfig([{ name: "n", type: "number", defaultJson: '"x"' }]), /the default must be a number/);
+    assert.throws(
+      () => defineConfig([{ name: "n", type: "number", defaultJson: '"x"' }]),
+      /the default must be a number/,
+    );
     assert.throws(() => defineConfig([{ name: "n", type: "number", defaultJson: "{" }]), /not valid JSON/);
     assert.throws(
       () =>

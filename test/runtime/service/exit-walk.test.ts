@@ -28,7 +28,17 @@ import {
 import { createToolService, maxOutputChunkBytes } from "../../../runtime/service/calls/index.js";
 import { serviceErrorFrom } from "../../../runtime/transport/tool-service-handlers.js";
 import { statusDetailsTrailer } from "../../../runtime/errors/rpc-status-details.js";
-import { carrier, exitsShowingMarker, exitWalkProvider, failureSent, invokeModes, leaks, secret, wire, type Sent } from "../../support/exit-walk-provider.js";
+import {
+  carrier,
+  exitsShowingMarker,
+  exitWalkProvider,
+  failureSent,
+  invokeModes,
+  leaks,
+  secret,
+  wire,
+  type Sent,
+} from "../../support/exit-walk-provider.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 
@@ -47,15 +57,25 @@ const failure = failureSent(statusSent);
 it("no exit lets the secret out in any form, and every exit was walked", async () => {
   const kernel = fakeKernel();
   const stderr: string[] = [];
-  const service = createToolService(exitWalkProvider({ processLevel: false }), { kernel, stderr: (line) => stderr.push(line) });
+  const service = createToolService(exitWalkProvider({ processLevel: false }), {
+    kernel,
+    stderr: (line) => stderr.push(line),
+  });
   const sent: Sent[] = [];
 
   // Configure: a rejected request carrying the secret (its values are secrets already), then the accepted one.
   sent.push(
-    ...(await failure("Configure rejected", () => service.configure(create(ConfigureRequestSchema, { config: { api_key: secret, [carrier]: carrier } })))),
+    ...(await failure("Configure rejected", () =>
+      service.configure(create(ConfigureRequestSchema, { config: { api_key: secret, [carrier]: carrier } })),
+    )),
   );
   sent.push(
-    wire("unary response", "Configure", ConfigureResponseSchema, await service.configure(create(ConfigureRequestSchema, { config: { api_key: secret } }))),
+    wire(
+      "unary response",
+      "Configure",
+      ConfigureResponseSchema,
+      await service.configure(create(ConfigureRequestSchema, { config: { api_key: secret } })),
+    ),
   );
 
   // Invoke: every way a call ends, a refused call, and the joined output of each stream.
@@ -67,7 +87,9 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
     assert.ok(terminal === "result" || terminal === "error", `${mode}: ends with a terminal event, not ${terminal}`);
     events.push(...recording.events);
     for (const stream of [1, 2]) {
-      const chunks = recording.events.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : []));
+      const chunks = recording.events.flatMap((e) =>
+        e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : [],
+      );
       assert.ok(
         chunks.every((c) => c.byteLength <= maxOutputChunkBytes),
         "no chunk over the limit",
@@ -82,11 +104,24 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
 
   // Preview and Render: responses and failures.
   const call = invokeRequest("walk", { mode: "result" }).call!;
-  sent.push(wire("unary response", "Preview", PreviewResponseSchema, await service.preview(create(PreviewRequestSchema, { call }))));
   sent.push(
-    ...(await failure("Preview failing", () => service.preview(create(PreviewRequestSchema, { call: { ...call, arguments: { mode: "preview-error" } } })))),
+    wire(
+      "unary response",
+      "Preview",
+      PreviewResponseSchema,
+      await service.preview(create(PreviewRequestSchema, { call })),
+    ),
   );
-  sent.push(...(await failure("Preview of an unknown tool", () => service.preview(create(PreviewRequestSchema, { call: { ...call, toolName: carrier } })))));
+  sent.push(
+    ...(await failure("Preview failing", () =>
+      service.preview(create(PreviewRequestSchema, { call: { ...call, arguments: { mode: "preview-error" } } })),
+    )),
+  );
+  sent.push(
+    ...(await failure("Preview of an unknown tool", () =>
+      service.preview(create(PreviewRequestSchema, { call: { ...call, toolName: carrier } })),
+    )),
+  );
   sent.push(
     wire(
       "unary response",
@@ -95,8 +130,16 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
       await service.render(create(RenderRequestSchema, { schemaVersion: "v1", payload: Buffer.from(carrier) })),
     ),
   );
-  sent.push(...(await failure("Render failing", () => service.render(create(RenderRequestSchema, { schemaVersion: "broken" })))));
-  sent.push(...(await failure("Render of an unknown version", () => service.render(create(RenderRequestSchema, { schemaVersion: carrier })))));
+  sent.push(
+    ...(await failure("Render failing", () =>
+      service.render(create(RenderRequestSchema, { schemaVersion: "broken" })),
+    )),
+  );
+  sent.push(
+    ...(await failure("Render of an unknown version", () =>
+      service.render(create(RenderRequestSchema, { schemaVersion: carrier })),
+    )),
+  );
 
   // Kernel callbacks and stderr (logs fall back there when the kernel refuses).
   kernel.failLog = new Error(`kernel refused: ${carrier}`);
@@ -105,13 +148,23 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
   await new Promise((resolve) => setImmediate(resolve));
   for (const request of kernel.logs) sent.push(wire("kernel callbacks", "Log", LogRequestSchema, request));
   for (const request of kernel.emits) sent.push(wire("kernel callbacks", "Emit", EmitRequestSchema, request));
-  for (const request of kernel.sessions) sent.push(wire("kernel callbacks", "RunSession", RunSessionRequestSchema, request));
-  for (const request of kernel.counts) sent.push(wire("kernel callbacks", "CountTokens", CountTokensRequestSchema, request));
+  for (const request of kernel.sessions)
+    sent.push(wire("kernel callbacks", "RunSession", RunSessionRequestSchema, request));
+  for (const request of kernel.counts)
+    sent.push(wire("kernel callbacks", "CountTokens", CountTokensRequestSchema, request));
   for (const line of stderr) sent.push({ exit: "stderr", what: "line", data: line });
 
   assert.deepEqual(leaks(sent), []);
   const reached = exitsShowingMarker(sent);
-  for (const exit of ["Invoke events", "Invoke output", "unary response", "unary status", "grpc-status-details-bin", "kernel callbacks", "stderr"]) {
+  for (const exit of [
+    "Invoke events",
+    "Invoke output",
+    "unary response",
+    "unary status",
+    "grpc-status-details-bin",
+    "kernel callbacks",
+    "stderr",
+  ]) {
     assert.ok(reached.has(exit), `the walk reached ${exit} (it shows the marker there)`);
   }
   for (const kind of ["progress", "partialResult", "outputChunk", "exitStatus", "result", "error"]) {
@@ -120,7 +173,10 @@ it("no exit lets the secret out in any form, and every exit was walked", async (
       `the walk sent a ${kind} event`,
     );
   }
-  assert.ok(kernel.logs.length > 0 && kernel.emits.length > 0 && kernel.sessions.length > 0 && kernel.counts.length > 0, "every callback was called");
+  assert.ok(
+    kernel.logs.length > 0 && kernel.emits.length > 0 && kernel.sessions.length > 0 && kernel.counts.length > 0,
+    "every callback was called",
+  );
 });
 
 it("the walk finds a leak: without Configure's secret the same provider's output holds every form", async () => {

@@ -16,7 +16,14 @@ function handBuilt(declaration: Partial<ToolDeclaration>, extra: Partial<Provide
     name: "hand",
     version: "1.0.0",
     source: "github.com/acme/hand",
-    tools: [{ declaration: d, validateInput: validatorFor(d.inputSchema), validateOutput: validatorFor(d.outputSchema), handler: (async () => ({})) as never }],
+    tools: [
+      {
+        declaration: d,
+        validateInput: validatorFor(d.inputSchema),
+        validateOutput: validatorFor(d.outputSchema),
+        handler: (async () => ({})) as never,
+      },
+    ],
     config: { attributes: [], decode: () => ({ ok: true, value: {} }) },
     slashCommands: [],
     ...extra,
@@ -67,7 +74,8 @@ describe("the start-up check", () => {
   it("refuses a resource declared read_only, naming the tool and the rule", () => {
     assert.throws(
       () => createToolService(handBuilt({ kind: "resource", risk: "read_only" }), { stderr: () => {} }),
-      (error: unknown) => error instanceof ProviderDefinitionError && /echo: .*\[risk-matches-kind\]/.test(error.message),
+      (error: unknown) =>
+        error instanceof ProviderDefinitionError && /echo: .*\[risk-matches-kind\]/.test(error.message),
     );
   });
 
@@ -87,11 +95,17 @@ describe("the start-up check", () => {
   it("refuses a handler that is not a function", () => {
     const one = handBuilt({});
     const provider = { ...one, tools: [{ ...one.tools[0]!, handler: "nope" as never }] };
-    assert.throws(() => createToolService(provider, { stderr: () => {} }), /echo: the handler is not a function .*\[handler-function\]/);
+    assert.throws(
+      () => createToolService(provider, { stderr: () => {} }),
+      /echo: the handler is not a function .*\[handler-function\]/,
+    );
   });
 
   it("refuses a preview declared without a handler, and a handler without the declaration", () => {
-    assert.throws(() => createToolService(handBuilt({ preview: true }), { stderr: () => {} }), /\[preview-matches-declaration\]/);
+    assert.throws(
+      () => createToolService(handBuilt({ preview: true }), { stderr: () => {} }),
+      /\[preview-matches-declaration\]/,
+    );
     const one = handBuilt({});
     const provider = { ...one, tools: [{ ...one.tools[0]!, preview: (async () => ({})) as never }] };
     assert.throws(() => createToolService(provider, { stderr: () => {} }), /\[preview-matches-declaration\]/);
@@ -99,7 +113,11 @@ describe("the start-up check", () => {
 
   it("refuses an input schema outside the subset", () => {
     assert.throws(
-      () => createToolService(handBuilt({ inputSchema: { type: "object", properties: { n: { type: "integer" } } } as never }), { stderr: () => {} }),
+      () =>
+        createToolService(
+          handBuilt({ inputSchema: { type: "object", properties: { n: { type: "integer" } } } as never }),
+          { stderr: () => {} },
+        ),
       /\[input-schema-subset\]/,
     );
   });
@@ -108,7 +126,10 @@ describe("the start-up check", () => {
     const lines: string[] = [];
     const { defaultTimeoutMs: _, ...noTimeout } = echo.declaration;
     const provider = handBuilt({});
-    const service = createToolService({ ...provider, tools: [{ ...provider.tools[0]!, declaration: noTimeout }] }, { stderr: (l) => lines.push(l) });
+    const service = createToolService(
+      { ...provider, tools: [{ ...provider.tools[0]!, declaration: noTimeout }] },
+      { stderr: (l) => lines.push(l) },
+    );
     assert.ok(service.getSchema());
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /\[WARN\].*echo: no default_timeout.*\[default-timeout-recommended\]/);
@@ -131,11 +152,16 @@ describe("the start-up check", () => {
         ),
       /unknown type "strng".*\[config-attributes\]/,
     );
-    assert.throws(() => createToolService(handBuilt({}, { version: "" }), { stderr: () => {} }), /version is empty.*\[identity-required\]/);
+    assert.throws(
+      () => createToolService(handBuilt({}, { version: "" }), { stderr: () => {} }),
+      /version is empty.*\[identity-required\]/,
+    );
   });
 
   it("accepts what defineProvider builds from a generated-style tool", () => {
-    const provider = defineProvider({ name: "gen", version: "0.0.1", source: "x", tools: { echo } }, { echo: async () => ({ text: "" }) } as never);
+    const provider = defineProvider({ name: "gen", version: "0.0.1", source: "x", tools: { echo } }, {
+      echo: async () => ({ text: "" }),
+    } as never);
     assert.doesNotThrow(() => createToolService(provider, { stderr: () => {} }));
     void textSchema;
   });

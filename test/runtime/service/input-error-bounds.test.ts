@@ -17,7 +17,10 @@ import {
 
 describe("input error bounds", () => {
   it("lists the first violations and counts the rest", () => {
-    const violations = Array.from({ length: 300_000 }, (_, i) => ({ path: `/items/${i}`, message: "must be a string, not a boolean" }));
+    const violations = Array.from({ length: 300_000 }, (_, i) => ({
+      path: `/items/${i}`,
+      message: "must be a string, not a boolean",
+    }));
     const report = reportViolations(violations);
     const details = report.details as { violations: { path: string }[]; violations_omitted: number };
     assert.equal(details.violations.length, maxReportedViolations);
@@ -32,7 +35,9 @@ describe("input error bounds", () => {
 
   it("worst case: 300,000 violations of 1 MB paths and messages make a ToolError under 16 KiB", () => {
     const long = "p".repeat(1_000_000);
-    const report = reportViolations(Array.from({ length: 300_000 }, () => ({ path: `/${long}`, message: `must be one of ${long}` })));
+    const report = reportViolations(
+      Array.from({ length: 300_000 }, () => ({ path: `/${long}`, message: `must be one of ${long}` })),
+    );
     const message = boundedMessage(`the arguments of t do not match its input_schema: ${report.summary}`);
     assert.ok(message.length <= maxErrorMessageChars + 40, `${message.length}`);
     const wire = toBinary(ToolErrorSchema, create(ToolErrorSchema, { message, details: report.details as JsonObject }));

@@ -53,7 +53,11 @@ describe("cancellation", () => {
 
   it("a handler that throws on cancel produces no terminal error", async () => {
     const service = createToolService(
-      providerWith(write, (_i, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted"))))),
+      providerWith(
+        write,
+        (_i, ctx) =>
+          new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      ),
       { stderr: () => {} },
     );
     const rec = recordingSink();

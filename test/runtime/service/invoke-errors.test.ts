@@ -51,7 +51,9 @@ describe("Invoke errors", () => {
     assert.match(error.message, /disk on fire/);
     assert.deepEqual(error.details?.["error"], { name: "RangeError", message: "disk on fire", code: "EFIRE" });
     assert.doesNotMatch(JSON.stringify(error.details), /\bat |stack/);
-    const logged = lines.map((line) => JSON.parse(line) as { "@level": string; "@message": string; tool: string; stack: string });
+    const logged = lines.map(
+      (line) => JSON.parse(line) as { "@level": string; "@message": string; tool: string; stack: string },
+    );
     assert.equal(logged.length, 1, lines.join("\n"));
     assert.equal(logged[0]?.["@level"], "error");
     assert.equal(logged[0]?.["@message"], "echo failed: disk on fire");
@@ -79,7 +81,9 @@ describe("Invoke errors", () => {
       const coded = await terminalOf(async () => {
         throw Object.assign(new Error("spawn failed"), { code: "ENOENT /home/ada/notes/bin/helper" });
       });
-      assert.deepEqual(coded.details, { error: { name: "Error", message: "spawn failed", code: "ENOENT <provider>/bin/helper" } });
+      assert.deepEqual(coded.details, {
+        error: { name: "Error", message: "spawn failed", code: "ENOENT <provider>/bin/helper" },
+      });
       const thrownString = await terminalOf(async () => {
         throw "cannot read /home/ada/secrets.txt";
       });
@@ -96,7 +100,10 @@ describe("Invoke errors", () => {
       assert.ok(path.isAbsolute(entry), entry);
       let folder = path.dirname(entry);
       while (!existsSync(path.join(folder, "package.json"))) folder = path.dirname(folder);
-      assert.equal(reduceMachinePaths(`open ${path.join(folder, "data", "notes.db")} failed`), "open <provider>/data/notes.db failed");
+      assert.equal(
+        reduceMachinePaths(`open ${path.join(folder, "data", "notes.db")} failed`),
+        "open <provider>/data/notes.db failed",
+      );
       const unchanged = "a JSON pointer /db_path, a relative a/b, /srv/db and https://unpkg.com/node_modules/x stay";
       assert.equal(reduceMachinePaths(unchanged), unchanged);
     } finally {
@@ -125,7 +132,10 @@ describe("Invoke errors", () => {
       assert.equal(error.category, ToolErrorCategory.UNKNOWN);
       assert.equal(error.message, "echo failed: __filename is not defined");
       assert.deepEqual(error.details?.["error"], { name: "ReferenceError", message: "__filename is not defined" });
-      assert.match(lines.join("\n"), /reading it threw, as every stack does once a dependency replaced Error\.prepareStackTrace/);
+      assert.match(
+        lines.join("\n"),
+        /reading it threw, as every stack does once a dependency replaced Error\.prepareStackTrace/,
+      );
     } finally {
       Error.prepareStackTrace = saved;
     }

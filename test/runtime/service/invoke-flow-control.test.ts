@@ -9,7 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { ConfigureRequestSchema, OutputStream, type InvokeResponse, type ToolEvent } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ConfigureRequestSchema,
+  OutputStream,
+  type InvokeResponse,
+  type ToolEvent,
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineConfig } from "../../../runtime/index.js";
 import { createToolService, maxOutputChunkBytes, type InvokeSink } from "../../../runtime/service/calls/index.js";
 import { exec, providerWith } from "./support/sample-tools.js";
@@ -57,7 +62,10 @@ function stuckTransport(capacity = 2) {
       for (let i = 0; i < unread; i++) readLater();
     },
     cancel: () => controller.abort(),
-    chunks: (stream: OutputStream) => received.flatMap((e) => (e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : [])),
+    chunks: (stream: OutputStream) =>
+      received.flatMap((e) =>
+        e.event.case === "outputChunk" && e.event.value.stream === stream ? [e.event.value.data] : [],
+      ),
     cases: () => received.map((e) => String(e.event.case)),
   };
 }
@@ -92,7 +100,10 @@ describe("flow control of Invoke", () => {
     // Let the child run: without flow control it would write all 32 MiB into the provider now.
     await sleep(300);
     const written = bytesWritten(pid);
-    assert.ok(written < 4 * 1024 * 1024, `the child is held back while the kernel does not read: it wrote ${written} bytes`);
+    assert.ok(
+      written < 4 * 1024 * 1024,
+      `the child is held back while the kernel does not read: it wrote ${written} bytes`,
+    );
 
     transport.startReading();
     await running;
@@ -209,7 +220,8 @@ describe("flow control of Invoke", () => {
     handler.cancel();
     await Promise.all([child, looping]);
     assert.ok(resumedAfterCancel, "the awaiting handler saw its signal");
-    for (const t of [transport, handler]) assert.ok(!t.cases().includes("result") && !t.cases().includes("error"), t.cases().join(","));
+    for (const t of [transport, handler])
+      assert.ok(!t.cases().includes("result") && !t.cases().includes("error"), t.cases().join(","));
   });
 
   it("emits that are not awaited still all go out, in order (the synchronous style keeps working)", async () => {

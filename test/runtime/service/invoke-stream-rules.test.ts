@@ -7,7 +7,10 @@ import { createToolService } from "../../../runtime/service/calls/index.js";
 import { echo, exec, providerWith, stream } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 
-async function invoke(tool: typeof echo | typeof stream | typeof exec, handler: (input: any, ctx: any) => Promise<unknown>) {
+async function invoke(
+  tool: typeof echo | typeof stream | typeof exec,
+  handler: (input: any, ctx: any) => Promise<unknown>,
+) {
   const service = createToolService(providerWith(tool as never, handler), { stderr: () => {} });
   const rec = recordingSink();
   await service.invoke(invokeRequest(tool.declaration.name, { text: "a" }), rec.sink);
@@ -96,7 +99,9 @@ describe("stream rules", () => {
       ctx.exitStatus(0);
       return { text: i.text };
     });
-    const chunks = rec.events.filter((e) => e.event.case === "outputChunk").map((e) => e.event.value as { stream: OutputStream; data: Uint8Array });
+    const chunks = rec.events
+      .filter((e) => e.event.case === "outputChunk")
+      .map((e) => e.event.value as { stream: OutputStream; data: Uint8Array });
     assert.equal(chunks.length, 50);
     chunks.forEach((c, n) => {
       assert.equal(Buffer.from(c.data).toString(), `chunk ${n};`);

@@ -8,7 +8,20 @@ import { createToolService } from "../../../runtime/service/calls/index.js";
 import { dataTool } from "./support/sample-tools.js";
 import { invokeRequest, recordingSink } from "./support/recording-sink.js";
 
-const behaviours = ["ok", "ok", "ok", "ok", "ok", "ok", "tool-error", "throw", "invalid-output", "progress", "cancel", "hang"] as const;
+const behaviours = [
+  "ok",
+  "ok",
+  "ok",
+  "ok",
+  "ok",
+  "ok",
+  "tool-error",
+  "throw",
+  "invalid-output",
+  "progress",
+  "cancel",
+  "hang",
+] as const;
 type Behaviour = (typeof behaviours)[number];
 
 const expected: { readonly [B in Behaviour]: string | undefined } = {
@@ -46,7 +59,10 @@ it("10,000 invokes at 64 concurrent calls lose and duplicate no terminal event",
     }
   };
   const service = createToolService(
-    defineProvider({ name: "stress", version: "1", source: "s", tools: { mixed, hangs } }, { mixed: handler as never, hangs: handler as never }),
+    defineProvider(
+      { name: "stress", version: "1", source: "s", tools: { mixed, hangs } },
+      { mixed: handler as never, hangs: handler as never },
+    ),
     { stderr: () => {}, settleGraceMs: 5 },
   );
   const total = 10_000;
@@ -59,14 +75,21 @@ it("10,000 invokes at 64 concurrent calls lose and duplicate no terminal event",
       const n = next++;
       const b = behaviours[n % behaviours.length]!;
       const rec = recordingSink();
-      const done = service.invoke(invokeRequest(b === "hang" ? "hangs" : "mixed", { text: b }, { id: `call-${n}` }), rec.sink);
+      const done = service.invoke(
+        invokeRequest(b === "hang" ? "hangs" : "mixed", { text: b }, { id: `call-${n}` }),
+        rec.sink,
+      );
       if (b === "cancel") setImmediate(() => setImmediate(() => rec.cancel()));
       await done;
       const terminals = rec.terminals();
-      const got = terminals.map((t) => (t.event.case === "error" ? `error:${t.event.value.category}` : String(t.event.case)));
+      const got = terminals.map((t) =>
+        t.event.case === "error" ? `error:${t.event.value.category}` : String(t.event.case),
+      );
       const want = expected[b];
-      if (want === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== want) mismatches.push(`call ${n} (${b}): ${got.join(",") || "no terminal"}`);
-      if (terminals.length > 0 && rec.events[rec.events.length - 1] !== terminals[0]) mismatches.push(`call ${n}: events after the terminal`);
+      if (want === undefined ? got.length !== 0 : got.length !== 1 || got[0] !== want)
+        mismatches.push(`call ${n} (${b}): ${got.join(",") || "no terminal"}`);
+      if (terminals.length > 0 && rec.events[rec.events.length - 1] !== terminals[0])
+        mismatches.push(`call ${n}: events after the terminal`);
       counts.set(b, (counts.get(b) ?? 0) + 1);
     }
   }

@@ -56,7 +56,10 @@ describe("default timeout", () => {
   it("a handler that resolves a result after the timeout fired still ends with timeout", async () => {
     const tool = dataTool("racy", { defaultTimeoutMs: 20 });
     const service = createToolService(
-      providerWith(tool, (i, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ text: i.text })))),
+      providerWith(
+        tool,
+        (i, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ text: i.text }))),
+      ),
       { stderr: () => {} },
     );
     const rec = recordingSink();

@@ -50,7 +50,9 @@ describe("Invoke validation", () => {
     await service.invoke(invokeRequest("echo", {}), rec.sink);
     const t = onlyTerminal(rec);
     assert.equal(t.case === "error" && t.value.category, ToolErrorCategory.INVALID_ARGUMENTS);
-    assert.deepEqual(t.case === "error" && t.value.details, { violations: [{ path: "/text", message: "is required" }] });
+    assert.deepEqual(t.case === "error" && t.value.details, {
+      violations: [{ path: "/text", message: "is required" }],
+    });
   });
 
   it("a result failing output_schema is never sent as a result: unknown with the violations", async () => {

@@ -13,9 +13,15 @@ import { echo, providerWith } from "./support/sample-tools.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep } from "./support/recording-sink.js";
 
-async function run(handler: (i: any, ctx: any) => Promise<unknown>, kernel?: KernelClient | (() => KernelClient | undefined)) {
+async function run(
+  handler: (i: any, ctx: any) => Promise<unknown>,
+  kernel?: KernelClient | (() => KernelClient | undefined),
+) {
   const stderr: string[] = [];
-  const service = createToolService(providerWith(echo, handler), { stderr: (l) => stderr.push(l), ...(kernel ? { kernel } : {}) });
+  const service = createToolService(providerWith(echo, handler), {
+    stderr: (l) => stderr.push(l),
+    ...(kernel ? { kernel } : {}),
+  });
   const rec = recordingSink();
   await service.invoke(invokeRequest("echo", { text: "a" }, { sessionId: "sess-42" }), rec.sink);
   await sleep(1);
@@ -136,8 +142,15 @@ describe("kernel callbacks", () => {
       if (t.case !== "error") continue;
       assert.equal(t.value.category, ToolErrorCategory.EXECUTION_FAILED, callback);
       assert.equal(t.value.retryable, false, callback);
-      assert.match(t.value.message, new RegExp(`the kernel does not implement ${callback}.*kernelcallback: ${callback} not implemented`));
-      assert.deepEqual(t.value.details, { callback, code: "UNIMPLEMENTED", message: `kernelcallback: ${callback} not implemented` });
+      assert.match(
+        t.value.message,
+        new RegExp(`the kernel does not implement ${callback}.*kernelcallback: ${callback} not implemented`),
+      );
+      assert.deepEqual(t.value.details, {
+        callback,
+        code: "UNIMPLEMENTED",
+        message: `kernelcallback: ${callback} not implemented`,
+      });
     }
   });
 

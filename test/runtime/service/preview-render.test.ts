@@ -3,7 +3,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
-import { PreviewRequestSchema, RenderRequestSchema, ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  PreviewRequestSchema,
+  RenderRequestSchema,
+  ToolErrorCategory,
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { GrpcCode, RpcStatusError } from "../../../runtime/errors/rpc-status-error.js";
 import { defineProvider, defineTool, ToolError, type PreviewContext } from "../../../runtime/index.js";
 import { createToolService } from "../../../runtime/service/calls/index.js";
@@ -76,7 +80,9 @@ describe("Preview", () => {
     const error = await status(service.preview(previewRequest("edit", { text: 5 })));
     assert.equal(error.code, GrpcCode.INVALID_ARGUMENT);
     assert.equal(error.toolError?.category, ToolErrorCategory.INVALID_ARGUMENTS);
-    assert.deepEqual(error.toolError?.details, { violations: [{ path: "/text", message: "must be a string, not a number" }] });
+    assert.deepEqual(error.toolError?.details, {
+      violations: [{ path: "/text", message: "must be a string, not a number" }],
+    });
   });
 
   it("keeps a thrown ToolError's category in the status details, and times out with DEADLINE_EXCEEDED", async () => {
@@ -91,7 +97,9 @@ describe("Preview", () => {
     const crashed = await status(service.preview(previewRequest("edit", { text: "crash" })));
     assert.equal(crashed.code, GrpcCode.INTERNAL);
     assert.deepEqual(crashed.toolError?.details, { error: { name: "Error", message: "preview bug" } });
-    const line = previewLog.map((l) => JSON.parse(l) as { tool?: string; stack?: string }).find((l) => l.stack !== undefined);
+    const line = previewLog
+      .map((l) => JSON.parse(l) as { tool?: string; stack?: string })
+      .find((l) => l.stack !== undefined);
     assert.equal(line?.tool, "edit");
     assert.match(line?.stack ?? "", /^Error: preview bug\n\s+at /);
   });
@@ -100,7 +108,9 @@ describe("Preview", () => {
 describe("Render", () => {
   const provider = providerWith(echo, async (i) => i, {
     renderers: {
-      v1: async (payload: Uint8Array) => ({ root: { node: { case: "text", value: { content: `v1: ${Buffer.from(payload).toString()}` } } } }),
+      v1: async (payload: Uint8Array) => ({
+        root: { node: { case: "text", value: { content: `v1: ${Buffer.from(payload).toString()}` } } },
+      }),
       v2: async () => ({ root: { node: { case: "codeBlock", value: { content: "v2" } } } }),
       broken: async () => {
         throw new Error("renderer bug");
@@ -109,7 +119,8 @@ describe("Render", () => {
   });
   const logged: string[] = [];
   const service = createToolService(provider, { stderr: (line) => logged.push(line) });
-  const render = (schemaVersion: string) => service.render(create(RenderRequestSchema, { schemaVersion, payload: Buffer.from("data") }));
+  const render = (schemaVersion: string) =>
+    service.render(create(RenderRequestSchema, { schemaVersion, payload: Buffer.from("data") }));
 
   it("dispatches on schema_version", async () => {
     const v1 = (await render("v1")).tree?.root?.node;
@@ -125,7 +136,10 @@ describe("Render", () => {
       providerWith(echo, async (i) => i),
       { stderr: () => {} },
     );
-    assert.equal((await status(none.render(create(RenderRequestSchema, { schemaVersion: "v1" })))).code, GrpcCode.UNIMPLEMENTED);
+    assert.equal(
+      (await status(none.render(create(RenderRequestSchema, { schemaVersion: "v1" })))).code,
+      GrpcCode.UNIMPLEMENTED,
+    );
   });
 
   it("a renderer that throws is INTERNAL with an unknown ToolError, never gRPC UNKNOWN; its stack goes to the log, not the status", async () => {
@@ -133,7 +147,9 @@ describe("Render", () => {
     assert.equal(error.code, GrpcCode.INTERNAL);
     assert.equal(error.toolError?.category, ToolErrorCategory.UNKNOWN);
     assert.deepEqual(error.toolError?.details, { error: { name: "Error", message: "renderer bug" } });
-    const line = logged.map((l) => JSON.parse(l) as { "@level": string; stack?: string }).find((l) => l.stack !== undefined);
+    const line = logged
+      .map((l) => JSON.parse(l) as { "@level": string; stack?: string })
+      .find((l) => l.stack !== undefined);
     assert.equal(line?.["@level"], "error");
     assert.match(line?.stack ?? "", /^Error: renderer bug\n\s+at /);
   });

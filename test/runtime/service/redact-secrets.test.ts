@@ -48,7 +48,12 @@ describe("createRedactor", () => {
     for (let a = 0; a <= text.length; a++) {
       for (let b = a; b <= text.length; b += 3) {
         const s = createRedactor([secret]).stream();
-        const out = [s.push(Buffer.from(text.slice(0, a))), s.push(Buffer.from(text.slice(a, b))), s.push(Buffer.from(text.slice(b))), s.flush()];
+        const out = [
+          s.push(Buffer.from(text.slice(0, a))),
+          s.push(Buffer.from(text.slice(a, b))),
+          s.push(Buffer.from(text.slice(b))),
+          s.flush(),
+        ];
         const joined = Buffer.concat(out.map((o) => Buffer.from(o))).toString();
         // Adjacent secrets may come out as one marker or two, depending on where the chunks split.
         assert.equal(joined.replaceAll(`${R}${R}`, R), `before ${R} middle ${R} after`, `split at ${a}/${b}`);

@@ -37,23 +37,44 @@ describe("resolveToolPath", () => {
   const roots = prepareRoots([root]);
 
   it("resolves a relative path against the working directory", () => {
-    assert.equal(resolveToolPath("sub/new-file.txt", { workingDirectory: root, roots }), path.join(root, "sub", "new-file.txt"));
+    assert.equal(
+      resolveToolPath("sub/new-file.txt", { workingDirectory: root, roots }),
+      path.join(root, "sub", "new-file.txt"),
+    );
     assert.equal(resolveToolPath("a/../b", { workingDirectory: "/w" }), "/w/b");
   });
 
   it("refuses a path outside the roots, by .. or by absolute path", () => {
-    assert.equal(refusal(() => resolveToolPath("../outside/secret.txt", { workingDirectory: root, roots })).category, "permission_denied");
-    assert.equal(refusal(() => resolveToolPath("/etc/passwd", { workingDirectory: root, roots })).category, "permission_denied");
-    assert.equal(refusal(() => resolveToolPath(`${root}-sibling/x`, { workingDirectory: root, roots })).category, "permission_denied");
+    assert.equal(
+      refusal(() => resolveToolPath("../outside/secret.txt", { workingDirectory: root, roots })).category,
+      "permission_denied",
+    );
+    assert.equal(
+      refusal(() => resolveToolPath("/etc/passwd", { workingDirectory: root, roots })).category,
+      "permission_denied",
+    );
+    assert.equal(
+      refusal(() => resolveToolPath(`${root}-sibling/x`, { workingDirectory: root, roots })).category,
+      "permission_denied",
+    );
   });
 
   it("refuses a symlink that leads out of the roots, even to a file not yet created", () => {
-    assert.equal(refusal(() => resolveToolPath("escape/secret.txt", { workingDirectory: root, roots })).category, "permission_denied");
-    assert.equal(refusal(() => resolveToolPath("escape/new/deeper.txt", { workingDirectory: root, roots })).category, "permission_denied");
+    assert.equal(
+      refusal(() => resolveToolPath("escape/secret.txt", { workingDirectory: root, roots })).category,
+      "permission_denied",
+    );
+    assert.equal(
+      refusal(() => resolveToolPath("escape/new/deeper.txt", { workingDirectory: root, roots })).category,
+      "permission_denied",
+    );
   });
 
   it("allows a path reached through a symlink into the roots, returning its real location", () => {
-    assert.equal(resolveToolPath(path.join(base, "alias-of-sub", "f"), { workingDirectory: "/", roots }), path.join(root, "sub", "f"));
+    assert.equal(
+      resolveToolPath(path.join(base, "alias-of-sub", "f"), { workingDirectory: "/", roots }),
+      path.join(root, "sub", "f"),
+    );
   });
 
   it("refuses a relative path without a working directory, as invalid_arguments", () => {
@@ -62,7 +83,10 @@ describe("resolveToolPath", () => {
 
   it("allows everything without roots, and nothing with an empty list", () => {
     assert.equal(resolveToolPath("/etc", { workingDirectory: "/" }), realpathSync("/etc"));
-    assert.equal(refusal(() => resolveToolPath("/etc", { workingDirectory: "/", roots: [] })).category, "permission_denied");
+    assert.equal(
+      refusal(() => resolveToolPath("/etc", { workingDirectory: "/", roots: [] })).category,
+      "permission_denied",
+    );
   });
 });
 
@@ -82,7 +106,10 @@ describe("ToolContext.resolvePath", () => {
 
   async function call(p: string) {
     const service = createToolService(
-      providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), { config, allowedRoots: ((c: { root: string }) => [c.root]) as never }),
+      providerWith(read, async (i, ctx) => ({ path: ctx.resolvePath(i.path) }), {
+        config,
+        allowedRoots: ((c: { root: string }) => [c.root]) as never,
+      }),
       { stderr: () => {} },
     );
     await service.configure(create(ConfigureRequestSchema, { config: { root } }));
@@ -93,7 +120,9 @@ describe("ToolContext.resolvePath", () => {
 
   it("uses the call's working directory and the configured roots", async () => {
     const ok = await call("file.txt");
-    assert.deepEqual(ok.case === "result" && ok.value.payload, { path: path.join(root, "sub", "file.txt") } as JsonObject);
+    assert.deepEqual(ok.case === "result" && ok.value.payload, {
+      path: path.join(root, "sub", "file.txt"),
+    } as JsonObject);
     const denied = await call("../escape/secret.txt");
     assert.equal(denied.case === "error" && denied.value.category, ToolErrorCategory.PERMISSION_DENIED);
   });

@@ -6,7 +6,11 @@ import { it } from "node:test";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { ConfigureRequestSchema, PreviewRequestSchema, RenderRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ConfigureRequestSchema,
+  PreviewRequestSchema,
+  RenderRequestSchema,
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineConfig, defineProvider, defineTool, ToolError } from "../../../runtime/index.js";
 import { createToolService } from "../../../runtime/service/calls/index.js";
 import { redactionMarker } from "../../../runtime/redaction/index.js";
@@ -145,20 +149,30 @@ it("no randomized leak path lets a secret out", async () => {
         );
         const service = createToolService(provider, { stderr: (l) => stderr.push(l), kernel });
         await service.configure(
-          create(ConfigureRequestSchema, { config: useNested ? { api_key: "unrelated-key", nested: { password: secret } } : { api_key: secret } }),
+          create(ConfigureRequestSchema, {
+            config: useNested ? { api_key: "unrelated-key", nested: { password: secret } } : { api_key: secret },
+          }),
         );
         const out: unknown[] = [];
         if (path === "preview") {
-          out.push(await service.preview(create(PreviewRequestSchema, { call: invokeRequest("leak", { text: "a" }).call! })));
+          out.push(
+            await service.preview(create(PreviewRequestSchema, { call: invokeRequest("leak", { text: "a" }).call! })),
+          );
         } else if (path === "render") {
-          out.push(await service.render(create(RenderRequestSchema, { schemaVersion: "v1", payload: Buffer.from("x") })));
+          out.push(
+            await service.render(create(RenderRequestSchema, { schemaVersion: "v1", payload: Buffer.from("x") })),
+          );
         } else {
           const rec = recordingSink();
           await service.invoke(invokeRequest("leak", { text: "a" }), rec.sink);
           out.push(rec.events);
           // Output chunks are checked joined, so a secret split across chunks is caught too.
           out.push(
-            Buffer.concat(rec.events.filter((e) => e.event.case === "outputChunk").map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data))),
+            Buffer.concat(
+              rec.events
+                .filter((e) => e.event.case === "outputChunk")
+                .map((e) => Buffer.from((e.event.value as { data: Uint8Array }).data)),
+            ),
           );
         }
         await new Promise((resolve) => setImmediate(resolve));

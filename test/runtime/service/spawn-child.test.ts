@@ -74,7 +74,12 @@ describe("spawn", () => {
   });
 
   it("a child inherits the provider's environment without the go-plugin host's variables", async () => {
-    const hostVariables = { PLUGGABLEHARNESS_AGENT_PLUGIN: "cookie", PLUGIN_PROTOCOL_VERSIONS: "1", PLUGIN_MIN_PORT: "10000", PLUGIN_CLIENT_CERT: "pem" };
+    const hostVariables = {
+      PLUGGABLEHARNESS_AGENT_PLUGIN: "cookie",
+      PLUGIN_PROTOCOL_VERSIONS: "1",
+      PLUGIN_MIN_PORT: "10000",
+      PLUGIN_CLIENT_CERT: "pem",
+    };
     const saved = Object.fromEntries(Object.keys(hostVariables).map((k) => [k, process.env[k]]));
     Object.assign(process.env, hostVariables, { HARNESS_TOOL_TEST_KEPT: "kept" });
     try {

@@ -23,7 +23,12 @@ describe("the supervisor's byte filter", () => {
 
   it("replaces the raw, JSON-escaped (once and twice) and URL-encoded forms", () => {
     const secret = 'p"a ss/é🔑';
-    const forms = [secret, JSON.stringify(secret).slice(1, -1), JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1), encodeURIComponent(secret)];
+    const forms = [
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1),
+      encodeURIComponent(secret),
+    ];
     for (const form of forms) assert.equal(through([secret], [`a ${form} b\n`]).out, `a ${marker} b\n`, form);
   });
 
@@ -55,7 +60,8 @@ describe("the supervisor's byte filter", () => {
     const filter = new SecretStreamFilter(set);
     let out = filter.push(Buffer.from("first-secret then ")).toString("utf8");
     set.learn(["second-secret"]);
-    out += filter.push(Buffer.from("second-secret and first-secret\n")).toString("utf8") + filter.flush().toString("utf8");
+    out +=
+      filter.push(Buffer.from("second-secret and first-secret\n")).toString("utf8") + filter.flush().toString("utf8");
     assert.equal(out, `${marker} then ${marker} and ${marker}\n`);
   });
 });

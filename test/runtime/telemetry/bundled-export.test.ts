@@ -28,13 +28,22 @@ test("a bundled provider exports its spans through the SDK beside it, which the 
     });
     const bundle = readFileSync(outfile, "utf8");
     assert.match(bundle, /traceparent/, "the runtime's tracing is in the bundle");
-    assert.doesNotMatch(bundle, /class BatchSpanProcessor|class OTLPTraceExporter|class NodeTracerProvider/, "the SDK is not");
+    assert.doesNotMatch(
+      bundle,
+      /class BatchSpanProcessor|class OTLPTraceExporter|class NodeTracerProvider/,
+      "the SDK is not",
+    );
     symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
 
     const p = await launch(process.execPath, { args: [outfile], cwd: dir, traces: true, handshakeTimeoutMs: 30_000 });
     try {
       await p.configure({ root: dir });
-      const call = await p.invoke({ id: "bundled-1", toolName: "echo", arguments: { text: "a" }, callContext: { workingDirectory: dir } }).done;
+      const call = await p.invoke({
+        id: "bundled-1",
+        toolName: "echo",
+        arguments: { text: "a" },
+        callContext: { workingDirectory: dir },
+      }).done;
       assert.equal(call.events.at(-1)?.event.case, "result");
     } finally {
       await p.kill();

@@ -5,9 +5,18 @@ import assert from "node:assert/strict";
 import { after, beforeEach, describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
+import {
+  InMemorySpanExporter,
+  NodeTracerProvider,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-node";
 import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
-import { ConfigureRequestSchema, PreviewRequestSchema, RenderRequestSchema } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  ConfigureRequestSchema,
+  PreviewRequestSchema,
+  RenderRequestSchema,
+} from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineProvider, defineTool, ToolError } from "../../../runtime/index.js";
 import { createToolService } from "../../../runtime/service/calls/index.js";
 import type { KernelClient } from "../../../runtime/service/kernel/kernel-client.js";
@@ -25,7 +34,11 @@ beforeEach(() => exporter.reset());
 // The kernel's CLIENT span, as its otelgrpc handler sends it.
 const kernelTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
 const kernelSpanId = "00f067aa0ba902b7";
-const kernelHeaders: TraceHeaders = { traceparent: `00-${kernelTraceId}-${kernelSpanId}-01`, tracestate: "kernel=1", baggage: "turn=t%201" };
+const kernelHeaders: TraceHeaders = {
+  traceparent: `00-${kernelTraceId}-${kernelSpanId}-01`,
+  tracestate: "kernel=1",
+  baggage: "turn=t%201",
+};
 
 function spansNamed(name: string): ReadableSpan[] {
   return exporter.getFinishedSpans().filter((span) => span.name === name);
@@ -52,12 +65,20 @@ function parentId(span: ReadableSpan): string | undefined {
 function everyAttributeValue(): string {
   return exporter
     .getFinishedSpans()
-    .flatMap((span) => [span.name, ...Object.values(span.attributes).map(String), span.status.message ?? "", ...span.events.map((e) => e.name)])
+    .flatMap((span) => [
+      span.name,
+      ...Object.values(span.attributes).map(String),
+      span.status.message ?? "",
+      ...span.events.map((e) => e.name),
+    ])
     .join("\n");
 }
 
 /** A KernelClient that also records the propagation headers of each callback. */
-function tracingKernel(): KernelClient & { headers: { method: string; trace: TraceHeaders | undefined }[]; base: ReturnType<typeof fakeKernel> } {
+function tracingKernel(): KernelClient & {
+  headers: { method: string; trace: TraceHeaders | undefined }[];
+  base: ReturnType<typeof fakeKernel>;
+} {
   const base = fakeKernel();
   const headers: { method: string; trace: TraceHeaders | undefined }[] = [];
   return {
@@ -117,7 +138,9 @@ describe("the Invoke span", () => {
       { stderr: () => {} },
     );
     await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink);
-    await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink, { traceparent: `00-${"0".repeat(32)}-${kernelSpanId}-01` });
+    await service.invoke(invokeRequest("echo", { text: "a" }), recordingSink().sink, {
+      traceparent: `00-${"0".repeat(32)}-${kernelSpanId}-01`,
+    });
     const spans = spansNamed("pluggableharness.tool.v1.ToolService/Invoke");
     assert.equal(spans.length, 2);
     for (const span of spans) {
@@ -157,7 +180,11 @@ describe("the Invoke span", () => {
 
   it("ends as cancelled (CANCELLED) when the kernel closes the stream", async () => {
     const service = createToolService(
-      providerWith(echo, (_input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)))),
+      providerWith(
+        echo,
+        (_input, ctx) =>
+          new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+      ),
       {
         stderr: () => {},
         settleGraceMs: 50,
@@ -226,7 +253,11 @@ describe("child processes", () => {
       { stderr: () => {} },
     );
     const rec = recordingSink();
-    await service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), rec.sink, kernelHeaders);
+    await service.invoke(
+      invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }),
+      rec.sink,
+      kernelHeaders,
+    );
     assert.equal(onlyTerminal(rec).case, "result");
     const call = only("pluggableharness.tool.v1.ToolService/Invoke");
     const children = spansNamed("spawn sh");
@@ -249,7 +280,10 @@ describe("child processes", () => {
       }),
       { stderr: () => {} },
     );
-    await service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), recordingSink().sink);
+    await service.invoke(
+      invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }),
+      recordingSink().sink,
+    );
     const child = only("spawn command-xyz");
     assert.equal(child.attributes["error.type"], "not_found");
     assert.equal(child.status.code, SpanStatusCode.ERROR);
@@ -292,7 +326,9 @@ describe("kernel callbacks", () => {
 
   it("a refused callback is an errored span with the status code", async () => {
     const kernel = tracingKernel();
-    kernel.base.failCallbacks = { emit: Object.assign(new Error("12 UNIMPLEMENTED: nope"), { code: 12, details: "nope" }) };
+    kernel.base.failCallbacks = {
+      emit: Object.assign(new Error("12 UNIMPLEMENTED: nope"), { code: 12, details: "nope" }),
+    };
     const service = createToolService(
       providerWith(echo, async (input, ctx) => {
         await ctx.kernel.emit(EventKind.UNSPECIFIED, new Uint8Array(), "v1").catch(() => {});
@@ -336,8 +372,15 @@ describe("the unary calls", () => {
     const service = createToolService(provider, { stderr: () => {} });
     service.getSchema(kernelHeaders);
     service.describe(kernelHeaders);
-    await service.configure(create(ConfigureRequestSchema, { config: { token: "config-secret" } }), kernelHeaders).catch(() => {});
-    await service.preview(create(PreviewRequestSchema, { call: { id: "p-1", toolName: "edit", arguments: { text: "a" } } }), kernelHeaders).catch(() => {});
+    await service
+      .configure(create(ConfigureRequestSchema, { config: { token: "config-secret" } }), kernelHeaders)
+      .catch(() => {});
+    await service
+      .preview(
+        create(PreviewRequestSchema, { call: { id: "p-1", toolName: "edit", arguments: { text: "a" } } }),
+        kernelHeaders,
+      )
+      .catch(() => {});
     await service.render(create(RenderRequestSchema, { schemaVersion: "v9" }), kernelHeaders).catch(() => {});
     for (const method of ["GetSchema", "Describe", "Configure", "Preview", "Render"]) {
       const span = only(`pluggableharness.tool.v1.ToolService/${method}`);
@@ -368,7 +411,9 @@ describe("the unary calls", () => {
       },
     );
     const service = createToolService(provider, { stderr: () => {} });
-    await service.preview(create(PreviewRequestSchema, { call: { id: "p-2", toolName: "edit", arguments: { text: "a" } } })).catch(() => {});
+    await service
+      .preview(create(PreviewRequestSchema, { call: { id: "p-2", toolName: "edit", arguments: { text: "a" } } }))
+      .catch(() => {});
     const span = only("pluggableharness.tool.v1.ToolService/Preview");
     assert.equal(span.attributes["rpc.grpc.status_code"], 7);
     assert.equal(span.attributes["error.type"], "permission_denied");

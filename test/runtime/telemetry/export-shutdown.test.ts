@@ -25,10 +25,19 @@ test("kill() is graceful while the collector hangs on the final export", async (
       handshakeTimeoutMs: 30_000,
     });
     await p.configure({ root: process.cwd() });
-    const call = await p.invoke({ id: "hang-1", toolName: "echo", arguments: { text: "a" }, callContext: { workingDirectory: process.cwd() } }).done;
+    const call = await p.invoke({
+      id: "hang-1",
+      toolName: "echo",
+      arguments: { text: "a" },
+      callContext: { workingDirectory: process.cwd() },
+    }).done;
     assert.equal(call.events.at(-1)?.event.case, "result");
     const report = await p.kill();
-    assert.equal(report.graceful, true, `the provider was SIGKILLed; stderr: ${p.stderr.map((e) => e.raw).join(" | ")}`);
+    assert.equal(
+      report.graceful,
+      true,
+      `the provider was SIGKILLed; stderr: ${p.stderr.map((e) => e.raw).join(" | ")}`,
+    );
     assert.equal(report.exitCode, 0);
     assert.ok(requests > 0, "the provider never tried to export");
   } finally {

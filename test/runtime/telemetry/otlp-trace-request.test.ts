@@ -34,17 +34,28 @@ test("protobuf and JSON exports decode to the same spans", () => {
   assert.equal(decodedParent?.spanId, parent.spanContext().spanId);
   assert.equal(decodedParent?.parentSpanId, "");
   assert.equal(decodedParent?.kind, 2);
-  assert.deepEqual(decodedParent?.attributes, { "rpc.grpc.status_code": 0, text: "a", flag: true, ratio: 0.5, big: 2 ** 40 });
+  assert.deepEqual(decodedParent?.attributes, {
+    "rpc.grpc.status_code": 0,
+    text: "a",
+    flag: true,
+    ratio: 0.5,
+    big: 2 ** 40,
+  });
   assert.equal(decodedParent?.scope, "harness-tool");
   assert.equal(decodedParent?.resource["service.name"], "decoder-test");
   assert.equal(decodedChild?.parentSpanId, parent.spanContext().spanId);
   assert.equal(decodedChild?.kind, 3);
   assert.equal(decodedChild?.statusCode, 2);
-  assert.ok(decodedParent!.endTimeUnixNano >= decodedParent!.startTimeUnixNano && decodedParent!.startTimeUnixNano > 0n);
+  assert.ok(
+    decodedParent!.endTimeUnixNano >= decodedParent!.startTimeUnixNano && decodedParent!.startTimeUnixNano > 0n,
+  );
 
   assert.deepEqual(
     formatSpanTree(fromProtobuf).map((line) => line.replace(/[\d.]+ ms/, "N ms")),
-    ["parent [server] N ms  rpc.grpc.status_code=0 text=a flag=true ratio=0.5 big=1099511627776", "└─ child [client] N ms ERROR"],
+    [
+      "parent [server] N ms  rpc.grpc.status_code=0 text=a flag=true ratio=0.5 big=1099511627776",
+      "└─ child [client] N ms ERROR",
+    ],
   );
 });
 
@@ -84,5 +95,7 @@ test("events, links, status message, trace state, scope version and string array
   assert.deepEqual(decoded?.events[0], { name: "step", attributes: { n: 1, what: "x" } });
   assert.equal(decoded?.events[1]?.name, "exception");
   assert.equal(decoded?.events[1]?.attributes["exception.message"], "boom");
-  assert.deepEqual(decoded?.links, [{ traceId: withState.traceId, spanId: withState.spanId, traceState: "vendor=abc", attributes: { why: "retry" } }]);
+  assert.deepEqual(decoded?.links, [
+    { traceId: withState.traceId, spanId: withState.spanId, traceState: "vendor=abc", attributes: { why: "retry" } },
+  ]);
 });

@@ -3,7 +3,13 @@
 // before serve() hands over the service's redaction, and a redaction that throws exports nothing.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from "@opentelemetry/sdk-trace-base";
 import { redactingSpanExporter, redactSpan } from "../../../runtime/telemetry/redacting-span-exporter.js";
 
 const secret = "s3cret-value";

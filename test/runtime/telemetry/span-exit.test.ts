@@ -26,8 +26,17 @@ it("a handler's span names, attributes, events, exceptions, status, links and tr
     });
     try {
       await provider.configure({ api_key: secret, trace_token: token });
-      const outcome = await provider.invoke({ id: "plant-1", toolName: "plant", arguments: { mode: "all" }, callContext: { workingDirectory: "/tmp" } }).done;
-      assert.equal(outcome.events.at(-1)?.event.case, "result", `stderr: ${provider.stderr.map((e) => e.raw).join(" | ")}`);
+      const outcome = await provider.invoke({
+        id: "plant-1",
+        toolName: "plant",
+        arguments: { mode: "all" },
+        callContext: { workingDirectory: "/tmp" },
+      }).done;
+      assert.equal(
+        outcome.events.at(-1)?.event.case,
+        "result",
+        `stderr: ${provider.stderr.map((e) => e.raw).join(" | ")}`,
+      );
     } finally {
       // Export is flushed on the way out (serve()'s shutdown), so every span has arrived once kill() resolved.
       await provider.kill();
@@ -48,7 +57,8 @@ it("a handler's span names, attributes, events, exceptions, status, links and tr
     await receiver.close();
   }
 
-  const shows = (where: string, text: string | undefined) => assert.ok(text?.includes(redactionMarker), `${where} shows the marker: ${String(text)}`);
+  const shows = (where: string, text: string | undefined) =>
+    assert.ok(text?.includes(redactionMarker), `${where} shows the marker: ${String(text)}`);
   const named = (prefix: string): ReceivedSpan => {
     const found = spans.filter((s) => s.name.startsWith(prefix));
     assert.equal(found.length, 1, `one span named ${prefix}…: ${spans.map((s) => s.name).join(", ")}`);
@@ -68,7 +78,8 @@ it("a handler's span names, attributes, events, exceptions, status, links and tr
   shows("an event name", event?.name);
   shows("an event attribute", String(event?.attributes["event.detail"]));
   const exception = call.events.find((e) => e.name === "exception");
-  for (const key of ["exception.type", "exception.message", "exception.stacktrace"]) shows(`the exception's ${key}`, String(exception?.attributes[key]));
+  for (const key of ["exception.type", "exception.message", "exception.stacktrace"])
+    shows(`the exception's ${key}`, String(exception?.attributes[key]));
   shows("the status message", call.statusMessage);
 
   const child = named("child ");

@@ -110,10 +110,17 @@ describe("with telemetry off", () => {
             path.join(repoRoot, "test/runtime/telemetry/fixtures/record-resolutions.mjs"),
             path.join(repoRoot, "test/runtime/telemetry/fixtures/traced-call.ts"),
           ],
-          { cwd: repoRoot, encoding: "utf8", env: { ...clean, NODE_OPTIONS: "", HARNESS_TOOL_RESOLUTION_LOG: log, ...env } },
+          {
+            cwd: repoRoot,
+            encoding: "utf8",
+            env: { ...clean, NODE_OPTIONS: "", HARNESS_TOOL_RESOLUTION_LOG: log, ...env },
+          },
         );
         assert.equal(result.status, 0, result.stderr);
-        const report = JSON.parse(result.stderr.trim().split("\n").pop()!) as { exporting: boolean; callback?: TraceHeaders };
+        const report = JSON.parse(result.stderr.trim().split("\n").pop()!) as {
+          exporting: boolean;
+          callback?: TraceHeaders;
+        };
         const packages = new Set(
           readFileSync(log, "utf8")
             .split("\n")
@@ -132,9 +139,16 @@ describe("with telemetry off", () => {
       // continues from the provider's own (recording) span.
       const on = run("on", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
       assert.equal(on.report.exporting, true);
-      for (const name of ["@opentelemetry/sdk-trace-node", "@opentelemetry/resources", "@opentelemetry/exporter-trace-otlp-proto"])
+      for (const name of [
+        "@opentelemetry/sdk-trace-node",
+        "@opentelemetry/resources",
+        "@opentelemetry/exporter-trace-otlp-proto",
+      ])
         assert.ok(on.packages.has(name), name);
-      assert.match(on.report.callback?.traceparent ?? "", /^00-4bf92f3577b34da6a3ce929d0e0e4736-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$/);
+      assert.match(
+        on.report.callback?.traceparent ?? "",
+        /^00-4bf92f3577b34da6a3ce929d0e0e4736-(?!00f067aa0ba902b7)[0-9a-f]{16}-01$/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

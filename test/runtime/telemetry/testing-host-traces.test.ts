@@ -7,7 +7,12 @@ import { formatSpanTree, launch, type ReceivedSpan } from "../../../runtime/test
 import { sampleProvider } from "../interop/providers.js";
 
 test("launch({ traces: true }): the provider's spans continue the host's trace and arrive by kill()", async () => {
-  const p = await launch(sampleProvider.command, { args: sampleProvider.args, cwd: sampleProvider.cwd, traces: true, handshakeTimeoutMs: 30_000 });
+  const p = await launch(sampleProvider.command, {
+    args: sampleProvider.args,
+    cwd: sampleProvider.cwd,
+    traces: true,
+    handshakeTimeoutMs: 30_000,
+  });
   let killed = false;
   try {
     await p.configure({ root: process.cwd() });
@@ -32,7 +37,9 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   }
   const spans = p.spans();
   const named = (name: string, callId?: string): ReceivedSpan => {
-    const found = spans.filter((s) => s.name === name && (callId === undefined || s.attributes["pluggableharness.tool.call_id"] === callId));
+    const found = spans.filter(
+      (s) => s.name === name && (callId === undefined || s.attributes["pluggableharness.tool.call_id"] === callId),
+    );
     assert.equal(found.length, 1, `${name} ${callId ?? ""}: ${spans.map((s) => s.name).join(", ")}`);
     return found[0]!;
   };
@@ -63,7 +70,10 @@ test("launch({ traces: true }): the provider's spans continue the host's trace a
   assert.equal(note.resource["service.name"], "sample");
 
   const tree = formatSpanTree(spans, () => `host span (trace ${p.traceId})`).join("\n");
-  assert.match(tree, /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=bash[^\n]*\n\s*└─ spawn sh \[internal\].*process\.exit\.code=5/);
+  assert.match(
+    tree,
+    /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=bash[^\n]*\n\s*└─ spawn sh \[internal\].*process\.exit\.code=5/,
+  );
   assert.match(
     tree,
     /ToolService\/Invoke \[server\].*pluggableharness\.tool\.name=note[^\n]*\n\s*└─ pluggableharness\.kernel\.v1\.KernelCallbackService\/Log \[client\]/,
@@ -84,7 +94,12 @@ test("OTEL_EXPORTER_OTLP_PROTOCOL=http/json: the provider loads the JSON exporte
   });
   try {
     await p.configure({ root: process.cwd() });
-    await p.invoke({ id: "j-1", toolName: "echo", arguments: { text: "a" }, callContext: { workingDirectory: process.cwd() } }).done;
+    await p.invoke({
+      id: "j-1",
+      toolName: "echo",
+      arguments: { text: "a" },
+      callContext: { workingDirectory: process.cwd() },
+    }).done;
   } finally {
     await p.kill();
   }

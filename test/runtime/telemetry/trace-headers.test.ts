@@ -51,7 +51,11 @@ describe("headers and contexts", () => {
     metadata.add("tracestate", "a=1");
     metadata.add("tracestate", "b=2");
     metadata.set("baggage", "k=v");
-    assert.deepEqual(traceHeadersFromMetadata(metadata), { traceparent: `00-${traceId}-${spanId}-01`, tracestate: "a=1,b=2", baggage: "k=v" });
+    assert.deepEqual(traceHeadersFromMetadata(metadata), {
+      traceparent: `00-${traceId}-${spanId}-01`,
+      tracestate: "a=1,b=2",
+      baggage: "k=v",
+    });
     assert.equal(traceHeadersFromMetadata(new Metadata()), undefined);
   });
 
@@ -85,20 +89,40 @@ describe("headers and contexts", () => {
 describe("exportRequest", () => {
   it("is off without the standard variables, and when disabled or 'none'", () => {
     assert.deepEqual(exportRequest({}), { export: false });
-    assert.deepEqual(exportRequest({ OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), { export: false });
-    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), { export: false });
+    assert.deepEqual(exportRequest({ OTEL_SDK_DISABLED: "true", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), {
+      export: false,
+    });
+    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), {
+      export: false,
+    });
     assert.deepEqual(exportRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: "  " }), { export: false });
   });
 
   it("is on with an endpoint or OTEL_TRACES_EXPORTER=otlp, honouring the protocol", () => {
-    assert.deepEqual(exportRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), { export: true, protocol: "http/protobuf" });
-    assert.deepEqual(exportRequest({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" }), { export: true, protocol: "http/protobuf" });
-    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "otlp" }), { export: true, protocol: "http/protobuf" });
-    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }), { export: true, protocol: "grpc" });
-    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }), {
+    assert.deepEqual(exportRequest({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }), {
       export: true,
-      protocol: "http/json",
+      protocol: "http/protobuf",
     });
+    assert.deepEqual(exportRequest({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/v1/traces" }), {
+      export: true,
+      protocol: "http/protobuf",
+    });
+    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "otlp" }), { export: true, protocol: "http/protobuf" });
+    assert.deepEqual(exportRequest({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }), {
+      export: true,
+      protocol: "grpc",
+    });
+    assert.deepEqual(
+      exportRequest({
+        OTEL_TRACES_EXPORTER: "otlp",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json",
+      }),
+      {
+        export: true,
+        protocol: "http/json",
+      },
+    );
   });
 
   it("refuses, with a reason, what a provider cannot do", () => {
@@ -114,7 +138,12 @@ describe("batchSettings", () => {
   it("takes the positive integers of OTEL_BSP_*, ignoring the rest", () => {
     assert.deepEqual(batchSettings({}), {});
     assert.deepEqual(
-      batchSettings({ OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_BSP_MAX_QUEUE_SIZE: "x", OTEL_BSP_EXPORT_TIMEOUT: "-1", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64" }),
+      batchSettings({
+        OTEL_BSP_SCHEDULE_DELAY: "200",
+        OTEL_BSP_MAX_QUEUE_SIZE: "x",
+        OTEL_BSP_EXPORT_TIMEOUT: "-1",
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64",
+      }),
       {
         scheduledDelayMillis: 200,
         maxExportBatchSize: 64,

@@ -9,11 +9,22 @@ import { spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
-import { Client, credentials, Metadata, status, type ChannelCredentials, type ChannelOptions, type ServiceError } from "@grpc/grpc-js";
+import {
+  Client,
+  credentials,
+  Metadata,
+  status,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type ServiceError,
+} from "@grpc/grpc-js";
 import { kernelEnvironment, launch, type LaunchedProvider } from "harness-tool/testing";
 import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { HealthCheckRequestSchema, HealthCheckResponseSchema } from "harness-tool/generated/grpc/health/v1/health_pb.js";
+import {
+  HealthCheckRequestSchema,
+  HealthCheckResponseSchema,
+} from "harness-tool/generated/grpc/health/v1/health_pb.js";
 import { pluginHealthServiceName } from "../../../runtime/transport/health-check.js";
 import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
 import { certificatePemFromDer, mutualTlsChannel } from "../../../runtime/transport/tls/mutual-tls.js";
@@ -25,7 +36,11 @@ const fake = typeScriptProvider("fake", "test/runtime/transport/fixtures/fake-co
 const ctx = { sessionId: "s-1", turnId: "t-1", workingDirectory: "/tmp" };
 
 /** Health/Check("plugin") on a fresh grpc-js channel: the serving status, or the call's error. */
-async function healthCheck(target: string, channel: ChannelCredentials, options: ChannelOptions = {}): Promise<number | ServiceError> {
+async function healthCheck(
+  target: string,
+  channel: ChannelCredentials,
+  options: ChannelOptions = {},
+): Promise<number | ServiceError> {
   const client = new Client(target, channel, options);
   const m = goPluginServices.health.check;
   try {
@@ -47,7 +62,11 @@ async function healthCheck(target: string, channel: ChannelCredentials, options:
 
 /** The provider started by hand with `extraEnv`: its first stdout line (if any before it exits), its exit and its output. */
 async function startByHand(extraEnv: { [name: string]: string | undefined }) {
-  const child = spawn(fake.command, fake.args, { cwd: fake.cwd, env: kernelEnvironment(extraEnv), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(fake.command, fake.args, {
+    cwd: fake.cwd,
+    env: kernelEnvironment(extraEnv),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d));
@@ -86,24 +105,42 @@ describe("a provider launched with AutoMTLS", () => {
     const echo = await p.invoke({ id: "e", toolName: "echo", arguments: { over: "tls" }, callContext: ctx }).done;
     assert.equal(echo.events[0]?.event.case, "result");
     // The recording kernel accepts only TLS connections presenting the provider's certificate.
-    const logged = p.invoke({ id: "l", toolName: "log", arguments: { message: "over the TLS broker" }, callContext: { ...ctx, sessionId: "session-tls" } });
+    const logged = p.invoke({
+      id: "l",
+      toolName: "log",
+      arguments: { message: "over the TLS broker" },
+      callContext: { ...ctx, sessionId: "session-tls" },
+    });
     assert.equal((await logged.done).code, 0);
-    assert.equal((await p.kernel.waitFor("log", (r) => r.entry?.message === "over the TLS broker")).sessionId, "session-tls");
+    assert.equal(
+      (await p.kernel.waitFor("log", (r) => r.entry?.message === "over the TLS broker")).sessionId,
+      "session-tls",
+    );
   });
 
   const refused: [string, () => { credentials: ChannelCredentials; options?: ChannelOptions }][] = [
     ["a plaintext client", () => ({ credentials: credentials.createInsecure() })],
     [
       "a TLS client without a client certificate",
-      () => ({ credentials: credentials.createSsl(Buffer.from(providerPem)), options: { "grpc.ssl_target_name_override": "localhost" } }),
+      () => ({
+        credentials: credentials.createSsl(Buffer.from(providerPem)),
+        options: { "grpc.ssl_target_name_override": "localhost" },
+      }),
     ],
-    ["a client presenting another self-signed certificate", () => mutualTlsChannel({ own: createSelfSignedCertificate(), peerCertificatePem: providerPem })],
+    [
+      "a client presenting another self-signed certificate",
+      () => mutualTlsChannel({ own: createSelfSignedCertificate(), peerCertificatePem: providerPem }),
+    ],
   ];
   for (const [who, channel] of refused) {
     test(`${who} is refused`, async () => {
       const { credentials: channelCredentials, options } = channel();
       const result = await healthCheck(target, channelCredentials, options);
-      assert.equal((result as ServiceError).code, status.UNAVAILABLE, `no health answer for ${who}, got ${String(result)}`);
+      assert.equal(
+        (result as ServiceError).code,
+        status.UNAVAILABLE,
+        `no health answer for ${who}, got ${String(result)}`,
+      );
     });
   }
 
@@ -116,12 +153,22 @@ describe("a provider launched with AutoMTLS", () => {
 });
 
 test("serve(): a provider written with defineProvider answers AutoMTLS, kernel callbacks included", async () => {
-  const p = await launch(sampleProvider.command, { args: sampleProvider.args, cwd: sampleProvider.cwd, autoMTLS: true, handshakeTimeoutMs: 30_000 });
+  const p = await launch(sampleProvider.command, {
+    args: sampleProvider.args,
+    cwd: sampleProvider.cwd,
+    autoMTLS: true,
+    handshakeTimeoutMs: 30_000,
+  });
   try {
     assert.ok(p.handshake.serverCertificate);
     assert.ok((await p.getSchema()).tools.some((t) => t.name === "note"));
     await p.configure({ root: "/" });
-    const noted = await p.invoke({ id: "n", toolName: "note", arguments: { message: "sample over TLS" }, callContext: ctx }).done;
+    const noted = await p.invoke({
+      id: "n",
+      toolName: "note",
+      arguments: { message: "sample over TLS" },
+      callContext: ctx,
+    }).done;
     assert.equal(noted.events.at(-1)?.event.case, "result");
     await p.kernel.waitFor("log", (r) => r.entry?.message === "sample over TLS");
   } finally {
@@ -139,7 +186,10 @@ test("the raw handshake line with AutoMTLS: six fields, the 6th the certificate'
     assert.match(field, /^[A-Za-z0-9+/]+$/, "Go's RawStdEncoding: no padding, no URL alphabet");
     const certificate = new X509Certificate(Buffer.from(field, "base64"));
     assert.equal(certificate.subject, "CN=localhost");
-    assert.ok(!certificate.publicKey.equals(new X509Certificate(host.certificatePem).publicKey), "the provider's own key, not the host's");
+    assert.ok(
+      !certificate.publicKey.equals(new X509Certificate(host.certificatePem).publicKey),
+      "the provider's own key, not the host's",
+    );
   } finally {
     started.child.kill("SIGTERM");
     await started.exited;
@@ -181,7 +231,13 @@ for (const [what, value] of [
 test("launch({ autoMTLS }) fails, as go-plugin's host does, when the provider answers without a certificate", async () => {
   // The variable removed: the provider never hears of AutoMTLS and prints five fields.
   await assert.rejects(
-    launch(fake.command, { args: fake.args, cwd: fake.cwd, autoMTLS: true, env: { PLUGIN_CLIENT_CERT: undefined }, handshakeTimeoutMs: 30_000 }),
+    launch(fake.command, {
+      args: fake.args,
+      cwd: fake.cwd,
+      autoMTLS: true,
+      env: { PLUGIN_CLIENT_CERT: undefined },
+      handshakeTimeoutMs: 30_000,
+    }),
     /handshake line carries no certificate/,
   );
 });
@@ -196,5 +252,8 @@ test("the handshake line's 6th field: formatted without padding, parsed back; sh
   // go-plugin's host reads a 6th field as a certificate only above 50 characters.
   assert.equal(parseHandshakeLine("1|1|unix|/tmp/plugin9|grpc|", [1]).serverCertificate, undefined);
   assert.equal(parseHandshakeLine("1|1|unix|/tmp/plugin9|grpc|extra", [1]).serverCertificate, undefined);
-  assert.throws(() => parseHandshakeLine(`1|1|unix|/tmp/plugin9|grpc|${der.toString("base64")}`, [1]), /unpadded standard base64/);
+  assert.throws(
+    () => parseHandshakeLine(`1|1|unix|/tmp/plugin9|grpc|${der.toString("base64")}`, [1]),
+    /unpadded standard base64/,
+  );
 });

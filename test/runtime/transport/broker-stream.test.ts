@@ -23,7 +23,10 @@ const ctx = { sessionId: "s-1", turnId: "t-1", workingDirectory: "/tmp" };
 /** What the second stream sends: bytes that are no ConnInfo, then a ConnInfo forging broker ID 1. */
 const garbage = [
   Uint8Array.of(0xff, 0xff, 0xff, 0x0f),
-  toBinary(ConnInfoSchema, create(ConnInfoSchema, { serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" })),
+  toBinary(
+    ConnInfoSchema,
+    create(ConnInfoSchema, { serviceId: 1, network: "unix", address: "/nonexistent/broker.sock" }),
+  ),
 ];
 
 describe(`${hostLabels.typescript}: a second broker stream`, () => {
@@ -35,10 +38,12 @@ describe(`${hostLabels.typescript}: a second broker stream`, () => {
     const client = new ServiceClient(ToolService, grpcTarget(p.handshake.network, p.handshake.address));
     try {
       const m = goPluginServices.broker.startStream;
-      const second = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<
-        Uint8Array,
-        Uint8Array
-      >;
+      const second = client.raw.makeBidiStreamRequest(
+        m.path,
+        m.requestSerialize,
+        m.responseDeserialize,
+        new Metadata(),
+      ) as ClientDuplexStream<Uint8Array, Uint8Array>;
       const status = new Promise<{ code: number; details: string }>((resolve) => {
         second.on("status", (s: { code: number; details: string }) => resolve(s));
         second.on("error", () => {});
@@ -50,7 +55,10 @@ describe(`${hostLabels.typescript}: a second broker stream`, () => {
       assert.equal(code, 6, `ALREADY_EXISTS (got ${code} ${details})`);
       assert.match(details, /broker stream is already open/);
       assert.ok(
-        await eventually(() => p.stderr.some((e) => e.level === "warn" && /refused a second broker stream/.test(e.message)), 2000),
+        await eventually(
+          () => p.stderr.some((e) => e.level === "warn" && /refused a second broker stream/.test(e.message)),
+          2000,
+        ),
         "the refusal is logged",
       );
 
@@ -62,7 +70,12 @@ describe(`${hostLabels.typescript}: a second broker stream`, () => {
         undefined,
         "no shutdown began",
       );
-      await p.invoke({ id: "l", toolName: "log", arguments: { message: "still over the host's broker" }, callContext: ctx }).done;
+      await p.invoke({
+        id: "l",
+        toolName: "log",
+        arguments: { message: "still over the host's broker" },
+        callContext: ctx,
+      }).done;
       await p.kernel.waitFor("log", (r) => r.entry?.message === "still over the host's broker");
     } finally {
       client.close();
@@ -82,12 +95,20 @@ describe(`${hostLabels.go}: a second broker stream on go-plugin's own connection
       try {
         // go-plugin opens its broker stream from a goroutine after Dispense: a callback that
         // reaches the host's broker proves its stream is the first, so the one below is the second.
-        await h.host.invoke({ id: "b", toolName: "log", arguments: { message: "over go-plugin's broker first" }, callContext: ctx });
+        await h.host.invoke({
+          id: "b",
+          toolName: "log",
+          arguments: { message: "over go-plugin's broker first" },
+          callContext: ctx,
+        });
         assert.ok(
           (await h.host.callbackCalls()).log.some((r) => r.entry?.message === "over go-plugin's broker first"),
           "the host's broker stream is open before the second one",
         );
-        const refused = await go.request({ op: "secondBrokerStream", messages: garbage.map((m) => Buffer.from(m).toString("base64")) });
+        const refused = await go.request({
+          op: "secondBrokerStream",
+          messages: garbage.map((m) => Buffer.from(m).toString("base64")),
+        });
         assert.equal(refused.code, "AlreadyExists", `refused: ${JSON.stringify(refused)}`);
         await new Promise((resolve) => setTimeout(resolve, 600));
         await h.host.ping();
@@ -101,7 +122,12 @@ describe(`${hostLabels.go}: a second broker stream on go-plugin's own connection
           undefined,
           "no shutdown began",
         );
-        await h.host.invoke({ id: "l", toolName: "log", arguments: { message: "still over go-plugin's broker" }, callContext: ctx });
+        await h.host.invoke({
+          id: "l",
+          toolName: "log",
+          arguments: { message: "still over go-plugin's broker" },
+          callContext: ctx,
+        });
         const calls = await h.host.callbackCalls();
         assert.ok(
           calls.log.some((r) => r.entry?.message === "still over go-plugin's broker"),

@@ -24,7 +24,11 @@ async function rejection(promise: Promise<unknown>): Promise<HookDispatchError> 
 describe("HookSubscriberService through launch()", () => {
   let p: LaunchedProvider;
   before(async () => {
-    p = await launch(hookProvider.command, { args: hookProvider.args, cwd: hookProvider.cwd, handshakeTimeoutMs: 30_000 });
+    p = await launch(hookProvider.command, {
+      args: hookProvider.args,
+      cwd: hookProvider.cwd,
+      handshakeTimeoutMs: 30_000,
+    });
     await p.configure({ secret: "s3cr3t-hook-value" });
   });
   after(() => p.kill());
@@ -47,7 +51,11 @@ describe("HookSubscriberService through launch()", () => {
     const denied = await p.dispatchHook("plan-ready", "veto", { plan: { turnId: "t", items: [{ toolName: "rm" }] } });
     assert.deepEqual(denied.outcome, { case: "veto", value: denied.outcome.value });
     assert.equal(denied.outcome.case === "veto" && denied.outcome.value.decision, HookDecision.DENY);
-    const observed = await p.dispatchHook("session-start", "observe", { sessionId: "s-1", profile: "dev", workingDirectory: "/w" });
+    const observed = await p.dispatchHook("session-start", "observe", {
+      sessionId: "s-1",
+      profile: "dev",
+      workingDirectory: "/w",
+    });
     assert.equal(observed.outcome.case, "observe");
     const transformed = await p.dispatchHook("pre-model-call", "transform", {
       messages: [{ content: [{ block: { case: "text", value: { text: "key sk-abc123 here" } } }] }],
@@ -83,7 +91,9 @@ describe("HookSubscriberService through launch()", () => {
   });
 
   it("a veto that hangs past the call's deadline: DEADLINE_EXCEEDED, and the provider goes on serving", async () => {
-    const error = await rejection(p.dispatchHook("plan-ready", "veto", { plan: { turnId: "hang" } }, { timeoutMs: 300 }));
+    const error = await rejection(
+      p.dispatchHook("plan-ready", "veto", { plan: { turnId: "hang" } }, { timeoutMs: 300 }),
+    );
     assert.equal(error.code, 4);
     const after = await p.dispatchHook("plan-ready", "veto", { plan: { turnId: "t" } });
     assert.equal(after.outcome.case === "veto" && after.outcome.value.decision, HookDecision.ALLOW);

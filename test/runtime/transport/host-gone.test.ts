@@ -21,10 +21,12 @@ const fake = typeScriptProvider("fake", "test/runtime/transport/fixtures/fake-co
 /** Opens the broker stream the way the host does, and keeps it open. */
 function holdBroker(client: ServiceClient<typeof ToolService>): ClientDuplexStream<Uint8Array, Uint8Array> {
   const m = goPluginServices.broker.startStream;
-  const stream = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<
-    Uint8Array,
-    Uint8Array
-  >;
+  const stream = client.raw.makeBidiStreamRequest(
+    m.path,
+    m.requestSerialize,
+    m.responseDeserialize,
+    new Metadata(),
+  ) as ClientDuplexStream<Uint8Array, Uint8Array>;
   stream.on("error", () => {});
   return stream;
 }
@@ -38,8 +40,12 @@ test("the parent dies while the connection stays open: the parent-pid poll ends 
     child.stdout.once("data", (d) => process.stdout.write(JSON.stringify({ pid: child.pid, line: String(d).split("\\n")[0] }) + "\\n"));
     setInterval(() => {}, 1000);
   `;
-  const middle = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
-  const relayed = await new Promise<string>((resolve) => createInterface({ input: middle.stdout }).once("line", resolve));
+  const middle = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const relayed = await new Promise<string>((resolve) =>
+    createInterface({ input: middle.stdout }).once("line", resolve),
+  );
   const { pid, line } = JSON.parse(relayed) as { pid: number; line: string };
   const handshake = parseHandshakeLine(line, [1]);
   const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
@@ -57,7 +63,11 @@ test("the parent dies while the connection stays open: the parent-pid poll ends 
 });
 
 test("stderr closed under it (EPIPE): no crash, an orderly exit with the socket removed", async () => {
-  const child = spawn(fake.command, fake.args, { cwd: fake.cwd, env: kernelEnvironment(), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(fake.command, fake.args, {
+    cwd: fake.cwd,
+    env: kernelEnvironment(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
   const handshake = parseHandshakeLine(line, [1]);
@@ -72,7 +82,10 @@ test("stderr closed under it (EPIPE): no crash, an orderly exit with the socket 
     );
     stream.on("data", () => {});
     stream.on("error", () => {});
-    const code = await Promise.race([exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 3000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 3000)),
+    ]);
     assert.equal(code, 0, "exited on its own, without an uncaught EPIPE");
     assert.ok(fileGone(handshake.address));
   } finally {

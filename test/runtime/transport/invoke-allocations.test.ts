@@ -9,7 +9,11 @@ import { EventEmitter } from "node:events";
 import { test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { Metadata, Server, type ServerWritableStream } from "@grpc/grpc-js";
-import { InvokeRequestSchema, type InvokeRequest, type InvokeResponse } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeRequestSchema,
+  type InvokeRequest,
+  type InvokeResponse,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineProvider, defineTool } from "harness-tool";
 import { createToolService } from "harness-tool/service";
 import { providerServerOptions } from "../../../runtime/transport/serve-go-plugin.js";
@@ -52,7 +56,11 @@ const provider = defineProvider(
 );
 
 /** A grpc-js server stream as the handlers see it: the request, write/end, the events. */
-function fakeCall(toolName: string): { call: ServerWritableStream<InvokeRequest, InvokeResponse>; ended: Promise<InvokeResponse[]>; emitter: EventEmitter } {
+function fakeCall(toolName: string): {
+  call: ServerWritableStream<InvokeRequest, InvokeResponse>;
+  ended: Promise<InvokeResponse[]>;
+  emitter: EventEmitter;
+} {
   const emitter = new EventEmitter();
   const written: InvokeResponse[] = [];
   let end: (events: InvokeResponse[]) => void = () => {};
@@ -119,15 +127,22 @@ test("a non-streaming call sends its one terminal event without an outbox: one l
     },
     removeEventListener: () => {},
   };
-  await service.invoke(create(InvokeRequestSchema, { call: { id: "1", toolName: "echo", arguments: { text: "hi" } } }), {
-    send: (response) => {
-      events.push(response);
+  await service.invoke(
+    create(InvokeRequestSchema, { call: { id: "1", toolName: "echo", arguments: { text: "hi" } } }),
+    {
+      send: (response) => {
+        events.push(response);
+      },
+      cancelled,
     },
-    cancelled,
-  });
+  );
   assert.deepEqual(
     events.map((e) => e.event?.event.case),
     ["result"],
   );
-  assert.equal(listeners, 1, "listeners on the cancellation of a non-streaming call (the call's own; an outbox would add one)");
+  assert.equal(
+    listeners,
+    1,
+    "listeners on the cancellation of a non-streaming call (the call's own; an outbox would add one)",
+  );
 });

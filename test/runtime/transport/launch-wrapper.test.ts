@@ -18,7 +18,10 @@ test("a wrapper whose child never prints the handshake: launch() rejects while t
   chmodSync(wrapper, 0o755);
   let grandchild: number | undefined;
   try {
-    await assert.rejects(launch(wrapper, { handshakeTimeoutMs: 1000 }), /no handshake line from the provider within 1000 ms/);
+    await assert.rejects(
+      launch(wrapper, { handshakeTimeoutMs: 1000 }),
+      /no handshake line from the provider within 1000 ms/,
+    );
     grandchild = Number(readFileSync(pidFile, "utf8").trim());
     assert.ok(grandchild > 0);
     // The rejection did not wait for the child that holds the pipes: it is still there.
@@ -32,6 +35,9 @@ test("a wrapper whose child never prints the handshake: launch() rejects while t
 test("describeExit says how a provider ended, for a person: a shell's 126 and 127 by their meaning, a signal by name", () => {
   assert.equal(describeExit({ exitCode: 1, signal: null }), "exit code 1");
   assert.equal(describeExit({ exitCode: 127, signal: null }), "command not found (exit code 127)");
-  assert.equal(describeExit({ exitCode: 126, signal: null }), "a command it runs could not be executed (exit code 126)");
+  assert.equal(
+    describeExit({ exitCode: 126, signal: null }),
+    "a command it runs could not be executed (exit code 126)",
+  );
   assert.equal(describeExit({ exitCode: null, signal: "SIGKILL" }), "killed by SIGKILL");
 });

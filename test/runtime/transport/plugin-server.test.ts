@@ -18,7 +18,8 @@ import { eventually, fileGone, processGone } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
 
 const fake = typeScriptProvider("fake", "test/runtime/transport/fixtures/fake-core-provider.ts");
-const start = (env: { [name: string]: string } = {}) => launch(fake.command, { args: fake.args, cwd: fake.cwd, env, handshakeTimeoutMs: 30_000 });
+const start = (env: { [name: string]: string } = {}) =>
+  launch(fake.command, { args: fake.args, cwd: fake.cwd, env, handshakeTimeoutMs: 30_000 });
 const ctx = { sessionId: "s-1", turnId: "t-1", workingDirectory: "/tmp" };
 
 describe("a provider on the default unix socket", () => {
@@ -55,7 +56,10 @@ describe("a provider on the default unix socket", () => {
     assert.equal(level("from console.debug"), "debug");
     assert.equal(level("from console.warn"), "warn");
     assert.equal(level("from console.error"), "error");
-    assert.equal(p.stderr.find((e) => e.message.startsWith("from console.error"))?.message, "from console.error\nsecond line");
+    assert.equal(
+      p.stderr.find((e) => e.message.startsWith("from console.error"))?.message,
+      "from console.error\nsecond line",
+    );
     assert.equal(level("raw stdout write"), "info");
     assert.deepEqual(p.strayStdout, [], "stdout carries the handshake line only");
   });
@@ -69,7 +73,12 @@ describe("a provider on the default unix socket", () => {
   });
 
   test("Log reaches the recording kernel on broker ID 1 with the call's session id", async () => {
-    await p.invoke({ id: "l", toolName: "log", arguments: { message: "over the broker" }, callContext: { ...ctx, sessionId: "session-7" } }).done;
+    await p.invoke({
+      id: "l",
+      toolName: "log",
+      arguments: { message: "over the broker" },
+      callContext: { ...ctx, sessionId: "session-7" },
+    }).done;
     const log = await p.kernel.waitFor("log", (r) => r.entry?.message === "over the broker");
     assert.equal(log.sessionId, "session-7");
   });

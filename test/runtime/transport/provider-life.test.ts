@@ -30,7 +30,9 @@ test("shutting the server with the host's streams open builds their errors witho
   // Like the broker and stdio streams: open until the provider goes.
   server.addService(held, { hold: (_call: ServerWritableStream<Buffer, Buffer>) => opened() });
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    ),
   );
   const client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
   const stream = client.makeServerStreamRequest(
@@ -98,7 +100,15 @@ test("a stop waits for the kernel's answers to callbacks in flight before closin
     graceMs: 100,
   } as unknown as ProviderLifeParts;
   assert.equal(await new ProviderLife(parts).stop("broker-closed"), 0);
-  assert.deepEqual(steps, ["calls ended", `settle ${kernelSettleMs}`, "settled", "kernel closed", "broker closed", "server closed", "exit"]);
+  assert.deepEqual(steps, [
+    "calls ended",
+    `settle ${kernelSettleMs}`,
+    "settled",
+    "kernel closed",
+    "broker closed",
+    "server closed",
+    "exit",
+  ]);
   assert.ok(kernelSettleMs < 1000, "the wait stays well inside the host's 2 s grace");
 });
 

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import { derElement, derNamedBits, derObjectIdentifier, derTime, derUnsignedInteger } from "../../../runtime/transport/tls/asn1-der.js";
+import {
+  derElement,
+  derNamedBits,
+  derObjectIdentifier,
+  derTime,
+  derUnsignedInteger,
+} from "../../../runtime/transport/tls/asn1-der.js";
 import { createSelfSignedCertificate } from "../../../runtime/transport/tls/self-signed-certificate.js";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
@@ -14,7 +20,11 @@ test("DER: object identifiers, minimal unsigned integers, both length forms, nam
   assert.equal(hex(derObjectIdentifier("1.2.840.10045.4.3.2")), "06082a8648ce3d040302");
   assert.equal(hex(derObjectIdentifier("2.5.29.15")), "0603551d0f");
   assert.equal(hex(derUnsignedInteger(Buffer.from([0x00, 0x00, 0x01]))), "020101");
-  assert.equal(hex(derUnsignedInteger(Buffer.from([0x80]))), "02020080", "a high bit gets a 0x00 so the integer stays positive");
+  assert.equal(
+    hex(derUnsignedInteger(Buffer.from([0x80]))),
+    "02020080",
+    "a high bit gets a 0x00 so the integer stays positive",
+  );
   assert.equal(hex(derUnsignedInteger(Buffer.from([0x00]))), "020100");
   assert.equal(hex(derElement(0x04, Buffer.alloc(127)).subarray(0, 2)), "047f");
   assert.equal(hex(derElement(0x04, Buffer.alloc(200)).subarray(0, 3)), "0481c8");
@@ -44,10 +54,18 @@ test("the certificate: CN and DNS localhost, a self-signed CA, go-plugin's valid
   assert.equal(new Date(x509.validFrom).toISOString(), "2030-01-02T03:03:35.000Z");
   assert.equal(new Date(x509.validTo).getTime(), Date.parse("2030-01-02T03:04:05Z") + 262_980 * 3600_000);
   const early = new X509Certificate(createSelfSignedCertificate(new Date("2000-06-01T00:00:00Z")).certificatePem);
-  assert.equal(new Date(early.validTo).getTime(), Date.parse("2000-06-01T00:00:00Z") + 262_980 * 3600_000, "UTCTime both ends");
+  assert.equal(
+    new Date(early.validTo).getTime(),
+    Date.parse("2000-06-01T00:00:00Z") + 262_980 * 3600_000,
+    "UTCTime both ends",
+  );
 
   // Node names the ExtKeyUsage list keyUsage; KeyUsage and BasicConstraints are checked in the DER.
-  assert.deepEqual([...(x509.keyUsage ?? [])].sort(), ["1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2"], "serverAuth and clientAuth");
+  assert.deepEqual(
+    [...(x509.keyUsage ?? [])].sort(),
+    ["1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2"],
+    "serverAuth and clientAuth",
+  );
   const keyUsageCritical = "0603551d0f" + "0101ff" + "0404" + "030202ac"; // digitalSignature|keyEncipherment|keyAgreement|keyCertSign
   assert.ok(hex(made.certificateDer).includes(keyUsageCritical), "KeyUsage, critical, go-plugin's four bits");
   const basicConstraintsCa = "0603551d13" + "0101ff" + "0405" + "30030101ff";
@@ -55,7 +73,9 @@ test("the certificate: CN and DNS localhost, a self-signed CA, go-plugin's valid
 });
 
 test("every certificate is fresh: its own key and a random positive serial of at most 128 bits", () => {
-  const [a, b] = [createSelfSignedCertificate(), createSelfSignedCertificate()].map((c) => new X509Certificate(c.certificatePem));
+  const [a, b] = [createSelfSignedCertificate(), createSelfSignedCertificate()].map(
+    (c) => new X509Certificate(c.certificatePem),
+  );
   assert.ok(a && b);
   assert.notEqual(a.serialNumber, b.serialNumber);
   assert.ok(!a.publicKey.equals(b.publicKey));

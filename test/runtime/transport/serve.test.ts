@@ -11,7 +11,11 @@ import { typeScriptProvider } from "../interop/providers.js";
 
 test("a provider breaking an invariant: no handshake; the reason in its place and one error line naming the tool and the rule", async () => {
   const broken = typeScriptProvider("broken", "test/runtime/transport/fixtures/broken-provider.ts");
-  const error: unknown = await launch(broken.command, { args: broken.args, cwd: broken.cwd, handshakeTimeoutMs: 30_000 }).catch((e: unknown) => e);
+  const error: unknown = await launch(broken.command, {
+    args: broken.args,
+    cwd: broken.cwd,
+    handshakeTimeoutMs: 30_000,
+  }).catch((e: unknown) => e);
   assert.ok(error instanceof Error);
   assert.match(
     error.message,
@@ -36,7 +40,10 @@ test("importing harness-tool does not load @grpc/grpc-js; serve() loads it when 
     const loaded = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes("@grpc/grpc-js"));
     process.stdout.write(String(loaded));
   `;
-  const run = spawnSync(process.execPath, [...sample.args.slice(0, 3), "--input-type=module", "-e", script], { cwd: sample.cwd, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [...sample.args.slice(0, 3), "--input-type=module", "-e", script], {
+    cwd: sample.cwd,
+    encoding: "utf8",
+  });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, "false");
 });
@@ -52,7 +59,9 @@ test("Kill() while a process-backed call runs: the call's children are killed, t
     callContext: { sessionId: "s", workingDirectory: "/tmp" },
   });
   const events = await running.waitForEvents(2);
-  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : [])).join("");
+  const printed = events
+    .flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : []))
+    .join("");
   const pids = printed
     .split(/\s+/)
     .filter((s) => /^\d+$/.test(s))

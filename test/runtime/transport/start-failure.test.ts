@@ -17,11 +17,17 @@ const cookie = { [kernelHandshake.cookieKey]: kernelHandshake.cookieValue };
 /** Runs an ES module snippet the way a provider runs, with or without the host's cookie. */
 function runModule(source: string, env: NodeJS.ProcessEnv) {
   const { [kernelHandshake.cookieKey]: _inherited, ...base } = process.env;
-  return spawnSync(process.execPath, [...loaderArgs, "--input-type=module", "-e", source], { encoding: "utf8", env: { ...base, ...env } });
+  return spawnSync(process.execPath, [...loaderArgs, "--input-type=module", "-e", source], {
+    encoding: "utf8",
+    env: { ...base, ...env },
+  });
 }
 
 test("the stdout line: one line, no `|`, bounded, saying the provider cannot start", () => {
-  assert.equal(startFailureLine("a|b|c|d\n  second line"), "harness-tool: the provider cannot start: a/b/c/d; second line\n");
+  assert.equal(
+    startFailureLine("a|b|c|d\n  second line"),
+    "harness-tool: the provider cannot start: a/b/c/d; second line\n",
+  );
   const long = startFailureLine("x".repeat(10_000));
   assert.ok(long.length <= 2001 && long.endsWith("…\n"), `${long.length} characters`);
   assert.equal(long.split("\n").length, 2);
@@ -39,7 +45,10 @@ test("launched by a host, a throw before serve() is a start failure: the reason 
 });
 
 test("a rejected top-level await and a thrown non-Error are start failures too", () => {
-  const rejected = runModule(`import "harness-tool"; await Promise.reject(new TypeError("config.port must be a number"));`, cookie);
+  const rejected = runModule(
+    `import "harness-tool"; await Promise.reject(new TypeError("config.port must be a number"));`,
+    cookie,
+  );
   assert.equal(rejected.status, 1);
   assert.equal(rejected.stdout, "harness-tool: the provider cannot start: TypeError: config.port must be a number\n");
   const thrown = runModule(`import "harness-tool"; throw "plain string";`, cookie);
@@ -50,7 +59,10 @@ test("a rejected top-level await and a thrown non-Error are start failures too",
 test("process.exit during start-up, or an entry point that never calls serve(): the exit is reported as a start failure", () => {
   const exited = runModule(`import "harness-tool"; process.exit(3);`, cookie);
   assert.equal(exited.status, 3);
-  assert.match(exited.stdout, /^harness-tool: the provider cannot start: the process exited with code 3 before serve\(\) made the handshake/);
+  assert.match(
+    exited.stdout,
+    /^harness-tool: the provider cannot start: the process exited with code 3 before serve\(\) made the handshake/,
+  );
   assert.equal(parseHostLogLine(exited.stderr.trim()).level, "error");
   const neverServed = runModule(`import "harness-tool";`, cookie);
   assert.equal(neverServed.status, 0);
@@ -58,7 +70,10 @@ test("process.exit during start-up, or an entry point that never calls serve(): 
 });
 
 test("without the host's cookie importing harness-tool changes nothing: Node reports the exception itself", () => {
-  const run = runModule(`import "harness-tool"; console.log(process.listenerCount("uncaughtException")); throw new Error("by hand");`, {});
+  const run = runModule(
+    `import "harness-tool"; console.log(process.listenerCount("uncaughtException")); throw new Error("by hand");`,
+    {},
+  );
   assert.equal(run.status, 1);
   assert.equal(run.stdout, "0\n");
   assert.match(run.stderr, /Error: by hand/);

@@ -25,7 +25,9 @@ test("every stderr write passes the filter, and a failing filter drops the write
     process.stderr.write("a hunter22 line\n");
     process.stderr.write(Buffer.from("bytes hunter22\n"));
     await new Promise<void>((resolve) => process.stderr.write("with a callback hunter22\n", () => resolve()));
-    await new Promise<void>((resolve) => process.stderr.write(Buffer.from("bytes, callback hunter22\n"), "utf8", () => resolve()));
+    await new Promise<void>((resolve) =>
+      process.stderr.write(Buffer.from("bytes, callback hunter22\n"), "utf8", () => resolve()),
+    );
     hostLog("warn", "the transport's own line hunter22");
     failing = true;
     process.stderr.write("dropped hunter22\n");
@@ -33,7 +35,12 @@ test("every stderr write passes the filter, and a failing filter drops the write
     assert.equal(process.stderr.write, recorder, "removing the filter restores the previous write");
     process.stderr.write("after hunter22\n");
 
-    assert.deepEqual(written.slice(0, 4), ["a [X] line\n", "bytes [X]\n", "with a callback [X]\n", "bytes, callback [X]\n"]);
+    assert.deepEqual(written.slice(0, 4), [
+      "a [X] line\n",
+      "bytes [X]\n",
+      "with a callback [X]\n",
+      "bytes, callback [X]\n",
+    ]);
     assert.match(written[4] ?? "", /"@message":"the transport's own line \[X\]"/);
     assert.match(written[5] ?? "", /a stderr write was dropped because redacting it failed/);
     assert.ok(!(written[5] ?? "").includes("hunter22"), "the failed write's text never goes out");

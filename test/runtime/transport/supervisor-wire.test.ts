@@ -26,7 +26,12 @@ const fixture = "test/runtime/transport/fixtures/below-javascript-provider.ts";
 const sources = typeScriptProvider("below-javascript", fixture);
 const bundleDir = mkdtempSync(path.join(tmpdir(), "harness-tool-supervisor-wire-"));
 /** `harness-tool bundle`'s executable of the same provider, built before the tests run. */
-const bundled: ProviderCommand = { name: "below-javascript-bundled", command: process.execPath, args: [path.join(bundleDir, "provider.mjs")], cwd: repoRoot };
+const bundled: ProviderCommand = {
+  name: "below-javascript-bundled",
+  command: process.execPath,
+  args: [path.join(bundleDir, "provider.mjs")],
+  cwd: repoRoot,
+};
 const entries = [
   ["tsx sources", sources],
   ["harness-tool bundle's executable", bundled],
@@ -34,7 +39,14 @@ const entries = [
 
 before(async () => {
   const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  assert.equal(await bundleCommand(path.join(repoRoot, fixture), { outfile: path.join(bundleDir, "provider.mjs"), external: [], out: silent }), 0);
+  assert.equal(
+    await bundleCommand(path.join(repoRoot, fixture), {
+      outfile: path.join(bundleDir, "provider.mjs"),
+      external: [],
+      out: silent,
+    }),
+    0,
+  );
 });
 after(() => rmSync(bundleDir, { recursive: true, force: true }));
 /** ASCII, so go-plugin's JSON-escaping of the log line leaves it as it is. */
@@ -53,7 +65,10 @@ function entryText(entry: GoLogEntry): string {
   return `${entry.message} ${JSON.stringify(entry.fields)}`;
 }
 
-async function launched(provider: ProviderCommand, env?: { readonly [name: string]: string }): Promise<{ go: GoHost; host: ScenarioHost }> {
+async function launched(
+  provider: ProviderCommand,
+  env?: { readonly [name: string]: string },
+): Promise<{ go: GoHost; host: ScenarioHost }> {
   const go = new GoHost(goHostBinary());
   try {
     const host = await launchWithGoHost(go, provider, env ? { env } : {});
@@ -67,7 +82,9 @@ async function launched(provider: ProviderCommand, env?: { readonly [name: strin
 }
 
 for (const [entryName, provider] of entries)
-  describe(`${entryName}: a secret written below process.stderr.write, through go-plugin v1.8.0's log`, { skip: goSkip }, () => {
+  describe(`${entryName}: a secret written below process.stderr.write, through go-plugin v1.8.0's log`, {
+    skip: goSkip,
+  }, () => {
     let go: GoHost;
     let host: ScenarioHost;
     before(async () => {
@@ -79,8 +96,12 @@ for (const [entryName, provider] of entries)
       it(`${path}: the line reaches the kernel's log with the marker, the secret nowhere`, async () => {
         const outcome = await host.invoke({ id: path, toolName: "leak", arguments: { path } });
         assert.equal(outcome.events.at(-1)?.event.case, "result");
-        const line = () => go.logEntries().then((entries) => entries.find((e) => entryText(e).includes(`leak via ${path}:`)));
-        assert.ok(await eventually(async () => (await line()) !== undefined, 5000), `go-plugin logged no "leak via ${path}" line:\n${await hostText(go)}`);
+        const line = () =>
+          go.logEntries().then((entries) => entries.find((e) => entryText(e).includes(`leak via ${path}:`)));
+        assert.ok(
+          await eventually(async () => (await line()) !== undefined, 5000),
+          `go-plugin logged no "leak via ${path}" line:\n${await hostText(go)}`,
+        );
         const logged = entryText((await line()) as GoLogEntry);
         assert.ok(logged.includes(marker), `the line shows the marker: ${logged}`);
         const text = await hostText(go);
@@ -99,7 +120,12 @@ for (const [entryName, provider] of entries)
 
 /** Starts `tree` and resolves with the grandchild's pid from its first output chunk. */
 async function grandchildOf(host: ScenarioHost): Promise<number> {
-  const call = await host.startInvoke({ id: "tree", toolName: "tree", arguments: { seconds: 60 }, callContext: { workingDirectory: "/tmp" } });
+  const call = await host.startInvoke({
+    id: "tree",
+    toolName: "tree",
+    arguments: { seconds: 60 },
+    callContext: { workingDirectory: "/tmp" },
+  });
   const events = await call.events(1);
   const chunk = events.find((e) => e.event.case === "outputChunk");
   assert.ok(chunk?.event.case === "outputChunk", `the tree tool printed nothing: ${JSON.stringify(events)}`);
@@ -123,7 +149,10 @@ for (const [entryName, provider] of entries)
           const killed = Date.now();
           process.kill(host.pid, "SIGKILL");
           const gone = await eventually(() => processGone(grandchild), orphanBoundMs);
-          assert.ok(gone, `the grandchild sleep ${grandchild} still runs ${Date.now() - killed} ms after the SIGKILL of ${host.pid}`);
+          assert.ok(
+            gone,
+            `the grandchild sleep ${grandchild} still runs ${Date.now() - killed} ms after the SIGKILL of ${host.pid}`,
+          );
         } finally {
           if (grandchild > 0 && !processGone(grandchild)) process.kill(grandchild, "SIGKILL");
           await go.close();
@@ -143,7 +172,10 @@ for (const [entryName, provider] of entries)
         await host.startInvoke({ id: "spin", toolName: "spin", arguments: { text: "" } });
         await new Promise((resolve) => setTimeout(resolve, 200));
         process.kill(host.pid, "SIGKILL");
-        assert.ok(await eventually(() => processGone(pid), orphanBoundMs), `the stuck provider ${pid} still runs after the SIGKILL of its supervisor`);
+        assert.ok(
+          await eventually(() => processGone(pid), orphanBoundMs),
+          `the stuck provider ${pid} still runs after the SIGKILL of its supervisor`,
+        );
       } finally {
         if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
         await go.close();
@@ -161,7 +193,9 @@ for (const [entryName, provider] of entries)
         assert.ok(pid > 0);
         await host.kill();
         const entries = await go.logEntries();
-        const warning = entries.find((e) => e.message.includes(`child process ${pid} `) && e.message.includes("ctx.spawn"));
+        const warning = entries.find(
+          (e) => e.message.includes(`child process ${pid} `) && e.message.includes("ctx.spawn"),
+        );
         assert.ok(warning, `no warning names the raw child ${pid}:\n${entries.map(entryText).join("\n")}`);
         assert.equal(warning.level, "warn");
       } finally {
@@ -214,8 +248,10 @@ describe("supervision decided before the code loads, through go-plugin v1.8.0", 
       const seen = async (env: { readonly [name: string]: string }) => {
         const { go, host } = await launched(provider, env);
         try {
-          for (const leak of ["write-sync-2", "write-sync-1"]) await host.invoke({ id: leak, toolName: "leak", arguments: { path: leak } });
-          const line = () => go.logEntries().then((entries) => entries.find((e) => entryText(e).includes("leak via write-sync-2:")));
+          for (const leak of ["write-sync-2", "write-sync-1"])
+            await host.invoke({ id: leak, toolName: "leak", arguments: { path: leak } });
+          const line = () =>
+            go.logEntries().then((entries) => entries.find((e) => entryText(e).includes("leak via write-sync-2:")));
           assert.ok(await eventually(async () => (await line()) !== undefined, 5000), await hostText(go));
           const entries = await go.logEntries();
           return {

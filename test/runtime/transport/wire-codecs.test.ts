@@ -27,13 +27,25 @@ import { encodeOutputChunkResponse } from "../../../runtime/transport/output-chu
 import { formatHandshakeLine, parseHandshakeLine } from "../../../runtime/transport/handshake-line.js";
 import { hostLogLine, hostTimestamp } from "../../../runtime/transport/host-log.js";
 import { kernelHandshake, readPluginEnvironment } from "../../../runtime/transport/plugin-environment.js";
-import { statusWithToolError, toolErrorFromStatus, toolErrorTypeUrl } from "../../../runtime/errors/rpc-status-details.js";
+import {
+  statusWithToolError,
+  toolErrorFromStatus,
+  toolErrorTypeUrl,
+} from "../../../runtime/errors/rpc-status-details.js";
 
 test("go-plugin's and grpc health's raw methods are served on the generated descriptors' paths and shapes", () => {
   const expect = (served: { path: string; requestStream: boolean; responseStream: boolean }, method: DescMethod) => {
     assert.equal(served.path, `/${method.parent.typeName}/${method.name}`);
-    assert.equal(served.requestStream, method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming", served.path);
-    assert.equal(served.responseStream, method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming", served.path);
+    assert.equal(
+      served.requestStream,
+      method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
+      served.path,
+    );
+    assert.equal(
+      served.responseStream,
+      method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
+      served.path,
+    );
   };
   expect(goPluginServices.health.check, Health.method.check);
   expect(goPluginServices.broker.startStream, GRPCBroker.method.startStream);
@@ -44,11 +56,21 @@ test("go-plugin's and grpc health's raw methods are served on the generated desc
 test("ConnInfo: go-plugin's field numbers, knock included; unknown fields skipped", () => {
   // Field numbers as go-plugin's grpc_broker.proto: service_id = 1, network = 2, address = 3.
   const w = new BinaryWriter();
-  w.tag(1, WireType.Varint).uint32(7).tag(3, WireType.LengthDelimited).string("127.0.0.1:1234").tag(99, WireType.Varint).uint32(5);
+  w.tag(1, WireType.Varint)
+    .uint32(7)
+    .tag(3, WireType.LengthDelimited)
+    .string("127.0.0.1:1234")
+    .tag(99, WireType.Varint)
+    .uint32(5);
   w.tag(2, WireType.LengthDelimited).string("tcp");
   const info = fromBinary(ConnInfoSchema, w.finish(), { readUnknownFields: false });
   assert.deepEqual([info.serviceId, info.network, info.address, info.knock], [7, "tcp", "127.0.0.1:1234", undefined]);
-  const knocked = create(ConnInfoSchema, { serviceId: 1, network: "unix", address: "/tmp/plugin123", knock: { knock: true } });
+  const knocked = create(ConnInfoSchema, {
+    serviceId: 1,
+    network: "unix",
+    address: "/tmp/plugin123",
+    knock: { knock: true },
+  });
   assert.deepEqual(fromBinary(ConnInfoSchema, toBinary(ConnInfoSchema, knocked)), knocked);
 });
 
@@ -58,7 +80,11 @@ test("StdioData round-trips", () => {
 });
 
 test("google.rpc.Status carries the ToolError under its type URL", () => {
-  const toolError = create(ToolErrorSchema, { category: ToolErrorCategory.INVALID_ARGUMENTS, message: "root is required", details: { field: "root" } });
+  const toolError = create(ToolErrorSchema, {
+    category: ToolErrorCategory.INVALID_ARGUMENTS,
+    message: "root is required",
+    details: { field: "root" },
+  });
   const status = fromBinary(StatusSchema, statusWithToolError(3, "root is required", toolError));
   assert.equal(status.code, 3);
   assert.equal(status.message, "root is required");
@@ -72,7 +98,13 @@ test("google.rpc.Status carries the ToolError under its type URL", () => {
 test("the handshake line: five fields without AutoMTLS; the parser checks what go-plugin's host checks", () => {
   const line = formatHandshakeLine({ appVersion: 1, network: "unix", address: "/tmp/plugin9" });
   assert.equal(line, "1|1|unix|/tmp/plugin9|grpc\n");
-  assert.deepEqual(parseHandshakeLine(line, [1]), { coreVersion: 1, appVersion: 1, network: "unix", address: "/tmp/plugin9", protocol: "grpc" });
+  assert.deepEqual(parseHandshakeLine(line, [1]), {
+    coreVersion: 1,
+    appVersion: 1,
+    network: "unix",
+    address: "/tmp/plugin9",
+    protocol: "grpc",
+  });
   assert.throws(() => parseHandshakeLine("hello", [1]), /unrecognized handshake line/);
   assert.throws(() => parseHandshakeLine("2|1|unix|/x|grpc", [1]), /core protocol version/);
   assert.throws(() => parseHandshakeLine("1|3|unix|/x|grpc", [1]), /not one of the offered/);
@@ -101,16 +133,27 @@ test("the environment: the cookie, versions, network and ports", () => {
   const incompatible = readPluginEnvironment({ ...kernelEnv, PLUGIN_PROTOCOL_VERSIONS: "2,3" });
   assert.ok(!incompatible.ok && /incompatible plugin protocol versions/.test(incompatible.message));
 
-  const tcp = readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "tcp", PLUGIN_MIN_PORT: "20000", PLUGIN_MAX_PORT: "20010" });
+  const tcp = readPluginEnvironment({
+    ...kernelEnv,
+    HARNESS_TOOL_PLUGIN_NETWORK: "tcp",
+    PLUGIN_MIN_PORT: "20000",
+    PLUGIN_MAX_PORT: "20010",
+  });
   assert.ok(tcp.ok && tcp.value.network === "tcp" && tcp.value.minPort === 20000 && tcp.value.maxPort === 20010);
   const preferred = readPluginEnvironment(kernelEnv, "tcp");
   assert.ok(preferred.ok && preferred.value.network === "tcp");
   assert.equal(readPluginEnvironment({ ...kernelEnv, HARNESS_TOOL_PLUGIN_NETWORK: "udp" }).ok, false);
   assert.equal(readPluginEnvironment({ ...kernelEnv, PLUGIN_MIN_PORT: "30000", PLUGIN_MAX_PORT: "20000" }).ok, false);
   const mtls = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "-----BEGIN CERTIFICATE-----" });
-  assert.ok(mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----", "AutoMTLS: the host's certificate, checked by serveGoPlugin");
+  assert.ok(
+    mtls.ok && mtls.value.clientCertificatePem === "-----BEGIN CERTIFICATE-----",
+    "AutoMTLS: the host's certificate, checked by serveGoPlugin",
+  );
   const emptyCert = readPluginEnvironment({ ...kernelEnv, PLUGIN_CLIENT_CERT: "" });
-  assert.ok(emptyCert.ok && emptyCert.value.clientCertificatePem === undefined, "go-plugin: an empty PLUGIN_CLIENT_CERT is no AutoMTLS");
+  assert.ok(
+    emptyCert.ok && emptyCert.value.clientCertificatePem === undefined,
+    "go-plugin: an empty PLUGIN_CLIENT_CERT is no AutoMTLS",
+  );
 });
 
 test("host log lines: six fractional digits in @timestamp (go-plugin's layout), level kept", () => {
@@ -131,7 +174,9 @@ test("host log lines: six fractional digits in @timestamp (go-plugin's layout), 
 test("Invoke's output chunks take the one-copy encoding, byte for byte toBinary's; other events and unknown fields keep toBinary", () => {
   const serialize = grpcServiceDefinition(ToolService).invoke?.responseSerialize as (value: InvokeResponse) => Buffer;
   const chunk = (stream: number, data: Uint8Array) =>
-    create(InvokeResponseSchema, { event: { event: { case: "outputChunk", value: { stream: stream as OutputStream, data } } } });
+    create(InvokeResponseSchema, {
+      event: { event: { case: "outputChunk", value: { stream: stream as OutputStream, data } } },
+    });
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.uint8Array({ maxLength: 300 }), (stream, data) => {
       const message = chunk(stream, data);

@@ -11,7 +11,12 @@ export const faultProvider = typeScriptProvider("faults", "test/runtime/reliabil
 
 /** Launches the fault provider through harness-tool/testing (tsx start-up is slow on a loaded machine: a generous handshake wait). */
 export function launchFaultProvider(env: { readonly [name: string]: string } = {}): Promise<LaunchedProvider> {
-  return launch(faultProvider.command, { args: faultProvider.args, cwd: faultProvider.cwd, env, handshakeTimeoutMs: 60_000 });
+  return launch(faultProvider.command, {
+    args: faultProvider.args,
+    cwd: faultProvider.cwd,
+    env,
+    handshakeTimeoutMs: 60_000,
+  });
 }
 
 /** A call context like the kernel's. */
@@ -24,7 +29,9 @@ export function terminals(events: readonly ToolEvent[]): ToolEvent[] {
 
 /** The pids a stubborn_child call printed ("pids <shell> <sleep>"), from its output chunks. */
 export function printedPids(events: readonly ToolEvent[]): number[] {
-  const printed = events.flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : [])).join("");
+  const printed = events
+    .flatMap((e) => (e.event.case === "outputChunk" ? [new TextDecoder().decode(e.event.value.data)] : []))
+    .join("");
   const match = /pids (\d+) (\d+)/.exec(printed);
   return match ? [Number(match[1]), Number(match[2])] : [];
 }

@@ -7,7 +7,12 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { create } from "@bufbuild/protobuf";
 import { Metadata, type ClientDuplexStream } from "@grpc/grpc-js";
-import { InvokeRequestSchema, ToolErrorCategory, ToolService, type ToolEvent } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeRequestSchema,
+  ToolErrorCategory,
+  ToolService,
+  type ToolEvent,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { kernelEnvironment, parseHandshakeLine } from "harness-tool/testing";
 import { goPluginServices } from "../../../../runtime/transport/grpc-service-definition.js";
 import { grpcTarget, ServiceClient } from "../../../../runtime/transport/service-client.js";
@@ -37,7 +42,12 @@ export const protocolExitMs = 2000;
 export async function hostSigkilledScenario(env: { readonly [name: string]: string } = {}): Promise<number> {
   const host = spawn(
     faultProvider.command,
-    [...faultProvider.args.slice(0, 3), "test/runtime/reliability/fixtures/sigkill-host.ts", JSON.stringify(faultProvider), JSON.stringify(env)],
+    [
+      ...faultProvider.args.slice(0, 3),
+      "test/runtime/reliability/fixtures/sigkill-host.ts",
+      JSON.stringify(faultProvider),
+      JSON.stringify(env),
+    ],
     {
       cwd: faultProvider.cwd,
       stdio: ["ignore", "pipe", "inherit"],
@@ -46,7 +56,9 @@ export async function hostSigkilledScenario(env: { readonly [name: string]: stri
   const hostExited = new Promise<void>((resolve) => host.once("exit", () => resolve()));
   let reported: { pid: number; address: string; children: number[] } | undefined;
   try {
-    reported = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: host.stdout }).once("line", resolve))) as typeof reported;
+    reported = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: host.stdout }).once("line", resolve)),
+    ) as typeof reported;
     const { pid, address, children } = reported!;
     assert.ok(!processGone(pid) && !fileGone(address));
     host.kill("SIGKILL");
@@ -58,11 +70,13 @@ export async function hostSigkilledScenario(env: { readonly [name: string]: stri
     assert.ok(gone, "the orphaned provider exited");
     assert.ok(tookMs <= protocolExitMs, `the provider took ${tookMs.toFixed(0)} ms to exit (the protocol allows 2 s)`);
     assert.ok(fileGone(address), "its socket file is gone");
-    for (const child of children) assert.ok(await eventually(() => processGone(child), childrenGoneWithinMs), `child ${child} is gone`);
+    for (const child of children)
+      assert.ok(await eventually(() => processGone(child), childrenGoneWithinMs), `child ${child} is gone`);
     return tookMs;
   } finally {
     host.kill("SIGKILL");
-    for (const pid of [reported?.pid, ...(reported?.children ?? [])]) if (pid !== undefined && !processGone(pid)) process.kill(pid, "SIGKILL");
+    for (const pid of [reported?.pid, ...(reported?.children ?? [])])
+      if (pid !== undefined && !processGone(pid)) process.kill(pid, "SIGKILL");
   }
 }
 
@@ -74,16 +88,22 @@ export async function hostSigkilledScenario(env: { readonly [name: string]: stri
  * claimed for the interrupted call.
  */
 export async function brokerEndedScenario(): Promise<void> {
-  const child = spawn(faultProvider.command, faultProvider.args, { cwd: faultProvider.cwd, env: kernelEnvironment(), stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(faultProvider.command, faultProvider.args, {
+    cwd: faultProvider.cwd,
+    env: kernelEnvironment(),
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once("line", resolve));
   const handshake = parseHandshakeLine(line, [1]);
   const client = new ServiceClient(ToolService, grpcTarget(handshake.network, handshake.address));
   const m = goPluginServices.broker.startStream;
-  const broker = client.raw.makeBidiStreamRequest(m.path, m.requestSerialize, m.responseDeserialize, new Metadata()) as ClientDuplexStream<
-    Uint8Array,
-    Uint8Array
-  >;
+  const broker = client.raw.makeBidiStreamRequest(
+    m.path,
+    m.requestSerialize,
+    m.responseDeserialize,
+    new Metadata(),
+  ) as ClientDuplexStream<Uint8Array, Uint8Array>;
   broker.on("error", () => {});
   broker.on("data", () => {});
   let pids: number[] = [];
@@ -103,7 +123,10 @@ export async function brokerEndedScenario(): Promise<void> {
     assert.ok(await eventually(() => printedPids(events).length === 2, 30_000), "the call started its process group");
     pids = printedPids(events);
     broker.end(); // the host's broker closes; the gRPC connection stays up
-    const code = await Promise.race([exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), protocolExitMs + 3000))]);
+    const code = await Promise.race([
+      exited,
+      new Promise<"running">((resolve) => setTimeout(() => resolve("running"), protocolExitMs + 3000)),
+    ]);
     assert.equal(code, 0, "an orderly exit");
     assert.ok(fileGone(handshake.address), "its socket file is gone");
     await streamEnded;
@@ -111,7 +134,8 @@ export async function brokerEndedScenario(): Promise<void> {
     const ends = terminals(events);
     assert.ok(ends.length <= 1, "at most one terminal event");
     if (ends[0]?.event.case === "error") assert.equal(ends[0].event.value.category, ToolErrorCategory.CANCELLED);
-    for (const pid of pids) assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `child ${pid} is gone`);
+    for (const pid of pids)
+      assert.ok(await eventually(() => processGone(pid), childrenGoneWithinMs), `child ${pid} is gone`);
   } finally {
     broker.cancel();
     client.close();

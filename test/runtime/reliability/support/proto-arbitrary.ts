@@ -37,13 +37,42 @@ const wellKnown = {
   "google.protobuf.Empty": "google/protobuf/empty.proto",
 } as const;
 type WellKnown = keyof typeof wellKnown;
-const fieldNames = ["path", "text", "count", "items", "mode", "enabled", "nested", "tags", "when", "limit", "query", "root"] as const;
-const kinds = ["TOOL_KIND_DATA_SOURCE", "TOOL_KIND_RESOURCE", "TOOL_KIND_INTERACTIVE", "TOOL_KIND_UNSPECIFIED"] as const;
-const risks = ["RISK_CLASS_READ_ONLY", "RISK_CLASS_LOW", "RISK_CLASS_MODERATE", "RISK_CLASS_HIGH", "RISK_CLASS_CRITICAL", "RISK_CLASS_UNSPECIFIED"] as const;
+const fieldNames = [
+  "path",
+  "text",
+  "count",
+  "items",
+  "mode",
+  "enabled",
+  "nested",
+  "tags",
+  "when",
+  "limit",
+  "query",
+  "root",
+] as const;
+const kinds = [
+  "TOOL_KIND_DATA_SOURCE",
+  "TOOL_KIND_RESOURCE",
+  "TOOL_KIND_INTERACTIVE",
+  "TOOL_KIND_UNSPECIFIED",
+] as const;
+const risks = [
+  "RISK_CLASS_READ_ONLY",
+  "RISK_CLASS_LOW",
+  "RISK_CLASS_MODERATE",
+  "RISK_CLASS_HIGH",
+  "RISK_CLASS_CRITICAL",
+  "RISK_CLASS_UNSPECIFIED",
+] as const;
 const hookPoints = ["HOOK_POINT_PRE_TOOL_CALL", "HOOK_POINT_POST_TOOL_CALL", "HOOK_POINT_UNSPECIFIED"] as const;
 
 /** A field's type: a scalar, one of the file's enums or messages (by index), or a well-known type. */
-type FieldType = { scalar: (typeof scalarTypes)[number] } | { enumIndex: number } | { messageIndex: number } | { wellKnown: WellKnown };
+type FieldType =
+  | { scalar: (typeof scalarTypes)[number] }
+  | { enumIndex: number }
+  | { messageIndex: number }
+  | { wellKnown: WellKnown };
 
 interface FieldModel {
   readonly name: string;
@@ -89,7 +118,11 @@ export interface ProtoModel {
   readonly messages: readonly MessageModel[];
   readonly service:
     | undefined
-    | { rpcs: readonly RpcModel[]; comment: boolean; provider: undefined | { config?: string; render?: boolean; hooks?: string[]; slash?: boolean } };
+    | {
+        rpcs: readonly RpcModel[];
+        comment: boolean;
+        provider: undefined | { config?: string; render?: boolean; hooks?: string[]; slash?: boolean };
+      };
 }
 
 const jsonSchemaText = fc.oneof(
@@ -118,7 +151,11 @@ function message(enums: number, messages: number): fc.Arbitrary<MessageModel> {
     label: fc.constantFrom("", "", "", "repeated", "optional", "map", "oneof"),
     mapValue: fieldType(enums, messages),
     options: fc.record(
-      { required: fc.boolean(), description: fc.constantFrom("A described field.", 'Quotes " and \\ backslash.'), sensitive: fc.boolean() },
+      {
+        required: fc.boolean(),
+        description: fc.constantFrom("A described field.", 'Quotes " and \\ backslash.'),
+        sensitive: fc.boolean(),
+      },
       { requiredKeys: [] },
     ),
     comment: fc.boolean(),
@@ -141,7 +178,10 @@ function rpc(messages: number): fc.Arbitrary<RpcModel> {
       description: fc.constantFrom("Does a thing.", ""),
       streaming: fc.boolean(),
       processBacked: fc.boolean(),
-      concurrency: fc.record({ safe: fc.boolean(), keyFields: fc.array(fc.constantFrom(...fieldNames, "nope"), { maxLength: 2 }) }),
+      concurrency: fc.record({
+        safe: fc.boolean(),
+        keyFields: fc.array(fc.constantFrom(...fieldNames, "nope"), { maxLength: 2 }),
+      }),
       timeout: fc.record({ seconds: fc.integer({ min: -1, max: 120 }), nanos: fc.constantFrom(0, 500_000_000) }),
       idempotent: fc.boolean(),
       terminatesTurn: fc.boolean(),
@@ -164,7 +204,10 @@ export const protoModel: fc.Arbitrary<ProtoModel> = fc
   .chain(({ enumCount, messageCount }) =>
     fc.record({
       syntax: fc.constantFrom("proto3", "proto3", "proto3", "proto2"),
-      enums: fc.array(fc.record({ values: fc.integer({ min: 1, max: 3 }), comment: fc.boolean() }), { minLength: enumCount, maxLength: enumCount }),
+      enums: fc.array(fc.record({ values: fc.integer({ min: 1, max: 3 }), comment: fc.boolean() }), {
+        minLength: enumCount,
+        maxLength: enumCount,
+      }),
       messages: fc.array(message(enumCount, messageCount), { minLength: messageCount, maxLength: messageCount }),
       service: fc.option(
         fc.record({
@@ -207,18 +250,22 @@ export function printProto(fileName: string, model: ProtoModel): string {
 
   model.enums.forEach((e, i) => {
     body.push(...comment(e.comment, `Enum ${i}.`), `enum E${i} {`);
-    for (let v = 0; v < e.values; v++) body.push(...comment(e.comment, `Value ${v}.`, "  "), `  E${i}_${v === 0 ? "UNSPECIFIED" : `V${v}`} = ${v};`);
+    for (let v = 0; v < e.values; v++)
+      body.push(...comment(e.comment, `Value ${v}.`, "  "), `  E${i}_${v === 0 ? "UNSPECIFIED" : `V${v}`} = ${v};`);
     body.push("}", "");
   });
 
   model.messages.forEach((m, i) => {
     body.push(...comment(m.comment, `Message ${i}.`), `message M${i} {`);
-    if (m.jsonSchema !== undefined) body.push(`  option (harnesstool.v1.schema).json_schema = ${JSON.stringify(m.jsonSchema)};`);
+    if (m.jsonSchema !== undefined)
+      body.push(`  option (harnesstool.v1.schema).json_schema = ${JSON.stringify(m.jsonSchema)};`);
     const oneof: string[] = [];
     let number = 1;
     for (const f of m.fields) {
       use(f.type);
-      const opts = Object.entries(f.options).map(([k, v]) => `(harnesstool.v1.field).${k} = ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
+      const opts = Object.entries(f.options).map(
+        ([k, v]) => `(harnesstool.v1.field).${k} = ${typeof v === "string" ? JSON.stringify(v) : String(v)}`,
+      );
       const suffix = opts.length > 0 ? ` [${opts.join(", ")}]` : "";
       const lines = comment(f.comment, `Field ${f.name}.`, "  ");
       // proto2 needs a label on every singular field; a oneof member and a map take none.
@@ -270,17 +317,31 @@ export function printProto(fileName: string, model: ProtoModel): string {
       if (t.streaming !== undefined) o.push(`streaming: ${t.streaming}`);
       if (t.processBacked !== undefined) o.push(`process_backed: ${t.processBacked}`);
       if (t.concurrency !== undefined)
-        o.push(`concurrency: {safe: ${t.concurrency.safe} key_fields: [${t.concurrency.keyFields.map((k) => JSON.stringify(k)).join(", ")}]}`);
+        o.push(
+          `concurrency: {safe: ${t.concurrency.safe} key_fields: [${t.concurrency.keyFields.map((k) => JSON.stringify(k)).join(", ")}]}`,
+        );
       if (t.timeout !== undefined) o.push(`default_timeout: {seconds: ${t.timeout.seconds} nanos: ${t.timeout.nanos}}`);
       if (t.idempotent !== undefined) o.push(`idempotent: ${t.idempotent}`);
       if (t.terminatesTurn !== undefined) o.push(`terminates_turn: ${t.terminatesTurn}`);
       if (t.preview !== undefined) o.push(`preview: ${t.preview}`);
-      body.push(`  rpc Call${i}(${req}) returns (${res}) {`, `    option (harnesstool.v1.tool) = {${o.join(" ")}};`, "  }");
+      body.push(
+        `  rpc Call${i}(${req}) returns (${res}) {`,
+        `    option (harnesstool.v1.tool) = {${o.join(" ")}};`,
+        "  }",
+      );
     });
     body.push("}", "");
   }
 
-  return [`syntax = "${model.syntax}";`, "", `package ${pkg};`, "", ...[...imports].sort().map((i) => `import "${i}";`), "", ...body].join("\n");
+  return [
+    `syntax = "${model.syntax}";`,
+    "",
+    `package ${pkg};`,
+    "",
+    ...[...imports].sort().map((i) => `import "${i}";`),
+    "",
+    ...body,
+  ].join("\n");
 }
 
 const subsetScalars = ["string", "bool", "double", "float", "int32", "uint32", "int64"] as const;
@@ -289,9 +350,12 @@ function subsetField(index: number, messages: number, enums: number): fc.Arbitra
   // Only messages after this one: no recursion.
   const types: fc.Arbitrary<FieldType>[] = [
     fc.constantFrom(...subsetScalars).map((scalar) => ({ scalar })),
-    fc.constantFrom<WellKnown>("google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.StringValue").map((w) => ({ wellKnown: w })),
+    fc
+      .constantFrom<WellKnown>("google.protobuf.Timestamp", "google.protobuf.Duration", "google.protobuf.StringValue")
+      .map((w) => ({ wellKnown: w })),
   ];
-  if (index + 1 < messages) types.push(fc.integer({ min: index + 1, max: messages - 1 }).map((messageIndex) => ({ messageIndex })));
+  if (index + 1 < messages)
+    types.push(fc.integer({ min: index + 1, max: messages - 1 }).map((messageIndex) => ({ messageIndex })));
   if (enums > 0) types.push(fc.nat(enums - 1).map((enumIndex) => ({ enumIndex })));
   return fc.record({
     name: fc.constant(""),
@@ -314,15 +378,28 @@ const subsetTool = fc
     }),
     fc.record({
       kind: fc.constant("TOOL_KIND_RESOURCE" as const),
-      risk: fc.constantFrom("RISK_CLASS_LOW" as const, "RISK_CLASS_MODERATE" as const, "RISK_CLASS_HIGH" as const, "RISK_CLASS_CRITICAL" as const),
+      risk: fc.constantFrom(
+        "RISK_CLASS_LOW" as const,
+        "RISK_CLASS_MODERATE" as const,
+        "RISK_CLASS_HIGH" as const,
+        "RISK_CLASS_CRITICAL" as const,
+      ),
       streaming: fc.boolean(),
       concurrency: fc.constantFrom({ safe: false, keyFields: [] }, { safe: true, keyFields: [] }),
       idempotent: fc.boolean(),
       terminatesTurn: fc.boolean(),
     }),
-    fc.record({ kind: fc.constant("TOOL_KIND_INTERACTIVE" as const), risk: fc.constant("RISK_CLASS_READ_ONLY" as const), idempotent: fc.constant(false) }),
+    fc.record({
+      kind: fc.constant("TOOL_KIND_INTERACTIVE" as const),
+      risk: fc.constant("RISK_CLASS_READ_ONLY" as const),
+      idempotent: fc.constant(false),
+    }),
   )
-  .chain((tool) => fc.record({ seconds: fc.integer({ min: 1, max: 600 }), nanos: fc.constantFrom(0, 500_000_000) }).map((timeout) => ({ ...tool, timeout })));
+  .chain((tool) =>
+    fc
+      .record({ seconds: fc.integer({ min: 1, max: 600 }), nanos: fc.constantFrom(0, 500_000_000) })
+      .map((timeout) => ({ ...tool, timeout })),
+  );
 
 /** Proto files inside harness-tool's subset (what the plugin must generate without an error). */
 export const subsetProtoModel: fc.Arbitrary<ProtoModel> = fc
@@ -330,7 +407,10 @@ export const subsetProtoModel: fc.Arbitrary<ProtoModel> = fc
   .chain(({ enumCount, messageCount }) =>
     fc.record({
       syntax: fc.constant("proto3" as const),
-      enums: fc.array(fc.record({ values: fc.integer({ min: 2, max: 4 }), comment: fc.constant(true) }), { minLength: enumCount, maxLength: enumCount }),
+      enums: fc.array(fc.record({ values: fc.integer({ min: 2, max: 4 }), comment: fc.constant(true) }), {
+        minLength: enumCount,
+        maxLength: enumCount,
+      }),
       messages: fc.tuple(
         ...Array.from({ length: messageCount }, (_, i) =>
           fc.record({
@@ -348,7 +428,13 @@ export const subsetProtoModel: fc.Arbitrary<ProtoModel> = fc
       ),
       service: fc.record({
         rpcs: fc.array(
-          fc.record({ request: fc.constant(0), response: fc.constant(1), streaming: fc.constant("" as const), comment: fc.constant(true), tool: subsetTool }),
+          fc.record({
+            request: fc.constant(0),
+            response: fc.constant(1),
+            streaming: fc.constant("" as const),
+            comment: fc.constant(true),
+            tool: subsetTool,
+          }),
           { minLength: 1, maxLength: 3 },
         ),
         comment: fc.constant(true),

@@ -34,7 +34,10 @@ function shaped(schema: JsonSchema): fc.Arbitrary<unknown> {
           known: fc.record(props, { requiredKeys: [] }),
           // Usually keep the required properties; sometimes drop some.
           keepRequired: fc.oneof({ arbitrary: fc.constant(true), weight: 4 }, fc.constant(false)),
-          extra: fc.oneof({ arbitrary: fc.constant({}), weight: 4 }, fc.dictionary(fc.string({ maxLength: 6 }), anyJson, { maxKeys: 2 })),
+          extra: fc.oneof(
+            { arbitrary: fc.constant({}), weight: 4 },
+            fc.dictionary(fc.string({ maxLength: 6 }), anyJson, { maxKeys: 2 }),
+          ),
         })
         .chain(({ known, keepRequired, extra }) => {
           if (!keepRequired) return fc.constant({ ...extra, ...known });

@@ -47,7 +47,11 @@ describe("hook declaration", () => {
       "pre-model-call": { transform: async () => ({ messages: [] }) },
     };
     assert.deepEqual(hookDeclarationProblems(hooks), []);
-    assert.deepEqual(supportedHookPointsOf(hooks), [HookPoint.PRE_MODEL_CALL, HookPoint.PLAN_READY, HookPoint.SESSION_END]);
+    assert.deepEqual(supportedHookPointsOf(hooks), [
+      HookPoint.PRE_MODEL_CALL,
+      HookPoint.PLAN_READY,
+      HookPoint.SESSION_END,
+    ]);
     assert.deepEqual(supportedHookPointsOf(undefined), []);
   });
 
@@ -73,7 +77,8 @@ describe("hook declaration", () => {
 
   it("defineProvider throws on an inconsistent declaration, naming the provider", () => {
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "s", tools: {}, hooks: { "plan-ready": {} as never } }, {}),
+      () =>
+        defineProvider({ name: "p", version: "1", source: "s", tools: {}, hooks: { "plan-ready": {} as never } }, {}),
       /provider "p": hooks\.plan-ready: no mode/,
     );
   });
@@ -81,27 +86,49 @@ describe("hook declaration", () => {
   it("a generated provider's claimed points must match its hooks, both ways", () => {
     const base = { name: "gen", version: "1", source: "s", tools: {} };
     assert.throws(
-      () => defineProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY, HookPoint.POST_APPLY], hooks: { "plan-ready": { veto } } }, {}),
+      () =>
+        defineProvider(
+          {
+            ...base,
+            supportedHookPoints: [HookPoint.PLAN_READY, HookPoint.POST_APPLY],
+            hooks: { "plan-ready": { veto } },
+          },
+          {},
+        ),
       /post-apply is in supported_hook_points but has no handler: add hooks\["post-apply"\]/,
     );
     assert.throws(
       () => defineProvider({ ...base, supportedHookPoints: [], hooks: { "plan-ready": { veto } } }, {}),
       /hooks\.plan-ready: not in the proto's supported_hook_points/,
     );
-    const ok = defineProvider({ ...base, supportedHookPoints: [HookPoint.PLAN_READY], hooks: { "plan-ready": { veto } } }, {});
+    const ok = defineProvider(
+      { ...base, supportedHookPoints: [HookPoint.PLAN_READY], hooks: { "plan-ready": { veto } } },
+      {},
+    );
     assert.deepEqual(supportedHookPointsOf(ok.hooks), [HookPoint.PLAN_READY]);
   });
 
   it("serve()'s start-up check refuses a hand-built definition whose hooks are inconsistent", () => {
-    const provider = defineProvider<Record<string, never>, unknown>({ name: "hand", version: "1", source: "s", tools: {} }, {});
+    const provider = defineProvider<Record<string, never>, unknown>(
+      { name: "hand", version: "1", source: "s", tools: {} },
+      {},
+    );
     const check = checkProvider({ ...provider, hooks: { "plan-ready": { veto: "allow" } } as never });
-    assert.deepEqual(check.errors, ["provider: hooks.plan-ready.veto: must be an async function (payload, context) => ... [hook-handler-function]"]);
+    assert.deepEqual(check.errors, [
+      "provider: hooks.plan-ready.veto: must be an async function (payload, context) => ... [hook-handler-function]",
+    ]);
     // createToolService (what serve() runs before the handshake) refuses it with the same line.
     assert.throws(
-      () => createToolService({ ...provider, hooks: { "pre-tool-call": { transform: async () => ({}) } } as never }, { stderr: () => {} }),
+      () =>
+        createToolService(
+          { ...provider, hooks: { "pre-tool-call": { transform: async () => ({}) } } as never },
+          { stderr: () => {} },
+        ),
       (error: unknown) =>
         error instanceof ProviderDefinitionError &&
-        error.problems.includes('provider: hooks.pre-tool-call.transform: nothing at pre-tool-call may change: write "identity" [hook-transform-identity]'),
+        error.problems.includes(
+          'provider: hooks.pre-tool-call.transform: nothing at pre-tool-call may change: write "identity" [hook-transform-identity]',
+        ),
     );
   });
 });

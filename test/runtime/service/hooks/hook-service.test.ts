@@ -25,7 +25,11 @@ import { defineProvider } from "../../../../runtime/provider/define-provider.js"
 import type { HookContext, HookSubscriptions } from "../../../../runtime/provider/hook-subscriptions.js";
 import { createToolService } from "../../../../runtime/service/calls/tool-service.js";
 import { createHookService } from "../../../../runtime/service/hooks/hook-service.js";
-import type { HookAnswer, HookCallControl, HookServiceCore } from "../../../../runtime/service/hooks/hook-service-core.js";
+import type {
+  HookAnswer,
+  HookCallControl,
+  HookServiceCore,
+} from "../../../../runtime/service/hooks/hook-service-core.js";
 import { fakeKernel, type FakeKernel } from "../support/fake-kernel.js";
 
 type Init = MessageInitShape<typeof DispatchHookRequestSchema>;
@@ -41,7 +45,13 @@ function serviceWith(hooks: HookSubscriptions<{ token?: string }>, options: { co
       source: "github.com/acme/hooked",
       tools: {},
       hooks,
-      ...(options.config ? { config: defineConfig<{ token?: string }>([{ name: "token", type: "string", sensitive: true, required: true }]) } : {}),
+      ...(options.config
+        ? {
+            config: defineConfig<{ token?: string }>([
+              { name: "token", type: "string", sensitive: true, required: true },
+            ]),
+          }
+        : {}),
     },
     {},
   );
@@ -57,8 +67,15 @@ function requestBytes(init: Init): Uint8Array {
 
 const never = new AbortController().signal;
 
-async function dispatch(core: HookServiceCore, request: Init | Uint8Array, control: Partial<HookCallControl> = {}): Promise<HookAnswer> {
-  return core.dispatchHook(request instanceof Uint8Array ? request : requestBytes(request), { cancelled: never, ...control });
+async function dispatch(
+  core: HookServiceCore,
+  request: Init | Uint8Array,
+  control: Partial<HookCallControl> = {},
+): Promise<HookAnswer> {
+  return core.dispatchHook(request instanceof Uint8Array ? request : requestBytes(request), {
+    cancelled: never,
+    ...control,
+  });
 }
 
 function responseOf(answer: HookAnswer): DispatchHookResponse {
@@ -72,7 +89,9 @@ function failureOf(answer: HookAnswer) {
 }
 
 const planReady: Init = {
-  payload: { payload: { case: "planReady", value: { plan: { turnId: "t1", items: [{ id: "i1", toolName: "write_file" }] } } } },
+  payload: {
+    payload: { case: "planReady", value: { plan: { turnId: "t1", items: [{ id: "i1", toolName: "write_file" }] } } },
+  },
   mode: HookMode.VETO,
 };
 const preModelCall = (mode: HookMode): Init => ({
@@ -99,19 +118,34 @@ describe("DispatchHook: answers by mode", () => {
       },
     });
     const deadline = new Date(Date.now() + 60_000);
-    const response = responseOf(await dispatch(hooks, { ...planReady, mode: HookMode.OBSERVE, subscriptionId: "audit" }, { deadline }));
+    const response = responseOf(
+      await dispatch(hooks, { ...planReady, mode: HookMode.OBSERVE, subscriptionId: "audit" }, { deadline }),
+    );
     assert.equal(response.outcome.case, "observe");
     assert.equal(seen.turnId, "t1");
-    assert.deepEqual(seen.info, { point: "plan-ready", mode: "observe", subscriptionId: "audit", deadline, sessionId: "" });
+    assert.deepEqual(seen.info, {
+      point: "plan-ready",
+      mode: "observe",
+      subscriptionId: "audit",
+      deadline,
+      sessionId: "",
+    });
   });
 
   it("veto answers the verdict the handler returned", async () => {
     const { hooks } = serviceWith({
-      "plan-ready": { veto: async (payload) => (payload.plan?.items.some((i) => i.toolName === "write_file") ? "deny" : "allow") },
+      "plan-ready": {
+        veto: async (payload) => (payload.plan?.items.some((i) => i.toolName === "write_file") ? "deny" : "allow"),
+      },
     });
     const denied = responseOf(await dispatch(hooks, planReady));
     assert.deepEqual(denied.outcome.case === "veto" && denied.outcome.value.decision, HookDecision.DENY);
-    const allowed = responseOf(await dispatch(hooks, { payload: { payload: { case: "planReady", value: { plan: { items: [] } } } }, mode: HookMode.VETO }));
+    const allowed = responseOf(
+      await dispatch(hooks, {
+        payload: { payload: { case: "planReady", value: { plan: { items: [] } } } },
+        mode: HookMode.VETO,
+      }),
+    );
     assert.deepEqual(allowed.outcome.case === "veto" && allowed.outcome.value.decision, HookDecision.ALLOW);
   });
 
@@ -132,7 +166,12 @@ describe("DispatchHook: answers by mode", () => {
         },
       },
     });
-    responseOf(await dispatch(hooks, { payload: { payload: { case: "sessionStart", value: { sessionId: "s-9", profile: "dev" } } }, mode: HookMode.OBSERVE }));
+    responseOf(
+      await dispatch(hooks, {
+        payload: { payload: { case: "sessionStart", value: { sessionId: "s-9", profile: "dev" } } },
+        mode: HookMode.OBSERVE,
+      }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(kernel.logs.length, 1);
     assert.equal(kernel.logs[0]?.sessionId, "s-9");
@@ -144,13 +183,21 @@ describe("DispatchHook: answers by mode", () => {
 describe("DispatchHook: transform answers rebuilt from the request's bytes", () => {
   /** A DispatchHookRequest for pre-model-call with an unknown field (99) inside the payload and after the model. */
   function preModelCallWithUnknown(): Uint8Array {
-    const payload = toBinary(HookPayloadSchema, create(HookPayloadSchema, preModelCall(HookMode.TRANSFORM).payload as never));
+    const payload = toBinary(
+      HookPayloadSchema,
+      create(HookPayloadSchema, preModelCall(HookMode.TRANSFORM).payload as never),
+    );
     const inner = payload.subarray(2); // tag(2) and a one-byte length: the test message is short
     assert.equal(payload[1], inner.byteLength, "the payload fits a one-byte length");
     const unknown = new BinaryWriter().tag(99, WireType.Varint).uint32(7).finish();
     const innerWithUnknown = Buffer.concat([inner, unknown]);
     const hookPayload = new BinaryWriter().tag(2, WireType.LengthDelimited).bytes(innerWithUnknown).finish();
-    return new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(hookPayload).tag(2, WireType.Varint).int32(HookMode.TRANSFORM).finish();
+    return new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .bytes(hookPayload)
+      .tag(2, WireType.Varint)
+      .int32(HookMode.TRANSFORM)
+      .finish();
   }
 
   function transformedPayloadBytes(answer: HookAnswer): Uint8Array {
@@ -160,7 +207,9 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
     assert.equal(response.outcome.case, "transform");
     return toBinary(
       HookPayloadSchema,
-      response.outcome.case === "transform" ? (response.outcome.value.payload ?? create(HookPayloadSchema)) : create(HookPayloadSchema),
+      response.outcome.case === "transform"
+        ? (response.outcome.value.payload ?? create(HookPayloadSchema))
+        : create(HookPayloadSchema),
     );
   }
 
@@ -170,7 +219,10 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
         // As JavaScript may write it: a spread message (it keeps $typeName) with plain blocks inside,
         // which the types refuse and the runtime still takes.
         transform: (async (payload: PreModelCallPayload) => ({
-          messages: payload.messages.map((m) => ({ ...m, content: [{ block: { case: "text" as const, value: { text: "hello [redacted]" } } }] })),
+          messages: payload.messages.map((m) => ({
+            ...m,
+            content: [{ block: { case: "text" as const, value: { text: "hello [redacted]" } } }],
+          })),
         })) as never,
       },
     });
@@ -181,7 +233,10 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
     const payload = response.outcome.case === "transform" ? response.outcome.value.payload?.payload : undefined;
     assert.equal(payload?.case, "preModelCall");
     const value = payload?.case === "preModelCall" ? payload.value : undefined;
-    assert.equal(value?.messages[0]?.content[0]?.block.case === "text" && value.messages[0].content[0].block.value.text, "hello [redacted]");
+    assert.equal(
+      value?.messages[0]?.content[0]?.block.case === "text" && value.messages[0].content[0].block.value.text,
+      "hello [redacted]",
+    );
     assert.deepEqual([value?.model?.provider, value?.model?.id], ["anthropic", "opus"]);
     // The unknown field and the model's bytes are in the answer exactly as they were in the request.
     const raw = Buffer.from(answer.ok ? answer.response : new Uint8Array());
@@ -190,26 +245,44 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
     const model = Buffer.from(
       toBinary(
         HookPayloadSchema,
-        create(HookPayloadSchema, { payload: { case: "preModelCall", value: { model: { provider: "anthropic", id: "opus" } } } }),
+        create(HookPayloadSchema, {
+          payload: { case: "preModelCall", value: { model: { provider: "anthropic", id: "opus" } } },
+        }),
       ).subarray(2),
     );
     assert.ok(raw.includes(model), "the model's bytes survive");
   });
 
   it("pre-model-call: a transform that returns the same messages answers the request's payload byte for byte", async () => {
-    const { hooks } = serviceWith({ "pre-model-call": { transform: async (payload) => ({ messages: payload.messages }) } });
+    const { hooks } = serviceWith({
+      "pre-model-call": { transform: async (payload) => ({ messages: payload.messages }) },
+    });
     const request = requestBytes(preModelCall(HookMode.TRANSFORM));
     const answer = await dispatch(hooks, request);
-    const sent = toBinary(HookPayloadSchema, create(HookPayloadSchema, preModelCall(HookMode.TRANSFORM).payload as never));
+    const sent = toBinary(
+      HookPayloadSchema,
+      create(HookPayloadSchema, preModelCall(HookMode.TRANSFORM).payload as never),
+    );
     assert.deepEqual(transformedPayloadBytes(answer), sent);
   });
 
   it('"identity" answers the payload received, byte for byte, unknown fields included', async () => {
     const { hooks } = serviceWith({ "session-end": { transform: "identity" } });
-    const payload = toBinary(HookPayloadSchema, create(HookPayloadSchema, { payload: { case: "sessionEnd", value: { sessionId: "s1", status: 2 } } }));
+    const payload = toBinary(
+      HookPayloadSchema,
+      create(HookPayloadSchema, { payload: { case: "sessionEnd", value: { sessionId: "s1", status: 2 } } }),
+    );
     // The unknown field first: a runtime that decoded and re-encoded the payload would move it last.
-    const withUnknown = Buffer.concat([new BinaryWriter().tag(77, WireType.LengthDelimited).string("kept").finish(), payload]);
-    const request = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(withUnknown).tag(2, WireType.Varint).int32(HookMode.TRANSFORM).finish();
+    const withUnknown = Buffer.concat([
+      new BinaryWriter().tag(77, WireType.LengthDelimited).string("kept").finish(),
+      payload,
+    ]);
+    const request = new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .bytes(withUnknown)
+      .tag(2, WireType.Varint)
+      .int32(HookMode.TRANSFORM)
+      .finish();
     const answer = await dispatch(hooks, request);
     assert.ok(answer.ok);
     const expected = new BinaryWriter()
@@ -223,7 +296,9 @@ describe("DispatchHook: transform answers rebuilt from the request's bytes", () 
     const { tools, hooks } = serviceWith(
       {
         "pre-model-call": {
-          transform: async (_payload, ctx) => ({ messages: [{ content: [{ block: { case: "text", value: { text: `token ${ctx.config.token}` } } }] }] }),
+          transform: async (_payload, ctx) => ({
+            messages: [{ content: [{ block: { case: "text", value: { text: `token ${ctx.config.token}` } } }] }],
+          }),
         },
       },
       { config: true },
@@ -262,7 +337,12 @@ describe("DispatchHook: requests that do not fit the declaration are refused bef
       mode: HookMode.VETO,
     },
     { name: "no payload", request: { mode: HookMode.VETO }, message: /carries no hook payload/, mode: HookMode.VETO },
-    { name: "the mode unset", request: { ...planReady, mode: HookMode.UNSPECIFIED }, message: /mode is unset/, point: HookPoint.PLAN_READY },
+    {
+      name: "the mode unset",
+      request: { ...planReady, mode: HookMode.UNSPECIFIED },
+      message: /mode is unset/,
+      point: HookPoint.PLAN_READY,
+    },
     { name: "bytes that do not decode", request: new Uint8Array([0x0a, 0x05, 0x01]), message: /does not decode/ },
   ];
   for (const c of cases) {
@@ -286,7 +366,11 @@ describe("DispatchHook: requests that do not fit the declaration are refused bef
       assert.equal(failure.hookError?.point ?? 0, c.point ?? 0);
       assert.equal(failure.hookError?.mode ?? 0, c.mode ?? 0);
       assert.deepEqual(
-        [failure.hookError?.subscriber?.name, failure.hookError?.subscriber?.version, failure.hookError?.subscriber?.source],
+        [
+          failure.hookError?.subscriber?.name,
+          failure.hookError?.subscriber?.version,
+          failure.hookError?.subscriber?.source,
+        ],
         ["hooked", "1.2.3", "github.com/acme/hooked"],
       );
       assert.equal(called, 0, "no handler ran");
@@ -305,7 +389,9 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
         },
         "post-apply": {
           observe: async (_payload, ctx) => {
-            throw new Error(`audit sink refused ${ctx.config.token} at /srv/app/node_modules/audit-sink/lib/send.js:12:3`);
+            throw new Error(
+              `audit sink refused ${ctx.config.token} at /srv/app/node_modules/audit-sink/lib/send.js:12:3`,
+            );
           },
         },
       },
@@ -317,7 +403,9 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
     assert.equal(veto.hookError?.category, HookErrorCategory.VETO_FAILED);
     assert.doesNotMatch(`${veto.message} ${veto.hookError?.message}`, /hunter2/);
     assert.match(veto.message, /the veto handler at plan-ready failed: cannot reach the policy server with \[REDACTED/);
-    const observe = failureOf(await dispatch(hooks, { payload: { payload: { case: "postApply", value: {} } }, mode: HookMode.OBSERVE }));
+    const observe = failureOf(
+      await dispatch(hooks, { payload: { payload: { case: "postApply", value: {} } }, mode: HookMode.OBSERVE }),
+    );
     assert.equal(observe.hookError?.category, HookErrorCategory.UNKNOWN);
     assert.doesNotMatch(observe.message, /hunter2/);
     // The author's machine paths are reduced, as in a tool's unknown error (docs/runtime.md#errors).

@@ -42,7 +42,10 @@ const hooks = createHookService(createToolService(provider, { stderr: () => {} }
 function request(turnId: string, mode = HookMode.VETO): Uint8Array {
   return toBinary(
     DispatchHookRequestSchema,
-    create(DispatchHookRequestSchema, { payload: { payload: { case: "planReady", value: { plan: { turnId } } } }, mode }),
+    create(DispatchHookRequestSchema, {
+      payload: { payload: { case: "planReady", value: { plan: { turnId } } } },
+      mode,
+    }),
   );
 }
 
@@ -72,7 +75,10 @@ describe("DispatchHook spans", () => {
     await hooks.dispatchHook(request("t", HookMode.TRANSFORM), { cancelled: new AbortController().signal });
     const post = toBinary(
       DispatchHookRequestSchema,
-      create(DispatchHookRequestSchema, { payload: { payload: { case: "postApply", value: {} } }, mode: HookMode.OBSERVE }),
+      create(DispatchHookRequestSchema, {
+        payload: { payload: { case: "postApply", value: {} } },
+        mode: HookMode.OBSERVE,
+      }),
     );
     await hooks.dispatchHook(post, { cancelled: new AbortController().signal });
     const [refused, thrown] = exporter.getFinishedSpans();

@@ -1,6 +1,11 @@
 // A fake InvokeSink that records every event, and helpers to build Invoke requests.
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { InvokeRequestSchema, type InvokeRequest, type ToolError, type ToolEvent } from "../../../../generated/pluggableharness/tool/v1/tool_pb.js";
+import {
+  InvokeRequestSchema,
+  type InvokeRequest,
+  type ToolError,
+  type ToolEvent,
+} from "../../../../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { InvokeSink } from "../../../../runtime/service/calls/index.js";
 
 /** A sink recording events, with a cancel() standing in for the kernel closing the stream. */
@@ -45,7 +50,11 @@ export function invokeRequest(
       id: context.id ?? "call-1",
       toolName,
       arguments: args,
-      callContext: { sessionId: context.sessionId ?? "session-1", turnId: context.turnId ?? "turn-1", workingDirectory: context.workingDirectory ?? "/tmp" },
+      callContext: {
+        sessionId: context.sessionId ?? "session-1",
+        turnId: context.turnId ?? "turn-1",
+        workingDirectory: context.workingDirectory ?? "/tmp",
+      },
     },
   });
 }
@@ -53,7 +62,8 @@ export function invokeRequest(
 /** The single terminal event of a recording, asserting there is exactly one. */
 export function onlyTerminal(recording: RecordingSink): ToolEvent["event"] {
   const terminals = recording.terminals();
-  if (terminals.length !== 1) throw new Error(`expected exactly one terminal event, got ${terminals.length}: ${recording.cases().join(", ")}`);
+  if (terminals.length !== 1)
+    throw new Error(`expected exactly one terminal event, got ${terminals.length}: ${recording.cases().join(", ")}`);
   const last = recording.events[recording.events.length - 1];
   if (last !== terminals[0]) throw new Error(`the terminal event is not the last one: ${recording.cases().join(", ")}`);
   return terminals[0]!.event;

@@ -3,9 +3,17 @@ import { defineProvider, defineTool, type ProviderDefinition, type ToolDefinitio
 import type { JsonSchemaObject } from "../../../../runtime/index.js";
 
 /** { text: string } */
-export const textSchema: JsonSchemaObject = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+export const textSchema: JsonSchemaObject = {
+  type: "object",
+  properties: { text: { type: "string" } },
+  required: ["text"],
+};
 /** { path: string } */
-export const pathSchema: JsonSchemaObject = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
+export const pathSchema: JsonSchemaObject = {
+  type: "object",
+  properties: { path: { type: "string" } },
+  required: ["path"],
+};
 /** {} */
 export const emptySchema: JsonSchemaObject = { type: "object", properties: {} };
 
@@ -76,7 +84,13 @@ export function providerWith(
   extra: Partial<Parameters<typeof defineProvider>[0]> = {},
 ): ProviderDefinition<any> {
   return defineProvider(
-    { name: "test-provider", version: "1.2.3", source: "github.com/acme/test-provider", ...extra, tools: { t: tool } } as never,
+    {
+      name: "test-provider",
+      version: "1.2.3",
+      source: "github.com/acme/test-provider",
+      ...extra,
+      tools: { t: tool },
+    } as never,
     { t: handler } as never,
   );
 }
