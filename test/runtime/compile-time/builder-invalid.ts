@@ -327,10 +327,10 @@ export const generatedContexts = defineProvider(
   },
 );
 
-// @ts-expect-error a trait is a literal of its own type
 export const wrongTrait = defineTool<
   FileInput,
   FileOutput,
+  // @ts-expect-error a trait is a literal of its own type
   { kind: "data_source"; streaming: "yes"; processBacked: false; preview: false }
 >()(generatedSpec);
 
