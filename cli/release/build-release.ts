@@ -26,7 +26,7 @@ import {
   type ReleasePlatform,
 } from "./release-platforms.js";
 import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
-import { bundleAsScript, singleExecutableMain, singleFileModule } from "./script-bundle.js";
+import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "./script-bundle.js";
 import { carriedFor, type PlatformCarry } from "./carried-packages.js";
 import { installBeside } from "./unbundled-packages.js";
 
@@ -131,10 +131,42 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const cacheDir = request.cacheDir ?? nodeCacheDir();
   const bundle = await bundleAsScript(request.entry);
   for (const pkg of bundle.kept) request.log(`kept ${pkg.name}@${pkg.version} out of the program: ${pkg.reason}`);
-  // Every platform's node first: a platform that cannot be built stops the release before it writes anything.
+  const { nodes, carries, generator } = await platformNodes(request, bundle, cacheDir);
+  mkdirSync(request.outDir, { recursive: true });
+  const staged = await stageModule(request, bundle);
+  const { identity } = staged;
+  const artifacts: ReleaseArtifact[] = [];
+  const moduleArtifact = placeModule(request, bundle, staged);
+  if (moduleArtifact) artifacts.push(moduleArtifact);
+  const nodeOrigins = new Map<string, string>();
+  if (generator !== undefined) {
+    const built = await buildExecutables(request, bundle, identity, { nodes, carries, generator });
+    artifacts.push(...built);
+    for (const [index, platform] of request.platforms.entries())
+      nodeOrigins.set(platform.key, (nodes[index] as NodeBinary).origin);
+  }
+  const sumsFile = path.join(request.outDir, "SHA256SUMS");
+  writeFileSync(sumsFile, sha256Sums(artifacts));
+  const block = lockBlock(identity, artifacts, resolvedAt());
+  const lockPath = path.join(request.outDir, "agent.lock.hcl");
+  writeFileSync(lockPath, lockFile(block));
+  return { identity, artifacts, lockBlock: block, nodeOrigins, sumsFile, lockFile: lockPath };
+}
+
+/** Each platform's node and carried packages, and the node that prepares the blobs (none without platforms). */
+interface PlatformNodes {
+  readonly nodes: readonly NodeBinary[];
+  readonly carries: readonly PlatformCarry[];
+  readonly generator: string | undefined;
+}
+
+/**
+ * Every platform's node and the packages it carries, before anything is written: a platform that
+ * cannot be built (no node, no build of an addon, a built-in module missing) stops the release here.
+ */
+async function platformNodes(request: ReleaseRequest, bundle: ScriptBundle, cacheDir: string): Promise<PlatformNodes> {
   const nodes: NodeBinary[] = [];
   for (const platform of request.platforms) nodes.push(await nodeFor(request, platform, cacheDir));
-  // The packages kept out of the program, per platform; a platform with no build of an addon stops it here too.
   const carries: PlatformCarry[] = [];
   for (const [index, platform] of request.platforms.entries()) {
     const version = request.nodeBinaries.has(platform.key) ? undefined : (request.nodeVersion ?? embeddedNodeVersion);
@@ -147,7 +179,21 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
     request.platforms.length > 0
       ? await blobGenerator(request.nodeVersion ?? embeddedNodeVersion, cacheDir)
       : undefined;
-  mkdirSync(request.outDir, { recursive: true });
+  return { nodes, carries, generator };
+}
+
+/** The `.mjs` written and described: where it waits, and what the provider reports of itself. */
+interface StagedModule {
+  readonly identity: ProviderIdentity;
+  /** The output folder, or with packages kept out a folder inside it holding them. */
+  readonly staging: string;
+  readonly pending: string;
+  /** Removes what staging left. */
+  readonly discard: () => void;
+}
+
+/** Writes the `.mjs` under a temporary name and asks it for its identity, which must be able to name files. */
+async function stageModule(request: ReleaseRequest, bundle: ScriptBundle): Promise<StagedModule> {
   // With packages kept out, the `.mjs` is described from a folder holding them (and then not shipped).
   const staging = bundle.kept.length > 0 ? path.join(request.outDir, `.release-${process.pid}`) : request.outDir;
   mkdirSync(staging, { recursive: true });
@@ -174,70 +220,76 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
       );
     }
   }
+  return { identity, staging, pending, discard };
+}
+
+/** Renames the staged `.mjs` to its release name, or drops it when it cannot carry the packages kept out. */
+function placeModule(request: ReleaseRequest, bundle: ScriptBundle, staged: StagedModule): ReleaseArtifact | undefined {
+  const { identity, staging, pending, discard } = staged;
   const moduleFile = path.join(request.outDir, `${identity.name}_${identity.version}.mjs`);
-  const artifacts: ReleaseArtifact[] = [];
   if (staging === request.outDir) {
     renameSync(pending, moduleFile);
     request.log(`bundled ${bundle.modules} modules into ${path.relative(process.cwd(), moduleFile) || moduleFile}`);
-    artifacts.push(artifactOf(moduleFile, undefined));
-  } else {
-    // One file cannot carry a native addon or a package's own files: the executables do.
-    discard();
-    rmSync(moduleFile, { force: true });
-    const names = bundle.kept.map((k) => k.name).join(", ");
+    return artifactOf(moduleFile, undefined);
+  }
+  // One file cannot carry a native addon or a package's own files: the executables do.
+  discard();
+  rmSync(moduleFile, { force: true });
+  const names = bundle.kept.map((k) => k.name).join(", ");
+  request.log(
+    `bundled ${bundle.modules} modules; ${path.basename(moduleFile)} not built: it cannot carry ${names} (the executables do)`,
+  );
+  return undefined;
+}
+
+/** One single executable per platform, in the order of the platforms. */
+async function buildExecutables(
+  request: ReleaseRequest,
+  bundle: ScriptBundle,
+  identity: ProviderIdentity,
+  { nodes, carries, generator }: PlatformNodes & { readonly generator: string },
+): Promise<ReleaseArtifact[]> {
+  const artifacts: ReleaseArtifact[] = [];
+  const main = await singleExecutableMain(bundle);
+  const blob = await preparationBlob(main, generator);
+  // The code cache is V8's for the machine that makes it: only the host's own node can.
+  const cached = request.codeCache ? hostPlatformKey() : undefined;
+  for (const [index, platform] of request.platforms.entries()) {
+    const node = nodes[index] as NodeBinary;
+    const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
+    const withCache = platform.key === cached;
+    // A node given for this machine's platform makes its own blob: right for whatever version it is.
+    const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
+    const carry = carries[index] as PlatformCarry;
+    let programBlob = blob;
+    if (carry.files.length > 0) {
+      // The packages it carries are this platform's own: its program and blob are too.
+      const carrying = await singleExecutableMain(bundle, {
+        keys: carry.files.map((f) => f.key),
+        digest: carry.digest,
+      });
+      programBlob = await preparationBlob(carrying, own ? node.file : generator, {
+        codeCache: withCache,
+        assets: carry.files,
+      });
+    } else if (own) {
+      programBlob = await preparationBlob(main, node.file, { codeCache: withCache });
+    }
+    await writeSingleExecutable(node.file, programBlob, platform, outfile);
+    const artifact = artifactOf(outfile, platform.key);
+    artifacts.push(artifact);
+    const note = withCache
+      ? ", with V8's code cache (not reproducible)"
+      : request.codeCache
+        ? ", without a code cache (only this machine's platform gets one)"
+        : "";
+    const carried =
+      carry.files.length > 0
+        ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}`
+        : "";
     request.log(
-      `bundled ${bundle.modules} modules; ${path.basename(moduleFile)} not built: it cannot carry ${names} (the executables do)`,
+      `${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`,
     );
   }
-  const nodeOrigins = new Map<string, string>();
-  if (generator !== undefined) {
-    const main = await singleExecutableMain(bundle);
-    const blob = await preparationBlob(main, generator);
-    // The code cache is V8's for the machine that makes it: only the host's own node can.
-    const cached = request.codeCache ? hostPlatformKey() : undefined;
-    for (const [index, platform] of request.platforms.entries()) {
-      const node = nodes[index] as NodeBinary;
-      nodeOrigins.set(platform.key, node.origin);
-      const outfile = path.join(request.outDir, executableName(identity.name, identity.version, platform));
-      const withCache = platform.key === cached;
-      // A node given for this machine's platform makes its own blob: right for whatever version it is.
-      const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
-      const carry = carries[index] as PlatformCarry;
-      let programBlob = blob;
-      if (carry.files.length > 0) {
-        // The packages it carries are this platform's own: its program and blob are too.
-        const carrying = await singleExecutableMain(bundle, {
-          keys: carry.files.map((f) => f.key),
-          digest: carry.digest,
-        });
-        programBlob = await preparationBlob(carrying, own ? node.file : generator, {
-          codeCache: withCache,
-          assets: carry.files,
-        });
-      } else if (own) {
-        programBlob = await preparationBlob(main, node.file, { codeCache: withCache });
-      }
-      await writeSingleExecutable(node.file, programBlob, platform, outfile);
-      const artifact = artifactOf(outfile, platform.key);
-      artifacts.push(artifact);
-      const note = withCache
-        ? ", with V8's code cache (not reproducible)"
-        : request.codeCache
-          ? ", without a code cache (only this machine's platform gets one)"
-          : "";
-      const carried =
-        carry.files.length > 0
-          ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}`
-          : "";
-      request.log(
-        `${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`,
-      );
-    }
-  }
-  const sumsFile = path.join(request.outDir, "SHA256SUMS");
-  writeFileSync(sumsFile, sha256Sums(artifacts));
-  const block = lockBlock(identity, artifacts, resolvedAt());
-  const lockPath = path.join(request.outDir, "agent.lock.hcl");
-  writeFileSync(lockPath, lockFile(block));
-  return { identity, artifacts, lockBlock: block, nodeOrigins, sumsFile, lockFile: lockPath };
+  return artifacts;
 }

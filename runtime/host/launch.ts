@@ -365,28 +365,8 @@ async function unary<T>(method: string, run: () => Promise<T>): Promise<T> {
  * ```
  */
 export async function launch(command: string, options: LaunchOptions = {}): Promise<LaunchedProvider> {
-  const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
-  const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
-  const traceEnv = receiver
-    ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint }
-    : {};
-  const started = startProcess(
-    command,
-    options,
-    kernelEnvironment({
-      ...traceEnv,
-      ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}),
-      ...options.env,
-    }),
-  );
+  const { started, handshake, tls, receiver } = await spawnProvider(command, options);
   const { child, exited } = started;
-  if (child.pid !== undefined) options.onSpawn?.(child.pid);
-  const { handshake, tls } = await awaitHandshake(
-    started,
-    hostCertificate,
-    options.handshakeTimeoutMs ?? 10_000,
-    receiver,
-  );
 
   const kernel = await startRecordingKernel(
     options.kernel,
@@ -411,23 +391,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     ...control,
     metadata: { ...control.metadata, traceparent: hostTraceparent(traceId) },
   });
-
-  const dispatchHookRequest = async (
-    request: MessageInitShape<typeof DispatchHookRequestSchema>,
-    options: HookDispatchOptions = {},
-  ) => {
-    const { deadline, subscriptionId: _, ...control } = options;
-    const timed = deadline === undefined ? control : { ...control, timeoutMs: deadline.getTime() - Date.now() };
-    try {
-      return await hooks.unary(
-        HookSubscriberService.method.dispatchHook,
-        create(DispatchHookRequestSchema, request),
-        traced(timed),
-      );
-    } catch (error) {
-      throw isServiceError(error) ? HookDispatchError.from(error) : error;
-    }
-  };
+  const dispatchHookRequest = hookDispatcher(hooks, traced);
 
   let killing: Promise<KillReport> | undefined;
   return {
@@ -439,6 +403,67 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     stderr: started.stderr,
     strayStdout: started.strayStdout,
     exited,
+    ...toolServiceCalls(client, traced),
+    dispatchHookRequest,
+    dispatchHook: (point, mode, payload, options) =>
+      dispatchHookRequest(hookRequest(point, mode, payload, options?.subscriptionId), options),
+    kill: () =>
+      (killing ??= killLikeGoPlugin(
+        child,
+        exited,
+        () => broker.cancel(),
+        () =>
+          rawUnary(
+            client,
+            goPluginServices.controller.shutdown,
+            toBinary(EmptySchema, create(EmptySchema)),
+            killGraceMs,
+          ),
+        () => {
+          hooks.close();
+          client.close();
+        },
+      ).finally(() => Promise.all([kernel.close(), receiver?.close()]))),
+  };
+}
+
+/**
+ * Spawns the provider with the kernel's environment (the trace exporter's and AutoMTLS's
+ * variables added when asked for) and waits for its handshake line.
+ */
+async function spawnProvider(command: string, options: LaunchOptions) {
+  const hostCertificate = options.autoMTLS ? createSelfSignedCertificate() : undefined;
+  const receiver: OtlpReceiver | undefined = options.traces ? await startOtlpReceiver() : undefined;
+  const traceEnv = receiver
+    ? { OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesEndpoint }
+    : {};
+  const started = startProcess(
+    command,
+    options,
+    kernelEnvironment({
+      ...traceEnv,
+      ...(hostCertificate ? { PLUGIN_CLIENT_CERT: hostCertificate.certificatePem } : {}),
+      ...options.env,
+    }),
+  );
+  if (started.child.pid !== undefined) options.onSpawn?.(started.child.pid);
+  const { handshake, tls } = await awaitHandshake(
+    started,
+    hostCertificate,
+    options.handshakeTimeoutMs ?? 10_000,
+    receiver,
+  );
+  return { started, handshake, tls, receiver };
+}
+
+type Traced = (control?: CallControl) => CallControl;
+
+/** The ToolService calls and the health check, as the kernel makes them on the provider's connection. */
+function toolServiceCalls(
+  client: ServiceClient<typeof ToolService>,
+  traced: Traced,
+): Pick<LaunchedProvider, "ping" | "getSchema" | "configure" | "invoke" | "render" | "preview" | "describe"> {
+  return {
     ping: async () => {
       const request = toBinary(
         HealthCheckRequestSchema,
@@ -476,41 +501,45 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       unary("Describe", () =>
         client.unary(ToolService.method.describe, create(DescribeRequestSchema), traced(control)),
       ),
-    dispatchHookRequest,
-    dispatchHook: (point, mode, payload, options) =>
-      dispatchHookRequest(
-        {
-          payload: create(HookPayloadSchema, {
-            payload: {
-              case: hookPointTable[point].variant,
-              value: create(
-                hookPayloadSchemas[point] as (typeof hookPayloadSchemas)["session-start"],
-                payload as never,
-              ),
-            },
-          } as never),
-          mode: hookModeTable[mode],
-          ...(options?.subscriptionId === undefined ? {} : { subscriptionId: options.subscriptionId }),
-        },
-        options,
-      ),
-    kill: () =>
-      (killing ??= killLikeGoPlugin(
-        child,
-        exited,
-        () => broker.cancel(),
-        () =>
-          rawUnary(
-            client,
-            goPluginServices.controller.shutdown,
-            toBinary(EmptySchema, create(EmptySchema)),
-            killGraceMs,
-          ),
-        () => {
-          hooks.close();
-          client.close();
-        },
-      ).finally(() => Promise.all([kernel.close(), receiver?.close()]))),
+  };
+}
+
+/** DispatchHook as the kernel sends it: `deadline` as the call's timeout, a failure as a HookDispatchError. */
+function hookDispatcher(
+  hooks: ServiceClient<typeof HookSubscriberService>,
+  traced: Traced,
+): LaunchedProvider["dispatchHookRequest"] {
+  return async (request, options = {}) => {
+    const { deadline, subscriptionId: _, ...control } = options;
+    const timed = deadline === undefined ? control : { ...control, timeoutMs: deadline.getTime() - Date.now() };
+    try {
+      return await hooks.unary(
+        HookSubscriberService.method.dispatchHook,
+        create(DispatchHookRequestSchema, request),
+        traced(timed),
+      );
+    } catch (error) {
+      throw isServiceError(error) ? HookDispatchError.from(error) : error;
+    }
+  };
+}
+
+/** The DispatchHookRequest the kernel fires for `point`: its payload in the HookPayload variant for it. */
+function hookRequest<P extends HookPointName>(
+  point: P,
+  mode: HookModeName,
+  payload: MessageInitShape<(typeof hookPayloadSchemas)[P]>,
+  subscriptionId: string | undefined,
+): MessageInitShape<typeof DispatchHookRequestSchema> {
+  return {
+    payload: create(HookPayloadSchema, {
+      payload: {
+        case: hookPointTable[point].variant,
+        value: create(hookPayloadSchemas[point] as (typeof hookPayloadSchemas)["session-start"], payload as never),
+      },
+    } as never),
+    mode: hookModeTable[mode],
+    ...(subscriptionId === undefined ? {} : { subscriptionId }),
   };
 }
 

@@ -114,9 +114,43 @@ export async function startRecordingKernel(
             callback({ code: grpcStatus.INTERNAL, details: error instanceof Error ? error.message : String(error) }),
         );
     };
-  let emitted = 0n;
   const server = new Server();
-  addGrpcService(server, KernelCallbackService, {
+  addGrpcService(server, KernelCallbackService, callbackHandlers(responders, answer));
+  const address = path.join(os.tmpdir(), `plugin-kernel-${randomBytes(6).toString("hex")}`);
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix:${address}`, options.credentials ?? ServerCredentials.createInsecure(), (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+
+  return {
+    address,
+    calls,
+    traceparents,
+    waitFor<K extends CallbackName>(
+      method: K,
+      match: (request: RequestOf<K>) => boolean = () => true,
+      timeoutMs = 5000,
+    ) {
+      return waitForRecorded(calls, waiters, method, match, timeoutMs);
+    },
+    close() {
+      server.forceShutdown();
+      rmSync(address, { force: true });
+    },
+  };
+}
+
+/** How one callback is served: its method's name and what it answers, recorded before answering. */
+type Answer = <Req, Res>(
+  method: CallbackName,
+  respond: (request: Req) => Res | Promise<Res>,
+) => (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
+
+/** The four callbacks: the host's responders where it has them, harmless defaults where not. */
+function callbackHandlers(responders: KernelResponders, answer: Answer) {
+  let emitted = 0n;
+  return {
     log: answer("log", (request: LogRequest) => {
       responders.log?.(request);
       return create(LogResultSchema);
@@ -138,46 +172,37 @@ export async function startRecordingKernel(
         responders.countTokens ? await responders.countTokens(request) : { count: 0n, exact: false },
       ),
     ),
-  });
-  const address = path.join(os.tmpdir(), `plugin-kernel-${randomBytes(6).toString("hex")}`);
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix:${address}`, options.credentials ?? ServerCredentials.createInsecure(), (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
-
-  return {
-    address,
-    calls,
-    traceparents,
-    waitFor<K extends CallbackName>(
-      method: K,
-      match: (request: RequestOf<K>) => boolean = () => true,
-      timeoutMs = 5000,
-    ) {
-      return new Promise<RequestOf<K>>((resolve, reject) => {
-        const check = () => {
-          const found = (calls[method] as RequestOf<K>[]).find(match);
-          if (found === undefined) return false;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(found);
-          return true;
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(
-            new Error(
-              `no matching KernelCallbackService.${method} call within ${timeoutMs} ms (${calls[method].length} recorded)`,
-            ),
-          );
-        }, timeoutMs);
-        if (!check()) waiters.add(check);
-      });
-    },
-    close() {
-      server.forceShutdown();
-      rmSync(address, { force: true });
-    },
   };
+}
+
+/**
+ * Resolves with the first recorded (or next) request of `method` that `match` accepts; each
+ * recorded call wakes the `waiters`.
+ */
+function waitForRecorded<K extends CallbackName>(
+  calls: RecordedCallbacks,
+  waiters: Set<() => void>,
+  method: K,
+  match: (request: RequestOf<K>) => boolean,
+  timeoutMs: number,
+): Promise<RequestOf<K>> {
+  return new Promise<RequestOf<K>>((resolve, reject) => {
+    const check = () => {
+      const found = (calls[method] as readonly RequestOf<K>[]).find(match);
+      if (found === undefined) return false;
+      waiters.delete(check);
+      clearTimeout(timer);
+      resolve(found);
+      return true;
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(check);
+      reject(
+        new Error(
+          `no matching KernelCallbackService.${method} call within ${timeoutMs} ms (${calls[method].length} recorded)`,
+        ),
+      );
+    }, timeoutMs);
+    if (!check()) waiters.add(check);
+  });
 }

@@ -101,6 +101,51 @@ function entriesOf(provider: ProviderDefinition<unknown>): Map<string, ToolEntry
   return tools;
 }
 
+/** Throws a ProviderDefinitionError listing every problem of the provider; its warnings go to `stderr`. */
+function checkOrThrow(provider: ProviderDefinition<unknown>, stderr: (line: string) => void): void {
+  const check = checkProvider(provider);
+  if (check.errors.length > 0) throw new ProviderDefinitionError(String(provider.name), check.errors);
+  for (const warning of check.warnings) stderr(`[WARN] harness-tool: ${warning}`);
+}
+
+/** Describe's answer, the same for every call: the provider as a producer of the tool category. */
+function describeResponseOf(provider: ProviderDefinition<unknown>) {
+  return create(DescribeResponseSchema, {
+    producer: {
+      name: provider.name,
+      version: provider.version,
+      source: provider.source,
+      category: Category.TOOL,
+      protocolVersion: PROTOCOL_VERSION,
+    },
+  });
+}
+
+/** The config in force, and how many Configures have started and which of them was applied last. */
+interface ConfigSequence {
+  accepted: AcceptedConfig | undefined;
+  started: number;
+  applied: number;
+}
+
+/**
+ * Runs one Configure: decides its config, awaits its hook, then puts it in force. Of overlapping
+ * Configures, the latest started among those accepted is in force, whichever hook finishes first.
+ */
+async function configureInOrder(
+  configs: ConfigSequence,
+  decide: () => AcceptedConfig,
+  hook: (config: AcceptedConfig) => Promise<void>,
+): Promise<void> {
+  const generation = ++configs.started;
+  const next = decide();
+  await hook(next);
+  if (generation > configs.applied) {
+    configs.accepted = next;
+    configs.applied = generation;
+  }
+}
+
 /**
  * Creates the ToolService of a provider. Throws a ProviderDefinitionError listing every problem
  * (`tool: message (fix) [rule]`) when the provider breaks an invariant; warnings go to stderr.
@@ -111,28 +156,16 @@ export function createToolService<Config>(
 ): ToolService {
   const erased = provider as ProviderDefinition<unknown>;
   const stderr = options.stderr ?? defaultStderr;
-  const check = checkProvider(erased);
-  if (check.errors.length > 0) throw new ProviderDefinitionError(String(provider.name), check.errors);
-  for (const warning of check.warnings) stderr(`[WARN] harness-tool: ${warning}`);
+  checkOrThrow(erased, stderr);
 
   const schema = buildGetSchemaResponse(erased);
-  const describeResponse = create(DescribeResponseSchema, {
-    producer: {
-      name: provider.name,
-      version: provider.version,
-      source: provider.source,
-      category: Category.TOOL,
-      protocolVersion: PROTOCOL_VERSION,
-    },
-  });
+  const describeResponse = describeResponseOf(erased);
   const kernelOption = options.kernel;
   const kernel = typeof kernelOption === "function" ? kernelOption : () => kernelOption;
   // Every byte the service sends leaves through these (secret-exits.ts).
   const exits = new SecretExits();
   // docs/runtime.md#invoke-before-configure — a config that decodes from {} is in force from the start.
-  let accepted: AcceptedConfig | undefined = defaultConfig(erased);
-  let configureGeneration = 0;
-  let appliedGeneration = 0;
+  const configs: ConfigSequence = { accepted: defaultConfig(erased), started: 0, applied: 0 };
   let shuttingDown = false;
   let removeGuards: (() => void) | undefined;
 
@@ -145,7 +178,7 @@ export function createToolService<Config>(
     calls: new Set(),
     stderr: exits.stderr(stderr),
     kernel: exits.kernel(kernel),
-    accepted: () => accepted,
+    accepted: () => configs.accepted,
     shuttingDown: () => shuttingDown,
   };
   if (options.guardProcess) removeGuards = installProcessGuards(rt.stderr);
@@ -163,19 +196,14 @@ export function createToolService<Config>(
     configure: (request, trace, deadline) =>
       traceUnary("Configure", trace, () =>
         exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: logFailure }, async () => {
-          // Of overlapping Configures, the latest started among those accepted is in force,
-          // whichever hook finishes first.
-          const generation = ++configureGeneration;
-          const next = configure(rt, exits, erased, request, logFailure);
-          await runConfigureHook(erased, next, {
-            deadline,
-            fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
-            log: logFailure,
-          });
-          if (generation > appliedGeneration) {
-            accepted = next;
-            appliedGeneration = generation;
-          }
+          const next = () => configure(rt, exits, erased, request, logFailure);
+          await configureInOrder(configs, next, (config) =>
+            runConfigureHook(erased, config, {
+              deadline,
+              fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
+              log: logFailure,
+            }),
+          );
           return create(ConfigureResponseSchema, {});
         }),
       ),
