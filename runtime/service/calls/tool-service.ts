@@ -147,6 +147,30 @@ async function configureInOrder(
 }
 
 /**
+ * The Configure rpc: each call's config decided, its hook run within the call's deadline (else
+ * `hookTimeoutMs`), then put in force in the order the calls started.
+ */
+function configureRpc(
+  rt: ServiceRuntime,
+  exits: SecretExits,
+  configs: ConfigSequence,
+  hookTimeoutMs: number,
+  logFailure: (message: string, stack: string) => void,
+): ToolServiceCore["configure"] {
+  // Configure's span never carries the config: it holds secrets.
+  return (request, trace, deadline) =>
+    traceUnary("Configure", trace, () =>
+      exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: logFailure }, async () => {
+        const next = () => configure(rt, exits, rt.provider, request, logFailure);
+        await configureInOrder(configs, next, (config) =>
+          runConfigureHook(rt.provider, config, { deadline, fallbackMs: hookTimeoutMs, log: logFailure }),
+        );
+        return create(ConfigureResponseSchema, {});
+      }),
+    );
+}
+
+/**
  * Creates the ToolService of a provider. Throws a ProviderDefinitionError listing every problem
  * (`tool: message (fix) [rule]`) when the provider breaks an invariant; warnings go to stderr.
  */
@@ -192,21 +216,13 @@ export function createToolService<Config>(
 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),
 
-    // Configure's span never carries the config: it holds secrets.
-    configure: (request, trace, deadline) =>
-      traceUnary("Configure", trace, () =>
-        exits.unary(ConfigureResponseSchema, { context: "Configure failed", log: logFailure }, async () => {
-          const next = () => configure(rt, exits, erased, request, logFailure);
-          await configureInOrder(configs, next, (config) =>
-            runConfigureHook(erased, config, {
-              deadline,
-              fallbackMs: options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
-              log: logFailure,
-            }),
-          );
-          return create(ConfigureResponseSchema, {});
-        }),
-      ),
+    configure: configureRpc(
+      rt,
+      exits,
+      configs,
+      options.configureHookTimeoutMs ?? defaultConfigureHookTimeoutMs,
+      logFailure,
+    ),
 
     async invoke(request: InvokeRequest, transportSink: InvokeSink, trace?: TraceHeaders) {
       const sink = exits.invoke(transportSink);
