@@ -276,6 +276,31 @@ function PointAndMode({ points, form, onForm }: Pick<HookPanelProps, "points" | 
   );
 }
 
+/** The call's deadline and its optional subscription_id. */
+function DeadlineAndSubscription({ form, onForm }: Pick<HookPanelProps, "form" | "onForm">) {
+  return (
+    <>
+      <label class="field">
+        <span class="field-name">deadline (ms)</span>
+        <input
+          name="hook-timeout"
+          inputMode="numeric"
+          value={form.timeoutMs}
+          onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })}
+        />
+      </label>
+      <label class="field">
+        <span class="field-name">subscription_id (optional)</span>
+        <input
+          name="hook-subscription"
+          value={form.subscriptionId}
+          onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })}
+        />
+      </label>
+    </>
+  );
+}
+
 /** The form: point, mode, payload, deadline, subscription_id; Fire sends it. */
 function HookRequestForm({
   points,
@@ -337,23 +362,7 @@ function HookRequestForm({
           {point && point.mutable.length > 0 ? point.mutable.join(", ") : "nothing at this point (identity only)"}.
         </span>
       </label>
-      <label class="field">
-        <span class="field-name">deadline (ms)</span>
-        <input
-          name="hook-timeout"
-          inputMode="numeric"
-          value={form.timeoutMs}
-          onInput={(e) => onForm({ ...form, timeoutMs: e.currentTarget.value })}
-        />
-      </label>
-      <label class="field">
-        <span class="field-name">subscription_id (optional)</span>
-        <input
-          name="hook-subscription"
-          value={form.subscriptionId}
-          onInput={(e) => onForm({ ...form, subscriptionId: e.currentTarget.value })}
-        />
-      </label>
+      <DeadlineAndSubscription form={form} onForm={onForm} />
       <div class="actions">
         <button
           type="button"

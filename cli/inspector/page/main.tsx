@@ -63,6 +63,39 @@ interface ToolPanelProps {
   readonly onInvoked: (call: CallView) => void;
 }
 
+/** The tool's answers: the last Preview, and the call shown (the last one, or the one chosen in the history). */
+function ToolOutput({
+  tool,
+  snapshot,
+  preview,
+  call,
+}: {
+  tool: ToolView;
+  snapshot: InspectorSnapshot;
+  preview: TreeAnswer | undefined;
+  call: CallView | undefined;
+}) {
+  return (
+    <div class="tool-output">
+      {preview ? (
+        <div class="preview" aria-label="preview">
+          <h3>Preview</h3>
+          <TreeAnswerView answer={preview} region="main chat" />
+        </div>
+      ) : null}
+      {call ? (
+        <CallPanel key={call.id} call={call} identity={snapshot.identity} onCancel={() => void api.cancel(call.id)} />
+      ) : null}
+      {!preview && !call ? (
+        <p class="note">
+          Fill the form and Invoke
+          {tool.preview === true ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function ToolPanel({
   tool,
   snapshot,
@@ -148,28 +181,7 @@ function ToolPanel({
             </p>
           ) : null}
         </form>
-        <div class="tool-output">
-          {preview ? (
-            <div class="preview" aria-label="preview">
-              <h3>Preview</h3>
-              <TreeAnswerView answer={preview} region="main chat" />
-            </div>
-          ) : null}
-          {call ? (
-            <CallPanel
-              key={call.id}
-              call={call}
-              identity={snapshot.identity}
-              onCancel={() => void api.cancel(call.id)}
-            />
-          ) : null}
-          {!preview && !call ? (
-            <p class="note">
-              Fill the form and Invoke
-              {tool.preview === true ? ", or Preview what the call would do" : ""}; the stream shows here as it arrives.
-            </p>
-          ) : null}
-        </div>
+        <ToolOutput tool={tool} snapshot={snapshot} preview={preview} call={call} />
       </div>
     </section>
   );
@@ -291,11 +303,32 @@ function sidebar(
   );
 }
 
+type RecordTab = "history" | "logs" | "callbacks";
+
+/** The tabs of the records pane, each with how many records it holds. */
+function RecordTabs({ s, tab, setTab }: { s: InspectorSnapshot; tab: RecordTab; setTab: (tab: RecordTab) => void }) {
+  const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
+  return (
+    <div class="tabs" role="tablist">
+      <button type="button" role="tab" aria-selected={tab === "history"} onClick={() => setTab("history")}>
+        History ({s.calls.length + s.hooks.length})
+      </button>
+      <button type="button" role="tab" aria-selected={tab === "logs"} onClick={() => setTab("logs")}>
+        Logs ({s.logs.length}
+        {errors > 0 ? `, ${errors} warn/error` : ""})
+      </button>
+      <button type="button" role="tab" aria-selected={tab === "callbacks"} onClick={() => setTab("callbacks")}>
+        Kernel callbacks ({s.callbacks.length})
+      </button>
+    </div>
+  );
+}
+
 function App() {
   const [state, dispatch] = useReducer(reduce, { connected: false });
   const [view, setView] = useState<View | undefined>();
   const [forms, setForms] = useState<{ [tool: string]: FormValue }>({});
-  const [tab, setTab] = useState<"history" | "logs" | "callbacks">("history");
+  const [tab, setTab] = useState<RecordTab>("history");
   const [shownCallId, setShownCallId] = useState<string | undefined>();
   const hooksView = useHooksView(() => setView({ kind: "hooks" }));
   const [workingDirectory, setWorkingDirectory] = useState<string | undefined>();
@@ -319,7 +352,6 @@ function App() {
     setView({ kind: "tool", name: call.tool });
   };
   const tool = current?.kind === "tool" ? s.tools.find((t) => t.name === current.name) : undefined;
-  const errors = s.logs.filter((l) => l.level === "error" || l.level === "warn").length;
   return (
     <div class="layout">
       <IdentityHeader s={s} connected={state.connected} />
@@ -349,18 +381,7 @@ function App() {
         ) : null}
       </main>
       <section class="records" aria-label="records">
-        <div class="tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === "history"} onClick={() => setTab("history")}>
-            History ({s.calls.length + s.hooks.length})
-          </button>
-          <button type="button" role="tab" aria-selected={tab === "logs"} onClick={() => setTab("logs")}>
-            Logs ({s.logs.length}
-            {errors > 0 ? `, ${errors} warn/error` : ""})
-          </button>
-          <button type="button" role="tab" aria-selected={tab === "callbacks"} onClick={() => setTab("callbacks")}>
-            Kernel callbacks ({s.callbacks.length})
-          </button>
-        </div>
+        <RecordTabs s={s} tab={tab} setTab={setTab} />
         <div class="tab-body">
           {tab === "history" ? (
             <HistoryPanel

@@ -73,14 +73,105 @@ function sameToken(given: string, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** What a request is served from: the session, the page's assets and the open event streams. */
+interface ServeContext {
+  session: InspectSession;
+  assets: PageAssets;
+  streams: Set<ServerResponse>;
+}
+
+/** Streams the session's messages as server-sent events, a snapshot first, until the page goes. */
+function streamEvents({ session, streams }: ServeContext, req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, {
+    ...securityHeaders,
+    "content-type": "text/event-stream; charset=utf-8",
+    connection: "keep-alive",
+  });
+  const write = (message: StreamMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
+  // Subscribe before the snapshot: nothing falls between them (the page dedupes by seq and id).
+  const unsubscribe = session.subscribe(write);
+  write({ kind: "snapshot", snapshot: session.snapshot() });
+  streams.add(res);
+  const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+  keepAlive.unref();
+  req.on("close", () => {
+    clearInterval(keepAlive);
+    unsubscribe();
+    streams.delete(res);
+  });
+}
+
+/** Answers one `METHOD /path` route below the token. */
+async function serveRoute(
+  context: ServeContext,
+  route: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { session, assets } = context;
+  switch (route) {
+    case "GET /":
+      return send(res, 200, "text/html; charset=utf-8", pageHtml(assets));
+    case `GET /${assets.scriptName}`:
+      return send(res, 200, "text/javascript; charset=utf-8", assets.script);
+    case `GET /${assets.styleName}`:
+      return send(res, 200, "text/css; charset=utf-8", assets.style);
+    case "GET /api/state":
+      return sendJson(res, 200, session.snapshot());
+    case "GET /events":
+      return streamEvents(context, req, res);
+    case "POST /api/configure": {
+      const body = await readJson(req);
+      return sendJson(res, 200, await session.configure(body as never));
+    }
+    case "POST /api/invoke":
+      return sendJson(res, 200, session.invoke((await readJson(req)) as never));
+    case "POST /api/hook":
+      return sendJson(res, 200, session.hook((await readJson(req)) as never));
+    case "POST /api/cancel": {
+      const body = await readJson(req);
+      session.cancel(String(body["id"] ?? ""));
+      return sendJson(res, 200, { ok: true });
+    }
+    case "POST /api/preview":
+      return sendJson(res, 200, await session.preview((await readJson(req)) as never));
+    case "POST /api/render":
+      return sendJson(res, 200, await session.render((await readJson(req)) as never));
+    case "POST /api/restart":
+      return sendJson(res, 200, await session.restart());
+    case "POST /api/replies":
+      return sendJson(res, 200, session.setReplies((await readJson(req)) as never));
+    default:
+      return send(res, 404, "text/plain; charset=utf-8", "not found\n");
+  }
+}
+
+/** Answers a request that failed: a bad request is the page's fault (400), anything else the inspector's (500). */
+function sendFailure(session: InspectSession, res: ServerResponse, error: unknown): void {
+  if (res.headersSent) return void res.end();
+  if (error instanceof InspectRequestError) sendJson(res, 400, { error: session.redactText(error.message) });
+  else
+    sendJson(res, 500, {
+      error: session.redactText(`the inspector failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+}
+
+/** Listens on 127.0.0.1 (any free port when `port` is undefined); resolves with the port taken. */
+async function listenLocally(server: Server, port: number | undefined): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: "127.0.0.1", port: port ?? 0 }, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
 /** Serves `session` on 127.0.0.1; resolves once listening. */
 export async function startInspectServer(
   session: InspectSession,
   options: InspectServerOptions = {},
 ): Promise<InspectServer> {
   const token = options.token ?? randomBytes(24).toString("base64url");
-  const assets: PageAssets = loadPageAssets();
-  const streams = new Set<ServerResponse>();
+  const context: ServeContext = { session, assets: loadPageAssets(), streams: new Set<ServerResponse>() };
   let port = 0;
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -95,89 +186,25 @@ export async function startInspectServer(
       res.writeHead(308, { ...securityHeaders, location: `/${token}/` });
       return void res.end();
     }
-    const route = `${req.method} /${rest.join("/")}`;
     if (req.method === "POST") {
       // Only the page itself posts: a browser always sends Origin on a cross-site POST.
       const origin = req.headers.origin;
       if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, "")))
         return sendJson(res, 403, { error: "cross-origin request refused" });
     }
-    switch (route) {
-      case "GET /":
-        return send(res, 200, "text/html; charset=utf-8", pageHtml(assets));
-      case `GET /${assets.scriptName}`:
-        return send(res, 200, "text/javascript; charset=utf-8", assets.script);
-      case `GET /${assets.styleName}`:
-        return send(res, 200, "text/css; charset=utf-8", assets.style);
-      case "GET /api/state":
-        return sendJson(res, 200, session.snapshot());
-      case "GET /events": {
-        res.writeHead(200, {
-          ...securityHeaders,
-          "content-type": "text/event-stream; charset=utf-8",
-          connection: "keep-alive",
-        });
-        const write = (message: StreamMessage) => res.write(`data: ${JSON.stringify(message)}\n\n`);
-        // Subscribe before the snapshot: nothing falls between them (the page dedupes by seq and id).
-        const unsubscribe = session.subscribe(write);
-        write({ kind: "snapshot", snapshot: session.snapshot() });
-        streams.add(res);
-        const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
-        keepAlive.unref();
-        req.on("close", () => {
-          clearInterval(keepAlive);
-          unsubscribe();
-          streams.delete(res);
-        });
-        return;
-      }
-      case "POST /api/configure": {
-        const body = await readJson(req);
-        return sendJson(res, 200, await session.configure(body as never));
-      }
-      case "POST /api/invoke":
-        return sendJson(res, 200, session.invoke((await readJson(req)) as never));
-      case "POST /api/hook":
-        return sendJson(res, 200, session.hook((await readJson(req)) as never));
-      case "POST /api/cancel": {
-        const body = await readJson(req);
-        session.cancel(String(body["id"] ?? ""));
-        return sendJson(res, 200, { ok: true });
-      }
-      case "POST /api/preview":
-        return sendJson(res, 200, await session.preview((await readJson(req)) as never));
-      case "POST /api/render":
-        return sendJson(res, 200, await session.render((await readJson(req)) as never));
-      case "POST /api/restart":
-        return sendJson(res, 200, await session.restart());
-      case "POST /api/replies":
-        return sendJson(res, 200, session.setReplies((await readJson(req)) as never));
-      default:
-        return send(res, 404, "text/plain; charset=utf-8", "not found\n");
-    }
+    return serveRoute(context, `${req.method} /${rest.join("/")}`, req, res);
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (res.headersSent) return void res.end();
-      if (error instanceof InspectRequestError) sendJson(res, 400, { error: session.redactText(error.message) });
-      else
-        sendJson(res, 500, {
-          error: session.redactText(`the inspector failed: ${error instanceof Error ? error.message : String(error)}`),
-        });
-    });
+    handle(req, res).catch((error: unknown) => sendFailure(session, res, error));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host: "127.0.0.1", port: options.port ?? 0 }, () => resolve());
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenLocally(server, options.port);
   return {
     url: `http://127.0.0.1:${port}/${token}/`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of streams) res.end();
+        for (const res of context.streams) res.end();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
