@@ -10,7 +10,7 @@ import type { HostLogEntry, LaunchOptions } from "harness-tool/host";
 import { HeadlineError } from "../terminal/error-lines.js";
 import { providerLogLine } from "../terminal/provider-log.js";
 import { UsageError } from "../terminal/usage-error.js";
-import { killProcessTree } from "./process-tree.js";
+import { killProcessTree, processesGone } from "./process-tree.js";
 
 /** How long the launch waits for the handshake at most, as launch() does by default. */
 const handshakeBoundMs = 10_000;
@@ -130,11 +130,12 @@ export class CommandDeadline {
         this.#fired = true;
         // Said now, while the stage is the one that hung (the clean-up below moves it on).
         const error = this.exceeded();
-        for (const pid of this.#pids) killProcessTree(pid);
+        const killed = [...this.#pids].flatMap((pid) => killProcessTree(pid));
         let settle: NodeJS.Timeout | undefined;
-        void Promise.race([
-          running.then(noop, noop),
-          new Promise((resolve) => (settle = setTimeout(resolve, settleMs))),
+        void Promise.all([
+          Promise.race([running.then(noop, noop), new Promise((resolve) => (settle = setTimeout(resolve, settleMs)))]),
+          // The command ends with the tree gone, not merely signalled.
+          processesGone(killed, settleMs),
         ]).then(() => {
           clearTimeout(settle);
           reject(error);

@@ -5,7 +5,7 @@
  * holds) behind. Linux reads /proc; elsewhere `ps` lists every process with its parent.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** Child pids by parent pid, from /proc (Linux), else from `ps`; empty when neither answers. */
 function childrenByParent(): Map<number, number[]> {
@@ -50,13 +50,46 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/** SIGKILLs `pid` and its descendants (listed first, so none is missed when a parent dies and its children are adopted). */
-export function killProcessTree(pid: number): void {
-  for (const each of processTree(pid)) {
+/**
+ * SIGKILLs `pid` and its descendants (listed first, so none is missed when a parent dies and its
+ * children are adopted); returns the pids signalled.
+ */
+export function killProcessTree(pid: number): number[] {
+  const tree = processTree(pid);
+  for (const each of tree) {
     try {
       process.kill(each, "SIGKILL");
     } catch {
       // Already gone.
     }
   }
+  return tree;
+}
+
+/** True while `pid` is a process that has not exited (a zombie has: only its parent's wait is left). */
+function running(pid: number): boolean {
+  if (existsSync("/proc/self/stat")) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+    } catch {
+      return false; // No /proc entry: gone.
+    }
+  }
+  // No /proc: the kernel says whether the pid is still there (a zombie counts as there).
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves once none of `pids` is running any more, or after `timeoutMs`: a SIGKILL is delivered
+ * asynchronously, so a process signalled a moment ago may still be on its way out.
+ */
+export async function processesGone(pids: readonly number[], timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (pids.some(running) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
 }
