@@ -455,8 +455,8 @@ export const mutations = [
   [
     "command deadline: the deadline leaves the provider's process tree running",
     "cli/provider/command-deadline.ts",
-    "for (const pid of this.#pids) killProcessTree(pid);",
-    "",
+    "const killed = [...this.#pids].flatMap((pid) => killProcessTree(pid));",
+    "const killed: number[] = [];",
     ["test/cli/command-deadline.test.ts"],
     "its tree killed",
   ],
