@@ -73,17 +73,15 @@ export function createBrokerKernelClient(
     request: Parameters<KernelClient[K]>[0],
     control: CallControl,
   ): Promise<unknown> {
-    const sent = (async () => {
-      const c = await client(control.signal);
-      const method = KernelCallbackService.method[name];
-      return c.unary(method as never, request as never, control);
-    })();
+    const method = KernelCallbackService.method[name];
+    const sent = client(control.signal).then((c) => c.unary(method as never, request as never, control));
     inFlight.add(sent);
-    try {
-      return await sent;
-    } finally {
-      inFlight.delete(sent);
-    }
+    // Settled either way, the call leaves the set (the caller sees its failure, not this chain).
+    sent.then(
+      () => inFlight.delete(sent),
+      () => inFlight.delete(sent),
+    );
+    return sent;
   }
 
   return {
