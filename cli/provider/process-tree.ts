@@ -7,6 +7,15 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 
+/**
+ * The fields of /proc/<pid>/stat after the command name ("state ppid ..."): the name, in
+ * parentheses, may itself hold spaces and parentheses, so the fields start after the last ")".
+ */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** Child pids by parent pid, from /proc (Linux), else from `ps`; empty when neither answers. */
 function childrenByParent(): Map<number, number[]> {
   const byParent = new Map<number, number[]>();
@@ -15,9 +24,7 @@ function childrenByParent(): Map<number, number[]> {
     for (const name of readdirSync("/proc")) {
       if (!/^\d+$/.test(name)) continue;
       try {
-        // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces and parentheses.
-        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const ppid = Number(statFields(name)[1]);
         add(Number(name), ppid);
       } catch {
         // Gone while listing.
@@ -70,8 +77,7 @@ export function killProcessTree(pid: number): number[] {
 function running(pid: number): boolean {
   if (existsSync("/proc/self/stat")) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+      return statFields(pid)[0] !== "Z";
     } catch {
       return false; // No /proc entry: gone.
     }
