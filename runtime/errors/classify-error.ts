@@ -18,7 +18,13 @@ import {
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { readSafely, rendered, stackOf } from "./error-stack.js";
 import { reduceMachinePaths } from "./machine-paths.js";
-import { isToolError, toolErrorCategories, type ToolError, type ToolErrorCategoryName } from "./tool-error.js";
+import {
+  isToolError,
+  refuseContradiction,
+  toolErrorCategories,
+  type ToolError,
+  type ToolErrorCategoryName,
+} from "./tool-error.js";
 
 /** The wire enum value of a category. */
 export function wireCategory(category: ToolErrorCategoryName): ToolErrorCategory {
@@ -66,13 +72,22 @@ export function describeThrown(thrown: unknown, depth = 0): JsonObject {
 
 export { stackOf } from "./error-stack.js";
 
-/** A ToolError as the wire message. */
+/**
+ * A ToolError as the wire message. An `unknown` one without details gets the raw error in them, as
+ * anything else thrown does (`details.error`): the taxonomy asks it of every `unknown`.
+ */
 function wireToolError(error: ToolError): WireToolError {
+  const details =
+    error.details !== undefined
+      ? (jsonSafe(error.details) as JsonObject)
+      : error.category === "unknown"
+        ? { error: describeThrown(error) }
+        : undefined;
   return create(ToolErrorSchema, {
     category: wireCategory(error.category),
     message: error.message,
     retryable: error.retryable,
-    ...(error.details !== undefined ? { details: jsonSafe(error.details) as JsonObject } : {}),
+    ...(details !== undefined ? { details } : {}),
   });
 }
 
@@ -90,6 +105,7 @@ export function wireError(
   message: string,
   options: WireErrorOptions = {},
 ): WireToolError {
+  refuseContradiction(category, options);
   return create(ToolErrorSchema, {
     category: wireCategory(category),
     message,

@@ -33,8 +33,25 @@ export interface ToolErrorOptions {
   readonly cause?: unknown;
 }
 
+/**
+ * The options a ToolError of category `C` accepts: `invalid_arguments` is never retryable (the same
+ * arguments fail the same input_schema), so `retryable: true` with it does not compile, and is
+ * refused at run time for untyped callers.
+ */
+export type ToolErrorOptionsFor<C extends ToolErrorCategoryName> = [C] extends ["invalid_arguments"]
+  ? ToolErrorOptions & { readonly retryable?: false }
+  : ToolErrorOptions;
+
+/** The contradiction ToolError refuses: arguments that failed input_schema will fail it again. */
+export function refuseContradiction(category: string, options: { readonly retryable?: boolean }): void {
+  if (category === "invalid_arguments" && options.retryable === true)
+    throw new TypeError(
+      "ToolError invalid_arguments cannot be retryable: the same arguments fail the same way (drop retryable, or use another category)",
+    );
+}
+
 /** A classified failure of a tool call, emitted as the stream's terminal `error` event. */
-export class ToolError extends Error {
+class ClassifiedToolError extends Error {
   override readonly name = "ToolError";
   readonly category: ToolErrorCategoryName;
   readonly retryable: boolean;
@@ -48,11 +65,24 @@ export class ToolError extends Error {
         `ToolError category ${JSON.stringify(category)} is not one a provider may emit (use one of ${toolErrorCategoryNames.join(", ")})`,
       );
     }
+    refuseContradiction(category, options);
     this.category = category;
     this.retryable = options.retryable ?? false;
     this.details = options.details;
   }
 }
+
+/** A classified failure of a tool call, emitted as the stream's terminal `error` event. */
+export type ToolError = ClassifiedToolError;
+
+/** ToolError's constructor, generic in the category so that its options follow it. */
+export interface ToolErrorConstructor {
+  new <C extends ToolErrorCategoryName>(category: C, message: string, options?: ToolErrorOptionsFor<C>): ToolError;
+  readonly prototype: ToolError;
+}
+
+/** A classified failure of a tool call, emitted as the stream's terminal `error` event. */
+export const ToolError: ToolErrorConstructor = ClassifiedToolError;
 
 /** True for a ToolError, including one created by another copy of this package. */
 export function isToolError(value: unknown): value is ToolError {

@@ -12,6 +12,9 @@ import { normalizeError, type NormalizeErrorOptions } from "./classify-error.js"
 
 /**
  * The status code of each category; the ToolError in the details keeps the exact category.
+ * `concurrency_conflict` is ABORTED (gRPC's code for a concurrency conflict the caller retries at
+ * a higher level), never UNAVAILABLE: the kernel's gRPC mapping reserves UNAVAILABLE for
+ * `process_crashed`, the plugin process gone.
  */
 const codeOf: { readonly [c: number]: GrpcCodeValue } = {
   [ToolErrorCategory.INVALID_ARGUMENTS]: GrpcCode.INVALID_ARGUMENT,
@@ -19,7 +22,7 @@ const codeOf: { readonly [c: number]: GrpcCodeValue } = {
   [ToolErrorCategory.PERMISSION_DENIED]: GrpcCode.PERMISSION_DENIED,
   [ToolErrorCategory.EXECUTION_FAILED]: GrpcCode.FAILED_PRECONDITION,
   [ToolErrorCategory.TIMEOUT]: GrpcCode.DEADLINE_EXCEEDED,
-  [ToolErrorCategory.CONCURRENCY_CONFLICT]: GrpcCode.UNAVAILABLE,
+  [ToolErrorCategory.CONCURRENCY_CONFLICT]: GrpcCode.ABORTED,
   [ToolErrorCategory.CANCELLED]: GrpcCode.CANCELLED,
   [ToolErrorCategory.UNKNOWN]: GrpcCode.INTERNAL,
 };

@@ -1,7 +1,7 @@
 /**
  * What a handler receives besides its input. The context's type follows the tool's declaration:
- * a non-streaming tool's context has no way to emit intermediate events, and only a
- * process-backed tool's context can emit output_chunk and exit_status.
+ * a non-streaming tool's context has no way to emit intermediate events (output_chunk, progress,
+ * partial_result), and only a process-backed tool's context can emit exit_status and spawn.
  */
 import type { JsonObject, JsonValue, MessageInitShape } from "@bufbuild/protobuf";
 import type { Span, Tracer } from "@opentelemetry/api";
@@ -100,6 +100,13 @@ export interface StreamingToolContext<Config> extends ToolContext<Config> {
   progress(message: string, fractionComplete?: number): Promise<void>;
   /** Emits a partial_result event. Resolves when there is room for more. */
   partialResult(payload: { readonly [key: string]: JsonValue }): Promise<void>;
+  /**
+   * Emits output (output_chunk), for any streaming tool: chunks keep their order on the stream;
+   * data longer than 64 KiB (`maxOutputChunkBytes`) is split, and while the kernel lags,
+   * consecutive output of one stream is merged up to it. Resolves when there is room for more:
+   * `await` it in a loop.
+   */
+  output(stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void>;
 }
 
 /** How a child process ended. */
@@ -127,12 +134,6 @@ export interface SpawnToolOptions {
 
 /** The context of a tool declared `process_backed`: the exec family. */
 export interface ProcessToolContext<Config> extends StreamingToolContext<Config> {
-  /**
-   * Emits output: chunks keep their order on the stream; data longer than 64 KiB
-   * (`maxOutputChunkBytes`) is split, and while the kernel lags, consecutive output of one stream
-   * is merged up to it. Resolves when there is room for more: `await` it in a loop.
-   */
-  output(stream: "stdout" | "stderr", data: string | Uint8Array): Promise<void>;
   /** Emits the call's one exit_status. A second call is a provider bug and throws. */
   exitStatus(exitCode: number, signal?: string): void;
   /**

@@ -1,12 +1,13 @@
 /**
  * The context a handler receives, shaped by its tool's declaration: every tool gets signal, call,
- * config, kernel, log and resolvePath; a streaming tool also progress and partialResult; a
- * process-backed tool also output, exitStatus and spawn. The methods a declaration does not allow
+ * config, kernel, log and resolvePath; a streaming tool also progress, partialResult and output; a
+ * process-backed tool also exitStatus and spawn. The methods a declaration does not allow
  * are absent from the context's type; a hand-written JavaScript provider calling them anyway hits a
  * guard that throws and ends the call as a provider bug, so nothing off-shape is ever sent.
  *
- * seed: Invoke — output_chunk, progress and partial_result only when streaming; exit_status only
- * for process-backed tools.
+ * The kernel's conformance matrix (tool/conformance.md, the summary matrix): output_chunk,
+ * progress and partial_result MAY come from any operation declared streaming; exit_status only
+ * from a process-backed one (tool/protocol.md, Invoke).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Span, Tracer } from "@opentelemetry/api";
@@ -125,9 +126,9 @@ class HandlerContext implements ProcessToolContext<unknown> {
   }
 
   get output(): ProcessToolContext<unknown>["output"] {
-    return (this.#output ??= this.#entry.processBacked
+    return (this.#output ??= this.#entry.streaming
       ? outputOf(this.#call)
-      : notDeclared(this.#call, "output", "process_backed"));
+      : notDeclared(this.#call, "output", "streaming"));
   }
 
   get exitStatus(): ProcessToolContext<unknown>["exitStatus"] {

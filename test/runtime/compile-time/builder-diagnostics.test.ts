@@ -39,7 +39,7 @@ const builderTable: Record<string, Expectation> = {
   "processBacked must be a literal": { code: 2322, message: "processBacked must be the literal true or false" },
   "a process-backed tool streams": { code: 2322, message: "a processBacked tool streams" },
   "a non-streaming tool's context cannot emit progress": { code: 2339, message: "Property 'progress' does not exist" },
-  "only a process-backed tool's context emits output chunks": {
+  "a non-streaming tool's context emits no output chunks": {
     code: 2339,
     message: "Property 'output' does not exist",
   },

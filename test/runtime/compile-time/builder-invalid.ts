@@ -224,11 +224,12 @@ export const contexts = defineProvider(
     plain: async (input, ctx) => {
       // @ts-expect-error a non-streaming tool's context cannot emit progress
       ctx.progress("no");
+      // @ts-expect-error a non-streaming tool's context emits no output chunks
+      ctx.output("stdout", "no");
       return { content: input.path };
     },
     streamingTool: async (input, ctx) => {
-      // @ts-expect-error only a process-backed tool's context emits output chunks
-      ctx.output("stdout", "no");
+      await ctx.output("stdout", "any streaming tool streams its output");
       // @ts-expect-error only a process-backed tool's context emits exit_status
       ctx.exitStatus(0);
       return { content: input.path };

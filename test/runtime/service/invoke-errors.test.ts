@@ -27,12 +27,14 @@ describe("Invoke errors", () => {
   for (const [i, category] of toolErrorCategoryNames.entries()) {
     it(`a thrown ToolError ${category} keeps its category, message, retryable and details`, async () => {
       const error = await terminalOf(async () => {
-        throw new ToolError(category, `failed as ${category}`, { retryable: true, details: { n: i } });
+        // invalid_arguments is never retryable (ToolError refuses the contradiction).
+        const retryable = category !== "invalid_arguments";
+        throw new ToolError(category, `failed as ${category}`, { retryable, details: { n: i } });
       });
       const wire = ToolErrorCategory[category.toUpperCase() as keyof typeof ToolErrorCategory];
       assert.equal(error.category, wire);
       assert.equal(error.message, `failed as ${category}`);
-      assert.equal(error.retryable, true);
+      assert.equal(error.retryable, category !== "invalid_arguments");
       assert.deepEqual(error.details, { n: i });
     });
   }

@@ -45,16 +45,40 @@ describe("stream rules", () => {
     assert.match(t.case === "error" ? t.value.message : "", /provider bug.*progress\(\).*not declared streaming/);
   });
 
-  it("a non-process tool calling exitStatus() or output() emits nothing and ends as a provider bug", async () => {
-    for (const method of ["exitStatus", "output"] as const) {
-      const rec = await invoke(stream, async (i, ctx) => {
-        if (method === "exitStatus") ctx.exitStatus(0);
-        else ctx.output("stdout", "x");
-        return { text: i.text };
-      });
-      assert.deepEqual(rec.cases(), ["error"], method);
-      assert.match(terminalError(rec).message, /not declared process_backed/);
-    }
+  it("a non-process tool calling exitStatus() emits nothing and ends as a provider bug", async () => {
+    const rec = await invoke(stream, async (i, ctx) => {
+      ctx.exitStatus(0);
+      return { text: i.text };
+    });
+    assert.deepEqual(rec.cases(), ["error"]);
+    assert.match(terminalError(rec).message, /not declared process_backed/);
+  });
+
+  it("a streaming tool that runs no process streams output chunks, in order with its other events", async () => {
+    const rec = await invoke(stream, async (i, ctx) => {
+      await ctx.output("stdout", "row 1\n");
+      ctx.progress("half", 0.5);
+      await ctx.output("stderr", "warning\n");
+      return { text: i.text };
+    });
+    assert.deepEqual(rec.cases(), ["outputChunk", "progress", "outputChunk", "result"]);
+    const chunks = rec.events.flatMap((e) => (e.event.case === "outputChunk" ? [e.event.value] : []));
+    assert.deepEqual(
+      chunks.map((c) => [c.stream, Buffer.from(c.data).toString()]),
+      [
+        [OutputStream.STDOUT, "row 1\n"],
+        [OutputStream.STDERR, "warning\n"],
+      ],
+    );
+  });
+
+  it("a non-streaming tool calling output() emits nothing and ends as a provider bug", async () => {
+    const rec = await invoke(echo, async (i, ctx) => {
+      ctx.output("stdout", "x");
+      return { text: i.text };
+    });
+    assert.deepEqual(rec.cases(), ["error"]);
+    assert.match(terminalError(rec).message, /provider bug.*output\(\).*not declared streaming/);
   });
 
   it("a second exit_status throws, is not sent, and ends the call as a provider bug", async () => {

@@ -50,6 +50,7 @@ describe("Preview", () => {
       edit: async (input, ctx) => {
         seen = ctx;
         if (input.text === "throw") throw new ToolError("permission_denied", "not there");
+        if (input.text === "busy") throw new ToolError("concurrency_conflict", "edit in progress", { retryable: true });
         if (input.text === "hang") return new Promise(() => {});
         if (input.text === "crash") throw new Error("preview bug");
         return { root: { node: { case: "text", value: { content: `would write ${input.text}` } } } };
@@ -91,6 +92,13 @@ describe("Preview", () => {
     assert.equal(thrown.code, GrpcCode.PERMISSION_DENIED);
     const hung = await status(service.preview(previewRequest("edit", { text: "hang" })));
     assert.equal(hung.code, GrpcCode.DEADLINE_EXCEEDED);
+  });
+
+  it("concurrency_conflict is ABORTED, never UNAVAILABLE (the kernel's code for a crashed process)", async () => {
+    const busy = await status(service.preview(previewRequest("edit", { text: "busy" })));
+    assert.equal(busy.code, GrpcCode.ABORTED);
+    assert.equal(busy.toolError?.category, ToolErrorCategory.CONCURRENCY_CONFLICT);
+    assert.equal(busy.toolError?.retryable, true);
   });
 
   it("anything else thrown is INTERNAL, unknown without a stack; the stack goes to the log with the tool", async () => {
