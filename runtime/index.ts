@@ -50,6 +50,7 @@ export { configError } from "./errors/config-error.js";
 export { ToolError, isToolError, type ToolErrorCategoryName, type ToolErrorOptions } from "./errors/tool-error.js";
 export type {
   CallInfo,
+  CancelReport,
   ChildExit,
   KernelCallbacks,
   LogLevelName,

@@ -58,6 +58,14 @@ export interface KernelCallbacks {
   ): Promise<{ count: bigint; exact: boolean }>;
 }
 
+/** What a handler reports when its call was stopped before it finished (ToolContext.reportCancelled). */
+export interface CancelReport {
+  /** What had actually happened before the stop landed, e.g. "wrote 3 of 5 files; /a, /b, /c are new". */
+  readonly message: string;
+  /** Structured detail for the audit log: what was changed, a child's exit, what is left half-done. */
+  readonly details?: JsonObject;
+}
+
 /** The context of every tool call. */
 export interface ToolContext<Config> {
   /** Aborted when the kernel cancels the call, the default timeout passes, or the provider shuts down. */
@@ -83,6 +91,18 @@ export interface ToolContext<Config> {
    * `permission_denied` ToolError when it falls outside the provider's allowed roots.
    */
   resolvePath(path: string): string;
+  /**
+   * Once the call was stopped (`signal` aborted: the kernel cancelled it, its default timeout
+   * passed, or the provider is shutting down), reports what had really happened, so the kernel's
+   * audit log holds an honest record of a partial mutation. It goes to the kernel's Log (warn,
+   * with the call's session id and `call_id`, `tool`, `stopped_by`, `cancel_report: true` and the
+   * details in its fields), which arrives after a cancel; a streaming tool also sends it as a
+   * last partial_result, which arrives only where the stream is still open (a timeout, a
+   * shutdown): gRPC drops what a cancelled stream sends (docs/runtime.md#the-cancel-report).
+   * Resolves once the kernel took the line (or it went to stderr); never rejects. Calling it on a
+   * call that was not stopped is a provider bug.
+   */
+  reportCancelled(report: CancelReport): Promise<void>;
 }
 
 /**

@@ -9,6 +9,7 @@ import { repoRoot } from "../support/buf.js";
 
 const pinned = [
   "CallInfo",
+  "CancelReport",
   "CheckedToolSpec",
   "ChildExit",
   "ConcurrencySpec",

@@ -1,5 +1,6 @@
 // The exec provider's bash tool: /bin/sh -c through context.spawn, which streams the child's
-// stdout and stderr as output chunks, emits its exit_status, and kills it on cancellation.
+// stdout and stderr as output chunks, emits its exit_status, and kills it on cancellation; a
+// stopped command reports how it ended to the kernel's log (context.reportCancelled).
 import type { ExecHandlers } from "./gen/examples/exec/v1/exec_tool.js";
 
 /** The exec provider's handlers. */
@@ -14,6 +15,14 @@ export const handlers: ExecHandlers = {
       env: { ...(process.env as { [name: string]: string }), ...(context.config.env ?? {}) },
       ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     });
+    if (context.signal.aborted) {
+      // What had happened before the stop landed: the output already streamed is what the command wrote.
+      const how = exit.signal !== undefined ? `was ended by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+      await context.reportCancelled({
+        message: `bash was stopped; the command ${how}, and the output streamed before it is valid`,
+        details: { command: input.command, exit_code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) },
+      });
+    }
     return { exit_code: exit.exitCode, ...(exit.signal !== undefined ? { signal: exit.signal } : {}) };
   },
 

@@ -2,7 +2,7 @@
 // against the call's working directory and refuses anything outside the configured roots.
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ToolError, type RenderTreeInit } from "harness-tool";
+import { ToolError, type RenderTreeInit, type ToolContext } from "harness-tool";
 import type { FilesystemHandlers } from "./gen/examples/filesystem/v1/filesystem_tool.js";
 
 const defaultMaxReadBytes = 1024 * 1024;
@@ -50,6 +50,38 @@ function codePreview(title: string, content: string): RenderTreeInit {
   };
 }
 
+/**
+ * Writes `content` to `file`; when the call is stopped (the kernel cancels it), reports what is on
+ * disk to the kernel's log before giving up, so the audit log knows whether the file was changed.
+ */
+async function writeReporting(
+  file: string,
+  content: string,
+  created: boolean,
+  context: Pick<ToolContext<unknown>, "signal" | "reportCancelled">,
+): Promise<void> {
+  try {
+    await writeFile(file, content, { encoding: "utf8", signal: context.signal });
+  } finally {
+    if (context.signal.aborted) {
+      const size = await stat(file).then(
+        (s) => s.size,
+        () => undefined,
+      );
+      const state =
+        size === undefined
+          ? "does not exist"
+          : size === Buffer.byteLength(content, "utf8")
+            ? "was written in full"
+            : `holds ${size} bytes, not the ${Buffer.byteLength(content, "utf8")} asked for`;
+      await context.reportCancelled({
+        message: `the write to ${file} was stopped; the file ${state}`,
+        details: { path: file, created_by_this_call: created && size !== undefined, bytes_on_disk: size ?? null },
+      });
+    }
+  }
+}
+
 /** The filesystem provider's handlers. */
 export const handlers: FilesystemHandlers = {
   async readFile(input, context) {
@@ -76,7 +108,7 @@ export const handlers: FilesystemHandlers = {
     const file = context.resolvePath(input.path);
     const created = !(await exists(file));
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, input.content, { encoding: "utf8", signal: context.signal });
+    await writeReporting(file, input.content, created, context);
     return { path: file, bytes_written: Buffer.byteLength(input.content, "utf8"), created };
   },
 
@@ -102,7 +134,7 @@ export const handlers: FilesystemHandlers = {
       input.replace_all === true
         ? text.split(input.old_text).join(input.new_text)
         : text.replace(input.old_text, () => input.new_text);
-    await writeFile(file, next, { encoding: "utf8", signal: context.signal });
+    await writeReporting(file, next, false, context);
     return { path: file, replacements: input.replace_all === true ? found : 1 };
   },
 

@@ -1,6 +1,7 @@
 /**
  * The context a handler receives, shaped by its tool's declaration: every tool gets signal, call,
- * config, kernel, log and resolvePath; a streaming tool also progress, partialResult and output; a
+ * config, kernel, log, resolvePath and reportCancelled; a streaming tool also progress,
+ * partialResult and output; a
  * process-backed tool also exitStatus and spawn. The methods a declaration does not allow
  * are absent from the context's type; a hand-written JavaScript provider calling them anyway hits a
  * guard that throws and ends the call as a provider bug, so nothing off-shape is ever sent.
@@ -16,6 +17,7 @@ import { callTracer } from "../../telemetry/call-tracer.js";
 import { traceChildProcess } from "../../telemetry/child-process-span.js";
 import type { InvokeInFlight } from "./invoke-in-flight.js";
 import { bindKernel, bindLogger, type KernelBindingScope } from "../kernel/kernel-bindings.js";
+import { reportCancelledOf } from "./cancel-report.js";
 import { resolveToolPath } from "./resolve-path.js";
 import type { AcceptedConfig, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 import { spawnChild } from "../process/spawn-child.js";
@@ -79,6 +81,7 @@ class HandlerContext implements ProcessToolContext<unknown> {
   #output: ProcessToolContext<unknown>["output"] | undefined;
   #exitStatus: ProcessToolContext<unknown>["exitStatus"] | undefined;
   #spawn: ProcessToolContext<unknown>["spawn"] | undefined;
+  #reportCancelled: ProcessToolContext<unknown>["reportCancelled"] | undefined;
 
   constructor(call: InvokeInFlight, rt: ServiceRuntime, entry: ToolEntry, accepted: AcceptedConfig) {
     this.call = call.info;
@@ -111,6 +114,10 @@ class HandlerContext implements ProcessToolContext<unknown> {
     const workingDirectory = this.call.workingDirectory;
     const boundary = this.#roots === undefined ? { workingDirectory } : { workingDirectory, roots: this.#roots };
     return (this.#resolvePath = (target: string): string => resolveToolPath(target, boundary));
+  }
+
+  get reportCancelled(): ProcessToolContext<unknown>["reportCancelled"] {
+    return (this.#reportCancelled ??= reportCancelledOf(this.#call, this.#entry.streaming, () => this.kernel));
   }
 
   get progress(): ProcessToolContext<unknown>["progress"] {

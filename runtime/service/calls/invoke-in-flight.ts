@@ -34,7 +34,7 @@ import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./serv
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
 
 /** Why a call was stopped before its handler settled. */
-type StopReason = "cancelled" | "timeout" | "shutdown";
+export type StopReason = "cancelled" | "timeout" | "shutdown";
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -114,6 +114,11 @@ export class InvokeInFlight implements LiveCall {
       if (this.#abortReason) this.#controller.abort(this.#abortReason);
     }
     return this.#controller.signal;
+  }
+
+  /** Why the call was stopped, once it was: cancelled by the kernel, its timeout, or shutdown. */
+  get stopReason(): StopReason | undefined {
+    return this.#stopReason;
   }
 
   /** True once no more events may be sent. */

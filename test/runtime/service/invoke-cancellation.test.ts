@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { defineTool } from "../../../runtime/index.js";
 import { createToolService } from "../../../runtime/service/calls/index.js";
 import { providerWith, textSchema } from "./support/sample-tools.js";
-import { invokeRequest, recordingSink, sleep } from "./support/recording-sink.js";
+import { invokeRequest, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 import { fakeKernel } from "./support/fake-kernel.js";
 
 const write = defineTool<{ text: string }, { text: string }>()({
@@ -115,5 +115,128 @@ describe("cancellation", () => {
     await service.invoke(invokeRequest("write", { text: "a" }), rec.sink);
     rec.cancel();
     assert.deepEqual(rec.cases(), ["result"]);
+  });
+});
+
+const saveNotes = defineTool<{ text: string }, { text: string }>()({
+  name: "save_notes",
+  kind: "resource",
+  risk: "moderate",
+  description: "Writes without streaming.",
+  inputSchema: textSchema,
+  outputSchema: textSchema,
+  concurrency: { safe: true },
+  idempotent: false,
+  defaultTimeoutMs: 40,
+});
+
+describe("ctx.reportCancelled", () => {
+  const report = { message: "wrote 1 of 2 files; /tmp/b was not touched", details: { written: ["/tmp/a"] } };
+
+  it("after the kernel's cancel: a Log at warn with the call's session, call id and details, and a last partial_result", async () => {
+    const kernel = fakeKernel();
+    let reported: Promise<void> | undefined;
+    const service = createToolService(
+      providerWith(
+        write,
+        (i, ctx) =>
+          new Promise((resolve) => {
+            ctx.progress("file 1 written", 0.5);
+            ctx.signal.addEventListener("abort", () => {
+              reported = ctx.reportCancelled(report);
+              resolve({ text: i.text });
+            });
+          }),
+      ),
+      { stderr: () => {}, kernel },
+    );
+    const rec = recordingSink((event) => {
+      if (event.event.case === "progress") queueMicrotask(() => rec.cancel());
+    });
+    await service.invoke(invokeRequest("write", { text: "a" }, { sessionId: "s-7", id: "call-9" }), rec.sink);
+    await reported;
+    assert.deepEqual(rec.cases(), ["progress", "partialResult"], "never a terminal event after a cancel");
+    const partial = rec.events[1]?.event;
+    assert.deepEqual(partial?.case === "partialResult" ? partial.value.payload : undefined, {
+      cancel_report: {
+        message: report.message,
+        call_id: "call-9",
+        tool: "write",
+        turn_id: "turn-1",
+        stopped_by: "cancelled",
+        details: report.details,
+      },
+    });
+    assert.equal(kernel.logs.length, 1);
+    const [log] = kernel.logs;
+    assert.equal(log?.sessionId, "s-7");
+    assert.equal(log?.entry?.message, report.message);
+    assert.equal(log?.entry?.level, 4, "LOG_LEVEL_WARN");
+    assert.deepEqual(log?.entry?.fields, {
+      cancel_report: true,
+      call_id: "call-9",
+      tool: "write",
+      turn_id: "turn-1",
+      stopped_by: "cancelled",
+      details: report.details,
+    });
+  });
+
+  it("after the runtime's own timeout: the report precedes the terminal timeout on the stream, and is logged", async () => {
+    const kernel = fakeKernel();
+    const service = createToolService(
+      providerWith(
+        { ...write, declaration: { ...write.declaration, defaultTimeoutMs: 30 } } as typeof write,
+        (i, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener("abort", () => {
+              void ctx.reportCancelled({ message: "stopped half-way" }).then(() => resolve({ text: i.text }));
+            });
+          }),
+      ),
+      { stderr: () => {}, kernel },
+    );
+    const rec = recordingSink();
+    await service.invoke(invokeRequest("write", { text: "a" }), rec.sink);
+    assert.deepEqual(rec.cases(), ["partialResult", "error"]);
+    assert.equal(kernel.logs[0]?.entry?.fields?.["stopped_by"], "timeout");
+  });
+
+  it("a non-streaming tool's report goes to the Log only; the stream carries no intermediate event", async () => {
+    const kernel = fakeKernel();
+    const service = createToolService(
+      providerWith(
+        saveNotes,
+        (i, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener("abort", () => {
+              void ctx.reportCancelled({ message: "nothing written yet" }).then(() => resolve({ text: i.text }));
+            });
+          }),
+      ),
+      { stderr: () => {}, kernel },
+    );
+    const rec = recordingSink();
+    await service.invoke(invokeRequest("save_notes", { text: "a" }), rec.sink);
+    assert.deepEqual(rec.cases(), ["error"], "the terminal timeout alone");
+    assert.equal(kernel.logs[0]?.entry?.message, "nothing written yet");
+  });
+
+  it("called on a call that was not stopped, it is a provider bug and nothing is logged", async () => {
+    const kernel = fakeKernel();
+    const service = createToolService(
+      providerWith(write, async (i, ctx) => {
+        await ctx.reportCancelled({ message: "premature" }).catch(() => {});
+        return { text: i.text };
+      }),
+      { stderr: () => {}, kernel },
+    );
+    const rec = recordingSink();
+    await service.invoke(invokeRequest("write", { text: "a" }), rec.sink);
+    assert.match(
+      terminalError(rec).message,
+      /provider bug in write: reportCancelled\(\) was called, but the call was not stopped/,
+    );
+    assert.deepEqual(kernel.logs, []);
   });
 });
