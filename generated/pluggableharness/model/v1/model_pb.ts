@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file pluggableharness/model/v1/model.proto.
  */
 export const file_pluggableharness_model_v1_model: GenFile = /*@__PURE__*/
-  fileDesc("CiVwbHVnZ2FibGVoYXJuZXNzL21vZGVsL3YxL21vZGVsLnByb3RvEhlwbHVnZ2FibGVoYXJuZXNzLm1vZGVsLnYxIigKCE1vZGVsUmVmEhAKCHByb3ZpZGVyGAEgASgJEgoKAmlkGAIgASgJItYBCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAMSFQoNb3V0cHV0X3Rva2VucxgCIAEoAxIeChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoA0gAiAEBEh8KEmNhY2hlX3dyaXRlX3Rva2VucxgEIAEoA0gBiAEBEh0KEHJlYXNvbmluZ190b2tlbnMYBSABKANIAogBAUIUChJfY2FjaGVfcmVhZF90b2tlbnNCFQoTX2NhY2hlX3dyaXRlX3Rva2Vuc0ITChFfcmVhc29uaW5nX3Rva2Vuc2IGcHJvdG8z");
+  fileDesc("CiVwbHVnZ2FibGVoYXJuZXNzL21vZGVsL3YxL21vZGVsLnByb3RvEhlwbHVnZ2FibGVoYXJuZXNzLm1vZGVsLnYxIigKCE1vZGVsUmVmEhAKCHByb3ZpZGVyGAEgASgJEgoKAmlkGAIgASgJItYBCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAMSFQoNb3V0cHV0X3Rva2VucxgCIAEoAxIeChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoA0gAiAEBEh8KEmNhY2hlX3dyaXRlX3Rva2VucxgEIAEoA0gBiAEBEh0KEHJlYXNvbmluZ190b2tlbnMYBSABKANIAogBAUIUChJfY2FjaGVfcmVhZF90b2tlbnNCFQoTX2NhY2hlX3dyaXRlX3Rva2Vuc0ITChFfcmVhc29uaW5nX3Rva2VucyJMCgtNb2RlbFRhcmdldBIKCgJpZBgBIAEoCRIWCg5jb250ZXh0X3dpbmRvdxgCIAEoAxIZChFlZmZlY3RpdmVfY2VpbGluZxgDIAEoA2IGcHJvdG8z");
 
 /**
  * Names one model offered by one model provider.
@@ -91,4 +91,39 @@ export type Usage = Message<"pluggableharness.model.v1.Usage"> & {
  */
 export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
   messageDesc(file_pluggableharness_model_v1_model, 1);
+
+/**
+ * The model a context contribution was budgeted against.
+ *
+ * @generated from message pluggableharness.model.v1.ModelTarget
+ */
+export type ModelTarget = Message<"pluggableharness.model.v1.ModelTarget"> & {
+  /**
+   * Model identifier.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The model's context window, in tokens.
+   *
+   * @generated from field: int64 context_window = 2;
+   */
+  contextWindow: bigint;
+
+  /**
+   * The budget actually used, in tokens: at most the context window.
+   *
+   * @generated from field: int64 effective_ceiling = 3;
+   */
+  effectiveCeiling: bigint;
+};
+
+/**
+ * Describes the message pluggableharness.model.v1.ModelTarget.
+ * Use `create(ModelTargetSchema)` to create a new message.
+ */
+export const ModelTargetSchema: GenMessage<ModelTarget> = /*@__PURE__*/
+  messageDesc(file_pluggableharness_model_v1_model, 2);
 
