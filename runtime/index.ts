@@ -52,6 +52,7 @@ export type {
   CallInfo,
   CancelReport,
   ChildExit,
+  EmittedEvent,
   KernelCallbacks,
   LogLevelName,
   PreviewContext,
@@ -63,6 +64,7 @@ export type {
   ToolContext,
   ToolLogger,
 } from "./provider/tool-context.js";
+export { eventSchemaVersion } from "./provider/tool-context.js";
 export type {
   ConfigAttributeDeclaration,
   ConfigAttributeTypeName,

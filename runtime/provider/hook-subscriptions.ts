@@ -113,8 +113,8 @@ export interface HookCallInfo {
   readonly sessionId: string;
 }
 
-/** The kernel callbacks a hook handler may make: Log and Emit. */
-export type HookKernelCallbacks = Pick<KernelCallbacks, "log" | "emit">;
+/** The kernel callbacks a hook handler may make: Log and Emit (raw, or an event.v1 message). */
+export type HookKernelCallbacks = Pick<KernelCallbacks, "log" | "emit" | "emitEvent">;
 
 /** What a hook handler receives besides the payload. */
 export interface HookContext<Config> {

@@ -11,6 +11,12 @@ import type {
   RunSessionRequestSchema,
   RunSessionResult,
 } from "../generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type {
+  ContextContributionEventSchema,
+  MemoryMutationEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+} from "../generated/pluggableharness/event/v1/event_pb.js";
 import type { ModelRefSchema } from "../generated/pluggableharness/model/v1/model_pb.js";
 import type { RenderTreeSchema } from "../generated/pluggableharness/render/v1/render_pb.js";
 
@@ -43,13 +49,48 @@ export interface ToolLogger {
   error(message: string, fields?: JsonObject): void;
 }
 
+/**
+ * The schema_version of an event.v1 payload, in the kernel's form (kernel-callbacks.md, Emit: "1"
+ * for event.v1). A Render of the provider receives it back and must keep decoding it.
+ */
+export const eventSchemaVersion = "1";
+
+/**
+ * An event a provider emits, as the kernel's event.v1 message of its kind: the kinds a plugin
+ * writes (the kernel alone writes message, plan, apply and hook_error).
+ */
+export type EmittedEvent =
+  | { readonly kind: "tool_call"; readonly payload: MessageInitShape<typeof ToolCallEventSchema> }
+  | { readonly kind: "tool_result"; readonly payload: MessageInitShape<typeof ToolResultEventSchema> }
+  | {
+      readonly kind: "context_contribution";
+      readonly payload: MessageInitShape<typeof ContextContributionEventSchema>;
+    }
+  | {
+      readonly kind: "memory_write" | "memory_update" | "memory_delete";
+      readonly payload: MessageInitShape<typeof MemoryMutationEventSchema>;
+    };
+
 /** The kernel's callbacks (KernelCallbackService over go-plugin broker ID 1), bound to the call. */
 export interface KernelCallbacks {
   /** KernelCallbackService.Log with this call's session id. */
   log(level: LogLevelName, message: string, fields?: JsonObject): Promise<void>;
-  /** KernelCallbackService.Emit with this call's session id. Secrets are redacted from `payload`. */
+  /**
+   * KernelCallbackService.Emit with this call's session id. Secrets are redacted from `payload`.
+   * Refused before it reaches the kernel (a ToolError `unknown`) when `kind` is UNSPECIFIED or
+   * HOOK_ERROR (the kernel's to synthesize) or `schemaVersion` is empty. For the kernel's own
+   * payload types, `emitEvent` encodes them.
+   */
   emit(kind: EventKind, payload: Uint8Array, schemaVersion: string): Promise<{ id: string; sequence: bigint }>;
-  /** KernelCallbackService.RunSession: runs a sub-session and waits for its result. */
+  /**
+   * Emit of an event.v1 message: the kind's payload type, encoded, with schema_version
+   * `eventSchemaVersion` ("1").
+   */
+  emitEvent(event: EmittedEvent): Promise<{ id: string; sequence: bigint }>;
+  /**
+   * KernelCallbackService.RunSession: runs a sub-session of this call's session (its
+   * `parent_session_id` is bound to it; naming another is refused) and waits for its result.
+   */
   runSession(request: MessageInitShape<typeof RunSessionRequestSchema>): Promise<RunSessionResult>;
   /** KernelCallbackService.CountTokens. */
   countTokens(

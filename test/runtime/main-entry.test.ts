@@ -21,6 +21,7 @@ const pinned = [
   "ConfigureHook",
   "ContextFor",
   "DataSourceToolSpec",
+  "EmittedEvent",
   "ErasedToolSpec",
   "ExplicitToolBuilder",
   "HandlerFor",
@@ -82,6 +83,7 @@ const pinned = [
   "defineProvider",
   "defineTool",
   "emptyConfig",
+  "eventSchemaVersion",
   "isToolError",
   "serve",
 ];

@@ -37,7 +37,7 @@ export function buildHookContext(
     get kernel() {
       if (!kernel) {
         const bound = bindKernel(scope);
-        kernel = { log: bound.log, emit: bound.emit };
+        kernel = { log: bound.log, emit: bound.emit, emitEvent: bound.emitEvent };
       }
       return kernel;
     },

@@ -16,14 +16,19 @@ import {
   CountTokensRequestSchema,
   EmitRequestSchema,
   LogRequestSchema,
-  RunSessionRequestSchema,
   type EventKind,
 } from "../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "../../generated/pluggableharness/log/v1/log_pb.js";
 import { GrpcCode } from "../../errors/rpc-status-error.js";
 import { ToolError } from "../../errors/tool-error.js";
 import type { KernelClient } from "./kernel-client.js";
-import type { KernelCallbacks, LogLevelName, ToolLogger } from "../../provider/tool-context.js";
+import { boundRunSessionRequest, checkEmitRequest, encodeEvent } from "./callback-requests.js";
+import {
+  eventSchemaVersion,
+  type KernelCallbacks,
+  type LogLevelName,
+  type ToolLogger,
+} from "../../provider/tool-context.js";
 import { traceCallback } from "../../telemetry/callback-span.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import type { TraceHeaders } from "../../telemetry/trace-headers.js";
@@ -159,17 +164,22 @@ export function bindKernel(scope: KernelBindingScope): KernelCallbacks {
     if (!kernel) throw notConnected();
     return kernel;
   };
+  const emit = async (kind: EventKind, payload: Uint8Array, schemaVersion: string) => {
+    checkEmitRequest(kind, schemaVersion);
+    const request = create(EmitRequestSchema, { sessionId: scope.sessionId, kind, schemaVersion, payload });
+    const result = await callKernel(scope, "Emit", (trace) => client().emit(request, trace));
+    return { id: result.id, sequence: result.sequence };
+  };
   return {
     log: (level, message, fields) => sendLog(scope, level, message, fields),
-    async emit(kind: EventKind, payload: Uint8Array, schemaVersion: string) {
-      const request = create(EmitRequestSchema, { sessionId: scope.sessionId, kind, schemaVersion, payload });
-      const result = await callKernel(scope, "Emit", (trace) => client().emit(request, trace));
-      return { id: result.id, sequence: result.sequence };
+    emit,
+    async emitEvent(event) {
+      const { kind, payload } = encodeEvent(event);
+      return emit(kind, payload, eventSchemaVersion);
     },
     async runSession(request) {
-      return callKernel(scope, "RunSession", (trace) =>
-        client().runSession(create(RunSessionRequestSchema, request), scope.signal, trace),
-      );
+      const bound = boundRunSessionRequest(request, scope.sessionId);
+      return callKernel(scope, "RunSession", (trace) => client().runSession(bound, scope.signal, trace));
     },
     async countTokens(content, modelRef) {
       const request = create(CountTokensRequestSchema, { content: [...content], ...(modelRef ? { modelRef } : {}) });

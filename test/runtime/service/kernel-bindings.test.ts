@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { fromBinary } from "@bufbuild/protobuf";
+import { ToolResultEventSchema } from "../../../generated/pluggableharness/event/v1/event_pb.js";
 import { EventKind } from "../../../generated/pluggableharness/kernel/v1/kernel_pb.js";
 import { LogLevel } from "../../../generated/pluggableharness/log/v1/log_pb.js";
 import { ToolErrorCategory } from "../../../generated/pluggableharness/tool/v1/tool_pb.js";
@@ -94,7 +96,7 @@ describe("kernel callbacks", () => {
     let emitted: unknown;
     let counted: unknown;
     await run(async (i, ctx) => {
-      emitted = await ctx.kernel.emit(EventKind.TOOL_RESULT, new TextEncoder().encode("{}"), "v1");
+      emitted = await ctx.kernel.emit(EventKind.TOOL_RESULT, new TextEncoder().encode("{}"), "1");
       await ctx.kernel.runSession({ profile: "helper", prompt: "do it", remainingDepth: 1 });
       counted = await ctx.kernel.countTokens([{ block: { case: "text", value: { text: "hi" } } } as never]);
       return i;
@@ -102,7 +104,7 @@ describe("kernel callbacks", () => {
     assert.deepEqual(emitted, { id: "event-1", sequence: 1n });
     assert.deepEqual(
       kernel.emits.map((e) => [e.sessionId, e.kind, e.schemaVersion]),
-      [["sess-42", EventKind.TOOL_RESULT, "v1"]],
+      [["sess-42", EventKind.TOOL_RESULT, "1"]],
     );
     assert.equal(kernel.sessions[0]?.profile, "helper");
     assert.deepEqual(counted, { count: 42n, exact: true });
@@ -110,7 +112,7 @@ describe("kernel callbacks", () => {
 
   it("emit without a kernel connection rejects, and the handler can classify it", async () => {
     const { rec } = await run(async (i, ctx) => {
-      await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "v1");
+      await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "1");
       return i;
     });
     const t = onlyTerminal(rec);
@@ -125,7 +127,7 @@ describe("kernel callbacks", () => {
   it("a callback the kernel answers UNIMPLEMENTED ends an uncaught call as execution_failed, not retryable, naming the callback", async () => {
     // The kernel at f045591 implements Log only: Emit, RunSession and CountTokens answer UNIMPLEMENTED.
     const calls = {
-      Emit: (ctx: any) => ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "v1"),
+      Emit: (ctx: any) => ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "1"),
       RunSession: (ctx: any) => ctx.kernel.runSession({ profile: "helper", prompt: "p", remainingDepth: 1 }),
       CountTokens: (ctx: any) => ctx.kernel.countTokens([]),
     };
@@ -176,11 +178,86 @@ describe("kernel callbacks", () => {
     const kernel = fakeKernel();
     kernel.failCallbacks = { emit: callError(status.UNAVAILABLE, "connection refused") };
     const { rec } = await run(async (i, ctx) => {
-      await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "v1");
+      await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "1");
       return i;
     }, kernel);
     const t = onlyTerminal(rec);
     assert.equal(t.case === "error" ? t.value.category : t.case, ToolErrorCategory.UNKNOWN);
     assert.match(JSON.stringify(t.case === "error" ? t.value.details : {}), /connection refused/);
   });
+
+  it("Emit of kind UNSPECIFIED, of HOOK_ERROR or with an empty schema_version is refused before it reaches the kernel", async () => {
+    const cases: [EventKind, string, RegExp][] = [
+      [EventKind.UNSPECIFIED, "1", /Emit refused before it reached the kernel: its kind is EVENT_KIND_UNSPECIFIED/],
+      [EventKind.HOOK_ERROR, "1", /EVENT_KIND_HOOK_ERROR is synthesized by the kernel/],
+      [
+        EventKind.TOOL_RESULT,
+        "",
+        /its schema_version is empty \(name the payload's shape: "1" for an event.v1 message/,
+      ],
+      [99 as EventKind, "1", /99 is not an EventKind/],
+    ];
+    for (const [kind, version, message] of cases) {
+      const kernel = fakeKernel();
+      const { rec } = await run(async (i, ctx) => {
+        await ctx.kernel.emit(kind, new Uint8Array(), version);
+        return i;
+      }, kernel);
+      const t = onlyTerminal(rec);
+      assert.equal(t.case === "error" ? t.value.category : t.case, ToolErrorCategory.UNKNOWN);
+      assert.match(t.case === "error" ? t.value.message : "", message);
+      assert.equal((t.case === "error" ? t.value.details : {})?.["callback"], "Emit");
+      assert.deepEqual(kernel.emits, [], "nothing reached the kernel");
+    }
+  });
+
+  it('emitEvent sends the event.v1 message of its kind, encoded, with schema_version "1"', async () => {
+    const kernel = fakeKernel();
+    await run(async (i, ctx) => {
+      await ctx.kernel.emitEvent({
+        kind: "tool_result",
+        payload: { toolCallId: "call-1", outcome: { case: "result", value: { payload: { rows: 3 } } } },
+      });
+      return i;
+    }, kernel);
+    const [emit] = kernel.emits;
+    assert.equal(emit?.kind, EventKind.TOOL_RESULT);
+    assert.equal(emit?.schemaVersion, "1");
+    const decoded = fromBinary(ToolResultEventSchema, emit?.payload ?? new Uint8Array());
+    assert.equal(decoded.toolCallId, "call-1");
+    assert.deepEqual(decoded.outcome.case === "result" ? decoded.outcome.value.payload : undefined, { rows: 3 });
+    const { rec } = await run(async (i, ctx) => {
+      await ctx.kernel.emitEvent({ kind: "hook_error" as "tool_call", payload: {} });
+      return i;
+    }, fakeKernel());
+    assert.match(terminalMessage(rec), /emitEvent\(\) takes the kinds a provider emits .*not "hook_error"/);
+  });
+
+  it("RunSession is bound to the call's session as its parent; naming another session is refused", async () => {
+    const kernel = fakeKernel();
+    await run(async (i, ctx) => {
+      await ctx.kernel.runSession({ profile: "helper", prompt: "p", remainingDepth: 1 });
+      await ctx.kernel.runSession({ profile: "helper", prompt: "q", parentSessionId: "sess-42" });
+      return i;
+    }, kernel);
+    assert.deepEqual(
+      kernel.sessions.map((s) => s.parentSessionId),
+      ["sess-42", "sess-42"],
+    );
+    const other = fakeKernel();
+    const { rec } = await run(async (i, ctx) => {
+      await ctx.kernel.runSession({ profile: "helper", prompt: "p", parentSessionId: "someone-else" });
+      return i;
+    }, other);
+    assert.match(
+      terminalMessage(rec),
+      /RunSession refused before it reached the kernel: parent_session_id "someone-else" is not the calling session "sess-42"/,
+    );
+    assert.deepEqual(other.sessions, []);
+  });
 });
+
+function terminalMessage(rec: Parameters<typeof onlyTerminal>[0]): string {
+  const t = onlyTerminal(rec);
+  return t.case === "error" ? t.value.message : `${t.case}`;
+}

@@ -296,7 +296,7 @@ describe("kernel callbacks", () => {
     const service = createToolService(
       providerWith(echo, async (input, ctx) => {
         ctx.log.info("hello", { secretish: "log-field-value" });
-        await ctx.kernel.emit(EventKind.UNSPECIFIED, new TextEncoder().encode("payload"), "v1");
+        await ctx.kernel.emit(EventKind.TOOL_RESULT, new TextEncoder().encode("payload"), "1");
         await ctx.kernel.countTokens([{ block: { case: "text", value: { text: "count me" } } }]);
         await ctx.kernel.runSession({ prompt: "sub prompt" });
         return input;
@@ -331,7 +331,7 @@ describe("kernel callbacks", () => {
     };
     const service = createToolService(
       providerWith(echo, async (input, ctx) => {
-        await ctx.kernel.emit(EventKind.UNSPECIFIED, new Uint8Array(), "v1").catch(() => {});
+        await ctx.kernel.emit(EventKind.TOOL_RESULT, new Uint8Array(), "1").catch(() => {});
         return input;
       }),
       { stderr: () => {}, kernel },

@@ -162,7 +162,7 @@ describe("DispatchHook: answers by mode", () => {
       "session-start": {
         observe: async (payload, ctx) => {
           ctx.log.info("session started", { profile: payload.profile });
-          await ctx.kernel.emit(EventKind.UNSPECIFIED, new TextEncoder().encode("seen"), "v1");
+          await ctx.kernel.emit(EventKind.TOOL_RESULT, new TextEncoder().encode("seen"), "1");
         },
       },
     });
