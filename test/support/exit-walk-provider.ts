@@ -128,7 +128,8 @@ export function exitWalkProvider(options: WalkOptions) {
         await attempt(() =>
           ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ value: carrier })), carrier),
         );
-        await attempt(() => ctx.kernel.runSession({ profile: carrier, prompt: carrier, parentSessionId: carrier }));
+        // parent_session_id is the call's session, bound by the runtime: the carrier rides in the rest.
+        await attempt(() => ctx.kernel.runSession({ profile: carrier, prompt: carrier }));
         await attempt(() =>
           ctx.kernel.countTokens([{ block: { case: "text", value: { text: carrier } } }], {
             provider: carrier,

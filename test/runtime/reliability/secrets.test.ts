@@ -248,7 +248,7 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
               await ctx.kernel.emit(
                 EventKind.TOOL_RESULT,
                 Buffer.from(JSON.stringify({ payload: { v: leaked } })),
-                "v1",
+                "1",
               );
               break;
             case "run-session":

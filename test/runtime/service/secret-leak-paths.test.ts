@@ -130,7 +130,7 @@ it("no randomized leak path lets a secret out", async () => {
                   await ctx.kernel.log("info", leaked, { [leaked]: leaked });
                   break;
                 case "emit":
-                  await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ v: leaked })), "v1");
+                  await ctx.kernel.emit(EventKind.TOOL_RESULT, Buffer.from(JSON.stringify({ v: leaked })), "1");
                   break;
                 case "run-session":
                   await ctx.kernel.runSession({ prompt: `use ${leaked}` });
