@@ -30,7 +30,7 @@ describe("ToolError", () => {
   });
 
   it("refuses invalid_arguments with retryable: true, at compile time and at run time", () => {
-    const retryable = { retryable: true } as { retryable: false };
+    const retryable = { retryable: true } as unknown as { retryable: false };
     assert.throws(
       () => new ToolError("invalid_arguments", "bad path", retryable),
       /invalid_arguments cannot be retryable: the same arguments fail the same way \(drop retryable/,
