@@ -163,6 +163,7 @@ describe("DispatchHook: answers by mode", () => {
         observe: async (payload, ctx) => {
           ctx.log.info("session started", { profile: payload.profile });
           await ctx.kernel.emit(EventKind.TOOL_RESULT, new TextEncoder().encode("seen"), "1");
+          await ctx.kernel.emitEvent({ kind: "memory_write", payload: { recordId: "r-1" } });
         },
       },
     });
@@ -177,6 +178,14 @@ describe("DispatchHook: answers by mode", () => {
     assert.equal(kernel.logs[0]?.sessionId, "s-9");
     assert.equal(kernel.logs[0]?.entry?.logger, "hooked.hook.session-start");
     assert.equal(kernel.emits[0]?.sessionId, "s-9");
+    assert.deepEqual(
+      kernel.emits.map((e) => [e.sessionId, e.kind, e.schemaVersion]),
+      [
+        ["s-9", EventKind.TOOL_RESULT, "1"],
+        ["s-9", EventKind.MEMORY_WRITE, "1"],
+      ],
+      "a hook emits event.v1 messages too",
+    );
   });
 });
 
