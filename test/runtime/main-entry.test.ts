@@ -36,6 +36,10 @@ const pinned = [
   "HookSubscriptionsFor",
   "HookTransformResults",
   "HookVerdict",
+  "InteractiveSpec",
+  "InteractiveTerminal",
+  "InteractiveTool",
+  "InteractiveToolDefinition",
   "InteractiveToolSpec",
   "JsonSchema",
   "JsonSchemaObject",
@@ -81,7 +85,9 @@ const pinned = [
   "defineProvider",
   "defineTool",
   "emptyConfig",
+  "interactiveTool",
   "isToolError",
+  "renderTreeText",
   "serve",
 ];
 
