@@ -66,6 +66,17 @@ function confirmProvider(terminal: () => InteractiveTerminal) {
   };
 }
 
+/** A confirm call started through the service, asking on a terminal the test types into. */
+async function confirmCall(action: string) {
+  const typed = scriptedTerminal();
+  const { provider } = confirmProvider(() => typed.terminal);
+  const service = createToolService(provider, { stderr: () => {} });
+  const rec = recordingSink();
+  const call = service.invoke(invokeRequest("confirm", { action }), rec.sink);
+  await until(typed.written, "> ");
+  return { typed, rec, call };
+}
+
 describe("interactive tools", () => {
   it("serve their prompt as Preview: examples/user's question and choices as a RenderTree", async () => {
     const service = createToolService(createUserProvider(handlers), { stderr: () => {} });
@@ -94,12 +105,8 @@ describe("interactive tools", () => {
   });
 
   it("ask on the terminal as the development fallback: the prompt as text, a bad line asked again, then the result", async () => {
-    const typed = scriptedTerminal();
-    const { provider } = confirmProvider(() => typed.terminal);
-    const service = createToolService(provider, { stderr: () => {} });
-    const rec = recordingSink();
-    const call = service.invoke(invokeRequest("confirm", { action: "the deploy" }), rec.sink);
-    await until(typed.written, "Go ahead with the deploy?\n> ");
+    const { typed, rec, call } = await confirmCall("the deploy");
+    assert.match(typed.written(), /Go ahead with the deploy\?\n> $/);
     typed.type("sure");
     await until(typed.written, "type the answer as JSON");
     typed.type('{"approved": "yes"}');
@@ -127,12 +134,7 @@ describe("interactive tools", () => {
   });
 
   it("end the fallback with an execution_failed ToolError when the terminal closes before an answer", async () => {
-    const typed = scriptedTerminal();
-    const { provider } = confirmProvider(() => typed.terminal);
-    const service = createToolService(provider, { stderr: () => {} });
-    const rec = recordingSink();
-    const call = service.invoke(invokeRequest("confirm", { action: "x" }), rec.sink);
-    await until(typed.written, "> ");
+    const { typed, rec, call } = await confirmCall("x");
     (typed.terminal.input as PassThrough).end();
     await call;
     const error = terminalError(rec);
@@ -141,12 +143,7 @@ describe("interactive tools", () => {
   });
 
   it("stop asking when the call is cancelled: no terminal event", async () => {
-    const typed = scriptedTerminal();
-    const { provider } = confirmProvider(() => typed.terminal);
-    const service = createToolService(provider, { stderr: () => {} });
-    const rec = recordingSink();
-    const call = service.invoke(invokeRequest("confirm", { action: "x" }), rec.sink);
-    await until(typed.written, "> ");
+    const { rec, call } = await confirmCall("x");
     rec.cancel();
     await call;
     assert.deepEqual(rec.terminals(), []);
