@@ -22,10 +22,10 @@ import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import { create } from "@bufbuild/protobuf";
 import { type RenderNode, RenderTreeSchema } from "../generated/pluggableharness/render/v1/render_pb.js";
+import { boundedMessage, reportViolations } from "../errors/input-error-bounds.js";
 import { ToolError } from "../errors/tool-error.js";
 import type { JsonSchemaObject } from "../schema/json-schema.js";
 import { validatorFor } from "../schema/validate-value.js";
-import type { ValueViolation } from "../schema/value-violation.js";
 import type { ToolDefinition } from "./define-tool.js";
 import type { PreviewContext, RenderTreeInit, ToolContext } from "./tool-context.js";
 
@@ -84,12 +84,12 @@ export function interactiveTool<Input, Output, Config = unknown>(
   const answer = (response: unknown): Output => {
     const violations = validate(response);
     if (violations.length === 0) return response as Output;
+    // A person's answer is input: the error built from it is bounded, however large the answer.
+    const report = reportViolations(violations);
     throw new ToolError(
       "unknown",
-      `${declaration.name}: the answer does not match the output schema: ${listed(violations)}`,
-      {
-        details: { violations: violations.map((v) => ({ path: v.path, message: v.message })) },
-      },
+      boundedMessage(`${declaration.name}: the answer does not match the output schema: ${report.summary}`),
+      { details: report.details },
     );
   };
   const prompt = async (input: Input, context: PreviewContext<Config>) => spec.prompt(input, context);
@@ -110,11 +110,6 @@ export function interactiveTool<Input, Output, Config = unknown>(
     });
   };
   return { prompt, invoke, answer };
-}
-
-/** The violations in one line. */
-function listed(violations: readonly ValueViolation[]): string {
-  return violations.map((v) => `${v.path || "the answer"} ${v.message}`).join("; ");
 }
 
 /** The default `fromLine`: the line as the one required string property, or as JSON. */

@@ -104,6 +104,28 @@ describe("interactive tools", () => {
     }
   });
 
+  it("bound the error a huge non-conforming answer makes: the first violations listed, the rest counted", () => {
+    const pick = defineTool({
+      ...confirmSpec(),
+      outputSchema: {
+        type: "object",
+        properties: { picks: { type: "array", items: { type: "boolean" } } },
+        required: ["picks"],
+      },
+      preview: true,
+    });
+    const tool = interactiveTool(pick, { prompt: () => ({}) });
+    try {
+      tool.answer({ picks: Array.from({ length: 10_000 }, (_, i) => `pick ${i}`) });
+      assert.fail("a non-conforming answer is refused");
+    } catch (error) {
+      assert.ok(isToolError(error));
+      assert.match(error.message, /; and 9,995 more$/);
+      assert.equal((error.details?.["violations"] as unknown[]).length, 20);
+      assert.equal(error.details?.["violations_omitted"], 9_980);
+    }
+  });
+
   it("ask on the terminal as the development fallback: the prompt as text, a bad line asked again, then the result", async () => {
     const { typed, rec, call } = await confirmCall("the deploy");
     assert.match(typed.written(), /Go ahead with the deploy\?\n> $/);
