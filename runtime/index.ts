@@ -107,3 +107,11 @@ export {
   type ProviderSpec,
 } from "./provider/define-provider.js";
 export { defineConfig, type ConfigAttributeSpec } from "./provider/define-config.js";
+export {
+  interactiveTool,
+  renderTreeText,
+  type InteractiveSpec,
+  type InteractiveTerminal,
+  type InteractiveTool,
+  type InteractiveToolDefinition,
+} from "./provider/interactive-tool.js";

@@ -38,6 +38,10 @@ const pinned = [
   "HookSubscriptionsFor",
   "HookTransformResults",
   "HookVerdict",
+  "InteractiveSpec",
+  "InteractiveTerminal",
+  "InteractiveTool",
+  "InteractiveToolDefinition",
   "InteractiveToolSpec",
   "JsonSchema",
   "JsonSchemaObject",
@@ -84,7 +88,9 @@ const pinned = [
   "defineTool",
   "emptyConfig",
   "eventSchemaVersion",
+  "interactiveTool",
   "isToolError",
+  "renderTreeText",
   "serve",
 ];
 

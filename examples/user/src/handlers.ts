@@ -1,30 +1,23 @@
-// ask_user. The published protocol gives a provider no callback to reach the person (the kernel
-// owns the frontend's interactive_request/response pair), so this example answers from the
-// configured scripted answers and fails honestly when none is left.
-import { ToolError } from "harness-tool";
-import type { UserHandlers } from "./gen/examples/user/v1/user_tool.js";
+// ask_user, on the frontend protocol's path: its prompt is its Preview, which the kernel shows the
+// person (InteractiveRequest.prompt); the person's answer becomes the result once it matches the
+// output schema. Invoke asks on the terminal instead: the development fallback, for `harness-tool
+// invoke` (a provider the kernel launches has no terminal, and says so).
+import { interactiveTool, type RenderTreeInit } from "harness-tool";
+import { type AskUserInput, askUserTool, type UserHandlers } from "./gen/examples/user/v1/user_tool.js";
 
-/** Creates the handlers; each call takes the next scripted answer. */
-export function createUserHandlers(): UserHandlers {
-  let next = 0;
+/** The prompt: the question, then the offered answers as a list. */
+export function askUserPrompt(input: AskUserInput): RenderTreeInit {
+  const question = { node: { case: "text" as const, value: { content: input.question } } };
+  const choices = input.choices ?? [];
+  if (choices.length === 0) return { root: question };
+  const items = choices.map((choice) => ({ node: { case: "text" as const, value: { content: choice } } }));
   return {
-    async askUser(input, context) {
-      const answers = context.config.scripted_answers ?? [];
-      const answer = answers[next];
-      if (answer === undefined) {
-        throw new ToolError(
-          "execution_failed",
-          "ask_user: no person is attached to answer and no scripted answer is left",
-          {
-            details: { question: input.question },
-          },
-        );
-      }
-      next++;
-      return { answer };
-    },
+    root: { node: { case: "group", value: { children: [question, { node: { case: "list", value: { items } } }] } } },
   };
 }
 
+/** ask_user's prompt, the check of an answer and the terminal fallback. */
+export const askUser = interactiveTool(askUserTool, { prompt: askUserPrompt });
+
 /** The user provider's handlers. */
-export const handlers: UserHandlers = createUserHandlers();
+export const handlers: UserHandlers = { askUser: askUser.invoke, previewAskUser: askUser.prompt };

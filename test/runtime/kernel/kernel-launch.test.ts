@@ -9,8 +9,10 @@
  *   test/runtime/kernel/fixtures/kernel-fixture-provider.ts, the TypeScript twin of the Go fixture;
  * - harness-tool's scenarios through pluginruntime.Launch, the dispensed ToolServiceClient and
  *   (*Plugin).Close, against the sample provider, a probe, providers that fail to start, and
- *   every example (test/runtime/kernel/go/*.go.txt), and one trace from the kernel's spans through the
- *   provider's, exported over OTLP to a receiver in the test (harness_tool_trace_test.go.txt);
+ *   every example (test/runtime/kernel/go/*.go.txt), examples/user's prompt and answer carried in
+ *   the kernel's own frontend.v1 messages (harness_tool_interactive_test.go.txt), and one trace from
+ *   the kernel's spans through the provider's, exported over OTLP to a receiver in the test
+ *   (harness_tool_trace_test.go.txt);
  * - the package's unit tests, which come along.
  *
  * Skips only when `go` or the snapshot is missing and HARNESS_TOOL_REQUIRE_INTEROP is not "1"
