@@ -50,13 +50,14 @@ export function renderDocs(input: DocsInput, templates: DocsTemplates): Map<stri
       ...provider,
       tool_name: tool.name,
       tool_description: paragraph(tool.description),
-      tool_facts: toolFacts(tool, input),
+      tool_facts: toolFacts(tool),
       input_fields: inputFields(tool),
       output_fields: outputFields(tool),
       input_schema: schemaJson(tool.inputSchema),
       output_schema: schemaJson(tool.outputSchema),
       example_call: exampleCall(tool, input),
       preview: previewSection(tool, input),
+      tools_link: `../${indexFile}#tools`,
     };
     files.set(
       toolPagePath(tool.name),

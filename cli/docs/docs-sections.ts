@@ -113,8 +113,7 @@ export function slashCommands(input: DocsInput): string {
 }
 
 /** One tool's facts, as a two-column table. */
-export function toolFacts(tool: ToolSchema, input: DocsInput): string {
-  const hooks = input.schema.supportedHookPoints.map(hookPointNameOf).sort();
+export function toolFacts(tool: ToolSchema): string {
   return table(
     ["fact", "value"],
     [
@@ -125,7 +124,6 @@ export function toolFacts(tool: ToolSchema, input: DocsInput): string {
       ["concurrency", cell(concurrencyText(tool))],
       ["default timeout", timeout(tool)],
       ["terminates turn", yesNo(tool.terminatesTurn)],
-      ["provider hook points", hooks.length === 0 ? "none" : hooks.map(codeSpan).join(", ")],
     ],
   );
 }

@@ -37,6 +37,7 @@ export const toolPlaceholders = {
   example_call:
     "an example call: its arguments (the author's examples file, else the smallest valid call) and its invoke line",
   preview: "what Preview shows for the example call, or that the tool has none",
+  tools_link: "the link from a tool's page to the index's Tools section",
 } as const;
 
 /** A value for every placeholder of a page. */
@@ -108,7 +109,7 @@ The JSON Schema the model receives:
 
 {{preview}}
 
-[All tools of {{provider_name}}](../README.md#tools)
+[All tools of {{provider_name}}]({{tools_link}})
 `;
 
 /** The templates a run uses: the defaults, or the author's where the folder has them. */
