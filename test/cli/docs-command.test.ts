@@ -24,7 +24,7 @@ const examplesRoot = path.join(repoRoot, "examples");
 const examples = ["agent", "exec", "filesystem", "guard", "search", "task", "user", "web"];
 
 /** The arguments an example's docs are written with: its docs-config.json and docs-examples.json when it has them. */
-export function exampleDocsArgs(folder: string): string[] {
+function exampleDocsArgs(folder: string): string[] {
   const args = [folder, "--out-dir", path.join(folder, "docs")];
   if (existsSync(path.join(folder, "docs-config.json"))) args.push("--config", path.join(folder, "docs-config.json"));
   if (existsSync(path.join(folder, "docs-examples.json")))
