@@ -8,7 +8,8 @@ import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import type { ExampleName } from "../../cli/templates/scaffold-files.js";
-import { scaffoldRepository } from "./support/scaffold-docs.js";
+import { scaffoldDocsArgs } from "./support/scaffold-docs.js";
+import { scaffoldRepository } from "./support/scaffold-repository.js";
 import { cli } from "./support/run-cli.js";
 
 const choices: ExampleName[][] = [
@@ -21,15 +22,7 @@ describe("the docs init writes", () => {
     it(`--examples ${examples.join(",")}: harness-tool docs --check passes on the generated scaffold`, async () => {
       const dir = scaffoldRepository("my_notes", "github.com/acme/provider-my-notes", examples);
       try {
-        const run = await cli([
-          "docs",
-          dir,
-          "--config",
-          path.join(dir, "dev-config.json"),
-          "--out-dir",
-          path.join(dir, "docs"),
-          "--check",
-        ]);
+        const run = await cli([...scaffoldDocsArgs(dir), "--check"]);
         assert.equal(run.code, 0, `rewrite the pieces: test/cli/support/scaffold-docs.ts\n${run.err}`);
         const index = readFileSync(path.join(dir, "docs", "README.md"), "utf8");
         assert.match(index, /`env\("MY_NOTES_API_TOKEN"\)`/, 'the secret as env("…"), named as kernel-config names it');
