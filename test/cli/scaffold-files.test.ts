@@ -179,7 +179,7 @@ describe("scaffoldFiles", () => {
     assert.equal(scripts["docs"], "harness-tool docs dist/provider.mjs --config dev-config.json");
     assert.match(
       scripts["test"] ?? "",
-      /^harness-tool docs dist\/provider\.mjs --config dev-config\.json --check && node --test /,
+      /^node --test dist\/test\/\*\.test\.js && harness-tool docs dist\/provider\.mjs --config dev-config\.json --check$/,
     );
     assert.ok(files.has(["docs", "README.md"].join("/")), "init writes the first docs");
   });
