@@ -13,8 +13,15 @@ import {
   RenderTreeSchema,
   TextStyle,
 } from "harness-tool/generated/pluggableharness/render/v1/render_pb.js";
-import { docsDifferences, writeDocs } from "../../cli/docs/docs-files.js";
-import { indexPlaceholders, toolPlaceholders } from "../../cli/docs/docs-templates.js";
+import { AttrType } from "harness-tool/generated/pluggableharness/config/v1/config_pb.js";
+import { SchemaType } from "harness-tool/generated/pluggableharness/schema/v1/schema_pb.js";
+import {
+  GetSchemaResponseSchema,
+  RiskClass,
+  ToolKind,
+} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { docsDifferences, renderDocs, writeDocs } from "../../cli/docs/docs-files.js";
+import { indexPlaceholders, loadTemplates, toolPlaceholders } from "../../cli/docs/docs-templates.js";
 import { renderTreeMarkdown } from "../../cli/docs/render-tree-markdown.js";
 import { repoRoot, runBuf } from "../support/buf.js";
 import { listFiles } from "../support/tree-diff.js";
@@ -263,5 +270,70 @@ describe("the docs' parts", () => {
         "Action: Undo (calls `undo`)",
       ].join("\n\n"),
     );
+  });
+  it("renders what no example declares: slash commands, nested fields and enums, nested config, secrets", () => {
+    const input = create(GetSchemaResponseSchema, {
+      tools: [
+        {
+          name: "tag",
+          kind: ToolKind.RESOURCE,
+          risk: RiskClass.LOW,
+          description: "Tags | things.",
+          inputSchema: {
+            type: SchemaType.OBJECT,
+            required: ["filter"],
+            properties: {
+              filter: {
+                type: SchemaType.OBJECT,
+                required: ["mode"],
+                properties: { mode: { type: SchemaType.STRING, enumValues: ["all", "any"], description: "How." } },
+              },
+              labels: {
+                type: SchemaType.ARRAY,
+                items: { type: SchemaType.OBJECT, properties: { name: { type: SchemaType.STRING } } },
+              },
+            },
+          },
+          outputSchema: { type: SchemaType.OBJECT },
+          concurrency: { safe: true, keyFields: ["filter"] },
+        },
+      ],
+      slashCommands: [{ name: "summarize", description: "Summarizes.", template: "Summarize {{args}}" }],
+      configSchema: {
+        attributes: [
+          {
+            name: "service",
+            type: AttrType.OBJECT,
+            objectAttributes: [{ name: "token", type: AttrType.STRING, sensitive: true, required: true }],
+          },
+          { name: "limit", type: AttrType.NUMBER, defaultJson: "10" },
+        ],
+      },
+    });
+    const files = renderDocs(
+      {
+        producer: { name: "tagger", version: "1.2.3", source: "example.com/tagger" },
+        schema: input,
+        examples: new Map([["tag", { args: { filter: { mode: "all" } }, from: "sample" as const }]]),
+        previews: new Map(),
+      },
+      loadTemplates(undefined, ["tag"]),
+    );
+    const index = files.get("README.md") ?? "";
+    assert.match(index, /^\| `service\.token` \| string \| yes \| yes: `env\("TAGGER_SERVICE_TOKEN"\)` \| - \| - \|$/m);
+    assert.match(index, /^\| `limit` \| number \| no \| no \| `10` \| - \|$/m);
+    // The optional object is written commented out, its secret inside it as env("…"), as kernel-config writes it.
+    assert.match(index, /^ {2}# {3}token = env\("TAGGER_SERVICE_TOKEN"\)$/m);
+    assert.match(index, /^### \/summarize\n\nSummarizes\.\n\n```text\nSummarize \{\{args\}\}\n```$/m);
+    assert.match(
+      index,
+      /^\| \[`tag`\]\(tools\/tag\.md\) \| resource \| low \| no \| no \| by filter \| kernel default \| no \|$/m,
+    );
+    const page = files.get("tools/tag.md") ?? "";
+    assert.match(page, /^Tags \| things\.$/m);
+    assert.match(page, /^\| `filter\.mode` \| string \| yes \| How\. One of: `all`, `any`\. \|$/m);
+    assert.match(page, /^\| `labels` \| array of object \| no \| - \|$/m);
+    assert.match(page, /^\| `labels\[\]\.name` \| string \| no \| - \|$/m);
+    assert.match(page, /The tool has no Preview: the approval step shows the call's arguments\./);
   });
 });
