@@ -27,6 +27,9 @@ export function toolPagePath(name: string): string {
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
 const timeout = (tool: ToolSchema) => (tool.defaultTimeout ? timeoutText(tool) : "kernel default");
+/** The kernel never runs an interactive tool beside another, and it declares no concurrency. */
+const concurrency = (tool: ToolSchema) =>
+  tool.kind === ToolKind.INTERACTIVE && !tool.concurrency ? "never concurrent" : cell(concurrencyText(tool));
 
 /** The index's table: every tool with its facts, linked to its page. */
 export function toolsTable(input: DocsInput): string {
@@ -41,7 +44,7 @@ export function toolsTable(input: DocsInput): string {
         riskName(t.risk),
         yesNo(t.idempotent),
         yesNo(t.streaming),
-        cell(concurrencyText(t)),
+        concurrency(t),
         timeout(t),
         yesNo(t.terminatesTurn),
       ]),
@@ -121,7 +124,7 @@ export function toolFacts(tool: ToolSchema): string {
       ["risk", riskName(tool.risk)],
       ["idempotent", yesNo(tool.idempotent)],
       ["streaming", yesNo(tool.streaming)],
-      ["concurrency", cell(concurrencyText(tool))],
+      ["concurrency", concurrency(tool)],
       ["default timeout", timeout(tool)],
       ["terminates turn", yesNo(tool.terminatesTurn)],
     ],
