@@ -13,6 +13,7 @@ import { releaseCommandDefinition } from "./commands/release-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.js";
 import { diffCommandDefinition } from "./commands/diff-command.js";
+import { docsCommandDefinition } from "./commands/docs-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
@@ -43,6 +44,7 @@ export const commands: readonly CommandDefinition[] = [
   inspectCommandDefinition,
   kernelConfigCommandDefinition,
   diffCommandDefinition,
+  docsCommandDefinition,
 ];
 
 /** "; did you mean invoke?" for a near miss, else nothing (the help the error points at lists them all). */

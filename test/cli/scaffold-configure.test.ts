@@ -2,41 +2,22 @@
 // configure hook: a root that is not a folder is refused, naming `/roots/<i>`, before any tool
 // runs; folders are accepted. The scaffold's files as init writes them, generated with this
 // checkout's plugin and launched through harness-tool/testing's go-plugin host with this
-// checkout's runtime (init-e2e does the same from the packed tarballs, at minutes' cost).
+// checkout's runtime (test/cli/support/scaffold-repository.ts).
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
-import { scaffoldFiles } from "../../cli/templates/scaffold-files.js";
 import { GrpcCode } from "../../runtime/errors/rpc-status-error.js";
-import { repoRoot, runBuf } from "../support/buf.js";
 import { typeScriptProvider } from "../runtime/interop/providers.js";
+import { scaffoldRepository } from "./support/scaffold-repository.js";
 
 describe("the scaffold's main.ts: Configure checks the roots", () => {
   let dir = "";
   let provider: LaunchedProvider;
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-scaffold-configure-"));
-    const packages = { runtime: "*", plugin: "*", cli: "*" };
-    for (const [file, text] of scaffoldFiles({
-      name: "notes",
-      source: "github.com/acme/provider-notes",
-      examples: ["data_source"],
-      packages,
-      directory: dir,
-    })) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
-    // The plugin package's proto/ exists once it is packed; the checkout's protos are the same files.
-    symlinkSync(path.join(repoRoot, "proto"), path.join(dir, "harness-proto"));
-    writeFileSync(path.join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
-    const generated = runBuf(["generate"], dir);
-    assert.equal(generated.status, 0, generated.stderr);
+    dir = scaffoldRepository("notes", "github.com/acme/provider-notes", ["data_source"]);
     const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
     provider = await launch(entry.command, { args: entry.args, cwd: dir, handshakeTimeoutMs: 30_000 });
   });
