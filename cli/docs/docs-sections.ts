@@ -161,9 +161,11 @@ export function exampleCall(tool: ToolSchema, input: DocsInput): string {
 /** The Preview of the example call, or what the approval step shows without one. */
 export function previewSection(tool: ToolSchema, input: DocsInput): string {
   const preview = input.previews.get(tool.name);
-  if (!preview)
-    return tool.kind === ToolKind.RESOURCE
-      ? "The tool has no Preview: the approval step shows the call's arguments."
-      : `The tool has no Preview (a ${kindName(tool.kind)} runs without the approval step).`;
+  if (!preview) {
+    if (tool.kind === ToolKind.RESOURCE)
+      return "The tool has no Preview: the approval step shows the call's arguments.";
+    const kind = kindName(tool.kind);
+    return `The tool has no Preview (${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} runs without the approval step).`;
+  }
   return ["What the approval step shows for the example call:", "", renderTreeMarkdown(preview)].join("\n");
 }
