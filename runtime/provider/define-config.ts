@@ -7,18 +7,9 @@
  * deferring failure to the first Invoke.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ConfigDefinition } from "./provider-definition.js";
+import type { ConfigAttributeDeclaration, ConfigDefinition } from "./provider-definition.js";
 import type { ValueViolation } from "../schema/value-violation.js";
-
-const attributeTypes: readonly ConfigAttributeTypeName[] = [
-  "string",
-  "number",
-  "bool",
-  "list_string",
-  "list_number",
-  "map_string",
-  "object",
-];
+import { checkConfigAttributeDeclarations } from "../schema/provider-rules.js";
 
 function pointer(base: string, name: string): string {
   return `${base}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
@@ -30,31 +21,34 @@ function describe(value: JsonValue): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-/** Problems with the attribute declarations themselves (provider bugs), as readable lines. */
-export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclaration[], base = ""): string[] {
+/**
+ * Problems with the attribute declarations themselves (provider bugs), as readable lines: the
+ * declaration rules (harness-tool/schema's, shared with the plugin and `check`), then each default
+ * that does not decode as its attribute's type.
+ */
+export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclaration[]): string[] {
+  const declared = checkConfigAttributeDeclarations(attributes);
+  if (declared.length > 0) return declared.map((v) => `${v.message} (${v.fix}) [${v.rule}]`);
+  return configDefaultProblems(attributes);
+}
+
+/** Each default that does not decode as its attribute's type, once the declarations hold. */
+export function configDefaultProblems(attributes: readonly ConfigAttributeDeclaration[]): string[] {
+  return checkConfigAttributeDeclarations(attributes).length > 0 ? [] : defaultProblems(attributes, "");
+}
+
+function defaultProblems(attributes: readonly ConfigAttributeDeclaration[], base: string): string[] {
   const out: string[] = [];
-  const seen = new Set<string>();
   for (const a of attributes) {
+    if (a.type === "object") out.push(...defaultProblems(a.objectAttributes ?? [], `${base}${a.name}.`));
+    if (a.defaultJson === undefined) continue;
+    const problems: ValueViolation[] = [];
+    decodeValue(a, JSON.parse(a.defaultJson) as JsonValue, "", problems);
     const where = `config attribute ${JSON.stringify(base + a.name)}`;
-    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a.name)) out.push(`${where}: the name is not an HCL identifier`);
-    if (seen.has(a.name)) out.push(`${where}: declared more than once`);
-    seen.add(a.name);
-    if (!attributeTypes.includes(a.type)) out.push(`${where}: unknown type ${JSON.stringify(a.type)}`);
-    if (a.type === "object") out.push(...checkConfigAttributes(a.objectAttributes ?? [], `${base}${a.name}.`));
-    else if (a.objectAttributes && a.objectAttributes.length > 0)
-      out.push(`${where}: objectAttributes are only for type "object"`);
-    if (a.defaultJson !== undefined) {
-      let parsed: JsonValue;
-      try {
-        parsed = JSON.parse(a.defaultJson) as JsonValue;
-      } catch {
-        out.push(`${where}: defaultJson is not valid JSON`);
-        continue;
-      }
-      const problems: ValueViolation[] = [];
-      decodeValue(a, parsed, "", problems);
-      for (const p of problems) out.push(`${where}: the default ${p.path ? `at ${p.path} ` : ""}${p.message}`);
-    }
+    for (const p of problems)
+      out.push(
+        `${where}: the default ${p.path ? `at ${p.path} ` : ""}${p.message} (give a default of its type) [config-default-type]`,
+      );
   }
   return out;
 }

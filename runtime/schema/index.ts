@@ -48,3 +48,17 @@ export {
   type InvariantViolation,
 } from "./invariants.js";
 export { jsonSchemaFromWire, jsonSchemaToWire, toolDeclarationFromWire, toolDeclarationToWire } from "./wire-schema.js";
+export {
+  checkConfigAttributeDeclarations,
+  checkProviderDeclaration,
+  checkSlashCommands,
+  checkSource,
+  configAttributeTypes,
+  formatProviderViolation,
+  providerRuleSources,
+  type ConfigAttributeRuleInput,
+  type ProviderRule,
+  type ProviderRuleInput,
+  type ProviderSubject,
+  type ProviderViolation,
+} from "./provider-rules.js";
