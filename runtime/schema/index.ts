@@ -47,7 +47,13 @@ export {
   type InvariantSubject,
   type InvariantViolation,
 } from "./invariants.js";
-export { jsonSchemaFromWire, jsonSchemaToWire, toolDeclarationFromWire, toolDeclarationToWire } from "./wire-schema.js";
+export {
+  configAttributesFromWire,
+  jsonSchemaFromWire,
+  jsonSchemaToWire,
+  toolDeclarationFromWire,
+  toolDeclarationToWire,
+} from "./wire-schema.js";
 export {
   checkConfigAttributeDeclarations,
   checkProviderDeclaration,
