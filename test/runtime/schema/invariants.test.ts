@@ -167,7 +167,7 @@ describe("provider-level checks", () => {
     );
   });
 
-  it("takes names every model API takes: 64 characters, a leading _ , - inside", () => {
+  it("takes the names every model API takes: 64 characters, a leading _, a - inside", () => {
     for (const name of ["x".repeat(64), "_private", "read-file", "a1"])
       assert.deepEqual(errors({ ...base, name }), [], name);
   });
@@ -178,7 +178,10 @@ describe("provider-level checks", () => {
       found.map((v) => [v.rule, v.severity, v.subject]),
       [["data-source-safe", "warning", "concurrency"]],
     );
-    assert.deepEqual(checkToolDeclaration({ ...base, kind: "resource", risk: "low", concurrency: { safe: false } }), []);
+    assert.deepEqual(
+      checkToolDeclaration({ ...base, kind: "resource", risk: "low", concurrency: { safe: false } }),
+      [],
+    );
   });
 
   it("formats a violation as tool: message (fix) [rule]", () => {
