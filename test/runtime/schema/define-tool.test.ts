@@ -226,12 +226,21 @@ describe("assembling a provider", () => {
   it("refuses a declared preview without a handler, and a handler without the declaration", () => {
     const handler = async () => ({ content: "" });
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "github.com/acme/s", tools: { edit: withPreview } }, { edit: handler }),
+      () =>
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: { edit: withPreview } },
+          { edit: handler },
+        ),
       /tool edit declares preview, but no preview handler was given/,
     );
     const previews = { plain: async () => ({}) } as never;
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "github.com/acme/s", tools: { plain } }, { plain: handler }, previews),
+      () =>
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
+          { plain: handler },
+          previews,
+        ),
       /tool plain has a preview handler but does not declare preview/,
     );
   });
@@ -265,7 +274,10 @@ describe("assembling a provider", () => {
       { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
       handlers,
     );
-    const handWritten = defineProvider({ name: "p", version: "1", source: "github.com/acme/s", tools: { plain } }, handlers);
+    const handWritten = defineProvider(
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
+      handlers,
+    );
     assert.deepEqual(
       generated.tools.map((t) => t.declaration),
       handWritten.tools.map((t) => t.declaration),

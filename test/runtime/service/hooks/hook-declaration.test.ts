@@ -78,7 +78,10 @@ describe("hook declaration", () => {
   it("defineProvider throws on an inconsistent declaration, naming the provider", () => {
     assert.throws(
       () =>
-        defineProvider({ name: "p", version: "1", source: "github.com/acme/s", tools: {}, hooks: { "plan-ready": {} as never } }, {}),
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: {}, hooks: { "plan-ready": {} as never } },
+          {},
+        ),
       /provider "p": hooks\.plan-ready: no mode/,
     );
   });
