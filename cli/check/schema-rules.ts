@@ -119,6 +119,7 @@ const configRules: readonly ProviderRule[] = [
   "config-object-attributes",
   "config-object-attributes-only",
   "config-default-json",
+  "config-default-type",
   "config-sensitive-default",
 ];
 const slashCommandRules: readonly ProviderRule[] = [

@@ -4,6 +4,10 @@
  * to start a provider that breaks one, and `harness-tool check` runs them on GetSchema and Describe.
  */
 
+import type { JsonValue } from "@bufbuild/protobuf";
+import { decodeValue } from "./config-values.js";
+import type { ValueViolation } from "./value-violation.js";
+
 /** The rules, by stable id. */
 export type ProviderRule =
   | "source-forge-address"
@@ -13,6 +17,7 @@ export type ProviderRule =
   | "config-object-attributes"
   | "config-object-attributes-only"
   | "config-default-json"
+  | "config-default-type"
   | "config-sensitive-default"
   | "slash-command-name"
   | "slash-command-unique"
@@ -44,6 +49,7 @@ export const providerRuleSources: { readonly [R in ProviderRule]: string } = {
   "config-object-attributes": "GetSchema: ConfigAttribute.object_attributes (an object has attributes)",
   "config-object-attributes-only": "GetSchema: ConfigAttribute.object_attributes (objects only)",
   "config-default-json": "GetSchema: ConfigAttribute.default_json (JSON)",
+  "config-default-type": "GetSchema: ConfigAttribute.default_json (of the attribute's type)",
   "config-sensitive-default": "GetSchema: ConfigAttribute.sensitive (no advertised default)",
   "slash-command-name": "GetSchema: slash_commands name (a bare command word)",
   "slash-command-unique": "GetSchema: slash_commands name (unique)",
@@ -140,19 +146,29 @@ export function checkConfigAttributeDeclarations(
           "a sensitive attribute has a default, which GetSchema would advertise unredacted",
           "remove the default, and let the operator set it with env(...)",
         );
-      if (!isJson(a.defaultJson))
+      const parsed = parseJson(a.defaultJson);
+      if (parsed === undefined)
         add("config-default-json", "defaultJson is not valid JSON", 'give JSON text, e.g. "\\"eu\\""');
+      else if ((configAttributeTypes as readonly string[]).includes(a.type)) {
+        const problems: ValueViolation[] = [];
+        decodeValue(a, parsed.value, "", problems);
+        for (const p of problems)
+          add(
+            "config-default-type",
+            `the default ${p.path ? `at ${p.path} ` : ""}${p.message}`,
+            "give a default of its type",
+          );
+      }
     }
   }
   return out;
 }
 
-function isJson(text: string): boolean {
+function parseJson(text: string): { value: JsonValue } | undefined {
   try {
-    JSON.parse(text);
-    return true;
+    return { value: JSON.parse(text) as JsonValue };
   } catch {
-    return false;
+    return undefined;
   }
 }
 

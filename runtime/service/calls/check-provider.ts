@@ -11,7 +11,6 @@ import { hookDeclarationProblems } from "../../provider/hook-subscriptions.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { checkToolDeclarations, formatViolation } from "../../schema/invariants.js";
 import { checkProviderDeclaration, formatProviderViolation } from "../../schema/provider-rules.js";
-import { configDefaultProblems } from "../../provider/define-config.js";
 
 /** A provider that cannot be served; `problems` has one line per problem. */
 export class ProviderDefinitionError extends Error {
@@ -93,7 +92,6 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
       continue;
     (v.severity === "error" ? errors : warnings).push(formatProviderViolation(v));
   }
-  for (const line of configDefaultProblems(attributes)) errors.push(`provider: ${line}`);
   for (const line of hookDeclarationProblems(provider.hooks)) errors.push(`provider: ${line}`);
   return { errors, warnings };
 }

@@ -75,6 +75,11 @@ const broken: [ProviderRule, string, Partial<ProviderRuleInput>][] = [
   ],
   ["config-attribute-type", "config:a", { configAttributes: [{ name: "a", type: "strng", sensitive: false }] }],
   [
+    "config-default-type",
+    "config:n",
+    { configAttributes: [{ name: "n", type: "number", sensitive: false, defaultJson: '"five"' }] },
+  ],
+  [
     "config-default-json",
     "config:a",
     { configAttributes: [{ name: "a", type: "string", sensitive: false, defaultJson: "eu" }] },
