@@ -25,7 +25,7 @@ export function scaffoldDocsArgs(dir: string): string[] {
 
 /** Rewrites the docs pieces of cli/templates from harness-tool docs' output for a scaffold of every example. */
 async function writePieces(): Promise<void> {
-  const [name, upper, source] = ["xyzzy", "XYZZY", "example.com/acme/xyzzy-source"];
+  const [name, upper, source] = ["xyzzy", "XYZZY", "github.com/acme/xyzzy-source"];
   const dir = scaffoldRepository(name, source, exampleNames);
   try {
     const run = await cli(scaffoldDocsArgs(dir));
