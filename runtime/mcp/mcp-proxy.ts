@@ -74,6 +74,27 @@ export function mcpProxy(imported: ImportedServer): McpProxy {
   let config: McpProxyConfig = {};
   let connection: Promise<Connection> | undefined;
   let workingDirectory = process.cwd();
+  let rootsServed: (() => void) | undefined;
+
+  /**
+   * The roots follow the latest call's working directory: when it moves, the server is told
+   * (roots/list_changed) and given a moment to ask again before the call goes out. Calls in
+   * parallel from different directories share the latest one.
+   */
+  async function announceRoots(client: Client, directory: string): Promise<void> {
+    if (directory === workingDirectory) return;
+    workingDirectory = directory;
+    if (!client.getServerCapabilities()) return;
+    const asked = new Promise<void>((resolve) => {
+      rootsServed = resolve;
+      setTimeout(resolve, 1000).unref();
+    });
+    await client.sendRootsListChanged().catch(() => {});
+    await asked;
+    rootsServed = undefined;
+    // The server updates its roots once our answer arrives: a moment for that.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 
   async function connect(signal?: AbortSignal): Promise<Connection> {
     const transport = new ServerTransport(serverCommand(imported, config), (line) =>
@@ -84,11 +105,12 @@ export function mcpProxy(imported: ImportedServer): McpProxy {
       // The runtime validates each result against the tool's imported output schema, as any
       // provider's (an execution_failed naming the field); the SDK's own check would say
       // invalid_arguments, blaming the caller for the server's result.
-      { capabilities: { roots: { listChanged: false } }, jsonSchemaValidator: acceptEverything },
+      { capabilities: { roots: { listChanged: true } }, jsonSchemaValidator: acceptEverything },
     );
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: [{ uri: pathToFileURL(workingDirectory).href, name: "working directory" }],
-    }));
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      rootsServed?.();
+      return { roots: [{ uri: pathToFileURL(workingDirectory).href, name: "working directory" }] };
+    });
     transport.onclose = () => {
       connection = undefined;
     };
@@ -123,7 +145,7 @@ export function mcpProxy(imported: ImportedServer): McpProxy {
         retryable: true,
       });
     });
-    workingDirectory = context.call.workingDirectory || process.cwd();
+    await announceRoots(client, context.call.workingDirectory || process.cwd());
     try {
       const result = await client.callTool({ name: tool.name, arguments: input }, undefined, {
         signal: context.signal,

@@ -72,8 +72,11 @@ function mapNode(value: unknown, path: string, problems: string[]): unknown {
     return {};
   }
   const node = value as Record<string, unknown>;
-  for (const key of ["anyOf", "oneOf", "allOf", "not", "$ref", "const", "if", "patternProperties"])
-    if (key in node) problems.push(`${path || "/"}: \`${key}\` has no form in the subset`);
+  const unions = ["anyOf", "oneOf", "allOf", "not", "$ref", "const", "if", "patternProperties"].filter(
+    (key) => key in node,
+  );
+  for (const key of unions) problems.push(`${path || "/"}: \`${key}\` has no form in the subset`);
+  if (unions.length > 0) return {};
   const type = node["type"];
   if (typeof type !== "string" || !mappedTypes.has(type)) {
     problems.push(`${path || "/"}: type ${JSON.stringify(type)} has no form in the subset`);
