@@ -59,8 +59,7 @@ export const mcpImportCommandDefinition = defineCommand({
       type: "string",
       value: "NAME",
       multiple: true,
-      description:
-        "an environment variable that is a secret: read from this environment, never written; a sensitive config attribute",
+      description: "a secret environment variable for the server: read here, never written (a sensitive attribute)",
     },
     "harness-tool": {
       type: "string",
@@ -75,8 +74,8 @@ export const mcpImportCommandDefinition = defineCommand({
     },
   },
   examples: [
-    "harness-tool mcp import memory -- npx -y @modelcontextprotocol/server-memory@2026.8.31",
-    "harness-tool mcp import github --secret GITHUB_TOKEN -- npx -y @modelcontextprotocol/server-github",
+    "harness-tool mcp import memory -- npx -y @modelcontextprotocol/server-memory",
+    "harness-tool mcp import notes --secret NOTES_TOKEN -- node server.js",
   ],
   run: async ({ values, positionals, providerArgs }, streams) => {
     const [command, ...args] = providerArgs;
