@@ -4,7 +4,7 @@
 // `harness-tool check`, and a call through each provider compared with the same call made to the
 // server directly with the MCP SDK's client.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -82,7 +82,7 @@ const servers: RealServer[] = [
 for (const server of servers) {
   describe(`mcp import: @modelcontextprotocol/server-${server.name}`, () => {
     const folder = path.join(scratch, server.name);
-    const dir = path.join(folder, "provider");
+    const dir = path.join(folder, server.name);
     const data = path.join(folder, "data");
     mkdirSync(data, { recursive: true });
     writeFileSync(path.join(data, "note.txt"), "a note\n");
@@ -97,6 +97,13 @@ for (const server of servers) {
         dir,
       );
       for (const tool of server.leftOut) assert.match(run.out, new RegExp(`left out ${tool}: `));
+      if (server.name === "memory") {
+        // docs/guide.md shows the import's read_graph rpc: it is what the import writes.
+        const guide = readFileSync(path.join(repoRoot, "docs/guide.md"), "utf8");
+        const shown = /<!-- mcp-import: read_graph -->\n```proto\n([\s\S]*?)```/.exec(guide)?.[1];
+        assert.ok(shown, "docs/guide.md shows read_graph");
+        assert.ok(readFileSync(path.join(dir, "proto/memory/v1/memory.proto"), "utf8").includes(shown), shown);
+      }
       generate(dir);
       const provider = await launchImported(dir);
       try {

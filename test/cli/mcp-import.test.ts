@@ -32,7 +32,7 @@ describe("mcp import: a test server", () => {
     readFileSync(state, "utf8")
       .split("\n")
       .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as { started?: number; cancelled?: unknown });
+      .map((l) => JSON.parse(l) as { started?: number; secret?: string; cancelled?: unknown });
   const invoke = (toolName: string, args: Record<string, unknown> = {}) =>
     provider.invoke({
       id: `${toolName}-${Math.random()}`,
@@ -42,7 +42,10 @@ describe("mcp import: a test server", () => {
     });
 
   before(async () => {
-    const imported = await importServer([], server);
+    process.env["MCP_TEST_SECRET"] = "seen-by-the-import";
+    const imported = await importServer(["--secret", "MCP_TEST_SECRET"], server).finally(() => {
+      delete process.env["MCP_TEST_SECRET"];
+    });
     dir = imported.dir;
     out = imported.run.out;
     // The author edits hang's classification: a short deadline, kept by re-imports.
@@ -54,7 +57,7 @@ describe("mcp import: a test server", () => {
     writeFileSync(proto, edited);
     generate(dir);
     state = path.join(dir, "server-state.jsonl");
-    provider = await launchImported(dir, { MCP_TEST_STATE: state });
+    provider = await launchImported(dir, { MCP_TEST_STATE: state, MCP_TEST_SECRET: "from-the-environment" });
     await provider.configure({});
   });
   after(async () => {
@@ -149,6 +152,24 @@ describe("mcp import: a test server", () => {
     assert.ok(!alive(first));
   });
 
+  it("a secret is a sensitive attribute, else the provider's environment, and never written", async () => {
+    const proto = readFileSync(path.join(dir, "proto/provider/v1/provider.proto"), "utf8");
+    assert.match(proto, /optional string mcp_test_secret = 3 \[\(harnesstool\.v1\.field\)\.sensitive = true\];/);
+    for (const file of ["proto/provider/v1/provider.proto", "mcp/imported.json", "src/main.ts"])
+      assert.doesNotMatch(readFileSync(path.join(dir, file), "utf8"), /seen-by-the-import/, file);
+    assert.equal(records().find((r) => r.started)?.secret, "from-the-environment");
+    // The configuration's command line and secret start the server anew.
+    await provider.configure({ command: server[0], args: server.slice(1), mcp_test_secret: "from-the-config" });
+    assert.equal(
+      records()
+        .filter((r) => r.started)
+        .at(-1)?.secret,
+      "from-the-config",
+    );
+    const again = (await invoke("echo", { text: "configured" }).done).events.at(-1)?.event;
+    assert.equal(again?.case, "result", JSON.stringify(again));
+  });
+
   it("leaves no server process behind after Kill", async () => {
     const pids = records()
       .filter((r) => r.started)
@@ -171,6 +192,10 @@ describe("mcp import: a test server", () => {
       assert.match(message, /count: readOnlyHint no longer true/);
       assert.match(message, /fail: gone from the server/);
       assert.doesNotMatch(message, /extra/);
+      assert.ok(
+        drifted.stderr.some((e) => e.raw.includes("mcp import drift (compatible): extra: new on the server")),
+        "the compatible change is logged",
+      );
       assert.match(message, /run: harness-tool mcp import .* -- /);
     } finally {
       await drifted.kill();
