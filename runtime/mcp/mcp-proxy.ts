@@ -69,116 +69,141 @@ function refusal(imported: ImportedServer, refused: readonly string[]): ToolErro
   );
 }
 
-/** The proxy for `imported`. */
-export function mcpProxy(imported: ImportedServer): McpProxy {
-  let config: McpProxyConfig = {};
-  let connection: Promise<Connection> | undefined;
-  let workingDirectory = process.cwd();
-  let rootsServed: (() => void) | undefined;
+/**
+ * The roots the server is given: the latest call's working directory. When it moves, the server is
+ * told (roots/list_changed) and given a moment to ask again before the call goes out. Calls in
+ * parallel from different directories share the latest one.
+ */
+class Roots {
+  directory = process.cwd();
+  #served: (() => void) | undefined;
 
-  /**
-   * The roots follow the latest call's working directory: when it moves, the server is told
-   * (roots/list_changed) and given a moment to ask again before the call goes out. Calls in
-   * parallel from different directories share the latest one.
-   */
-  async function announceRoots(client: Client, directory: string): Promise<void> {
-    if (directory === workingDirectory) return;
-    workingDirectory = directory;
-    if (!client.getServerCapabilities()) return;
+  /** The answer to roots/list. */
+  list() {
+    this.#served?.();
+    return { roots: [{ uri: pathToFileURL(this.directory).href, name: "working directory" }] };
+  }
+
+  async announce(client: Client, directory: string): Promise<void> {
+    if (directory === this.directory) return;
+    this.directory = directory;
     const asked = new Promise<void>((resolve) => {
-      rootsServed = resolve;
+      this.#served = resolve;
       setTimeout(resolve, 1000).unref();
     });
     await client.sendRootsListChanged().catch(() => {});
     await asked;
-    rootsServed = undefined;
+    this.#served = undefined;
     // The server updates its roots once our answer arrives: a moment for that.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
 
-  async function connect(signal?: AbortSignal): Promise<Connection> {
-    const transport = new ServerTransport(serverCommand(imported, config), (line) =>
-      process.stderr.write(`mcp server: ${line}\n`),
-    );
-    const client = new Client(
-      { name: "harness-tool-mcp-proxy", version: "0.1.0" },
-      // The runtime validates each result against the tool's imported output schema, as any
-      // provider's (an execution_failed naming the field); the SDK's own check would say
-      // invalid_arguments, blaming the caller for the server's result.
-      { capabilities: { roots: { listChanged: true } }, jsonSchemaValidator: acceptEverything },
-    );
-    client.setRequestHandler(ListRootsRequestSchema, () => {
-      rootsServed?.();
-      return { roots: [{ uri: pathToFileURL(workingDirectory).href, name: "working directory" }] };
+/** Starts the server, initializes it and compares its tools with the import; `onClosed` when it exits. */
+async function startServer(
+  imported: ImportedServer,
+  config: McpProxyConfig,
+  roots: Roots,
+  onClosed: () => void,
+  signal?: AbortSignal,
+): Promise<Connection> {
+  const transport = new ServerTransport(serverCommand(imported, config), (line) =>
+    process.stderr.write(`mcp server: ${line}\n`),
+  );
+  const client = new Client(
+    { name: "harness-tool-mcp-proxy", version: "0.1.0" },
+    // The proxy validates each result against the tool's imported output schema (an
+    // execution_failed naming the field); the SDK's own check would say invalid_arguments,
+    // blaming the caller for the server's result.
+    { capabilities: { roots: { listChanged: true } }, jsonSchemaValidator: acceptEverything },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => roots.list());
+  // Set before connect, which chains its own handler after this one.
+  transport.onclose = onClosed;
+  try {
+    await client.connect(transport, signal ? { signal } : {});
+    const { tools } = await client.listTools(undefined, signal ? { signal } : {});
+    const drift = compareSurface(imported.tools, tools as LiveTool[]);
+    for (const change of drift.compatible) process.stderr.write(`mcp import drift (compatible): ${change}\n`);
+    if (drift.refused.length > 0) throw refusal(imported, drift.refused);
+  } catch (error) {
+    await transport.close();
+    throw error;
+  }
+  return { client, transport };
+}
+
+function startFailure(error: unknown): unknown {
+  if (error instanceof ToolError) return error;
+  return new ToolError("execution_failed", `the MCP server could not start: ${(error as Error).message}`, {
+    retryable: true,
+  });
+}
+
+/** One tools/call, its progress notifications as progress events. */
+async function callTool(
+  tool: ImportedTool,
+  input: Record<string, unknown>,
+  context: StreamingToolContext<unknown>,
+  { client, transport }: Connection,
+) {
+  try {
+    const result = await client.callTool({ name: tool.name, arguments: input }, undefined, {
+      signal: context.signal,
+      timeout: 2 ** 31 - 1,
+      onprogress: (p) => {
+        const fraction = p.total ? Math.min(1, p.progress / p.total) : undefined;
+        void context.progress(p.message ?? `${p.progress}${p.total ? `/${p.total}` : ""}`, fraction).catch(() => {});
+      },
     });
-    transport.onclose = () => {
-      connection = undefined;
+    return toolResult(tool, result as CallResult);
+  } catch (error) {
+    throw callFailure(tool, error, transport, context.signal);
+  }
+}
+
+/** The proxy for `imported`. */
+export function mcpProxy(imported: ImportedServer): McpProxy {
+  let config: McpProxyConfig = {};
+  let connection: Promise<Connection> | undefined;
+  const roots = new Roots();
+
+  /** Starts a server as the current one; it stops being current when it fails to start or exits. */
+  function open(signal?: AbortSignal): Promise<Connection> {
+    const started: Promise<Connection> = startServer(imported, config, roots, () => forget(started), signal);
+    const forget = (which: Promise<Connection>) => {
+      if (connection === which) connection = undefined;
     };
-    try {
-      await client.connect(transport, signal ? { signal } : {});
-      const { tools } = await client.listTools(undefined, signal ? { signal } : {});
-      const drift = compareSurface(imported.tools, tools as LiveTool[]);
-      for (const change of drift.compatible) process.stderr.write(`mcp import drift (compatible): ${change}\n`);
-      if (drift.refused.length > 0) throw refusal(imported, drift.refused);
-    } catch (error) {
-      await transport.close();
-      throw error;
-    }
-    return { client, transport };
+    connection = started;
+    started.catch(() => forget(started));
+    return started;
   }
 
-  function connected(): Promise<Connection> {
-    connection ??= connect().catch((error: unknown) => {
-      connection = undefined;
-      throw error;
-    });
-    return connection;
+  async function closeCurrent(): Promise<void> {
+    const current = connection;
+    connection = undefined;
+    if (current) await current.then((c) => c.transport.close()).catch(() => {});
   }
 
   const handlers: Record<string, ProxyHandler> = {};
-  for (const tool of imported.tools) handlers[tool.handler] = (input, context) => call(tool, input, context);
-
-  async function call(tool: ImportedTool, input: Record<string, unknown>, context: StreamingToolContext<unknown>) {
-    const { client, transport } = await connected().catch((error: unknown) => {
-      if (error instanceof ToolError) throw error;
-      throw new ToolError("execution_failed", `the MCP server could not start: ${(error as Error).message}`, {
-        retryable: true,
+  for (const tool of imported.tools) {
+    handlers[tool.handler] = async (input, context) => {
+      const current = await (connection ?? open()).catch((error: unknown) => {
+        throw startFailure(error);
       });
-    });
-    await announceRoots(client, context.call.workingDirectory || process.cwd());
-    try {
-      const result = await client.callTool({ name: tool.name, arguments: input }, undefined, {
-        signal: context.signal,
-        timeout: 2 ** 31 - 1,
-        onprogress: (p) => {
-          const fraction = p.total ? Math.min(1, p.progress / p.total) : undefined;
-          void context.progress(p.message ?? `${p.progress}${p.total ? `/${p.total}` : ""}`, fraction).catch(() => {});
-        },
-      });
-      return toolResult(tool, result as CallResult);
-    } catch (error) {
-      throw callFailure(tool, error, transport, context.signal);
-    }
+      await roots.announce(current.client, context.call.workingDirectory || process.cwd());
+      return callTool(tool, input, context, current);
+    };
   }
 
   return {
     handlers,
     configure: async (next, context) => {
-      const previous = connection;
-      connection = undefined;
-      if (previous) await previous.then((c) => c.transport.close()).catch(() => {});
+      await closeCurrent();
       config = next;
-      connection = connect(context.signal);
-      await connection.catch((error: unknown) => {
-        connection = undefined;
-        throw error;
-      });
+      await open(context.signal);
     },
-    close: async () => {
-      const current = connection;
-      connection = undefined;
-      if (current) await current.then((c) => c.transport.close()).catch(() => {});
-    },
+    close: closeCurrent,
   };
 }
 
