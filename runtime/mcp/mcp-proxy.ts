@@ -11,6 +11,7 @@
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchemaValidatorResult, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { ToolError } from "../errors/tool-error.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { validateValue } from "../schema/validate-value.js";
@@ -29,10 +30,10 @@ export interface McpProxyConfig {
   readonly args?: readonly string[] | undefined;
 }
 
-const acceptEverything = {
+const acceptEverything: jsonSchemaValidator = {
   getValidator:
     <T>() =>
-    (input: unknown) => ({ valid: true as const, data: input as T, errorMessage: undefined }),
+    (input: unknown): JsonSchemaValidatorResult<T> => ({ valid: true, data: input as T, errorMessage: undefined }),
 };
 
 /** A running server and its client. */

@@ -159,7 +159,7 @@ describe("mcp import: a test server", () => {
       assert.doesNotMatch(readFileSync(path.join(dir, file), "utf8"), /seen-by-the-import/, file);
     assert.equal(records().find((r) => r.started)?.secret, "from-the-environment");
     // The configuration's command line and secret start the server anew.
-    await provider.configure({ command: server[0], args: server.slice(1), mcp_test_secret: "from-the-config" });
+    await provider.configure({ command: process.execPath, args: server.slice(1), mcp_test_secret: "from-the-config" });
     assert.equal(
       records()
         .filter((r) => r.started)
