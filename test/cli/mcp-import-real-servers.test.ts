@@ -2,14 +2,27 @@
 // at exact versions: server-memory, server-everything, server-filesystem), imported as a user
 // would, the generated providers launched through the go-plugin host and conformance-checked by
 // `harness-tool check`, and a call through each provider compared with the same call made to the
-// server directly with the MCP SDK's client.
+// server directly with the MCP SDK's client. Then the memory and everything providers, bundled
+// (`harness-tool bundle`), are launched by the kernel's own pluginruntime.Launch (its source
+// snapshot, built with Go; the Go test of test/cli/real-providers.test.ts), configured with nothing
+// and answering a call. (The filesystem server takes the call's working directory as its root:
+// the Go test's own folder, which holds nothing to read.)
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { spawn } from "node:child_process";
+import { chmodSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  goTestEnvironment,
+  goVersion,
+  KernelUnavailable,
+  locateSnapshot,
+  unpackKernel,
+} from "../runtime/kernel/kernel-snapshot.js";
 import { repoRoot } from "../support/buf.js";
 import { cli } from "./support/run-cli.js";
 import { generate, importServer, launchImported } from "./support/imported-provider.js";
@@ -45,6 +58,10 @@ interface RealServer {
   /** The provider's result and the direct result, made comparable. */
   readonly same: (provider: Record<string, unknown>, direct: Record<string, unknown>) => void;
   readonly leftOut: readonly string[];
+  /** What the kernel's call must answer with, when the kernel launches it. */
+  readonly kernelExpect?: string;
+  /** The kernel's call, when not `call` (memory: the graph the first call filled). */
+  readonly kernelCall?: { readonly tool: string; readonly args: Record<string, unknown> };
 }
 
 const text = (result: Record<string, unknown>) => (result["content"] as { text?: string }[]).map((c) => c.text);
@@ -60,6 +77,8 @@ const servers: RealServer[] = [
     },
     same: (provider, direct) => assert.deepEqual(provider, direct["structuredContent"]),
     leftOut: [],
+    kernelExpect: "imported",
+    kernelCall: { tool: "read_graph", args: {} },
   },
   {
     name: "everything",
@@ -68,6 +87,7 @@ const servers: RealServer[] = [
     call: { tool: "get-sum", args: () => ({ a: 2, b: 40 }) },
     same: (provider, direct) => assert.deepEqual(text(provider), text(direct)),
     leftOut: [],
+    kernelExpect: "is 42",
   },
   {
     name: "filesystem",
@@ -78,6 +98,9 @@ const servers: RealServer[] = [
     leftOut: ["read_media_file"],
   },
 ];
+
+/** The imported providers, by server name, once each is generated. */
+const imported = new Map<string, string>();
 
 for (const server of servers) {
   describe(`mcp import: @modelcontextprotocol/server-${server.name}`, () => {
@@ -105,6 +128,7 @@ for (const server of servers) {
         assert.ok(readFileSync(path.join(dir, "proto/memory/v1/memory.proto"), "utf8").includes(shown), shown);
       }
       generate(dir);
+      imported.set(server.name, dir);
       const provider = await launchImported(dir);
       try {
         await provider.configure({});
@@ -139,3 +163,90 @@ for (const server of servers) {
     });
   });
 }
+
+/** Why the kernel cannot run here: a skip, or a failure when the interop tests are required. */
+function kernelSkip(): string | false {
+  try {
+    locateSnapshot();
+    goVersion();
+    return false;
+  } catch (error) {
+    if (!(error instanceof KernelUnavailable)) throw error;
+    if (process.env["HARNESS_TOOL_REQUIRE_INTEROP"] === "1")
+      throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
+    return error.message;
+  }
+}
+
+/** Runs the corpus Go test (test/cli/fixtures/real-providers) in the kernel's tree; its exit code and output. */
+function launchByKernel(cases: object[]): Promise<{ code: number | null; output: string }> {
+  const tree = unpackKernel(locateSnapshot(), goVersion(), "mcp-import-tree");
+  writeFileSync(
+    path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"),
+    readFileSync(path.join(repoRoot, "test/cli/fixtures/real-providers/harness_tool_corpus_test.go.txt")),
+  );
+  const args = [
+    "test",
+    "-tags",
+    "integration",
+    "-count=1",
+    "-v",
+    "-run",
+    "^TestHarnessToolCorpus_",
+    "./internal/pluginruntime/",
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn("go", args, {
+      cwd: tree.moduleRoot,
+      env: goTestEnvironment(tree, { HARNESS_TOOL_CORPUS: JSON.stringify(cases) }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output: Buffer.concat(output).toString("utf8") }));
+  });
+}
+
+describe("mcp import: the bundled providers launched by the kernel's pluginruntime.Launch", {
+  skip: kernelSkip(),
+}, () => {
+  it("configures each with nothing and answers a call", { timeout: 600_000 }, async () => {
+    const cases = [];
+    for (const server of servers.filter((s) => s.kernelExpect !== undefined)) {
+      const dir = imported.get(server.name);
+      assert.ok(dir, `${server.name} was imported above`);
+      const bundled = await cli([
+        "bundle",
+        path.join(dir, "src/main.ts"),
+        "--outfile",
+        path.join(dir, "dist/provider.mjs"),
+      ]);
+      assert.equal(bundled.code, 0, bundled.err);
+      // The kernel starts an executable with a PATH holding no node: this one names node itself.
+      const executable = path.join(dir, "provider");
+      writeFileSync(
+        executable,
+        `#!/bin/sh\nexec '${process.execPath}' '${path.join(dir, "dist/provider.mjs")}' "$@"\n`,
+      );
+      chmodSync(executable, 0o755);
+      const home = path.join(dir, "home");
+      mkdirSync(home, { recursive: true });
+      const folder = path.join(scratch, server.name);
+      cases.push({
+        name: server.name,
+        executable,
+        home,
+        tool: server.kernelCall?.tool ?? server.call.tool,
+        args: server.kernelCall?.args ?? server.call.args(path.join(folder, "data")),
+        config: {},
+        expect: server.kernelExpect,
+      });
+    }
+    const { code, output } = await launchByKernel(cases);
+    assert.equal(code, 0, output);
+    for (const c of cases)
+      assert.match(output, new RegExp(`--- PASS: TestHarnessToolCorpus_launchAndCall/${c.name}`), output);
+  });
+});
