@@ -72,7 +72,13 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
       directory: spec.directory,
     }))
       files.set(file, text);
-    for (const [file, text] of importedFiles(spec.name, pascal, spec.secrets, files.get("package.json") ?? "{}"))
+    for (const [file, text] of importedFiles(
+      spec.name,
+      pascal,
+      spec.secrets,
+      files.get("package.json") ?? "{}",
+      spec.importCommand,
+    ))
       files.set(file, text);
   }
   const commandLine = [spec.server.command, ...spec.server.args].join(" ");

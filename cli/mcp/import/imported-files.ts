@@ -73,6 +73,28 @@ describe("the ${name} provider", () => {
 `;
 }
 
+function readme(name: string, importCommand: string): string {
+  return `# provider-${name.replace(/_/g, "-")}
+
+A tool provider for the PluggableHarness kernel that proxies an MCP server's tools, written by
+\`harness-tool mcp import\` (docs/guide.md, "Importing an MCP server", in harness-tool).
+
+- \`proto/${name}/v1/${name}.proto\` declares each tool; its classification block (kind, risk,
+  idempotent, concurrency, default_timeout) is yours to edit, and re-importing keeps it.
+- \`mcp/imported.json\` is the imported surface and the server's command line: Configure starts the
+  server and refuses it when its tools drifted in a breaking or risk-relevant way.
+- \`src/main.ts\` serves the generated provider with \`harness-tool/mcp\`'s proxy: no handlers to write.
+- \`npm run generate && npm run build && npm test\`, then \`npm run check\`.
+
+Follow the server when it changes:
+
+\`\`\`sh
+${importCommand}
+npm run generate && npm run build
+\`\`\`
+`;
+}
+
 function agentHcl(name: string, secrets: readonly string[]): string {
   const secretLines = secrets.map(
     (secret) => `  # A secret for the server, never a literal:\n  # ${secret.toLowerCase()} = env("${secret}")\n`,
@@ -92,6 +114,7 @@ export function importedFiles(
   pascal: string,
   secrets: readonly string[],
   scaffoldPackageJson: string,
+  importCommand: string,
 ): Map<string, string> {
   const pkg = JSON.parse(scaffoldPackageJson) as { dependencies: Record<string, string> };
   pkg.dependencies["@modelcontextprotocol/sdk"] = sdkVersion();
@@ -99,6 +122,7 @@ export function importedFiles(
     ["src/main.ts", mainText(name, pascal)],
     ["test/provider.test.ts", testText(name)],
     ["dev-config.json", "{}\n"],
+    ["README.md", readme(name, importCommand)],
     ["kernel/agent.hcl", agentHcl(name, secrets)],
     ["package.json", `${JSON.stringify(pkg, null, 2)}\n`],
   ]);
