@@ -11,7 +11,6 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { chmodSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,8 +18,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   goTestEnvironment,
   goVersion,
-  KernelUnavailable,
+  kernelSkip,
   locateSnapshot,
+  runGo,
   unpackKernel,
 } from "../runtime/kernel/kernel-snapshot.js";
 import { repoRoot } from "../support/buf.js";
@@ -164,22 +164,8 @@ for (const server of servers) {
   });
 }
 
-/** Why the kernel cannot run here: a skip, or a failure when the interop tests are required. */
-function kernelSkip(): string | false {
-  try {
-    locateSnapshot();
-    goVersion();
-    return false;
-  } catch (error) {
-    if (!(error instanceof KernelUnavailable)) throw error;
-    if (process.env["HARNESS_TOOL_REQUIRE_INTEROP"] === "1")
-      throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
-    return error.message;
-  }
-}
-
 /** Runs the corpus Go test (test/cli/fixtures/real-providers) in the kernel's tree; its exit code and output. */
-function launchByKernel(cases: object[]): Promise<{ code: number | null; output: string }> {
+async function launchByKernel(cases: object[]): Promise<{ code: number | null; output: string }> {
   const tree = unpackKernel(locateSnapshot(), goVersion(), "mcp-import-tree");
   writeFileSync(
     path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"),
@@ -195,18 +181,8 @@ function launchByKernel(cases: object[]): Promise<{ code: number | null; output:
     "^TestHarnessToolCorpus_",
     "./internal/pluginruntime/",
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn("go", args, {
-      cwd: tree.moduleRoot,
-      env: goTestEnvironment(tree, { HARNESS_TOOL_CORPUS: JSON.stringify(cases) }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const output: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output: Buffer.concat(output).toString("utf8") }));
-  });
+  const run = await runGo(tree, args, goTestEnvironment(tree, { HARNESS_TOOL_CORPUS: JSON.stringify(cases) }));
+  return { code: run.code, output: run.stdout + run.stderr };
 }
 
 describe("mcp import: the bundled providers launched by the kernel's pluginruntime.Launch", {
