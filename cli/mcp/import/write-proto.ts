@@ -23,8 +23,9 @@ export const defaultClassification = [
 /** Each tool's classification block in an existing proto, by tool name. */
 export function classificationsOf(proto: string): Map<string, string> {
   const found = new Map<string, string>();
+  // Within one rpc only: a block an author deleted is not taken from the next tool.
   const pattern =
-    /name: "([^"]+)"[\s\S]*?\n {6}\/\/ Classification: [^\n]*\n([\s\S]*?)\n {6}\/\/ \(end of the classification\)/g;
+    /name: "([^"]+)"(?:(?!\n {2}rpc )[\s\S])*?\n {6}\/\/ Classification: [^\n]*\n((?:(?!\n {2}rpc )[\s\S])*?)\n {6}\/\/ \(end of the classification\)/g;
   for (const match of proto.matchAll(pattern)) found.set(match[1]!, match[2]!);
   return found;
 }
@@ -114,13 +115,15 @@ function configText(spec: ProtoSpec): string {
 
 /** The whole proto file. */
 export function protoText(spec: ProtoSpec): string {
+  // A comment is one line: a command line with a newline in an argument stays one.
+  const commandLine = spec.commandLine.replace(/\s+/g, " ");
   const rpcs = spec.tools.map((tool) => rpcText(tool, spec.kept.get(tool.name) ?? defaultClassification));
   return (
     `// The ${spec.name} tool provider: the tools of an MCP server, imported by \`harness-tool mcp import\`.\n` +
-    `// Server: ${spec.commandLine}\n` +
+    `// Server: ${commandLine}\n` +
     "// Re-run the import to follow the server; the classification blocks are kept.\n" +
     `syntax = "proto3";\n\npackage ${spec.name}.v1;\n\nimport "harnesstool/v1/annotations.proto";\n\n` +
-    `// The tools of the MCP server ${spec.commandLine}, proxied to it.\n` +
+    `// The tools of the MCP server ${commandLine}, proxied to it.\n` +
     `service ${spec.pascal}Service {\n  option (harnesstool.v1.provider) = {\n` +
     `    source: ${JSON.stringify(spec.source)}\n    config: "${spec.pascal}Config"\n  };\n\n` +
     `${rpcs.join("\n")}}\n\n${configText(spec)}\n${spec.tools.map(messagesText).join("\n")}`
