@@ -37,7 +37,7 @@ export const mcpImportCommandDefinition = defineCommand({
   name: "mcp import",
   summary: "write a provider that proxies an MCP server's tools, or update one",
   description: [
-    "Starts the MCP server given after --, reads its tools and writes a provider repository (init's scaffold) whose proto declares each tool as an rpc: its description, its schemas mapped into the kernel's JSON-Schema subset, and kind/risk resource/high with the server's hints as comments. A tool the subset cannot express is reported and left out.",
+    "Starts the MCP server given after -- (or reaches the one at --url, over streamable HTTP), reads its tools and writes a provider repository (init's scaffold) whose proto declares each tool as an rpc: its description, its schemas mapped into the kernel's JSON-Schema subset, and kind/risk resource/high with the server's hints as comments. A tool the subset cannot express is reported and left out.",
     "Run again on the same directory, it rewrites the proto and mcp/imported.json, keeps each tool's classification block, and reports the changes as diff does.",
   ].join("\n\n"),
   positionals: [{ name: "dir" }],
@@ -48,6 +48,11 @@ export const mcpImportCommandDefinition = defineCommand({
       type: "string",
       value: "address",
       description: "ProducerRef.source (default: github.com/you/provider-<name>)",
+    },
+    url: {
+      type: "string",
+      value: "url",
+      description: "a server reached over streamable HTTP, instead of a command after --",
     },
     env: {
       type: "string",
@@ -76,13 +81,17 @@ export const mcpImportCommandDefinition = defineCommand({
   examples: [
     "harness-tool mcp import memory -- npx -y @modelcontextprotocol/server-memory",
     "harness-tool mcp import notes --secret NOTES_TOKEN -- node server.js",
+    "harness-tool mcp import everything --url http://127.0.0.1:3001/mcp",
   ],
   run: async ({ values, positionals, providerArgs }, streams) => {
-    const [command, ...args] = providerArgs;
-    if (command === undefined)
+    const [command = "", ...args] = providerArgs;
+    const url = values.url;
+    if ((command === "") === (url === undefined))
       throw new UsageError(
-        "name the MCP server's command after --, e.g. -- npx -y @modelcontextprotocol/server-memory",
+        "name the MCP server's command after -- (e.g. -- npx -y @modelcontextprotocol/server-memory), or its --url",
       );
+    if (url !== undefined && !/^https?:\/\//.test(url))
+      throw new UsageError(`--url ${url}: an http:// or https:// URL`);
     const directory = path.resolve(positionals[0] as string);
     const name =
       values.name ??
@@ -115,7 +124,7 @@ export const mcpImportCommandDefinition = defineCommand({
       directory,
       name,
       source: values.source ?? `github.com/you/provider-${name.replace(/_/g, "-")}`,
-      server: { command, args, env: parseEnv(values.env) },
+      server: { url, command, args, env: parseEnv(values.env) },
       secrets: values.secret,
       packages,
       timeoutMs,
@@ -123,8 +132,7 @@ export const mcpImportCommandDefinition = defineCommand({
         "harness-tool mcp import",
         quoted(positionals[0] as string),
         ...flags,
-        "--",
-        ...providerArgs.map(quoted),
+        ...(url !== undefined ? [`--url ${quoted(url)}`] : ["--", ...providerArgs.map(quoted)]),
       ].join(" "),
     });
     const tools = report.plan.tools.map((t) => t.name);

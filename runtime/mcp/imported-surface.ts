@@ -33,9 +33,11 @@ export interface ImportedTool {
 
 /** What the import recorded. */
 export interface ImportedServer {
-  /** The server's command line, the default when the configuration names none. */
+  /** The server's command line, the default when the configuration names none ("" for a URL). */
   readonly command: string;
   readonly args: readonly string[];
+  /** A server reached over streamable HTTP instead of started: its URL. */
+  readonly url?: string;
   /** Environment variables given to the server (never secrets). */
   readonly env: { readonly [name: string]: string };
   /** Environment variables that are secrets: config attributes (lowercase), else the provider's environment. */

@@ -10,6 +10,8 @@
  */
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidatorResult, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { ToolError } from "../errors/tool-error.js";
@@ -22,10 +24,12 @@ import { ServerTransport, type ServerCommand } from "./server-transport.js";
 
 /**
  * The configuration of an imported provider (its agent.hcl block), every attribute optional:
- * `command` and `args` replace the imported command line, and each secret is an attribute named as
- * its environment variable in lowercase.
+ * `command` and `args` replace the imported command line (`url`, the imported URL), and each secret
+ * is an attribute named as its environment variable in lowercase.
  */
 export interface McpProxyConfig {
+  /** A server imported from a URL: another URL. */
+  readonly url?: string | undefined;
   readonly command?: string | undefined;
   readonly args?: readonly string[] | undefined;
 }
@@ -36,10 +40,23 @@ const acceptEverything: jsonSchemaValidator = {
     (input: unknown): JsonSchemaValidatorResult<T> => ({ valid: true, data: input as T, errorMessage: undefined }),
 };
 
+/** The way to the server: its process (stdio), or its URL (streamable HTTP, which never "exits"). */
+type ServerLink = Transport & { readonly exit: string; close(): Promise<void> };
+
+class HttpServer extends StreamableHTTPClientTransport {
+  readonly exit = "";
+}
+
+function serverLink(imported: ImportedServer, config: McpProxyConfig): ServerLink {
+  const url = config.url !== undefined && config.url !== "" ? config.url : imported.url;
+  if (url !== undefined && url !== "") return new HttpServer(new URL(url));
+  return new ServerTransport(serverCommand(imported, config), (line) => process.stderr.write(`mcp server: ${line}\n`));
+}
+
 /** A running server and its client. */
 interface Connection {
   readonly client: Client;
-  readonly transport: ServerTransport;
+  readonly transport: ServerLink;
 }
 
 type ProxyHandler = (input: Record<string, unknown>, context: StreamingToolContext<unknown>) => Promise<unknown>;
@@ -108,9 +125,7 @@ async function startServer(
   onClosed: () => void,
   signal?: AbortSignal,
 ): Promise<Connection> {
-  const transport = new ServerTransport(serverCommand(imported, config), (line) =>
-    process.stderr.write(`mcp server: ${line}\n`),
-  );
+  const transport = serverLink(imported, config);
   const client = new Client(
     { name: "harness-tool-mcp-proxy", version: "0.1.0" },
     // The proxy validates each result against the tool's imported output schema (an
@@ -255,7 +270,7 @@ function toolResult(tool: ImportedTool, result: CallResult): unknown {
   return result.structuredContent;
 }
 
-function callFailure(tool: ImportedTool, error: unknown, transport: ServerTransport, signal: AbortSignal): unknown {
+function callFailure(tool: ImportedTool, error: unknown, transport: ServerLink, signal: AbortSignal): unknown {
   if (error instanceof ToolError || signal.aborted) return error;
   if (transport.exit !== "")
     return new ToolError(

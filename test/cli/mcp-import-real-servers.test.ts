@@ -11,7 +11,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { spawn } from "node:child_process";
 import { chmodSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -163,6 +165,67 @@ for (const server of servers) {
     });
   });
 }
+
+/** Starts server-everything over streamable HTTP on a free port; its URL, once it listens. */
+async function httpEverything(): Promise<{ url: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [serverEntry("server-everything"), "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("server-everything did not listen within 20 s")), 20_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (chunk.toString("utf8").includes("listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
+}
+
+describe("mcp import: server-everything over streamable HTTP (--url)", () => {
+  it("imports from the URL and proxies a call to it", async () => {
+    const server = await httpEverything();
+    const dir = path.join(scratch, "http", "everything_http");
+    try {
+      const { run } = await importServer(["--url", server.url], [], dir);
+      assert.match(run.out, /imported 13 tools/);
+      assert.match(
+        readFileSync(path.join(dir, "proto/everything_http/v1/everything_http.proto"), "utf8"),
+        /optional string url = 1;/,
+      );
+      generate(dir);
+      const provider = await launchImported(dir);
+      try {
+        // The configuration's url is the one connected to: nothing listens at port 1.
+        await assert.rejects(provider.configure({ url: "http://127.0.0.1:1/mcp" }));
+        await provider.configure({});
+        const { events } = await provider.invoke({
+          id: "1",
+          toolName: "get-sum",
+          arguments: { a: 2, b: 40 },
+          callContext: { workingDirectory: dir },
+        }).done;
+        const last = events.at(-1)?.event;
+        assert.equal(last?.case, "result", JSON.stringify(last));
+        assert.deepEqual(last?.case === "result" && text(last.value.payload as Record<string, unknown>), [
+          "The sum of 2 and 40 is 42.",
+        ]);
+      } finally {
+        await provider.kill();
+      }
+    } finally {
+      server.stop();
+    }
+  });
+});
 
 /** Runs the corpus Go test (test/cli/fixtures/real-providers) in the kernel's tree; its exit code and output. */
 async function launchByKernel(cases: object[]): Promise<{ code: number | null; output: string }> {

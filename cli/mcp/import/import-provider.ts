@@ -57,6 +57,7 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
   const imported: ImportedServer = {
     command: spec.server.command,
     args: spec.server.args,
+    ...(spec.server.url !== undefined ? { url: spec.server.url } : {}),
     env: spec.server.env,
     secrets: spec.secrets,
     importCommand: spec.importCommand,
@@ -81,12 +82,13 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
     ))
       files.set(file, text);
   }
-  const commandLine = [spec.server.command, ...spec.server.args].join(" ");
+  const commandLine = spec.server.url ?? [spec.server.command, ...spec.server.args].join(" ");
   const nextProto = protoText({
     name: spec.name,
     pascal,
     source: spec.source,
     commandLine,
+    url: spec.server.url,
     secrets: spec.secrets,
     tools: plan.tools,
     kept,

@@ -88,8 +88,10 @@ export interface ProtoSpec {
   readonly name: string;
   readonly pascal: string;
   readonly source: string;
-  /** The server's command line, for the comments. */
+  /** The server's command line, or its URL, for the comments. */
   readonly commandLine: string;
+  /** Imported from a URL: the config names another URL, not a command line. */
+  readonly url?: string | undefined;
   readonly secrets: readonly string[];
   readonly tools: readonly PlannedTool[];
   /** Each tool's classification block kept from the proto before (by tool name). */
@@ -105,10 +107,13 @@ function configText(spec: ProtoSpec): string {
   return (
     "// The provider's agent.hcl block: every attribute is optional, the import's command line is the default.\n" +
     `message ${spec.pascal}Config {\n` +
-    `  // The MCP server's command, replacing the imported one: ${JSON.stringify(spec.commandLine)}.\n` +
-    "  optional string command = 1;\n" +
-    "  // The server's arguments, with command.\n" +
-    "  repeated string args = 2 [(harnesstool.v1.field).required = false];\n" +
+    (spec.url !== undefined
+      ? `  // The MCP server's URL (streamable HTTP), replacing the imported one: ${JSON.stringify(spec.url)}.\n` +
+        "  optional string url = 1;\n"
+      : `  // The MCP server's command, replacing the imported one: ${JSON.stringify(spec.commandLine)}.\n` +
+        "  optional string command = 1;\n" +
+        "  // The server's arguments, with command.\n" +
+        "  repeated string args = 2 [(harnesstool.v1.field).required = false];\n") +
     `${secrets.join("")}}\n`
   );
 }

@@ -17,7 +17,15 @@ export async function importServer(
   dir?: string,
 ): Promise<{ dir: string; run: CliRun }> {
   const target = dir ?? path.join(mkdtempSync(path.join(tmpdir(), "harness-tool-mcp-import-")), "provider");
-  const run = await cli(["mcp", "import", target, "--harness-tool", "*", ...flags, "--", ...server]);
+  const run = await cli([
+    "mcp",
+    "import",
+    target,
+    "--harness-tool",
+    "*",
+    ...flags,
+    ...(server.length > 0 ? ["--", ...server] : []),
+  ]);
   assert.equal(run.code, 0, run.err);
   return { dir: target, run };
 }
