@@ -1,8 +1,10 @@
 // `harness-tool mcp import` against a server written for the test (test/cli/fixtures/mcp-servers):
 // what the import writes and leaves out, and the generated provider launched through the go-plugin
 // host: structuredContent, roots, progress, isError, a result violating the server's own output
-// schema, cancellation, a crash (reported, then restarted), no orphan after Kill, and drift refused
-// at Configure, then followed by a re-import that keeps the edited classification.
+// schema, cancellation (the deadline's and the kernel's), a crash (reported, then restarted), secrets,
+// no orphan after Kill or after the provider's SIGKILL (the supervisor's watchdog: the server keeps
+// running when its stdin closes), and drift refused at Configure, then followed by a re-import that
+// keeps the edited classification.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -130,6 +132,17 @@ describe("mcp import: a test server", () => {
     );
   });
 
+  it("the kernel's cancellation of a call is MCP's cancellation", async () => {
+    const before = records().filter((r) => r.cancelled !== undefined).length;
+    const call = invoke("hang");
+    await new Promise((r) => setTimeout(r, 500));
+    call.cancel();
+    await call.done.catch(() => {});
+    for (let i = 0; i < 50 && records().filter((r) => r.cancelled !== undefined).length === before; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.equal(records().filter((r) => r.cancelled !== undefined).length, before + 1);
+  });
+
   it("a crash mid-call is reported as a retryable execution_failed, and the next call restarts the server", async () => {
     const first = records().find((r) => r.started)?.started as number;
     const last = (await invoke("crash").done).events.at(-1)?.event;
@@ -177,6 +190,23 @@ describe("mcp import: a test server", () => {
     await provider.kill();
     for (let i = 0; i < 20 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(pids.filter(alive), []);
+  });
+
+  it("a provider killed with SIGKILL takes its server along (the supervisor's watchdog)", async () => {
+    const file = path.join(dir, "sigkill-state.jsonl");
+    const victim = await launchImported(dir, { MCP_TEST_STATE: file });
+    try {
+      await victim.configure({});
+      const server = JSON.parse(readFileSync(file, "utf8").split("\n")[0] as string) as { started: number };
+      // The server's parent is the provider, under the supervisor the host launched.
+      const stat = readFileSync(`/proc/${server.started}/stat`, "utf8");
+      const providerPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      process.kill(providerPid, "SIGKILL");
+      for (let i = 0; i < 50 && alive(server.started); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(alive(server.started), false, "the server outlived its provider");
+    } finally {
+      await victim.kill();
+    }
   });
 
   it("refuses Configure when the server's tools drifted, naming them and the import command", async () => {
