@@ -234,16 +234,7 @@ async function launchByKernel(cases: object[]): Promise<{ code: number | null; o
     path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"),
     readFileSync(path.join(repoRoot, "test/cli/fixtures/real-providers/harness_tool_corpus_test.go.txt")),
   );
-  const args = [
-    "test",
-    "-tags",
-    "integration",
-    "-count=1",
-    "-v",
-    "-run",
-    "^TestHarnessToolCorpus_",
-    "./internal/pluginruntime/",
-  ];
+  const args = "test -tags integration -count=1 -v -run ^TestHarnessToolCorpus_ ./internal/pluginruntime/".split(" ");
   const run = await runGo(tree, args, goTestEnvironment(tree, { HARNESS_TOOL_CORPUS: JSON.stringify(cases) }));
   return { code: run.code, output: run.stdout + run.stderr };
 }
