@@ -38,10 +38,18 @@ await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts
   out: silent,
 });
 const before = await bundleAtCommit(ws, base);
+// AB_AFTER_ENV="NAME=value ...": variables for this checkout's provider only (a V8 flag in
+// NODE_OPTIONS, a glibc malloc tunable: what they change, measured).
+const afterEnv = Object.fromEntries(
+  (process.env["AB_AFTER_ENV"] ?? "")
+    .split(" ")
+    .filter((pair) => pair.includes("="))
+    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 const contenders = [
-  { id: `before (${base})`, command: process.execPath, args: [before] },
-  { id: "after", command: process.execPath, args: [after] },
-  { id: "go", command: go.provider, args: [] as string[] },
+  { id: `before (${base})`, command: process.execPath, args: [before], env: {} },
+  { id: "after", command: process.execPath, args: [after], env: afterEnv },
+  { id: "go", command: go.provider, args: [] as string[], env: {} },
 ];
 const samples = new Map<string, number[]>();
 const add = (key: string, v: number) => samples.set(key, [...(samples.get(key) ?? []), v]);
@@ -57,7 +65,7 @@ async function killRounds(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     for (const c of roundRobinOrder(contenders, round)) {
       const id = `${c.id}-${round}`;
-      await host.launch(id, c.command, c.args);
+      await host.launch(id, c.command, c.args, c.env);
       await host.configure(id);
       await sleep(300);
       add(`${c.id} kill ms`, await host.kill(id));
@@ -90,7 +98,7 @@ async function streamRounds(): Promise<void> {
   closeSync(fd);
   const pids = new Map<string, number>();
   for (const c of contenders) {
-    const launched = await host.launch(c.id, c.command, c.args);
+    const launched = await host.launch(c.id, c.command, c.args, c.env);
     await host.configure(c.id);
     await host.stream(c.id, invokeRequest("bash", { command: `head -c ${8 * mb} ${file}` }, ws.root));
     pids.set(c.id, servingPid(launched.pid));
