@@ -9,8 +9,7 @@
  * process's VmRSS polled every 5 ms for its peak above idle).
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -19,6 +18,7 @@ import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspac
 import { bundleAtCommit, invokeRequest, rssKb, servingPid } from "./kernel-contenders.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
+import { peakWhile, writeDataFile } from "./streams.js";
 
 const mb = 1_000_000;
 const [scenario = "kill", roundsText = "15", baseArg = "HEAD"] = process.argv.slice(2);
@@ -73,29 +73,8 @@ async function killRounds(): Promise<void> {
   }
 }
 
-async function peakWhile<T>(pid: number, until: Promise<T>): Promise<{ result: T; peakKb: number }> {
-  let peakKb = rssKb(pid);
-  let done = false;
-  const poll = (async () => {
-    while (!done) {
-      peakKb = Math.max(peakKb, rssKb(pid));
-      await sleep(5);
-    }
-  })();
-  try {
-    return { result: await until, peakKb };
-  } finally {
-    done = true;
-    await poll;
-  }
-}
-
 async function streamRounds(): Promise<void> {
-  const file = path.join(ws.root, "stream-200mb.bin");
-  const block = randomBytes(mb);
-  const fd = openSync(file, "w");
-  for (let i = 0; i < 200; i++) writeSync(fd, block);
-  closeSync(fd);
+  const file = writeDataFile(ws.root, 200);
   const pids = new Map<string, number>();
   for (const c of contenders) {
     const launched = await host.launch(c.id, c.command, c.args, c.env);
