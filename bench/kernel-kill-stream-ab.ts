@@ -6,7 +6,8 @@
  * `node --conditions=harness-tool-source --import tsx bench/kernel-kill-stream-ab.ts <kill|stream> [rounds] [base]`
  * (base: a commit, default HEAD; kill: Kill() 300 ms after Configure, a fresh launch per round;
  * stream: one launch each, an 8 MB warm-up, then per round `cat` of a 200 MB file with the serving
- * process's VmRSS polled every 5 ms for its peak above idle).
+ * process's VmRSS polled every 5 ms for its peak above idle). AB_FLOORS=bare,http2 adds the
+ * bare servers; AB_AFTER_ENV sets variables for this checkout's provider only.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -29,14 +30,15 @@ if ("skip" in go) throw new Error(go.skip);
 const base = spawnSync("git", ["rev-parse", "--short", baseArg], { cwd: repoRoot, encoding: "utf8" }).stdout.trim();
 
 const ws = createWorkspace("kill-stream-ab");
-const after = path.join(ws.root, "after", "provider.mjs");
-mkdirSync(path.dirname(after), { recursive: true });
 const silent = new Writable({ write: (_c, _e, done) => done() });
-await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), {
-  outfile: after,
-  external: [],
-  out: silent,
-});
+/** `harness-tool bundle` of a repository file into the workspace. */
+async function bundled(entry: string, dir: string): Promise<string> {
+  const outfile = path.join(ws.root, dir, "provider.mjs");
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  await bundleCommand(path.join(repoRoot, entry), { outfile, external: [], out: silent });
+  return outfile;
+}
+const after = await bundled("bench/fixtures/kernel-bench-provider.ts", "after");
 const before = await bundleAtCommit(ws, base);
 // AB_AFTER_ENV="NAME=value ...": variables for this checkout's provider only (a V8 flag in
 // NODE_OPTIONS, a glibc malloc tunable: what they change, measured).
@@ -50,6 +52,18 @@ const contenders = [
   { id: `before (${base})`, command: process.execPath, args: [before], env: {} },
   { id: "after", command: process.execPath, args: [after], env: afterEnv },
   { id: "go", command: go.provider, args: [] as string[], env: {} },
+  // AB_FLOORS=bare,http2: the bare servers of bench/fixtures too (grpc-js; gRPC framed by hand on node:http2).
+  ...(await Promise.all(
+    (process.env["AB_FLOORS"] ?? "")
+      .split(",")
+      .filter((name) => name === "bare" || name === "http2")
+      .map(async (name) => ({
+        id: name,
+        command: process.execPath,
+        args: [await bundled(`bench/fixtures/${name === "bare" ? "bare" : "http2"}-tool-server.ts`, name)],
+        env: {},
+      })),
+  )),
 ];
 const samples = new Map<string, number[]>();
 const add = (key: string, v: number) => samples.set(key, [...(samples.get(key) ?? []), v]);
