@@ -12,7 +12,9 @@
  * - stderr: redacted with a hold-back of a possible secret's beginning (secret-stream-filter.ts).
  * - fd 3 (supervisor-channel.ts): the secrets, and the process groups of the tools' children.
  * - Orphans: the watchdog (orphan-watchdog.ts) ends the provider and those groups when this process
- *   dies, SIGKILL included; when the provider ends, this process exits with its status.
+ *   dies, SIGKILL included; when the provider ends, this process exits with its status: at once
+ *   when the provider said over fd 3 it is exiting (its teardown is SIGKILLed, not waited for),
+ *   else once its pipes drained.
  * - Signals: SIGTERM and SIGHUP are passed on; SIGINT is ignored, as go-plugin's plugins do.
  * - Pass-through: a provider that calls `serve(p, { supervise: false })` under a supervisor started
  *   before its code loaded (supervise-before-loading.ts) says so over fd 3; from then on its stdout
@@ -77,21 +79,34 @@ export function superviseProvider(): Promise<never> {
 
   const stdout = relayStdout(child, new SecretStreamFilter(secrets), output);
   child.stderr?.on("data", (chunk: Buffer) => writeAll(2, output.passThrough ? chunk : stderrFilter.push(chunk)));
-  relayChannel(child, secrets, watchdog, output);
+  let finished = false;
+  const finish = (code: number, signal: NodeJS.Signals | null) => {
+    if (finished) return;
+    finished = true;
+    stdout.flushHandshake();
+    writeAll(2, stderrFilter.flush());
+    stdout.flushRest();
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code);
+  };
+  relayChannel(child, secrets, watchdog, output, (code) => {
+    // The provider's last `exit` listener ran; what it wrote before is in the pipes and read in
+    // this turn of the loop. Only the teardown is left (10-30 ms for a Node heap): the host need
+    // not wait for it, and the provider can no longer run any code of its own.
+    setImmediate(() => {
+      child.kill("SIGKILL");
+      if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
+      finish(code, null);
+    });
+  });
   forwardSignals(child);
 
   child.once("exit", (code, signal) => {
     if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
-    afterDrain(child, () => {
-      stdout.flushHandshake();
-      writeAll(2, stderrFilter.flush());
-      stdout.flushRest();
-      if (signal) {
-        process.removeAllListeners(signal);
-        process.kill(process.pid, signal);
-      }
-      process.exit(code ?? 1);
-    });
+    afterDrain(child, () => finish(code ?? 1, signal));
   });
   return new Promise<never>(() => {});
 }
@@ -155,12 +170,13 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
   };
 }
 
-/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered). */
+/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered), the exit code. */
 function relayChannel(
   child: ChildProcess,
   secrets: SecretSet,
   watchdog: OrphanWatchdog | undefined,
   output: OutputMode,
+  exiting: (code: number) => void,
 ): void {
   const channel = child.stdio[3] as Socket | null;
   let channelLine = "";
@@ -177,7 +193,8 @@ function relayChannel(
       } else if ("passThrough" in message) {
         output.passThrough = true;
         channel.write("\n");
-      } else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
+      } else if ("exiting" in message) exiting(message.exiting);
+      else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
       else watchdog?.forgetGroup(message.forgetGroup);
     }
   });
