@@ -55,7 +55,7 @@ func supervise(program string, args []string) int {
 	signals := make(chan os.Signal, 8)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGPIPE)
 
-	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	pair, err := channelPair()
 	if err != nil {
 		return startFailed(err)
 	}
@@ -101,6 +101,18 @@ func supervise(program string, args []string) int {
 	}
 	relay.finish()
 	return exitLike(state)
+}
+
+// channelPair is the fd 3 socket pair, close-on-exec (set under ForkLock: darwin has no SOCK_CLOEXEC).
+func channelPair() ([2]int, error) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(pair[0])
+		syscall.CloseOnExec(pair[1])
+	}
+	return pair, err
 }
 
 // forwardSignals passes SIGTERM and SIGHUP on; SIGINT (a Ctrl-C in the host's terminal) and SIGPIPE are ignored.
