@@ -25,7 +25,7 @@
  * docs/runtime.md#the-supervisor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeSync } from "node:fs";
+import { accessSync, constants, statSync, writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
@@ -39,18 +39,25 @@ function execSupervisorBinary(): void {
   const binary = process.env[supervisorBinaryVariable];
   if (!binary) return;
   const { [supervisorBinaryVariable]: _named, ...env } = process.env;
+  // A failing execve aborts Node with no message of ours: what can be checked is checked first.
+  let problem: string | undefined;
   try {
-    if (typeof process.execve !== "function") throw new Error(`Node ${process.version} has no process.execve`);
-    process.execve(binary, [binary, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+    accessSync(binary, constants.X_OK);
+    if (!statSync(binary).isFile()) problem = "not a file";
   } catch (error) {
-    writeAll(
-      1,
-      Buffer.from(
-        `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${binary} cannot run: ${(error as Error).message} (name an executable or unset it)\n`,
-      ),
-    );
-    process.exit(1);
+    problem = (error as Error).message;
   }
+  const execve = process.execve?.bind(process);
+  if (execve === undefined) problem = `Node ${process.version} has no process.execve`;
+  else if (problem === undefined)
+    execve(binary, [binary, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  writeAll(
+    1,
+    Buffer.from(
+      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${binary} cannot run: ${problem} (name an executable or unset it)\n`,
+    ),
+  );
+  process.exit(1);
 }
 
 /** How often the parent pid is checked: the host gone without closing anything. */
