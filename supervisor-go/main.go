@@ -3,7 +3,8 @@
 // fds 1 and 2 as pipes it filters, fd 3 as the private channel (secrets, the tools' process groups,
 // pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
 // SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, starts the
-// orphan watchdog, and exits with the provider's status (or the same signal).
+// orphan watchdog (this program again, with --orphan-watchdog), and exits with the provider's
+// status (or the same signal).
 package main
 
 import (
@@ -25,6 +26,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == watchdogFlag {
+		os.Exit(runWatchdog(os.Stdin))
+	}
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])")
 		os.Exit(2)

@@ -156,3 +156,23 @@ func TestAKilledSupervisorTakesTheProviderAndTheToolsGroupsWithIt(t *testing.T) 
 		}
 	}
 }
+
+func TestTheWatchdogEndsOnlyWhatIsStillListed(t *testing.T) {
+	kept, ended := exec.Command("sleep", "30"), exec.Command("sleep", "30")
+	for _, c := range []*exec.Cmd{kept, ended} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = c.Wait() }()
+	}
+	defer func() { _ = kept.Process.Kill() }()
+	lines := "a " + strconv.Itoa(kept.Process.Pid) + "\na " + strconv.Itoa(ended.Process.Pid) + "\nd " + strconv.Itoa(kept.Process.Pid) + "\n"
+	runWatchdog(strings.NewReader(lines))
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(ended.Process.Pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(ended.Process.Pid) || !alive(kept.Process.Pid) {
+		t.Fatalf("ended alive %v, kept alive %v", alive(ended.Process.Pid), alive(kept.Process.Pid))
+	}
+}

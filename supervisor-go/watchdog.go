@@ -1,30 +1,59 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
+	"time"
 )
 
-// watchdogScript is the orphan watchdog's loop, the same contract as the Node supervisor's
-// (runtime/supervisor/orphan-watchdog.ts): "a <id>" adds a pid (or -pgid) to end, "d <id>" drops
-// it; at EOF on stdin (this process gone, SIGKILL included) it sends SIGTERM to those listed,
-// waits a second, sends SIGKILL and exits.
-const watchdogScript = `trap '' INT HUP
-live=" "
-while IFS= read -r line; do
-  id=${line#? }
-  case $line in
-    "a "*) live="$live$id " ;;
-    "d "*) case $live in *" $id "*) live="${live%%" $id "*} ${live#*" $id "}" ;; esac ;;
-  esac
-done
-[ "$live" = " " ] && exit 0
-for id in $live; do kill -s TERM -- "$id" 2>/dev/null; done
-sleep 1
-for id in $live; do kill -s KILL -- "$id" 2>/dev/null; done
-exit 0`
+// watchdogFlag runs this program as the orphan watchdog (the same contract as the Node supervisor's
+// runtime/supervisor/orphan-watchdog.ts, in this binary instead of /bin/sh): "a <id>" adds a pid (or
+// -pgid) to end, "d <id>" drops it; at EOF on stdin (the supervisor gone, SIGKILL included) it sends
+// SIGTERM to those listed, waits killGrace, sends SIGKILL and exits.
+const watchdogFlag = "--orphan-watchdog"
+
+// killGrace is the time between the watchdog's SIGTERM and SIGKILL.
+const killGrace = time.Second
+
+// runWatchdog is the watchdog process's whole life.
+func runWatchdog(commands io.Reader) int {
+	// A Ctrl-C in the host's terminal reaches the whole group; the host shuts the provider down itself.
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP)
+	live := map[int]bool{}
+	lines := bufio.NewScanner(commands)
+	for lines.Scan() {
+		verb, id, found := strings.Cut(lines.Text(), " ")
+		target, err := strconv.Atoi(id)
+		if !found || err != nil || target == 0 {
+			continue
+		}
+		switch verb {
+		case "a":
+			live[target] = true
+		case "d":
+			delete(live, target)
+		}
+	}
+	if len(live) == 0 {
+		return 0
+	}
+	for target := range live {
+		_ = syscall.Kill(target, syscall.SIGTERM)
+	}
+	time.Sleep(killGrace)
+	for target := range live {
+		_ = syscall.Kill(target, syscall.SIGKILL)
+	}
+	return 0
+}
 
 // Watchdog is a running orphan watchdog; the zero value (none could start) does nothing.
 type Watchdog struct {
@@ -32,14 +61,15 @@ type Watchdog struct {
 	stdin io.WriteCloser
 }
 
-// startWatchdog starts /bin/sh with the loop; without /bin/sh nothing is watched.
+// startWatchdog starts this program again as the watchdog; if it cannot, nothing is watched.
 func startWatchdog() *Watchdog {
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript)
-	stdin, err := cmd.StdinPipe()
+	self, err := os.Executable()
 	if err != nil {
 		return &Watchdog{}
 	}
-	if cmd.Start() != nil {
+	cmd := exec.Command(self, watchdogFlag)
+	stdin, err := cmd.StdinPipe()
+	if err != nil || cmd.Start() != nil {
 		return &Watchdog{}
 	}
 	// Reaped in the background; its exit never matters to this process.
