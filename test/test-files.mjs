@@ -33,6 +33,7 @@ export const e2eTests = [
   "test/runtime/transport/broker-stream.test.ts", // the broker's streams through the go-plugin v1.8.0 host in Go
   "test/runtime/transport/load-faults.test.ts", // bundled providers that fail to load, under both hosts (Go's too)
   "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
+  "test/supervisor-go.test.ts", // the Go supervisor candidate's go vet and go test (builds Go, ~6 s)
   "test/cli/check-hooks.test.ts", // check's hook rules against providers started for each case (~14 s)
   "test/cli/check-command.test.ts", // check end to end against example and broken providers (~18 s)
   "test/cli/check-truth.test.ts", // check's verdicts against providers that lie, each launched (~26 s)

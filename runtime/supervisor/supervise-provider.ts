@@ -20,14 +20,47 @@
  *   before its code loaded (supervise-before-loading.ts) says so over fd 3; from then on its stdout
  *   and stderr reach fds 1 and 2 as they are, as they would without a supervisor.
  *
+ * - A supervisor program: with HARNESS_TOOL_SUPERVISOR_BINARY naming one (the Go candidate in
+ *   supervisor-go/), this process replaces itself with it (`process.execve`, same pid), and that
+ *   program supervises the same command; unset, this Node supervisor runs (the default).
+ *
  * docs/runtime.md#the-supervisor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeSync } from "node:fs";
+import { accessSync, constants, statSync, writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
 import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
+
+/** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
+export const supervisorBinaryVariable = "HARNESS_TOOL_SUPERVISOR_BINARY";
+
+/** Replaces this process with the supervisor program the environment names; returns when none is named. */
+function execSupervisorBinary(): void {
+  const binary = process.env[supervisorBinaryVariable];
+  if (!binary) return;
+  const { [supervisorBinaryVariable]: _named, ...env } = process.env;
+  // A failing execve aborts Node with no message of ours: what can be checked is checked first.
+  let problem: string | undefined;
+  try {
+    accessSync(binary, constants.X_OK);
+    if (!statSync(binary).isFile()) problem = "not a file";
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  const execve = process.execve?.bind(process);
+  if (execve === undefined) problem = `Node ${process.version} has no process.execve`;
+  else if (problem === undefined)
+    execve(binary, [binary, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  writeAll(
+    1,
+    Buffer.from(
+      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${binary} cannot run: ${problem} (name an executable or unset it)\n`,
+    ),
+  );
+  process.exit(1);
+}
 
 /** How often the parent pid is checked: the host gone without closing anything. */
 const parentPollMs = 500;
@@ -58,6 +91,7 @@ function stdoutLogLine(message: string): string {
  * exits with the provider's status).
  */
 export function superviseProvider(): Promise<never> {
+  execSupervisorBinary();
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
   const output: OutputMode = { passThrough: false };
