@@ -13,6 +13,7 @@ import { releaseCommandDefinition } from "./commands/release-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.js";
 import { diffCommandDefinition } from "./commands/diff-command.js";
+import { mcpServeCommandDefinition } from "./commands/mcp-serve-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
@@ -43,6 +44,7 @@ export const commands: readonly CommandDefinition[] = [
   inspectCommandDefinition,
   kernelConfigCommandDefinition,
   diffCommandDefinition,
+  mcpServeCommandDefinition,
 ];
 
 /** "; did you mean invoke?" for a near miss, else nothing (the help the error points at lists them all). */
@@ -64,7 +66,7 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "help":
     case "--help":
     case "-h": {
-      const topic = name === "help" ? rest[0] : undefined;
+      const topic = name === "help" ? rest.join(" ") || undefined : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
       if (topic !== undefined && !command)
         throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });
@@ -77,10 +79,11 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
       streams.out.write(`${packageVersion()}\n`);
       return 0;
   }
-  const command = commands.find((c) => c.name === name);
+  const command = commands.find((c) => c.name === name) ?? commands.find((c) => c.name === `${name} ${rest[0]}`);
+  const args = command !== undefined && command.name !== name ? rest.slice(1) : rest;
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name)}`, { seeHelp: true });
   try {
-    const parsed = parseCommandLine(command, rest);
+    const parsed = parseCommandLine(command, args);
     if (parsed.help) {
       streams.out.write(renderCommandHelp(command, width));
       return 0;

@@ -1,0 +1,109 @@
+/**
+ * A launched, configured provider served as an MCP server over stdio with the official MCP SDK:
+ * tools/list from its GetSchema, tools/call through tool-call.ts, the handler's ctx.log lines as
+ * logging notifications. Stdout carries nothing but MCP's JSON-RPC; everything else goes to stderr.
+ * The server ends when the client closes stdin (resolving 0) or the provider exits (resolving 1).
+ */
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { ToolSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { LogLevel } from "harness-tool/generated/pluggableharness/log/v1/log_pb.js";
+import type { LogRequest } from "harness-tool/generated/pluggableharness/kernel/v1/kernel_pb.js";
+import type { LaunchedProvider } from "harness-tool/host";
+import { describeExit } from "harness-tool/host";
+import { mcpTool } from "./mcp-tools.js";
+import { type CallOptions, callTool, errorResult } from "./tool-call.js";
+
+/** The MCP logging level of a provider's log level. */
+const levels: { readonly [level: number]: LoggingLevel } = {
+  [LogLevel.TRACE]: "debug",
+  [LogLevel.DEBUG]: "debug",
+  [LogLevel.INFO]: "info",
+  [LogLevel.WARN]: "warning",
+  [LogLevel.ERROR]: "error",
+};
+
+/** The MCP server of one provider, created before the launch so the provider's log can reach it. */
+export function createMcpServer(name: string, version: string): Server {
+  return new Server(
+    { name, version },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions: `The tools of the tool provider ${name}, served by harness-tool mcp serve.`,
+    },
+  );
+}
+
+/** A handler's ctx.log entry (the kernel's Log callback) as a logging notification, once connected. */
+export function relayKernelLog(server: Server, request: LogRequest): void {
+  const entry = request.entry;
+  if (!entry || !server.transport) return;
+  const level = levels[entry.level] ?? "info";
+  const data = { message: entry.message, ...(entry.fields ?? {}) };
+  server.sendLoggingMessage({ level, logger: entry.logger || "provider", data }).catch(() => undefined);
+}
+
+/** Where the server reads and writes, and what ends it. */
+export interface ServeStreams {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly err: Writable;
+}
+
+/** Registers tools/list and tools/call on `server` for the provider's tools. */
+function addToolHandlers(
+  server: Server,
+  launched: LaunchedProvider,
+  tools: readonly ToolSchema[],
+  options: CallOptions,
+): void {
+  const listed = tools.map(mcpTool);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool)
+      return errorResult(
+        "not_found",
+        `no tool named ${request.params.name}: the provider has ${tools.map((t) => t.name).join(", ")}`,
+      );
+    return callTool(launched, server, tool, (request.params.arguments ?? {}) as JsonObject, options, extra);
+  });
+}
+
+/**
+ * Serves until the client closes stdin (resolves 0) or the provider exits (resolves 1, with how it
+ * ended on `err`).
+ */
+export async function serveOverStdio(
+  server: Server,
+  launched: LaunchedProvider,
+  tools: readonly ToolSchema[],
+  options: CallOptions,
+  streams: ServeStreams,
+): Promise<number> {
+  addToolHandlers(server, launched, tools, options);
+  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+  let over = false;
+  const ended = new Promise<number>((settle) => {
+    const resolve = (code: number) => {
+      over = true;
+      settle(code);
+    };
+    // The SDK's stdio transport does not watch for the end of stdin: the client closing it ends the server.
+    streams.stdin.once("end", () => resolve(0));
+    streams.stdin.once("close", () => resolve(0));
+    server.onclose = () => resolve(0);
+    void launched.exited.then((exit) => {
+      if (over) return;
+      streams.err.write(`harness-tool mcp serve: the provider exited: ${describeExit(exit)}\n`);
+      resolve(1);
+    });
+  });
+  await server.connect(transport);
+  const code = await ended;
+  await server.close().catch(() => undefined);
+  return code;
+}
