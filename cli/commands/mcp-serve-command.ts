@@ -116,7 +116,7 @@ export const mcpServeCommandDefinition = defineCommand({
   providerArgs: true,
   examples: [
     "harness-tool mcp serve dist/provider.mjs",
-    "harness-tool mcp serve dist/provider.mjs --config mcp-config.json --confirm resources",
+    "harness-tool mcp serve dist/provider.mjs --config mcp.json --confirm resources",
   ],
   run: async ({ values, positionals, providerArgs }, { out, err }) => {
     const [target] = positionals as [string];

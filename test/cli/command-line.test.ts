@@ -54,7 +54,10 @@ describe("harness-tool --help", () => {
   it("every example in every command's help parses against the command's own declaration", () => {
     for (const command of commands) {
       for (const example of command.examples) {
-        const [program, name, ...args] = shellWords(example);
+        // A command's name may be two words (mcp serve).
+        const nameWords = command.name.split(" ").length;
+        const [program, ...rest] = shellWords(example);
+        const [name, args] = [rest.slice(0, nameWords).join(" "), rest.slice(nameWords)];
         assert.equal(`${program} ${name}`, `harness-tool ${command.name}`, example);
         assert.doesNotThrow(() => parseCommandLine(command, args), example);
       }
