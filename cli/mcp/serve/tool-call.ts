@@ -8,6 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { JsonObject } from "@bufbuild/protobuf";
+import { status as grpcStatus } from "@grpc/grpc-js";
 import { durationMs } from "@bufbuild/protobuf/wkt";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
@@ -73,9 +74,18 @@ function callDeadlineMs(tool: ToolSchema, options: CallOptions): number {
   return tool.defaultTimeout ? durationMs(tool.defaultTimeout) : defaultCallTimeoutMs;
 }
 
+/**
+ * How long the response waits after the call's last progress notification. The MCP SDK's client
+ * handles a response at once but a notification a microtask later, and drops the progress
+ * handler with the response: a notification read in the same chunk as the response is lost
+ * ("unknown token"). The pause puts them in different reads.
+ */
+const progressSettleMs = 25;
+
 /** Sends the intermediate events of a stream as MCP notifications. */
 class EventRelay {
   #progress = 0;
+  #lastSentAt = 0;
   constructor(
     private readonly server: Server,
     private readonly tool: string,
@@ -101,11 +111,18 @@ class EventRelay {
     const progressToken = this.extra._meta?.progressToken;
     if (progressToken === undefined) return;
     this.#progress++;
+    this.#lastSentAt = performance.now();
     const share = fraction === undefined ? "" : ` (${Math.round(fraction * 100)}%)`;
     await this.extra.sendNotification({
       method: "notifications/progress",
       params: { progressToken, progress: this.#progress, message: `${message}${share}` },
     });
+  }
+
+  /** Waits out progressSettleMs after the last progress notification, before the response is sent. */
+  async settle(): Promise<void> {
+    const wait = this.#lastSentAt + progressSettleMs - performance.now();
+    if (this.#progress > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -134,6 +151,7 @@ async function invokeTool(
   try {
     for await (const event of running) {
       const e = event.event;
+      if (e.case === "result" || e.case === "error") await relay.settle();
       if (e.case === "result") return successResult((e.value.payload ?? {}) as JsonObject);
       if (e.case === "error")
         return errorResult(categoryName(e.value.category), e.value.message, {
@@ -146,7 +164,10 @@ async function invokeTool(
     if (!(e instanceof ProviderCallError)) throw e;
     const exit = await providerExitReport(launched);
     if (exit) return errorResult("process_crashed", exit);
-    return errorResult("cancelled", `the provider ended the call: gRPC status ${e.code}: ${e.details}`);
+    // A status instead of a terminal event: the provider cancelled the call, or failed it (a provider bug).
+    const category =
+      e.code === grpcStatus.CANCELLED ? "cancelled" : e.code === grpcStatus.DEADLINE_EXCEEDED ? "timeout" : "unknown";
+    return errorResult(category, `the provider ended the call with gRPC status ${e.code}: ${e.details}`);
   } finally {
     clearTimeout(timer);
     extra.signal.removeEventListener("abort", onAbort);
