@@ -308,43 +308,115 @@ function runServe(
   );
 }
 
-it("writes nothing but JSON-RPC on stdout and exits 0 when the client closes stdin", async () => {
-  const messages = [
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-    { jsonrpc: "2.0", id: 2, method: "tools/list" },
-    {
-      jsonrpc: "2.0",
-      id: 3,
-      method: "tools/call",
-      params: { name: "task_create", arguments: { title: "from raw stdio" } },
-    },
-  ];
-  // Stdin closes only after the answers arrive: the input is written, then ended once stdout holds id 3.
-  const child = spawn(process.execPath, [bin, "mcp", "serve", "examples/task"], { cwd: repoRoot, stdio: "pipe" });
+/** What a raw stdio session with `harness-tool mcp serve` saw. */
+interface RawSession {
+  readonly code: number | null;
+  /** Every stdout line, parsed (each must be JSON). */
+  readonly messages: { jsonrpc: string; id?: number; result?: Record<string, unknown> }[];
+  readonly stderr: string;
+}
+
+const initialize = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+];
+
+/**
+ * Speaks JSON-RPC to `harness-tool mcp serve <args>` over its stdin and stdout: initializes, then
+ * sends each request once the one before it was answered; closes stdin after the last answer when
+ * `closeStdin`, else waits for the command to end by itself.
+ */
+function rawSession(args: readonly string[], requests: readonly object[], closeStdin: boolean): Promise<RawSession> {
+  const child = spawn(process.execPath, [bin, "mcp", "serve", ...args], { cwd: repoRoot, stdio: "pipe" });
+  const pending = [...initialize, ...requests];
+  const messages: RawSession["messages"] = [];
   let stdout = "";
-  child.stderr.resume();
+  let stderr = "";
+  const sendNext = () => {
+    let next = pending.shift();
+    while (next !== undefined) {
+      child.stdin.write(`${JSON.stringify(next)}\n`);
+      if ("id" in next) return;
+      next = pending.shift();
+    }
+    if (closeStdin) child.stdin.end();
+  };
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   child.stdout.on("data", (c: Buffer) => {
     stdout += c.toString();
-    if (stdout.includes('"id":3')) child.stdin.end();
+    const lines = stdout.split("\n");
+    stdout = lines.pop() ?? "";
+    for (const line of lines) {
+      const message = JSON.parse(line) as RawSession["messages"][number];
+      messages.push(message);
+      if (message.id !== undefined) sendNext();
+    }
   });
-  child.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+  sendNext();
   const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  const code = await new Promise((resolve) => child.on("close", resolve));
-  clearTimeout(killer);
-  assert.equal(code, 0);
-  const lines = stdout.trimEnd().split("\n");
-  for (const line of lines) assert.equal((JSON.parse(line) as { jsonrpc: string }).jsonrpc, "2.0", line);
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(killer);
+      resolve({ code, messages, stderr: stderr + stdout });
+    }),
+  );
+}
+
+const callRequest = (id: number, name: string, args: object) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+it("writes nothing but JSON-RPC on stdout and exits 0 when the client closes stdin", async () => {
+  const session = await rawSession(
+    ["examples/task"],
+    [{ jsonrpc: "2.0", id: 2, method: "tools/list" }, callRequest(3, "task_create", { title: "from raw stdio" })],
+    true,
+  );
+  assert.equal(session.code, 0, session.stderr);
+  for (const message of session.messages) assert.equal(message.jsonrpc, "2.0");
   assert.deepEqual(
-    lines.map((l) => (JSON.parse(l) as { id: number }).id),
+    session.messages.map((m) => m.id),
     [1, 2, 3],
   );
-  assert.match(lines[2] ?? "", /"structuredContent":\{"task":\{"id":"t1","title":"from raw stdio"/);
+  assert.deepEqual(session.messages[2]?.result?.["structuredContent"], {
+    task: { id: "t1", title: "from raw stdio", status: "pending" },
+  });
+});
+
+it("answers a call whose provider crashes with process_crashed, then ends with exit 1", async () => {
+  const config = configFile("logging.json", { region: "eu" });
+  const session = await rawSession(
+    ["test/cli/fixtures/logging-provider.ts", "--config", config],
+    [callRequest(2, "greet", { name: "Ada" }), callRequest(3, "quit", {})],
+    false,
+  );
+  assert.equal(session.code, 1, session.stderr);
+  assert.deepEqual(session.messages[1]?.result?.["structuredContent"], { greeting: "hello Ada in eu" });
+  const crashed = session.messages[2]?.result as { isError: boolean; content: { text: string }[] };
+  assert.equal(crashed.isError, true);
+  assert.match(crashed.content[0]?.text ?? "", /^process_crashed: the provider exited during the call: exit code 3/);
+  // The provider's stderr on stderr, but its debug lines, as invoke shows it by default.
+  assert.match(session.stderr, /about to greet Ada/);
+  assert.doesNotMatch(session.stderr, /a debug line/);
+  assert.match(session.stderr, /harness-tool mcp serve: the provider exited: exit code 3/);
+});
+
+it("relays the handler's ctx.log lines as logging notifications", async () => {
+  const { client, logs } = await serve(["test/cli/fixtures/render-provider.ts"]);
+  const result = (await client.callTool({ name: "report", arguments: { title: "quarterly" } })) as CallToolResult;
+  assert.equal(result.isError, undefined, text(result));
+  const logged = () => logs.find((l) => JSON.stringify(l.data).includes("building the report"));
+  for (const started = Date.now(); !logged() && Date.now() - started < 5000; )
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(logged()?.data, { message: "building the report", title: "quarterly" });
 });
 
 describe("the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli 1.0.3) against a served example", () => {

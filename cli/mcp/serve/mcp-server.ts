@@ -53,14 +53,18 @@ export interface ServeStreams {
   readonly err: Writable;
 }
 
-/** Registers tools/list and tools/call on `server` for the provider's tools. */
+/** How long a provider's exit waits for the calls in flight to send their error results. */
+const answerInFlightMs = 5000;
+
+/** Registers tools/list and tools/call on `server`; returns the calls in flight. */
 function addToolHandlers(
   server: Server,
   launched: LaunchedProvider,
   tools: readonly ToolSchema[],
   options: CallOptions,
-): void {
+): Set<Promise<unknown>> {
   const listed = tools.map(mcpTool);
+  const inFlight = new Set<Promise<unknown>>();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((t) => t.name === request.params.name);
@@ -69,8 +73,19 @@ function addToolHandlers(
         "not_found",
         `no tool named ${request.params.name}: the provider has ${tools.map((t) => t.name).join(", ")}`,
       );
-    return callTool(launched, server, tool, (request.params.arguments ?? {}) as JsonObject, options, extra);
+    const call = callTool(launched, server, tool, (request.params.arguments ?? {}) as JsonObject, options, extra);
+    inFlight.add(call);
+    // Deleted once the SDK has sent the response (a later turn than the call's own settling).
+    void call.finally(() => setImmediate(() => inFlight.delete(call)));
+    return call;
   });
+  return inFlight;
+}
+
+/** Resolves once `calls` have settled and their responses are out, or after `ms`. */
+async function settled(calls: Set<Promise<unknown>>, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (calls.size > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /**
@@ -84,7 +99,7 @@ export async function serveOverStdio(
   options: CallOptions,
   streams: ServeStreams,
 ): Promise<number> {
-  addToolHandlers(server, launched, tools, options);
+  const inFlight = addToolHandlers(server, launched, tools, options);
   const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   let over = false;
   const ended = new Promise<number>((settle) => {
@@ -96,9 +111,11 @@ export async function serveOverStdio(
     streams.stdin.once("end", () => resolve(0));
     streams.stdin.once("close", () => resolve(0));
     server.onclose = () => resolve(0);
-    void launched.exited.then((exit) => {
+    void launched.exited.then(async (exit) => {
       if (over) return;
       streams.err.write(`harness-tool mcp serve: the provider exited: ${describeExit(exit)}\n`);
+      // The calls it was running answer first: each an error result saying how it exited.
+      await settled(inFlight, answerInFlightMs);
       resolve(1);
     });
   });
