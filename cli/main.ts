@@ -66,7 +66,8 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "help":
     case "--help":
     case "-h": {
-      const topic = name === "help" ? rest.join(" ") || undefined : undefined;
+      const pair = `${rest[0]} ${rest[1]}`;
+      const topic = name === "help" ? (commands.some((c) => c.name === pair) ? pair : rest[0]) : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
       if (topic !== undefined && !command)
         throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });
@@ -79,11 +80,13 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
       streams.out.write(`${packageVersion()}\n`);
       return 0;
   }
-  const command = commands.find((c) => c.name === name) ?? commands.find((c) => c.name === `${name} ${rest[0]}`);
-  const args = command !== undefined && command.name !== name ? rest.slice(1) : rest;
+  // A command of two words (`mcp import`) is found by both.
+  const twoWords = commands.find((c) => c.name === `${name} ${rest[0]}`);
+  if (twoWords) rest.shift();
+  const command = twoWords ?? commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name)}`, { seeHelp: true });
   try {
-    const parsed = parseCommandLine(command, args);
+    const parsed = parseCommandLine(command, rest);
     if (parsed.help) {
       streams.out.write(renderCommandHelp(command, width));
       return 0;
