@@ -35,7 +35,7 @@ export const e2eTests = [
   "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
   "test/cli/check-hooks.test.ts", // check's hook rules against providers started for each case (~14 s)
   "test/cli/check-command.test.ts", // check end to end against example and broken providers (~18 s)
-  "test/cli/mcp-serve-stdio.test.ts", // the examples served over MCP stdio, each launched, and the Inspector's CLI (~50 s)
+  "test/cli/mcp-serve-stdio.test.ts", // the examples served over MCP stdio, the Inspector CLI, the conformance suite (~2 min)
   "test/cli/check-truth.test.ts", // check's verdicts against providers that lie, each launched (~26 s)
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
   "test/cli/sync-handlers.test.ts", // ts-morph and tsc over a generated project, per case (~2 min under load)

@@ -1,9 +1,10 @@
 // `harness-tool mcp serve` end to end: the examples served over stdio as a user's MCP client starts
 // them (`harness-tool mcp serve <example>` as a child process), driven by the MCP SDK's own Client
-// through its StdioClientTransport, and by the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli,
-// pinned) as an independent client. Each server launches its example through the handshake.
+// through its StdioClientTransport; by the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli,
+// pinned) as an independent client; and by the MCP project's conformance suite, where its scenarios
+// fit any server. Each server launches its example through the handshake.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +20,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../support/buf.js";
+import { startMcpHttpBridge } from "./support/mcp-http-bridge.js";
 
 const bin = path.join(repoRoot, "cli/harness-tool.mjs");
 const dir = mkdtempSync(path.join(os.tmpdir(), "mcp-serve-"));
@@ -468,5 +470,34 @@ describe("the MCP Inspector's CLI (@modelcontextprotocol/inspector-cli 1.0.3) ag
     });
     const level = await inspector(["--method", "logging/setLevel", "--log-level", "debug"]);
     assert.equal(level.code, 0, level.err);
+  });
+});
+
+describe("the MCP project's conformance suite (@modelcontextprotocol/conformance 0.1.16), its scenarios that fit any server", () => {
+  // The suite connects by URL only: a streamable HTTP bridge (test/cli/support/mcp-http-bridge.ts)
+  // passes its messages unchanged to a `harness-tool mcp serve` per session. The other server
+  // scenarios call the tools, prompts and resources of the MCP project's reference server by name.
+  const scenarios = ["server-initialize", "ping", "tools-list", "logging-set-level"];
+  const suite = path.join(repoRoot, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+
+  it(`passes ${scenarios.join(", ")} against the task example`, async () => {
+    const bridge = await startMcpHttpBridge(process.execPath, [bin, "mcp", "serve", "examples/task"], repoRoot);
+    try {
+      for (const scenario of scenarios) {
+        const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
+          execFile(
+            process.execPath,
+            [suite, "server", "--url", bridge.url, "--scenario", scenario],
+            { encoding: "utf8", timeout: 60_000 },
+            (error, stdout, stderr) =>
+              resolve({ code: error ? ((error.code as number | undefined) ?? 1) : 0, out: stdout + stderr }),
+          );
+        });
+        assert.equal(run.code, 0, run.out);
+        assert.match(run.out, /Passed: 1\/1, 0 failed/, run.out);
+      }
+    } finally {
+      await bridge.close();
+    }
   });
 });
