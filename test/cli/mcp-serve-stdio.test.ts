@@ -20,11 +20,17 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../support/buf.js";
+import { writeProviderScript } from "../support/provider-script.js";
 import { startMcpHttpBridge } from "./support/mcp-http-bridge.js";
 
 const bin = path.join(repoRoot, "cli/harness-tool.mjs");
 const dir = mkdtempSync(path.join(os.tmpdir(), "mcp-serve-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+/** Every connected client, closed (ending its server) once the file is done, filtered runs too. */
+const clients: Client[] = [];
+after(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** A JSON config file in the test's folder. */
 function configFile(name: string, config: object): string {
@@ -66,7 +72,7 @@ async function serve(
   const elicit = options.elicit;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params.message));
   await client.connect(transport);
-  after(() => client.close());
+  clients.push(client);
   return { client, logs, stderr: () => stderr };
 }
 
@@ -309,6 +315,19 @@ function runServe(
     }),
   );
 }
+
+it("gives up on a provider that never finishes Configure at --timeout, killing it (exit 1)", async () => {
+  const started = Date.now();
+  // The kernel's environment reaches the provider, not this one's: the script sets HANG itself.
+  const provider = writeProviderScript(dir, "hang-configure", "test/cli/fixtures/hanging-provider.ts", {
+    HANG: "configure",
+  });
+  const hung = await runServe([provider, "--timeout", "10s"], "");
+  assert.equal(hung.code, 1, hung.stderr);
+  assert.match(hung.stderr, /^harness-tool mcp serve: Configure did not end within 10s: killed the provider/m);
+  assert.equal(hung.stdout, "");
+  assert.ok(Date.now() - started < 30_000);
+});
 
 /** What a raw stdio session with `harness-tool mcp serve` saw. */
 interface RawSession {
