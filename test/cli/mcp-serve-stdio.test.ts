@@ -199,11 +199,12 @@ it("ends a call at --call-timeout with a timeout error result", async () => {
 describe("the plan/apply gate over elicitation (--confirm resources)", async () => {
   const config = configFile("fs.json", { allowed_roots: [dir] });
   const asked: string[] = [];
-  let answer: ElicitResult["action"] = "accept";
+  let answer: ElicitResult["action"] | "fail" = "accept";
   const { client } = await serve(["examples/filesystem", "--config", config, "--cwd", dir, "--confirm", "resources"], {
     capabilities: { elicitation: {} },
     elicit: (message) => {
       asked.push(message);
+      if (answer === "fail") throw new Error("the form broke");
       return { action: answer };
     },
   });
@@ -235,6 +236,17 @@ describe("the plan/apply gate over elicitation (--confirm resources)", async () 
     assert.equal(result.isError, true);
     assert.match(text(result), /^permission_denied: write_file was not applied: the person chose decline/);
     assert.equal(existsSync(path.join(dir, "declined.txt")), false);
+  });
+
+  it("answers with an error result, not a protocol error, when the elicitation fails", async () => {
+    answer = "fail";
+    const result = (await client.callTool({
+      name: "write_file",
+      arguments: { path: "failed.txt", content: "never" },
+    })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^unknown: .*the form broke/);
+    assert.equal(existsSync(path.join(dir, "failed.txt")), false);
   });
 
   it("asks nothing for a data_source", async () => {

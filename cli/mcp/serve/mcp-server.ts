@@ -73,7 +73,11 @@ function addToolHandlers(
         "not_found",
         `no tool named ${request.params.name}: the provider has ${tools.map((t) => t.name).join(", ")}`,
       );
-    const call = callTool(launched, server, tool, (request.params.arguments ?? {}) as JsonObject, options, extra);
+    const call = callTool(launched, server, tool, (request.params.arguments ?? {}) as JsonObject, options, extra).catch(
+      // An elicitation the client failed or timed out, a Preview or Invoke that could not start: a result, not a protocol error.
+      (e: unknown) =>
+        errorResult(extra.signal.aborted ? "cancelled" : "unknown", e instanceof Error ? e.message : String(e)),
+    );
     inFlight.add(call);
     // Deleted once the SDK has sent the response (a later turn than the call's own settling).
     void call.finally(() => setImmediate(() => inFlight.delete(call)));
