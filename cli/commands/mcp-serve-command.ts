@@ -60,7 +60,11 @@ export async function mcpServeCommand(provider: ProviderCommand, options: McpSer
         timeoutMs: deadline.callTimeoutMs(30_000),
       });
       deadline.enter("Describe");
-      const { producer } = await started.describe({ timeoutMs: deadline.callTimeoutMs(30_000) });
+      // Who the provider is, for the MCP client; a provider without Describe is named by its file.
+      const producer = await started
+        .describe({ timeoutMs: deadline.callTimeoutMs(30_000) })
+        .then((described) => described.producer)
+        .catch(() => undefined);
       server = createMcpServer(producer?.name || fallbackName, producer?.version || "0.0.0");
       return { launched: started, tools: schema.tools, mcp: server };
     } catch (e) {

@@ -20,6 +20,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../support/buf.js";
+import { buildBenchGo } from "../../bench/kernel-host.js";
 import { writeProviderScript } from "../support/provider-script.js";
 import { startMcpHttpBridge } from "./support/mcp-http-bridge.js";
 
@@ -339,6 +340,40 @@ it("gives up on a provider that never finishes Configure at --timeout, killing i
   assert.match(hung.stderr, /^harness-tool mcp serve: Configure did not end within 10s: killed the provider/m);
   assert.equal(hung.stdout, "");
   assert.ok(Date.now() - started < 30_000);
+});
+
+it("serves a provider written in Go on go-plugin v1.8.0 (bench/go/provider) the same way", async (t) => {
+  const go = buildBenchGo();
+  if ("skip" in go) {
+    // A Go toolchain is mandatory where the interop tests are (.ci/run).
+    if (process.env["HARNESS_TOOL_REQUIRE_INTEROP"] === "1") assert.fail(go.skip);
+    t.skip(go.skip);
+    return;
+  }
+  const { client } = await serve([go.provider]);
+  const { tools } = await client.listTools();
+  assert.deepEqual(
+    tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint]),
+    [
+      ["echo", true, undefined],
+      ["bash", false, true],
+    ],
+  );
+  const echoed = (await client.callTool({ name: "echo", arguments: { text: "from go" } })) as CallToolResult;
+  assert.deepEqual(echoed.structuredContent, { text: "from go" });
+  const progress: Progress[] = [];
+  const streamed = (await client.callTool(
+    { name: "bash", arguments: { command: "echo streamed from go" } },
+    undefined,
+    {
+      onprogress: (p) => progress.push(p),
+    },
+  )) as CallToolResult;
+  assert.equal(streamed.isError, undefined, text(streamed));
+  assert.ok(
+    progress.some((p) => p.message?.includes("streamed from go")),
+    JSON.stringify(progress),
+  );
 });
 
 /** What a raw stdio session with `harness-tool mcp serve` saw. */
