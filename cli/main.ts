@@ -15,6 +15,7 @@ import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.
 import { mcpImportCommandDefinition } from "./commands/mcp-import-command.js";
 import { diffCommandDefinition } from "./commands/diff-command.js";
 import { docsCommandDefinition } from "./commands/docs-command.js";
+import { mcpServeCommandDefinition } from "./commands/mcp-serve-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
@@ -47,6 +48,7 @@ export const commands: readonly CommandDefinition[] = [
   diffCommandDefinition,
   docsCommandDefinition,
   mcpImportCommandDefinition,
+  mcpServeCommandDefinition,
 ];
 
 /** "; did you mean invoke?" for a near miss, else nothing (the help the error points at lists them all). */
@@ -68,7 +70,8 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
     case "help":
     case "--help":
     case "-h": {
-      const topic = name === "help" ? rest[0] : undefined;
+      const pair = `${rest[0]} ${rest[1]}`;
+      const topic = name === "help" ? (commands.some((c) => c.name === pair) ? pair : rest[0]) : undefined;
       const command = topic === undefined ? undefined : commands.find((c) => c.name === topic);
       if (topic !== undefined && !command)
         throw new UsageError(`no command ${JSON.stringify(topic)}${didYouMean(topic)}`, { seeHelp: true });

@@ -265,3 +265,14 @@ it("only the exits hold the redactor: no other runtime file imports it", () => {
     [],
   );
 });
+
+it("only the CLI's mcp rooms load the MCP SDK (every command module loads for --help)", () => {
+  const loaders = sourceFiles(path.join(repoRoot, "cli"))
+    .filter((file) => /^import (?!type )[^;]*from "@modelcontextprotocol\/sdk/m.test(readFileSync(file, "utf8")))
+    .map(shown);
+  assert.ok(loaders.includes("cli/mcp/serve/mcp-server.ts"), "the walk is broken: mcp serve loads the SDK");
+  assert.deepEqual(
+    loaders.filter((file) => !file.startsWith("cli/mcp/")),
+    [],
+  );
+});

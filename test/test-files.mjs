@@ -36,6 +36,7 @@ export const e2eTests = [
   "test/supervisor-go.test.ts", // the Go supervisor candidate's go vet and go test (builds Go, ~6 s)
   "test/cli/check-hooks.test.ts", // check's hook rules against providers started for each case (~14 s)
   "test/cli/check-command.test.ts", // check end to end against example and broken providers (~18 s)
+  "test/cli/mcp-serve-stdio.test.ts", // the examples served over MCP stdio, the Inspector CLI, the conformance suite (~2 min)
   "test/cli/check-truth.test.ts", // check's verdicts against providers that lie, each launched (~26 s)
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
   "test/cli/mcp-import.test.ts", // imports a test MCP server, generates and launches the provider per case (~25 s)
