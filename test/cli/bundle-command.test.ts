@@ -126,6 +126,11 @@ describe("harness-tool bundle", () => {
         files.some((e) => e.isFile()),
         "the compile cache was written under TMPDIR",
       );
+      assert.deepEqual(
+        readdirSync(path.join(dir, "dist")).sort(),
+        ["provider.bundle.mjs", "provider.bundle.mjs.map", "provider.mjs"],
+        "nothing is written beside the provider",
+      );
       process.env["TMPDIR"] = unwritable;
       const uncached = await invokeFail();
       assert.equal(uncached.code, cached.code, "the provider ran and answered the call");
