@@ -21,27 +21,18 @@ it("a figure whose baseline has no samples is a FAIL, and the suite with it fail
 
 it("a three-way figure fails when any of the three contenders has no samples", () => {
   const samples = new Samples();
+  const schema = () =>
+    threeWay(
+      "spawn → GetSchema",
+      samples.three("schema", (v) => v[0] ?? Number.NaN),
+      formatMs,
+      { maxRatio: 1.25 },
+    );
   samples.add("harness-tool", "schema", 100);
   samples.add("go", "schema", 7);
-  const figure = threeWay(
-    "spawn → GetSchema",
-    samples.three("schema", (v) => v[0] ?? Number.NaN),
-    formatMs,
-    {
-      maxRatio: 1.25,
-    },
-  );
-  assert.equal(figure.verdict, "FAIL");
+  assert.equal(schema().verdict, "FAIL");
   samples.add("bare", "schema", 90);
-  const measured = threeWay(
-    "spawn → GetSchema",
-    samples.three("schema", (v) => v[0] ?? Number.NaN),
-    formatMs,
-    {
-      maxRatio: 1.25,
-    },
-  );
-  assert.equal(measured.verdict, "pass");
+  assert.equal(schema().verdict, "pass");
 });
 
 it("a suite's failures and FAIL figures are listed with their errors, and printed", () => {
