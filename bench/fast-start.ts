@@ -17,11 +17,11 @@ import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
-import { main } from "../cli/main.js";
 import { embeddedNodeVersion, hostPlatformKey } from "../cli/release/release-platforms.js";
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
+import { cli } from "./release.js";
 
 const args = process.argv.slice(2);
 const nodes = args.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--node=".length));
@@ -53,19 +53,6 @@ function cacheEnv(c: Contender): Record<string, string> {
   if (c.mode === "off") return { NODE_DISABLE_COMPILE_CACHE: "1" };
   if (c.mode === "cold") return { NODE_COMPILE_CACHE: mkdtempSync(path.join(ws.root, "cold-")) };
   return { NODE_COMPILE_CACHE: path.join(ws.root, `warm-${c.id}`) };
-}
-
-/** Runs the CLI; throws with what it said on failure. */
-async function cli(argv: readonly string[]): Promise<void> {
-  let said = "";
-  const err = new Writable({
-    write: (chunk, _encoding, done) => {
-      said += String(chunk);
-      done();
-    },
-  });
-  const code = await main(argv, { out: silent, err });
-  if (code !== 0) throw new Error(`harness-tool ${argv[0]} exited ${code}: ${said.trim()}`);
 }
 
 /**

@@ -30,7 +30,7 @@ interface Contender {
 const silent = { write: () => true } as unknown as NodeJS.WriteStream;
 
 /** Runs the CLI; throws with what it said on failure. */
-async function cli(argv: readonly string[]): Promise<void> {
+export async function cli(argv: readonly string[]): Promise<void> {
   let said = "";
   const err = {
     write: (text: string) => {
