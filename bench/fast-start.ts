@@ -10,7 +10,10 @@
  * cache-off launch on the same node (paired). With --release, also `harness-tool release`'s outputs:
  * the single-file .mjs on each node in the same three modes, and the single executable without and
  * with V8's code cache (--code-cache). bench/RESULTS.md ("Fast start") holds the figures.
- * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release] [--unsupervised]`
+ * With --standin=<binary> also, per node, the warm bundle with the supervisor off and under a Go
+ * stand-in for the supervisor (bench/go/standin). Each line also gives the launched tree's VmRSS at
+ * the first GetSchema reply.
+ * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release] [--standin=<binary>] [--unsupervised]`
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
@@ -19,6 +22,7 @@ import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { embeddedNodeVersion, hostPlatformKey } from "../cli/release/release-platforms.js";
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
+import { treeRssKb } from "./kernel-contenders.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { cli } from "./release.js";
@@ -28,6 +32,7 @@ const nodes = args.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--
 const runs = Number(/^--runs=(\d+)$/.exec(args.find((a) => a.startsWith("--runs=")) ?? "")?.[1] ?? 15);
 const supervision = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
 if (nodes.length === 0) throw new Error("name at least one node binary: --node=/path/to/node");
+const standin = args.find((a) => a.startsWith("--standin="))?.slice("--standin=".length);
 
 type CacheMode = "off" | "cold" | "warm";
 const modes: readonly CacheMode[] = ["off", "cold", "warm"];
@@ -40,6 +45,20 @@ interface Contender {
   /** The node's version; the off contender of the same version is its pair. */
   readonly version: string;
   readonly mode: CacheMode | "node -e 0";
+  /** More of the environment (the supervisor off). */
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * --standin=<binary> (bench/go/standin, built with `go build`): per node, the warm bundle with the
+ * supervisor off, and the same under the Go stand-in for the supervisor.
+ */
+function standinContenders(standin: string, node: string, version: string, provider: string): Contender[] {
+  const off = { HARNESS_TOOL_SUPERVISOR: "off" };
+  return [
+    { id: `${version} warm, supervisor off`, node, args: [provider], version, mode: "warm", env: off },
+    { id: `${version} warm, Go stand-in`, node: standin, args: [node, provider], version, mode: "warm", env: off },
+  ];
 }
 
 const go = buildBenchGo();
@@ -109,10 +128,13 @@ try {
     return [
       { id: `${version} node -e 0`, node, args: [], version, mode: "node -e 0" as const },
       ...modes.map((mode) => ({ id: `${version} ${mode}`, node, args: [provider], version, mode })),
+      ...(standin ? standinContenders(standin, node, version, provider) : []),
     ];
   });
   if (args.includes("--release")) contenders.push(...(await releaseContenders(nodes)));
   const samples = new Map<string, number[]>();
+  /** VmRSS of the launched process tree at the first GetSchema reply, KiB. */
+  const rss = new Map<string, number[]>();
   const host = new KernelHost(go.host);
   try {
     // Round 0 warms the page cache and the warm contenders' caches; it is not counted.
@@ -123,7 +145,8 @@ try {
         if (c.mode === "node -e 0") ms = bareNodeMs(c.node);
         else {
           const id = `${c.id}-${round}`;
-          const launched = await host.launch(id, c.node, c.args, { ...supervision, ...cacheEnv(c) });
+          const launched = await host.launch(id, c.node, c.args, { ...supervision, ...cacheEnv(c), ...c.env });
+          if (round > 0) rss.set(c.id, [...(rss.get(c.id) ?? []), treeRssKb(launched.pid)]);
           await host.kill(id);
           ms = launched.schemaMs;
         }
@@ -153,7 +176,8 @@ try {
     // Paired: each round's value over the same round's cache-off launch, then the median of those.
     const off0 = samples.get(`${c.version} off`) ?? [];
     const paired = median(values.map((v, i) => v / (off0[i] ?? Number.NaN)));
-    const extra = `${c.mode === "warm" ? `, ${warmFiles(c)} cache entries` : ""}; paired ${paired.toFixed(2)}× off`;
+    const tree = rss.has(c.id) ? `; tree RSS ${(median(rss.get(c.id) ?? []) / 1024).toFixed(1)} MB` : "";
+    const extra = `${c.mode === "warm" ? `, ${warmFiles(c)} cache entries` : ""}; paired ${paired.toFixed(2)}× off${tree}`;
     process.stdout.write(
       `${c.id.padEnd(24)} ${m.toFixed(1).padStart(7)} ms  ${(m / off).toFixed(2)}× off  ${(m / floor).toFixed(2)}× node -e 0  (p25 ${[...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]?.toFixed(1)} ms${extra})\n`,
     );
