@@ -10,7 +10,7 @@ import { bufExecutable, repoBin, type BenchWorkspace } from "./bench-workspace.j
 import { pluginCommand } from "./harness-tool-plugin.js";
 import { hottestFunctions, selfTimeByOwner } from "./cpu-profile.js";
 import { gnuTime, median, parsePeakRss, roundRobinOrder, runTimed } from "./measure.js";
-import { absolute, compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { absolute, compared, formatKb, formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 import { scaffoldPluginOptions } from "../cli/templates/scaffold-files.js";
 import { protoLayouts, writeSyntheticProtos, type ProtoLayout } from "./synthetic-protos.js";
@@ -185,6 +185,7 @@ export const codegenSuite: Suite = {
     const slowMs = 30_000;
     const figures: Figure[] = [];
     const notes: string[] = [];
+    const failures: string[] = [];
     const { ws, build } = await context.packagedWorkspace();
     writeBufWorkspace(ws.root);
     const ours = pluginCommand(build.ok ? ws : undefined);
@@ -196,7 +197,7 @@ export const codegenSuite: Suite = {
     const contenders: Contender[] = [es];
     // The options a provider repository gives it: what `harness-tool init` writes.
     if (ours.ok) contenders.unshift({ id: "harness-tool", argv: ours.argv, opts: scaffoldPluginOptions() });
-    else notes.push(`protoc-gen-harness-tool: ${ours.why}`);
+    else failures.push(`protoc-gen-harness-tool: ${ours.why}`);
     const medians = new Map<string, number>();
     for (const layout of protoLayouts) {
       for (const n of context.sizes) {
@@ -218,7 +219,7 @@ export const codegenSuite: Suite = {
         if (!ourRuns) {
           figures.push(absolute(`protoc-gen-es wall, ${label}`, esText, undefined, esRuns.failure ?? runsNote(esRuns)));
         } else if (!ourWall || !esWall) {
-          figures.push(unavailable(`wall, ${label}`, ourRuns.failure ?? esRuns.failure ?? "failed"));
+          figures.push(failedFigure(`wall, ${label}`, ourRuns.failure ?? esRuns.failure ?? "failed"));
         } else if (ourWall.lowerBound) {
           figures.push(
             absolute(
@@ -291,6 +292,7 @@ export const codegenSuite: Suite = {
       ],
       figures,
       notes,
+      failures,
     };
   },
 };

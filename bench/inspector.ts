@@ -14,7 +14,7 @@ import { InspectSession, startInspectServer } from "../cli/inspector/index.js";
 import { providerTarget } from "../cli/provider/provider-target.js";
 import { repoRoot } from "./bench-workspace.js";
 import { median, roundRobinOrder } from "./measure.js";
-import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { compared, formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Bytes as KiB with one decimal. */
@@ -70,7 +70,7 @@ export const inspectorSuite: Suite = {
       (c): c is string => !!c && existsSync(c),
     );
     if (!chromiumPath) {
-      figures.push(unavailable("first paint", "no chromium (apt-get install chromium)"));
+      figures.push(failedFigure("first paint", "no chromium (apt-get install chromium)"));
       return report(this, runs, figures, notes);
     }
     const { chromium } = await import("playwright-core");

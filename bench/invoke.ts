@@ -11,7 +11,7 @@ import { invokeRequest, kernelBench, launchContender, treeCpuMs, type KernelCont
 import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion, type KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder } from "./measure.js";
-import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Invoke targets (against the bare server). */
@@ -49,7 +49,7 @@ export const invokeSuite: Suite = {
         id: this.id,
         title: this.title,
         method: [],
-        figures: [unavailable("Invoke", bench.skip)],
+        figures: [failedFigure("Invoke", bench.skip)],
         notes: [bench.skip],
       };
     const { host, contenders, notes } = bench;
@@ -86,7 +86,7 @@ export const invokeSuite: Suite = {
     } finally {
       await host.close();
     }
-    for (const [id, why] of failures) notes.push(`${id}: ${why}`);
+    const failed = [...failures].map(([id, why]) => `${id}: ${why}`);
     const p = (q: number) => (values: readonly number[]) => percentile(values, q);
     const formatCpu = (ms: number) => `${ms.toFixed(3)} ms`;
     const figures: Figure[] = [];
@@ -133,6 +133,7 @@ export const invokeSuite: Suite = {
       ],
       figures,
       notes,
+      failures: failed,
     };
   },
 };

@@ -39,9 +39,10 @@ export function threeWay(
   const ratio = v.ours / v[against];
   const otherRatio = v.ours / v[other];
   const targets: string[] = [];
-  let verdict: Verdict = Number.isFinite(v.ours) ? "info" : "n/a";
+  // A contender without samples failed (its error is in the suite's failures): so does the figure.
+  let verdict: Verdict = [v.ours, v.bare, v.go].every(Number.isFinite) ? "info" : "FAIL";
   const judge = (ok: boolean) => {
-    if (verdict === "n/a") return;
+    if (verdict === "FAIL") return;
     verdict = verdict === "miss" || !ok ? "miss" : "pass";
   };
   if (target.maxRatio !== undefined) {

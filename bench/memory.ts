@@ -9,7 +9,7 @@ import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, sleep } from "./measure.js";
-import { absolute, formatKb, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { absolute, formatKb, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Memory targets: idle against the bare server, and growth over many calls. */
@@ -30,7 +30,7 @@ export const memorySuite: Suite = {
         id: this.id,
         title: this.title,
         method: [],
-        figures: [unavailable("memory", bench.skip)],
+        figures: [failedFigure("memory", bench.skip)],
         notes: [bench.skip],
       };
     const { host, contenders, notes } = bench;
@@ -81,7 +81,7 @@ export const memorySuite: Suite = {
       const warm = curve[0];
       const last = curve[curve.length - 1];
       if (warm === undefined || last === undefined || last === 0) {
-        figures.push(unavailable(`${id}: RSS growth`, "could not read /proc/<pid>/status"));
+        figures.push(failedFigure(`${id}: RSS growth`, "could not read /proc/<pid>/status"));
         continue;
       }
       const growth = last - warm;
@@ -107,6 +107,7 @@ export const memorySuite: Suite = {
       ],
       figures,
       notes,
+      failures: [...failures].filter(([, n]) => n > 0).map(([id, n]) => `${id}: ${n} failed calls`),
     };
   },
 };

@@ -13,7 +13,7 @@ import path from "node:path";
 import { harnessToolPackages, protobufVersion, type HarnessToolPackage } from "../cli/templates/package-sources.js";
 import { packWorkspaces, type PackedPackages } from "../test/support/pack-workspaces.js";
 import { createWorkspace, repoRoot } from "./bench-workspace.js";
-import { absolute, compared, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { absolute, compared, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Bytes as kB (1000) with one decimal, as npm reports tarballs. */
@@ -100,7 +100,7 @@ export const packagingSuite: Suite = {
     } catch (error) {
       return report(
         this,
-        [unavailable("the three tarballs", error instanceof Error ? error.message.slice(0, 300) : String(error))],
+        [failedFigure("the three tarballs", error instanceof Error ? error.message.slice(0, 300) : String(error))],
         notes,
       );
     }
@@ -205,7 +205,7 @@ export const packagingSuite: Suite = {
       );
     } catch (error) {
       figures.push(
-        unavailable(
+        failedFigure(
           "scaffold's dist/provider.bundle.mjs",
           error instanceof Error ? error.message.slice(0, 300) : String(error),
         ),

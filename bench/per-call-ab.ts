@@ -8,7 +8,8 @@
  * (schedstat) around each block. Prints per contender the medians over rounds of CPU per call and of each
  * block's p50, and the median over rounds of each round's ratio to the first commit and to bare.
  * Each contender runs as several processes (`--replicas`), its value in a round their mean.
- * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised]`
+ * With --node-options=<flags> the first commit runs again with NODE_OPTIONS=<flags> (a V8 flag's price).
+ * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised] [--node-options=<flags>]`
  */
 import os from "node:os";
 import { createWorkspace, removeAllWorkspaces } from "./bench-workspace.js";
@@ -58,7 +59,7 @@ const ws = createWorkspace("per-call-ab");
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 const log = (line: string) => process.stderr.write(`${line}\n`);
 try {
-  const contenders: { id: string; file: string }[] = [];
+  const contenders: { id: string; file: string; env?: Record<string, string> }[] = [];
   for (const [i, commit] of commits.entries()) {
     // The same commit named twice (an A/A run) gets two ids and one bundle.
     contenders.push({
@@ -72,6 +73,15 @@ try {
     external: [],
     out: silent,
   });
+  // --node-options=<flags>: the first commit again, its processes started with NODE_OPTIONS=<flags>.
+  const nodeOptions = args.find((a) => a.startsWith("--node-options="))?.slice("--node-options=".length);
+  const firstContender = contenders[0];
+  if (nodeOptions && firstContender)
+    contenders.push({
+      ...firstContender,
+      id: `${firstContender.id} ${nodeOptions}`,
+      env: { NODE_OPTIONS: nodeOptions },
+    });
   contenders.push({ id: "bare", file: bare });
   log(
     `load average at start: ${os
@@ -95,7 +105,7 @@ try {
     );
     const echo = invokeRequest("echo", { text: "hello" }, ws.root);
     for (const c of instances) {
-      c.pid = (await host.launch(c.instance, process.execPath, [c.file], env)).pid;
+      c.pid = (await host.launch(c.instance, process.execPath, [c.file], { ...env, ...c.env })).pid;
       await host.configure(c.instance);
       await host.load(c.instance, echo, 2000, 32);
     }

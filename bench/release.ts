@@ -14,7 +14,7 @@ import { embeddedNodeVersion, hostPlatformKey, releasePlatforms } from "../cli/r
 import { repoRoot } from "./bench-workspace.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
-import { absolute, compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { absolute, compared, formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 const entry = path.join(repoRoot, "examples/exec/src/main.ts");
@@ -30,7 +30,7 @@ interface Contender {
 const silent = { write: () => true } as unknown as NodeJS.WriteStream;
 
 /** Runs the CLI; throws with what it said on failure. */
-async function cli(argv: readonly string[]): Promise<void> {
+export async function cli(argv: readonly string[]): Promise<void> {
   let said = "";
   const err = {
     write: (text: string) => {
@@ -145,7 +145,7 @@ export const releaseSuite: Suite = {
       }
       figures.push(absolute("bundle on node: spawn → handshake", formatMs(median(bundle.handshake))));
     } catch (error) {
-      figures.push(unavailable("release", error instanceof Error ? error.message : String(error)));
+      figures.push(failedFigure("release", error instanceof Error ? error.message : String(error)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

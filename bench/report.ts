@@ -7,8 +7,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 
-/** pass/miss against a target; info when the figure has no target; n/a when it could not be measured. */
-export type Verdict = "pass" | "miss" | "info" | "n/a";
+/**
+ * pass/miss against a target; info when the figure has no target; FAIL when a contender failed (did
+ * not build, start, compile or answer), which fails the run.
+ */
+export type Verdict = "pass" | "miss" | "info" | "FAIL";
 
 /** One reported figure. */
 export interface Figure {
@@ -28,8 +31,18 @@ export interface SuiteReport {
   /** How it was measured: one sentence per line. */
   readonly method: readonly string[];
   readonly figures: readonly Figure[];
-  /** What could not run, and why. */
+  /** What the reader should know beside the figures (not failures). */
   readonly notes: readonly string[];
+  /** Contenders that failed (did not build, start or answer), with their errors: they fail the run. */
+  readonly failures?: readonly string[];
+}
+
+/** Everything that failed in a suite: its failures and its FAIL figures, one line each. */
+export function suiteFailures(report: SuiteReport): string[] {
+  return [
+    ...(report.failures ?? []),
+    ...report.figures.filter((f) => f.verdict === "FAIL").map((f) => `${f.name}: ${f.note ?? "failed"}`),
+  ];
 }
 
 /** Formats milliseconds as ms below 1 s and as s above. */
@@ -62,7 +75,7 @@ export function compared(
 ): Figure {
   const ratio = value / baseline.value;
   const measurable = Number.isFinite(ratio);
-  const verdict: Verdict = !measurable ? "n/a" : maxRatio === undefined ? "info" : ratio <= maxRatio ? "pass" : "miss";
+  const verdict: Verdict = !measurable ? "FAIL" : maxRatio === undefined ? "info" : ratio <= maxRatio ? "pass" : "miss";
   return {
     name,
     value: format(value),
@@ -85,9 +98,9 @@ export function absolute(name: string, value: string, check?: { target: string; 
   };
 }
 
-/** A figure that could not be measured this run. */
-export function unavailable(name: string, why: string): Figure {
-  return { name, value: "—", verdict: "n/a", note: why };
+/** A figure that could not be measured because a contender failed: it fails the run. */
+export function failedFigure(name: string, why: string): Figure {
+  return { name, value: "—", verdict: "FAIL", note: why };
 }
 
 /** The machine the figures come from. */
@@ -157,6 +170,7 @@ export function textTable(report: SuiteReport): string {
       .trimEnd();
   const out = [`== ${report.title}`, line(rows[0] as string[]), ...rows.slice(1).map(line)];
   for (const n of report.notes) out.push(`   note: ${n}`);
+  for (const f of report.failures ?? []) out.push(`   FAILED: ${f}`);
   return out.join("\n");
 }
 
@@ -178,7 +192,9 @@ export function markdownSection(report: SuiteReport, machine: MachineInfo, mode:
     `| ${columns.map(() => "---").join(" | ")} |`,
     ...report.figures.map((f) => `| ${cells(f).map(markdownCell).join(" | ")} |`),
   ];
-  if (report.notes.length > 0) lines.push("", ...report.notes.map((n) => `- Not measured: ${n}`));
+  if (report.notes.length > 0) lines.push("", ...report.notes.map((n) => `- ${n}`));
+  const failures = report.failures ?? [];
+  if (failures.length > 0) lines.push("", ...failures.map((f) => `- FAILED: ${f}`));
   lines.push(`<!-- /suite:${report.id} -->`);
   return lines.join("\n");
 }

@@ -30,7 +30,15 @@ import { telemetrySuite } from "./telemetry.js";
 import { validatorsSuite } from "./validators.js";
 import { typecheckSuite } from "./typecheck.js";
 import { killAllChildren } from "./measure.js";
-import { machineInfo, machineLine, markdownSection, textTable, writeResults, type SuiteReport } from "./report.js";
+import {
+  machineInfo,
+  machineLine,
+  markdownSection,
+  suiteFailures,
+  textTable,
+  writeResults,
+  type SuiteReport,
+} from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 const allSuites: readonly Suite[] = [
@@ -135,13 +143,15 @@ async function main(): Promise<void> {
         title: suite.title,
         method: [],
         figures: [],
-        notes: [`the suite failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
+        notes: [],
+        failures: [`the suite crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
       };
     } finally {
       killAllChildren();
     }
     reports.push(report);
     process.stdout.write(`${textTable(report)}\n   (${((performance.now() - started) / 1000).toFixed(1)} s)\n\n`);
+    for (const f of suiteFailures(report)) process.stderr.write(`bench: ${suite.id} failed: ${f}\n`);
     sections.set(suite.id, markdownSection(report, machine, mode));
   }
   const out =
@@ -163,10 +173,11 @@ async function main(): Promise<void> {
     allSuites.map((s) => s.id),
   );
   process.stdout.write(`wrote ${out}\n`);
-  const failed = reports.some((r) => r.notes.some((n) => n.startsWith("the suite failed")));
+  const failed = reports.filter((r) => suiteFailures(r).length > 0).map((r) => r.id);
+  if (failed.length > 0) process.stderr.write(`bench: failed suites: ${failed.join(", ")} (their errors above)\n`);
   if (!args.keep) removeAllWorkspaces();
   else process.stdout.write("kept the temp workspaces (--keep)\n");
-  process.exitCode = failed ? 1 : 0;
+  process.exitCode = failed.length > 0 ? 1 : 0;
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

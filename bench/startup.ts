@@ -7,7 +7,7 @@ import { kernelBench, launchContender } from "./kernel-contenders.js";
 import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
-import { formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /** Start-up targets, against the bare server as the kernel launches both. */
@@ -25,7 +25,7 @@ export const startupSuite: Suite = {
         id: this.id,
         title: this.title,
         method: [],
-        figures: [unavailable("start-up", bench.skip)],
+        figures: [failedFigure("start-up", bench.skip)],
         notes: [bench.skip],
       };
     const { host, contenders, notes } = bench;
@@ -52,7 +52,7 @@ export const startupSuite: Suite = {
     } finally {
       await host.close();
     }
-    for (const [id, why] of failed) notes.push(`${id} did not start: ${why}`);
+    const failures = [...failed].map(([id, why]) => `${id} did not start: ${why}`);
     const figures: Figure[] = [
       threeWay("spawn → GetSchema reply", samples.three("schema", median), formatMs, {
         maxRatio: targets.schemaRatio,
@@ -80,6 +80,7 @@ export const startupSuite: Suite = {
       ],
       figures,
       notes,
+      failures,
     };
   },
 };

@@ -12,7 +12,7 @@ import { beforeAfter, otherRows, Samples, threeWay } from "./kernel-figures.js";
 import { benchGoPluginVersion } from "./kernel-host.js";
 import { launchAll } from "./invoke.js";
 import { median, roundRobinOrder, sleep } from "./measure.js";
-import { unavailable, type Figure, type SuiteReport } from "./report.js";
+import { failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 const mb = 1_000_000;
@@ -62,7 +62,7 @@ export const streamsSuite: Suite = {
         id: this.id,
         title: this.title,
         method: [],
-        figures: [unavailable("streams", bench.skip)],
+        figures: [failedFigure("streams", bench.skip)],
         notes: [bench.skip],
       };
     const { host, contenders, notes } = bench;

@@ -15,7 +15,7 @@ import { sourceTreeAtCommit } from "./kernel-contenders.js";
 import { median, percentile, roundRobinOrder, runTimed } from "./measure.js";
 import { PluginConnection } from "./plugin-connection.js";
 import { bundleProvider, type BuiltEntry } from "./provider-builds.js";
-import { compared, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { compared, formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import type { Suite, SuiteContext } from "./suite.js";
 
 /**
@@ -85,6 +85,7 @@ export const telemetrySuite: Suite = {
     const callsAt1 = context.quick ? 200 : 2000;
     const callsAt32 = context.quick ? 1000 : 10_000;
     const notes: string[] = [];
+    const failures: string[] = [];
     const figures: Figure[] = [];
     const { ws } = await context.packagedWorkspace();
     // The bundles import the SDK at run time, from node_modules beside them (as in a provider repo).
@@ -92,8 +93,14 @@ export const telemetrySuite: Suite = {
       symlinkSync(path.join(repoRoot, "node_modules"), path.join(ws.root, "node_modules"));
     const [base, current] = await Promise.all([bundleAtCommit(ws, baseCommit), bundleProvider(ws)]);
     if (!current.ok)
-      return { id: this.id, title: this.title, method: [], figures: [unavailable("tracing cost", current.why)], notes };
-    if (!base.ok) notes.push(`no baseline: ${base.why}`);
+      return {
+        id: this.id,
+        title: this.title,
+        method: [],
+        figures: [failedFigure("tracing cost", current.why)],
+        notes,
+      };
+    if (!base.ok) failures.push(`no baseline: ${base.why}`);
     const receiver: OtlpReceiver = await startOtlpReceiver();
     const contenders: Contender[] = [
       ...(base.ok ? [{ id: "base" as const, label: `before tracing (${baseCommit})`, file: base.file, env: {} }] : []),
@@ -204,9 +211,9 @@ export const telemetrySuite: Suite = {
       const failed = [...latencies.entries()]
         .filter(([, l]) => l.failures > 0)
         .map(([id, l]) => `${id}: ${l.failures}`);
-      if (failed.length > 0) notes.push(`failed calls: ${failed.join(", ")}`);
+      if (failed.length > 0) failures.push(`failed calls: ${failed.join(", ")}`);
       if (receiver.failures.length > 0)
-        notes.push(
+        failures.push(
           `the receiver could not decode ${receiver.failures.length} export(s): ${receiver.failures.slice(0, 3).join("; ")}`,
         );
     } finally {
@@ -222,6 +229,7 @@ export const telemetrySuite: Suite = {
       ],
       figures,
       notes,
+      failures,
     };
   },
 };

@@ -12,14 +12,14 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { compilers, type BenchWorkspace, type CompilerName } from "./bench-workspace.js";
 import { median, roundRobinOrder, runTimed } from "./measure.js";
-import { compared, formatKb, formatMs, unavailable, type Figure, type SuiteReport } from "./report.js";
+import { compared, formatKb, formatMs, failedFigure, type Figure, type SuiteReport } from "./report.js";
 import { writeScaffoldCorpus } from "./scaffold-corpus.js";
 import type { Suite, SuiteContext } from "./suite.js";
 import { syntheticTools } from "./synthetic-protos.js";
-import { writeFloorCorpus, writeMcpCorpus } from "./typecheck-corpus.js";
+import { writeFloorCorpus, writeMcpCorpus, writeSchemaFirstCorpus } from "./typecheck-corpus.js";
 
 /** The corpora, by folder name under each size's folder. */
-type CorpusId = "harness-tool" | "harness-tool-ts" | "floor" | "mcp";
+type CorpusId = "harness-tool" | "harness-tool-ts" | "schema-first" | "floor" | "mcp";
 
 const compilerNames = Object.keys(compilers) as CompilerName[];
 
@@ -63,6 +63,30 @@ async function writeOurCorpora(ws: BenchWorkspace, base: string, n: number): Pro
   return failures;
 }
 
+/** The schema-first corpus (defineTool({...}), types inferred) against the generated one, the floor in the note. */
+function schemaFirstFigure(
+  label: string,
+  schemaFirst: CheckRuns,
+  ours: CheckRuns,
+  floor: CheckRuns,
+  counts: (r: CheckRuns) => string,
+  rss: (r: CheckRuns) => number,
+): Figure {
+  const name = `schema-first defineTool({...}) vs generated (js+dts), ${label}`;
+  const failure = schemaFirst.failure ?? ours.failure ?? floor.failure;
+  if (failure !== undefined)
+    return failedFigure(name, `schema-first: ${schemaFirst.failure ?? "ok"}; harness-tool: ${ours.failure ?? "ok"}`);
+  const vsFloor = median(schemaFirst.wallMs) / median(floor.wallMs);
+  return compared(
+    name,
+    median(schemaFirst.wallMs),
+    formatMs,
+    { label: "generated", value: median(ours.wallMs) },
+    undefined,
+    `${counts(schemaFirst)}, peak ${formatKb(rss(schemaFirst))}; ${vsFloor.toFixed(2)}× floor`,
+  );
+}
+
 /** The type-check suite. */
 export const typecheckSuite: Suite = {
   id: "typecheck",
@@ -79,7 +103,8 @@ export const typecheckSuite: Suite = {
         title: this.title,
         method: [],
         figures: [],
-        notes: [`the package did not build: ${build.diagnostics.slice(0, 500)}`],
+        notes: [],
+        failures: [`the package did not build: ${build.diagnostics.slice(0, 500)}`],
       };
     }
     const ourMedians = new Map<string, number>();
@@ -89,9 +114,10 @@ export const typecheckSuite: Suite = {
       rmSync(base, { recursive: true, force: true });
       writeFloorCorpus(path.join(base, "floor"), tools);
       writeMcpCorpus(path.join(base, "mcp"), tools);
+      writeSchemaFirstCorpus(path.join(base, "schema-first"), tools, ws.packageDir);
       context.log(`typecheck ${n} tools: writing harness-tool's corpora (init + npm run generate)`);
       const unwritten = await writeOurCorpora(ws, base, n);
-      const corpora: CorpusId[] = ["harness-tool", "harness-tool-ts", "floor", "mcp"];
+      const corpora: CorpusId[] = ["harness-tool", "harness-tool-ts", "schema-first", "floor", "mcp"];
       const results = new Map<string, CheckRuns>();
       const pairs = compilerNames.flatMap((compiler) =>
         corpora.map((corpus) => ({ compiler, corpus, key: `${compiler} ${corpus}` })),
@@ -146,7 +172,7 @@ export const typecheckSuite: Suite = {
         const why = (...named: [string, CheckRuns][]) =>
           named.map(([name, r]) => `${name}: ${r.failure ?? "ok"}`).join("; ");
         if (ours.failure || floor.failure) {
-          figures.push(unavailable(`wall vs floor, ${label}`, why(["harness-tool", ours], ["floor", floor])));
+          figures.push(failedFigure(`wall vs floor, ${label}`, why(["harness-tool", ours], ["floor", floor])));
         } else {
           ourMedians.set(`${compiler} ${n}`, median(ours.wallMs));
           figures.push(
@@ -161,7 +187,7 @@ export const typecheckSuite: Suite = {
           );
         }
         if (ours.failure || mcp.failure) {
-          figures.push(unavailable(`wall vs MCP SDK, ${label}`, why(["harness-tool", ours], ["mcp", mcp])));
+          figures.push(failedFigure(`wall vs MCP SDK, ${label}`, why(["harness-tool", ours], ["mcp", mcp])));
         } else {
           figures.push(
             compared(
@@ -199,8 +225,9 @@ export const typecheckSuite: Suite = {
             ),
           );
         } else if (oursTs.failure) {
-          figures.push(unavailable(`target=ts vs target=js+dts, ${label}`, why(["harness-tool-ts", oursTs])));
+          figures.push(failedFigure(`target=ts vs target=js+dts, ${label}`, why(["harness-tool-ts", oursTs])));
         }
+        figures.push(schemaFirstFigure(label, get("schema-first"), ours, floor, counts, rss));
       }
     }
     for (const compiler of compilerNames) {
@@ -224,7 +251,7 @@ export const typecheckSuite: Suite = {
       id: this.id,
       title: this.title,
       method: [
-        "The same tools as the code-generation suite (one-file layout), written three ways: floor (plain interfaces + async functions, bench/typecheck-corpus.ts), MCP SDK 1.32.2 registerTool with zod 4 input and output shapes, and harness-tool.",
+        "The same tools as the code-generation suite (one-file layout), written four ways: floor (plain interfaces + async functions, bench/typecheck-corpus.ts), MCP SDK 1.32.2 registerTool with zod 4 input and output shapes, harness-tool generated, and harness-tool schema-first (defineTool({...}) with the JSON Schemas inline, one defineProvider whose handlers take their types from them). Every corpus declares the types the plugin generates (format as its JSON names, repeated fields optional) and the same handler body.",
         "harness-tool: the repository `harness-tool init` writes (its package.json, buf.yaml, buf.gen.yaml, tsconfig.json) with the synthetic proto in place of the example, generated by its `npm run generate` (protoc-gen-harness-tool alone, target=js+dts, the installed package's bundled plugin), src/handlers.ts implementing the generated handler interface and src/main.ts serving it; the target=ts row is the same repository with target=ts in buf.gen.yaml.",
         "tsconfig: the scaffold's (strict, NodeNext, skipLibCheck, exactOptionalPropertyTypes, noUncheckedIndexedAccess, verbatimModuleSyntax, types [node]) with --noEmit; floor and MCP the same flags; `harness-tool` resolves to the built package's .d.ts (tsconfig.build.json output), as in a provider repository.",
         `TS 5.9: node node_modules/typescript/bin/tsc; TS 7: node_modules/typescript7/bin/tsc. Median wall of ${runs} run(s), round-robin over (compiler, corpus); peak RSS from GNU time %M; types/instantiations from one extra --extendedDiagnostics run.`,

@@ -181,11 +181,16 @@ it("npm run bench -- --quick runs every suite", () => {
     "Streams",
     "Tracing cost",
     "Inspector page",
+    "Packaging",
     "Release",
     "per Node line",
+    "Generated validators",
   ]) {
     assert.match(report, new RegExp(suite), `the report has no ${suite} section`);
   }
+  // A contender that failed fails the run; none is left as an unmeasured figure.
+  assert.doesNotMatch(report, /\| (FAIL|n\/a) \|/, "a figure failed");
+  assert.match(report, /schema-first defineTool/, "the type-check suite measured the schema-first corpus");
 });
 
 // Last: its packing builds each workspace's dist/, which the tests above must not see.

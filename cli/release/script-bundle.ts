@@ -190,7 +190,7 @@ const supervisorName = "__harnessToolSupervisor";
 /**
  * The single-file `.mjs` release: an ES module with a shebang that decides supervision first
  * (harness-tool's supervisor inlined, early-supervision.ts: a supervisor never compiles the
- * program), then turns source maps on and compiles the program (with its source map) as a
+ * program), then turns on V8's module compile cache and source maps and compiles the program (with its source map) as a
  * CommonJS module named after the file itself. Node reads a script's source map only when maps are
  * on as the script is compiled, and a file cannot turn them on for itself. The program is one
  * string literal, so the file's checksum covers every line that runs.
@@ -202,6 +202,8 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
     "// Built by `harness-tool release`: the provider in one file (its program and source map inline).",
   ];
   const compile = [
+    // V8's module compile cache, as `harness-tool bundle`'s executable turns it on (bundle-command.ts).
+    "Module.enableCompileCache?.();",
     "process.setSourceMapsEnabled(true);",
     "const file = fileURLToPath(import.meta.url);",
     "const program = new Module(file);",

@@ -3,7 +3,17 @@
 // decides supervision before it loads the bundle, with harness-tool's supervisor inlined, only for
 // a provider that serves through harness-tool (supervisor-wire.test.ts launches it).
 import assert from "node:assert/strict";
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -41,13 +51,15 @@ describe("harness-tool bundle", () => {
     assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
     assert.match(
       launcher,
-      /\nif \(!superviseBeforeLoading\(\)\) \{\n {2}process\.setSourceMapsEnabled\(true\);\n {2}await import\("\.\/provider\.bundle\.mjs"\);\n\}\n$/,
+      /\nif \(!superviseBeforeLoading\(\)\) \{\n {2}nodeModule\.enableCompileCache\?\.\(\);\n {2}process\.setSourceMapsEnabled\(true\);\n {2}await import\("\.\/provider\.bundle\.mjs"\);\n\}\n$/,
     );
     // The supervisor is inlined (no import but Node's built-ins), and nothing of the provider is.
     assert.deepEqual([...new Set([...launcher.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]))].sort(), [
       "node:child_process",
       "node:fs",
+      "node:module",
     ]);
+    assert.match(launcher, /^import \* as nodeModule from "node:module";$/m);
     assert.ok(launcher.length < 20_000, `the launcher is small: ${launcher.length} bytes`);
     const bundle = readFileSync(path.join(dir, "dist/provider.bundle.mjs"), "utf8");
     assert.match(bundle, /\/\/# sourceMappingURL=provider\.bundle\.mjs\.map\n?$/);
@@ -80,8 +92,53 @@ describe("harness-tool bundle", () => {
       err.text(),
     );
     const launcher = readFileSync(plain, "utf8");
-    assert.match(launcher, /\nprocess\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);\n$/);
+    assert.match(
+      launcher,
+      /\nimport \* as nodeModule from "node:module";\nnodeModule\.enableCompileCache\?\.\(\);\nprocess\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);\n$/,
+    );
     assert.doesNotMatch(launcher, /superviseBeforeLoading/);
+  });
+
+  it("the provider keeps V8's compile cache in its TMPDIR, and runs when it cannot", async () => {
+    // The kernel passes PATH, HOME and TMPDIR: Node's default cache is <TMPDIR>/node-compile-cache.
+    const invokeFail = async () => {
+      const out = captureStream();
+      const err = captureStream();
+      const code = await main(["invoke", outfile, "fail", "--args", "{}", "--json"], {
+        out: out.stream,
+        err: err.stream,
+      });
+      return { code, out: out.text() };
+    };
+    const tmp = path.join(dir, "tmp");
+    mkdirSync(tmp);
+    // A TMPDIR whose node-compile-cache is a file: the cache cannot be made there, even as root.
+    const unwritable = path.join(dir, "tmp-without-cache");
+    mkdirSync(unwritable);
+    writeFileSync(path.join(unwritable, "node-compile-cache"), "");
+    const saved = process.env["TMPDIR"];
+    try {
+      process.env["TMPDIR"] = tmp;
+      const cached = await invokeFail();
+      assert.match(cached.out, /failed on purpose/);
+      const files = readdirSync(path.join(tmp, "node-compile-cache"), { recursive: true, withFileTypes: true });
+      assert.ok(
+        files.some((e) => e.isFile()),
+        "the compile cache was written under TMPDIR",
+      );
+      assert.deepEqual(
+        readdirSync(path.join(dir, "dist")).sort(),
+        ["provider.bundle.mjs", "provider.bundle.mjs.map", "provider.mjs"],
+        "nothing is written beside the provider",
+      );
+      process.env["TMPDIR"] = unwritable;
+      const uncached = await invokeFail();
+      assert.equal(uncached.code, cached.code, "the provider ran and answered the call");
+      assert.match(uncached.out, /failed on purpose/);
+    } finally {
+      if (saved === undefined) delete process.env["TMPDIR"];
+      else process.env["TMPDIR"] = saved;
+    }
   });
 
   it("a handler's stack trace names the source file and line, not the bundle", async () => {

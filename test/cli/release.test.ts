@@ -150,7 +150,15 @@ describe("the program as one classic script (an ES module's top-level await, imp
       );
       const file = path.join(dir, "one.mjs");
       writeFileSync(file, await singleFileModule(await bundleAsScript(entry)));
-      const run = spawnSync(process.execPath, [file], { encoding: "utf8" });
+      // V8's compile cache goes where Node keeps it by default: <TMPDIR>/node-compile-cache.
+      const tmp = path.join(dir, "tmp");
+      mkdirSync(tmp);
+      const { NODE_COMPILE_CACHE: _, NODE_DISABLE_COMPILE_CACHE: __, ...env } = process.env;
+      const run = spawnSync(process.execPath, [file], { encoding: "utf8", env: { ...env, TMPDIR: tmp } });
+      assert.ok(
+        readdirSync(path.join(tmp, "node-compile-cache"), { recursive: true }).length > 1,
+        "the program's compiled code is cached",
+      );
       const lines = run.stderr.split("\n");
       assert.deepEqual(lines.slice(0, 3), ["before", "after one.mjs", `at throwsHere (${entry}:5:9)`], run.stderr);
       assert.match(run.stderr, /Error: rejected at the top/);
