@@ -421,6 +421,14 @@ export const mutations = [
     "classic script",
   ],
   [
+    "release: by default only this machine's platform is built",
+    "cli/release/release-platforms.ts",
+    "if (keys.length === 0) keys.push(...lockFilePlatformKeys);",
+    'if (keys.length === 0) keys.push(hostPlatformKey() ?? "linux_amd64");',
+    ["test/cli/release.test.ts"],
+    "an executable per platform",
+  ],
+  [
     "release: the lock block's checksum is not the file's",
     "cli/release/release-manifest.ts",
     '= "sha256:${a.sha256}"`',

@@ -86,7 +86,8 @@ export const releaseCommandDefinition = defineCommand({
       type: "string",
       value: "os_arch,...",
       multiple: true,
-      description: "linux_amd64, linux_arm64, darwin_amd64, darwin_arm64 (default: this machine's)",
+      description:
+        "linux_amd64, linux_arm64, darwin_amd64, darwin_arm64 (default: all four, as the lock file lists them)",
     },
     "out-dir": { type: "string", value: "dir", default: "release", description: "where the release's files go" },
     "code-cache": {
@@ -99,7 +100,7 @@ export const releaseCommandDefinition = defineCommand({
       value: "version|os_arch=file",
       multiple: true,
       description:
-        "the Node to embed: an LTS line (24: its newest release on npm) or an exact version (24.22.3), end-of-life and odd lines refused; or os_arch=file, this node binary for that platform instead of npm's node-<os>-<arch> (darwin_arm64 needs one)",
+        "the Node to embed: an LTS line (24: its newest release on npm) or an exact version (24.22.3), end-of-life and odd lines refused; or os_arch=file, this node binary for that platform instead of npm's",
     },
   },
   examples: [
@@ -107,6 +108,7 @@ export const releaseCommandDefinition = defineCommand({
     "harness-tool release --platform linux_amd64,linux_arm64 --out-dir release",
     "harness-tool release --node 24",
     "harness-tool release --platform darwin_arm64 --node darwin_arm64=bin/node",
+    "harness-tool release --platform linux_amd64",
   ],
   run: ({ values, positionals }, { out, err }) =>
     releaseCommand(positionals[0] ?? "src/main.ts", {

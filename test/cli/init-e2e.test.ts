@@ -37,7 +37,7 @@ import { harnessToolPackages } from "../../cli/templates/package-sources.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
 import { readmeExample } from "../support/readme-examples.js";
-import { hostPlatformKey } from "../../cli/release/release-platforms.js";
+import { hostPlatformKey, lockFilePlatformKeys } from "../../cli/release/release-platforms.js";
 
 /** The scaffold's process-backed tool runs a command without a shell: give it one. */
 const runCommand: ProcessTool = {
@@ -352,7 +352,7 @@ describe("harness-tool init, end to end", () => {
     assert.match(text, /ask_user: nobody to ask: the provider has no terminal/);
   });
 
-  it("the quickstart's release: this platform's executable, in SHA256SUMS and the lock block, serves with no node on PATH", async () => {
+  it("the quickstart's release: every lock-file platform's checksum; this platform's executable, in SHA256SUMS and the lock block, serves with no node on PATH", async () => {
     const host = hostPlatformKey();
     if (host === undefined) return;
     const release = path.join(repo, "release");
@@ -365,6 +365,10 @@ describe("harness-tool init, end to end", () => {
       /^provider "notes" \{\n {2}source {6}= "github\.com\/you\/provider-notes"\n {2}version {5}= "0\.1\.0"\n/m,
     );
     assert.ok(lock.includes(`"${host}" = "sha256:${sha256}"`));
+    for (const key of lockFilePlatformKeys) {
+      assert.match(lock, new RegExp(`"${key}" = "sha256:[0-9a-f]{64}"`), `${key} in the lock block`);
+      assert.ok(existsSync(path.join(release, `notes_0.1.0_${key}`)), `notes_0.1.0_${key} built`);
+    }
     const emptyPath = mkdtempSync(path.join(tmpdir(), "harness-tool-no-node-"));
     const launched = await launch(executable, { env: { PATH: emptyPath } });
     try {

@@ -450,7 +450,11 @@ describe("providers with real dependencies, from init to a release the kernel la
           (provider.fails?.at === "import" && "it cannot start"),
       }, () => {
         const started = performance.now();
-        const released = run("npx", ["harness-tool", "release", "--node", `${host}=${process.execPath}`], repo);
+        const released = run(
+          "npx",
+          ["harness-tool", "release", "--platform", `${host}`, "--node", `${host}=${process.execPath}`],
+          repo,
+        );
         console.log(`# ${provider.name}: release: ${seconds(started)} s`);
         const executable = path.join(repo, "release", `notes_0.1.0_${host}`);
         assert.ok(existsSync(executable), released.stderr);

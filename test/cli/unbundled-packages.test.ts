@@ -301,6 +301,8 @@ describe("packages a bundle must not inline", () => {
     const run = await cli([
       "release",
       path.join(dir, "src/sqlite.ts"),
+      "--platform",
+      host,
       "--out-dir",
       outDir,
       "--node",
