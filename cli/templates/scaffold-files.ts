@@ -3,7 +3,8 @@
  * registry. They are real files under cli/templates/ (shipped in the package): `provider/` is the
  * repository with `{{placeholders}}`, and `example-tools/<example>/` holds each example tool's
  * pieces (its rpc, its messages, its handler, its test, what its handler needs declared or
- * imported), so any subset of the examples makes a consistent repository.
+ * imported, with the repository's name filled in), so any subset of the examples makes a
+ * consistent repository.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -63,10 +64,16 @@ interface ExamplePieces {
   readonly declarations: string;
 }
 
-function examplePieces(example: ExampleName): ExamplePieces {
+/**
+ * The pieces of `example`, each with the repository's own placeholders filled (`{{name}}` in an
+ * import of the generated module); a piece naming any other placeholder throws, naming its file.
+ */
+function examplePieces(example: ExampleName, values: TemplateValues): ExamplePieces {
   const folder = path.join(templatesFolder(), "example-tools", example);
   const piece = (file: string) =>
-    existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8") : "";
+    existsSync(path.join(folder, file))
+      ? fillTemplate(readFileSync(path.join(folder, file), "utf8"), values, `example-tools/${example}/${file}`)
+      : "";
   return {
     rpc: piece("rpc.proto"),
     messages: piece("messages.proto"),
@@ -107,7 +114,13 @@ npx harness-tool hook dist/provider.mjs plan-ready --mode veto --payload plan.js
 
 /** The value of every placeholder of provider/ for `spec`. */
 function templateValues(spec: ScaffoldSpec): TemplateValues {
-  const pieces = spec.examples.map(examplePieces);
+  const names = {
+    name: spec.name,
+    pascal: pascalCase(spec.name),
+    dashName: spec.name.replace(/_/g, "-"),
+    upperName: spec.name.toUpperCase(),
+  };
+  const pieces = spec.examples.map((example) => examplePieces(example, names));
   const joined = (key: keyof ExamplePieces, separator: string) =>
     pieces
       .map((p) => p[key])
@@ -118,10 +131,7 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     .map((text) => `\n${text}`)
     .join("");
   return {
-    name: spec.name,
-    pascal: pascalCase(spec.name),
-    dashName: spec.name.replace(/_/g, "-"),
-    upperName: spec.name.toUpperCase(),
+    ...names,
     source: spec.source,
     protobufVersion,
     runtimeSpec: spec.packages.runtime,

@@ -1,0 +1,101 @@
+// The scaffold's interactive example (cli/templates/example-tools/interactive) on the kernel's
+// interactive path: ask_user declares preview, its Preview is the prompt (a RenderTree, the type of
+// InteractiveRequest.prompt), the scaffold's own `askUser.answer` checks a person's answer against
+// the output schema, and its Invoke, the terminal fallback, fails plainly in a provider with no
+// controlling terminal (setsid, as under a kernel run by a service manager). The scaffold's files as
+// init writes them, generated with this checkout's plugin and launched through harness-tool/testing's
+// go-plugin host with this checkout's runtime; init-e2e answers the fallback on a pseudo-terminal.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { RiskClass, ToolErrorCategory, ToolKind } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { launch, type LaunchedProvider } from "harness-tool/testing";
+import { scaffoldFiles } from "../../cli/templates/scaffold-files.js";
+import { repoRoot, runBuf } from "../support/buf.js";
+import { typeScriptProvider } from "../runtime/interop/providers.js";
+
+/** What the scaffold's handlers module exports for the interactive example. */
+interface ScaffoldHandlers {
+  askUser: { answer(response: unknown): unknown };
+}
+
+describe("the scaffold's ask_user: the prompt as Preview, the answer checked, the terminal only a fallback", () => {
+  let dir = "";
+  let provider: LaunchedProvider;
+  const callContext = { sessionId: "s-ask", turnId: "1", workingDirectory: "." };
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-scaffold-interactive-"));
+    for (const [file, text] of scaffoldFiles({
+      name: "notes",
+      source: "github.com/acme/provider-notes",
+      examples: ["interactive"],
+      packages: { runtime: "*", plugin: "*", cli: "*" },
+      directory: dir,
+    })) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
+    // The plugin package's proto/ exists once it is packed; the checkout's protos are the same files.
+    symlinkSync(path.join(repoRoot, "proto"), path.join(dir, "harness-proto"));
+    writeFileSync(path.join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
+    const generated = runBuf(["generate"], dir);
+    assert.equal(generated.status, 0, generated.stderr);
+    const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
+    // A session of its own: no controlling terminal, whoever runs the tests.
+    provider = await launch("/usr/bin/setsid", {
+      args: [entry.command, ...entry.args],
+      cwd: dir,
+      handshakeTimeoutMs: 30_000,
+    });
+    await provider.configure({ roots: ["."] });
+  });
+  after(async () => {
+    await provider?.kill();
+    if (dir !== "") rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("advertises ask_user as interactive and read-only, with no concurrency (the kernel runs such calls one at a time)", async () => {
+    const tool = (await provider.getSchema()).tools.find((t) => t.name === "ask_user");
+    assert.equal(tool?.kind, ToolKind.INTERACTIVE);
+    assert.equal(tool?.risk, RiskClass.READ_ONLY);
+    assert.equal(tool?.concurrency, undefined);
+  });
+
+  it("serves the question as the prompt: Preview's RenderTree", async () => {
+    const { preview } = await provider.preview({
+      id: "p-1",
+      toolName: "ask_user",
+      arguments: { question: "Ship it?" },
+      callContext,
+    });
+    assert.equal(preview?.root?.node.case, "text");
+    assert.equal(preview?.root?.node.case === "text" && preview.root.node.value.content, "Ship it?");
+  });
+
+  it("takes a person's answer only when it matches the output schema", async () => {
+    const { askUser } = (await import(pathToFileURL(path.join(dir, "src/handlers.ts")).href)) as ScaffoldHandlers;
+    assert.deepEqual(askUser.answer({ answer: "yes, ship" }), { answer: "yes, ship" });
+    assert.throws(() => askUser.answer({ answer: 42 }), /ask_user: the answer does not match the output schema/);
+    assert.throws(() => askUser.answer({}), /does not match the output schema/);
+  });
+
+  it("Invoke with no terminal: one execution_failed error saying a person answers through the frontend", async () => {
+    const { events } = await provider.invoke({
+      id: "i-1",
+      toolName: "ask_user",
+      arguments: { question: "Ship it?" },
+      callContext,
+    }).done;
+    assert.equal(events.length, 1, JSON.stringify(events));
+    const error = events[0]?.event.case === "error" ? events[0].event.value : undefined;
+    assert.equal(error?.category, ToolErrorCategory.EXECUTION_FAILED);
+    assert.match(
+      error?.message ?? "",
+      /no terminal to ask on: .*through its frontend, from the prompt the tool's Preview gives/,
+    );
+  });
+});
