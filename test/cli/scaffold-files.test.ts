@@ -168,6 +168,11 @@ describe("scaffoldFiles", () => {
     assert.equal(files.has("schema/tools.json"), false, "no baseline before anything shipped");
     assert.match(scripts["generate"] ?? "", /^buf generate && harness-tool sync --record-generated$/);
     assert.equal(scripts["prebuild"], "harness-tool sync --check-generated");
+    // tsc leaves the generated JavaScript out of dist/: the build copies it for the compiled tests' handlers.
+    assert.match(
+      scripts["build"] ?? "",
+      /^tsc -p tsconfig\.json && node -e "require\('node:fs'\)\.cpSync\('src\/gen', 'dist\/src\/gen', \{ recursive: true \}\)" && /,
+    );
     // The build guards a baseline once one exists, and says there is none before.
     assert.match(
       scripts["build"] ?? "",
