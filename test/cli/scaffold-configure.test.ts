@@ -4,39 +4,20 @@
 // checkout's plugin and launched through harness-tool/testing's go-plugin host with this
 // checkout's runtime (init-e2e does the same from the packed tarballs, at minutes' cost).
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
-import { scaffoldFiles } from "../../cli/templates/scaffold-files.js";
 import { GrpcCode } from "../../runtime/errors/rpc-status-error.js";
-import { repoRoot, runBuf } from "../support/buf.js";
+import { generatedScaffold } from "./support/generated-scaffold.js";
 import { typeScriptProvider } from "../runtime/interop/providers.js";
 
 describe("the scaffold's main.ts: Configure checks the roots", () => {
   let dir = "";
   let provider: LaunchedProvider;
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-scaffold-configure-"));
-    const packages = { runtime: "*", plugin: "*", cli: "*" };
-    for (const [file, text] of scaffoldFiles({
-      name: "notes",
-      source: "github.com/acme/provider-notes",
-      examples: ["data_source"],
-      packages,
-      directory: dir,
-    })) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
-    // The plugin package's proto/ exists once it is packed; the checkout's protos are the same files.
-    symlinkSync(path.join(repoRoot, "proto"), path.join(dir, "harness-proto"));
-    writeFileSync(path.join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
-    const generated = runBuf(["generate"], dir);
-    assert.equal(generated.status, 0, generated.stderr);
+    dir = generatedScaffold(["data_source"], "harness-tool-scaffold-configure-");
     const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
     provider = await launch(entry.command, { args: entry.args, cwd: dir, handshakeTimeoutMs: 30_000 });
   });

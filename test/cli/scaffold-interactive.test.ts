@@ -6,15 +6,13 @@
 // init writes them, generated with this checkout's plugin and launched through harness-tool/testing's
 // go-plugin host with this checkout's runtime; init-e2e answers the fallback on a pseudo-terminal.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { RiskClass, ToolErrorCategory, ToolKind } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
-import { scaffoldFiles } from "../../cli/templates/scaffold-files.js";
-import { repoRoot, runBuf } from "../support/buf.js";
+import { generatedScaffold } from "./support/generated-scaffold.js";
 import { typeScriptProvider } from "../runtime/interop/providers.js";
 
 /** What the scaffold's handlers module exports for the interactive example. */
@@ -27,23 +25,7 @@ describe("the scaffold's ask_user: the prompt as Preview, the answer checked, th
   let provider: LaunchedProvider;
   const callContext = { sessionId: "s-ask", turnId: "1", workingDirectory: "." };
   before(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), "harness-tool-scaffold-interactive-"));
-    for (const [file, text] of scaffoldFiles({
-      name: "notes",
-      source: "github.com/acme/provider-notes",
-      examples: ["interactive"],
-      packages: { runtime: "*", plugin: "*", cli: "*" },
-      directory: dir,
-    })) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), text);
-    }
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
-    // The plugin package's proto/ exists once it is packed; the checkout's protos are the same files.
-    symlinkSync(path.join(repoRoot, "proto"), path.join(dir, "harness-proto"));
-    writeFileSync(path.join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: harness-proto\n");
-    const generated = runBuf(["generate"], dir);
-    assert.equal(generated.status, 0, generated.stderr);
+    dir = generatedScaffold(["interactive"], "harness-tool-scaffold-interactive-");
     const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
     // A session of its own: no controlling terminal, whoever runs the tests.
     provider = await launch("/usr/bin/setsid", {
