@@ -45,6 +45,8 @@ describe("the scaffold's ask_user: the prompt as Preview, the answer checked, th
     assert.equal(tool?.kind, ToolKind.INTERACTIVE);
     assert.equal(tool?.risk, RiskClass.READ_ONLY);
     assert.equal(tool?.concurrency, undefined);
+    // The model reads the rpc's own comment only, not the note for the author above it.
+    assert.equal(tool?.description, "Asks the user a question and waits for the answer.");
   });
 
   it("serves the question as the prompt: Preview's RenderTree", async () => {
