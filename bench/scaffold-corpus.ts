@@ -41,7 +41,7 @@ export async function writeScaffoldCorpus(
   mkdirSync(path.join(dir, "node_modules/.bin"), { recursive: true });
   const scaffold = scaffoldFiles({
     name: "synthetic",
-    source: "example.com/bench/synthetic",
+    source: "github.com/acme/bench-synthetic",
     examples: [],
     packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" },
     directory: dir,

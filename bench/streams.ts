@@ -20,7 +20,7 @@ const mb = 1_000_000;
 const targets = { throughputVsGo: 1.0, peakAboveIdleMb: 32 } as const;
 
 /** Writes `size` MB of random bytes (one random MB repeated) and returns the file. */
-function writeDataFile(dir: string, size: number): string {
+export function writeDataFile(dir: string, size: number): string {
   const file = path.join(dir, `stream-${size}mb.bin`);
   const block = randomBytes(mb);
   const fd = openSync(file, "w");
@@ -30,7 +30,7 @@ function writeDataFile(dir: string, size: number): string {
 }
 
 /** Polls `pid`'s VmRSS every 5 ms until `until` settles; resolves with the largest reading (KiB). */
-async function peakWhile<T>(pid: number, until: Promise<T>): Promise<{ result: T; peakKb: number }> {
+export async function peakWhile<T>(pid: number, until: Promise<T>): Promise<{ result: T; peakKb: number }> {
   let peakKb = rssKb(pid);
   let done = false;
   const poll = (async () => {

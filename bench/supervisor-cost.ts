@@ -4,11 +4,15 @@
  * watchdog), median of N round-robin launches (after one uncounted round) of the bench provider
  * bundled from the sources by `harness-tool bundle`: its executable (supervision decided before the
  * bundle loads, the default), the same bundle behind the launcher it wrote before (serve()
- * decides, as for any other entry), and HARNESS_TOOL_SUPERVISOR=off. Also the CPU time the tree spent until the reply (user +
+ * decides, as for any other entry), HARNESS_TOOL_SUPERVISOR=off, and the Go candidate
+ * (supervisor-go/, built here): launched by the host in the executable's place (`harness-tool-supervisor
+ * node provider.mjs`), and taking the executable's place through HARNESS_TOOL_SUPERVISOR_BINARY
+ * (one Node start, then `process.execve`). Also the CPU time the tree spent until the reply (user +
  * system, 10 ms ticks): on a shared machine it says what the wall times blur.
  * Run:
  * `node --import tsx --conditions=harness-tool-source bench/supervisor-cost.ts [runs]`.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -51,14 +55,36 @@ await bundleCommand(path.join(repoRoot, "bench/fixtures/bench-provider.ts"), {
 // so serve() decides once the bundle has loaded.
 const plainLauncher = path.join(path.dirname(executable), "plain-launcher.mjs");
 writeFileSync(plainLauncher, 'process.setSourceMapsEnabled(true);\nawait import("./provider.bundle.mjs");\n');
+// The Go candidate, a static build as it would ship.
+const goSupervisor = path.join(root, "harness-tool-supervisor");
+const goBuild = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", goSupervisor, "."], {
+  cwd: path.join(repoRoot, "supervisor-go"),
+  encoding: "utf8",
+  env: { ...process.env, CGO_ENABLED: "0" },
+});
+if (goBuild.status !== 0) throw new Error(`go build of supervisor-go failed: ${goBuild.stderr.trim()}`);
+const node = process.execPath;
 const modes = [
-  { id: "supervised, decided before the bundle loads (harness-tool bundle's executable)", env: {}, file: executable },
+  {
+    id: "supervised, decided before the bundle loads (harness-tool bundle's executable)",
+    env: {},
+    command: node,
+    args: [executable],
+  },
   {
     id: "supervised, decided in serve() (the same bundle behind the launcher of before)",
     env: {},
-    file: plainLauncher,
+    command: node,
+    args: [plainLauncher],
   },
-  { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, file: executable },
+  { id: "off", env: { HARNESS_TOOL_SUPERVISOR: "off" }, command: node, args: [executable] },
+  { id: "Go supervisor launched by the host", env: {}, command: goSupervisor, args: [node, executable] },
+  {
+    id: "Go supervisor through the executable's execve",
+    env: { HARNESS_TOOL_SUPERVISOR_BINARY: goSupervisor },
+    command: node,
+    args: [executable],
+  },
 ] as const;
 const samples = new Map<
   string,
@@ -75,7 +101,7 @@ const samples = new Map<
 for (let round = 0; round <= runs; round++) {
   // The order rotates round by round, so no mode always follows the same one.
   for (const mode of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {
-    const conn = await PluginConnection.launch(process.execPath, [mode.file], { timeoutMs: 15_000, env: mode.env });
+    const conn = await PluginConnection.launch(mode.command, [...mode.args], { timeoutMs: 15_000, env: mode.env });
     try {
       await conn.getSchema();
       const schemaMs = conn.elapsedMs();

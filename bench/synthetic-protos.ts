@@ -240,7 +240,7 @@ import "harnesstool/v1/annotations.proto";
 service ${serviceName} {
   option (harnesstool.v1.provider) = {
     name: "${providerName}"
-    source: "example.com/bench/${providerName}"
+    source: "github.com/acme/bench-${providerName}"
   };
 
 ${tools.map(rpcText).join("\n\n")}

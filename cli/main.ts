@@ -12,7 +12,9 @@ import { inspectCommandDefinition } from "./commands/inspect-command.js";
 import { releaseCommandDefinition } from "./commands/release-command.js";
 import { invokeCommandDefinition } from "./commands/invoke-command.js";
 import { kernelConfigCommandDefinition } from "./commands/kernel-config-command.js";
+import { mcpImportCommandDefinition } from "./commands/mcp-import-command.js";
 import { diffCommandDefinition } from "./commands/diff-command.js";
+import { docsCommandDefinition } from "./commands/docs-command.js";
 import { schemaCommandDefinition } from "./commands/schema-command.js";
 import { syncCommandDefinition } from "./commands/sync-command.js";
 import { packageVersion } from "./templates/cli-package.js";
@@ -43,6 +45,8 @@ export const commands: readonly CommandDefinition[] = [
   inspectCommandDefinition,
   kernelConfigCommandDefinition,
   diffCommandDefinition,
+  docsCommandDefinition,
+  mcpImportCommandDefinition,
 ];
 
 /** "; did you mean invoke?" for a near miss, else nothing (the help the error points at lists them all). */
@@ -77,7 +81,10 @@ async function run(argv: readonly string[], streams: CommandStreams): Promise<nu
       streams.out.write(`${packageVersion()}\n`);
       return 0;
   }
-  const command = commands.find((c) => c.name === name);
+  // A command of two words (`mcp import`) is found by both.
+  const twoWords = commands.find((c) => c.name === `${name} ${rest[0]}`);
+  if (twoWords) rest.shift();
+  const command = twoWords ?? commands.find((c) => c.name === name);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name)}`, { seeHelp: true });
   try {
     const parsed = parseCommandLine(command, rest);

@@ -94,6 +94,9 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     import("./telemetry/trace-export.js"),
   ]);
   const { superviseService } = await import("./supervisor/supervised-service.js");
+  // A supervisor learns the exit code over the channel and goes without waiting out the teardown.
+  const supervisor = channel;
+  const exitProcess = (code: number) => (supervisor ? supervisor.exit(code) : process.exit(code));
   // Loads the OpenTelemetry SDK only when the OTEL_* variables ask for export (docs/runtime.md#tracing).
   const traceExport = await startTraceExport(process.env, { name: provider.name, version: provider.version }, (line) =>
     writeStderr(`${line}\n`),
@@ -125,9 +128,9 @@ export async function serve<Config>(provider: ProviderDefinition<Config>, option
     {
       guardProcess: false,
       // Queued spans are flushed before the process exits, inside the host's grace period.
-      ...(traceExport
-        ? { exit: (code: number) => void traceExport.shutdown(exportFlushMs).finally(() => process.exit(code)) }
-        : {}),
+      exit: traceExport
+        ? (code: number) => void traceExport.shutdown(exportFlushMs).finally(() => exitProcess(code))
+        : exitProcess,
       ...(options.network ? { network: options.network } : {}),
       ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
     },

@@ -289,6 +289,14 @@ export const mutations = [
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "raw child_process",
   ],
+  [
+    "supervisor: the provider's announced exit code ignored (its teardown waited out)",
+    "runtime/supervisor/supervise-provider.ts",
+    '} else if ("exiting" in message) exiting(message.exiting);',
+    '} else if ("exiting" in message) void message;',
+    ["test/runtime/supervisor/supervisor-exit.test.ts"],
+    "announced",
+  ],
   // The span exit (docs/runtime.md#what-the-span-exit-redacts).
   [
     "span exit: exported spans unredacted",

@@ -166,14 +166,18 @@ function walk(dir: string, keep: (name: string) => boolean): string[] {
   return out.sort();
 }
 
-/** The Markdown a reader of the repository reads: docs/, the READMEs of the root, the packages and the scaffold. */
+/** The Markdown a reader of the repository reads: docs/, the READMEs of the root, the packages and the scaffold, the examples' docs. */
 function markdownFiles(): string[] {
   const docs = readdirSync(path.join(repoRoot, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`);
   const readmes = ["README.md", "runtime/README.md", "plugin/README.md", "cli/README.md", "vendor-proto/README.md"];
   const templates = walk(path.join(repoRoot, "cli/templates"), (name) => name === "README.md");
-  return [...docs, ...readmes.filter((f) => existsSync(path.join(repoRoot, f))), ...templates];
+  // Each example's reference docs, as harness-tool docs writes them.
+  const exampleDocs = readdirSync(path.join(repoRoot, "examples")).flatMap((name) =>
+    walk(path.join(repoRoot, "examples", name, "docs"), (file) => file.endsWith(".md")),
+  );
+  return [...docs, ...readmes.filter((f) => existsSync(path.join(repoRoot, f))), ...templates, ...exampleDocs];
 }
 
 const codeFolders = ["runtime", "plugin", "cli", "test", "bench", "soak", "examples", "scripts"];

@@ -254,7 +254,7 @@ describe("Node engines", () => {
   it("the scaffold claims the CLI's floor, the highest of the three", () => {
     const files = scaffoldFiles({
       name: "notes",
-      source: "x",
+      source: "github.com/acme/x",
       examples: ["data_source"],
       packages: { runtime: "^0.1.0", plugin: "^0.1.0", cli: "^0.1.0" },
       directory: "/tmp/notes",

@@ -33,10 +33,13 @@ export const e2eTests = [
   "test/runtime/transport/broker-stream.test.ts", // the broker's streams through the go-plugin v1.8.0 host in Go
   "test/runtime/transport/load-faults.test.ts", // bundled providers that fail to load, under both hosts (Go's too)
   "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
+  "test/supervisor-go.test.ts", // the Go supervisor candidate's go vet and go test (builds Go, ~6 s)
   "test/cli/check-hooks.test.ts", // check's hook rules against providers started for each case (~14 s)
   "test/cli/check-command.test.ts", // check end to end against example and broken providers (~18 s)
   "test/cli/check-truth.test.ts", // check's verdicts against providers that lie, each launched (~26 s)
   "test/cli/command-deadline.test.ts", // waits out every command's --timeout against hanging providers (idle, ~90 s)
+  "test/cli/mcp-import.test.ts", // imports a test MCP server, generates and launches the provider per case (~25 s)
+  "test/cli/mcp-import-real-servers.test.ts", // three MCP servers from npm imported, checked; two bundled and launched by the kernel in Go (~70 s)
   "test/cli/sync-handlers.test.ts", // ts-morph and tsc over a generated project, per case (~2 min under load)
   "test/typecheck.test.ts", // tsc 5.9 and 7 over the repository
   "test/plugin/examples.test.ts", // buf generate and both compilers over every example

@@ -234,6 +234,15 @@ function streamRow(
   return ruleResult(rule, "Invoke: stream shape, output_schema", "pass", `${got.events.length} event(s), ${ending}`);
 }
 
+/** How long the cancellation rule waits for a streaming call's first event before it cancels. */
+const cancelAfterFirstEventMs = 1000;
+
+/**
+ * Cancellation, on every streaming tool this run may invoke (the slow ones are where a cancel
+ * matters), else on the first tool it may invoke: each call is cancelled once its first event
+ * arrives (or after a second), must end within its bound with no terminal event after the cancel,
+ * and the provider must answer health checks and GetSchema afterwards.
+ */
 export async function cancellationRule(
   launched: LaunchedProvider,
   schema: GetSchemaResponse,
@@ -242,52 +251,90 @@ export async function cancellationRule(
   const section = "Invoke: cancellation";
   const candidates = schema.tools.filter(
     (t) =>
-      t.kind === ToolKind.DATA_SOURCE || (options.allowResources && argumentsEntry(options.resourceArguments, t.name)),
+      isToolSchemaDocument(t.inputSchema ? (jsonSchemaFromWire(t.inputSchema) as unknown) : undefined) &&
+      (t.kind === ToolKind.DATA_SOURCE ||
+        (options.allowResources && argumentsEntry(options.resourceArguments, t.name))),
   );
-  const tool = candidates.find((t) => t.streaming) ?? candidates[0];
-  const input = tool?.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
-  if (!tool || !isToolSchemaDocument(input))
-    return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
-  const args = argumentsEntry(options.resourceArguments, tool.name)?.args ?? (sampleValue(input) as JsonObject);
+  const streaming = candidates.filter((t) => t.streaming);
+  const tools = streaming.length > 0 ? streaming : candidates.slice(0, 1);
+  if (tools.length === 0) return ruleResult("invoke.cancellation", section, "skip", "no tool this run may invoke");
+  const passed: string[] = [];
+  for (const tool of tools) {
+    options.onStage?.(`the cancellation of ${tool.name}`);
+    const cancelled = await cancelOnce(launched, tool, options);
+    if (!cancelled.ok) return ruleResult("invoke.cancellation", section, "fail", cancelled.why);
+    if (!(await stillHealthy(launched, schema)))
+      return ruleResult(
+        "invoke.cancellation",
+        section,
+        "fail",
+        `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`,
+      );
+    passed.push(`${tool.name}: ${cancelled.why}`);
+  }
+  return ruleResult("invoke.cancellation", section, "pass", `cancelled ${passed.join("; ")}; still healthy`);
+}
+
+/** One call cancelled mid-stream: whether it ended as a cancelled call must, and what happened. */
+async function cancelOnce(
+  launched: LaunchedProvider,
+  tool: ToolSchema,
+  options: ConformanceOptions,
+): Promise<{ ok: boolean; why: string }> {
+  const input = tool.inputSchema ? (jsonSchemaFromWire(tool.inputSchema) as unknown) : undefined;
+  const sample = isToolSchemaDocument(input) ? (sampleValue(input) as JsonObject) : {};
+  const args = argumentsEntry(options.resourceArguments, tool.name)?.args ?? sample;
   const call = launched.invoke({
     id: `check-cancel-${randomUUID()}`,
     toolName: tool.name,
     arguments: args,
     callContext: { sessionId: "harness-tool-check", turnId: "1", workingDirectory: options.cwd ?? process.cwd() },
   });
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.min(cancelAfterFirstEventMs, callBoundMs(tool)));
+  });
+  await Promise.race([call.waitForEvents(1).catch(() => undefined), waited, call.done.catch(() => undefined)]);
+  clearTimeout(timer);
   const seenBeforeCancel = call.events.length;
+  const endedBefore = seenBeforeCancel > 0 && terminalOf(call.events) !== undefined;
   call.cancel();
-  const outcome = await call.done;
-  const after = outcome.events.slice(seenBeforeCancel);
-  const lateTerminal = after.find((e) => e.event.case === "result" || e.event.case === "error");
-  let healthy = false;
+  const bound = callBoundMs(tool);
+  let boundTimer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    call.done,
+    new Promise<undefined>((resolve) => {
+      boundTimer = setTimeout(() => resolve(undefined), bound);
+    }),
+  ]);
+  clearTimeout(boundTimer);
+  if (outcome === undefined)
+    return { ok: false, why: `${tool.name} did not end within ${bound / 1000}s of its cancellation` };
+  const lateTerminal = outcome.events
+    .slice(seenBeforeCancel)
+    .find((e) => e.event.case === "result" || e.event.case === "error");
+  if (lateTerminal && outcome.code !== 0)
+    return { ok: false, why: `a terminal ${lateTerminal.event.case} arrived after ${tool.name} was cancelled` };
+  const what =
+    endedBefore || lateTerminal
+      ? "it had already finished"
+      : `cancelled after ${seenBeforeCancel} event(s), no terminal event followed`;
+  return { ok: true, why: what };
+}
+
+/** How long after a cancel the provider is given to take it in before it is probed. */
+const settleAfterCancelMs = 200;
+
+/** The provider answers a health check and GetSchema, with the same tools, once the cancel has reached it. */
+async function stillHealthy(launched: LaunchedProvider, schema: GetSchemaResponse): Promise<boolean> {
+  await new Promise((resolve) => setTimeout(resolve, settleAfterCancelMs));
   try {
-    healthy =
-      (await launched.ping()) === 1 && (await launched.getSchema(unaryTimeout)).tools.length === schema.tools.length;
+    return (
+      (await launched.ping()) === 1 && (await launched.getSchema(unaryTimeout)).tools.length === schema.tools.length
+    );
   } catch {
-    healthy = false;
+    return false;
   }
-  if (!healthy)
-    return ruleResult(
-      "invoke.cancellation",
-      section,
-      "fail",
-      `after cancelling ${tool.name} the provider no longer answers health checks and GetSchema`,
-    );
-  if (lateTerminal && outcome.code !== 0) {
-    return ruleResult(
-      "invoke.cancellation",
-      section,
-      "fail",
-      `a terminal ${lateTerminal.event.case} arrived after ${tool.name} was cancelled`,
-    );
-  }
-  return ruleResult(
-    "invoke.cancellation",
-    section,
-    "pass",
-    `cancelled ${tool.name}; ${lateTerminal ? "it had already finished" : "no terminal event followed"}; still healthy`,
-  );
 }
 
 /** An unknown tool gives one classified error (or a failed RPC), never a result. */

@@ -2,7 +2,7 @@
  * `harness-tool check <provider>`: the conformance suite, run against any provider whatever its
  * language. It launches the provider exactly as the kernel does and runs the rules in order: the
  * go-plugin process (go-plugin-rules.ts), what it declares (schema-rules.ts), Configure
- * (configure-rules.ts), Invoke (invoke-rules.ts), the hook points (hook-rules.ts), then stdout and
+ * (configure-rules.ts), Preview (preview-rules.ts), Invoke (invoke-rules.ts), the hook points (hook-rules.ts), then stdout and
  * Shutdown. Resource and interactive tools are invoked only when allowed, with arguments the caller
  * supplies.
  */
@@ -24,7 +24,8 @@ import {
   stdoutCleanRule,
 } from "./go-plugin-rules.js";
 import { cancellationRule, invokeRules, unknownToolRule } from "./invoke-rules.js";
-import { describeRule, invariantRules, staticSchemaRule } from "./schema-rules.js";
+import { previewRules } from "./preview-rules.js";
+import { describeRules, invariantRules, staticSchemaRule } from "./schema-rules.js";
 
 /** Options of a conformance run. */
 export interface ConformanceOptions {
@@ -91,7 +92,7 @@ async function serviceRules(
 ): Promise<{ rows: RuleResult[]; schemaAnswered: boolean }> {
   const stage = options.onStage ?? (() => {});
   stage("Describe");
-  const rows = [await describeRule(launched)];
+  const rows = await describeRules(launched);
   stage("GetSchema");
   const { row, schema } = await staticSchemaRule(launched);
   rows.push(row);
@@ -108,6 +109,7 @@ async function serviceRules(
     rows.push(ruleResult("invoke.*", "Invoke", "skip", "Configure failed"));
     return { rows, schemaAnswered: true };
   }
+  rows.push(...(await previewRules(launched, schema, options)));
   rows.push(...(await invokeRules(launched, schema, options)));
   stage("the call to an unknown tool");
   rows.push(await unknownToolRule(launched, options.cwd ?? process.cwd()));

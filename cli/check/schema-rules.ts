@@ -11,10 +11,17 @@ import {
   type GetSchemaResponse,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import {
+  checkConfigAttributeDeclarations,
+  checkSlashCommands,
+  checkSource,
   checkToolDeclarations,
+  configAttributesFromWire,
   invariantSources,
+  providerRuleSources,
   toolDeclarationFromWire,
   type InvariantRule,
+  type ProviderRule,
+  type ProviderViolation,
 } from "harness-tool/schema";
 import { PROTOCOL_VERSION } from "harness-tool/service";
 import { ProviderCallError, type LaunchedProvider } from "harness-tool/host";
@@ -26,18 +33,24 @@ const notOnTheWire = new Set<InvariantRule>(["idempotent-required", "process-bac
 /** How long a unary call may take. */
 export const unaryTimeout = { timeoutMs: 10_000 };
 
-/** Describe names a TOOL producer of this protocol version. */
-export async function describeRule(launched: LaunchedProvider): Promise<RuleResult> {
+/** Describe names a TOOL producer of this protocol version, with a source the kernel resolves. */
+export async function describeRules(launched: LaunchedProvider): Promise<RuleResult[]> {
+  const { row, source } = await describeRule(launched);
+  if (source === undefined) return [row];
+  return [row, ...providerRuleRows(["source-forge-address"], checkSource(source))];
+}
+
+/** Describe's producer, and the source it reports. */
+async function describeRule(launched: LaunchedProvider): Promise<{ row: RuleResult; source?: string }> {
+  const rule = (status: RuleResult["status"], why: string, source?: string) => ({
+    row: ruleResult("describe.producer", "Describe", status, why),
+    ...(source !== undefined ? { source } : {}),
+  });
   let d: Awaited<ReturnType<LaunchedProvider["describe"]>>["producer"];
   try {
     d = (await launched.describe(unaryTimeout)).producer;
   } catch (e) {
-    return ruleResult(
-      "describe.producer",
-      "Describe",
-      "fail",
-      e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message,
-    );
+    return rule("fail", e instanceof ProviderCallError ? `Describe failed: ${e.details}` : (e as Error).message);
   }
   const problems: string[] = [];
   if (!d) problems.push("no producer");
@@ -48,8 +61,8 @@ export async function describeRule(launched: LaunchedProvider): Promise<RuleResu
     if (d.protocolVersion !== PROTOCOL_VERSION)
       problems.push(`protocol_version ${d.protocolVersion}, not ${PROTOCOL_VERSION}`);
   }
-  if (problems.length > 0) return ruleResult("describe.producer", "Describe", "fail", problems.join("; "));
-  return ruleResult("describe.producer", "Describe", "pass", `${d?.name} ${d?.version} ${d?.source}`);
+  if (problems.length > 0) return rule("fail", problems.join("; "), d?.source);
+  return rule("pass", `${d?.name} ${d?.version} ${d?.source}`, d?.source);
 }
 
 /** GetSchema, asked twice: the schema when it answers (the same both times or not), and its row. */
@@ -89,7 +102,45 @@ export function invariantRules(schema: GetSchemaResponse): RuleResult[] {
     }
   }
   rows.push(resourceKeysRule(schema));
+  rows.push(
+    ...providerRuleRows(
+      configRules,
+      checkConfigAttributeDeclarations(configAttributesFromWire(schema.configSchema?.attributes ?? [])),
+    ),
+  );
+  rows.push(...providerRuleRows(slashCommandRules, checkSlashCommands(schema.slashCommands)));
   return rows;
+}
+
+const configRules: readonly ProviderRule[] = [
+  "config-attribute-name",
+  "config-attribute-unique",
+  "config-attribute-type",
+  "config-object-attributes",
+  "config-object-attributes-only",
+  "config-default-json",
+  "config-default-type",
+  "config-sensitive-default",
+];
+const slashCommandRules: readonly ProviderRule[] = [
+  "slash-command-name",
+  "slash-command-unique",
+  "slash-command-template",
+];
+
+/** One row per provider-wide rule (harness-tool/schema's, as start-up and the plugin apply them). */
+function providerRuleRows(rules: readonly ProviderRule[], violations: readonly ProviderViolation[]): RuleResult[] {
+  return rules.map((rule) => {
+    const broken = violations.filter((v) => v.rule === rule);
+    if (broken.length === 0) return ruleResult(`schema.${rule}`, providerRuleSources[rule], "pass");
+    const status = broken.every((v) => v.severity === "warning") ? "warn" : "fail";
+    return ruleResult(
+      `schema.${rule}`,
+      providerRuleSources[rule],
+      status,
+      broken.map((v) => `${v.message} (${v.fix})`).join("; "),
+    );
+  });
 }
 
 /**

@@ -5,14 +5,17 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { toJsonString } from "@bufbuild/protobuf";
-import {
-  type GetSchemaResponse,
-  GetSchemaResponseSchema,
-} from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
+import { toJson } from "@bufbuild/protobuf";
+import { GetSchemaResponseSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { defineCommand } from "./command-definition.js";
-import { loadSurface } from "../diff/load-surface.js";
-import { changeClasses, diffSurfaces, isBlocking, type SurfaceChange } from "../diff/surface-diff.js";
+import { type LoadedSurface, loadSurface, renderVersionsKey } from "../diff/load-surface.js";
+import {
+  changeClasses,
+  diffRenderVersions,
+  diffSurfaces,
+  isBlocking,
+  type SurfaceChange,
+} from "../diff/surface-diff.js";
 import { renderTable } from "../terminal/table.js";
 import { terminalWidth } from "../terminal/terminal-width.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -44,10 +47,18 @@ export function renderChangesTable(
   );
 }
 
-/** Writes `surface` as a GetSchema snapshot, as `harness-tool schema --json` prints it. */
-function writeSnapshot(file: string, surface: GetSchemaResponse): void {
+/**
+ * Writes `loaded` as a GetSchema snapshot, as `harness-tool schema --json` prints it, with the
+ * schema_versions its Render decodes when it has any.
+ */
+function writeSnapshot(file: string, loaded: LoadedSurface): void {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  writeFileSync(file, `${toJsonString(GetSchemaResponseSchema, surface, { prettySpaces: 2 })}\n`);
+  const json = toJson(GetSchemaResponseSchema, loaded.surface) as Record<string, unknown>;
+  const versions = loaded.renderVersions ?? [];
+  writeFileSync(
+    file,
+    `${JSON.stringify(versions.length > 0 ? { ...json, [renderVersionsKey]: versions } : json, null, 2)}\n`,
+  );
 }
 
 /** Whether `spec` names a snapshot file (not git:, protos: or a provider). */
@@ -98,13 +109,16 @@ export async function diffCommand(oldSpec: string, newSpec: string, options: Dif
   }
   if (options.update !== undefined && path.resolve(options.update) === path.resolve(oldSpec) && !existsSync(oldSpec)) {
     // The first snapshot: nothing to compare with yet.
-    writeSnapshot(options.update, (await loadSurface(newSpec)).surface);
+    writeSnapshot(options.update, await loadSurface(newSpec));
     options.out.write(`wrote ${options.update}, the first snapshot of the tool surface: commit it\n`);
     return 0;
   }
   const before = await loadSurface(oldSpec);
-  const after = await loadSurface(newSpec);
-  const changes = diffSurfaces(before.surface, after.surface);
+  const after = await loadSurface(newSpec, process.cwd(), before.renderVersions);
+  const changes = [
+    ...diffSurfaces(before.surface, after.surface),
+    ...diffRenderVersions(before.renderVersions, after.renderVersions),
+  ];
   const blocking = changes.filter((c) => isBlocking(c, allowed));
   const unknown = [...allowed].filter((id) => !changes.some((c) => c.id === id));
   if (options.json) {
@@ -127,7 +141,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, options: Dif
     return 1;
   }
   if (options.update !== undefined) {
-    writeSnapshot(options.update, after.surface);
+    writeSnapshot(options.update, after);
     if (!options.json) options.out.write(`wrote ${options.update}\n`);
   }
   return 0;

@@ -21,12 +21,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { fromJsonString } from "@bufbuild/protobuf";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import {
   type GetSchemaResponse,
   GetSchemaResponseSchema,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launchProvider } from "../provider/launch-provider.js";
+import { renderVersionsOf } from "./render-versions.js";
 import { providerTarget } from "../provider/provider-target.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -34,16 +35,37 @@ import { UsageError } from "../terminal/usage-error.js";
 export interface LoadedSurface {
   readonly label: string;
   readonly surface: GetSchemaResponse;
+  /** The schema_versions its Render decodes (render-versions.ts); undefined where that cannot be told (protos). */
+  readonly renderVersions?: readonly string[];
 }
 
-/** Parses a GetSchema snapshot; `where` names it in the error. */
-export function parseSnapshot(text: string, where: string): GetSchemaResponse {
+/**
+ * The key a snapshot records the rendered schema_versions under, beside GetSchemaResponse's own
+ * fields (which carry no such thing): `"harnessToolRenderVersions": ["1", "2"]`.
+ */
+export const renderVersionsKey = "harnessToolRenderVersions";
+
+/** Parses a GetSchema snapshot, with the rendered versions it records; `where` names it in the error. */
+export function parseSnapshot(text: string, where: string): Omit<LoadedSurface, "label"> {
+  const wrong = (why: string) =>
+    new UsageError(`${where} is not a GetSchema snapshot (harness-tool schema --json writes one): ${why}`);
+  let json: unknown;
   try {
-    return fromJsonString(GetSchemaResponseSchema, text, { ignoreUnknownFields: false });
+    json = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(
-      `${where} is not a GetSchema snapshot (harness-tool schema --json writes one): ${(e as Error).message}`,
-    );
+    throw wrong((e as Error).message);
+  }
+  const { [renderVersionsKey]: versions, ...rest } = (typeof json === "object" && json !== null ? json : {}) as Record<
+    string,
+    unknown
+  >;
+  if (versions !== undefined && !(Array.isArray(versions) && versions.every((v) => typeof v === "string")))
+    throw wrong(`${renderVersionsKey} is not a list of strings`);
+  try {
+    const surface = fromJson(GetSchemaResponseSchema, rest as JsonValue, { ignoreUnknownFields: false });
+    return { surface, ...(versions !== undefined ? { renderVersions: versions as string[] } : {}) };
+  } catch (e) {
+    throw wrong((e as Error).message);
   }
 }
 
@@ -221,14 +243,21 @@ async function surfaceAtRef(ref: string, cwd: string): Promise<GetSchemaResponse
   }
 }
 
-/** Loads what `spec` names, relative to `cwd`. */
-export async function loadSurface(spec: string, cwd: string = process.cwd()): Promise<LoadedSurface> {
+/**
+ * Loads what `spec` names, relative to `cwd`; a launched provider's rendered versions are asked of
+ * it, checking those `recorded` (the baseline's) when it does not name them.
+ */
+export async function loadSurface(
+  spec: string,
+  cwd: string = process.cwd(),
+  recorded?: readonly string[],
+): Promise<LoadedSurface> {
   const gitSnapshot = /^git:([^:]+):(.+\.json)$/.exec(spec);
   if (gitSnapshot) {
     const [, ref, file] = gitSnapshot as unknown as [string, string, string];
     const top = git(cwd, ["rev-parse", "--show-toplevel"], spec).toString("utf8").trim();
     const inRepo = path.relative(top, path.resolve(cwd, file)).split(path.sep).join("/");
-    return { label: spec, surface: parseSnapshot(git(top, ["show", `${ref}:${inRepo}`], spec).toString("utf8"), spec) };
+    return { label: spec, ...parseSnapshot(git(top, ["show", `${ref}:${inRepo}`], spec).toString("utf8"), spec) };
   }
   if (spec.startsWith("git:")) return { label: spec, surface: await surfaceAtRef(spec.slice(4), cwd) };
   if (spec.startsWith("protos:")) {
@@ -242,11 +271,13 @@ export async function loadSurface(spec: string, cwd: string = process.cwd()): Pr
       throw new UsageError(
         `${spec} does not exist: write a snapshot with harness-tool schema <provider> --json > ${spec}`,
       );
-    return { label: spec, surface: parseSnapshot(readFileSync(path.resolve(cwd, spec), "utf8"), spec) };
+    return { label: spec, ...parseSnapshot(readFileSync(path.resolve(cwd, spec), "utf8"), spec) };
   }
   const launched = await launchProvider(providerTarget(spec));
   try {
-    return { label: spec, surface: await launched.getSchema({ timeoutMs: 10_000 }) };
+    const surface = await launched.getSchema({ timeoutMs: 10_000 });
+    const renderVersions = await renderVersionsOf(launched, recorded);
+    return { label: spec, surface, ...(renderVersions !== undefined ? { renderVersions } : {}) };
   } finally {
     await launched.kill();
   }

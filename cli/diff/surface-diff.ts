@@ -87,6 +87,10 @@ export const changeClasses = {
   // point gone fails the operators who subscribed to it; a new one subscribes nobody by itself.
   "hook-point-added": "compatible",
   "hook-point-removed": "breaking",
+  // The kernel re-renders a persisted event with its producer's Render at the schema_version it
+  // was emitted with: a version no longer decoded breaks the replay of every session that has one.
+  "renderer-added": "compatible",
+  "renderer-removed": "breaking",
 } as const satisfies Record<string, ChangeSeverity>;
 
 /** A class of change, e.g. "risk-raised". */
@@ -112,6 +116,23 @@ export function diffSurfaces(before: GetSchemaResponse, after: GetSchemaResponse
   changes.push(...diffConfig(before.configSchema?.attributes ?? [], after.configSchema?.attributes ?? [], "config"));
   changes.push(...diffHookPoints(before.supportedHookPoints, after.supportedHookPoints));
   return changes;
+}
+
+/**
+ * The rendered schema_versions gone and added (`render.<version>`); nothing when either side cannot
+ * tell (a surface generated from protos, which do not say).
+ */
+export function diffRenderVersions(
+  before: readonly string[] | undefined,
+  after: readonly string[] | undefined,
+): SurfaceChange[] {
+  if (before === undefined || after === undefined) return [];
+  const removed = before.filter((v) => !after.includes(v));
+  const added = after.filter((v) => !before.includes(v));
+  return [
+    ...removed.map((v) => change("renderer-removed", `render.${v}`, "Render no longer decodes it")),
+    ...added.map((v) => change("renderer-added", `render.${v}`, "Render decodes it")),
+  ].sort((a, b) => a.subject.localeCompare(b.subject));
 }
 
 /** `a → b`. */

@@ -42,7 +42,8 @@ export function secretVariable(...parts: readonly string[]): string {
     .replace(/^_+|_+$/g, "");
 }
 
-const attrTypeText: Record<AttrType, string> = {
+/** The kernel's spelling of each attribute type in HCL: "list(string)". */
+export const attrTypeText: Record<AttrType, string> = {
   [AttrType.UNSPECIFIED]: "unspecified",
   [AttrType.STRING]: "string",
   [AttrType.NUMBER]: "number",
@@ -83,7 +84,7 @@ function placeholder(type: AttrType): string {
 }
 
 /** The default of `a` as an HCL literal, or undefined when it has none (or an unreadable one). */
-function defaultLiteral(a: ConfigAttribute): string | undefined {
+export function defaultLiteral(a: ConfigAttribute): string | undefined {
   if (a.defaultJson === undefined) return undefined;
   try {
     return hclLiteral(JSON.parse(a.defaultJson));

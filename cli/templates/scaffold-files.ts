@@ -62,6 +62,12 @@ interface ExamplePieces {
   readonly testImports: string;
   readonly imports: string;
   readonly declarations: string;
+  /** The tool's row of the docs index's table, as harness-tool docs writes it. */
+  readonly docsRow: string;
+  /** The lines of the docs index's hook points list. */
+  readonly docsHookPoints: string;
+  /** Whole files of the new repository (the tool's page under docs/tools/), by relative path. */
+  readonly files: ReadonlyMap<string, string>;
 }
 
 /**
@@ -83,8 +89,14 @@ function examplePieces(example: ExampleName, values: TemplateValues): ExamplePie
     testImports: piece("test-imports.ts"),
     imports: piece("imports.ts"),
     declarations: piece("declarations.ts"),
+    docsRow: piece("docs-row.md").trimEnd(),
+    docsHookPoints: piece("docs-hook-points.md").trimEnd(),
+    files: existsSync(path.join(folder, "files")) ? templateFiles(path.join(folder, "files")) : new Map(),
   };
 }
+
+/** The docs index's hook points section when no example subscribes to one (harness-tool docs' wording). */
+const noHookPoints = "The provider subscribes to no hook point.";
 
 /**
  * The options the scaffold gives protoc-gen-harness-tool, as its buf.gen.yaml lists them under
@@ -119,9 +131,12 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     pascal: pascalCase(spec.name),
     dashName: spec.name.replace(/_/g, "-"),
     upperName: spec.name.toUpperCase(),
+    source: spec.source,
   };
   const pieces = spec.examples.map((example) => examplePieces(example, names));
-  const joined = (key: keyof ExamplePieces, separator: string) =>
+  // harness-tool docs lists the tools by name, and each row begins with it.
+  const docsRows = pieces.map((p) => p.docsRow).filter((row) => row !== "");
+  const joined = (key: Exclude<keyof ExamplePieces, "files">, separator: string) =>
     pieces
       .map((p) => p[key])
       .filter((text) => text !== "")
@@ -132,7 +147,6 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     .join("");
   return {
     ...names,
-    source: spec.source,
     protobufVersion,
     runtimeSpec: spec.packages.runtime,
     pluginSpec: spec.packages.plugin,
@@ -147,6 +161,8 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     tests: joined("test", "\n"),
     exampleCall: exampleCall(spec.examples),
     hookCall: spec.examples.includes("hook") ? hookCall : "",
+    docsToolRows: docsRows.sort((a, b) => a.localeCompare(b)).join("\n"),
+    docsHookPoints: joined("docsHookPoints", "\n") || noHookPoints,
   };
 }
 
@@ -157,6 +173,13 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
   for (const [template, text] of templateFiles(path.join(templatesFolder(), "provider"))) {
     const file = fillTemplate(template, values, template);
     files.set(file, fillTemplate(text, values, file));
+  }
+  // The examples' own files: their pages of the reference docs, which harness-tool docs --check holds equal.
+  for (const example of spec.examples) {
+    for (const [template, text] of examplePieces(example, values).files) {
+      const file = fillTemplate(template, values, template);
+      files.set(file, fillTemplate(text, values, file));
+    }
   }
   return files;
 }

@@ -6,6 +6,7 @@
 import {
   getOption,
   hasOption,
+  type DescField,
   type DescFile,
   type DescMessage,
   type DescMethod,
@@ -20,15 +21,19 @@ import {
   type ProviderOptions,
   type ToolOptions,
 } from "harness-tool/generated/harnesstool/v1/annotations_pb.js";
-import { HookPoint } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
+import { HookPoint, PromptExpansionSpecSchema } from "harness-tool/generated/pluggableharness/common/v1/common_pb.js";
 import { ConcurrencySpecSchema } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import {
+  checkConfigAttributeDeclarations,
+  checkSlashCommands,
+  checkSource,
   checkToolDeclaration,
   checkToolDeclarations,
   riskNames,
   toolKindNames,
   type InvariantSubject,
   type InvariantViolation,
+  type ProviderViolation,
   type ToolDeclaration,
 } from "harness-tool/schema";
 import { configAttributes } from "./config-model.js";
@@ -136,6 +141,7 @@ export function buildProviderModel(
   const seenIo = new Map<DescMessage, ToolMessageModel>();
   const built = service.methods.flatMap((method) => buildTool(method, base, seenIo, ctx) ?? []);
   reportInvariants(built, ctx);
+  reportProviderRules(service, options, ctx);
   const hookPoints = resolveHookPoints(service, options?.supportedHookPoints ?? [], ctx);
   checkHandlerMembers(built, options?.render === true, hookPoints.length > 0, ctx);
   return {
@@ -419,7 +425,49 @@ function resolveConfig(service: DescService, name: string, ctx: ProviderContext)
   }
   const shape = ctx.shapes.configMessage(message, service.name);
   if (!shape) return undefined;
-  return { messageName: message.typeName, shape, attributes: configAttributes(shape) };
+  const attributes = configAttributes(shape);
+  for (const v of checkConfigAttributeDeclarations(attributes)) {
+    if (v.subject.kind !== "config") continue;
+    report(v, ctx.source.position(configField(message, v.subject.path) ?? message), service.name, ctx);
+  }
+  return { messageName: message.typeName, shape, attributes };
+}
+
+/** The field a config attribute path names, through nested messages. */
+function configField(message: DescMessage, path: readonly string[]): DescField | undefined {
+  let field: DescField | undefined;
+  let at: DescMessage | undefined = message;
+  for (const name of path) {
+    field = at?.fields.find((f) => f.name === name);
+    at = field?.fieldKind === "message" ? field.message : undefined;
+  }
+  return field;
+}
+
+/** One provider-wide rule's violation, where it is written. */
+function report(v: ProviderViolation, at: SourcePosition, scope: string, ctx: ProviderContext): void {
+  if (v.severity === "warning") ctx.diagnostics.warning(at, scope, v.message, v.fix, v.rule);
+  else ctx.diagnostics.error(at, scope, v.message, v.fix, v.rule);
+}
+
+/**
+ * The provider-wide rules (written once, in runtime/schema/provider-rules.ts) on the source and the
+ * slash commands, reported where each is written; the config's are reported with the config.
+ */
+function reportProviderRules(service: DescService, options: ProviderOptions | undefined, ctx: ProviderContext): void {
+  if (options?.source !== undefined) {
+    for (const v of checkSource(options.source))
+      report(v, ctx.source.position(service, providerField("source")), service.name, ctx);
+  }
+  for (const v of checkSlashCommands(options?.slashCommands ?? [])) {
+    if (v.subject.kind !== "slash_command") continue;
+    const path = [
+      ...providerField("slashCommands"),
+      v.subject.index,
+      fieldNumber(PromptExpansionSpecSchema, v.subject.field),
+    ];
+    report(v, ctx.source.position(service, path), service.name, ctx);
+  }
 }
 
 function findMessage(file: DescFile, candidates: readonly string[]): DescMessage | undefined {

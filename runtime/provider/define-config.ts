@@ -6,139 +6,19 @@
  * seed: Configure — MUST reject with a structured error on missing required fields rather than
  * deferring failure to the first Invoke.
  */
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { ConfigAttributeDeclaration, ConfigAttributeTypeName, ConfigDefinition } from "./provider-definition.js";
+import type { ConfigAttributeDeclaration, ConfigDefinition } from "./provider-definition.js";
 import type { ValueViolation } from "../schema/value-violation.js";
+import { decodeConfig } from "../schema/config-values.js";
+import { checkConfigAttributeDeclarations } from "../schema/provider-rules.js";
 
-const attributeTypes: readonly ConfigAttributeTypeName[] = [
-  "string",
-  "number",
-  "bool",
-  "list_string",
-  "list_number",
-  "map_string",
-  "object",
-];
-
-function pointer(base: string, name: string): string {
-  return `${base}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
-
-function describe(value: JsonValue): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-/** Problems with the attribute declarations themselves (provider bugs), as readable lines. */
-export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclaration[], base = ""): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const a of attributes) {
-    const where = `config attribute ${JSON.stringify(base + a.name)}`;
-    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a.name)) out.push(`${where}: the name is not an HCL identifier`);
-    if (seen.has(a.name)) out.push(`${where}: declared more than once`);
-    seen.add(a.name);
-    if (!attributeTypes.includes(a.type)) out.push(`${where}: unknown type ${JSON.stringify(a.type)}`);
-    if (a.type === "object") out.push(...checkConfigAttributes(a.objectAttributes ?? [], `${base}${a.name}.`));
-    else if (a.objectAttributes && a.objectAttributes.length > 0)
-      out.push(`${where}: objectAttributes are only for type "object"`);
-    if (a.defaultJson !== undefined) {
-      let parsed: JsonValue;
-      try {
-        parsed = JSON.parse(a.defaultJson) as JsonValue;
-      } catch {
-        out.push(`${where}: defaultJson is not valid JSON`);
-        continue;
-      }
-      const problems: ValueViolation[] = [];
-      decodeValue(a, parsed, "", problems);
-      for (const p of problems) out.push(`${where}: the default ${p.path ? `at ${p.path} ` : ""}${p.message}`);
-    }
-  }
-  return out;
-}
-
-function decodeValue(
-  a: ConfigAttributeDeclaration,
-  value: JsonValue,
-  path: string,
-  out: ValueViolation[],
-): JsonValue | undefined {
-  const wrong = (expected: string): undefined => {
-    out.push({ path, message: `must be ${expected}, not ${describe(value)}` });
-    return undefined;
-  };
-  switch (a.type) {
-    case "string":
-      return typeof value === "string" ? value : wrong("a string");
-    case "number":
-      return typeof value === "number" && Number.isFinite(value) ? value : wrong("a number");
-    case "bool":
-      return typeof value === "boolean" ? value : wrong("a bool");
-    case "list_string":
-    case "list_number": {
-      const element = a.type === "list_string" ? "string" : "number";
-      if (!Array.isArray(value)) return wrong(`a list of ${element}s`);
-      value.forEach((v, i) => {
-        if (element === "string" ? typeof v !== "string" : typeof v !== "number" || !Number.isFinite(v)) {
-          out.push({ path: `${path}/${i}`, message: `must be a ${element}, not ${describe(v)}` });
-        }
-      });
-      return value;
-    }
-    case "map_string": {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return wrong("a map of strings");
-      for (const [k, v] of Object.entries(value)) {
-        if (typeof v !== "string")
-          out.push({ path: pointer(path, k), message: `must be a string, not ${describe(v)}` });
-      }
-      return value;
-    }
-    case "object":
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return wrong("an object");
-      return decodeObject(a.objectAttributes ?? [], value, path, out);
-  }
-}
-
-function decodeObject(
-  attributes: readonly ConfigAttributeDeclaration[],
-  value: JsonObject,
-  base: string,
-  out: ValueViolation[],
-): JsonObject {
-  const result: JsonObject = {};
-  const known = new Set<string>();
-  for (const a of attributes) {
-    known.add(a.name);
-    const path = pointer(base, a.name);
-    const raw = Object.hasOwn(value, a.name) ? value[a.name] : undefined;
-    // HCL null means "not set": the default applies, and a required attribute is missing.
-    if (raw === undefined || raw === null) {
-      if (a.defaultJson !== undefined) result[a.name] = JSON.parse(a.defaultJson) as JsonValue;
-      else if (a.required) out.push({ path, message: "is required" });
-      continue;
-    }
-    const decoded = decodeValue(a, raw, path, out);
-    if (decoded !== undefined) result[a.name] = decoded;
-  }
-  for (const name of Object.keys(value)) {
-    if (!known.has(name)) out.push({ path: pointer(base, name), message: "is not a known attribute" });
-  }
-  return result;
-}
+export { decodeConfig };
 
 /**
- * Decodes a configuration against its attributes: every missing required attribute, wrong type
- * and unknown attribute is a violation; absent attributes take their default.
+ * Problems with the attribute declarations themselves (provider bugs), as readable lines: the
+ * declaration rules, harness-tool/schema's, shared with the plugin, start-up and `check`.
  */
-export function decodeConfig(
-  attributes: readonly ConfigAttributeDeclaration[],
-  value: JsonObject,
-): { ok: true; value: JsonObject } | { ok: false; violations: readonly ValueViolation[] } {
-  const violations: ValueViolation[] = [];
-  const decoded = decodeObject(attributes, value, "", violations);
-  return violations.length === 0 ? { ok: true, value: decoded } : { ok: false, violations };
+export function checkConfigAttributes(attributes: readonly ConfigAttributeDeclaration[]): string[] {
+  return checkConfigAttributeDeclarations(attributes).map((v) => `${v.message} (${v.fix}) [${v.rule}]`);
 }
 
 /** One attribute as defineConfig takes it: `required` and `sensitive` default to false. */

@@ -47,4 +47,24 @@ export {
   type InvariantSubject,
   type InvariantViolation,
 } from "./invariants.js";
-export { jsonSchemaFromWire, jsonSchemaToWire, toolDeclarationFromWire, toolDeclarationToWire } from "./wire-schema.js";
+export {
+  configAttributesFromWire,
+  jsonSchemaFromWire,
+  jsonSchemaToWire,
+  toolDeclarationFromWire,
+  toolDeclarationToWire,
+} from "./wire-schema.js";
+export {
+  checkConfigAttributeDeclarations,
+  checkProviderDeclaration,
+  checkSlashCommands,
+  checkSource,
+  configAttributeTypes,
+  formatProviderViolation,
+  providerRuleSources,
+  type ConfigAttributeRuleInput,
+  type ProviderRule,
+  type ProviderRuleInput,
+  type ProviderSubject,
+  type ProviderViolation,
+} from "./provider-rules.js";

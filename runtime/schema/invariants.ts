@@ -18,6 +18,7 @@ export type InvariantRule =
   | "concurrency-forbidden"
   | "key-fields-need-safe"
   | "key-fields-in-input"
+  | "data-source-safe"
   | "terminates-turn-resource-only"
   | "idempotent-required"
   | "process-backed-streams"
@@ -71,6 +72,7 @@ export const invariantSources: { readonly [R in InvariantRule]: string } = {
   "concurrency-forbidden": "GetSchema: kind interactive",
   "key-fields-need-safe": "data-types: ConcurrencySpec",
   "key-fields-in-input": "data-types: ConcurrencySpec",
+  "data-source-safe": "data-types: ConcurrencySpec (data_source SHOULD be safe)",
   "terminates-turn-resource-only": "GetSchema: ToolSchema.terminates_turn",
   "idempotent-required": "GetSchema: ToolSchema.idempotent",
   "process-backed-streams": "Invoke: exit_status",
@@ -80,7 +82,11 @@ export const invariantSources: { readonly [R in InvariantRule]: string } = {
   "default-timeout-recommended": "GetSchema: ToolSchema.default_timeout (SHOULD)",
 };
 
-const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+/**
+ * A name every model API takes: OpenAI and Anthropic take 1 to 64 of letters, digits, _ and -;
+ * Gemini also wants a letter or _ first.
+ */
+const toolNamePattern = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
 /** "a data_source tool", "an interactive tool". */
 function aKind(kind: string): string {
@@ -118,7 +124,7 @@ function checkIdentity(tool: ToolDeclaration, add: AddViolation): void {
     add(
       "name-format",
       "name",
-      `tool name ${JSON.stringify(tool.name)} is not 1 to 64 letters, digits, _ or -`,
+      `tool name ${JSON.stringify(tool.name)} is not 1 to 64 letters, digits, _ or -, starting with a letter or _ (model APIs refuse it)`,
       "use a snake_case name such as read_file",
     );
   }
@@ -185,6 +191,15 @@ function checkConcurrency(tool: ToolDeclaration, add: AddViolation): void {
     );
   }
   const keyFields = tool.concurrency?.keyFields ?? [];
+  if (tool.kind === "data_source" && tool.concurrency && !tool.concurrency.safe) {
+    add(
+      "data-source-safe",
+      "concurrency",
+      "a data_source with safe: false takes the provider-wide lock, and reads seldom conflict",
+      "set safe: true (with key_fields if same-key reads do conflict), unless its reads truly must not overlap",
+      "warning",
+    );
+  }
   if (tool.concurrency && !tool.concurrency.safe && keyFields.length > 0) {
     add(
       "key-fields-need-safe",

@@ -11,7 +11,10 @@ import {
   ToolSchemaSchema,
   type ToolSchema,
 } from "../generated/pluggableharness/tool/v1/tool_pb.js";
+import { AttrType, type ConfigAttribute } from "../generated/pluggableharness/config/v1/config_pb.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
+import { protocolNames } from "./protocol-names.js";
+import type { ConfigAttributeRuleInput } from "./provider-rules.js";
 import { riskClasses, toolKinds, toolSchemaFlagValues, type ToolDeclaration } from "./tool-declaration.js";
 
 const typeToWire: { readonly [T in JsonSchema["type"]]: SchemaType } = {
@@ -118,4 +121,17 @@ export function toolDeclarationFromWire(wire: ToolSchema): ToolDeclaration {
     ...(timeout ? { defaultTimeoutMs: durationMs(timeout) } : {}),
     preview: false,
   };
+}
+
+const attrTypeNames = protocolNames(AttrType);
+
+/** GetSchema's config attributes (config.v1.ConfigAttribute) as the provider rules read them. */
+export function configAttributesFromWire(attributes: readonly ConfigAttribute[]): ConfigAttributeRuleInput[] {
+  return attributes.map((a) => ({
+    name: a.name,
+    type: attrTypeNames.name(a.type),
+    sensitive: a.sensitive,
+    ...(a.defaultJson !== undefined ? { defaultJson: a.defaultJson } : {}),
+    ...(a.objectAttributes.length > 0 ? { objectAttributes: configAttributesFromWire(a.objectAttributes) } : {}),
+  }));
 }

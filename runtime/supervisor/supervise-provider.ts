@@ -12,20 +12,55 @@
  * - stderr: redacted with a hold-back of a possible secret's beginning (secret-stream-filter.ts).
  * - fd 3 (supervisor-channel.ts): the secrets, and the process groups of the tools' children.
  * - Orphans: the watchdog (orphan-watchdog.ts) ends the provider and those groups when this process
- *   dies, SIGKILL included; when the provider ends, this process exits with its status.
+ *   dies, SIGKILL included; when the provider ends, this process exits with its status: at once
+ *   when the provider said over fd 3 it is exiting (its teardown is SIGKILLed, not waited for),
+ *   else once its pipes drained.
  * - Signals: SIGTERM and SIGHUP are passed on; SIGINT is ignored, as go-plugin's plugins do.
  * - Pass-through: a provider that calls `serve(p, { supervise: false })` under a supervisor started
  *   before its code loaded (supervise-before-loading.ts) says so over fd 3; from then on its stdout
  *   and stderr reach fds 1 and 2 as they are, as they would without a supervisor.
  *
+ * - A supervisor program: with HARNESS_TOOL_SUPERVISOR_BINARY naming one (the Go candidate in
+ *   supervisor-go/), this process replaces itself with it (`process.execve`, same pid), and that
+ *   program supervises the same command; unset, this Node supervisor runs (the default).
+ *
  * docs/runtime.md#the-supervisor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeSync } from "node:fs";
+import { accessSync, constants, statSync, writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
 import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
+
+/** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
+export const supervisorBinaryVariable = "HARNESS_TOOL_SUPERVISOR_BINARY";
+
+/** Replaces this process with the supervisor program the environment names; returns when none is named. */
+function execSupervisorBinary(): void {
+  const binary = process.env[supervisorBinaryVariable];
+  if (!binary) return;
+  const { [supervisorBinaryVariable]: _named, ...env } = process.env;
+  // A failing execve aborts Node with no message of ours: what can be checked is checked first.
+  let problem: string | undefined;
+  try {
+    accessSync(binary, constants.X_OK);
+    if (!statSync(binary).isFile()) problem = "not a file";
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  const execve = process.execve?.bind(process);
+  if (execve === undefined) problem = `Node ${process.version} has no process.execve`;
+  else if (problem === undefined)
+    execve(binary, [binary, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  writeAll(
+    1,
+    Buffer.from(
+      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${binary} cannot run: ${problem} (name an executable or unset it)\n`,
+    ),
+  );
+  process.exit(1);
+}
 
 /** How often the parent pid is checked: the host gone without closing anything. */
 const parentPollMs = 500;
@@ -56,6 +91,7 @@ function stdoutLogLine(message: string): string {
  * exits with the provider's status).
  */
 export function superviseProvider(): Promise<never> {
+  execSupervisorBinary();
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
   const output: OutputMode = { passThrough: false };
@@ -77,21 +113,34 @@ export function superviseProvider(): Promise<never> {
 
   const stdout = relayStdout(child, new SecretStreamFilter(secrets), output);
   child.stderr?.on("data", (chunk: Buffer) => writeAll(2, output.passThrough ? chunk : stderrFilter.push(chunk)));
-  relayChannel(child, secrets, watchdog, output);
+  let finished = false;
+  const finish = (code: number, signal: NodeJS.Signals | null) => {
+    if (finished) return;
+    finished = true;
+    stdout.flushHandshake();
+    writeAll(2, stderrFilter.flush());
+    stdout.flushRest();
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code);
+  };
+  relayChannel(child, secrets, watchdog, output, (code) => {
+    // The provider's last `exit` listener ran; what it wrote before is in the pipes and read in
+    // this turn of the loop. Only the teardown is left (10-30 ms for a Node heap): the host need
+    // not wait for it, and the provider can no longer run any code of its own.
+    setImmediate(() => {
+      child.kill("SIGKILL");
+      if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
+      finish(code, null);
+    });
+  });
   forwardSignals(child);
 
   child.once("exit", (code, signal) => {
     if (child.pid !== undefined) watchdog?.forgetProcess(child.pid);
-    afterDrain(child, () => {
-      stdout.flushHandshake();
-      writeAll(2, stderrFilter.flush());
-      stdout.flushRest();
-      if (signal) {
-        process.removeAllListeners(signal);
-        process.kill(process.pid, signal);
-      }
-      process.exit(code ?? 1);
-    });
+    afterDrain(child, () => finish(code ?? 1, signal));
   });
   return new Promise<never>(() => {});
 }
@@ -155,12 +204,13 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
   };
 }
 
-/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered). */
+/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered), the exit code. */
 function relayChannel(
   child: ChildProcess,
   secrets: SecretSet,
   watchdog: OrphanWatchdog | undefined,
   output: OutputMode,
+  exiting: (code: number) => void,
 ): void {
   const channel = child.stdio[3] as Socket | null;
   let channelLine = "";
@@ -177,7 +227,8 @@ function relayChannel(
       } else if ("passThrough" in message) {
         output.passThrough = true;
         channel.write("\n");
-      } else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
+      } else if ("exiting" in message) exiting(message.exiting);
+      else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
       else watchdog?.forgetGroup(message.forgetGroup);
     }
   });

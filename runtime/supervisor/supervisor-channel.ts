@@ -5,7 +5,8 @@
  * before the secret does) and the process groups of its tools' children (which the supervisor's
  * watchdog ends if the supervisor is SIGKILLed). The environment variable carries the
  * supervisor's pid: a provider whose parent is not that process (a child that inherited the
- * variable) is not supervised.
+ * variable) is not supervised. Last, the provider says it is exiting, with its code: the supervisor
+ * exits then, without waiting for the kernel to tear down the provider's memory.
  */
 import { readSync, writeSync } from "node:fs";
 
@@ -23,7 +24,8 @@ export type ChannelMessage =
   | { readonly secrets: readonly string[] }
   | { readonly watchGroup: number }
   | { readonly forgetGroup: number }
-  | { readonly passThrough: true };
+  | { readonly passThrough: true }
+  | { readonly exiting: number };
 
 /** The provider's end of the channel. */
 export interface SupervisorChannel {
@@ -33,6 +35,11 @@ export interface SupervisorChannel {
   forgetGroup(pgid: number): void;
   /** Blocks until the supervisor passes the provider's stdout and stderr through as they are. */
   passThrough(): void;
+  /**
+   * Calls process.exit(code), telling the supervisor the code after every other `exit` listener
+   * ran: from then on only Node's and the kernel's teardown is left, which it need not wait for.
+   */
+  exit(code: number): void;
 }
 
 /**
@@ -90,6 +97,11 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
     passThrough() {
       if (send({ passThrough: true })) awaitAnswer();
     },
+    exit(code) {
+      // Registered now, it runs after the listeners registered before (process.exit emits in order).
+      process.once("exit", (exitCode) => void send({ exiting: exitCode }));
+      process.exit(code);
+    },
   };
 }
 
@@ -102,6 +114,7 @@ export function parseChannelMessage(line: string): ChannelMessage | undefined {
     if (Number.isInteger(value.watchGroup)) return { watchGroup: value.watchGroup as number };
     if (Number.isInteger(value.forgetGroup)) return { forgetGroup: value.forgetGroup as number };
     if (value.passThrough === true) return { passThrough: true };
+    if (Number.isInteger(value.exiting)) return { exiting: value.exiting as number };
   } catch {
     // Not a message.
   }

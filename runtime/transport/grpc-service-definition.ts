@@ -24,7 +24,7 @@ import type {
 } from "@grpc/grpc-js";
 import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { RpcRequest, RpcResponse } from "../rpc/service-shape.js";
-import { encodeOutputChunkResponse } from "./output-chunk-encoding.js";
+import { encodeOutputChunkResponse, ScratchBuffer } from "./output-chunk-encoding.js";
 
 /** The grpc-js handler of one rpc, for its kind, on `Req` and `Res`. */
 type GrpcHandler<M extends DescMethod, Req, Res> = M["methodKind"] extends "unary"
@@ -91,10 +91,13 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
     const bytes = toBinary(desc, value);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
+  // grpc-js's server copies a serialized response into its frame at once: one scratch buffer per
+  // method serves every output chunk (at most 64 KiB of data from the runtime, and their framing).
+  const scratch = side === "response" ? new ScratchBuffer(128 * 1024) : undefined;
   const serialize =
     desc.typeName === invokeResponseName
       ? (value: MessageShape<Desc>): Buffer =>
-          encodeOutputChunkResponse(value as unknown as InvokeResponse) ?? generic(value)
+          encodeOutputChunkResponse(value as unknown as InvokeResponse, scratch) ?? generic(value)
       : generic;
   const deserialize = decode
     ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes)

@@ -46,6 +46,8 @@ describe("harness-tool check", () => {
     assert.deepEqual(failed, [], report);
     assert.match(report, /configure\.rejects-missing-required\s+Configure\s+pass/);
     assert.match(report, /invoke\.invalid-arguments:lookup\s+\S.*pass/);
+    assert.match(report, /preview\.valid:lookup\s+\S.*pass/);
+    assert.match(report, /invoke\.cancellation\s+\S.*cancelled ping: .*; watch: cancelled after \d+ event/);
   });
 
   it("fails only the handshake of a provider that crashes at start, and skips the cookie rule", async () => {
@@ -82,6 +84,14 @@ describe("harness-tool check", () => {
     ["skips-argument-validation", ["invoke.invalid-arguments:lookup"]],
     ["stdout-noise", ["handshake.stdout-clean"]],
     ["ignores-shutdown", ["shutdown.graceful"]],
+    ["advertises-a-sensitive-default", ["schema.config-sensitive-default"]],
+    ["declares-an-empty-object-config", ["schema.config-object-attributes"]],
+    ["names-a-slash-command-with-a-slash", ["schema.slash-command-name"]],
+    ["gives-a-slash-command-no-template", ["schema.slash-command-template"]],
+    ["names-a-tool-with-a-leading-digit", ["schema.name-format"]],
+    ["reports-a-source-off-any-forge", ["schema.source-forge-address"]],
+    ["previews-without-a-root", ["preview.valid:lookup"]],
+    ["wedges-when-its-slow-stream-is-cancelled", ["invoke.cancellation"]],
     // A launcher that always sets the right cookie stands for a provider that never checks it.
     ["none", ["handshake.cookie-refused"], { [kernelHandshake.cookieKey]: kernelHandshake.cookieValue }],
   ];

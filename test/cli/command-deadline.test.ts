@@ -1,4 +1,4 @@
-// Nothing hangs: invoke, check, schema, hook and inspect end at their --timeout against a provider
+// Nothing hangs: invoke, check, schema, hook, inspect and docs end at their --timeout against a provider
 // that never answers (an import that failed and left it idling before its handshake, a Configure or
 // a handler that never resolves), kill the provider's whole process tree, and say what hung, what
 // to do and the provider's stderr, within the terminal's width. A provider whose serving process
@@ -115,6 +115,7 @@ describe("--timeout", () => {
       stderr: /__filename is not defined/,
     },
     { command: "inspect", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
+    { command: "docs", hang: "configure", timeout: "10s", stage: /Configure/, stderr: /it wrote nothing to stderr/ },
   ];
   for (const { command, hang, timeout, stage, stderr } of cases) {
     it(`${command}: a provider that hangs (${hang}) ends at the deadline, its tree killed, with what to do and its stderr`, {
@@ -148,6 +149,7 @@ describe("--timeout", () => {
           "1",
         ],
         inspect: ["inspect", script, "--timeout", timeout],
+        docs: ["docs", script, "--out-dir", path.join(dir, "docs-out"), "--timeout", timeout],
       }[command] as string[];
       const { code, out, err } = await cli(argv, 80);
       assert.equal(code, 1, err);

@@ -266,6 +266,19 @@ describe("harness-tool init, end to end", () => {
       /^harness-tool diff: no baseline schema\/tools\.json yet, nothing to guard: the first release records it/m,
     );
     assert.equal(existsSync(path.join(copy, "schema/tools.json")), false);
+    // The committed docs still say risk low: npm test ends with docs --check, which names the page and what to run.
+    const staleDocs = spawnSync("npm", ["test"], { cwd: copy, encoding: "utf8", env: cleanEnv() });
+    assert.notEqual(staleDocs.status, 0, staleDocs.stdout);
+    assert.match(staleDocs.stderr, /^harness-tool docs: docs\/tools\/save_note\.md: differs$/m);
+    assert.match(
+      staleDocs.stderr,
+      /^harness-tool docs: the docs are out of date: run harness-tool docs dist\/provider\.mjs --config dev-config\.json and commit them$/m,
+    );
+    run("npm", ["run", "docs"], copy);
+    assert.match(
+      readFileSync(path.join(copy, "docs", "README.md"), "utf8"),
+      /\| \[`save_note`\]\(tools\/save_note\.md\) \| resource \| high \|/,
+    );
     const tested = run("npm", ["test"], copy);
     assert.match(tested, noFailures);
     assert.match(tested, /no schema\/tools\.json yet: the first npm run release \(or npm run snapshot\) records it/);
@@ -608,6 +621,8 @@ describe("harness-tool init, end to end", () => {
       ],
       repo,
     );
+    // The docs follow the proto too (npm test ends with docs --check).
+    run("npm", ["run", "docs"], repo);
     assert.match(run("npm", ["test"], repo), noFailures);
   });
 

@@ -39,7 +39,7 @@ import { packWorkspaces } from "../support/pack-workspaces.js";
 import {
   goTestEnvironment,
   goVersion,
-  KernelUnavailable,
+  kernelSkip,
   locateSnapshot,
   unpackKernel,
 } from "../runtime/kernel/kernel-snapshot.js";
@@ -238,20 +238,6 @@ const failingTimeout = 30;
 
 /** Seconds since `started` (performance.now()), for the log lines that say how long each step took. */
 const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
-
-/** Why the kernel cannot run here: a skip, or a failure when the interop tests are required. */
-function kernelSkip(): string | false {
-  try {
-    locateSnapshot();
-    goVersion();
-    return false;
-  } catch (error) {
-    if (!(error instanceof KernelUnavailable)) throw error;
-    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
-      throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
-    return error.message;
-  }
-}
 
 /** One release for the kernel to launch, as the Go test reads it (HARNESS_TOOL_CORPUS). */
 interface KernelCase {

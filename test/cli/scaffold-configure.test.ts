@@ -2,7 +2,7 @@
 // configure hook: a root that is not a folder is refused, naming `/roots/<i>`, before any tool
 // runs; folders are accepted. The scaffold's files as init writes them, generated with this
 // checkout's plugin and launched through harness-tool/testing's go-plugin host with this
-// checkout's runtime (init-e2e does the same from the packed tarballs, at minutes' cost).
+// checkout's runtime (test/cli/support/scaffold-repository.ts).
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -10,14 +10,14 @@ import { after, before, describe, it } from "node:test";
 import { ToolErrorCategory } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
 import { GrpcCode } from "../../runtime/errors/rpc-status-error.js";
-import { generatedScaffold } from "./support/generated-scaffold.js";
 import { typeScriptProvider } from "../runtime/interop/providers.js";
+import { scaffoldRepository } from "./support/scaffold-repository.js";
 
 describe("the scaffold's main.ts: Configure checks the roots", () => {
   let dir = "";
   let provider: LaunchedProvider;
   before(async () => {
-    dir = generatedScaffold(["data_source"], "harness-tool-scaffold-configure-");
+    dir = scaffoldRepository("notes", "github.com/acme/provider-notes", ["data_source"]);
     const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
     provider = await launch(entry.command, { args: entry.args, cwd: dir, handshakeTimeoutMs: 30_000 });
   });

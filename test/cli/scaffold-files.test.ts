@@ -15,6 +15,7 @@ import {
   toolExampleNames,
   type ExampleName,
 } from "../../cli/templates/scaffold-files.js";
+import { exampleTools } from "./support/scaffold-docs.js";
 
 const packages = { runtime: "^0.1.0", plugin: "file:../tarballs/plugin.tgz", cli: "~0.1" };
 /** Each example tool's rpc, and its handler as handlers.ts writes it. */
@@ -77,6 +78,11 @@ describe("scaffoldFiles", () => {
         "buf.gen.yaml",
         "buf.yaml",
         "dev-config.json",
+        ["docs", "README.md"].join("/"),
+        ...toolExampleNames
+          .filter((e) => examples.includes(e))
+          .map((e) => `docs/tools/${exampleTools[e]}.md`)
+          .sort(),
         "kernel/agent.hcl",
         "package.json",
         "proto/my_notes/v1/my_notes.proto",
@@ -189,6 +195,13 @@ describe("scaffoldFiles", () => {
     assert.equal(scripts["snapshot"], scripts["postrelease"]);
     const test = files.get("test/provider.test.ts") ?? "";
     assert.match(test, /it\("serves the tool surface schema\/tools\.json records", \{ skip: noBaseline \}/);
+    // The reference docs init wrote are held to the built provider by npm test; npm run docs rewrites them.
+    assert.equal(scripts["docs"], "harness-tool docs dist/provider.mjs --config dev-config.json");
+    assert.match(
+      scripts["test"] ?? "",
+      /^node --test dist\/test\/\*\.test\.js && harness-tool docs dist\/provider\.mjs --config dev-config\.json --check$/,
+    );
+    assert.ok(files.has(["docs", "README.md"].join("/")), "init writes the first docs");
   });
 
   it("gives the plugin the options its buf.gen.yaml lists", () => {

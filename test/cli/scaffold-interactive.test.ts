@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { RiskClass, ToolErrorCategory, ToolKind } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { launch, type LaunchedProvider } from "harness-tool/testing";
-import { generatedScaffold } from "./support/generated-scaffold.js";
+import { scaffoldRepository } from "./support/scaffold-repository.js";
 import { typeScriptProvider } from "../runtime/interop/providers.js";
 
 /** What the scaffold's handlers module exports for the interactive example. */
@@ -25,7 +25,7 @@ describe("the scaffold's ask_user: the prompt as Preview, the answer checked, th
   let provider: LaunchedProvider;
   const callContext = { sessionId: "s-ask", turnId: "1", workingDirectory: "." };
   before(async () => {
-    dir = generatedScaffold(["interactive"], "harness-tool-scaffold-interactive-");
+    dir = scaffoldRepository("notes", "github.com/acme/provider-notes", ["interactive"]);
     const entry = typeScriptProvider("scaffold", path.join(dir, "src/main.ts"));
     // A session of its own: no controlling terminal, whoever runs the tests.
     provider = await launch("/usr/bin/setsid", {

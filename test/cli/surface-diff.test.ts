@@ -124,8 +124,9 @@ describe("diffSurfaces over the corpus: one package per class of change", () => 
   it("the corpus has exactly the packages the table names, and a row for every class", () => {
     assert.deepEqual([...surfaces.keys()].filter((n) => n !== "before").sort(), Object.keys(expected).sort());
     const covered = new Set(Object.values(expected).flatMap((ids) => ids.map((id) => id.slice(0, id.indexOf(":")))));
+    // Protos do not say which schema_versions Render decodes: test/cli/render-diff.test.ts covers those classes.
     assert.deepEqual(
-      Object.keys(changeClasses).filter((c) => !covered.has(c)),
+      Object.keys(changeClasses).filter((c) => !covered.has(c) && !c.startsWith("renderer-")),
       [],
     );
   });

@@ -34,6 +34,16 @@ describe("good protos", () => {
     );
   });
 
+  it("warns about a data_source with safe: false at its concurrency, and still generates", async () => {
+    const run = await generate(files, ["data_source_unsafe.proto"]);
+    assert.equal(run.response.error ?? "", "");
+    assert.equal(run.warnings.length, 1, run.warnings.join("\n"));
+    assert.match(
+      run.warnings[0] ?? "",
+      /^data_source_unsafe\.proto:15:21: LookupService\.Lookup: warning: a data_source with safe: false takes the provider-wide lock/,
+    );
+  });
+
   for (const { folder, parameter } of goldenTargets) {
     it(`generates every documented mapping as committed in ${folder}/ (${parameter})`, async () => {
       const run = await generate(files, goldenProtos, parameter);

@@ -93,7 +93,7 @@ export function exitWalkProvider(options: WalkOptions) {
     {
       name: "exit-walk",
       version: "1",
-      source: "test/support/exit-walk-provider.ts",
+      source: "github.com/harness-tool/exit-walk",
       tools: { walk },
       config,
       renderers: {

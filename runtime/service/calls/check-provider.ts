@@ -10,7 +10,7 @@
 import { hookDeclarationProblems } from "../../provider/hook-subscriptions.js";
 import type { ProviderDefinition } from "../../provider/provider-definition.js";
 import { checkToolDeclarations, formatViolation } from "../../schema/invariants.js";
-import { checkConfigAttributes } from "../../provider/define-config.js";
+import { checkProviderDeclaration, formatProviderViolation } from "../../schema/provider-rules.js";
 
 /** A provider that cannot be served; `problems` has one line per problem. */
 export class ProviderDefinitionError extends Error {
@@ -67,13 +67,12 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
       );
     }
   }
-  if (!provider.config || typeof provider.config.decode !== "function" || !Array.isArray(provider.config.attributes)) {
+  const configured =
+    provider.config && typeof provider.config.decode === "function" && Array.isArray(provider.config.attributes);
+  if (!configured) {
     errors.push(
       "provider: config must have attributes and a decode function (use emptyConfig() or defineConfig()) [config-definition]",
     );
-  } else {
-    for (const line of checkConfigAttributes(provider.config.attributes))
-      errors.push(`provider: ${line} [config-attributes]`);
   }
   for (const [version, renderer] of Object.entries(provider.renderers ?? {})) {
     if (typeof renderer !== "function")
@@ -81,12 +80,17 @@ export function checkProvider(provider: ProviderDefinition<unknown>): ProviderCh
         `provider: the renderer for schema_version ${JSON.stringify(version)} is not a function [renderer-function]`,
       );
   }
-  const commands = new Set<string>();
-  for (const command of provider.slashCommands ?? []) {
-    if (command.name.trim() === "") errors.push("provider: a slash command has no name [slash-command-name]");
-    else if (commands.has(command.name))
-      errors.push(`provider: slash command ${JSON.stringify(command.name)} is declared twice [slash-command-unique]`);
-    commands.add(command.name);
+  const attributes = configured ? provider.config.attributes : [];
+  const declared = checkProviderDeclaration({
+    source: typeof provider.source === "string" ? provider.source : "",
+    configAttributes: attributes,
+    slashCommands: provider.slashCommands ?? [],
+  });
+  for (const v of declared) {
+    // An empty source is already reported as identity-required.
+    if (v.rule === "source-forge-address" && (typeof provider.source !== "string" || provider.source.trim() === ""))
+      continue;
+    (v.severity === "error" ? errors : warnings).push(formatProviderViolation(v));
   }
   for (const line of hookDeclarationProblems(provider.hooks)) errors.push(`provider: ${line}`);
   return { errors, warnings };

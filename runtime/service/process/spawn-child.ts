@@ -243,3 +243,16 @@ export function spawnChild(
     }
   });
 }
+
+/**
+ * A child the provider keeps for its whole life (an imported MCP server, runtime/mcp) watched as
+ * ctx.spawn's children are: counted as the runtime's own, and its group told to the orphan
+ * watchdog. Returns what forgets it once it has closed.
+ */
+export function superviseProviderChild(pid: number): () => void {
+  spawnedPids.add(pid);
+  groupWatch?.watch(pid);
+  return () => {
+    if (spawnedPids.delete(pid) && !groupAlive(pid)) groupWatch?.forget(pid);
+  };
+}

@@ -219,7 +219,7 @@ const streamingTool = defineTool<FileInput, FileOutput>()({
 });
 
 export const contexts = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { plain, streamingTool } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { plain, streamingTool } },
   {
     plain: async (input, ctx) => {
       // @ts-expect-error a non-streaming tool's context cannot emit progress
@@ -238,7 +238,7 @@ export const contexts = defineProvider(
 );
 
 export const wrongOutput = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { plain } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
   {
     // @ts-expect-error the result must match the tool's output type
     plain: async () => ({ contents: "typo" }),
@@ -246,7 +246,7 @@ export const wrongOutput = defineProvider(
 );
 
 export const previewWithoutDeclaring = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { plain } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
   { plain: async (input) => ({ content: input.path }) },
   {
     // @ts-expect-error plain does not declare preview
@@ -313,7 +313,7 @@ const generatedStreaming = defineTool<
 >()(generatedSpec);
 
 export const generatedContexts = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { generatedPlain, generatedStreaming } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { generatedPlain, generatedStreaming } },
   {
     generatedPlain: async (input, ctx) => {
       // @ts-expect-error a generated non-streaming tool's context cannot emit progress
@@ -349,7 +349,7 @@ const readNote = defineTool({
 });
 
 export const schemaFirstInput = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { readNote } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { readNote } },
   {
     readNote: async (input) => {
       // @ts-expect-error a schema-first input property has its schema's type
@@ -364,7 +364,7 @@ export const schemaFirstInput = defineProvider(
 );
 
 export const schemaFirstOutput = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { readNote } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { readNote } },
   {
     // @ts-expect-error a schema-first output field has its schema's type
     readNote: async (input) => ({ text: input.title, lines: "1" }),
@@ -372,7 +372,7 @@ export const schemaFirstOutput = defineProvider(
 );
 
 export const schemaFirstMissingOutput = defineProvider(
-  { name: "p", version: "1", source: "s", tools: { readNote } },
+  { name: "p", version: "1", source: "github.com/acme/s", tools: { readNote } },
   {
     // @ts-expect-error a required schema-first output field must be returned
     readNote: async (input) => ({ text: input.title }),

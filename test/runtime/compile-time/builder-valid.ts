@@ -82,7 +82,7 @@ export const provider = defineProvider(
   {
     name: "corpus",
     version: "1.0.0",
-    source: "example.com/corpus",
+    source: "github.com/acme/corpus",
     tools: { readFile, writeFile, bash, search, askUser, finish },
   },
   {
@@ -140,7 +140,7 @@ export const appendNote = defineTool({
 });
 
 export const notes = defineProvider(
-  { name: "notes", version: "1.0.0", source: "example.com/notes", tools: { readNote, appendNote } },
+  { name: "notes", version: "1.0.0", source: "github.com/acme/notes", tools: { readNote, appendNote } },
   {
     readNote: async (input) => {
       const title: string = input.title;

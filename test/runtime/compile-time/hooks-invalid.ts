@@ -4,7 +4,7 @@
 import { defineProvider } from "../../../runtime/index.js";
 import type { MappingHandlers } from "../../plugin/golden/mapping_tool.js";
 
-const spec = { name: "p", version: "1", source: "s", tools: {} } as const;
+const spec = { name: "p", version: "1", source: "github.com/acme/s", tools: {} } as const;
 
 export const observeAnswers = defineProvider(
   {

@@ -112,7 +112,9 @@ export class GoHost {
     // unset, as in the kernel) appends the host's whole environment to it: the host itself runs
     // with only the minimal one, so the provider sees what a kernel started that way gives it.
     const env: NodeJS.ProcessEnv = {};
-    for (const name of ["PATH", "HOME"]) if (process.env[name] !== undefined) env[name] = process.env[name];
+    // HARNESS_TOOL_SUPERVISOR_BINARY: a run of the tests against another supervisor program.
+    for (const name of ["PATH", "HOME", "HARNESS_TOOL_SUPERVISOR_BINARY"])
+      if (process.env[name] !== undefined) env[name] = process.env[name];
     // A temp dir of its own (the provider inherits it): go-plugin's broker sockets, and the
     // provider's when no PLUGIN_UNIX_SOCKET_DIR is given, go there, and close() removes what a
     // SIGKILLed host could not.

@@ -178,10 +178,12 @@ export async function killScenario(host: ScenarioHost, go?: GoHost, socketDir?: 
     const entries = await go.logEntries();
     const shutdown = entries.find((e) => e.message === "provider shutting down");
     assert.equal(shutdown?.fields.reason, "shutdown-rpc", "the provider shut down on the controller's Shutdown");
-    assert.ok(
-      entries.some((e) => e.module === "host.stdio" && e.message === "received EOF, stopping recv loop"),
-      "the StreamStdio stream ended cleanly",
-    );
+    // go-plugin's stdio loop logs its end on a goroutine Kill() does not wait for.
+    const stdioEnded = async () =>
+      (await go.logEntries()).some(
+        (e) => e.module === "host.stdio" && e.message === "received EOF, stopping recv loop",
+      );
+    assert.ok(await eventually(stdioEnded, goneWithinMs), "the StreamStdio stream ended cleanly");
   }
   // The shutdown's own debug line is there by now, so the check never passes on an empty log.
   await logHygieneScenario(host);

@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
+import { supervisorUnderTest } from "../../support/supervisor-under-test.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
 import {
@@ -118,7 +119,12 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
   const started = performance.now();
   const result = await runGoTest(
     tree,
-    goTestEnvironment(tree, { HARNESS_TOOL_KERNEL_MANIFEST: manifest, TMPDIR: tmp, [hostOnlyVariable]: "1" }),
+    goTestEnvironment(tree, {
+      HARNESS_TOOL_KERNEL_MANIFEST: manifest,
+      TMPDIR: tmp,
+      [hostOnlyVariable]: "1",
+      ...supervisorUnderTest(),
+    }),
     ["-timeout", "10m", "./internal/pluginruntime/..."],
   );
   const run = parseGoTestJson(result.stdout);

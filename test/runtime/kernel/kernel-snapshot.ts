@@ -223,6 +223,23 @@ export function goTestEnvironment(tree: KernelTree, extra: { readonly [name: str
   };
 }
 
+/**
+ * Why the kernel cannot run here (no snapshot, no Go), for a test's `skip`; false when it can. With
+ * HARNESS_TOOL_REQUIRE_INTEROP=1 the reason is thrown instead: the test fails.
+ */
+export function kernelSkip(): string | false {
+  try {
+    locateSnapshot();
+    goVersion();
+    return false;
+  } catch (error) {
+    if (!(error instanceof KernelUnavailable)) throw error;
+    if (process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1")
+      throw new Error(`${error.message} (HARNESS_TOOL_REQUIRE_INTEROP=1)`);
+    return error.message;
+  }
+}
+
 /** Runs `go <args>` in the kernel's tree with `env`; resolves with its stdout, stderr and exit code. */
 export function runGo(
   tree: KernelTree,

@@ -18,6 +18,7 @@ import type { LaunchedProvider } from "harness-tool/testing";
 import { eventually, fileGone, processGone } from "../interop/process-state.js";
 import { callContext, launchFaultProvider, printedPids, terminals } from "./support/fault-provider.js";
 import { brokerEndedScenario, childrenGoneWithinMs, hostSigkilledScenario } from "./support/host-scenarios.js";
+import { supervisorUnderTest } from "../../support/supervisor-under-test.js";
 
 /** The one terminal event of a finished call, asserting it is the last event and an error. */
 function terminalError(events: readonly ToolEvent[]): ToolError {
@@ -200,7 +201,7 @@ describe("handler faults through the wire", () => {
 // Both ways: under the supervisor (the default) its own watch of the host would hide a provider
 // that no longer notices the host's death by itself (docs/runtime.md#the-supervisor).
 for (const [label, env] of [
-  ["", {}],
+  ["", supervisorUnderTest()],
   [" (HARNESS_TOOL_SUPERVISOR=off)", { HARNESS_TOOL_SUPERVISOR: "off" }],
 ] as const) {
   test(`the host SIGKILLed mid-call: the provider exits within 2 s, kills its children, removes its socket${label}`, async () => {

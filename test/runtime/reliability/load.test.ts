@@ -116,7 +116,7 @@ it(`${count(loadCalls)} in-process invokes at 64 concurrent calls: one terminal 
   });
   const service = createToolService(
     defineProvider(
-      { name: "load", version: "1", source: "s", tools: { mixed, hangs, byKey } },
+      { name: "load", version: "1", source: "github.com/acme/s", tools: { mixed, hangs, byKey } },
       {
         mixed: async (input, ctx) => {
           await tick();

@@ -323,7 +323,7 @@ it("≥1,000 randomized error, log, partial-result, output and emit paths leak n
       };
 
       const provider = defineProvider(
-        { name: "leaky", version: "1", source: "s", tools: { leak, leakTimed }, config },
+        { name: "leaky", version: "1", source: "github.com/acme/s", tools: { leak, leakTimed }, config },
         { leak: handler as never, leakTimed: handler as never },
       );
       const service = createToolService(provider, { kernel, stderr: (line) => stderr.push(line), settleGraceMs: 30 });

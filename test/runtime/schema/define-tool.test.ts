@@ -99,7 +99,7 @@ describe("defineTool(spec), the schema-first form", () => {
   it("gives the handler the schemas' types, and the provider validates with the same schemas", async () => {
     const readFile = defineTool(spec);
     const p = defineProvider(
-      { name: "p", version: "1", source: "s", tools: { readFile } },
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { readFile } },
       {
         readFile: async (input) => {
           const typed: [string, number | undefined] = [input.path, input.limit];
@@ -210,7 +210,7 @@ describe("assembling a provider", () => {
 
   it("interprets the schemas when no compiled validators are given", () => {
     const p = defineProvider(
-      { name: "p", version: "1", source: "s", tools: { plain } },
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
       { plain: async (i) => ({ content: i.path }) },
     );
     const [tool] = p.tools;
@@ -226,12 +226,21 @@ describe("assembling a provider", () => {
   it("refuses a declared preview without a handler, and a handler without the declaration", () => {
     const handler = async () => ({ content: "" });
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "s", tools: { edit: withPreview } }, { edit: handler }),
+      () =>
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: { edit: withPreview } },
+          { edit: handler },
+        ),
       /tool edit declares preview, but no preview handler was given/,
     );
     const previews = { plain: async () => ({}) } as never;
     assert.throws(
-      () => defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, { plain: handler }, previews),
+      () =>
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
+          { plain: handler },
+          previews,
+        ),
       /tool plain has a preview handler but does not declare preview/,
     );
   });
@@ -250,7 +259,7 @@ describe("assembling a provider", () => {
       }
     }
     const p = defineProvider(
-      { name: "p", version: "1", source: "s", tools: { plain, edit: withPreview } },
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { plain, edit: withPreview } },
       Object.assign(new Handlers(), { edit: async () => ({ content: "" }) }),
       new Previews() as never,
     );
@@ -262,10 +271,13 @@ describe("assembling a provider", () => {
   it("builds the same provider in the form generated code uses, the configuration's type given", async () => {
     const handlers = { plain: async (i: FileInput) => ({ content: i.path }) };
     const generated = defineProvider<Record<string, never>>()(
-      { name: "p", version: "1", source: "s", tools: { plain } },
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
       handlers,
     );
-    const handWritten = defineProvider({ name: "p", version: "1", source: "s", tools: { plain } }, handlers);
+    const handWritten = defineProvider(
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { plain } },
+      handlers,
+    );
     assert.deepEqual(
       generated.tools.map((t) => t.declaration),
       handWritten.tools.map((t) => t.declaration),
@@ -274,7 +286,7 @@ describe("assembling a provider", () => {
     assert.throws(
       () =>
         defineProvider<Record<string, never>>()(
-          { name: "p", version: "1", source: "s", tools: { edit: withPreview } },
+          { name: "p", version: "1", source: "github.com/acme/s", tools: { edit: withPreview } },
           { edit: handlers.plain },
         ),
       /tool edit declares preview, but no preview handler was given/,

@@ -79,6 +79,9 @@ describe("valid declarations", () => {
 const broken: [InvariantRule, string, ToolDeclaration][] = [
   ["name-format", "name", { ...base, name: "read file" }],
   ["name-format", "name", { ...base, name: "" }],
+  ["name-format", "name", { ...base, name: "2fa_code" }],
+  ["name-format", "name", { ...base, name: `read_${"x".repeat(60)}` }],
+  ["name-format", "name", { ...base, name: "files.read" }],
   ["description-required", "description", { ...base, description: "  " }],
   ["kind-required", "kind", { ...base, kind: "unspecified" }],
   ["risk-required", "risk", { ...base, risk: "unspecified" }],
@@ -139,7 +142,7 @@ describe("each broken rule is reported with its id and subject", () => {
   it("covers every error rule and names a protocol source for each", () => {
     const covered = new Set(broken.map(([rule]) => rule));
     for (const rule of Object.keys(invariantSources) as InvariantRule[]) {
-      if (rule === "name-unique" || rule === "default-timeout-recommended") continue;
+      if (rule === "name-unique" || rule === "default-timeout-recommended" || rule === "data-source-safe") continue;
       assert.ok(covered.has(rule), `no case breaks ${rule}`);
     }
   });
@@ -161,6 +164,23 @@ describe("provider-level checks", () => {
     assert.deepEqual(
       found.map((v) => [v.rule, v.severity]),
       [["default-timeout-recommended", "warning"]],
+    );
+  });
+
+  it("takes the names every model API takes: 64 characters, a leading _, a - inside", () => {
+    for (const name of ["x".repeat(64), "_private", "read-file", "a1"])
+      assert.deepEqual(errors({ ...base, name }), [], name);
+  });
+
+  it("warns, without failing, when a data_source declares safe: false", () => {
+    const found = checkToolDeclaration({ ...base, concurrency: { safe: false } });
+    assert.deepEqual(
+      found.map((v) => [v.rule, v.severity, v.subject]),
+      [["data-source-safe", "warning", "concurrency"]],
+    );
+    assert.deepEqual(
+      checkToolDeclaration({ ...base, kind: "resource", risk: "low", concurrency: { safe: false } }),
+      [],
     );
   });
 

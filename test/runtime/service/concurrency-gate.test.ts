@@ -60,7 +60,7 @@ function tracked() {
     return input;
   };
   const provider = defineProvider(
-    { name: "p", version: "1", source: "s", tools: { keyed, exclusive, free } },
+    { name: "p", version: "1", source: "github.com/acme/s", tools: { keyed, exclusive, free } },
     { keyed: handler("keyed"), exclusive: handler("exclusive"), free: handler("free") },
   );
   const service = createToolService(provider, { stderr: () => {}, settleGraceMs: 5 });

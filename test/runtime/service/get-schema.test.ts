@@ -150,7 +150,7 @@ describe("the start-up check", () => {
           ),
           { stderr: () => {} },
         ),
-      /unknown type "strng".*\[config-attributes\]/,
+      /unknown type "strng".*\[config-attribute-type\]/,
     );
     assert.throws(
       () => createToolService(handBuilt({}, { version: "" }), { stderr: () => {} }),
@@ -159,7 +159,7 @@ describe("the start-up check", () => {
   });
 
   it("accepts what defineProvider builds from a generated-style tool", () => {
-    const provider = defineProvider({ name: "gen", version: "0.0.1", source: "x", tools: { echo } }, {
+    const provider = defineProvider({ name: "gen", version: "0.0.1", source: "github.com/acme/x", tools: { echo } }, {
       echo: async () => ({ text: "" }),
     } as never);
     assert.doesNotThrow(() => createToolService(provider, { stderr: () => {} }));

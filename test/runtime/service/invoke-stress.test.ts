@@ -60,7 +60,7 @@ it("10,000 invokes at 64 concurrent calls lose and duplicate no terminal event",
   };
   const service = createToolService(
     defineProvider(
-      { name: "stress", version: "1", source: "s", tools: { mixed, hangs } },
+      { name: "stress", version: "1", source: "github.com/acme/s", tools: { mixed, hangs } },
       { mixed: handler as never, hangs: handler as never },
     ),
     { stderr: () => {}, settleGraceMs: 5 },

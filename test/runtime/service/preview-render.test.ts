@@ -44,7 +44,7 @@ async function status(promise: Promise<unknown>): Promise<RpcStatusError> {
 describe("Preview", () => {
   let seen: PreviewContext<unknown> | undefined;
   const provider = defineProvider(
-    { name: "p", version: "1", source: "s", tools: { edit, echo } },
+    { name: "p", version: "1", source: "github.com/acme/s", tools: { edit, echo } },
     { edit: async (i) => i, echo: async (i) => i },
     {
       edit: async (input, ctx) => {

@@ -84,7 +84,7 @@ it("no randomized leak path lets a secret out", async () => {
           {
             name: "leaky",
             version: "1",
-            source: "s",
+            source: "github.com/acme/s",
             tools: { leakTool },
             config,
             renderers: { v1: async () => ({ root: { node: { case: "text", value: { content: leaked } } } }) },
@@ -191,7 +191,7 @@ it("no randomized leak path lets a secret out", async () => {
 
 it("the path is actually exercised: without Configure's secrets the same handler leaks", async () => {
   const provider = defineProvider(
-    { name: "p", version: "1", source: "s", tools: { leakTool } },
+    { name: "p", version: "1", source: "github.com/acme/s", tools: { leakTool } },
     {
       leakTool: async () => {
         throw new ToolError("execution_failed", "key sk-12345");

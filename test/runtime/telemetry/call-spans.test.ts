@@ -362,7 +362,7 @@ describe("the unary calls", () => {
       {
         name: "p",
         version: "1",
-        source: "s",
+        source: "github.com/acme/s",
         tools: { edit },
         renderers: { v1: async () => ({ root: { node: { case: "text", value: { content: "rendered" } } } }) },
       },
@@ -402,7 +402,7 @@ describe("the unary calls", () => {
 
   it("a failing Preview records the ToolError's category and the status code", async () => {
     const provider = defineProvider(
-      { name: "p", version: "1", source: "s", tools: { edit } },
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { edit } },
       { edit: async (i) => i },
       {
         edit: async () => {

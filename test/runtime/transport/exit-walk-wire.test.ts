@@ -23,6 +23,7 @@ import { launch, ProviderCallError } from "../../../runtime/testing/index.js";
 import { redactionMarker } from "../../../runtime/redaction/index.js";
 import { eventually } from "../interop/process-state.js";
 import { typeScriptProvider } from "../interop/providers.js";
+import { supervisorUnderTest } from "../../support/supervisor-under-test.js";
 import {
   carrier,
   exitsShowingMarker,
@@ -46,7 +47,8 @@ const failure = failureSent(providerCallSent);
 
 // Twice: with the supervisor (the default), and without it, where the JavaScript exits alone must
 // hold (the supervisor's byte filter would otherwise hide a missing one: docs/runtime.md#exits).
-it("through go-plugin, nothing the provider process sends holds the secret in any form", () => walk({}));
+it("through go-plugin, nothing the provider process sends holds the secret in any form", () =>
+  walk(supervisorUnderTest()));
 it("through go-plugin without the supervisor, the JavaScript exits alone hold", () =>
   walk({ HARNESS_TOOL_SUPERVISOR: "off" }));
 

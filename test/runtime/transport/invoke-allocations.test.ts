@@ -44,7 +44,7 @@ const waits = defineTool<{ text: string }, { text: string }>()({
 
 let signalSeen: AbortSignal | undefined;
 const provider = defineProvider(
-  { name: "alloc", version: "0.0.1", source: "example.com/alloc", tools: { echo, waits } },
+  { name: "alloc", version: "0.0.1", source: "github.com/acme/alloc", tools: { echo, waits } },
   {
     echo: async (input) => ({ text: input.text }),
     waits: (input, ctx) =>

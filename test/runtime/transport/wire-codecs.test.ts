@@ -202,3 +202,20 @@ test("Invoke's output chunks take the one-copy encoding, byte for byte toBinary'
   assert.equal(encodeOutputChunkResponse(unknown), undefined, "unknown fields are left to toBinary");
   assert.deepEqual(new Uint8Array(serialize(unknown)), toBinary(InvokeResponseSchema, unknown));
 });
+
+test("the server's output chunks are written into one reused buffer (grpc-js copies each into its frame at once); a larger one gets its own", () => {
+  const serialize = grpcServiceDefinition(ToolService).invoke?.responseSerialize as (value: InvokeResponse) => Buffer;
+  const chunk = (data: Uint8Array) =>
+    create(InvokeResponseSchema, {
+      event: { event: { case: "outputChunk", value: { stream: OutputStream.STDOUT, data } } },
+    });
+  const first = serialize(chunk(new Uint8Array(64 * 1024).fill(1)));
+  const firstBytes = new Uint8Array(first);
+  const second = serialize(chunk(new Uint8Array(100).fill(2)));
+  assert.equal(second.buffer, first.buffer, "the second chunk reuses the first one's memory");
+  assert.deepEqual(firstBytes, toBinary(InvokeResponseSchema, chunk(new Uint8Array(64 * 1024).fill(1))));
+  assert.deepEqual(new Uint8Array(second), toBinary(InvokeResponseSchema, chunk(new Uint8Array(100).fill(2))));
+  const large = serialize(chunk(new Uint8Array(200 * 1024).fill(3)));
+  assert.notEqual(large.buffer, first.buffer, "a chunk above the kept size is not kept");
+  assert.deepEqual(new Uint8Array(large), toBinary(InvokeResponseSchema, chunk(new Uint8Array(200 * 1024).fill(3))));
+});

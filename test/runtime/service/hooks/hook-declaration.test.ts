@@ -78,13 +78,16 @@ describe("hook declaration", () => {
   it("defineProvider throws on an inconsistent declaration, naming the provider", () => {
     assert.throws(
       () =>
-        defineProvider({ name: "p", version: "1", source: "s", tools: {}, hooks: { "plan-ready": {} as never } }, {}),
+        defineProvider(
+          { name: "p", version: "1", source: "github.com/acme/s", tools: {}, hooks: { "plan-ready": {} as never } },
+          {},
+        ),
       /provider "p": hooks\.plan-ready: no mode/,
     );
   });
 
   it("a generated provider's claimed points must match its hooks, both ways", () => {
-    const base = { name: "gen", version: "1", source: "s", tools: {} };
+    const base = { name: "gen", version: "1", source: "github.com/acme/s", tools: {} };
     assert.throws(
       () =>
         defineProvider(
@@ -110,7 +113,7 @@ describe("hook declaration", () => {
 
   it("serve()'s start-up check refuses a hand-built definition whose hooks are inconsistent", () => {
     const provider = defineProvider<Record<string, never>, unknown>(
-      { name: "hand", version: "1", source: "s", tools: {} },
+      { name: "hand", version: "1", source: "github.com/acme/s", tools: {} },
       {},
     );
     const check = checkProvider({ ...provider, hooks: { "plan-ready": { veto: "allow" } } as never });

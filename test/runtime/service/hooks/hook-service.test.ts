@@ -493,7 +493,7 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
   });
 
   it("a provider without hooks has no hook service", () => {
-    const provider = defineProvider({ name: "plain", version: "1", source: "s", tools: {} }, {});
+    const provider = defineProvider({ name: "plain", version: "1", source: "github.com/acme/s", tools: {} }, {});
     assert.equal(createHookService(createToolService(provider, { stderr: () => {} }).serviceScope), undefined);
   });
 });

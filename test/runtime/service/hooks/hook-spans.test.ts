@@ -24,7 +24,7 @@ const provider = defineProvider(
   {
     name: "spans",
     version: "1",
-    source: "s",
+    source: "github.com/acme/s",
     tools: {},
     hooks: {
       "plan-ready": { veto: async (payload) => (payload.plan?.turnId === "deny-me" ? "deny" : "allow") },

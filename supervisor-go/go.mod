@@ -1,0 +1,3 @@
+module harness-tool.supervisor
+
+go 1.26

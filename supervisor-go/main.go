@@ -1,0 +1,154 @@
+// Command harness-tool-supervisor is a candidate for the supervisor of docs/runtime.md#the-supervisor
+// that is not a Node process: `harness-tool-supervisor <node> [args...]` starts the provider with
+// fds 1 and 2 as pipes it filters, fd 3 as the private channel (secrets, the tools' process groups,
+// pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
+// SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, starts the
+// orphan watchdog (this program again, with --orphan-watchdog), and exits with the provider's
+// status (or the same signal).
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+const (
+	supervisedVariable = "HARNESS_TOOL_SUPERVISED"
+	// parentPoll: how often the parent pid is checked (the host gone without closing anything).
+	parentPoll = 500 * time.Millisecond
+	// drainTime: after the provider exited, how long its pipes may still take to drain.
+	drainTime = 200 * time.Millisecond
+)
+
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == watchdogFlag {
+		os.Exit(runWatchdog(os.Stdin))
+	}
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])")
+		os.Exit(2)
+	}
+	os.Exit(supervise(os.Args[1], os.Args[2:]))
+}
+
+// environment is this process's environment with the marker naming it.
+func environment() []string {
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if len(kv) <= len(supervisedVariable) || kv[:len(supervisedVariable)+1] != supervisedVariable+"=" {
+			env = append(env, kv)
+		}
+	}
+	return append(env, supervisedVariable+"="+strconv.Itoa(os.Getpid()))
+}
+
+// startFailed reports a provider that could not start where go-plugin shows it: in the handshake's place.
+func startFailed(err error) int {
+	fmt.Fprintf(os.Stdout, "harness-tool: the provider cannot start: its supervisor could not start it: %v\n", err)
+	return 1
+}
+
+// supervise runs program under the supervisor; returns the exit code (or re-raises its signal).
+func supervise(program string, args []string) int {
+	// A broken fd 1 or 2 drops the write instead of ending this process (the provider goes on).
+	signals := make(chan os.Signal, 8)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGPIPE)
+
+	pair, err := channelPair()
+	if err != nil {
+		return startFailed(err)
+	}
+	ours, theirs := os.NewFile(uintptr(pair[0]), "channel"), os.NewFile(uintptr(pair[1]), "channel-provider")
+	stdoutRead, stdoutWrite, err := os.Pipe()
+	if err != nil {
+		return startFailed(err)
+	}
+	stderrRead, stderrWrite, err := os.Pipe()
+	if err != nil {
+		return startFailed(err)
+	}
+	cmd := exec.Command(program, args...)
+	cmd.Env = environment()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdoutWrite, stderrWrite
+	cmd.ExtraFiles = []*os.File{theirs}
+	if err := cmd.Start(); err != nil {
+		return startFailed(err)
+	}
+	_ = stdoutWrite.Close()
+	_ = stderrWrite.Close()
+	_ = theirs.Close()
+
+	watchdog := startWatchdog()
+	watchdog.WatchProcess(cmd.Process.Pid)
+	relay := newRelay(watchdog)
+	drained := make(chan struct{}, 2)
+	go func() { relay.stdout(stdoutRead); drained <- struct{}{} }()
+	go func() { relay.stderr(stderrRead); drained <- struct{}{} }()
+	go serveChannel(ours, relay)
+	go forwardSignals(signals, cmd.Process)
+	go watchParent(cmd.Process)
+
+	state, _ := cmd.Process.Wait()
+	watchdog.ForgetProcess(cmd.Process.Pid)
+	deadline := time.After(drainTime)
+	for pending := 2; pending > 0; pending-- {
+		select {
+		case <-drained:
+		case <-deadline:
+			pending = 0
+		}
+	}
+	relay.finish()
+	return exitLike(state)
+}
+
+// channelPair is the fd 3 socket pair, close-on-exec (set under ForkLock: darwin has no SOCK_CLOEXEC).
+func channelPair() ([2]int, error) {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(pair[0])
+		syscall.CloseOnExec(pair[1])
+	}
+	return pair, err
+}
+
+// forwardSignals passes SIGTERM and SIGHUP on; SIGINT (a Ctrl-C in the host's terminal) and SIGPIPE are ignored.
+func forwardSignals(signals <-chan os.Signal, provider *os.Process) {
+	for sig := range signals {
+		if sig == syscall.SIGTERM || sig == syscall.SIGHUP {
+			_ = provider.Signal(sig)
+		}
+	}
+}
+
+// watchParent passes the host's going away (a new parent) on as SIGTERM.
+func watchParent(provider *os.Process) {
+	parent := os.Getppid()
+	for range time.Tick(parentPoll) {
+		if os.Getppid() != parent {
+			_ = provider.Signal(syscall.SIGTERM)
+		}
+	}
+}
+
+// exitLike ends this process the way the provider ended: the same signal, or its exit code.
+func exitLike(state *os.ProcessState) int {
+	if state == nil {
+		return 1
+	}
+	if status, ok := state.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+		sig := status.Signal()
+		signal.Reset(sig)
+		_ = syscall.Kill(os.Getpid(), sig)
+		time.Sleep(time.Second)
+		return 128 + int(sig)
+	}
+	return state.ExitCode()
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// relay moves the provider's stdout and stderr to fds 1 and 2: the first stdout line (the
+// handshake, or a start failure in its place) verbatim, every later stdout line as a go-plugin log
+// line on stderr, redacted; stderr redacted; in pass-through, both as they are.
+type relay struct {
+	secrets    SecretSet
+	watchdog   *Watchdog
+	pass       atomic.Bool
+	outMu      sync.Mutex // guards fd 1 and the stdout state below
+	errMu      sync.Mutex // keeps each write to fd 2 whole
+	stdoutF    StreamFilter
+	stderrF    StreamFilter
+	handshake  []byte
+	handshaken bool
+	stdoutLine []byte
+}
+
+func newRelay(watchdog *Watchdog) *relay {
+	r := &relay{watchdog: watchdog}
+	r.stdoutF.secrets = &r.secrets
+	r.stderrF.secrets = &r.secrets
+	return r
+}
+
+func (r *relay) learn(secrets []string) { r.secrets.Learn(secrets) }
+func (r *relay) watchGroup(pgid int)    { r.watchdog.WatchGroup(pgid) }
+func (r *relay) forgetGroup(pgid int)   { r.watchdog.ForgetGroup(pgid) }
+func (r *relay) passThrough()           { r.pass.Store(true) }
+
+func writeErr(r *relay, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	r.errMu.Lock()
+	defer r.errMu.Unlock()
+	_, _ = os.Stderr.Write(data)
+}
+
+// stdoutLogLine is a go-plugin log line (hclog's JSON keys; six fractional digits, as go-plugin parses them).
+func stdoutLogLine(message []byte) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(map[string]string{
+		"stream":     "stdout",
+		"@level":     "info",
+		"@message":   strings.ToValidUTF8(string(message), "\uFFFD"),
+		"@timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000") + "000Z",
+	})
+	return b.Bytes()
+}
+
+// stdoutRest handles stdout bytes after the handshake line; outMu held.
+func (r *relay) stdoutRest(data []byte) {
+	if r.pass.Load() {
+		_, _ = os.Stdout.Write(append(r.stdoutLine, data...))
+		r.stdoutLine = nil
+		return
+	}
+	pending := append(r.stdoutLine, data...)
+	for end := bytes.IndexByte(pending, '\n'); end >= 0; end = bytes.IndexByte(pending, '\n') {
+		writeErr(r, stdoutLogLine(pending[:end]))
+		pending = pending[end+1:]
+	}
+	r.stdoutLine = append([]byte(nil), pending...)
+}
+
+func (r *relay) filtered(f *StreamFilter, chunk []byte) []byte {
+	if r.pass.Load() {
+		return chunk
+	}
+	return f.Push(chunk)
+}
+
+func (r *relay) stdoutChunk(chunk []byte) {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	if r.handshaken {
+		r.stdoutRest(r.filtered(&r.stdoutF, chunk))
+		return
+	}
+	r.handshake = append(r.handshake, chunk...)
+	end := bytes.IndexByte(r.handshake, '\n')
+	if end < 0 {
+		return
+	}
+	_, _ = os.Stdout.Write(r.handshake[:end+1])
+	rest := r.handshake[end+1:]
+	r.handshake, r.handshaken = nil, true
+	if len(rest) > 0 {
+		r.stdoutRest(r.filtered(&r.stdoutF, rest))
+	}
+}
+
+func copyChunks(from io.Reader, to func([]byte)) {
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := from.Read(buf)
+		if n > 0 {
+			to(append([]byte(nil), buf[:n]...))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (r *relay) stdout(from io.Reader) { copyChunks(from, r.stdoutChunk) }
+
+func (r *relay) stderr(from io.Reader) {
+	copyChunks(from, func(chunk []byte) { writeErr(r, r.filtered(&r.stderrF, chunk)) })
+}
+
+// finish writes what is left once the provider exited: an unfinished handshake, the filters' held
+// bytes, an unfinished stdout line as a last log line.
+func (r *relay) finish() {
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
+	if !r.handshaken && len(r.handshake) > 0 {
+		_, _ = os.Stdout.Write(r.handshake)
+	}
+	writeErr(r, r.stderrF.Flush())
+	if r.pass.Load() {
+		if len(r.stdoutLine) > 0 {
+			_, _ = os.Stdout.Write(r.stdoutLine)
+		}
+		return
+	}
+	rest := r.stdoutF.Flush()
+	if len(rest) > 0 || len(r.stdoutLine) > 0 {
+		r.stdoutRest(append(rest, '\n'))
+	}
+}

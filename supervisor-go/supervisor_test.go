@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "harness-tool-supervisor-test-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "harness-tool-supervisor")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run supervises a shell script as the provider; returns its stdout, stderr and exit status.
+func run(t *testing.T, script string) (string, string, *os.ProcessState) {
+	t.Helper()
+	cmd := exec.Command(binary, "/bin/sh", "-c", script)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the supervisor did not exit within 10 s")
+	}
+	return stdout.String(), stderr.String(), cmd.ProcessState
+}
+
+// learn is the provider's side of Configure: the secret on fd 3, then its answer awaited.
+const learn = `printf '{"secrets":["sk-live-7f3a9c2e"]}\n' >&3; read -r answer <&3; `
+
+func TestTheHandshakePassesAndNothingElseReachesStdout(t *testing.T) {
+	stdout, stderr, state := run(t, `echo '1|1|tcp|127.0.0.1:1234|grpc'; `+learn+
+		`printf 'out sk-live-7f3a9c2e\n'; printf 'err sk-live' >&2; printf '%s\n' -7f3a9c2e >&2; printf 'err2 sk-live' >&2; printf '%s tail\n' -7f3a9c2e >&2; exit 3`)
+	if stdout != "1|1|tcp|127.0.0.1:1234|grpc\n" {
+		t.Fatalf("stdout %q", stdout)
+	}
+	if strings.Contains(stderr, "7f3a9c2e") || strings.Count(stderr, "[REDACTED]") != 3 || !strings.Contains(stderr, "err2 [REDACTED] tail\n") {
+		t.Fatalf("stderr %q", stderr)
+	}
+	if code := state.ExitCode(); code != 3 {
+		t.Fatalf("exit %d", code)
+	}
+	var line map[string]string
+	first := ""
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, `"stream"`) {
+			first = l
+		}
+	}
+	if json.Unmarshal([]byte(first), &line) != nil || line["@message"] != "out [REDACTED]" || line["stream"] != "stdout" || line["@level"] != "info" {
+		t.Fatalf("stdout's later line became %q", first)
+	}
+}
+
+func TestTheMarkerNamesTheSupervisor(t *testing.T) {
+	stdout, _, _ := run(t, `echo "$HARNESS_TOOL_SUPERVISED $PPID"`)
+	fields := strings.Fields(stdout)
+	if len(fields) != 2 || fields[0] != fields[1] {
+		t.Fatalf("marker and parent %q", stdout)
+	}
+}
+
+func TestPassThroughWritesAsItIs(t *testing.T) {
+	stdout, stderr, _ := run(t, `echo handshake; `+learn+`printf '{"passThrough":true}\n' >&3; read -r a <&3; echo 'raw sk-live-7f3a9c2e'; echo 'err sk-live-7f3a9c2e' >&2`)
+	if stdout != "handshake\nraw sk-live-7f3a9c2e\n" || stderr != "err sk-live-7f3a9c2e\n" {
+		t.Fatalf("stdout %q stderr %q", stdout, stderr)
+	}
+}
+
+func TestASignalledProviderEndsTheSupervisorWithTheSameSignal(t *testing.T) {
+	_, _, state := run(t, `echo handshake; kill -s KILL $$`)
+	status := state.Sys().(syscall.WaitStatus)
+	if !status.Signaled() || status.Signal() != syscall.SIGKILL {
+		t.Fatalf("status %v", state)
+	}
+}
+
+func TestSigtermIsPassedOn(t *testing.T) {
+	cmd := exec.Command(binary, "/bin/sh", "-c", `trap 'echo got-term >&2; exit 7' TERM; echo ready; while :; do sleep 0.05; done`)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	_, _ = stdout.Read(buf)
+	_ = cmd.Process.Signal(syscall.SIGINT) // ignored
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	if cmd.ProcessState.ExitCode() != 7 || !strings.Contains(stderr.String(), "got-term") {
+		t.Fatalf("status %v stderr %q", cmd.ProcessState, stderr.String())
+	}
+}
+
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	text := string(stat)
+	state := text[strings.LastIndexByte(text, ')')+2]
+	return state != 'Z' && state != 'X'
+}
+
+func TestAKilledSupervisorTakesTheProviderAndTheToolsGroupsWithIt(t *testing.T) {
+	// The provider starts a tool in a group of its own (as ctx.spawn does) and tells the supervisor.
+	cmd := exec.Command(binary, "/bin/sh", "-c", `setsid sleep 60 & echo "{\"watchGroup\":$!}" >&3; echo "$$ $!"; wait`)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 64)
+	n, _ := stdout.Read(line)
+	pids := strings.Fields(string(line[:n]))
+	if len(pids) != 2 {
+		t.Fatalf("pids %q", line[:n])
+	}
+	time.Sleep(100 * time.Millisecond)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	for _, p := range pids {
+		pid, _ := strconv.Atoi(p)
+		deadline := time.Now().Add(3 * time.Second)
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Fatalf("process %d outlived the SIGKILLed supervisor by 3 s", pid)
+		}
+	}
+}
+
+func TestTheWatchdogEndsOnlyWhatIsStillListed(t *testing.T) {
+	kept, ended := exec.Command("sleep", "30"), exec.Command("sleep", "30")
+	for _, c := range []*exec.Cmd{kept, ended} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = c.Wait() }()
+	}
+	defer func() { _ = kept.Process.Kill() }()
+	lines := "a " + strconv.Itoa(kept.Process.Pid) + "\na " + strconv.Itoa(ended.Process.Pid) + "\nd " + strconv.Itoa(kept.Process.Pid) + "\n"
+	runWatchdog(strings.NewReader(lines))
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(ended.Process.Pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(ended.Process.Pid) || !alive(kept.Process.Pid) {
+		t.Fatalf("ended alive %v, kept alive %v", alive(ended.Process.Pid), alive(kept.Process.Pid))
+	}
+}
