@@ -393,6 +393,8 @@ describe("harness-tool init, end to end", () => {
     assert.match(out, /rules: \d+ pass, 0 fail/);
     assert.match(out, /hooks\.point:plan-ready\s.*\spass\s/);
     assert.match(out, /hooks\.point:post-tool-call\s.*\spass\s/);
+    // ask_user's prompt is its Preview: check asks for it.
+    assert.match(out, /preview\.valid:ask_user\s.*\spass\s/);
   });
 
   it("fires the hook example's veto by hand with harness-tool hook, as the scaffold's README shows", () => {
