@@ -3,7 +3,8 @@
  * registry. They are real files under cli/templates/ (shipped in the package): `provider/` is the
  * repository with `{{placeholders}}`, and `example-tools/<example>/` holds each example tool's
  * pieces (its rpc, its messages, its handler, its test, what its handler needs declared or
- * imported), so any subset of the examples makes a consistent repository.
+ * imported, with the repository's name filled in), so any subset of the examples makes a
+ * consistent repository.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -69,10 +70,16 @@ interface ExamplePieces {
   readonly files: ReadonlyMap<string, string>;
 }
 
-function examplePieces(example: ExampleName): ExamplePieces {
+/**
+ * The pieces of `example`, each with the repository's own placeholders filled (`{{name}}` in an
+ * import of the generated module); a piece naming any other placeholder throws, naming its file.
+ */
+function examplePieces(example: ExampleName, values: TemplateValues): ExamplePieces {
   const folder = path.join(templatesFolder(), "example-tools", example);
   const piece = (file: string) =>
-    existsSync(path.join(folder, file)) ? readFileSync(path.join(folder, file), "utf8") : "";
+    existsSync(path.join(folder, file))
+      ? fillTemplate(readFileSync(path.join(folder, file), "utf8"), values, `example-tools/${example}/${file}`)
+      : "";
   return {
     rpc: piece("rpc.proto"),
     messages: piece("messages.proto"),
@@ -119,7 +126,14 @@ npx harness-tool hook dist/provider.mjs plan-ready --mode veto --payload plan.js
 
 /** The value of every placeholder of provider/ for `spec`. */
 function templateValues(spec: ScaffoldSpec): TemplateValues {
-  const pieces = spec.examples.map(examplePieces);
+  const names = {
+    name: spec.name,
+    pascal: pascalCase(spec.name),
+    dashName: spec.name.replace(/_/g, "-"),
+    upperName: spec.name.toUpperCase(),
+    source: spec.source,
+  };
+  const pieces = spec.examples.map((example) => examplePieces(example, names));
   // harness-tool docs lists the tools by name, and each row begins with it.
   const docsRows = pieces.map((p) => p.docsRow).filter((row) => row !== "");
   const joined = (key: Exclude<keyof ExamplePieces, "files">, separator: string) =>
@@ -132,11 +146,7 @@ function templateValues(spec: ScaffoldSpec): TemplateValues {
     .map((text) => `\n${text}`)
     .join("");
   return {
-    name: spec.name,
-    pascal: pascalCase(spec.name),
-    dashName: spec.name.replace(/_/g, "-"),
-    upperName: spec.name.toUpperCase(),
-    source: spec.source,
+    ...names,
     protobufVersion,
     runtimeSpec: spec.packages.runtime,
     pluginSpec: spec.packages.plugin,
@@ -166,7 +176,7 @@ export function scaffoldFiles(spec: ScaffoldSpec): Map<string, string> {
   }
   // The examples' own files: their pages of the reference docs, which harness-tool docs --check holds equal.
   for (const example of spec.examples) {
-    for (const [template, text] of examplePieces(example).files) {
+    for (const [template, text] of examplePieces(example, values).files) {
       const file = fillTemplate(template, values, template);
       files.set(file, fillTemplate(text, values, file));
     }

@@ -196,6 +196,15 @@ describe("harness-tool init, end to end", () => {
     // The default examples include the hook example: its tests ran in the new repository.
     assert.match(quickstartOutput, passed("vetoes a plan that touches a path outside the roots"));
     assert.match(quickstartOutput, passed("writes an audit line through the kernel's Log after a tool call"));
+    // And the interactive example's: its prompt served as Preview, a person's answer checked.
+    assert.match(
+      quickstartOutput,
+      passed("shows ask_user's question as its prompt: the Preview the kernel's frontend shows the person"),
+    );
+    assert.match(
+      quickstartOutput,
+      passed("takes a person's answer only when it matches ask_user's output schema, as the kernel does"),
+    );
     assert.match(quickstartOutput, /"found": false/);
     // npm run release, the block's last line, recorded the baseline after the release succeeded.
     assert.match(quickstartOutput, /^wrote schema\/tools\.json, the first snapshot of the tool surface: commit it$/m);
@@ -315,7 +324,7 @@ describe("harness-tool init, end to end", () => {
     assert.ok((text.match(/the provider did not start: see the first test/g)?.length ?? 0) >= 5, text);
   });
 
-  it("ask_user asks on the terminal it was started from, and says plainly when there is none", async () => {
+  it("ask_user's Invoke, the development fallback, asks on the terminal it was started from, and says plainly when there is none", async () => {
     const bin = path.join(repo, "node_modules/.bin/harness-tool");
     const args = [
       "invoke",
@@ -349,7 +358,10 @@ describe("harness-tool init, end to end", () => {
     headless.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     const code = await new Promise<number | null>((resolve) => headless.once("close", resolve));
     assert.notEqual(code, 0, text);
-    assert.match(text, /ask_user: nobody to ask: the provider has no terminal/);
+    assert.match(
+      text,
+      /no terminal to ask on: under the kernel a person answers an interactive call through its frontend/,
+    );
   });
 
   it("the quickstart's release: every lock-file platform's checksum; this platform's executable, in SHA256SUMS and the lock block, serves with no node on PATH", async () => {
@@ -385,6 +397,8 @@ describe("harness-tool init, end to end", () => {
     assert.match(out, /rules: \d+ pass, 0 fail/);
     assert.match(out, /hooks\.point:plan-ready\s.*\spass\s/);
     assert.match(out, /hooks\.point:post-tool-call\s.*\spass\s/);
+    // ask_user's prompt is its Preview: check asks for it.
+    assert.match(out, /preview\.valid:ask_user\s.*\spass\s/);
   });
 
   it("fires the hook example's veto by hand with harness-tool hook, as the scaffold's README shows", () => {

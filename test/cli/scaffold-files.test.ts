@@ -18,12 +18,12 @@ import {
 import { exampleTools } from "./support/scaffold-docs.js";
 
 const packages = { runtime: "^0.1.0", plugin: "file:../tarballs/plugin.tgz", cli: "~0.1" };
-/** Each example tool's rpc, by the name its handler and test use. */
+/** Each example tool's rpc, and its handler as handlers.ts writes it. */
 const rpcOf: Record<Exclude<ExampleName, "hook">, [rpc: string, handler: string]> = {
-  data_source: ["ReadNote", "readNote"],
-  resource: ["SaveNote", "saveNote"],
-  process: ["RunCommand", "runCommand"],
-  interactive: ["AskUser", "askUser"],
+  data_source: ["ReadNote", "async readNote("],
+  resource: ["SaveNote", "async saveNote("],
+  process: ["RunCommand", "async runCommand("],
+  interactive: ["AskUser", "askUser: askUser.invoke,"],
 };
 
 describe("fillTemplate", () => {
@@ -116,6 +116,7 @@ describe("scaffoldFiles", () => {
       assert.match(files.get("kernel/agent.hcl") ?? "", /^ {2}# api_token = env\("MY_NOTES_API_TOKEN"\)$/m);
       const proto = files.get("proto/my_notes/v1/my_notes.proto") ?? "";
       const handlers = files.get("src/handlers.ts") ?? "";
+      const test = files.get("test/provider.test.ts") ?? "";
       assert.match(proto, /service MyNotesService \{/);
       assert.match(handlers, /export const handlers: MyNotesHandlers = \{/);
       for (const example of toolExampleNames) {
@@ -123,11 +124,26 @@ describe("scaffoldFiles", () => {
         const chosen = examples.includes(example);
         assert.equal(proto.includes(`rpc ${rpc}(`), chosen, `${example}: rpc`);
         assert.equal(proto.includes(`message ${rpc}Request`), chosen, `${example}: messages`);
-        assert.equal(handlers.includes(`async ${handler}(`), chosen, `${example}: handler`);
+        assert.equal(handlers.includes(handler), chosen, `${example}: handler`);
       }
       const notes = examples.includes("data_source") || examples.includes("resource");
       assert.equal(handlers.match(/const notes = /g)?.length ?? 0, notes ? 1 : 0, "the notes map, once");
-      assert.equal(handlers.includes("node:readline/promises"), examples.includes("interactive"));
+      const interactive = examples.includes("interactive");
+      // ask_user's prompt is its Preview; the terminal is the runtime's development fallback, not the scaffold's own code.
+      assert.equal(proto.includes("      preview: true\n"), interactive, "interactive: preview declared");
+      assert.equal(
+        handlers.includes("previewAskUser: askUser.prompt,"),
+        interactive,
+        "interactive: the prompt as Preview",
+      );
+      assert.equal(
+        handlers.includes('import { askUserTool } from "./gen/my_notes/v1/my_notes_tool.js";'),
+        interactive,
+        "interactive: the tool's definition, from the repository's own generated module",
+      );
+      assert.equal(test.includes("askUser.answer("), interactive, "interactive: the answer's check tested");
+      assert.equal(test.includes('import { askUser } from "../src/handlers.js";'), interactive);
+      assert.doesNotMatch(handlers, /\/dev\/tty|node:readline|node:tty|openTerminal/);
       const hook = examples.includes("hook");
       assert.equal(
         proto.includes("supported_hook_points: [HOOK_POINT_PLAN_READY, HOOK_POINT_POST_TOOL_CALL]"),
@@ -136,7 +152,6 @@ describe("scaffoldFiles", () => {
       );
       assert.equal(handlers.includes("  hooks: {\n"), hook, "hook: the subscriptions");
       assert.equal(handlers.includes("function isWithin("), hook, "hook: its declaration");
-      const test = files.get("test/provider.test.ts") ?? "";
       assert.equal(test.includes('dispatchHook("plan-ready", "veto"'), hook, "hook: its test");
       assert.equal(test.includes("import { HookDecision }"), hook, "hook: its test's import");
       assert.equal(
@@ -159,6 +174,11 @@ describe("scaffoldFiles", () => {
     assert.equal(files.has("schema/tools.json"), false, "no baseline before anything shipped");
     assert.match(scripts["generate"] ?? "", /^buf generate && harness-tool sync --record-generated$/);
     assert.equal(scripts["prebuild"], "harness-tool sync --check-generated");
+    // tsc leaves the generated JavaScript out of dist/: the build copies it for the compiled tests' handlers.
+    assert.match(
+      scripts["build"] ?? "",
+      /^tsc -p tsconfig\.json && node -e "require\('node:fs'\)\.cpSync\('src\/gen', 'dist\/src\/gen', \{ recursive: true \}\)" && /,
+    );
     // The build guards a baseline once one exists, and says there is none before.
     assert.match(
       scripts["build"] ?? "",

@@ -1,30 +1,12 @@
 /**
- * The terminal the provider was started from (/dev/tty, its controlling terminal), which
- * `harness-tool invoke` and `inspect` share with it when they run in one. The tool protocol gives a
- * provider no way to reach the kernel's frontend (the interactive prompt is the kernel's to show),
- * so under the kernel a real provider asks through a channel of its own (a chat, a web form); with
- * no terminal at all (CI, a headless kernel) this fails with a ToolError that says so.
+ * ask_user on the kernel's interactive path: its prompt is its Preview, which the kernel shows the
+ * person through its frontend (InteractiveRequest.prompt), and the person's answer becomes the
+ * call's result once it matches AskUserResponse's schema (`askUser.answer` checks it as the kernel
+ * does). Its Invoke is the development fallback only: it shows the same prompt on the terminal the
+ * provider was started from (`npx harness-tool invoke . ask_user --args '{"question": "Ready?"}'`)
+ * and reads the answer as a line; a provider with no terminal (one the kernel launches, CI) fails
+ * that call with an execution_failed ToolError that says a person answers through the frontend.
  */
-function openTerminal(): { input: ReadStream; output: WriteStream } {
-  let input: number | undefined;
-  try {
-    input = openSync("/dev/tty", "r");
-    return { input: new ReadStream(input), output: new WriteStream(openSync("/dev/tty", "w")) };
-  } catch {
-    if (input !== undefined) closeSync(input);
-    throw new ToolError("execution_failed", "ask_user: nobody to ask: the provider has no terminal (run it from one, or ask through a channel it owns)");
-  }
-}
-
-/** Writes the question on the terminal and waits for one line (the terminal's own line editing). */
-async function askOnTerminal(question: string, signal: AbortSignal): Promise<string> {
-  const { input, output } = openTerminal();
-  const terminal = createInterface({ input, output, terminal: false });
-  try {
-    return await terminal.question(`\n${question}\n> `, { signal });
-  } finally {
-    terminal.close();
-    input.destroy();
-    output.destroy();
-  }
-}
+export const askUser = interactiveTool(askUserTool, {
+  prompt: (input) => ({ root: { node: { case: "text", value: { content: input.question } } } }),
+});

@@ -1,4 +1,2 @@
-import { closeSync, openSync } from "node:fs";
-import { createInterface } from "node:readline/promises";
-import { ReadStream, WriteStream } from "node:tty";
-import { ToolError } from "harness-tool";
+import { interactiveTool } from "harness-tool";
+import { askUserTool } from "./gen/{{name}}/v1/{{name}}_tool.js";

@@ -1,0 +1,1 @@
+import { askUser } from "../src/handlers.js";
