@@ -167,5 +167,9 @@ export function previewSection(tool: ToolSchema, input: DocsInput): string {
     const kind = kindName(tool.kind);
     return `The tool has no Preview (${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} runs without the approval step).`;
   }
-  return ["What the approval step shows for the example call:", "", renderTreeMarkdown(preview)].join("\n");
+  const lead =
+    tool.kind === ToolKind.INTERACTIVE
+      ? "The prompt the frontend shows the person for the example call (the tool's Preview):"
+      : "What the approval step shows for the example call:";
+  return [lead, "", renderTreeMarkdown(preview)].join("\n");
 }

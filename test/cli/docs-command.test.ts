@@ -19,9 +19,11 @@ import {
   GetSchemaResponseSchema,
   RiskClass,
   ToolKind,
+  ToolSchemaSchema,
 } from "harness-tool/generated/pluggableharness/tool/v1/tool_pb.js";
 import { docsDifferences, renderDocs, writeDocs } from "../../cli/docs/docs-files.js";
 import { indexPlaceholders, loadTemplates, toolPlaceholders } from "../../cli/docs/docs-templates.js";
+import { previewSection } from "../../cli/docs/docs-sections.js";
 import { renderTreeMarkdown } from "../../cli/docs/render-tree-markdown.js";
 import { repoRoot, runBuf } from "../support/buf.js";
 import { listFiles } from "../support/tree-diff.js";
@@ -270,6 +272,20 @@ describe("the docs' parts", () => {
         "Action: Undo (calls `undo`)",
       ].join("\n\n"),
     );
+  });
+  it("calls an interactive tool's Preview the prompt the frontend shows, another's what the approval shows", () => {
+    const preview = create(RenderTreeSchema, { root: { node: { case: "text", value: { content: "Pick one" } } } });
+    const input = {
+      producer: { name: "p", version: "1", source: "github.com/acme/p" },
+      schema: create(GetSchemaResponseSchema),
+      examples: new Map(),
+      previews: new Map([["t", preview]]),
+    };
+    const section = (kind: ToolKind) =>
+      previewSection(create(ToolSchemaSchema, { name: "t", kind, risk: RiskClass.LOW }), input);
+    assert.match(section(ToolKind.INTERACTIVE), /^The prompt the frontend shows the person for the example call/);
+    assert.match(section(ToolKind.RESOURCE), /^What the approval step shows for the example call:/);
+    assert.match(section(ToolKind.RESOURCE), /Pick one/);
   });
   it("renders what no example declares: slash commands, nested fields and enums, nested config, secrets", () => {
     const input = create(GetSchemaResponseSchema, {
