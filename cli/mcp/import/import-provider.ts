@@ -65,6 +65,7 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
   };
   const files = new Map<string, string>();
   if (created) {
+    // init's docs describe its example tools: the imported tools' docs come from the build (npm run docs).
     for (const [file, text] of scaffoldFiles({
       name: spec.name,
       source: spec.source,
@@ -72,7 +73,6 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
       packages: spec.packages,
       directory: spec.directory,
     }))
-      // init's docs describe its example tools: the imported tools' docs come from the build (npm run docs).
       if (!file.startsWith("docs/")) files.set(file, text);
     for (const [file, text] of importedFiles(
       spec.name,
