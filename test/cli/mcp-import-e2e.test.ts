@@ -2,8 +2,8 @@
 // `npx harness-tool mcp import` of the MCP project's memory server (a devDependency) into a folder
 // outside the repository, the new repository installed from the tarballs, the next steps the import
 // printed run as printed (install, generate, build, docs, its own tests ending with docs --check),
-// `npm run release -- --platform <host>`, and the release launched by the kernel's own
-// pluginruntime.Launch (its source snapshot, built with Go) from a folder of its own, configured
+// `npm run check`, `npm run release -- --platform <host>`, and the release launched by the kernel's
+// own pluginruntime.Launch (its source snapshot, built with Go) from a folder of its own, configured
 // with nothing, answering create_entities with what the server answers.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -29,6 +29,8 @@ import { launchByKernel } from "./support/kernel-corpus.js";
 
 const serverEntry = path.join(repoRoot, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 const host = hostPlatformKey();
+// The node binaries a release downloads, unpacked once for every run on this machine.
+process.env.HARNESS_TOOL_NODE_CACHE ??= path.join(tmpdir(), "harness-tool-node-binaries");
 
 /** The environment of the new repository's commands: this test runner's own markers removed. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -105,6 +107,10 @@ describe("mcp import, end to end: the imported repository's own path, from the t
     // docs --check, npm test's last step, passed on the pages npm run docs wrote, one per tool.
     assert.equal(readdirSync(path.join(repo, "docs/tools")).length, 9);
     assert.doesNotMatch(output, /harness-tool docs: .*differs|out of date/);
+  });
+
+  it("npm run check, as its README says next: the rules pass on the build", () => {
+    assert.match(run("npm", ["run", "check"], repo), /^rules: \d+ pass, 0 fail/m);
   });
 
   it("npm run release -- --platform <host> writes the release and records the baseline", {

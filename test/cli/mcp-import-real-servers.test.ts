@@ -226,7 +226,9 @@ describe("mcp import: the bundled providers launched by the kernel's pluginrunti
 }, () => {
   it("configures each with nothing and answers a call", { timeout: 600_000 }, async () => {
     const cases: CorpusCase[] = [];
-    for (const server of servers.filter((s) => s.kernelExpect !== undefined)) {
+    for (const server of servers.filter(
+      (s): s is RealServer & { kernelExpect: string } => s.kernelExpect !== undefined,
+    )) {
       const dir = imported.get(server.name);
       assert.ok(dir, `${server.name} was imported above`);
       const bundled = await cli([

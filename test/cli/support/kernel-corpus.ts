@@ -15,7 +15,7 @@ import { repoRoot } from "../../support/buf.js";
 export interface CorpusCase {
   readonly name: string;
   readonly executable: string;
-  /** The HOME the kernel passes on. */
+  /** The HOME the kernel passes on: where the executable unpacks what it carries. */
   readonly home: string;
   readonly tool: string;
   readonly args: object;
