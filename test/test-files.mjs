@@ -52,6 +52,7 @@ export const e2eTests = [
   "test/provider-repo.test.ts", // packs the three packages and installs them
   "test/cli/init-e2e.test.ts", // packs, installs and builds a scaffold
   "test/cli/real-providers.test.ts", // packs, init, better-sqlite3 built by node-gyp, releases launched by the kernel
+  "test/cli/mcp-import-e2e.test.ts", // packs, imports server-memory, installs, builds, tests, releases; the kernel launches it
   "test/fresh-clone.test.ts", // clones, npm ci, the demo and the quick benchmarks
 ];
 

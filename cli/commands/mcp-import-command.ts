@@ -143,8 +143,8 @@ export const mcpImportCommandDefinition = defineCommand({
     if (!report.created) streams.out.write(renderChangesTable(report.changes, new Set(), terminalWidth(streams.out)));
     streams.out.write(
       report.created
-        ? "\nNext: review each tool's classification in the proto, then\n  npm install\n  npm run generate && npm run build && npm test\n"
-        : "\nNext: npm run generate && npm run build\n",
+        ? "\nNext: review each tool's classification in the proto, then\n  npm install\n  npm run generate && npm run build && npm run docs && npm test\n"
+        : "\nNext: npm run generate && npm run build && npm run docs\n",
     );
     return 0;
   },

@@ -44,6 +44,16 @@ describe("harness-tool --help", () => {
     assert.equal((await cli(["invoke", "dist/provider.mjs", "read_note", "--help"])).out, expected);
   });
 
+  it("help <two words> gives a two-word command's help: help mcp import, help mcp serve", async () => {
+    for (const name of ["mcp import", "mcp serve"]) {
+      const expected = await cli([...name.split(" "), "--help"]);
+      assert.match(expected.out, new RegExp(`^Usage: harness-tool ${name} `));
+      const help = await cli(["help", ...name.split(" ")]);
+      assert.equal(help.code, 0, help.err);
+      assert.equal(help.out, expected.out);
+    }
+  });
+
   it("without a command: the overview on stderr, exit 2", async () => {
     const { code, out, err } = await cli([]);
     assert.equal(code, 2);

@@ -21,7 +21,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { launch } from "harness-tool/testing";
@@ -34,6 +34,7 @@ import {
   type ProcessTool,
 } from "../runtime/interop/scenarios.js";
 import { harnessToolPackages } from "../../cli/templates/package-sources.js";
+import { npxInstallsOf } from "../support/npx-installs.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
 import { readmeExample } from "../support/readme-examples.js";
@@ -59,21 +60,6 @@ const noFailures = /^(# fail|ℹ fail) 0$/m;
 
 /** A test that passed, as either reporter prints it. */
 const passed = (name: string) => new RegExp(`^\\s*(ok \\d+ - |✔ )${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m");
-
-/** npx's cache folders that installed `tarball`, to remove after the run. */
-function npxInstallsOf(tarball: string): string[] {
-  const cache = path.join(process.env["npm_config_cache"] ?? path.join(homedir(), ".npm"), "_npx");
-  if (!existsSync(cache)) return [];
-  return readdirSync(cache)
-    .map((d) => path.join(cache, d))
-    .filter((d) => {
-      try {
-        return readFileSync(path.join(d, "package.json"), "utf8").includes(path.basename(path.dirname(tarball)));
-      } catch {
-        return false;
-      }
-    });
-}
 
 function run(command: string, args: readonly string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", env: cleanEnv() });

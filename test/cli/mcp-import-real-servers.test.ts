@@ -17,17 +17,11 @@ import { type AddressInfo, createServer } from "node:net";
 import { after, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  goTestEnvironment,
-  goVersion,
-  kernelSkip,
-  locateSnapshot,
-  runGo,
-  unpackKernel,
-} from "../runtime/kernel/kernel-snapshot.js";
+import { kernelSkip } from "../runtime/kernel/kernel-snapshot.js";
 import { repoRoot } from "../support/buf.js";
 import { cli } from "./support/run-cli.js";
 import { generate, importServer, launchImported } from "./support/imported-provider.js";
+import { type CorpusCase, launchByKernel } from "./support/kernel-corpus.js";
 
 const serverEntry = (name: string) => path.join(repoRoot, "node_modules/@modelcontextprotocol", name, "dist/index.js");
 const scratch = mkdtempSync(path.join(tmpdir(), "harness-tool-mcp-real-"));
@@ -227,24 +221,14 @@ describe("mcp import: server-everything over streamable HTTP (--url)", () => {
   });
 });
 
-/** Runs the corpus Go test (test/cli/fixtures/real-providers) in the kernel's tree; its exit code and output. */
-async function launchByKernel(cases: object[]): Promise<{ code: number | null; output: string }> {
-  const tree = unpackKernel(locateSnapshot(), goVersion(), "mcp-import-tree");
-  writeFileSync(
-    path.join(tree.moduleRoot, "internal/pluginruntime/harness_tool_corpus_test.go"),
-    readFileSync(path.join(repoRoot, "test/cli/fixtures/real-providers/harness_tool_corpus_test.go.txt")),
-  );
-  const args = "test -tags integration -count=1 -v -run ^TestHarnessToolCorpus_ ./internal/pluginruntime/".split(" ");
-  const run = await runGo(tree, args, goTestEnvironment(tree, { HARNESS_TOOL_CORPUS: JSON.stringify(cases) }));
-  return { code: run.code, output: run.stdout + run.stderr };
-}
-
 describe("mcp import: the bundled providers launched by the kernel's pluginruntime.Launch", {
   skip: kernelSkip(),
 }, () => {
   it("configures each with nothing and answers a call", { timeout: 600_000 }, async () => {
-    const cases = [];
-    for (const server of servers.filter((s) => s.kernelExpect !== undefined)) {
+    const cases: CorpusCase[] = [];
+    for (const server of servers.filter(
+      (s): s is RealServer & { kernelExpect: string } => s.kernelExpect !== undefined,
+    )) {
       const dir = imported.get(server.name);
       assert.ok(dir, `${server.name} was imported above`);
       const bundled = await cli([
@@ -274,7 +258,7 @@ describe("mcp import: the bundled providers launched by the kernel's pluginrunti
         expect: server.kernelExpect,
       });
     }
-    const { code, output } = await launchByKernel(cases);
+    const { code, output } = await launchByKernel(cases, "mcp-import-tree");
     assert.equal(code, 0, output);
     for (const c of cases)
       assert.match(output, new RegExp(`--- PASS: TestHarnessToolCorpus_launchAndCall/${c.name}`), output);

@@ -76,6 +76,12 @@ describe("mcp import: a test server", () => {
     assert.doesNotMatch(proto, /name: "union"/);
   });
 
+  it("writes none of init's docs: npm run docs, which the next steps name, writes the imported tools' pages", () => {
+    assert.equal(existsSync(path.join(dir, "docs")), false);
+    assert.match(out, /^ {2}npm run generate && npm run build && npm run docs && npm test$/m);
+    assert.match(readFileSync(path.join(dir, "README.md"), "utf8"), /npm run build && npm run docs\n```/);
+  });
+
   it("serves the imported surface: resource/high, the integer and its bounds said in the description", async () => {
     const schema = await provider.getSchema();
     assert.deepEqual(schema.tools.map((t) => t.name).sort(), ["bad_output", "count", "crash", "echo", "fail", "hang"]);
@@ -240,6 +246,7 @@ describe("mcp import: a test server", () => {
       assert.match(run.out, /tool-removed\s+fail/);
       assert.match(run.out, /tool-added\s+extra/);
       assert.match(run.out, /input-required-added\s+echo/);
+      assert.match(run.out, /^Next: npm run generate && npm run build && npm run docs$/m);
     } finally {
       delete process.env["MCP_TEST_VARIANT"];
     }

@@ -36,6 +36,7 @@ import { after, before, describe, it } from "node:test";
 import { hostPlatformKey } from "../../cli/release/release-platforms.js";
 import { repoRoot } from "../support/buf.js";
 import { packWorkspaces } from "../support/pack-workspaces.js";
+import type { CorpusCase } from "./support/kernel-corpus.js";
 import {
   goTestEnvironment,
   goVersion,
@@ -240,15 +241,7 @@ const failingTimeout = 30;
 const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
 
 /** One release for the kernel to launch, as the Go test reads it (HARNESS_TOOL_CORPUS). */
-interface KernelCase {
-  readonly name: string;
-  readonly executable: string;
-  /** The HOME the kernel passes on: where the executable unpacks what it carries. */
-  readonly home: string;
-  readonly tool: string;
-  readonly args: object;
-  readonly config: object;
-  readonly expect: string;
+interface KernelCase extends CorpusCase {
   /** The packages it carries (checked under `home` after the run). */
   readonly kept: readonly string[];
   /** A config Configure must refuse (INVALID_ARGUMENT) before `config` is accepted, and the attribute it names. */

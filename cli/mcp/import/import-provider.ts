@@ -2,7 +2,7 @@
  * `harness-tool mcp import`'s work: read the server's tools, plan them, and write the provider.
  * A new directory gets init's scaffold (cli/templates) with the imported proto, mcp/imported.json
  * (what the proxy serves and Configure compares the live server with) and a main.ts on
- * `harness-tool/mcp`'s proxy; a directory imported before gets a new proto (each tool's
+ * `harness-tool/mcp`'s proxy, without init's docs/ (`npm run docs` writes the imported tools' pages); a directory imported before gets a new proto (each tool's
  * classification kept) and mcp/imported.json, and the report of what changed, as `diff` reports it.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -65,6 +65,7 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
   };
   const files = new Map<string, string>();
   if (created) {
+    // init's docs describe its example tools: the imported tools' docs come from the build (npm run docs).
     for (const [file, text] of scaffoldFiles({
       name: spec.name,
       source: spec.source,
@@ -72,7 +73,7 @@ export async function importProvider(spec: ImportSpec): Promise<ImportReport> {
       packages: spec.packages,
       directory: spec.directory,
     }))
-      files.set(file, text);
+      if (!file.startsWith("docs/")) files.set(file, text);
     for (const [file, text] of importedFiles(
       spec.name,
       pascal,

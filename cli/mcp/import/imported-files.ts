@@ -84,13 +84,14 @@ A tool provider for the PluggableHarness kernel that proxies an MCP server's too
 - \`mcp/imported.json\` is the imported surface and the server's command line: Configure starts the
   server and refuses it when its tools drifted in a breaking or risk-relevant way.
 - \`src/main.ts\` serves the generated provider with \`harness-tool/mcp\`'s proxy: no handlers to write.
-- \`npm run generate && npm run build && npm test\`, then \`npm run check\`.
+- \`npm run generate && npm run build && npm run docs && npm test\`, then \`npm run check\`: \`npm
+  run docs\` writes docs/ (a page per tool) from the build, and \`npm test\` ends by checking it.
 
 Follow the server when it changes:
 
 \`\`\`sh
 ${importCommand}
-npm run generate && npm run build
+npm run generate && npm run build && npm run docs
 \`\`\`
 `;
 }
