@@ -4,7 +4,7 @@
 // pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
 // SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, starts the
 // orphan watchdog (this program again, with --orphan-watchdog), and exits with the provider's
-// status (or the same signal).
+// status (or the same signal), or at once with the code the provider announced on fd 3.
 package main
 
 import (
