@@ -12,6 +12,7 @@ type channelMessage struct {
 	WatchGroup  *int   `json:"watchGroup"`
 	ForgetGroup *int   `json:"forgetGroup"`
 	PassThrough *bool  `json:"passThrough"`
+	Exiting     *int   `json:"exiting"`
 }
 
 // channelHandler acts on the provider's messages.
@@ -20,6 +21,8 @@ type channelHandler interface {
 	watchGroup(pgid int)
 	forgetGroup(pgid int)
 	passThrough()
+	// exiting: the provider's last exit listener ran; only its teardown is left.
+	exiting(code int)
 }
 
 // serveChannel reads messages until EOF; secrets and pass-through are answered ("\n") once acted on,
@@ -52,6 +55,8 @@ func serveChannel(conn io.ReadWriter, h channelHandler) {
 		case m.PassThrough != nil && *m.PassThrough:
 			h.passThrough()
 			_, _ = conn.Write([]byte("\n"))
+		case m.Exiting != nil:
+			h.exiting(*m.Exiting)
 		}
 	}
 }

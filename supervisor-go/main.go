@@ -4,7 +4,7 @@
 // pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
 // SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, starts the
 // orphan watchdog (this program again, with --orphan-watchdog), and exits with the provider's
-// status (or the same signal).
+// status (or the same signal), or at once with the code the provider announced on fd 3.
 package main
 
 import (
@@ -86,25 +86,47 @@ func supervise(program string, args []string) int {
 	watchdog := startWatchdog()
 	watchdog.WatchProcess(cmd.Process.Pid)
 	relay := newRelay(watchdog)
-	drained := make(chan struct{}, 2)
-	go func() { relay.stdout(stdoutRead); drained <- struct{}{} }()
-	go func() { relay.stderr(stderrRead); drained <- struct{}{} }()
+	pipes := []*pipeReader{
+		readPipe(stdoutRead, relay.stdoutChunk),
+		readPipe(stderrRead, func(chunk []byte) { writeErr(relay, relay.filtered(&relay.stderrF, chunk)) }),
+	}
 	go serveChannel(ours, relay)
 	go forwardSignals(signals, cmd.Process)
 	go watchParent(cmd.Process)
 
-	state, _ := cmd.Process.Wait()
-	watchdog.ForgetProcess(cmd.Process.Pid)
-	deadline := time.After(drainTime)
-	for pending := 2; pending > 0; pending-- {
-		select {
-		case <-drained:
-		case <-deadline:
-			pending = 0
+	waited := make(chan *os.ProcessState, 1)
+	go func() { state, _ := cmd.Process.Wait(); waited <- state }()
+	select {
+	case state := <-waited:
+		watchdog.ForgetProcess(cmd.Process.Pid)
+		deadline := after(drainTime)
+		for _, pipe := range pipes {
+			select {
+			case <-pipe.done:
+			case <-deadline:
+			}
 		}
+		relay.finish()
+		return exitLike(state)
+	case code := <-relay.exits:
+		// The provider's last exit listener ran: what it wrote before is in the pipes, and only
+		// its teardown (tens of ms for a Node heap) is left, which the host need not wait for.
+		_ = cmd.Process.Kill()
+		watchdog.ForgetProcess(cmd.Process.Pid)
+		deadline := after(drainTime)
+		for _, pipe := range pipes {
+			pipe.drainNow(deadline)
+		}
+		relay.finish()
+		return code
 	}
-	relay.finish()
-	return exitLike(state)
+}
+
+// after is a channel closed once d has passed (read by as many selects as need it).
+func after(d time.Duration) <-chan struct{} {
+	expired := make(chan struct{})
+	time.AfterFunc(d, func() { close(expired) })
+	return expired
 }
 
 // channelPair is the fd 3 socket pair, close-on-exec (set under ForkLock: darwin has no SOCK_CLOEXEC).

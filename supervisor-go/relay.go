@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -25,10 +25,11 @@ type relay struct {
 	handshake  []byte
 	handshaken bool
 	stdoutLine []byte
+	exits      chan int // the code the provider announced on fd 3 (the first one)
 }
 
 func newRelay(watchdog *Watchdog) *relay {
-	r := &relay{watchdog: watchdog}
+	r := &relay{watchdog: watchdog, exits: make(chan int, 1)}
 	r.stdoutF.secrets = &r.secrets
 	r.stderrF.secrets = &r.secrets
 	return r
@@ -38,6 +39,12 @@ func (r *relay) learn(secrets []string) { r.secrets.Learn(secrets) }
 func (r *relay) watchGroup(pgid int)    { r.watchdog.WatchGroup(pgid) }
 func (r *relay) forgetGroup(pgid int)   { r.watchdog.ForgetGroup(pgid) }
 func (r *relay) passThrough()           { r.pass.Store(true) }
+func (r *relay) exiting(code int) {
+	select {
+	case r.exits <- code:
+	default:
+	}
+}
 
 func writeErr(r *relay, data []byte) {
 	if len(data) == 0 {
@@ -104,23 +111,58 @@ func (r *relay) stdoutChunk(chunk []byte) {
 	}
 }
 
-func copyChunks(from io.Reader, to func([]byte)) {
-	buf := make([]byte, 64*1024)
-	for {
-		n, err := from.Read(buf)
-		if n > 0 {
-			to(append([]byte(nil), buf[:n]...))
-		}
-		if err != nil {
-			return
-		}
-	}
+// pipeReader relays one of the provider's pipes chunk by chunk until EOF or until stopped.
+type pipeReader struct {
+	file *os.File
+	to   func([]byte)
+	done chan struct{}
 }
 
-func (r *relay) stdout(from io.Reader) { copyChunks(from, r.stdoutChunk) }
+func readPipe(file *os.File, to func([]byte)) *pipeReader {
+	p := &pipeReader{file: file, to: to, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		buf := make([]byte, 64*1024)
+		for {
+			n, err := file.Read(buf)
+			if n > 0 {
+				to(append([]byte(nil), buf[:n]...))
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return p
+}
 
-func (r *relay) stderr(from io.Reader) {
-	copyChunks(from, func(chunk []byte) { writeErr(r, r.filtered(&r.stderrF, chunk)) })
+// drainNow stops the reader and relays what the pipe holds at this moment, without waiting for
+// more (a child of the provider may hold its write end open); gives up at deadline when the reader
+// is stuck writing to a host that does not read.
+func (p *pipeReader) drainNow(deadline <-chan struct{}) {
+	_ = p.file.SetReadDeadline(time.Now())
+	select {
+	case <-p.done:
+	case <-deadline:
+		return
+	}
+	raw, err := p.file.SyscallConn()
+	if err != nil || p.file.SetReadDeadline(time.Time{}) != nil {
+		return
+	}
+	buf := make([]byte, 64*1024)
+	_ = raw.Read(func(fd uintptr) bool {
+		for {
+			n, err := syscall.Read(int(fd), buf)
+			if err == syscall.EINTR {
+				continue
+			}
+			if n <= 0 || err != nil {
+				return true // empty (EAGAIN), closed, or broken: done either way
+			}
+			p.to(append([]byte(nil), buf[:n]...))
+		}
+	})
 }
 
 // finish writes what is left once the provider exited: an unfinished handshake, the filters' held

@@ -176,3 +176,29 @@ func TestTheWatchdogEndsOnlyWhatIsStillListed(t *testing.T) {
 		t.Fatalf("ended alive %v, kept alive %v", alive(ended.Process.Pid), alive(kept.Process.Pid))
 	}
 }
+
+func TestAnAnnouncedExitIsNotWaitedFor(t *testing.T) {
+	// The provider writes its last lines, announces 5 and never ends: the supervisor relays the
+	// lines, exits with 5 at once and SIGKILLs the provider.
+	start := time.Now()
+	stdout, stderr, state := run(t, `echo handshake; echo "last $$ sk-live-7f3a9c2e" >&2; `+learn+
+		`echo "pid $$" >&2; printf '{"exiting":5}\n' >&3; exec sleep 30`)
+	if code := state.ExitCode(); code != 5 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("the supervisor waited %v for a provider that announced its exit", took)
+	}
+	if stdout != "handshake\n" || !strings.Contains(stderr, "last ") {
+		t.Fatalf("stdout %q stderr %q", stdout, stderr)
+	}
+	fields := strings.Fields(stderr[strings.Index(stderr, "pid "):])
+	pid, _ := strconv.Atoi(fields[1])
+	deadline := time.Now().Add(3 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pid == 0 || alive(pid) {
+		t.Fatalf("provider %d outlived its announced exit by 3 s", pid)
+	}
+}
