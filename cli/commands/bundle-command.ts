@@ -83,6 +83,8 @@ async function launcherText(
   const supervised = await bundleEarlySupervision({
     entry,
     providerInputs,
+    // esbuild's metafile names the inputs relative to the working directory it built in.
+    providerRoot: process.cwd(),
     conditions,
     format: "esm",
     source: [

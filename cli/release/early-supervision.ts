@@ -20,8 +20,10 @@ export const supervisorSpecifier = "harness-tool/supervisor";
 export interface EarlySupervisionBuild {
   /** The provider's entry: `harness-tool` is resolved from its folder, as the provider's bundle resolved it. */
   readonly entry: string;
-  /** The provider bundle's inputs (esbuild's metafile keys, relative to the working directory). */
+  /** The provider bundle's inputs (esbuild's metafile keys, relative to `providerRoot`). */
   readonly providerInputs: readonly string[];
+  /** The folder the provider's bundle was built in (its working directory). */
+  readonly providerRoot: string;
   /** The export conditions the provider's bundle was built with. */
   readonly conditions: readonly string[];
   /**
@@ -86,6 +88,6 @@ export async function bundleEarlySupervision(build: EarlySupervisionBuild): Prom
     .find((file) => /[\\/]supervisor[\\/]supervise-before-loading\.[cm]?[jt]s$/.test(file));
   if (supervisorFile === undefined) return undefined;
   const serveModule = serveModuleBeside(supervisorFile);
-  const servesHere = build.providerInputs.some((input) => path.resolve(process.cwd(), input) === serveModule);
+  const servesHere = build.providerInputs.some((input) => path.resolve(build.providerRoot, input) === serveModule);
   return servesHere ? (result.outputFiles[0]?.text ?? undefined) : undefined;
 }

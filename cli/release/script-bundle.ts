@@ -16,6 +16,7 @@
  * (nothing could import them). The source map is inline (its line numbers shifted by the wrapper's
  * first line), so one file carries the code and what maps its stack traces to the sources.
  */
+import { existsSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import path from "node:path";
 import { Script } from "node:vm";
@@ -35,9 +36,11 @@ export interface ScriptBundle {
   readonly sourceMapComment: string;
   /** How many modules went in. */
   readonly modules: number;
-  /** The entry, and what the build read (esbuild's metafile inputs) with which export conditions. */
+  /** The entry, and what the build read (esbuild's metafile inputs, relative to `root`) with which export conditions. */
   readonly entry: string;
   readonly inputs: readonly string[];
+  /** The provider's root (its package.json's folder): the build's working directory. */
+  readonly root: string;
   readonly conditions: readonly string[];
   /** The packages kept out of the script (cli/release/unbundled-packages.ts): it `require`s them. */
   readonly kept: readonly KeptPackage[];
@@ -94,9 +97,24 @@ function esbuildMessages(error: unknown): string | undefined {
     .join("\n");
 }
 
+/**
+ * The provider's root: the nearest folder at or above the entry's that holds a package.json (the
+ * entry's own folder without one). The build runs there, so what esbuild writes of each module's
+ * path (a CommonJS module's name, the source map's sources) is relative to it: the same bytes
+ * from any working directory and any checkout path.
+ */
+export function providerRoot(entry: string): string {
+  const from = path.dirname(path.resolve(entry));
+  for (let at = from; ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, "package.json"))) return at;
+    if (path.dirname(at) === at) return from;
+  }
+}
+
 /** Bundles `entry` (TypeScript or tsc's output) into one classic script with its source map inline. */
 export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   const { build } = await import("esbuild");
+  const root = providerRoot(entry);
   const conditions = isRuntimeCheckout(runtimeRootFrom(path.dirname(path.resolve(entry))))
     ? [sourceCondition, "module"]
     : ["module"];
@@ -112,7 +130,8 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
   try {
     result = await buildKeepingOut(unbundled, () =>
       build({
-        entryPoints: [entry],
+        absWorkingDir: root,
+        entryPoints: [path.resolve(entry)],
         bundle: true,
         write: false,
         outfile: "provider.cjs",
@@ -162,6 +181,7 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
     modules: inputs.length,
     entry,
     inputs,
+    root,
     conditions,
     kept: unbundled.kept,
     builtins: [...builtins].sort(),
@@ -169,15 +189,16 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
 }
 
 /**
- * The map as a data URL comment, its sources absolute and its mappings one line down for the
- * wrapper's head (unless the `#!` line it replaces was dropped).
+ * The map as a data URL comment, its mappings one line down for the wrapper's head (unless the
+ * `#!` line it replaces was dropped). Its sources stay as esbuild wrote them, relative to the
+ * output's folder, the provider's root: no builder's path in a shipped file. Node resolves a
+ * relative source against the file that carries the map, so a stack trace names
+ * `<the .mjs's folder>/src/handlers.ts`.
  */
 function inlineSourceMap(mapText: string, droppedHashbang: boolean): string {
-  const map = JSON.parse(mapText) as { sources: string[]; mappings: string; sourceRoot?: string };
-  // esbuild wrote the sources relative to the output's folder, the working directory here.
-  const base = process.cwd();
+  const map = JSON.parse(mapText) as { sources: string[]; mappings: string };
   const mappings = droppedHashbang ? map.mappings : `;${map.mappings}`;
-  const shifted = { ...map, sources: map.sources.map((s) => path.resolve(base, s)), mappings };
+  const shifted = { ...map, mappings };
   return `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${Buffer.from(JSON.stringify(shifted)).toString("base64")}`;
 }
 
@@ -220,6 +241,7 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
   const launcher = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
+    providerRoot: bundle.root,
     conditions: bundle.conditions,
     format: "esm",
     source: [
@@ -301,6 +323,7 @@ export async function singleExecutableMain(bundle: ScriptBundle, carried?: Carri
   const supervisor = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
+    providerRoot: bundle.root,
     conditions: bundle.conditions,
     format: "iife",
     globalName: supervisorName,

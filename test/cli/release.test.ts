@@ -13,6 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,6 +21,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +31,7 @@ import { launch } from "harness-tool/testing";
 import { main } from "../../cli/main.js";
 import { hclString, lockBlock, resolvedAt, sha256Sums } from "../../cli/release/release-manifest.js";
 import { npmPackageVersions } from "../../cli/release/node-lines.js";
+import { dependencyClosure } from "../../cli/release/unbundled-packages.js";
 import {
   embeddedNodeVersion,
   hostPlatformKey,
@@ -94,6 +97,40 @@ async function countThrough(launched: Awaited<ReturnType<typeof launch>>): Promi
   const outcome = await call.done;
   const last = outcome.events.at(-1)?.event;
   return last?.case === "result" ? last.value.payload : last;
+}
+
+/** The sources of the program's inline source map in a release's `.mjs` (a JSON string inside it). */
+function inlineMapSources(mjs: string): string[] {
+  const base64 = /sourceMappingURL=data:application\/json;charset=utf-8;base64,([A-Za-z0-9+/=]+)/.exec(mjs)?.[1];
+  assert.ok(base64, "the .mjs carries its source map");
+  return (JSON.parse(Buffer.from(base64, "base64").toString("utf8")) as { sources: string[] }).sources;
+}
+
+/**
+ * What the fixture's release reads, copied into each of `roots` as it lies in this checkout: the
+ * package.json and tsconfig.json, the fixture, the runtime (harness-tool linked to it, as the
+ * workspace links it) and its generated code, and each package the bundle reads, whole.
+ */
+async function copyFixtureCheckout(roots: readonly string[]): Promise<void> {
+  const { inputs } = await bundleAsScript(fixture);
+  const folders = new Set(["runtime", "generated"]);
+  const topPackage = (file: string) => /^node_modules\/(?:@[^/]+\/)?[^/]+/.exec(file)?.[0];
+  const read = inputs.flatMap((input) => topPackage(input) ?? []).map((p) => path.join(repoRoot, p));
+  // The release checks that what it bundles has its dependencies installed: those are copied too.
+  for (const pkg of dependencyClosure([path.join(repoRoot, "runtime"), ...read])) {
+    const folder = topPackage(path.relative(repoRoot, pkg.root));
+    if (folder !== undefined) folders.add(folder);
+  }
+  for (const root of roots) {
+    for (const folder of folders)
+      cpSync(path.join(repoRoot, folder), path.join(root, folder), {
+        recursive: true,
+        ...(folder.startsWith("node_modules/") ? { dereference: true } : { verbatimSymlinks: true }),
+      });
+    for (const name of ["package.json", "tsconfig.json", path.relative(repoRoot, fixture)])
+      cpSync(path.join(repoRoot, name), path.join(root, name));
+    symlinkSync("../runtime", path.join(root, "node_modules/harness-tool"));
+  }
 }
 
 describe("the lock file's provider block and SHA256SUMS", () => {
@@ -366,6 +403,47 @@ describe("harness-tool release", {
     assert.equal(sha256(path.join(dir, "again", "streaming_0.0.1.mjs")), sha256(file("streaming_0.0.1.mjs")));
   });
 
+  it("the same sources at other paths, released from other working directories, give the same bytes", async () => {
+    const here = process.cwd();
+    const released: string[] = [];
+    // The checkout copied (not linked: esbuild names a linked file by its real path) to two paths of
+    // different depths; one released from its own root, one from elsewhere, the entry absolute.
+    const copies = [path.join(dir, "checkout-a"), path.join(dir, "elsewhere", "deeper", "checkout-b")];
+    await copyFixtureCheckout(copies);
+    try {
+      for (const [index, root] of copies.entries()) {
+        const cwd = index === 0 ? root : path.join(dir, "elsewhere");
+        process.chdir(cwd);
+        const entry = path.join(root, path.relative(repoRoot, fixture));
+        const out = path.join(dir, `moved-${index}`);
+        const moved = await cli([
+          "release",
+          index === 0 ? path.relative(cwd, entry) : entry,
+          "--platform",
+          hostKey,
+          "--out-dir",
+          out,
+        ]);
+        assert.equal(moved.code, 0, moved.err);
+        released.push(out);
+      }
+    } finally {
+      process.chdir(here);
+    }
+    const [a, b] = released as [string, string];
+    for (const name of [`streaming_0.0.1_${hostKey}`, "streaming_0.0.1.mjs"]) {
+      assert.equal(sha256(path.join(b, name)), sha256(path.join(a, name)), `${name} from two paths`);
+      assert.equal(sha256(path.join(a, name)), sha256(file(name)), `${name} from the checkout itself`);
+    }
+    const mjs = readFileSync(path.join(a, "streaming_0.0.1.mjs"), "utf8");
+    for (const leak of [...copies, repoRoot, here])
+      assert.ok(!mjs.includes(leak) && !inlineMapSources(mjs).some((s) => s.includes(leak)), `the .mjs names ${leak}`);
+    assert.ok(
+      inlineMapSources(mjs).includes("test/cli/fixtures/streaming-provider.ts"),
+      "sources relative to the root",
+    );
+  });
+
   it("--code-cache: this platform's executable carries V8's code cache (other, more bytes) and serves", async () => {
     const cachedDir = path.join(dir, "cached");
     const cached = await cli(["release", fixture, "--platform", hostKey, "--code-cache", "--out-dir", cachedDir]);
@@ -444,7 +522,8 @@ describe("harness-tool release", {
     assert.equal(event.error.details.error.stack, undefined);
     assert.match(
       err.text(),
-      new RegExp(`at failDeliberately \\(\\S*test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`),
+      // The map's sources are relative to the provider's root; Node reads them from the .mjs's folder.
+      new RegExp(`at failDeliberately \\(${alone}/test/cli/fixtures/streaming-provider\\.ts:${throwLine}:\\d+\\)`),
     );
   });
 
