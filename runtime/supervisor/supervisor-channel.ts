@@ -9,6 +9,7 @@
  * exits then, without waiting for the kernel to tear down the provider's memory.
  */
 import { readSync, writeSync } from "node:fs";
+import * as nodeModule from "node:module";
 
 /** Set by the supervisor for the provider it starts: its own pid. */
 export const supervisedVariable = "HARNESS_TOOL_SUPERVISED";
@@ -99,7 +100,12 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
     },
     exit(code) {
       // Registered now, it runs after the listeners registered before (process.exit emits in order).
-      process.once("exit", (exitCode) => void send({ exiting: exitCode }));
+      process.once("exit", (exitCode) => {
+        // Node writes V8's compile cache as the process ends, which the supervisor no longer waits
+        // for: written now, before the supervisor is told (a no-op when the cache is off).
+        nodeModule.flushCompileCache?.();
+        void send({ exiting: exitCode });
+      });
       process.exit(code);
     },
   };
