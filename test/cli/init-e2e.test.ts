@@ -362,9 +362,10 @@ describe("harness-tool init, end to end", () => {
       lock,
       /^provider "notes" \{\n {2}source {6}= "github\.com\/you\/provider-notes"\n {2}version {5}= "0\.1\.0"\n/m,
     );
-    assert.ok(lock.includes(`"${host}" = "sha256:${sha256}"`));
+    // The keys are padded to the longest, so the equals signs line up.
+    assert.match(lock, new RegExp(`\n {4}"${host}" += "sha256:${sha256}"\n`), `${host}'s checksum`);
     for (const key of lockFilePlatformKeys) {
-      assert.match(lock, new RegExp(`"${key}" = "sha256:[0-9a-f]{64}"`), `${key} in the lock block`);
+      assert.match(lock, new RegExp(`\n {4}"${key}" += "sha256:[0-9a-f]{64}"\n`), `${key} in the lock block`);
       assert.ok(existsSync(path.join(release, `notes_0.1.0_${key}`)), `notes_0.1.0_${key} built`);
     }
     const emptyPath = mkdtempSync(path.join(tmpdir(), "harness-tool-no-node-"));
