@@ -219,7 +219,7 @@ export const provider = defineProvider(
   {
     name: "synthetic",
     version: "1.0.0",
-    source: "example.com/bench/synthetic",
+    source: "github.com/harness-tool/bench-synthetic",
     tools: { ${tools.map((t) => t.handlerKey).join(", ")} },
   },
   {
