@@ -91,14 +91,14 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
     const bytes = toBinary(desc, value);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
-  // grpc-js's server copies a serialized response into its frame at once: one scratch buffer per
-  // method serves every output chunk (at most 64 KiB of data from the runtime, and their framing).
-  const scratch = side === "response" ? new ScratchBuffer(128 * 1024) : undefined;
-  const serialize =
-    desc.typeName === invokeResponseName
-      ? (value: MessageShape<Desc>): Buffer =>
-          encodeOutputChunkResponse(value as unknown as InvokeResponse, scratch) ?? generic(value)
-      : generic;
+  let serialize = generic;
+  if (desc.typeName === invokeResponseName) {
+    // grpc-js's server copies a serialized response into its frame at once: one scratch buffer per
+    // method serves every output chunk (at most 64 KiB of data from the runtime, and their framing).
+    const scratch = side === "response" ? new ScratchBuffer(128 * 1024) : undefined;
+    serialize = (value: MessageShape<Desc>): Buffer =>
+      encodeOutputChunkResponse(value as unknown as InvokeResponse, scratch) ?? generic(value);
+  }
   const deserialize = decode
     ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes)
     : (bytes: Buffer): MessageShape<Desc> => fromBinary(desc, bytes);
