@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installSupervisorPackage } from "./support/supervisor-package.mjs";
 import { collectTestFiles, startLine, suiteFiles, suites } from "./test-files.mjs";
 
 const testDir = path.dirname(fileURLToPath(import.meta.url));
@@ -54,6 +55,17 @@ if (files.length === 0) {
   process.exit(1);
 }
 if (reporters.length > 0) process.stdout.write(startLine(suite, selected, concurrency));
+// The supervised providers the tests launch run under the Go supervisor program by default, as a
+// user's install does: it is built once per run and installed as this platform's package in
+// node_modules (test/support/supervisor-package.mjs). HARNESS_TOOL_SUPERVISOR_BINARY=node npm test
+// runs them all under the Node supervisor; the supervisor tests run both either way.
+const supervisor = installSupervisorPackage({ force: true });
+if (reporters.length > 0)
+  process.stdout.write(
+    supervisor.binary
+      ? `supervisor: the Go program (built and installed in ${supervisor.seconds.toFixed(1)} s)\n`
+      : `supervisor: the Node supervisor (no Go program: ${supervisor.reason})\n`,
+  );
 const result = spawnSync(
   process.execPath,
   [

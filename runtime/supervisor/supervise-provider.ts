@@ -20,46 +20,81 @@
  *   before its code loaded (supervise-before-loading.ts) says so over fd 3; from then on its stdout
  *   and stderr reach fds 1 and 2 as they are, as they would without a supervisor.
  *
- * - A supervisor program: with HARNESS_TOOL_SUPERVISOR_BINARY naming one (the Go candidate in
- *   supervisor-go/), this process replaces itself with it (`process.execve`, same pid), and that
- *   program supervises the same command; unset, this Node supervisor runs (the default).
+ * - The supervisor program (supervisor-go/, a static Go program): this process replaces itself with
+ *   it (`process.execve`, same pid), and that program supervises the same command. Which program:
+ *   HARNESS_TOOL_SUPERVISOR_BINARY's path when set; else the one the running platform's package
+ *   (`@harness-tool/supervisor-<os>-<cpu>`, an optional dependency) installed; else, or with the
+ *   variable set to `node`, or on a Node without `process.execve`, this Node supervisor runs.
  *
  * docs/runtime.md#the-supervisor.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Socket } from "node:net";
+import path from "node:path";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
 import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
 
 /** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
 export const supervisorBinaryVariable = "HARNESS_TOOL_SUPERVISOR_BINARY";
+/** The variable's value that keeps this Node supervisor. */
+export const nodeSupervisorValue = "node";
 
-/** Replaces this process with the supervisor program the environment names; returns when none is named. */
+/** The platforms (`<process.platform>-<process.arch>`) a supervisor package is published for. */
+const packagedPlatforms: ReadonlySet<string> = new Set(["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"]);
+
+/**
+ * The supervisor program the running platform's package installed, resolved from `from` (this
+ * module, or a bundle that inlines it); undefined when no package (another platform, Windows,
+ * `--omit=optional`) or no executable binary in it.
+ */
+export function packagedSupervisor(from: string | URL | undefined): string | undefined {
+  const platform = `${process.platform}-${process.arch}`;
+  if (from === undefined || !packagedPlatforms.has(platform)) return undefined;
+  try {
+    const manifest = createRequire(from).resolve(`@harness-tool/supervisor-${platform}/package.json`);
+    const binary = path.join(path.dirname(manifest), "bin", "harness-tool-supervisor");
+    accessSync(binary, constants.X_OK);
+    return statSync(binary).isFile() ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replaces this process with the supervisor program; returns when the Node supervisor is to run. */
 function execSupervisorBinary(): void {
-  const binary = process.env[supervisorBinaryVariable];
-  if (!binary) return;
-  const { [supervisorBinaryVariable]: _named, ...env } = process.env;
+  const named = process.env[supervisorBinaryVariable];
+  if (named === nodeSupervisorValue) return;
+  if (!named) {
+    const packaged = process.execve === undefined ? undefined : packagedSupervisor(import.meta.url);
+    if (packaged !== undefined) execSupervisor(packaged);
+    return;
+  }
   // A failing execve aborts Node with no message of ours: what can be checked is checked first.
   let problem: string | undefined;
   try {
-    accessSync(binary, constants.X_OK);
-    if (!statSync(binary).isFile()) problem = "not a file";
+    accessSync(named, constants.X_OK);
+    if (!statSync(named).isFile()) problem = "not a file";
   } catch (error) {
     problem = (error as Error).message;
   }
-  const execve = process.execve?.bind(process);
-  if (execve === undefined) problem = `Node ${process.version} has no process.execve`;
-  else if (problem === undefined)
-    execve(binary, [binary, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
+  if (process.execve === undefined) problem = `Node ${process.version} has no process.execve`;
+  else if (problem === undefined) execSupervisor(named);
   writeAll(
     1,
     Buffer.from(
-      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${binary} cannot run: ${problem} (name an executable or unset it)\n`,
+      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${named} cannot run: ${problem} (name an executable, or ${nodeSupervisorValue} for the Node supervisor)\n`,
     ),
   );
   process.exit(1);
+}
+
+/** `process.execve` of `<program> <node> <node flags> <entry> <args...>`, without the variable. */
+function execSupervisor(program: string): void {
+  const { [supervisorBinaryVariable]: _named, ...env } = process.env;
+  process.execve?.(program, [program, process.execPath, ...process.execArgv, ...process.argv.slice(1)], env);
 }
 
 /** How often the parent pid is checked: the host gone without closing anything. */
