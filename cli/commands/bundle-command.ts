@@ -20,11 +20,17 @@
  * and installed into `node_modules` beside it (cli/release/unbundled-packages.ts), one line each
  * saying why, so the bundle's folder runs wherever it is copied.
  */
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
-import { bundleEarlySupervision, supervisorSpecifier } from "../release/early-supervision.js";
+import {
+  bundleEarlySupervision,
+  installedSupervisorProgram,
+  polyglotHead,
+  type SupervisorProgram,
+  supervisorSpecifier,
+} from "../release/early-supervision.js";
 import {
   buildKeepingOut,
   installBeside,
@@ -40,10 +46,10 @@ const banner = [
   "const require = __harnessToolCreateRequire(import.meta.url);",
 ].join("\n");
 
-/** The executable's first lines. */
-function launcherHead(bundleFile: string, supervised: boolean): string[] {
+/** The executable's first lines: `#!` and node, or the sh/JS lines that start the supervisor program. */
+function launcherHead(bundleFile: string, supervised: boolean, shellHead?: readonly string[]): string[] {
   return [
-    "#!/usr/bin/env node",
+    ...(shellHead ?? ["#!/usr/bin/env node"]),
     "// Built by `harness-tool bundle`: the provider's executable. Source maps go on before the",
     `// bundle loads, so stack traces name the source files (${bundleFile}.map).`,
     ...(supervised
@@ -73,13 +79,17 @@ function loadBundle(bundleFile: string): string[] {
 /** The import `loadBundle`'s first line needs. */
 const nodeModuleImport = 'import * as nodeModule from "node:module";';
 
-/** The executable's text: supervision decided first when the provider serves through harness-tool. */
+/**
+ * The executable's text: supervision decided first when the provider serves through harness-tool,
+ * and with `program` (then `carried`), the supervisor program started by sh before any Node.
+ */
 async function launcherText(
   entry: string,
   bundleFile: string,
   providerInputs: readonly string[],
   conditions: readonly string[],
-): Promise<string> {
+  program: SupervisorProgram | undefined,
+): Promise<{ text: string; carried: boolean }> {
   const supervised = await bundleEarlySupervision({
     entry,
     providerInputs,
@@ -97,8 +107,36 @@ async function launcherText(
     external: [`./${bundleFile}`],
   });
   if (supervised === undefined)
-    return [...launcherHead(bundleFile, false), nodeModuleImport, ...loadBundle(bundleFile), ""].join("\n");
-  return [...launcherHead(bundleFile, true), supervised].join("\n");
+    return {
+      text: [...launcherHead(bundleFile, false), nodeModuleImport, ...loadBundle(bundleFile), ""].join("\n"),
+      carried: false,
+    };
+  const { kernelHandshake } = await import("harness-tool/host");
+  const shellHead =
+    program === undefined
+      ? undefined
+      : polyglotHead(program, { key: kernelHandshake.cookieKey, value: kernelHandshake.cookieValue });
+  return {
+    text: [...launcherHead(bundleFile, true, shellHead), supervised].join("\n"),
+    carried: shellHead !== undefined,
+  };
+}
+
+/**
+ * The supervisor program's copy beside the executable: written when it carries it, else removed
+ * (a copy left by an earlier bundle would still be found by the runtime).
+ */
+function placeSupervisorProgram(dir: string, program: SupervisorProgram | undefined, out: NodeJS.WritableStream): void {
+  for (const name of readdirSync(dir))
+    if (/^harness-tool-supervisor-[a-z]+-[a-z0-9]+$/.test(name)) rmSync(path.join(dir, name), { force: true });
+  if (program === undefined) return;
+  const copy = path.join(dir, program.fileName);
+  copyFileSync(program.binary, copy);
+  chmodSync(copy, 0o755);
+  const mib = (statSync(copy).size / 1024 / 1024).toFixed(1);
+  out.write(
+    `copied the supervisor program for ${program.platform} (${mib} MiB) to ${path.relative(process.cwd(), copy)}: the executable starts it before any Node\n`,
+  );
 }
 
 /** `dist/provider.mjs` -> `dist/provider.bundle.mjs`. */
@@ -170,11 +208,20 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
       });
     const result = await buildKeepingOut(unbundled, bundleOnce);
     reportKept(unbundled, path.dirname(options.outfile), options.out);
-    writeFileSync(
-      options.outfile,
-      await launcherText(entry, path.basename(bundleFile), Object.keys(result.metafile.inputs), conditions),
+    const launcher = await launcherText(
+      entry,
+      path.basename(bundleFile),
+      Object.keys(result.metafile.inputs),
+      conditions,
+      installedSupervisorProgram(entry),
     );
+    writeFileSync(options.outfile, launcher.text);
     chmodSync(options.outfile, 0o755);
+    placeSupervisorProgram(
+      path.dirname(path.resolve(options.outfile)),
+      launcher.carried ? installedSupervisorProgram(entry) : undefined,
+      options.out,
+    );
     const outputs = Object.entries(result.metafile.outputs);
     const size = (suffix: string) =>
       outputs.filter(([f]) => f.endsWith(suffix)).reduce((sum, [, o]) => sum + o.bytes, 0);

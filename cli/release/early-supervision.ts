@@ -10,6 +10,8 @@
  * through harness-tool (a bare gRPC server, a runtime without the export) gets the plain launcher,
  * and serve() decides as it always did.
  */
+import { accessSync, constants } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { runtimeRootFrom } from "../provider/runtime-sources.js";
 
@@ -90,4 +92,64 @@ export async function bundleEarlySupervision(build: EarlySupervisionBuild): Prom
   const serveModule = serveModuleBeside(supervisorFile);
   const servesHere = build.providerInputs.some((input) => path.resolve(build.providerRoot, input) === serveModule);
   return servesHere ? (result.outputFiles[0]?.text ?? undefined) : undefined;
+}
+
+/** `uname -sm` on each platform a supervisor package is published for. */
+const unameOf: { readonly [platform: string]: string } = {
+  "linux-x64": "Linux x86_64",
+  "linux-arm64": "Linux aarch64",
+  "darwin-x64": "Darwin x86_64",
+  "darwin-arm64": "Darwin arm64",
+};
+
+/** The running platform's supervisor program, as the platform package installed it for the runtime `entry` resolves. */
+export interface SupervisorProgram {
+  /** `<os>-<cpu>`. */
+  readonly platform: string;
+  /** The installed binary. */
+  readonly binary: string;
+  /** What the bundle names its copy, beside the executable (the runtime looks for it there). */
+  readonly fileName: string;
+}
+
+/** The installed supervisor program for this platform, or undefined (none installed, another platform, Windows). */
+export function installedSupervisorProgram(entry: string): SupervisorProgram | undefined {
+  const platform = `${process.platform}-${process.arch}`;
+  const runtimeRoot = runtimeRootFrom(path.dirname(path.resolve(entry)));
+  if (runtimeRoot === undefined || unameOf[platform] === undefined) return undefined;
+  try {
+    const manifest = createRequire(path.join(runtimeRoot, "package.json")).resolve(
+      `@harness-tool/supervisor-${platform}/package.json`,
+    );
+    const binary = path.join(path.dirname(manifest), "bin", "harness-tool-supervisor");
+    accessSync(binary, constants.X_OK);
+    return { platform, binary, fileName: `harness-tool-supervisor-${platform}` };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The executable's first two lines when it carries the supervisor program: a file both sh and Node
+ * read. The kernel execs it through `#!/bin/sh`; the second line is, for sh, `:` and then, when the
+ * environment wants supervision (the rule of runtime/supervisor/supervision-wanted.ts: the kernel's
+ * cookie, not `HARNESS_TOOL_SUPERVISOR=off`, not already supervised, no program named by
+ * HARNESS_TOOL_SUPERVISOR_BINARY) on the program's platform, an exec of the program beside it with
+ * `node` and this file, else an exec of `node` with this file; for Node (which skips a `#!` line),
+ * a string statement and a comment. The supervisor's start then costs no Node start.
+ */
+export function polyglotHead(
+  program: SupervisorProgram,
+  cookie: { readonly key: string; readonly value: string },
+): string[] {
+  const beside = `"\${0%/*}/${program.fileName}"`;
+  const wanted = [
+    `[ "\${${cookie.key}-}" = "${cookie.value}" ]`,
+    '[ "${HARNESS_TOOL_SUPERVISOR-}" != off ]',
+    '[ -z "${HARNESS_TOOL_SUPERVISOR_BINARY-}" ]',
+    '[ "${HARNESS_TOOL_SUPERVISED-}" != "$PPID" ]',
+    `[ -x ${beside} ]`,
+    `[ "$(uname -sm)" = "${unameOf[program.platform]}" ]`,
+  ].join(" && ");
+  return ["#!/bin/sh", `':' //; if ${wanted}; then exec ${beside} node "$0" "$@"; fi; exec node "$0" "$@"`];
 }

@@ -33,6 +33,7 @@ import { accessSync, constants, statSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
 import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
@@ -45,19 +46,35 @@ export const nodeSupervisorValue = "node";
 /** The platforms (`<process.platform>-<process.arch>`) a supervisor package is published for. */
 const packagedPlatforms: ReadonlySet<string> = new Set(["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"]);
 
+/** The file name a bundle gives its copy of the program, beside its executable (`harness-tool bundle`). */
+export function bundledSupervisorName(platform: string): string {
+  return `harness-tool-supervisor-${platform}`;
+}
+
+/** `file` when it is an executable regular file. */
+function executableFile(file: string): string | undefined {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The supervisor program the running platform's package installed, resolved from `from` (this
- * module, or a bundle that inlines it); undefined when no package (another platform, Windows,
- * `--omit=optional`) or no executable binary in it.
+ * The supervisor program for the running platform, seen from `from` (this module, or the executable
+ * of a bundle that inlines it): the bundle's copy beside it, else the one the platform's package
+ * installed (resolved from `from`); undefined when neither (another platform, Windows,
+ * `--omit=optional`) or no executable binary.
  */
 export function packagedSupervisor(from: string | URL | undefined): string | undefined {
   const platform = `${process.platform}-${process.arch}`;
   if (from === undefined || !packagedPlatforms.has(platform)) return undefined;
   try {
+    const beside = executableFile(fileURLToPath(new URL(bundledSupervisorName(platform), from)));
+    if (beside !== undefined) return beside;
     const manifest = createRequire(from).resolve(`@harness-tool/supervisor-${platform}/package.json`);
-    const binary = path.join(path.dirname(manifest), "bin", "harness-tool-supervisor");
-    accessSync(binary, constants.X_OK);
-    return statSync(binary).isFile() ? binary : undefined;
+    return executableFile(path.join(path.dirname(manifest), "bin", "harness-tool-supervisor"));
   } catch {
     return undefined;
   }

@@ -1,7 +1,9 @@
 // `harness-tool bundle`: the executable, the bundle and its source map, and stack traces from the
 // bundled provider that name the source file and line rather than the bundle's. The executable
 // decides supervision before it loads the bundle, with harness-tool's supervisor inlined, only for
-// a provider that serves through harness-tool (supervisor-wire.test.ts launches it).
+// a provider that serves through harness-tool (supervisor-wire.test.ts launches it); with the
+// platform's supervisor package installed (the test run installs it), it carries that program
+// beside it and, launched by a host, sh starts the program before any Node.
 import assert from "node:assert/strict";
 import {
   accessSync,
@@ -14,12 +16,19 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { readlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
+import { installSupervisorPackage } from "../support/supervisor-package.mjs";
+
+const installed = installSupervisorPackage();
+const platform = `${process.platform}-${process.arch}`;
+/** The program's copy beside the executable, when the test run's package is installed. */
+const carried = installed.binary === undefined ? [] : [`harness-tool-supervisor-${platform}`];
 
 const fixture = path.join(repoRoot, "test/cli/fixtures/streaming-provider.ts");
 const throwLine =
@@ -48,7 +57,14 @@ describe("harness-tool bundle", () => {
   it("writes an executable that loads the bundle, the bundle, and its source map", () => {
     accessSync(outfile, constants.X_OK);
     const launcher = readFileSync(outfile, "utf8");
-    assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
+    if (carried.length === 0) assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
+    else
+      assert.match(
+        launcher,
+        new RegExp(
+          `^#!/bin/sh\n':' //; if .* then exec "\\$\\{0%/\\*\\}/${carried[0]}" node "\\$0" "\\$@"; fi; exec node "\\$0" "\\$@"\n`,
+        ),
+      );
     assert.match(
       launcher,
       /\nif \(!superviseBeforeLoading\(\)\) \{\n {2}nodeModule\.enableCompileCache\?\.\(\);\n {2}process\.setSourceMapsEnabled\(true\);\n {2}await import\("\.\/provider\.bundle\.mjs"\);\n\}\n$/,
@@ -58,6 +74,8 @@ describe("harness-tool bundle", () => {
       "node:child_process",
       "node:fs",
       "node:module",
+      "node:path",
+      "node:url",
     ]);
     assert.match(launcher, /^import \* as nodeModule from "node:module";$/m);
     assert.ok(launcher.length < 20_000, `the launcher is small: ${launcher.length} bytes`);
@@ -74,7 +92,9 @@ describe("harness-tool bundle", () => {
     assert.equal(map.sourcesContent, undefined, "mappings only: the sources stay on disk");
     assert.match(
       bundleOutput,
-      /^bundled \d+ modules into \S+provider\.bundle\.mjs \(\d+ KiB, source map \d+ KiB\); \S+provider\.mjs runs it\n$/,
+      new RegExp(
+        `^${carried.length > 0 ? `copied the supervisor program for ${platform} \\(\\d+\\.\\d MiB\\) to \\S+${carried[0]}: the executable starts it before any Node\\n` : ""}bundled \\d+ modules into \\S+provider\\.bundle\\.mjs \\(\\d+ KiB, source map \\d+ KiB\\); \\S+provider\\.mjs runs it\\n$`,
+      ),
     );
     assert.ok(statSync(path.join(dir, "dist/provider.bundle.mjs")).size > 100_000);
   });
@@ -97,6 +117,31 @@ describe("harness-tool bundle", () => {
       /\nimport \* as nodeModule from "node:module";\nnodeModule\.enableCompileCache\?\.\(\);\nprocess\.setSourceMapsEnabled\(true\);\nawait import\("\.\/provider\.bundle\.mjs"\);\n$/,
     );
     assert.doesNotMatch(launcher, /superviseBeforeLoading/);
+    assert.match(launcher, /^#!\/usr\/bin\/env node\n/);
+    assert.deepEqual(readdirSync(path.dirname(plain)).sort(), [
+      "provider.bundle.mjs",
+      "provider.bundle.mjs.map",
+      "provider.mjs",
+    ]);
+  });
+
+  it("launched by a host, the executable is the supervisor program at once; the switches keep Node", {
+    skip: carried.length === 0 || process.platform !== "linux" ? (installed.reason ?? "reads /proc") : false,
+  }, async () => {
+    const { launch } = await import("harness-tool/host");
+    const launchedProgram = async (env: { readonly [name: string]: string }) => {
+      const provider = await launch(outfile, { env });
+      try {
+        return readlinkSync(`/proc/${provider.pid}/exe`);
+      } finally {
+        await provider.kill();
+      }
+    };
+    assert.equal(await launchedProgram({}), path.join(dir, "dist", carried[0] ?? ""));
+    const node = readlinkSync("/proc/self/exe");
+    // Off: one Node process; `node`: sh execs node, which runs the Node supervisor.
+    assert.equal(await launchedProgram({ HARNESS_TOOL_SUPERVISOR: "off" }), node);
+    assert.equal(await launchedProgram({ HARNESS_TOOL_SUPERVISOR_BINARY: "node" }), node);
   });
 
   it("the provider keeps V8's compile cache in its TMPDIR, and runs when it cannot", async () => {
@@ -128,7 +173,7 @@ describe("harness-tool bundle", () => {
       );
       assert.deepEqual(
         readdirSync(path.join(dir, "dist")).sort(),
-        ["provider.bundle.mjs", "provider.bundle.mjs.map", "provider.mjs"],
+        [...carried, "provider.bundle.mjs", "provider.bundle.mjs.map", "provider.mjs"],
         "nothing is written beside the provider",
       );
       process.env["TMPDIR"] = unwritable;
