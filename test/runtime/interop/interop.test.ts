@@ -35,6 +35,7 @@ import {
   throwsAtStartProvider,
   withEnvironment,
 } from "./providers.js";
+import { supervisorPrograms } from "../../support/supervisor-under-test.js";
 import { kernelReplies, launchWithGoHost, type ProviderCommand, type ScenarioHost } from "./scenario-host.js";
 import {
   callContext,
@@ -320,31 +321,35 @@ for (const id of hostIds) {
   });
 }
 
-for (const id of hostIds) {
-  describe(`${hostLabels[id]}: Kill() during a running process-backed call`, { skip: skipFor(id) }, () => {
-    scenario(id, "sample provider: the call's children are gone, no orphan, no socket", async () => {
-      const h = await start(id, sampleProvider);
-      try {
-        assert.equal((await h.host.configure({ root: "/tmp" })).code, 0);
-        await killDuringCallScenario(h.host, sampleBash, 1, h.go);
-      } finally {
-        await h.close();
-      }
-    });
-    const exec = examples.get("examples/exec");
-    if (exec) {
-      scenario(id, "examples/exec: the call's children are gone, no orphan, no socket", async () => {
-        const h = await start(id, exec);
+// Under both supervisor programs: the Go one (the default) and the Node one.
+for (const id of hostIds)
+  for (const program of supervisorPrograms) {
+    describe(`${hostLabels[id]}, ${program.name}: Kill() during a running process-backed call`, {
+      skip: skipFor(id) || program.skip,
+    }, () => {
+      scenario(id, "sample provider: the call's children are gone, no orphan, no socket", async () => {
+        const h = await start(id, sampleProvider, program.env);
         try {
-          assert.equal((await h.host.configure({ allowed_roots: ["/tmp"] })).code, 0);
-          await killDuringCallScenario(h.host, execBash, 0, h.go);
+          assert.equal((await h.host.configure({ root: "/tmp" })).code, 0);
+          await killDuringCallScenario(h.host, sampleBash, 1, h.go);
         } finally {
           await h.close();
         }
       });
-    }
-  });
-}
+      const exec = examples.get("examples/exec");
+      if (exec) {
+        scenario(id, "examples/exec: the call's children are gone, no orphan, no socket", async () => {
+          const h = await start(id, exec, program.env);
+          try {
+            assert.equal((await h.host.configure({ allowed_roots: ["/tmp"] })).code, 0);
+            await killDuringCallScenario(h.host, execBash, 0, h.go);
+          } finally {
+            await h.close();
+          }
+        });
+      }
+    });
+  }
 
 /** Providers that cannot start: what the host's launch error must say. */
 const startFailures: readonly { readonly provider: ProviderCommand; readonly cause: RegExp }[] = [
@@ -394,22 +399,25 @@ for (const id of hostIds) {
   });
 }
 
-for (const id of hostIds.filter((h) => h !== "typescript")) {
-  describe(`${hostLabels[id]} SIGKILLed × sample provider`, { skip: skipFor(id) }, () => {
-    scenario(
-      id,
-      "the broker stream and the connection break: the provider exits by itself and removes its socket",
-      async () => {
-        const h = await start(id, sampleProvider);
-        try {
-          await hostSigkilledScenario(h.go as GoHost, h.host);
-        } finally {
-          await h.close();
-        }
-      },
-    );
-  });
-}
+for (const id of hostIds.filter((h) => h !== "typescript"))
+  for (const program of supervisorPrograms) {
+    describe(`${hostLabels[id]} SIGKILLed × sample provider, ${program.name}`, {
+      skip: skipFor(id) || program.skip,
+    }, () => {
+      scenario(
+        id,
+        "the broker stream and the connection break: the provider exits by itself and removes its socket",
+        async () => {
+          const h = await start(id, sampleProvider, program.env);
+          try {
+            await hostSigkilledScenario(h.go as GoHost, h.host);
+          } finally {
+            await h.close();
+          }
+        },
+      );
+    });
+  }
 
 describe(`${hostLabels["go-automtls"]}: only the host's certificate gets in`, { skip: goSkip }, () => {
   for (const id of ["go", "go-automtls"] as const) {

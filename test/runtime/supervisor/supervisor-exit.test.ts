@@ -1,22 +1,24 @@
 // The supervisor's exit (docs/runtime.md#the-supervisor): a provider that announces its exit code
 // over fd 3 is not waited for: the supervisor relays what the provider wrote before, exits with
 // that code and ends the provider, whose teardown it does not wait out; and channel.exit tells the
-// code only after the provider's own exit listeners ran.
+// code only after the provider's own exit listeners ran. Under both supervisor programs: the Go
+// one (the default) and the Node one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { eventually, processGone } from "../interop/process-state.js";
+import { type SupervisorProgram, supervisorPrograms } from "../../support/supervisor-under-test.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const fixture = path.join(import.meta.dirname, "fixtures/exiting-provider.ts");
 const tsxLoader = pathToFileURL(path.join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
 /** Runs the fixture (the supervisor and its provider) to its exit; at most 20 s. */
-function supervised(mode: string): Promise<{ code: number | null; stderr: string }> {
+function supervised(mode: string, program: SupervisorProgram): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, mode], {
-    env: { ...process.env, HARNESS_TOOL_SUPERVISED: "" },
+    env: { ...process.env, ...program.env, HARNESS_TOOL_SUPERVISED: "" },
     stdio: ["ignore", "ignore", "pipe"],
     timeout: 20_000,
   });
@@ -27,18 +29,19 @@ function supervised(mode: string): Promise<{ code: number | null; stderr: string
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stderr })));
 }
 
-describe("the supervisor's exit", () => {
-  it("exits with the code the provider announced, its last lines relayed, without waiting for its end", async () => {
-    const { code, stderr } = await supervised("hang");
-    assert.equal(code, 5, stderr);
-    const pid = Number(/provider pid (\d+), written before the exit code/.exec(stderr)?.[1]);
-    assert.ok(pid > 0, `the provider's line before the exit code was relayed: ${stderr}`);
-    assert.ok(await eventually(() => processGone(pid), 2000), `provider ${pid} still runs after its supervisor left`);
-  });
+for (const program of supervisorPrograms)
+  describe(`${program.name}: the supervisor's exit`, { skip: program.skip }, () => {
+    it("exits with the code the provider announced, its last lines relayed, without waiting for its end", async () => {
+      const { code, stderr } = await supervised("hang", program);
+      assert.equal(code, 5, stderr);
+      const pid = Number(/provider pid (\d+), written before the exit code/.exec(stderr)?.[1]);
+      assert.ok(pid > 0, `the provider's line before the exit code was relayed: ${stderr}`);
+      assert.ok(await eventually(() => processGone(pid), 2000), `provider ${pid} still runs after its supervisor left`);
+    });
 
-  it("channel.exit announces the code after the provider's exit listeners ran", async () => {
-    const { code, stderr } = await supervised("exit");
-    assert.equal(code, 6, stderr);
-    assert.match(stderr, /an exit listener of the provider ran/);
+    it("channel.exit announces the code after the provider's exit listeners ran", async () => {
+      const { code, stderr } = await supervised("exit", program);
+      assert.equal(code, 6, stderr);
+      assert.match(stderr, /an exit listener of the provider ran/);
+    });
   });
-});

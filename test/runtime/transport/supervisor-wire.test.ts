@@ -8,7 +8,8 @@
 // Each through two entries: the TypeScript sources (serve() decides once the code has loaded) and
 // the executable `harness-tool bundle` writes (it decides before loading the bundle); and for the
 // executable, that its supervisor never loads the provider's code and that `supervise: false`
-// behaves as no supervisor would.
+// behaves as no supervisor would. The secret and orphan cases run under both supervisor programs,
+// the Go one (the default) and the Node one, each checked to be the launched process's executable.
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ import { goHostBinary, goSkip } from "../interop/host-matrix.js";
 import { eventually, processGone } from "../interop/process-state.js";
 import { repoRoot, typeScriptProvider } from "../interop/providers.js";
 import { launchWithGoHost, type ProviderCommand, type ScenarioHost } from "../interop/scenario-host.js";
+import { executableOf, type SupervisorProgram, supervisorPrograms } from "../../support/supervisor-under-test.js";
 
 const fixture = "test/runtime/transport/fixtures/below-javascript-provider.ts";
 const sources = typeScriptProvider("below-javascript", fixture);
@@ -68,10 +70,14 @@ function entryText(entry: GoLogEntry): string {
 async function launched(
   provider: ProviderCommand,
   env?: { readonly [name: string]: string },
+  program?: SupervisorProgram,
 ): Promise<{ go: GoHost; host: ScenarioHost }> {
   const go = new GoHost(goHostBinary());
   try {
-    const host = await launchWithGoHost(go, provider, env ? { env } : {});
+    const host = await launchWithGoHost(go, provider, env || program ? { env: { ...program?.env, ...env } } : {});
+    const executable = executableOf(host.pid);
+    if (program !== undefined && executable !== undefined && env?.HARNESS_TOOL_SUPERVISOR !== "off")
+      assert.match(executable, program.executable, `the launched process runs the ${program.name}`);
     const configured = await host.configure({ api_key: secret });
     assert.equal(configured.code, 0, configured.message);
     return { go, host };
@@ -81,42 +87,43 @@ async function launched(
   }
 }
 
-for (const [entryName, provider] of entries)
-  describe(`${entryName}: a secret written below process.stderr.write, through go-plugin v1.8.0's log`, {
-    skip: goSkip,
-  }, () => {
-    let go: GoHost;
-    let host: ScenarioHost;
-    before(async () => {
-      ({ go, host } = await launched(provider));
-    });
-    after(() => go?.close());
-
-    for (const path of ["write-sync-2", "write-sync-1", "raw-debug", "inherited-stderr-child", "split-writes"]) {
-      it(`${path}: the line reaches the kernel's log with the marker, the secret nowhere`, async () => {
-        const outcome = await host.invoke({ id: path, toolName: "leak", arguments: { path } });
-        assert.equal(outcome.events.at(-1)?.event.case, "result");
-        const line = () =>
-          go.logEntries().then((entries) => entries.find((e) => entryText(e).includes(`leak via ${path}:`)));
-        assert.ok(
-          await eventually(async () => (await line()) !== undefined, 5000),
-          `go-plugin logged no "leak via ${path}" line:\n${await hostText(go)}`,
-        );
-        const logged = entryText((await line()) as GoLogEntry);
-        assert.ok(logged.includes(marker), `the line shows the marker: ${logged}`);
-        const text = await hostText(go);
-        assert.ok(
-          !text.includes(secret),
-          `the secret reached the host:\n${text
-            .split("\n")
-            .filter((l) => l.includes(secret))
-            .join("\n")}`,
-        );
-        // Nothing but the handshake line was ever written to stdout: go-plugin's stdio reader saw nothing.
-        assert.equal((await go.stdio()).stdout, "");
+for (const program of supervisorPrograms)
+  for (const [entryName, provider] of entries)
+    describe(`${program.name}, ${entryName}: a secret written below process.stderr.write, through go-plugin v1.8.0's log`, {
+      skip: goSkip || program.skip,
+    }, () => {
+      let go: GoHost;
+      let host: ScenarioHost;
+      before(async () => {
+        ({ go, host } = await launched(provider, undefined, program));
       });
-    }
-  });
+      after(() => go?.close());
+
+      for (const path of ["write-sync-2", "write-sync-1", "raw-debug", "inherited-stderr-child", "split-writes"]) {
+        it(`${path}: the line reaches the kernel's log with the marker, the secret nowhere`, async () => {
+          const outcome = await host.invoke({ id: path, toolName: "leak", arguments: { path } });
+          assert.equal(outcome.events.at(-1)?.event.case, "result");
+          const line = () =>
+            go.logEntries().then((entries) => entries.find((e) => entryText(e).includes(`leak via ${path}:`)));
+          assert.ok(
+            await eventually(async () => (await line()) !== undefined, 5000),
+            `go-plugin logged no "leak via ${path}" line:\n${await hostText(go)}`,
+          );
+          const logged = entryText((await line()) as GoLogEntry);
+          assert.ok(logged.includes(marker), `the line shows the marker: ${logged}`);
+          const text = await hostText(go);
+          assert.ok(
+            !text.includes(secret),
+            `the secret reached the host:\n${text
+              .split("\n")
+              .filter((l) => l.includes(secret))
+              .join("\n")}`,
+          );
+          // Nothing but the handshake line was ever written to stdout: go-plugin's stdio reader saw nothing.
+          assert.equal((await go.stdio()).stdout, "");
+        });
+      }
+    });
 
 /** Starts `tree` and resolves with the grandchild's pid from its first output chunk. */
 async function grandchildOf(host: ScenarioHost): Promise<number> {
@@ -134,76 +141,79 @@ async function grandchildOf(host: ScenarioHost): Promise<number> {
   return pid;
 }
 
-for (const [entryName, provider] of entries)
-  describe(`${entryName}: orphans: the host SIGKILLs the launched process`, { skip: goSkip }, () => {
-    for (const [label, env] of [
-      ["supervised (the default)", undefined],
-      ["HARNESS_TOOL_SUPERVISOR=off", { HARNESS_TOOL_SUPERVISOR: "off" }],
-    ] as const) {
-      it(`${label}: the process-backed tool's grandchild sleep is gone within ${orphanBoundMs} ms`, async () => {
-        const { go, host } = await launched(provider, env);
-        let grandchild = 0;
+for (const program of supervisorPrograms)
+  for (const [entryName, provider] of entries)
+    describe(`${program.name}, ${entryName}: orphans: the host SIGKILLs the launched process`, {
+      skip: goSkip || program.skip,
+    }, () => {
+      for (const [label, env] of [
+        ["supervised (the default)", undefined],
+        ["HARNESS_TOOL_SUPERVISOR=off", { HARNESS_TOOL_SUPERVISOR: "off" }],
+      ] as const) {
+        it(`${label}: the process-backed tool's grandchild sleep is gone within ${orphanBoundMs} ms`, async () => {
+          const { go, host } = await launched(provider, env, program);
+          let grandchild = 0;
+          try {
+            grandchild = await grandchildOf(host);
+            assert.ok(!processGone(grandchild), "the sleep runs before the kill");
+            const killed = Date.now();
+            process.kill(host.pid, "SIGKILL");
+            const gone = await eventually(() => processGone(grandchild), orphanBoundMs);
+            assert.ok(
+              gone,
+              `the grandchild sleep ${grandchild} still runs ${Date.now() - killed} ms after the SIGKILL of ${host.pid}`,
+            );
+          } finally {
+            if (grandchild > 0 && !processGone(grandchild)) process.kill(grandchild, "SIGKILL");
+            await go.close();
+          }
+        });
+      }
+
+      it(`supervised: a provider whose event loop is stuck is gone within ${orphanBoundMs} ms too`, async () => {
+        const { go, host } = await launched(provider, undefined, program);
+        let pid = 0;
         try {
-          grandchild = await grandchildOf(host);
-          assert.ok(!processGone(grandchild), "the sleep runs before the kill");
-          const killed = Date.now();
+          const outcome = await host.invoke({ id: "identity", toolName: "identity", arguments: { text: "" } });
+          const result = outcome.events.at(-1);
+          assert.ok(result?.event.case === "result");
+          pid = Number((result.event.value.payload as { pid?: number } | undefined)?.pid);
+          assert.ok(pid > 0 && pid !== host.pid, `the provider (${pid}) runs under its supervisor (${host.pid})`);
+          await host.startInvoke({ id: "spin", toolName: "spin", arguments: { text: "" } });
+          await new Promise((resolve) => setTimeout(resolve, 200));
           process.kill(host.pid, "SIGKILL");
-          const gone = await eventually(() => processGone(grandchild), orphanBoundMs);
           assert.ok(
-            gone,
-            `the grandchild sleep ${grandchild} still runs ${Date.now() - killed} ms after the SIGKILL of ${host.pid}`,
+            await eventually(() => processGone(pid), orphanBoundMs),
+            `the stuck provider ${pid} still runs after the SIGKILL of its supervisor`,
           );
         } finally {
-          if (grandchild > 0 && !processGone(grandchild)) process.kill(grandchild, "SIGKILL");
+          if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
           await go.close();
         }
       });
-    }
 
-    it(`supervised: a provider whose event loop is stuck is gone within ${orphanBoundMs} ms too`, async () => {
-      const { go, host } = await launched(provider);
-      let pid = 0;
-      try {
-        const outcome = await host.invoke({ id: "identity", toolName: "identity", arguments: { text: "" } });
-        const result = outcome.events.at(-1);
-        assert.ok(result?.event.case === "result");
-        pid = Number((result.event.value.payload as { pid?: number } | undefined)?.pid);
-        assert.ok(pid > 0 && pid !== host.pid, `the provider (${pid}) runs under its supervisor (${host.pid})`);
-        await host.startInvoke({ id: "spin", toolName: "spin", arguments: { text: "" } });
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        process.kill(host.pid, "SIGKILL");
-        assert.ok(
-          await eventually(() => processGone(pid), orphanBoundMs),
-          `the stuck provider ${pid} still runs after the SIGKILL of its supervisor`,
-        );
-      } finally {
-        if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
-        await go.close();
-      }
+      it("a raw child_process still running at a graceful Kill is named in a warning", async () => {
+        const { go, host } = await launched(provider, undefined, program);
+        let pid = 0;
+        try {
+          const outcome = await host.invoke({ id: "raw", toolName: "raw_child", arguments: { seconds: 30 } });
+          const result = outcome.events.at(-1);
+          assert.ok(result?.event.case === "result");
+          pid = Number((result.event.value.payload as { pid?: number } | undefined)?.pid);
+          assert.ok(pid > 0);
+          await host.kill();
+          const entries = await go.logEntries();
+          const warning = entries.find(
+            (e) => e.message.includes(`child process ${pid} `) && e.message.includes("ctx.spawn"),
+          );
+          assert.ok(warning, `no warning names the raw child ${pid}:\n${entries.map(entryText).join("\n")}`);
+          assert.equal(warning.level, "warn");
+        } finally {
+          if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
+          await go.close();
+        }
+      });
     });
-
-    it("a raw child_process still running at a graceful Kill is named in a warning", async () => {
-      const { go, host } = await launched(provider);
-      let pid = 0;
-      try {
-        const outcome = await host.invoke({ id: "raw", toolName: "raw_child", arguments: { seconds: 30 } });
-        const result = outcome.events.at(-1);
-        assert.ok(result?.event.case === "result");
-        pid = Number((result.event.value.payload as { pid?: number } | undefined)?.pid);
-        assert.ok(pid > 0);
-        await host.kill();
-        const entries = await go.logEntries();
-        const warning = entries.find(
-          (e) => e.message.includes(`child process ${pid} `) && e.message.includes("ctx.spawn"),
-        );
-        assert.ok(warning, `no warning names the raw child ${pid}:\n${entries.map(entryText).join("\n")}`);
-        assert.equal(warning.level, "warn");
-      } finally {
-        if (pid > 0 && !processGone(pid)) process.kill(pid, "SIGKILL");
-        await go.close();
-      }
-    });
-  });
 
 /** The pid of the process that serves (the identity tool's answer). */
 async function servingPid(host: ScenarioHost): Promise<number> {
