@@ -12,8 +12,13 @@
  * with V8's code cache (--code-cache). bench/RESULTS.md ("Fast start") holds the figures.
  * With --standin=<binary> also, per node, the warm bundle with the supervisor off and under a Go
  * stand-in for the supervisor (bench/go/standin). Each line also gives the launched tree's VmRSS at
- * the first GetSchema reply.
- * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release] [--standin=<binary>] [--unsupervised]`
+ * the first GetSchema reply. With --supervisors, per node, the warm bundle under each supervisor: the
+ * Node supervisor (HARNESS_TOOL_SUPERVISOR_BINARY=node), the Go program through Node's execve
+ * (`node provider.mjs`), the Go program started by the executable's sh line (the host launches
+ * provider.mjs itself; its `node` is the first on this process's PATH, which go-plugin passes on,
+ * so give one --node, that one), and none (HARNESS_TOOL_SUPERVISOR=off); the bundle carries the Go
+ * program (supervisor-go built and installed as this platform's package first).
+ * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release] [--standin=<binary>] [--supervisors] [--unsupervised]`
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
@@ -26,6 +31,7 @@ import { treeRssKb } from "./kernel-contenders.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, roundRobinOrder } from "./measure.js";
 import { cli } from "./release.js";
+import { installSupervisorPackage } from "../test/support/supervisor-package.mjs";
 
 const args = process.argv.slice(2);
 const nodes = args.filter((a) => a.startsWith("--node=")).map((a) => a.slice("--node=".length));
@@ -58,6 +64,29 @@ function standinContenders(standin: string, node: string, version: string, provi
   return [
     { id: `${version} warm, supervisor off`, node, args: [provider], version, mode: "warm", env: off },
     { id: `${version} warm, Go stand-in`, node: standin, args: [node, provider], version, mode: "warm", env: off },
+  ];
+}
+
+/**
+ * --supervisors: per node, the warm bundle under the Node supervisor, the Go program through execve
+ * and through the executable's sh line, and none.
+ */
+function supervisorContenders(node: string, version: string, provider: string): Contender[] {
+  const onPath = spawnSync("node", ["-v"], { encoding: "utf8" }).stdout.trim();
+  if (onPath !== version) throw new Error(`--supervisors: the node on PATH is ${onPath}, not ${version}: put it first`);
+  const warm = (id: string, command: string, args: string[], env: Record<string, string>): Contender => ({
+    id: `${version} warm, ${id}`,
+    node: command,
+    args,
+    version,
+    mode: "warm",
+    env,
+  });
+  return [
+    warm("Node supervisor", node, [provider], { HARNESS_TOOL_SUPERVISOR_BINARY: "node" }),
+    warm("Go via execve", node, [provider], {}),
+    warm("Go via sh", provider, [], {}),
+    warm("no supervisor", node, [provider], { HARNESS_TOOL_SUPERVISOR: "off" }),
   ];
 }
 
@@ -118,6 +147,10 @@ function bareNodeMs(node: string): number {
 try {
   const provider = path.join(ws.root, "provider.mjs");
   mkdirSync(ws.root, { recursive: true });
+  if (args.includes("--supervisors")) {
+    const installed = installSupervisorPackage();
+    if (installed.binary === undefined) throw new Error(`--supervisors needs the Go program: ${installed.reason}`);
+  }
   await bundleCommand(path.join(repoRoot, "bench/fixtures/kernel-bench-provider.ts"), {
     outfile: provider,
     external: [],
@@ -129,6 +162,7 @@ try {
       { id: `${version} node -e 0`, node, args: [], version, mode: "node -e 0" as const },
       ...modes.map((mode) => ({ id: `${version} ${mode}`, node, args: [provider], version, mode })),
       ...(standin ? standinContenders(standin, node, version, provider) : []),
+      ...(args.includes("--supervisors") ? supervisorContenders(node, version, provider) : []),
     ];
   });
   if (args.includes("--release")) contenders.push(...(await releaseContenders(nodes)));
