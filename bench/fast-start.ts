@@ -211,7 +211,12 @@ try {
     const off0 = samples.get(`${c.version} off`) ?? [];
     const paired = median(values.map((v, i) => v / (off0[i] ?? Number.NaN)));
     const tree = rss.has(c.id) ? `; tree RSS ${(median(rss.get(c.id) ?? []) / 1024).toFixed(1)} MB` : "";
-    const extra = `${c.mode === "warm" ? `, ${warmFiles(c)} cache entries` : ""}; paired ${paired.toFixed(2)}× off${tree}`;
+    // --supervisors: each round's value over the same round's warm launch under the Node supervisor.
+    const nodeSupervised = samples.get(`${c.version} warm, Node supervisor`);
+    const vsNode = nodeSupervised
+      ? `; paired ${median(values.map((v, i) => v / (nodeSupervised[i] ?? Number.NaN))).toFixed(2)}× Node supervisor`
+      : "";
+    const extra = `${c.mode === "warm" ? `, ${warmFiles(c)} cache entries` : ""}; paired ${paired.toFixed(2)}× off${vsNode}${tree}`;
     process.stdout.write(
       `${c.id.padEnd(24)} ${m.toFixed(1).padStart(7)} ms  ${(m / off).toFixed(2)}× off  ${(m / floor).toFixed(2)}× node -e 0  (p25 ${[...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]?.toFixed(1)} ms${extra})\n`,
     );

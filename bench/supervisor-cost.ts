@@ -66,14 +66,15 @@ if (goBuild.status !== 0) throw new Error(`go build of supervisor-go failed: ${g
 const node = process.execPath;
 const modes = [
   {
-    id: "supervised, decided before the bundle loads (harness-tool bundle's executable)",
-    env: {},
+    // The Node supervisor named: the executable would otherwise find the Go program (the default).
+    id: "Node supervisor, decided before the bundle loads (harness-tool bundle's executable)",
+    env: { HARNESS_TOOL_SUPERVISOR_BINARY: "node" },
     command: node,
     args: [executable],
   },
   {
-    id: "supervised, decided in serve() (the same bundle behind the launcher of before)",
-    env: {},
+    id: "Node supervisor, decided in serve() (the same bundle behind the launcher of before)",
+    env: { HARNESS_TOOL_SUPERVISOR_BINARY: "node" },
     command: node,
     args: [plainLauncher],
   },

@@ -28,8 +28,9 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /**
  * The two programs the supervisor tests run each case under (a matrix in the same files): the Go
  * program (the default: the installed package, or a bundle's copy beside its executable) and the
- * Node supervisor (`HARNESS_TOOL_SUPERVISOR_BINARY=node`). The Go one is skipped without Go, and
- * when the test run names a program of its own (the default path is then not in play).
+ * Node supervisor (`HARNESS_TOOL_SUPERVISOR_BINARY=node`). The Go one is skipped without Go, on a
+ * Node without `process.execve` (before 22.15), and when the test run names a program of its own
+ * (the default path is then not in play).
  */
 export const supervisorPrograms: readonly SupervisorProgram[] = [
   {
@@ -37,7 +38,11 @@ export const supervisorPrograms: readonly SupervisorProgram[] = [
     env: {},
     skip:
       installed.reason ??
-      (process.env.HARNESS_TOOL_SUPERVISOR_BINARY ? "HARNESS_TOOL_SUPERVISOR_BINARY names the program" : false),
+      (process.env.HARNESS_TOOL_SUPERVISOR_BINARY
+        ? "HARNESS_TOOL_SUPERVISOR_BINARY names the program"
+        : process.execve === undefined
+          ? `Node ${process.version} has no process.execve`
+          : false),
     executable: /\/harness-tool-supervisor(-[a-z]+-[a-z0-9]+)?$/,
   },
   {
