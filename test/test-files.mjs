@@ -33,7 +33,8 @@ export const e2eTests = [
   "test/runtime/transport/broker-stream.test.ts", // the broker's streams through the go-plugin v1.8.0 host in Go
   "test/runtime/transport/load-faults.test.ts", // bundled providers that fail to load, under both hosts (Go's too)
   "test/runtime/transport/supervisor-wire.test.ts", // the supervisor under the go-plugin v1.8.0 host, sources and executable
-  "test/supervisor-go.test.ts", // the Go supervisor candidate's go vet and go test (builds Go, ~6 s)
+  "test/supervisor-go.test.ts", // the Go supervisor's go vet and go test (builds Go, ~6 s)
+  "test/supervisor-packages.test.ts", // the supervisor's platform packages: builds Go twice, npm pack (~3 s)
   "test/cli/check-hooks.test.ts", // check's hook rules against providers started for each case (~14 s)
   "test/cli/check-command.test.ts", // check end to end against example and broken providers (~18 s)
   "test/cli/mcp-serve-stdio.test.ts", // the examples served over MCP stdio, the Inspector CLI, the conformance suite (~2 min)
