@@ -18,6 +18,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -39,6 +41,12 @@ import { packWorkspaces } from "../support/pack-workspaces.js";
 import { hasScript, runOnTerminal } from "../support/pseudo-terminal.js";
 import { readmeExample } from "../support/readme-examples.js";
 import { hostPlatformKey, lockFilePlatformKeys } from "../../cli/release/release-platforms.js";
+import { repoRoot } from "../support/buf.js";
+import { installSupervisorPackage } from "../support/supervisor-package.mjs";
+
+const platform = `${process.platform}-${process.arch}`;
+/** The supervisor package's case needs Go (to pack it) and /proc (to see which program runs). */
+const supervisorSkip = installSupervisorPackage().reason ?? (process.platform === "linux" ? false : "reads /proc");
 
 /** The scaffold's process-backed tool runs a command without a shell: give it one. */
 const runCommand: ProcessTool = {
@@ -646,4 +654,75 @@ describe("harness-tool init, end to end", () => {
       );
     },
   });
+
+  it("with the platform's supervisor package installed from its tarball, the Go program supervises: a secret on fd 2 is redacted", {
+    skip: supervisorSkip,
+  }, async () => {
+    // The package as a release packs it (its prepack builds the binary), from a copy of supervisor-go.
+    const source = path.join(dir, "supervisor-go");
+    cpSync(path.join(repoRoot, "supervisor-go"), source, { recursive: true, filter: (f) => !f.endsWith("/bin") });
+    // prepack's own output comes first on stdout; the JSON report is the rest.
+    const packOutput = run("npm", ["pack", "--json", "--pack-destination", dir], path.join(source, "npm", platform));
+    const packed = JSON.parse(packOutput.slice(packOutput.indexOf("[\n"))) as { filename: string }[];
+    // The registry does not hold it: installed from the tarball, it satisfies the runtime's optional dependency.
+    run("npm", ["install", "--no-save", path.join(dir, packed[0]?.filename ?? "")], repo);
+    const binary = realpathSync(
+      path.join(repo, "node_modules/@harness-tool", `supervisor-${platform}`, "bin/harness-tool-supervisor"),
+    );
+    // A provider that writes its configured secret to fd 2 below process.stderr.write.
+    const leak = path.join(repo, "leak-provider.mjs");
+    writeFileSync(leak, leakProvider);
+    const secret = "sk-live-9d2c4b7a1e3f";
+    const provider = await launch(process.execPath, { args: [leak], cwd: repo });
+    try {
+      assert.equal(realpathSync(`/proc/${provider.pid}/exe`), binary, "the launched process is the Go program");
+      await provider.configure({ api_key: secret });
+      const outcome = await provider.invoke({ id: "leak", toolName: "leak", arguments: {} }).done;
+      assert.equal(outcome.events.at(-1)?.event.case, "result");
+      const line = () => provider.stderr.find((e) => e.raw.includes("leak:"));
+      for (let waited = 0; line() === undefined && waited < 5000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(line()?.raw ?? "(no leak line)", /leak: \[REDACTED\]/);
+      assert.ok(!provider.stderr.some((e) => e.raw.includes(secret)), "the secret reached the host");
+    } finally {
+      await provider.kill();
+    }
+    // The scaffold's build now carries the program beside dist/provider.mjs, which sh starts first.
+    run("npm", ["run", "build"], repo);
+    const bundled = await launch(path.join(repo, "dist/provider.mjs"), { cwd: repo });
+    try {
+      assert.equal(
+        readlinkSync(`/proc/${bundled.pid}/exe`),
+        path.join(repo, "dist", `harness-tool-supervisor-${platform}`),
+      );
+    } finally {
+      await bundled.kill();
+    }
+  });
 });
+
+/** A provider whose one tool writes the configured api_key to fd 2 with fs.writeSync. */
+const leakProvider = `import { writeSync } from "node:fs";
+import { defineProvider, defineTool, serve } from "harness-tool";
+let apiKey = "";
+const leak = defineTool()({
+  name: "leak",
+  kind: "data_source",
+  risk: "read_only",
+  description: "Writes the configured api_key to fd 2.",
+  inputSchema: { type: "object", properties: {} },
+  outputSchema: { type: "object", properties: { written: { type: "boolean" } }, required: ["written"] },
+  concurrency: { safe: true },
+  idempotent: true,
+  defaultTimeoutMs: 10000,
+});
+const config = {
+  attributes: [{ name: "api_key", type: "string", required: true, sensitive: true, description: "A secret." }],
+  decode: (value) => {
+    apiKey = String(value.api_key);
+    return { ok: true, value };
+  },
+};
+const tools = { leak: async () => (writeSync(2, "leak: " + apiKey + "\\n"), { written: true }) };
+serve(defineProvider({ name: "leak", version: "0.0.1", source: "github.com/harness-tool/test-leak", tools: { leak }, config }, tools));
+`;
