@@ -139,7 +139,9 @@ try {
   ];
   for (const [key, label] of figures) {
     const m = (id: string) => median(samples.get(`${id} ${key}`) ?? []).toFixed(key.endsWith("cpu") ? 3 : 1);
-    rows.push(`${label} | ${m("grpc-js")} | ${m("http2")} | ${m("go")} | ${ratio("http2", "grpc-js", key)} | ${ratio("http2", "go", key)}`);
+    rows.push(
+      `${label} | ${m("grpc-js")} | ${m("http2")} | ${m("go")} | ${ratio("http2", "grpc-js", key)} | ${ratio("http2", "go", key)}`,
+    );
   }
   process.stdout.write(`${rows.join("\n")}\n\nload average: ${loadAtStart} at start, ${loadavg()} at end\n`);
 } finally {

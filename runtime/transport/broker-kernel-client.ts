@@ -48,10 +48,7 @@ export interface BrokerKernelClient extends KernelClient {
  * Creates the kernel callback client over the broker; nothing is dialed until the first call.
  * `channel`: with AutoMTLS the host serves broker connections with TLS too.
  */
-export function createBrokerKernelClient(
-  broker: BrokerConnections,
-  channel?: ChannelSecurity,
-): BrokerKernelClient {
+export function createBrokerKernelClient(broker: BrokerConnections, channel?: ChannelSecurity): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -66,7 +63,11 @@ export function createBrokerKernelClient(
     current?.client.close();
     current = {
       info,
-      client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), channel ?? plaintextChannel),
+      client: new ServiceClient(
+        KernelCallbackService,
+        grpcTarget(info.network, info.address),
+        channel ?? plaintextChannel,
+      ),
     };
     return current.client;
   }

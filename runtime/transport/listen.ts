@@ -38,7 +38,10 @@ export function listen(server: Server, env: PluginEnvironment, credentials: Serv
  * Binds with `bindTo` (a target `unix:<path>` or `127.0.0.1:<port>`, rejecting when taken) as the
  * environment says and returns the address for the handshake line: any server's listen.
  */
-export async function listenWith(bindTo: (target: string) => Promise<void>, env: PluginEnvironment): Promise<Listening> {
+export async function listenWith(
+  bindTo: (target: string) => Promise<void>,
+  env: PluginEnvironment,
+): Promise<Listening> {
   if (env.network === "tcp") {
     const span = env.maxPort - env.minPort + 1;
     const start = Math.floor(Math.random() * span);

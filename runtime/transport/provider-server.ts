@@ -25,11 +25,16 @@ export const transportNames = ["grpc-js", "http2"] as const;
 export type TransportName = (typeof transportNames)[number];
 
 /** The transport the environment asks for, or an error message naming the choices. */
-export function transportFromEnv(env: NodeJS.ProcessEnv): { ok: true; value: TransportName } | { ok: false; message: string } {
+export function transportFromEnv(
+  env: NodeJS.ProcessEnv,
+): { ok: true; value: TransportName } | { ok: false; message: string } {
   const value = env[transportVariable];
   if (value === undefined || value === "") return { ok: true, value: "grpc-js" };
   if ((transportNames as readonly string[]).includes(value)) return { ok: true, value: value as TransportName };
-  return { ok: false, message: `${transportVariable}=${value} is not a transport (set it to grpc-js or http2, or unset it)` };
+  return {
+    ok: false,
+    message: `${transportVariable}=${value} is not a transport (set it to grpc-js or http2, or unset it)`,
+  };
 }
 
 /** What serveGoPlugin and ProviderLife use of a server, whichever it is. */

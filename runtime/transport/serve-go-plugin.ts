@@ -59,9 +59,7 @@ const parentPollMs = 500;
 async function readStart(
   options: GoPluginServerOptions,
   exit: (code: number) => void,
-): Promise<
-  { env: PluginEnvironment; autoMtls: ProviderAutoMtls | undefined; transport: TransportName } | undefined
-> {
+): Promise<{ env: PluginEnvironment; autoMtls: ProviderAutoMtls | undefined; transport: TransportName } | undefined> {
   const processEnv = options.env ?? process.env;
   const checked = readPluginEnvironment(processEnv, options.network);
   const transport = transportFromEnv(processEnv);

@@ -39,7 +39,10 @@ export async function serviceErrorFrom(
     const { statusDetailsTrailer, statusWithToolError } = await loadStatusDetails();
     const trailers = new StatusTrailers();
     const code = statusError.code === GrpcCode.UNKNOWN ? GrpcCode.INTERNAL : statusError.code;
-    trailers.set(statusDetailsTrailer, Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)));
+    trailers.set(
+      statusDetailsTrailer,
+      Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)),
+    );
     return { code, details: statusError.message, metadata: trailers.asMetadata() };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -45,9 +45,7 @@ export class MessageReader {
       const head = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : this.#join();
       const length = head.readUInt32BE(1);
       if (this.#maxLength !== -1 && length > this.#maxLength) {
-        throw new MessageTooLarge(
-          `Received message larger than max (${length} vs. ${this.#maxLength})`,
-        );
+        throw new MessageTooLarge(`Received message larger than max (${length} vs. ${this.#maxLength})`);
       }
       if (this.#pendingBytes < 5 + length) break;
       const all = this.#pending.length === 1 ? head : this.#join();

@@ -157,9 +157,12 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
         stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end();
       } else {
-        stream.respond({ ...statusHeaders(status), ":status": 200, "content-type": "application/grpc+proto" }, {
-          endStream: true,
-        });
+        stream.respond(
+          { ...statusHeaders(status), ":status": 200, "content-type": "application/grpc+proto" },
+          {
+            endStream: true,
+          },
+        );
       }
     } catch {
       // The stream went between the check and the write: the client is gone.

@@ -36,44 +36,47 @@ type Call = {
   emit(e: string, v: unknown): void;
   writableNeedDrain: boolean;
 };
-server.addService({ unary, stream, bidi }, {
-  unary: (call: Call, callback: (e: unknown, v?: Uint8Array) => void) => {
-    const text = Buffer.from(call.request).toString();
-    call.on("cancelled", () => events.push(`unary cancelled ${text}`));
-    if (text === "hang") return;
-    if (text === "fail") {
-      const trailers = new StatusTrailers();
-      trailers.set("grpc-status-details-bin", Buffer.from([1, 2, 3, 250]));
-      callback({ code: 9, details: "not now: 100% sure", metadata: trailers.asMetadata() });
-      return;
-    }
-    callback(null, Buffer.from(`echo ${text}`));
+server.addService(
+  { unary, stream, bidi },
+  {
+    unary: (call: Call, callback: (e: unknown, v?: Uint8Array) => void) => {
+      const text = Buffer.from(call.request).toString();
+      call.on("cancelled", () => events.push(`unary cancelled ${text}`));
+      if (text === "hang") return;
+      if (text === "fail") {
+        const trailers = new StatusTrailers();
+        trailers.set("grpc-status-details-bin", Buffer.from([1, 2, 3, 250]));
+        callback({ code: 9, details: "not now: 100% sure", metadata: trailers.asMetadata() });
+        return;
+      }
+      callback(null, Buffer.from(`echo ${text}`));
+    },
+    stream: (call: Call) => {
+      const mode = Buffer.from(call.request).toString();
+      call.on("cancelled", () => events.push(`stream cancelled ${mode}`));
+      if (mode === "flood") {
+        // Writes until the stream says false, then reports whether 'drain' came once the client read.
+        let writes = 0;
+        while (call.write(Buffer.alloc(16 * 1024, 7)) && writes < 10_000) writes++;
+        drained = new Promise((resolve) => call.on("drain", () => resolve(true)));
+        events.push(`flood stopped after ${writes} writes, needDrain ${call.writableNeedDrain}`);
+        return;
+      }
+      if (mode === "hold") return;
+      call.write(Buffer.from("one"));
+      call.write(Buffer.from("two"));
+      if (mode === "error") call.emit("error", { code: 5, details: "gone" });
+      else call.end();
+    },
+    bidi: (call: Call) => {
+      call.on("data", (m) => events.push(`bidi data ${Buffer.from(m as Uint8Array).toString()}`));
+      call.on("end", () => {
+        events.push("bidi end");
+        call.end();
+      });
+    },
   },
-  stream: (call: Call) => {
-    const mode = Buffer.from(call.request).toString();
-    call.on("cancelled", () => events.push(`stream cancelled ${mode}`));
-    if (mode === "flood") {
-      // Writes until the stream says false, then reports whether 'drain' came once the client read.
-      let writes = 0;
-      while (call.write(Buffer.alloc(16 * 1024, 7)) && writes < 10_000) writes++;
-      drained = new Promise((resolve) => call.on("drain", () => resolve(true)));
-      events.push(`flood stopped after ${writes} writes, needDrain ${call.writableNeedDrain}`);
-      return;
-    }
-    if (mode === "hold") return;
-    call.write(Buffer.from("one"));
-    call.write(Buffer.from("two"));
-    if (mode === "error") call.emit("error", { code: 5, details: "gone" });
-    else call.end();
-  },
-  bidi: (call: Call) => {
-    call.on("data", (m) => events.push(`bidi data ${Buffer.from(m as Uint8Array).toString()}`));
-    call.on("end", () => {
-      events.push("bidi end");
-      call.end();
-    });
-  },
-});
+);
 
 let client: Client;
 before(async () => {
@@ -144,7 +147,10 @@ test("unary: an answer, and a failure's code, URI-encoded message and binary tra
 test("an unknown method is UNIMPLEMENTED, a non-gRPC content type HTTP 415, a bad grpc-timeout INTERNAL", async () => {
   const unknown = await raw({ ":path": "/t.T/Nope" }, frameMessage(Buffer.from("x")));
   assert.equal(unknown.headers["grpc-status"], "12");
-  assert.equal(decodeURI(String(unknown.headers["grpc-message"])), "The server does not implement the method /t.T/Nope");
+  assert.equal(
+    decodeURI(String(unknown.headers["grpc-message"])),
+    "The server does not implement the method /t.T/Nope",
+  );
   const json = await raw({ ":path": "/t.T/Unary", "content-type": "application/json" }, Buffer.from("{}"));
   assert.equal(json.headers[":status"], 415);
   const badTimeout = await raw({ ":path": "/t.T/Unary", "grpc-timeout": "soon" }, frameMessage(Buffer.from("x")));
@@ -243,5 +249,8 @@ test("HARNESS_TOOL_TRANSPORT: unset is grpc-js, http2 is node:http2, anything el
   assert.deepEqual(transportFromEnv({ HARNESS_TOOL_TRANSPORT: "http2" }), { ok: true, value: "http2" });
   const bad = transportFromEnv({ HARNESS_TOOL_TRANSPORT: "quic" });
   assert.equal(bad.ok, false);
-  assert.match((bad as { message: string }).message, /HARNESS_TOOL_TRANSPORT=quic is not a transport \(set it to grpc-js or http2/);
+  assert.match(
+    (bad as { message: string }).message,
+    /HARNESS_TOOL_TRANSPORT=quic is not a transport \(set it to grpc-js or http2/,
+  );
 });
