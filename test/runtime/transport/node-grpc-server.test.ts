@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
-import { Client, credentials, type ServiceError } from "@grpc/grpc-js";
+import { Client, credentials, type ServiceError, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { Http2GrpcServer } from "../../../runtime/transport/node-grpc/grpc-http2-server.js";
 import { frameMessage, MessageReader, parseGrpcTimeout } from "../../../runtime/transport/node-grpc/grpc-framing.js";
 import { rawMethod } from "../../../runtime/transport/grpc-service-definition.js";
@@ -36,47 +36,44 @@ type Call = {
   emit(e: string, v: unknown): void;
   writableNeedDrain: boolean;
 };
-server.addService(
-  { unary, stream, bidi },
-  {
-    unary: (call: Call, callback: (e: unknown, v?: Uint8Array) => void) => {
-      const text = Buffer.from(call.request).toString();
-      call.on("cancelled", () => events.push(`unary cancelled ${text}`));
-      if (text === "hang") return;
-      if (text === "fail") {
-        const trailers = new StatusTrailers();
-        trailers.set("grpc-status-details-bin", Buffer.from([1, 2, 3, 250]));
-        callback({ code: 9, details: "not now: 100% sure", metadata: trailers.asMetadata() });
-        return;
-      }
-      callback(null, Buffer.from(`echo ${text}`));
-    },
-    stream: (call: Call) => {
-      const mode = Buffer.from(call.request).toString();
-      call.on("cancelled", () => events.push(`stream cancelled ${mode}`));
-      if (mode === "flood") {
-        // Writes until the stream says false, then reports whether 'drain' came once the client read.
-        let writes = 0;
-        while (call.write(Buffer.alloc(16 * 1024, 7)) && writes < 10_000) writes++;
-        drained = new Promise((resolve) => call.on("drain", () => resolve(true)));
-        events.push(`flood stopped after ${writes} writes, needDrain ${call.writableNeedDrain}`);
-        return;
-      }
-      if (mode === "hold") return;
-      call.write(Buffer.from("one"));
-      call.write(Buffer.from("two"));
-      if (mode === "error") call.emit("error", { code: 5, details: "gone" });
-      else call.end();
-    },
-    bidi: (call: Call) => {
-      call.on("data", (m) => events.push(`bidi data ${Buffer.from(m as Uint8Array).toString()}`));
-      call.on("end", () => {
-        events.push("bidi end");
-        call.end();
-      });
-    },
+server.addService({ unary, stream, bidi }, {
+  unary: (call: Call, callback: (e: unknown, v?: Uint8Array) => void) => {
+    const text = Buffer.from(call.request).toString();
+    call.on("cancelled", () => events.push(`unary cancelled ${text}`));
+    if (text === "hang") return;
+    if (text === "fail") {
+      const trailers = new StatusTrailers();
+      trailers.set("grpc-status-details-bin", Buffer.from([1, 2, 3, 250]));
+      callback({ code: 9, details: "not now: 100% sure", metadata: trailers.asMetadata() });
+      return;
+    }
+    callback(null, Buffer.from(`echo ${text}`));
   },
-);
+  stream: (call: Call) => {
+    const mode = Buffer.from(call.request).toString();
+    call.on("cancelled", () => events.push(`stream cancelled ${mode}`));
+    if (mode === "flood") {
+      // Writes until the stream says false, then reports whether 'drain' came once the client read.
+      let writes = 0;
+      while (call.write(Buffer.alloc(16 * 1024, 7)) && writes < 10_000) writes++;
+      drained = new Promise((resolve) => call.on("drain", () => resolve(true)));
+      events.push(`flood stopped after ${writes} writes, needDrain ${call.writableNeedDrain}`);
+      return;
+    }
+    if (mode === "hold") return;
+    call.write(Buffer.from("one"));
+    call.write(Buffer.from("two"));
+    if (mode === "error") call.emit("error", { code: 5, details: "gone" });
+    else call.end();
+  },
+  bidi: (call: Call) => {
+    call.on("data", (m) => events.push(`bidi data ${Buffer.from(m as Uint8Array).toString()}`));
+    call.on("end", () => {
+      events.push("bidi end");
+      call.end();
+    });
+  },
+} as unknown as UntypedServiceImplementation);
 
 let client: Client;
 before(async () => {
