@@ -13,11 +13,10 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { readdirSync, readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
-import { invokeRequest, processTree, treeRssKb } from "./kernel-contenders.js";
+import { invokeRequest, treeCpuPreciseMs, treeRssKb } from "./kernel-contenders.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder, sleep } from "./measure.js";
 
@@ -32,20 +31,6 @@ const levels = [
   { key: "c32", calls: option("c32", 10_000), concurrency: 32 },
 ] as const;
 const common = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
-
-/** CPU time of the tree under `pid`, ms, from each thread's schedstat (ns on the CPU). */
-function treeCpuPreciseMs(pid: number): number {
-  let ns = 0;
-  for (const p of processTree(pid)) {
-    try {
-      for (const task of readdirSync(`/proc/${p}/task`))
-        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // Gone.
-    }
-  }
-  return ns / 1e6;
-}
 
 const loadavg = () =>
   os

@@ -159,32 +159,46 @@ function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
   );
 }
 
-/** Decodes DATA into messages; a failure ends the call (and returns undefined). */
+/**
+ * Reads the stream's DATA as messages: `each` for every decoded one, `end` at the half-close. A
+ * message too large, compressed in a way not taken or not decodable ends the call, and nothing
+ * more is read.
+ */
 function readMessages(
   call: Http2ServerCall<unknown, unknown>,
+  stream: ServerHttp2Stream,
   reader: MessageReader,
-  chunk: Buffer,
   deserialize: (bytes: Buffer) => unknown,
-): unknown[] | undefined {
-  let frames: Buffer[];
-  try {
-    frames = reader.push(chunk);
-  } catch (error) {
-    const tooLarge = error instanceof MessageTooLarge;
-    call.sendStatus({ code: tooLarge ? code.RESOURCE_EXHAUSTED : code.INTERNAL, details: (error as Error).message });
-    return undefined;
-  }
-  const messages: unknown[] = [];
-  for (const frame of frames) {
+  on: { each: (message: unknown) => void; end: () => void },
+): void {
+  let failed = false;
+  stream.on("data", (chunk: Buffer) => {
+    if (failed) return;
+    let frames: Buffer[];
     try {
-      messages.push(deserialize(frame));
-    } catch {
-      // As grpc-js says it (without GRPC_NODE_DEBUG_SEND_ERROR_DETAILS).
-      call.sendStatus({ code: code.INTERNAL, details: "Error deserializing request" });
-      return undefined;
+      frames = reader.push(chunk);
+    } catch (error) {
+      failed = true;
+      const tooLarge = error instanceof MessageTooLarge;
+      call.sendStatus({ code: tooLarge ? code.RESOURCE_EXHAUSTED : code.INTERNAL, details: (error as Error).message });
+      return;
     }
-  }
-  return messages;
+    for (const frame of frames) {
+      let message: unknown;
+      try {
+        message = deserialize(frame);
+      } catch {
+        failed = true;
+        // As grpc-js says it (without GRPC_NODE_DEBUG_SEND_ERROR_DETAILS).
+        call.sendStatus({ code: code.INTERNAL, details: "Error deserializing request" });
+        return;
+      }
+      on.each(message);
+    }
+  });
+  stream.once("end", () => {
+    if (!failed && !call.cancelled) on.end();
+  });
 }
 
 /** Unary and server-streaming calls: one request message, then the half-close, then the handler. */
@@ -196,28 +210,21 @@ function singleRequest(
   handler: AnyHandler,
 ): void {
   const messages: unknown[] = [];
-  let failed = false;
-  stream.on("data", (chunk: Buffer) => {
-    if (failed) return;
-    const decoded = readMessages(call, reader, chunk, definition.requestDeserialize);
-    if (decoded) messages.push(...decoded);
-    else failed = true;
-  });
-  stream.once("end", () => {
-    if (failed || call.cancelled) return;
-    const kind = definition.responseStream ? "server streaming" : "unary";
-    if (messages.length !== 1) {
-      const what = messages.length === 0 ? "no request message" : "a second request message";
-      call.sendStatus({ code: code.UNIMPLEMENTED, details: `Received ${what} for ${kind} method ${definition.path}` });
-      return;
-    }
-    call.request = messages[0];
-    try {
-      if (definition.responseStream) handler(call);
-      else handler(call, unaryCallback(call));
-    } catch {
-      call.sendStatus({ code: code.UNKNOWN, details: "Unknown error" });
-    }
+  readMessages(call, stream, reader, definition.requestDeserialize, {
+    each: (message) => messages.push(message),
+    end: () => {
+      const kind = definition.responseStream ? "server streaming" : "unary";
+      if (messages.length !== 1) {
+        const what = messages.length === 0 ? "no request message" : "a second request message";
+        call.sendStatus({
+          code: code.UNIMPLEMENTED,
+          details: `Received ${what} for ${kind} method ${definition.path}`,
+        });
+        return;
+      }
+      call.request = messages[0];
+      runHandler(call, () => (definition.responseStream ? handler(call) : handler(call, unaryCallback(call))));
+    },
   });
 }
 
@@ -229,23 +236,20 @@ function streamRequests(
   definition: MethodDefinition<unknown, unknown>,
   handler: AnyHandler,
 ): void {
+  if (!runHandler(call, () => handler(call))) return;
+  readMessages(call, stream, reader, definition.requestDeserialize, {
+    each: (message) => call.emit("data", message),
+    end: () => call.emit("end"),
+  });
+}
+
+/** Runs a handler; one that throws ends the call UNKNOWN, as grpc-js does (false then). */
+function runHandler(call: Http2ServerCall<unknown, unknown>, run: () => void): boolean {
   try {
-    handler(call);
+    run();
+    return true;
   } catch {
     call.sendStatus({ code: code.UNKNOWN, details: "Unknown error" });
-    return;
+    return false;
   }
-  let failed = false;
-  stream.on("data", (chunk: Buffer) => {
-    if (failed) return;
-    const decoded = readMessages(call, reader, chunk, definition.requestDeserialize);
-    if (!decoded) {
-      failed = true;
-      return;
-    }
-    for (const message of decoded) call.emit("data", message);
-  });
-  stream.once("end", () => {
-    if (!failed && !call.cancelled) call.emit("end");
-  });
 }
