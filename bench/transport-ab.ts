@@ -8,15 +8,18 @@
  * launched tree 500 ms later (--launches launches each, the first round uncounted); then, on
  * `--replicas` processes each, `echo` Invokes at concurrency 1 and 32 with each tree's CPU read
  * from /proc (schedstat) around each block. Prints medians and the median of the per-round ratios
- * http2 / grpc-js, with the load average at start and end.
- * Run: `node --conditions=harness-tool-source --import tsx bench/transport-ab.ts [--rounds=6] [--launches=8] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised]`
+ * http2 / grpc-js, with the load average at start and end. With --stream=<MB>, each round also
+ * streams `cat` of a file that size through each contender's first replica: throughput and the
+ * serving process's peak RSS above its idle.
+ * Run: `node --conditions=harness-tool-source --import tsx bench/transport-ab.ts [--rounds=6] [--launches=8] [--c1=2000] [--c32=10000] [--replicas=2] [--stream=200] [--unsupervised]`
  */
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
-import { invokeRequest, treeCpuPreciseMs, treeRssKb } from "./kernel-contenders.js";
+import { invokeRequest, rssKb, servingPid, treeCpuPreciseMs, treeRssKb } from "./kernel-contenders.js";
+import { peakWhile, writeDataFile } from "./streams.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder, sleep } from "./measure.js";
 
@@ -30,6 +33,7 @@ const levels = [
   { key: "c1", calls: option("c1", 2000), concurrency: 1 },
   { key: "c32", calls: option("c32", 10_000), concurrency: 32 },
 ] as const;
+const streamMb = option("stream", 0);
 const common = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
 
 const loadavg = () =>
@@ -83,11 +87,15 @@ try {
       Array.from({ length: replicas }, (_, r) => ({ ...c, instance: `${c.id}/${r}`, pid: 0 })),
     );
     const echo = invokeRequest("echo", { text: "hello" }, ws.root);
+    const file = streamMb > 0 ? writeDataFile(ws.root, streamMb) : "";
+    const cat = invokeRequest("bash", { command: `cat ${file}` }, ws.root);
     for (const c of instances) {
       c.pid = (await host.launch(c.instance, c.command, c.args, c.env)).pid;
       await host.configure(c.instance);
       await host.load(c.instance, echo, 2000, 32);
     }
+    await sleep(500);
+    const idleKb = new Map(instances.map((c) => [c.instance, rssKb(servingPid(c.pid))]));
     for (let round = 0; round < rounds; round++) {
       for (const c of roundRobinOrder(instances, round)) {
         for (const level of levels) {
@@ -98,6 +106,15 @@ try {
           add(`${c.id} ${level.key} cpu`, round, (treeCpuPreciseMs(c.pid) - before) / level.calls, replicas);
           add(`${c.id} ${level.key} p50`, round, median(block.latenciesMs), replicas);
         }
+        if (streamMb === 0 || !c.instance.endsWith("/0")) continue;
+        const pid = servingPid(c.pid);
+        const { result, peakKb } = await peakWhile(pid, host.stream(c.instance, cat));
+        if (result.bytes !== streamMb * 1_000_000 || result.terminal !== 5)
+          throw new Error(
+            `${c.instance}: the stream delivered ${result.bytes} bytes, ended with event ${result.terminal}`,
+          );
+        add(`${c.id} mbps`, round, result.bytes / 1_000_000 / (result.ms / 1000));
+        add(`${c.id} above`, round, (peakKb - (idleKb.get(c.instance) ?? peakKb)) / 1024);
       }
       log(`round ${round + 1}/${rounds} done`);
     }
@@ -117,6 +134,12 @@ try {
     ["c32 cpu", "CPU per echo call c=32, ms"],
     ["c1 p50", "Invoke p50 c=1, ms"],
     ["c32 p50", "Invoke p50 c=32, ms"],
+    ...(streamMb > 0
+      ? ([
+          ["mbps", `\`cat\` of ${streamMb} MB, MB/s`],
+          ["above", "peak RSS above idle while streaming, MB"],
+        ] as const)
+      : []),
   ] as const;
   const rows = [
     "figure | grpc-js | http2 | Go | http2 / grpc-js (per round, middle half) | http2 / Go",

@@ -49,7 +49,13 @@ export class Http2GrpcServer {
 
   constructor(options: Http2GrpcServerOptions = {}) {
     this.#maxReceive = options.maxReceiveMessageLength ?? -1;
-    const common = { ...options.http2 };
+    // As grpc-js: no cap on the session's memory (node:http2's 10 MB slows a fast stream down, and
+    // the calls bound what they hold) nor on a header block's length.
+    const common = {
+      maxSessionMemory: Number.MAX_SAFE_INTEGER,
+      maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+      ...options.http2,
+    };
     this.http2Server = options.tls
       ? http2.createSecureServer({
           ...common,

@@ -29,6 +29,13 @@ const responseHeaders = {
   "grpc-encoding": "identity",
 } as const;
 
+/**
+ * How many bytes a call's stream may hold before write() says false. node:http2's own mark (64 KiB
+ * on Node 22+) is below one output chunk's frame, so a stream that waited on it would write one
+ * chunk per 'drain'; grpc-js holds 16 messages (1 MiB of 64 KiB chunks) and so does this.
+ */
+export const writeBufferBytes = 1024 * 1024;
+
 /** Request headers that are the transport's, not the call's metadata (grpc-js removes them too). */
 const transportHeaders = new Set(["grpc-timeout", "grpc-encoding", "grpc-accept-encoding", "accept-encoding", "te"]);
 
@@ -116,12 +123,15 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     return this.#deadline;
   }
 
-  /** True while a write waits for HTTP/2's window or the socket (write() said false). */
+  /** True while the stream holds writeBufferBytes or more, waiting for HTTP/2's window or the socket. */
   get writableNeedDrain(): boolean {
-    return this.#stream.writableNeedDrain;
+    return this.#stream.writableNeedDrain && this.#stream.writableLength >= writeBufferBytes;
   }
 
-  /** Sends one message; false when the stream's buffer is full (wait for 'drain'). */
+  /**
+   * Sends one message; false once the stream holds writeBufferBytes (then wait for 'drain', which
+   * comes when it has sent them all).
+   */
   write(message: Res): boolean {
     if (this.#ended || this.#stream.destroyed) return true;
     let bytes: Buffer;
@@ -132,7 +142,8 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
       return true;
     }
     this.#sendHeaders();
-    return this.#stream.write(bytes);
+    this.#stream.write(bytes);
+    return this.#stream.writableLength < writeBufferBytes;
   }
 
   /** Ends the call OK (or with the status a handler emitted before). */
