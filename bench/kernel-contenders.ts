@@ -21,6 +21,7 @@ import { bundleCommand } from "../cli/commands/bundle-command.js";
 import type { BenchWorkspace } from "./bench-workspace.js";
 import { repoRoot } from "./bench-workspace.js";
 import { buildBenchGo, KernelHost, type Launched } from "./kernel-host.js";
+import { median } from "./measure.js";
 import type { SuiteContext } from "./suite.js";
 
 /** One process the host launches. */
@@ -261,6 +262,24 @@ export function treeCpuPreciseMs(pid: number): number {
     }
   }
   return ns / 1e6;
+}
+
+/**
+ * One block of `level.calls` Invokes of `request` on the host's provider `instance` (process tree
+ * `pid`), `level.concurrency` in flight: the tree's CPU per call (schedstat, ms) and the block's p50.
+ * A failed call fails the bench.
+ */
+export async function loadBlock(
+  host: KernelHost,
+  instance: string,
+  pid: number,
+  request: Uint8Array,
+  level: { readonly calls: number; readonly concurrency: number },
+): Promise<{ cpuPerCallMs: number; p50Ms: number }> {
+  const before = treeCpuPreciseMs(pid);
+  const block = await host.load(instance, request, level.calls, level.concurrency);
+  if (block.failures > 0) throw new Error(`${instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
+  return { cpuPerCallMs: (treeCpuPreciseMs(pid) - before) / level.calls, p50Ms: median(block.latenciesMs) };
 }
 
 /** VmRSS summed over the tree under `pid`, KiB. */

@@ -18,21 +18,17 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
-import { invokeRequest, rssKb, servingPid, treeCpuPreciseMs, treeRssKb } from "./kernel-contenders.js";
+import { invokeRequest, loadBlock, rssKb, servingPid, treeRssKb } from "./kernel-contenders.js";
 import { peakWhile, writeDataFile } from "./streams.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
-import { median, percentile, roundRobinOrder, sleep } from "./measure.js";
+import { echoLevels, median, numericOption, percentile, roundRobinOrder, sleep } from "./measure.js";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number =>
-  Number(/=(\d+)$/.exec(args.find((a) => a.startsWith(`--${name}=`)) ?? "")?.[1] ?? fallback);
+const option = (name: string, fallback: number): number => numericOption(args, name, fallback);
 const rounds = option("rounds", 6);
 const launches = option("launches", 8);
 const replicas = option("replicas", 2);
-const levels = [
-  { key: "c1", calls: option("c1", 2000), concurrency: 1 },
-  { key: "c32", calls: option("c32", 10_000), concurrency: 32 },
-] as const;
+const levels = echoLevels(args);
 const streamMb = option("stream", 0);
 const common = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
 
@@ -99,12 +95,9 @@ try {
     for (let round = 0; round < rounds; round++) {
       for (const c of roundRobinOrder(instances, round)) {
         for (const level of levels) {
-          const before = treeCpuPreciseMs(c.pid);
-          const block = await host.load(c.instance, echo, level.calls, level.concurrency);
-          if (block.failures > 0)
-            throw new Error(`${c.instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
-          add(`${c.id} ${level.key} cpu`, round, (treeCpuPreciseMs(c.pid) - before) / level.calls, replicas);
-          add(`${c.id} ${level.key} p50`, round, median(block.latenciesMs), replicas);
+          const block = await loadBlock(host, c.instance, c.pid, echo, level);
+          add(`${c.id} ${level.key} cpu`, round, block.cpuPerCallMs, replicas);
+          add(`${c.id} ${level.key} p50`, round, block.p50Ms, replicas);
         }
         if (streamMb === 0 || !c.instance.endsWith("/0")) continue;
         const pid = servingPid(c.pid);

@@ -32,6 +32,15 @@ export interface Http2GrpcServerOptions {
 
 type AnyHandler = (call: Http2ServerCall<unknown, unknown>, callback?: unknown) => void;
 
+/** One call's parts, as the stream arrived. */
+interface CallParts {
+  readonly call: Http2ServerCall<unknown, unknown>;
+  readonly stream: ServerHttp2Stream;
+  readonly reader: MessageReader;
+  readonly definition: MethodDefinition<unknown, unknown>;
+  readonly handler: AnyHandler;
+}
+
 interface Route {
   readonly definition: MethodDefinition<unknown, unknown>;
   readonly handler: AnyHandler;
@@ -148,8 +157,9 @@ export class Http2GrpcServer {
     );
     const encoding = headers["grpc-encoding"];
     const reader = new MessageReader(this.#maxReceive, typeof encoding === "string" ? encoding : "identity");
-    if (definition.requestStream) streamRequests(call, stream, reader, definition, handler);
-    else singleRequest(call, stream, reader, definition, handler);
+    const parts = { call, stream, reader, definition, handler };
+    if (definition.requestStream) streamRequests(parts);
+    else singleRequest(parts);
   }
 }
 
@@ -208,13 +218,7 @@ function readMessages(
 }
 
 /** Unary and server-streaming calls: one request message, then the half-close, then the handler. */
-function singleRequest(
-  call: Http2ServerCall<unknown, unknown>,
-  stream: ServerHttp2Stream,
-  reader: MessageReader,
-  definition: MethodDefinition<unknown, unknown>,
-  handler: AnyHandler,
-): void {
+function singleRequest({ call, stream, reader, definition, handler }: CallParts): void {
   const messages: unknown[] = [];
   readMessages(call, stream, reader, definition.requestDeserialize, {
     each: (message) => messages.push(message),
@@ -235,13 +239,7 @@ function singleRequest(
 }
 
 /** Bidi (and client) streaming: the handler first, then each message as 'data', the half-close as 'end'. */
-function streamRequests(
-  call: Http2ServerCall<unknown, unknown>,
-  stream: ServerHttp2Stream,
-  reader: MessageReader,
-  definition: MethodDefinition<unknown, unknown>,
-  handler: AnyHandler,
-): void {
+function streamRequests({ call, stream, reader, definition, handler }: CallParts): void {
   if (!runHandler(call, () => handler(call))) return;
   readMessages(call, stream, reader, definition.requestDeserialize, {
     each: (message) => call.emit("data", message),
