@@ -21,6 +21,7 @@ import { bundleCommand } from "../cli/commands/bundle-command.js";
 import type { BenchWorkspace } from "./bench-workspace.js";
 import { repoRoot } from "./bench-workspace.js";
 import { buildBenchGo, KernelHost, type Launched } from "./kernel-host.js";
+import { median } from "./measure.js";
 import type { SuiteContext } from "./suite.js";
 
 /** One process the host launches. */
@@ -243,6 +244,42 @@ export function rssKb(pid: number): number {
 /** VmHWM (peak RSS since start) of one process, KiB. */
 export function peakRssKb(pid: number): number {
   return statusKb(status(pid), "VmHWM");
+}
+
+/**
+ * CPU time of the tree under `pid`, ms, from each thread's schedstat (nanoseconds on the CPU):
+ * /proc/<pid>/stat's 10 ms ticks are too coarse for blocks of a few hundred ms on a loaded machine.
+ * Threads that exited between two readings are not counted (none do while calls run).
+ */
+export function treeCpuPreciseMs(pid: number): number {
+  let ns = 0;
+  for (const p of processTree(pid)) {
+    try {
+      for (const task of readdirSync(`/proc/${p}/task`))
+        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // Gone.
+    }
+  }
+  return ns / 1e6;
+}
+
+/**
+ * One block of `level.calls` Invokes of `request` on the host's provider `instance` (process tree
+ * `pid`), `level.concurrency` in flight: the tree's CPU per call (schedstat, ms) and the block's p50.
+ * A failed call fails the bench.
+ */
+export async function loadBlock(
+  host: KernelHost,
+  instance: string,
+  pid: number,
+  request: Uint8Array,
+  level: { readonly calls: number; readonly concurrency: number },
+): Promise<{ cpuPerCallMs: number; p50Ms: number }> {
+  const before = treeCpuPreciseMs(pid);
+  const block = await host.load(instance, request, level.calls, level.concurrency);
+  if (block.failures > 0) throw new Error(`${instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
+  return { cpuPerCallMs: (treeCpuPreciseMs(pid) - before) / level.calls, p50Ms: median(block.latenciesMs) };
 }
 
 /** VmRSS summed over the tree under `pid`, KiB. */

@@ -163,3 +163,16 @@ export function processCpuMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** `--<name>=<digits>` from a bench script's arguments, or `fallback`. */
+export function numericOption(args: readonly string[], name: string, fallback: number): number {
+  return Number(/=(\d+)$/.exec(args.find((a) => a.startsWith(`--${name}=`)) ?? "")?.[1] ?? fallback);
+}
+
+/** The per-call A/B benches' load levels: `--c1` echo calls one at a time, `--c32` at 32 in flight. */
+export function echoLevels(args: readonly string[]) {
+  return [
+    { key: "c1", calls: numericOption(args, "c1", 2000), concurrency: 1 },
+    { key: "c32", calls: numericOption(args, "c32", 10_000), concurrency: 32 },
+  ] as const;
+}

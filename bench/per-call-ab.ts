@@ -13,45 +13,22 @@
  */
 import os from "node:os";
 import { createWorkspace, removeAllWorkspaces } from "./bench-workspace.js";
-import { readdirSync, readFileSync } from "node:fs";
-import { bundleAtCommit, invokeRequest, processTree } from "./kernel-contenders.js";
+import { bundleAtCommit, invokeRequest, loadBlock } from "./kernel-contenders.js";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
-import { median, percentile, roundRobinOrder } from "./measure.js";
+import { echoLevels, median, numericOption, percentile, roundRobinOrder } from "./measure.js";
 import { Writable } from "node:stream";
 import path from "node:path";
 import { repoRoot } from "./bench-workspace.js";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number): number =>
-  Number(/=(\d+)$/.exec(args.find((a) => a.startsWith(`--${name}=`)) ?? "")?.[1] ?? fallback);
+const option = (name: string, fallback: number): number => numericOption(args, name, fallback);
 const commits = args.filter((a) => !a.startsWith("--"));
 if (commits.length === 0) throw new Error("name at least one commit");
 const rounds = option("rounds", 6);
-const levels = [
-  { key: "c1", calls: option("c1", 2000), concurrency: 1 },
-  { key: "c32", calls: option("c32", 10_000), concurrency: 32 },
-] as const;
+const levels = echoLevels(args);
 const replicas = option("replicas", 2);
 const env = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
-
-/**
- * CPU time of the tree under `pid`, ms, from each thread's schedstat (nanoseconds on the CPU):
- * /proc/<pid>/stat's 10 ms ticks are too coarse for blocks of a few hundred ms on a loaded machine.
- * Threads that exited between two readings are not counted (none do while calls run).
- */
-function treeCpuPreciseMs(pid: number): number {
-  let ns = 0;
-  for (const p of processTree(pid)) {
-    try {
-      for (const task of readdirSync(`/proc/${p}/task`))
-        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // Gone.
-    }
-  }
-  return ns / 1e6;
-}
 
 const go = buildBenchGo();
 if ("skip" in go) throw new Error(go.skip);
@@ -112,12 +89,9 @@ try {
     for (let round = 0; round < rounds; round++) {
       for (const c of roundRobinOrder(instances, round)) {
         for (const level of levels) {
-          const before = treeCpuPreciseMs(c.pid);
-          const block = await host.load(c.instance, echo, level.calls, level.concurrency);
-          if (block.failures > 0)
-            throw new Error(`${c.instance}: ${block.failures} failed calls, first: ${block.firstFailure}`);
-          add(`${c.id} ${level.key} cpu`, round, (treeCpuPreciseMs(c.pid) - before) / level.calls);
-          add(`${c.id} ${level.key} p50`, round, median(block.latenciesMs));
+          const block = await loadBlock(host, c.instance, c.pid, echo, level);
+          add(`${c.id} ${level.key} cpu`, round, block.cpuPerCallMs);
+          add(`${c.id} ${level.key} p50`, round, block.p50Ms);
         }
       }
       log(`round ${round + 1}/${rounds} done`);

@@ -167,10 +167,13 @@ export interface LaunchedProvider {
   kill(): Promise<KillReport>;
 }
 
-/** The environment the kernel gives a provider: PATH, HOME, TMPDIR, operator extras, go-plugin's variables. */
+/**
+ * The environment the kernel gives a provider: PATH, HOME, TMPDIR, operator extras, go-plugin's
+ * variables; and HARNESS_TOOL_TRANSPORT when set here, the transport the provider serves on.
+ */
 export function kernelEnvironment(extra: LaunchOptions["env"] = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ["PATH", "HOME", "TMPDIR", "OTEL_RESOURCE_ATTRIBUTES"]) {
+  for (const name of ["PATH", "HOME", "TMPDIR", "OTEL_RESOURCE_ATTRIBUTES", "HARNESS_TOOL_TRANSPORT"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }

@@ -17,17 +17,18 @@ import { KernelCallbackService } from "../generated/pluggableharness/kernel/v1/k
 import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
-import {
-  grpcTarget,
-  plaintextChannel,
-  ServiceClient,
-  type CallControl,
-  type ChannelSecurity,
-} from "./service-client.js";
+import type { CallControl, ChannelSecurity, ServiceClient } from "./service-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 
 /** The kernel's callbacks are served on the fixed broker ID 1 (docs/transport.md#kernel-callbacks). */
 export const kernelCallbackBrokerId = 1;
+
+/**
+ * grpc-js's client (service-client.ts), loaded by the first callback rather than at start-up: a
+ * provider served on node:http2 whose handlers never call the kernel never loads grpc-js.
+ */
+let serviceClient: Promise<typeof import("./service-client.js")> | undefined;
+const loadServiceClient = () => (serviceClient ??= import("./service-client.js"));
 
 /** Log and Emit are short; a kernel that does not answer them in this time is treated as gone. */
 const shortCallTimeoutMs = 30_000;
@@ -47,10 +48,7 @@ export interface BrokerKernelClient extends KernelClient {
  * Creates the kernel callback client over the broker; nothing is dialed until the first call.
  * `channel`: with AutoMTLS the host serves broker connections with TLS too.
  */
-export function createBrokerKernelClient(
-  broker: BrokerConnections,
-  channel: ChannelSecurity = plaintextChannel,
-): BrokerKernelClient {
+export function createBrokerKernelClient(broker: BrokerConnections, channel?: ChannelSecurity): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
@@ -58,12 +56,18 @@ export function createBrokerKernelClient(
   async function client(signal?: AbortSignal): Promise<ServiceClient<typeof KernelCallbackService>> {
     if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
     const info = await broker.waitFor(kernelCallbackBrokerId, undefined, signal);
+    const { grpcTarget, plaintextChannel, ServiceClient } = await loadServiceClient();
+    if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
     if (current && current.info.address === info.address && current.info.network === info.network)
       return current.client;
     current?.client.close();
     current = {
       info,
-      client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), channel),
+      client: new ServiceClient(
+        KernelCallbackService,
+        grpcTarget(info.network, info.address),
+        channel ?? plaintextChannel,
+      ),
     };
     return current.client;
   }

@@ -6,14 +6,15 @@
  * host as stderr log lines).
  */
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import {
-  status as grpcStatus,
-  type sendUnaryData,
-  type Server,
-  type ServerDuplexStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
+import type {
+  sendUnaryData,
+  ServerDuplexStream,
+  ServerUnaryCall,
+  ServerWritableStream,
+  ServiceDefinition,
+  UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { GrpcCode } from "../errors/rpc-status-error.js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import { goPluginServices } from "./grpc-service-definition.js";
@@ -28,11 +29,19 @@ import type { ProviderLife } from "./provider-life.js";
 let hostMessages: Promise<typeof import("./go-plugin-messages.js")> | undefined;
 export const loadHostMessages = () => (hostMessages ??= import("./go-plugin-messages.js"));
 
+/** gRPC's ALREADY_EXISTS (status.proto), which GrpcCode does not list. */
+const alreadyExists = 6;
+
+/** What the services are added to: grpc-js's Server, or the node:http2 one (node-grpc/). */
+export interface ServiceHost {
+  addService(definition: ServiceDefinition, implementation: UntypedServiceImplementation): void;
+}
+
 type Unary = ServerUnaryCall<Uint8Array, Uint8Array>;
 type Reply = sendUnaryData<Uint8Array>;
 
 /** Adds health, broker, controller and stdio to `server`, each ending through `life`. */
-export function addGoPluginServices(server: Server, life: ProviderLife, broker: BrokerConnections): void {
+export function addGoPluginServices(server: ServiceHost, life: ProviderLife, broker: BrokerConnections): void {
   server.addService(goPluginServices.health, {
     check: (call: Unary, callback: Reply) => {
       void loadHostMessages()
@@ -44,7 +53,7 @@ export function addGoPluginServices(server: Server, life: ProviderLife, broker: 
           }) => {
             const { service } = fromBinary(HealthCheckRequestSchema, call.request);
             if (service !== "" && service !== pluginHealthServiceName && service !== ToolService.typeName) {
-              callback({ code: grpcStatus.NOT_FOUND, details: `unknown service ${service}` });
+              callback({ code: GrpcCode.NOT_FOUND, details: `unknown service ${service}` });
               return;
             }
             const status = life.stopping ? ServingStatus.NOT_SERVING : ServingStatus.SERVING;
@@ -53,7 +62,7 @@ export function addGoPluginServices(server: Server, life: ProviderLife, broker: 
         )
         .catch((error: unknown) =>
           callback({
-            code: grpcStatus.INVALID_ARGUMENT,
+            code: GrpcCode.INVALID_ARGUMENT,
             details: `undecodable HealthCheckRequest: ${error instanceof Error ? error.message : String(error)}`,
           }),
         );
@@ -93,7 +102,7 @@ function brokerStream(
         "refused a second broker stream: the host's is open (go-plugin opens one per process); nothing it sends is recorded",
       );
       call.emit("error", {
-        code: grpcStatus.ALREADY_EXISTS,
+        code: alreadyExists,
         details: "the host's broker stream is already open; go-plugin opens one per process",
       });
       return;

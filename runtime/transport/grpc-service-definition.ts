@@ -18,7 +18,6 @@ import type {
   handleServerStreamingCall,
   handleUnaryCall,
   MethodDefinition,
-  Server,
   ServiceDefinition,
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
@@ -50,9 +49,9 @@ export type RawServiceHandlers<S extends DescService> = {
   [K in keyof S["method"]]: GrpcHandler<S["method"][K], Uint8Array, Uint8Array>;
 };
 
-/** Adds a protobuf-es service to a grpc-js server with a handler table checked against its descriptor. */
+/** Adds a protobuf-es service to a server (grpc-js's or node-grpc/'s) with a handler table checked against its descriptor. */
 export function addGrpcService<S extends DescService>(
-  server: Server,
+  server: { addService(definition: ServiceDefinition, implementation: UntypedServiceImplementation): void },
   service: S,
   handlers: GrpcServiceHandlers<S>,
   decodeRequest?: RequestDecoder,

@@ -5,7 +5,8 @@
  * status with its HookError packed into google.rpc.Status.details, and the kernel's cancel and the
  * call's deadline reach the core.
  */
-import { Metadata, type MethodDefinition, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import type { MethodDefinition, sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
+import { StatusTrailers } from "./status-trailers.js";
 import type { HookSubscriberService } from "../generated/pluggableharness/hook/v1/hook_pb.js";
 import type { HookServiceCore } from "../service/hooks/hook-service-core.js";
 import { traceHeadersFromMetadata } from "../telemetry/trace-headers.js";
@@ -48,18 +49,18 @@ export function hookServiceHandlers(core: HookServiceCore): RawServiceHandlers<t
         })
         .then(async (answer) => {
           if (answer.ok) return callback(null, answer.response);
-          const metadata = new Metadata();
+          const trailers = new StatusTrailers();
           if (answer.hookError) {
             const [{ statusDetailsTrailer }, { statusWithHookError }] = await Promise.all([
               loadStatusDetails(),
               loadHookStatus(),
             ]);
-            metadata.set(
+            trailers.set(
               statusDetailsTrailer,
               Buffer.from(statusWithHookError(answer.code, answer.message, answer.hookError)),
             );
           }
-          callback({ code: answer.code, details: answer.message, metadata });
+          callback({ code: answer.code, details: answer.message, metadata: trailers.asMetadata() });
         })
         .catch((error: unknown) => {
           // The core never rejects; this is the runtime's own bug, reported and survived.

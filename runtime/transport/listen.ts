@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { ServerCredentials, type Server } from "@grpc/grpc-js";
+import type { ServerCredentials, Server } from "@grpc/grpc-js";
 import type { PluginEnvironment } from "./plugin-environment.js";
 
 /** Where the server listens. */
@@ -26,13 +26,21 @@ function bind(server: Server, target: string, credentials: ServerCredentials): P
 }
 
 /**
- * Binds `server` as the environment says and returns the address for the handshake line.
- * `credentials`: plaintext unless the host asked for AutoMTLS (mutual-tls.ts).
+ * Binds a grpc-js `server` as the environment says and returns the address for the handshake line.
+ * `credentials`: plaintext (ServerCredentials.createInsecure()) unless the host asked for AutoMTLS
+ * (mutual-tls.ts).
  */
-export async function listen(
-  server: Server,
+export function listen(server: Server, env: PluginEnvironment, credentials: ServerCredentials): Promise<Listening> {
+  return listenWith(async (target) => void (await bind(server, target, credentials)), env);
+}
+
+/**
+ * Binds with `bindTo` (a target `unix:<path>` or `127.0.0.1:<port>`, rejecting when taken) as the
+ * environment says and returns the address for the handshake line: any server's listen.
+ */
+export async function listenWith(
+  bindTo: (target: string) => Promise<void>,
   env: PluginEnvironment,
-  credentials: ServerCredentials = ServerCredentials.createInsecure(),
 ): Promise<Listening> {
   if (env.network === "tcp") {
     const span = env.maxPort - env.minPort + 1;
@@ -40,7 +48,7 @@ export async function listen(
     for (let i = 0; i < span; i++) {
       const port = env.minPort + ((start + i) % span);
       try {
-        await bind(server, `127.0.0.1:${port}`, credentials);
+        await bindTo(`127.0.0.1:${port}`);
         return { network: "tcp", address: `127.0.0.1:${port}`, target: `127.0.0.1:${port}`, cleanup: () => {} };
       } catch {
         // taken; try the next one
@@ -55,7 +63,7 @@ export async function listen(
       `the socket path ${socketPath} is too long for a unix socket; set a shorter PLUGIN_UNIX_SOCKET_DIR`,
     );
   }
-  await bind(server, `unix:${socketPath}`, credentials);
+  await bindTo(`unix:${socketPath}`);
   const cleanup = () => rmSync(socketPath, { force: true });
   if (env.socketGroup !== undefined) {
     try {

@@ -5,7 +5,6 @@
  * the kernel client close, the server goes, and `exit` is called once with
  * the socket file removed, well inside the host's 2 s.
  */
-import type { Server } from "@grpc/grpc-js";
 import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { BrokerKernelClient } from "./broker-kernel-client.js";
@@ -38,7 +37,13 @@ export const kernelSettleMs = 400;
 
 /** What a ProviderLife closes when it stops. */
 export interface ProviderLifeParts {
-  readonly server: Server;
+  /** grpc-js's Server or a ProviderServer (provider-server.ts): what a stop closes. */
+  readonly server: {
+    unbind(target: string): void;
+    forceShutdown(): void;
+    /** Set by a ProviderServer; else the limit is raised on grpc-js's server here. */
+    readonly resetLimitRaised?: boolean;
+  };
   readonly core: ToolServiceCore;
   readonly kernel: BrokerKernelClient;
   readonly broker: BrokerConnections;
@@ -87,7 +92,8 @@ export class ProviderLife {
 
   constructor(parts: ProviderLifeParts) {
     this.#parts = parts;
-    this.resetBudget = raiseStreamResetLimit(parts.server) ? undefined : new StreamResetBudget();
+    const raised = parts.server.resetLimitRaised ?? raiseStreamResetLimit(parts.server);
+    this.resetBudget = raised ? undefined : new StreamResetBudget();
     this.done = new Promise<number>((resolve) => {
       this.#resolveDone = resolve;
     });

@@ -1,6 +1,7 @@
 /**
  * The plugin side of go-plugin over gRPC (docs/transport.md#what-the-provider-does-in-order): one
- * grpc-js server on a unix socket (or TCP), with mutual TLS when the host asks for AutoMTLS,
+ * gRPC server (grpc-js's, or node:http2's with HARNESS_TOOL_TRANSPORT=http2: provider-server.ts)
+ * on a unix socket (or TCP), with mutual TLS when the host asks for AutoMTLS,
  * serving ToolService (and, when the provider declares hooks, HookSubscriberService) beside
  * go-plugin's health, broker, controller and stdio services; the handshake line printed once it
  * listens; and every way the process may end
@@ -8,7 +9,6 @@
  * inside the host's 2 s, with the socket file removed.
  */
 import { writeSync } from "node:fs";
-import { Server } from "@grpc/grpc-js";
 import { ToolService } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import { createBrokerKernelClient } from "./broker-kernel-client.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
@@ -20,12 +20,11 @@ import { addGoPluginServices, loadHostMessages } from "./go-plugin-services.js";
 import { addGrpcService } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
-import { listen } from "./listen.js";
 import type { ProviderAutoMtls } from "./tls/mutual-tls.js";
 import { kernelHandshake, type PluginEnvironment, readPluginEnvironment } from "./plugin-environment.js";
 import { ProviderLife } from "./provider-life.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
-import { retireConnectionsBeforeResetLimit } from "./stream-reset-limit.js";
+import { createProviderServer, transportFromEnv, type TransportName } from "./provider-server.js";
 import { loadStatusDetails, toolServiceHandlers } from "./tool-service-handlers.js";
 import { stackOf } from "../errors/classify-error.js";
 
@@ -48,12 +47,7 @@ export interface GoPluginServerOptions {
   readonly exit?: (code: number) => void;
 }
 
-/**
- * The grpc-js server's options: no limit on what the kernel sends (the service bounds it), and no
- * channelz, grpc-js's per-call introspection bookkeeping that nothing in a provider reads (a few
- * percent of a trivial call's CPU, bench/RESULTS.md, Invoke).
- */
-export const providerServerOptions = { "grpc.max_receive_message_length": -1, "grpc.enable_channelz": 0 } as const;
+export { providerServerOptions } from "./provider-server.js";
 
 /** What serveGoPlugin serves: the ToolService, and the HookSubscriberService when there is one. */
 export type ServedCore = ToolServiceCore & { readonly hooks?: HookServiceCore | undefined };
@@ -65,21 +59,24 @@ const parentPollMs = 500;
 async function readStart(
   options: GoPluginServerOptions,
   exit: (code: number) => void,
-): Promise<{ env: PluginEnvironment; autoMtls: ProviderAutoMtls | undefined } | undefined> {
+): Promise<{ env: PluginEnvironment; autoMtls: ProviderAutoMtls | undefined; transport: TransportName } | undefined> {
   const processEnv = options.env ?? process.env;
   const checked = readPluginEnvironment(processEnv, options.network);
-  if (!checked.ok) {
+  const transport = transportFromEnv(processEnv);
+  if (!checked.ok || !transport.ok) {
+    const message = checked.ok ? (transport as { message: string }).message : checked.message;
     // Without the cookie no host is listening: a person ran the binary, tell them on stderr.
-    if (processEnv[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) writeStderr(`${checked.message}\n`);
-    else reportStartFailure(checked.message);
+    if (processEnv[kernelHandshake.cookieKey] !== kernelHandshake.cookieValue) writeStderr(`${message}\n`);
+    else reportStartFailure(message);
     exit(1);
     return undefined;
   }
   const env = checked.value;
   // AutoMTLS (the host sent PLUGIN_CLIENT_CERT): loaded, and a certificate made, only when asked.
-  if (env.clientCertificatePem === undefined) return { env, autoMtls: undefined };
+  if (env.clientCertificatePem === undefined) return { env, autoMtls: undefined, transport: transport.value };
   try {
-    return { env, autoMtls: (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem) };
+    const autoMtls = (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
+    return { env, autoMtls, transport: transport.value };
   } catch (error) {
     reportStartFailure(error instanceof Error ? error.message : String(error), error);
     exit(1);
@@ -101,7 +98,7 @@ export async function serveGoPlugin(
   disarmStartFailureGuard();
   const start = await readStart(options, exit);
   if (!start) return 1;
-  const { env, autoMtls } = start;
+  const { env, autoMtls, transport } = start;
   const stdout = guardStdout();
 
   const broker = new BrokerConnections();
@@ -117,7 +114,7 @@ export async function serveGoPlugin(
     return 1;
   }
 
-  const server = new Server(providerServerOptions);
+  const server = await createProviderServer(transport, autoMtls);
   const life = new ProviderLife({
     server,
     core,
@@ -138,7 +135,7 @@ export async function serveGoPlugin(
   addGoPluginServices(server, life, broker);
 
   try {
-    life.listening = await listen(server, env, autoMtls?.serverCredentials);
+    life.listening = await server.listen(env);
   } catch (error) {
     stdout.restore();
     reportStartFailure(`cannot listen for the host: ${error instanceof Error ? error.message : String(error)}`, error);
@@ -147,7 +144,7 @@ export async function serveGoPlugin(
   }
   const listening = life.listening;
   process.on("exit", () => listening.cleanup());
-  const retiring = retireConnectionsBeforeResetLimit(server, (resets) =>
+  const retiring = server.retireConnectionsBeforeResetLimit((resets) =>
     hostLog("debug", "a host connection retired before nghttp2's stream-reset limit; new calls come on a new one", {
       cancelledStreams: resets,
     }),

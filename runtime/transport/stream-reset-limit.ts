@@ -40,7 +40,7 @@ export function nodeCanRaiseStreamResetLimit(nodeVersion: string = process.versi
  * cannot (the limit stays nghttp2's), or where grpc-js no longer has the options object it had in
  * 1.14 (`commonServerOptions`).
  */
-export function raiseStreamResetLimit(server: Server, nodeVersion: string = process.versions.node): boolean {
+export function raiseStreamResetLimit(server: object, nodeVersion: string = process.versions.node): boolean {
   if (!nodeCanRaiseStreamResetLimit(nodeVersion)) return false;
   const options = (server as unknown as { commonServerOptions?: Record<string, unknown> }).commonServerOptions;
   if (typeof options !== "object" || options === null) return false;
@@ -121,12 +121,13 @@ export function retireConnectionsBeforeResetLimit(server: Server, retired: (rese
   if (!(http2Servers instanceof Map) || http2Servers.size === 0) return false;
   for (const http2Server of http2Servers.keys()) {
     if (!(http2Server instanceof EventEmitter)) return false;
-    http2Server.on("session", (session: ServerHttp2Session) => watchSession(session, retired));
+    http2Server.on("session", (session: ServerHttp2Session) => retireSessionBeforeResetLimit(session, retired));
   }
   return true;
 }
 
-function watchSession(session: ServerHttp2Session, retired: (resets: number) => void): void {
+/** Watches one HTTP/2 connection and retires it before the host's cancels empty its reset budget. */
+export function retireSessionBeforeResetLimit(session: ServerHttp2Session, retired: (resets: number) => void): void {
   const budget = new StreamResetBudget();
   let retiring = false;
   session.on("stream", (stream: ServerHttp2Stream) => {

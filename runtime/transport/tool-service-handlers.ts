@@ -6,14 +6,9 @@
  * left when the kernel cancelled it. The Invoke sink reports grpc-js's backpressure (write() false,
  * then 'drain') to the core.
  */
-import {
-  Metadata,
-  status as grpcStatus,
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type ServiceError,
-} from "@grpc/grpc-js";
+import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, ServiceError } from "@grpc/grpc-js";
+import { GrpcCode } from "../errors/rpc-status-error.js";
+import { StatusTrailers } from "./status-trailers.js";
 import type {
   ToolError as WireToolError,
   InvokeRequest,
@@ -42,16 +37,16 @@ export async function serviceErrorFrom(
   const statusError = asRpcStatusError(error);
   if (statusError) {
     const { statusDetailsTrailer, statusWithToolError } = await loadStatusDetails();
-    const metadata = new Metadata();
-    const code = statusError.code === grpcStatus.UNKNOWN ? grpcStatus.INTERNAL : statusError.code;
-    metadata.set(
+    const trailers = new StatusTrailers();
+    const code = statusError.code === GrpcCode.UNKNOWN ? GrpcCode.INTERNAL : statusError.code;
+    trailers.set(
       statusDetailsTrailer,
       Buffer.from(statusWithToolError(code, statusError.message, statusError.toolError)),
     );
-    return { code, details: statusError.message, metadata };
+    return { code, details: statusError.message, metadata: trailers.asMetadata() };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: grpcStatus.INTERNAL, details: `internal error: ${message}` };
+  return { code: GrpcCode.INTERNAL, details: `internal error: ${message}` };
 }
 
 /** An RpcStatusError, also from another copy of this package. */

@@ -60,6 +60,8 @@ export interface ProviderAutoMtls {
   readonly brokerChannel: ChannelSecurity;
   /** The provider's certificate, DER, for the handshake line's 6th field. */
   readonly certificateDer: Buffer;
+  /** The key, certificate and peer certificate themselves (the node:http2 server's TLS). */
+  readonly tls: MutualTls;
 }
 
 /**
@@ -82,5 +84,6 @@ export function providerAutoMtls(hostCertificatePem: string): ProviderAutoMtls {
     serverCredentials: mutualTlsServerCredentials(tls),
     brokerChannel: mutualTlsChannel(tls),
     certificateDer: tls.own.certificateDer,
+    tls,
   };
 }

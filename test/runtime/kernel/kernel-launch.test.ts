@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { providerArgv } from "../../support/provider-script.js";
-import { supervisorUnderTest } from "../../support/supervisor-under-test.js";
+import { supervisorUnderTest, transportUnderTest } from "../../support/supervisor-under-test.js";
 import { countOutcomes, outcomeLines, parseGoTestJson, type GoTestRun } from "./go-test-events.js";
 import { kernelFixture, writeKernelLaunchManifest, type ExampleWorld } from "./kernel-launch-manifest.js";
 import {
@@ -124,6 +124,7 @@ test("the kernel's launcher (pluginruntime at the snapshot's commit) with TypeSc
       TMPDIR: tmp,
       [hostOnlyVariable]: "1",
       ...supervisorUnderTest(),
+      ...transportUnderTest(),
     }),
     ["-timeout", "10m", "./internal/pluginruntime/..."],
   );

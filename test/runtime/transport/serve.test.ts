@@ -4,6 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import { launch, parseHostLogLine } from "harness-tool/testing";
 import { eventually, processGone } from "../interop/process-state.js";
@@ -47,6 +50,51 @@ test("importing harness-tool does not load @grpc/grpc-js; serve() loads it when 
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout, "false");
 });
+
+// The probe preloaded into the provider: at its exit, whether @grpc/grpc-js was ever loaded.
+const grpcJsProbe = `
+  import { createRequire } from "node:module";
+  import { writeSync } from "node:fs";
+  const cache = createRequire(import.meta.url).cache;
+  process.on("exit", () => writeSync(2, "grpc-js loaded: " + Object.keys(cache).some((f) => f.includes("@grpc/grpc-js")) + "\\n"));
+`;
+
+for (const [transport, loaded] of [
+  ["http2", "false"],
+  ["grpc-js", "true"],
+] as const) {
+  test(`HARNESS_TOOL_TRANSPORT=${transport}: GetSchema, Configure, an Invoke and Kill, and grpc-js loaded: ${loaded}`, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "transport-probe-"));
+    const probe = path.join(dir, "probe.mjs");
+    writeFileSync(probe, grpcJsProbe);
+    const sample = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");
+    try {
+      const p = await launch(sample.command, {
+        args: sample.args,
+        cwd: sample.cwd,
+        handshakeTimeoutMs: 30_000,
+        env: { HARNESS_TOOL_TRANSPORT: transport, HARNESS_TOOL_SUPERVISOR: "off", NODE_OPTIONS: `--import=${probe}` },
+      });
+      assert.ok((await p.getSchema()).tools.length > 0);
+      await p.configure({ root: "/tmp" });
+      const call = p.invoke({
+        id: "e",
+        toolName: "bash",
+        arguments: { command: "echo hi" },
+        callContext: { sessionId: "s", workingDirectory: "/tmp" },
+      });
+      const outcome = await call.done;
+      assert.ok(outcome.events.some((e) => e.event.case === "result"));
+      assert.ok((await p.kill()).graceful);
+      assert.ok(
+        p.stderr.some((e) => e.message.includes(`grpc-js loaded: ${loaded}`)),
+        p.stderr.map((e) => e.message).join("\n"),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
 
 test("Kill() while a process-backed call runs: the call's children are killed, the provider exits gracefully", async () => {
   const sample = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");

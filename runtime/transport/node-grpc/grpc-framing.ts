@@ -1,0 +1,86 @@
+/**
+ * gRPC's message framing over HTTP/2 (gRPC's PROTOCOL-HTTP2: Length-Prefixed-Message): a flag byte
+ * (1 = compressed with the call's grpc-encoding), a 4-byte big-endian length, the message bytes.
+ * The reader takes DATA frames as they come and yields whole messages, refusing one longer than
+ * the limit before buffering it.
+ */
+import { gunzipSync, inflateSync } from "node:zlib";
+
+/** The 5-byte prefix and the message, in one buffer (the message is copied once, here). */
+export function frameMessage(message: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(5 + message.byteLength);
+  out[0] = 0;
+  out.writeUInt32BE(message.byteLength, 1);
+  out.set(message, 5);
+  return out;
+}
+
+/** A message too large for the limit: the call ends RESOURCE_EXHAUSTED with this message. */
+export class MessageTooLarge extends Error {
+  override readonly name = "MessageTooLarge";
+}
+
+/**
+ * Incremental Length-Prefixed-Message reader. `maxLength` -1 admits any length (up to 2^32-1, the
+ * prefix's range); `encoding` is the call's grpc-encoding, for messages flagged compressed.
+ */
+export class MessageReader {
+  readonly #maxLength: number;
+  readonly #encoding: string;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+
+  constructor(maxLength: number, encoding = "identity") {
+    this.#maxLength = maxLength;
+    this.#encoding = encoding;
+  }
+
+  /** Takes one DATA chunk; returns the messages it completed (throws MessageTooLarge or a decode error). */
+  push(chunk: Buffer): Buffer[] {
+    this.#pending.push(chunk);
+    this.#pendingBytes += chunk.byteLength;
+    const messages: Buffer[] = [];
+    for (;;) {
+      if (this.#pendingBytes < 5) break;
+      const head = this.#pending.length === 1 ? (this.#pending[0] as Buffer) : this.#join();
+      const length = head.readUInt32BE(1);
+      if (this.#maxLength !== -1 && length > this.#maxLength) {
+        throw new MessageTooLarge(`Received message larger than max (${length} vs. ${this.#maxLength})`);
+      }
+      if (this.#pendingBytes < 5 + length) break;
+      const all = this.#pending.length === 1 ? head : this.#join();
+      const compressed = all[0] === 1;
+      const body = all.subarray(5, 5 + length);
+      messages.push(compressed ? this.#decompress(body) : body);
+      const rest = all.subarray(5 + length);
+      this.#pending = rest.byteLength > 0 ? [rest] : [];
+      this.#pendingBytes = rest.byteLength;
+    }
+    return messages;
+  }
+
+  /** True when a message was begun and not finished (the peer half-closed mid-message). */
+  get partial(): boolean {
+    return this.#pendingBytes > 0;
+  }
+
+  #join(): Buffer {
+    const joined = Buffer.concat(this.#pending, this.#pendingBytes);
+    this.#pending = [joined];
+    return joined;
+  }
+
+  #decompress(body: Buffer): Buffer {
+    if (this.#encoding === "gzip") return gunzipSync(body);
+    if (this.#encoding === "deflate") return inflateSync(body);
+    throw new Error(`a compressed message with grpc-encoding "${this.#encoding}", which this server does not take`);
+  }
+}
+
+/** gRPC's grpc-timeout (an integer of up to 8 digits and a unit) in milliseconds; undefined when malformed. */
+export function parseGrpcTimeout(value: string): number | undefined {
+  const match = /^(\d{1,8})\s*([HMSmun])$/.exec(value.trim());
+  if (!match) return undefined;
+  const units: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
+  return Number(match[1]) * (units[match[2] as string] as number);
+}

@@ -1,0 +1,210 @@
+/**
+ * One gRPC call on one node:http2 stream, as the handler tables written for grpc-js see it: the
+ * call object (request, metadata, getDeadline, write/end, the 'cancelled', 'drain', 'data', 'end'
+ * and 'error' events) and the callback of a unary call. What reaches the wire is what grpc-js
+ * 1.14 sends: response headers before the first message, `grpc-status`, `grpc-message`
+ * (URI-encoded) and the status's metadata as trailers, or all of it in one trailers-only
+ * response when no message was sent; a reset or a passed deadline is 'cancelled'.
+ */
+import { EventEmitter } from "node:events";
+import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import { frameMessage } from "./grpc-framing.js";
+
+/** A call's end as handlers hand it over (grpc-js's StatusObject / ServiceError, structurally). */
+export interface CallStatus {
+  readonly code: number;
+  readonly details?: string;
+  readonly message?: string;
+  readonly metadata?: { toHttp2Headers(): Record<string, string | string[]> } | null;
+}
+
+/** The codes this file sends itself. */
+const statusCode = { OK: 0, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13 } as const;
+
+/** Response headers as grpc-js sends them (it advertises gzip and deflate, which the reader takes). */
+const responseHeaders = {
+  ":status": 200,
+  "content-type": "application/grpc+proto",
+  "grpc-accept-encoding": "identity,deflate,gzip",
+  "grpc-encoding": "identity",
+} as const;
+
+/**
+ * How many bytes a call's stream may hold before write() says false. node:http2's own mark (64 KiB
+ * on Node 22+) is below one output chunk's frame, so a stream that waited on it would write one
+ * chunk per 'drain'; grpc-js holds 16 messages (1 MiB of 64 KiB chunks) and so does this.
+ */
+export const writeBufferBytes = 1024 * 1024;
+
+/** Request headers that are the transport's, not the call's metadata (grpc-js removes them too). */
+const transportHeaders = new Set(["grpc-timeout", "grpc-encoding", "grpc-accept-encoding", "accept-encoding", "te"]);
+
+/** The request's metadata, read the way grpc-js's Metadata reads it (`-bin` values base64-decoded). */
+export class RequestMetadata {
+  readonly #headers: IncomingHttpHeaders;
+  constructor(headers: IncomingHttpHeaders) {
+    this.#headers = headers;
+  }
+
+  get(key: string): (string | Buffer)[] {
+    const name = key.toLowerCase();
+    if (name.startsWith(":") || name === "content-type" || transportHeaders.has(name)) return [];
+    const value = this.#headers[name];
+    if (value === undefined) return [];
+    const values = Array.isArray(value) ? value : name.endsWith("-bin") ? value.split(",") : [value];
+    return name.endsWith("-bin") ? values.map((v) => Buffer.from(v.trim(), "base64")) : values;
+  }
+}
+
+/** The trailers (or trailers-only headers) of a status. */
+function statusHeaders(status: CallStatus): Record<string, string | number | string[]> {
+  const details = status.details ?? status.message ?? "";
+  return {
+    "grpc-status": status.code,
+    "grpc-message": encodeURI(details),
+    ...(status.metadata ? status.metadata.toHttp2Headers() : {}),
+  };
+}
+
+/** A handler's thrown or emitted failure as a status (grpc-js's serverErrorToStatus). */
+export function statusOf(error: unknown): CallStatus {
+  if (typeof error === "object" && error !== null) {
+    const e = error as { code?: unknown; details?: unknown; message?: unknown; metadata?: CallStatus["metadata"] };
+    const metadata = e.metadata ?? null;
+    if (typeof e.code === "number" && Number.isInteger(e.code)) {
+      const details = typeof e.details === "string" ? e.details : typeof e.message === "string" ? e.message : "";
+      return { code: e.code, details, metadata };
+    }
+    return { code: statusCode.UNKNOWN, details: typeof e.message === "string" ? e.message : "Unknown Error", metadata };
+  }
+  return { code: statusCode.UNKNOWN, details: "Unknown Error" };
+}
+
+/** What every kind of call shares: the stream, the metadata, the deadline, the status. */
+export class Http2ServerCall<Req, Res> extends EventEmitter {
+  request: Req = undefined as Req;
+  readonly metadata: RequestMetadata;
+  cancelled = false;
+  readonly #stream: ServerHttp2Stream;
+  readonly #serialize: (value: Res) => Buffer;
+  readonly #deadline: number;
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  #headersSent = false;
+  #ended = false;
+
+  constructor(
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
+    serialize: (value: Res) => Buffer,
+    timeoutMs: number | undefined,
+  ) {
+    super();
+    this.#stream = stream;
+    this.#serialize = serialize;
+    this.metadata = new RequestMetadata(headers);
+    this.#deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+    if (timeoutMs !== undefined) {
+      this.#deadlineTimer = setTimeout(() => {
+        this.sendStatus({ code: statusCode.DEADLINE_EXCEEDED, details: "Deadline exceeded" });
+        this.#cancel();
+      }, timeoutMs);
+    }
+    // A handler's emit('error', status) ends the call with that status, as on grpc-js's streams.
+    this.on("error", (error: unknown) => this.sendStatus(statusOf(error)));
+    stream.once("close", () => {
+      if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
+      if (!this.#ended) this.#cancel();
+    });
+    stream.on("drain", () => this.emit("drain"));
+  }
+
+  /** The deadline in ms since the epoch; Infinity when the client set none (as grpc-js says). */
+  getDeadline(): number {
+    return this.#deadline;
+  }
+
+  /** True while the stream holds writeBufferBytes or more, waiting for HTTP/2's window or the socket. */
+  get writableNeedDrain(): boolean {
+    return this.#stream.writableNeedDrain && this.#stream.writableLength >= writeBufferBytes;
+  }
+
+  /**
+   * Sends one message; false once the stream holds writeBufferBytes (then wait for 'drain', which
+   * comes when it has sent them all).
+   */
+  write(message: Res): boolean {
+    if (this.#ended || this.#stream.destroyed) return true;
+    let bytes: Buffer;
+    try {
+      bytes = frameMessage(this.#serialize(message));
+    } catch {
+      this.sendStatus({ code: statusCode.INTERNAL, details: "Error serializing response" });
+      return true;
+    }
+    this.#sendHeaders();
+    this.#stream.write(bytes);
+    return this.#stream.writableLength < writeBufferBytes;
+  }
+
+  /** Ends the call OK (or with the status a handler emitted before). */
+  end(): void {
+    this.sendStatus({ code: statusCode.OK, details: "OK" });
+  }
+
+  /** Ends the call with `status`: trailers after what was sent, or a trailers-only response. */
+  sendStatus(status: CallStatus, lastMessage?: Res): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
+    const stream = this.#stream;
+    if (stream.destroyed || stream.closed) return;
+    try {
+      if (lastMessage !== undefined) {
+        const bytes = frameMessage(this.#serialize(lastMessage));
+        this.#sendHeaders();
+        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.end(bytes);
+      } else if (this.#headersSent) {
+        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.end();
+      } else {
+        stream.respond(
+          { ...statusHeaders(status), ":status": 200, "content-type": "application/grpc+proto" },
+          {
+            endStream: true,
+          },
+        );
+      }
+    } catch {
+      // The stream went between the check and the write: the client is gone.
+    }
+  }
+
+  #sendHeaders(): void {
+    if (this.#headersSent) return;
+    this.#headersSent = true;
+    this.#stream.respond(responseHeaders, { waitForTrailers: true });
+  }
+
+  #cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.#ended = true;
+    this.emit("cancelled", "cancelled");
+  }
+}
+
+/** The callback a unary handler answers with (grpc-js's sendUnaryData). */
+export function unaryCallback<Res>(call: Http2ServerCall<unknown, Res>) {
+  return (error: unknown, value?: Res | null): void => {
+    if (error) {
+      call.sendStatus(statusOf(error));
+      return;
+    }
+    if (value === undefined || value === null) {
+      call.sendStatus({ code: statusCode.INTERNAL, details: "the handler answered no message" });
+      return;
+    }
+    call.sendStatus({ code: statusCode.OK, details: "OK" }, value);
+  };
+}
