@@ -32,13 +32,13 @@ export function nodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** npm's answer for one packed package. */
-interface PackResult {
+export interface PackResult {
   readonly filename: string;
   readonly integrity: string;
 }
 
 /** npm's failure, from the error object `--json` makes it print on stdout. */
-class NpmError extends Error {
+export class NpmError extends Error {
   override readonly name = "NpmError";
   constructor(
     readonly code: string,
@@ -49,7 +49,7 @@ class NpmError extends Error {
 }
 
 /** Fetches `spec` with `npm pack` into `dir`; what npm reports of it. */
-async function npmPack(spec: string, dir: string): Promise<PackResult> {
+export async function npmPack(spec: string, dir: string): Promise<PackResult> {
   let output: string;
   try {
     output = await runTool(

@@ -36,9 +36,12 @@ import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js
 /** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
 export const supervisorBinaryVariable = "HARNESS_TOOL_SUPERVISOR_BINARY";
 
-/** Replaces this process with the supervisor program the environment names; returns when none is named. */
-function execSupervisorBinary(): void {
-  const binary = process.env[supervisorBinaryVariable];
+/**
+ * Replaces this process with the supervisor program the environment names, else `program` (the
+ * one a release's executable carries); returns when there is none.
+ */
+function execSupervisorBinary(program: string | undefined): void {
+  const binary = process.env[supervisorBinaryVariable] || program;
   if (!binary) return;
   const { [supervisorBinaryVariable]: _named, ...env } = process.env;
   // A failing execve aborts Node with no message of ours: what can be checked is checked first.
@@ -88,10 +91,11 @@ function stdoutLogLine(message: string): string {
 
 /**
  * Runs this process as the supervisor of a second copy of itself; never resolves (the process
- * exits with the provider's status).
+ * exits with the provider's status). `supervisorProgram` names a supervisor program to exec in its
+ * place (a release's executable passes the one it carries); HARNESS_TOOL_SUPERVISOR_BINARY wins.
  */
-export function superviseProvider(): Promise<never> {
-  execSupervisorBinary();
+export function superviseProvider(supervisorProgram?: string): Promise<never> {
+  execSupervisorBinary(supervisorProgram);
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
   const output: OutputMode = { passThrough: false };

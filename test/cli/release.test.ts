@@ -359,12 +359,29 @@ describe("harness-tool release", {
     assert.deepEqual(names, [
       "SHA256SUMS",
       "agent.lock.hcl",
+      "release-manifest.json",
       "streaming_0.0.1.mjs",
       ...platforms.map((p) => `streaming_0.0.1_${p}`).sort(),
     ]);
     const sums = readFileSync(file("SHA256SUMS"), "utf8");
     for (const name of names.filter((n) => n.startsWith("streaming_")))
       assert.ok(sums.includes(`${sha256(file(name))}  ${name}\n`), `${name} in SHA256SUMS`);
+    // The manifest: each file's checksum, and what each executable embeds and carries.
+    const manifest = JSON.parse(readFileSync(file("release-manifest.json"), "utf8")) as {
+      provider: unknown;
+      artifacts: { file: string; platform: string | null; sha256: string; node?: string }[];
+    };
+    assert.deepEqual(manifest.provider, {
+      name: "streaming",
+      version: "0.0.1",
+      source: "github.com/harness-tool/streaming",
+    });
+    assert.deepEqual(
+      manifest.artifacts.map((a) => [a.file, a.platform, a.sha256]).sort(),
+      names
+        .filter((n) => n.startsWith("streaming_"))
+        .map((n) => [n, /_(\w+_\w+)$/.exec(n)?.[1] ?? null, sha256(file(n))]),
+    );
     const block = release.out;
     assert.match(
       block,
