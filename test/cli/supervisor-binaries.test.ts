@@ -6,12 +6,14 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../cli/main.js";
 import { releaseManifest } from "../../cli/release/release-manifest.js";
 import { releasePlatforms } from "../../cli/release/release-platforms.js";
+import { carriedSupervisor } from "../../cli/release/script-bundle.js";
 import {
   nodeSupervisorWarning,
   parseSupervisorBinaries,
@@ -161,5 +163,36 @@ describe("a release's supervisor programs", () => {
         },
       ],
     });
+  });
+
+  it("the executable's hand-over: the unpacked file; none where Node has no execve, or the unpacking fails (one line on fd 2)", () => {
+    type Pick = (seaRequire: NodeJS.Require, folder: () => string, key: string) => string | undefined;
+    const pick = new Function(`return (${carriedSupervisor});`)() as Pick;
+    const written: string[] = [];
+    const seaRequire = ((id: string) =>
+      id === "node:fs"
+        ? { writeSync: (fd: number, text: string) => written.push(`${fd}:${text}`) }
+        : createRequire(import.meta.url)(id)) as unknown as NodeJS.Require;
+    assert.equal(
+      pick(seaRequire, () => "/files/abc", "harness-tool-supervisor"),
+      "/files/abc/harness-tool-supervisor",
+    );
+    const failing = () => {
+      throw new Error("could not unpack the provider's files into /files/abc (EACCES)");
+    };
+    assert.equal(pick(seaRequire, failing, "harness-tool-supervisor"), undefined);
+    assert.deepEqual(written, [
+      "2:harness-tool: the Node supervisor runs instead of the one this executable carries: could not unpack the provider's files into /files/abc (EACCES)\n",
+    ]);
+    const execve = Object.getOwnPropertyDescriptor(process, "execve");
+    Object.defineProperty(process, "execve", { value: undefined, configurable: true, writable: true });
+    try {
+      assert.equal(
+        pick(seaRequire, () => "/files/abc", "harness-tool-supervisor"),
+        undefined,
+      );
+    } finally {
+      if (execve) Object.defineProperty(process, "execve", execve);
+    }
   });
 });
