@@ -8,7 +8,6 @@ import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs
 import path from "node:path";
 import { givenNodeBinary, nodeBinaryFor, nodeCacheDir, type NodeBinary } from "./node-binaries.js";
 import { ReleaseError } from "./release-error.js";
-import { UsageError } from "../terminal/usage-error.js";
 import {
   artifactOf,
   lockBlock,
@@ -23,6 +22,7 @@ import {
   embeddedNodeVersion,
   executableName,
   hostPlatformKey,
+  platformFiles,
   releasePlatforms,
   type ReleasePlatform,
 } from "./release-platforms.js";
@@ -75,17 +75,7 @@ export interface ReleaseResult {
 
 /** `--node <os_arch>=<file>` values, by platform key. */
 export function parseNodeBinaries(values: readonly string[]): Map<string, string> {
-  const given = new Map<string, string>();
-  for (const value of values) {
-    const at = value.indexOf("=");
-    if (at <= 0 || at === value.length - 1)
-      throw new UsageError(
-        `--node takes <os_arch>=<file>, e.g. --node darwin_arm64=./node; got ${JSON.stringify(value)}`,
-      );
-    const [platform] = releasePlatforms([value.slice(0, at)]);
-    given.set((platform as ReleasePlatform).key, value.slice(at + 1));
-  }
-  return given;
+  return platformFiles("--node", "darwin_arm64=./node", values);
 }
 
 /** A `node` of the embedded version that runs here, to prepare the blob: this one if it is, else the host's from npm. */

@@ -10,11 +10,10 @@
  * line, with the fix).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { npmPack, NpmError, type PackResult } from "./node-binaries.js";
-import { releasePlatforms, type ReleasePlatform } from "./release-platforms.js";
-import { runTool } from "./run-tool.js";
+import { cachedPackageFile, NpmError, PackFailure } from "./node-binaries.js";
+import { platformFiles, type ReleasePlatform } from "./release-platforms.js";
 import { UsageError } from "../terminal/usage-error.js";
 
 /** A platform's supervisor program, ready to carry. */
@@ -33,19 +32,12 @@ export function supervisorPackage(platform: ReleasePlatform): string {
   return `@harness-tool/supervisor-${platform.nodePlatform}-${platform.nodeArch}`;
 }
 
-/** `--supervisor-binary <os_arch>=<file>` values, by platform key. */
+/** `--supervisor-binary <os_arch>=<file>` values, by platform key, each an existing file. */
 export function parseSupervisorBinaries(values: readonly string[]): Map<string, string> {
-  const given = new Map<string, string>();
-  for (const value of values) {
-    const at = value.indexOf("=");
-    if (at <= 0 || at === value.length - 1)
-      throw new UsageError(
-        `--supervisor-binary takes <os_arch>=<file>, e.g. --supervisor-binary linux_arm64=./harness-tool-supervisor; got ${JSON.stringify(value)}`,
-      );
-    const [platform] = releasePlatforms([value.slice(0, at)]);
-    const file = path.resolve(value.slice(at + 1));
-    if (!existsSync(file)) throw new UsageError(`--supervisor-binary ${value}: no such file`);
-    given.set((platform as ReleasePlatform).key, file);
+  const given = platformFiles("--supervisor-binary", "linux_arm64=./harness-tool-supervisor", values);
+  for (const [key, file] of given) {
+    if (!existsSync(file)) throw new UsageError(`--supervisor-binary ${key}=${file}: no such file`);
+    given.set(key, path.resolve(file));
   }
   return given;
 }
@@ -70,7 +62,7 @@ function installedPackage(name: string, version: string, fromDir: string): Super
   }
 }
 
-/** The package from the npm registry, unpacked once into `cacheDir`; why not, when the registry has none. */
+/** The package from the npm registry, unpacked once into `cacheDir`; why not, when npm cannot give it. */
 async function fetchedPackage(
   name: string,
   version: string,
@@ -78,34 +70,21 @@ async function fetchedPackage(
 ): Promise<SupervisorBinary | { readonly missing: string }> {
   const spec = `${name}@${version}`;
   const home = path.join(cacheDir, `${name.replace("/", "+")}-${version}`);
-  const file = path.join(home, "harness-tool-supervisor");
-  const integrityFile = path.join(home, "integrity");
-  if (existsSync(file) && existsSync(integrityFile))
-    return binaryOf(file, `${spec} (${readFileSync(integrityFile, "utf8").trim()})`);
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(path.join(cacheDir, "fetching-"));
   try {
-    let packed: PackResult;
-    try {
-      packed = await npmPack(spec, staging);
-    } catch (error) {
-      if (error instanceof NpmError && (error.code === "E404" || error.code === "ETARGET"))
-        return { missing: `the npm registry has no ${spec}` };
-      return { missing: `npm could not fetch ${spec} (${error instanceof Error ? error.message : String(error)})` };
-    }
-    await runTool("tar", ["-xzf", packed.filename, `package/${binaryInPackage}`], staging);
-    mkdirSync(path.join(staging, "unpacked"));
-    renameSync(path.join(staging, "package", binaryInPackage), path.join(staging, "unpacked/harness-tool-supervisor"));
-    writeFileSync(path.join(staging, "unpacked/integrity"), `${packed.integrity}\n`);
-    try {
-      renameSync(path.join(staging, "unpacked"), home);
-    } catch (error) {
-      // Another release unpacked the same package first: use theirs.
-      if (!existsSync(file)) throw error;
-    }
-    return binaryOf(file, `${spec} (${packed.integrity})`);
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    const { file, integrity } = await cachedPackageFile(
+      spec,
+      binaryInPackage,
+      home,
+      "harness-tool-supervisor",
+      cacheDir,
+    );
+    return binaryOf(file, `${spec} (${integrity})`);
+  } catch (error) {
+    if (!(error instanceof PackFailure)) throw error;
+    const npm = error.cause;
+    if (npm instanceof NpmError && (npm.code === "E404" || npm.code === "ETARGET"))
+      return { missing: `the npm registry has no ${spec}` };
+    return { missing: `npm could not fetch ${spec} (${error.message.replace(/\.$/, "")})` };
   }
 }
 

@@ -25,11 +25,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { launch } from "harness-tool/testing";
-import { main } from "../../cli/main.js";
 import { hostPlatformKey, lockFilePlatformKeys } from "../../cli/release/release-platforms.js";
 import { repoRoot } from "../support/buf.js";
-import { captureStream } from "../support/captured-stream.js";
 import { buildSupervisorGo, goMissing } from "../support/supervisor-go-builds.js";
+import { cli } from "./support/run-cli.js";
 
 const fixture = path.join(repoRoot, "test/runtime/transport/fixtures/below-javascript-provider.ts");
 const secret = "sk-live-7f3a9c2e1b5d";
@@ -39,14 +38,6 @@ const requireInterop = process.env.HARNESS_TOOL_REQUIRE_INTEROP === "1";
 process.env.HARNESS_TOOL_NODE_CACHE ??= path.join(tmpdir(), "harness-tool-node-binaries");
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
-
-/** Runs the CLI; its exit code and what it wrote. */
-async function cli(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = captureStream();
-  const err = captureStream();
-  const code = await main(argv, { out: out.stream, err: err.stream });
-  return { code, out: out.text(), err: err.text() };
-}
 
 /** Why an optional tool is missing here: a skip, or a failure when the interop tests are required. */
 function missing(what: string | undefined): string | false {
