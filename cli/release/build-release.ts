@@ -27,13 +27,18 @@ import {
   type ReleasePlatform,
 } from "./release-platforms.js";
 import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
-import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "./script-bundle.js";
+import {
+  bundleAsScript,
+  singleExecutableMain,
+  singleFileModule,
+  supervisorAssetKey,
+  type ScriptBundle,
+} from "./script-bundle.js";
 import { carriedDigest, carriedFor, type PlatformCarry } from "./carried-packages.js";
 import { installBeside, readPackageJson } from "./unbundled-packages.js";
 import { nodeSupervisorWarning, supervisorBinaryFor, type SupervisorBinary } from "./supervisor-binaries.js";
 import { bundleEarlySupervision } from "./early-supervision.js";
 import { runtimeRootFrom } from "../provider/runtime-sources.js";
-import { supervisorAssetKey } from "./script-bundle.js";
 
 /** What a release is asked for. */
 export interface ReleaseRequest {
