@@ -18,10 +18,13 @@
  * provider.mjs itself; its `node` is the first on this process's PATH, which go-plugin passes on,
  * so give one --node, that one), and none (HARNESS_TOOL_SUPERVISOR=off); the bundle carries the Go
  * program (supervisor-go built and installed as this platform's package first).
- * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release] [--standin=<binary>] [--supervisors] [--unsupervised]`
+ * With --release and --supervisor-binary=<file> (supervisor-go/, built
+ * for this machine), also the single executable carrying that Go supervisor, and the plain one with
+ * the supervisor off, both paired with the plain one (the Node supervisor).
+ * Run: `node --conditions=harness-tool-source --import tsx bench/fast-start.ts --node=<node>... [--runs=15] [--release [--supervisor-binary=<file>]] [--standin=<binary>] [--supervisors] [--unsupervised]`
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
@@ -39,6 +42,7 @@ const runs = Number(/^--runs=(\d+)$/.exec(args.find((a) => a.startsWith("--runs=
 const supervision = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
 if (nodes.length === 0) throw new Error("name at least one node binary: --node=/path/to/node");
 const standin = args.find((a) => a.startsWith("--standin="))?.slice("--standin=".length);
+const supervisorBinary = args.find((a) => a.startsWith("--supervisor-binary="))?.slice("--supervisor-binary=".length);
 
 type CacheMode = "off" | "cold" | "warm";
 const modes: readonly CacheMode[] = ["off", "cold", "warm"];
@@ -123,6 +127,7 @@ async function releaseContenders(nodesGiven: readonly string[]): Promise<Contend
   return [
     { id: `${sea} off`, node: path.join(plain, executable), args: [], version: sea, mode: "off" },
     { id: `${sea} code cache`, node: path.join(cached, executable), args: [], version: sea, mode: "off" },
+    ...(supervisorBinary ? await goSupervisedContenders(entry, host, path.join(plain, executable), sea) : []),
     ...nodesGiven.flatMap((node) => {
       const version = `.mjs ${spawnSync(node, ["-v"], { encoding: "utf8" }).stdout.trim()}`;
       return modes.map((mode) => ({
@@ -133,6 +138,40 @@ async function releaseContenders(nodesGiven: readonly string[]): Promise<Contend
         mode,
       }));
     }),
+  ];
+}
+
+/**
+ * --supervisor-binary: the single executable carrying the Go supervisor (it unpacks it on the
+ * uncounted first launch), and the plain one with the supervisor off; their sizes on stderr.
+ */
+async function goSupervisedContenders(entry: string, host: string, plain: string, sea: string): Promise<Contender[]> {
+  const out = path.join(ws.root, "release-go-supervisor");
+  await cli([
+    "release",
+    entry,
+    "--platform",
+    host,
+    "--supervisor-binary",
+    `${host}=${supervisorBinary}`,
+    "--out-dir",
+    out,
+  ]);
+  const carrying = path.join(out, path.basename(plain));
+  log(
+    `executable: ${statSync(plain).size} B with the Node supervisor, ${statSync(carrying).size} B carrying the Go one`,
+  );
+  const files = { HARNESS_TOOL_PROVIDER_FILES: path.join(ws.root, "provider-files") };
+  return [
+    { id: `${sea} Go supervisor`, node: carrying, args: [], version: sea, mode: "off", env: files },
+    {
+      id: `${sea} supervisor off`,
+      node: plain,
+      args: [],
+      version: sea,
+      mode: "off",
+      env: { HARNESS_TOOL_SUPERVISOR: "off" },
+    },
   ];
 }
 

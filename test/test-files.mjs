@@ -49,6 +49,7 @@ export const e2eTests = [
   "test/runtime/interop/", // builds and drives the go-plugin v1.8.0 host in Go
   "test/runtime/kernel/", // the kernel's own launcher, from its source snapshot, in Go
   "test/cli/release.test.ts", // releases, runs linux_arm64 under qemu, the kernel's lock checks in Go
+  "test/cli/release-supervisor.test.ts", // cross-builds supervisor-go, releases, runs linux_arm64 under qemu
   "test/cli/inspect-browser.test.ts", // chromium
   "test/provider-repo.test.ts", // packs the three packages and installs them
   "test/cli/init-e2e.test.ts", // packs, installs and builds a scaffold

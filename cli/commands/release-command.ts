@@ -15,6 +15,7 @@ export interface ReleaseOptions {
   readonly outDir: string;
   readonly platforms: readonly string[];
   readonly nodeBinaries: readonly string[];
+  readonly supervisorBinaries?: readonly string[];
   readonly codeCache: boolean;
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
@@ -41,9 +42,11 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
   const { buildRelease, parseNodeBinaries } = await import("../release/build-release.js");
   const { embeddedNodeVersion, hostPlatformKey, releasePlatforms } = await import("../release/release-platforms.js");
   const { checkNodeLine, resolveNodeVersion, splitNodeOption } = await import("../release/node-lines.js");
+  const { parseSupervisorBinaries } = await import("../release/supervisor-binaries.js");
   const platforms = releasePlatforms(options.platforms);
   const chosen = splitNodeOption(options.nodeBinaries);
   const nodeBinaries = parseNodeBinaries(chosen.binaries);
+  const supervisorBinaries = parseSupervisorBinaries(options.supervisorBinaries ?? []);
   // A line resolves against the packages npm serves the platforms from (the host's prepares the program).
   const fetched = platforms.filter((p) => !nodeBinaries.has(p.key));
   const host = hostPlatformKey();
@@ -58,13 +61,16 @@ export async function releaseCommand(entry: string, options: ReleaseOptions): Pr
     outDir: path.resolve(options.outDir),
     platforms,
     nodeBinaries,
+    supervisorBinaries,
     nodeVersion,
     codeCache: options.codeCache,
     describe: describeBuilt,
     log: (line) => options.err.write(`${line}\n`),
   });
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
-  options.err.write(`wrote ${shown(result.sumsFile)} and ${shown(result.lockFile)}; the lock file's provider block:\n`);
+  options.err.write(
+    `wrote ${shown(result.sumsFile)}, ${shown(result.manifestFile)} and ${shown(result.lockFile)}; the lock file's provider block:\n`,
+  );
   options.out.write(result.lockBlock);
   for (const platform of platforms.filter((p) => p.needsSigning)) {
     options.err.write(
@@ -79,7 +85,7 @@ export const releaseCommandDefinition = defineCommand({
   name: "release",
   summary: "build single executables, SHA256SUMS and the lock file's provider block",
   description:
-    "Bundles the entry into one program and builds, into --out-dir: <name>_<version>_<os>_<arch> for each platform, a single executable (Node's single-executable applications, the platform's node from the npm registry) that needs nothing installed; <name>_<version>.mjs, the same program in one file for machines with Node, source map inline (not built when the program keeps packages out, such as native addons: each executable carries them, for its platform, and unpacks them on first run); SHA256SUMS; and agent.lock.hcl, whose provider block (printed on stdout) has each executable's checksum as the kernel verifies it. The name, version and source are what the built provider's Describe reports.",
+    "Bundles the entry into one program and builds, into --out-dir: <name>_<version>_<os>_<arch> for each platform, a single executable (Node's single-executable applications, the platform's node from the npm registry) that needs nothing installed and hands supervision to the Go supervisor it carries (the platform's @harness-tool/supervisor-<os>-<arch> package, installed or from the npm registry, or --supervisor-binary; without one it keeps the Node supervisor, with a warning); <name>_<version>.mjs, the same program in one file for machines with Node, source map inline (not built when the program keeps packages out, such as native addons: each executable carries them, for its platform, and unpacks them on first run); SHA256SUMS; release-manifest.json (each file's checksum, Node and supervisor); and agent.lock.hcl, whose provider block (printed on stdout) has each executable's checksum as the kernel verifies it. The name, version and source are what the built provider's Describe reports.",
   positionals: [{ name: "entry", optional: true }],
   flags: {
     platform: {
@@ -102,6 +108,13 @@ export const releaseCommandDefinition = defineCommand({
       description:
         "the Node to embed: an LTS line (24: its newest release on npm) or an exact version (24.22.3), end-of-life and odd lines refused; or os_arch=file, this node binary for that platform instead of npm's",
     },
+    "supervisor-binary": {
+      type: "string",
+      value: "os_arch=file",
+      multiple: true,
+      description:
+        "this supervisor program (supervisor-go/, built for that platform) in that platform's executable instead of its @harness-tool/supervisor-<os>-<arch> package",
+    },
   },
   examples: [
     "harness-tool release",
@@ -115,6 +128,7 @@ export const releaseCommandDefinition = defineCommand({
       outDir: values["out-dir"],
       platforms: values.platform,
       nodeBinaries: values.node,
+      supervisorBinaries: values["supervisor-binary"],
       codeCache: values["code-cache"],
       out,
       err,

@@ -8,11 +8,11 @@ import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs
 import path from "node:path";
 import { givenNodeBinary, nodeBinaryFor, nodeCacheDir, type NodeBinary } from "./node-binaries.js";
 import { ReleaseError } from "./release-error.js";
-import { UsageError } from "../terminal/usage-error.js";
 import {
   artifactOf,
   lockBlock,
   lockFile,
+  releaseManifest,
   resolvedAt,
   sha256Sums,
   type ProviderIdentity,
@@ -22,13 +22,23 @@ import {
   embeddedNodeVersion,
   executableName,
   hostPlatformKey,
+  platformFiles,
   releasePlatforms,
   type ReleasePlatform,
 } from "./release-platforms.js";
 import { missingBuiltins, preparationBlob, writeSingleExecutable } from "./single-executable.js";
-import { bundleAsScript, singleExecutableMain, singleFileModule, type ScriptBundle } from "./script-bundle.js";
-import { carriedFor, type PlatformCarry } from "./carried-packages.js";
-import { installBeside } from "./unbundled-packages.js";
+import {
+  bundleAsScript,
+  singleExecutableMain,
+  singleFileModule,
+  supervisorAssetKey,
+  type ScriptBundle,
+} from "./script-bundle.js";
+import { carriedDigest, carriedFor, type PlatformCarry } from "./carried-packages.js";
+import { installBeside, readPackageJson } from "./unbundled-packages.js";
+import { nodeSupervisorWarning, supervisorBinaryFor, type SupervisorBinary } from "./supervisor-binaries.js";
+import { bundleEarlySupervision } from "./early-supervision.js";
+import { runtimeRootFrom } from "../provider/runtime-sources.js";
 
 /** What a release is asked for. */
 export interface ReleaseRequest {
@@ -37,6 +47,8 @@ export interface ReleaseRequest {
   readonly platforms: readonly ReleasePlatform[];
   /** Binaries the user named per platform key (`--node darwin_arm64=<file>`). */
   readonly nodeBinaries: ReadonlyMap<string, string>;
+  /** Supervisor programs the user named per platform key (`--supervisor-binary linux_arm64=<file>`). */
+  readonly supervisorBinaries?: ReadonlyMap<string, string>;
   /** The exact Node version the executables embed (`--node 24`, resolved); embeddedNodeVersion by default. */
   readonly nodeVersion?: string;
   /** Launches the built `.mjs` and returns its Describe's producer. */
@@ -59,23 +71,16 @@ export interface ReleaseResult {
   readonly lockBlock: string;
   /** Where each platform's node came from, by key. */
   readonly nodeOrigins: ReadonlyMap<string, string>;
+  /** The supervisor program each platform's executable carries, by key (none: the Node supervisor). */
+  readonly supervisors: ReadonlyMap<string, SupervisorBinary | undefined>;
   readonly sumsFile: string;
+  readonly manifestFile: string;
   readonly lockFile: string;
 }
 
 /** `--node <os_arch>=<file>` values, by platform key. */
 export function parseNodeBinaries(values: readonly string[]): Map<string, string> {
-  const given = new Map<string, string>();
-  for (const value of values) {
-    const at = value.indexOf("=");
-    if (at <= 0 || at === value.length - 1)
-      throw new UsageError(
-        `--node takes <os_arch>=<file>, e.g. --node darwin_arm64=./node; got ${JSON.stringify(value)}`,
-      );
-    const [platform] = releasePlatforms([value.slice(0, at)]);
-    given.set((platform as ReleasePlatform).key, value.slice(at + 1));
-  }
-  return given;
+  return platformFiles("--node", "darwin_arm64=./node", values);
 }
 
 /** A `node` of the embedded version that runs here, to prepare the blob: this one if it is, else the host's from npm. */
@@ -132,6 +137,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const bundle = await bundleAsScript(request.entry);
   for (const pkg of bundle.kept) request.log(`kept ${pkg.name}@${pkg.version} out of the program: ${pkg.reason}`);
   const { nodes, carries, generator } = await platformNodes(request, bundle, cacheDir);
+  const supervisors = await platformSupervisors(request, bundle, cacheDir);
   mkdirSync(request.outDir, { recursive: true });
   const staged = await stageModule(request, bundle);
   const { identity } = staged;
@@ -140,7 +146,7 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   if (moduleArtifact) artifacts.push(moduleArtifact);
   const nodeOrigins = new Map<string, string>();
   if (generator !== undefined) {
-    const built = await buildExecutables(request, bundle, identity, { nodes, carries, generator });
+    const built = await buildExecutables(request, bundle, identity, { nodes, carries, generator, supervisors });
     artifacts.push(...built);
     for (const [index, platform] of request.platforms.entries())
       nodeOrigins.set(platform.key, (nodes[index] as NodeBinary).origin);
@@ -150,7 +156,61 @@ export async function buildRelease(request: ReleaseRequest): Promise<ReleaseResu
   const block = lockBlock(identity, artifacts, resolvedAt());
   const lockPath = path.join(request.outDir, "agent.lock.hcl");
   writeFileSync(lockPath, lockFile(block));
-  return { identity, artifacts, lockBlock: block, nodeOrigins, sumsFile, lockFile: lockPath };
+  const supervisorByKey = new Map(request.platforms.map((p, index) => [p.key, supervisors[index]]));
+  const manifestFile = path.join(request.outDir, "release-manifest.json");
+  writeFileSync(manifestFile, releaseManifest(identity, artifacts, nodeOrigins, supervisorByKey));
+  return {
+    identity,
+    artifacts,
+    lockBlock: block,
+    nodeOrigins,
+    supervisors: supervisorByKey,
+    sumsFile,
+    lockFile: lockPath,
+    manifestFile,
+  };
+}
+
+/**
+ * Each platform's supervisor program (undefined: its executable keeps the Node supervisor), found
+ * before anything is written; the platforms without one are said in one line.
+ */
+async function platformSupervisors(
+  request: ReleaseRequest,
+  bundle: ScriptBundle,
+  cacheDir: string,
+): Promise<(SupervisorBinary | undefined)[]> {
+  const none = request.platforms.map(() => undefined);
+  const projectDir = path.dirname(path.resolve(bundle.entry));
+  const runtimeRoot = runtimeRootFrom(projectDir);
+  if (request.platforms.length === 0 || runtimeRoot === undefined) return none;
+  // Only a program that decides supervision in its first lines (early-supervision.ts) can hand it over.
+  const early = await bundleEarlySupervision({
+    entry: bundle.entry,
+    providerInputs: bundle.inputs,
+    providerRoot: bundle.root,
+    conditions: bundle.conditions,
+    format: "iife",
+    globalName: "supervisor",
+  });
+  if (early === undefined) return none;
+  const { version } = readPackageJson(runtimeRoot);
+  const search = {
+    given: request.supervisorBinaries ?? new Map<string, string>(),
+    projectDir,
+    runtimeVersion: version ?? "",
+    cacheDir,
+  };
+  const found: (SupervisorBinary | undefined)[] = [];
+  const missing = new Map<string, string>();
+  for (const platform of request.platforms) {
+    const binary = await supervisorBinaryFor(platform, search);
+    if ("missing" in binary) missing.set(platform.key, binary.missing);
+    found.push("missing" in binary ? undefined : binary);
+  }
+  const warning = nodeSupervisorWarning(missing);
+  if (warning !== undefined) request.log(warning);
+  return found;
 }
 
 /** Each platform's node and carried packages, and the node that prepares the blobs (none without platforms). */
@@ -247,7 +307,12 @@ async function buildExecutables(
   request: ReleaseRequest,
   bundle: ScriptBundle,
   identity: ProviderIdentity,
-  { nodes, carries, generator }: PlatformNodes & { readonly generator: string },
+  {
+    nodes,
+    carries,
+    generator,
+    supervisors,
+  }: PlatformNodes & { readonly generator: string; readonly supervisors: readonly (SupervisorBinary | undefined)[] },
 ): Promise<ReleaseArtifact[]> {
   const artifacts: ReleaseArtifact[] = [];
   const main = await singleExecutableMain(bundle);
@@ -261,16 +326,19 @@ async function buildExecutables(
     // A node given for this machine's platform makes its own blob: right for whatever version it is.
     const own = withCache || (platform.key === hostPlatformKey() && request.nodeBinaries.has(platform.key));
     const carry = carries[index] as PlatformCarry;
+    const supervisor = supervisors[index];
+    const assets = supervisor ? [...carry.files, { key: supervisorAssetKey, source: supervisor.file }] : carry.files;
     let programBlob = blob;
-    if (carry.files.length > 0) {
-      // The packages it carries are this platform's own: its program and blob are too.
+    if (assets.length > 0) {
+      // The packages and the supervisor it carries are this platform's own: its program and blob are too.
       const carrying = await singleExecutableMain(bundle, {
         keys: carry.files.map((f) => f.key),
-        digest: carry.digest,
+        digest: carriedDigest(assets),
+        ...(supervisor ? { supervisor: supervisorAssetKey } : {}),
       });
       programBlob = await preparationBlob(carrying, own ? node.file : generator, {
         codeCache: withCache,
-        assets: carry.files,
+        assets,
       });
     } else if (own) {
       programBlob = await preparationBlob(main, node.file, { codeCache: withCache });
@@ -287,8 +355,9 @@ async function buildExecutables(
       carry.files.length > 0
         ? `, carrying ${carry.files.length} files of ${bundle.kept.map((k) => k.name).join(", ")}`
         : "";
+    const supervised = supervisor ? `, supervised by ${supervisor.origin}` : "";
     request.log(
-      `${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${note}`,
+      `${path.basename(outfile)}: ${node.origin}, ${(artifact.bytes / 1024 / 1024).toFixed(1)} MiB${carried}${supervised}${note}`,
     );
   }
   return artifacts;

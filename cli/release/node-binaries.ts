@@ -38,7 +38,7 @@ interface PackResult {
 }
 
 /** npm's failure, from the error object `--json` makes it print on stdout. */
-class NpmError extends Error {
+export class NpmError extends Error {
   override readonly name = "NpmError";
   constructor(
     readonly code: string,
@@ -84,6 +84,55 @@ function fetchProblem(platform: ReleasePlatform, spec: string, error: unknown): 
   return new ReleaseError(`npm could not fetch ${spec} (${reason}): check npm's registry access, or ${instead}`);
 }
 
+/** `npm pack` failed: npm's error (an NpmError when npm said which). */
+export class PackFailure extends Error {
+  override readonly name = "PackFailure";
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/**
+ * One file of an npm package (`member`, e.g. `bin/node`), kept in `home` (a folder of `cacheDir`)
+ * as `name` beside its tarball's integrity: from there, else fetched with `npm pack` (its failure
+ * a PackFailure) and unpacked into it.
+ */
+export async function cachedPackageFile(
+  spec: string,
+  member: string,
+  home: string,
+  name: string,
+  cacheDir: string,
+): Promise<{ readonly file: string; readonly integrity: string }> {
+  const file = path.join(home, name);
+  const integrityFile = path.join(home, "integrity");
+  if (existsSync(file) && existsSync(integrityFile))
+    return { file, integrity: readFileSync(integrityFile, "utf8").trim() };
+  mkdirSync(cacheDir, { recursive: true });
+  const staging = mkdtempSync(path.join(cacheDir, "fetching-"));
+  try {
+    let packed: PackResult;
+    try {
+      packed = await npmPack(spec, staging);
+    } catch (error) {
+      throw new PackFailure(error);
+    }
+    await runTool("tar", ["-xzf", packed.filename, `package/${member}`], staging);
+    mkdirSync(path.join(staging, "unpacked"));
+    renameSync(path.join(staging, "package", member), path.join(staging, "unpacked", name));
+    writeFileSync(path.join(staging, "unpacked/integrity"), `${packed.integrity}\n`);
+    try {
+      renameSync(path.join(staging, "unpacked"), home);
+    } catch (error) {
+      // Another release unpacked the same package first: use theirs.
+      if (!existsSync(file)) throw error;
+    }
+    return { file, integrity: packed.integrity };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
 /** The platform's `node` at `version`: from the cache, else fetched and unpacked into it. */
 export async function nodeBinaryFor(
   platform: ReleasePlatform,
@@ -92,33 +141,11 @@ export async function nodeBinaryFor(
 ): Promise<NodeBinary> {
   const spec = `${platform.nodePackage}@${version}`;
   const home = path.join(cacheDir, `${platform.nodePackage}-${version}`);
-  const file = path.join(home, "node");
-  const integrityFile = path.join(home, "integrity");
-  if (existsSync(file) && existsSync(integrityFile))
-    return { file, origin: `${spec} (${readFileSync(integrityFile, "utf8").trim()})` };
-  mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(path.join(cacheDir, "fetching-"));
   try {
-    let packed: PackResult;
-    try {
-      packed = await npmPack(spec, staging);
-    } catch (error) {
-      throw fetchProblem(platform, spec, error);
-    }
-    await runTool("tar", ["-xzf", packed.filename, "package/bin/node"], staging);
-    writeFileSync(path.join(staging, "integrity"), `${packed.integrity}\n`);
-    mkdirSync(path.join(staging, "unpacked"));
-    renameSync(path.join(staging, "package/bin/node"), path.join(staging, "unpacked/node"));
-    renameSync(path.join(staging, "integrity"), path.join(staging, "unpacked/integrity"));
-    try {
-      renameSync(path.join(staging, "unpacked"), home);
-    } catch (error) {
-      // Another release unpacked the same Node first: use theirs.
-      if (!existsSync(file)) throw error;
-    }
-    return { file, origin: `${spec} (${packed.integrity})` };
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    const { file, integrity } = await cachedPackageFile(spec, "bin/node", home, "node", cacheDir);
+    return { file, origin: `${spec} (${integrity})` };
+  } catch (error) {
+    throw error instanceof PackFailure ? fetchProblem(platform, spec, error.cause) : error;
   }
 }
 

@@ -89,3 +89,37 @@ export function lockFile(block: string): string {
     block,
   ].join("\n");
 }
+
+/** What `release-manifest.json` says of a supervisor program an executable carries. */
+export interface CarriedSupervisor {
+  readonly origin: string;
+  readonly sha256: string;
+}
+
+/**
+ * `release-manifest.json`: the provider, and per artifact its checksum, the Node it embeds and the
+ * supervisor it carries: `{"program": "harness-tool-supervisor", origin, sha256}` for the Go
+ * program, `{"program": "node"}` for an executable that keeps the Node supervisor, null for the
+ * `.mjs` (it carries none: it supervises as the harness-tool it bundles does where it runs).
+ */
+export function releaseManifest(
+  identity: ProviderIdentity,
+  artifacts: readonly ReleaseArtifact[],
+  nodeOrigins: ReadonlyMap<string, string>,
+  supervisors: ReadonlyMap<string, CarriedSupervisor | undefined>,
+): string {
+  const entries = artifacts.map((a) => {
+    const base = { file: path.basename(a.file), platform: a.platform ?? null, sha256: a.sha256, bytes: a.bytes };
+    if (a.platform === undefined) return { ...base, supervisor: null };
+    const supervisor = supervisors.get(a.platform);
+    return {
+      ...base,
+      node: nodeOrigins.get(a.platform) ?? null,
+      supervisor: supervisor
+        ? { program: "harness-tool-supervisor", origin: supervisor.origin, sha256: supervisor.sha256 }
+        : { program: "node" },
+    };
+  });
+  const provider = { name: identity.name, version: identity.version, source: identity.source };
+  return `${JSON.stringify({ provider, artifacts: entries }, null, 2)}\n`;
+}

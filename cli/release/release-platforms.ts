@@ -98,3 +98,16 @@ export function releasePlatforms(values: readonly string[]): ReleasePlatform[] {
 export function executableName(name: string, version: string, platform: ReleasePlatform): string {
   return `${name}_${version}_${platform.key}`;
 }
+
+/** `<os_arch>=<file>` values of `option` (`--node`, `--supervisor-binary`), by platform key. */
+export function platformFiles(option: string, example: string, values: readonly string[]): Map<string, string> {
+  const given = new Map<string, string>();
+  for (const value of values) {
+    const at = value.indexOf("=");
+    if (at <= 0 || at === value.length - 1)
+      throw new UsageError(`${option} takes <os_arch>=<file>, e.g. ${option} ${example}; got ${JSON.stringify(value)}`);
+    const [platform] = releasePlatforms([value.slice(0, at)]);
+    given.set((platform as ReleasePlatform).key, value.slice(at + 1));
+  }
+  return given;
+}

@@ -267,12 +267,19 @@ export async function singleFileModule(bundle: ScriptBundle): Promise<string> {
 /** The name under which a single executable's main script keeps Node's own `require` (built-ins only). */
 const seaRequireName = "__harnessToolSeaRequire";
 
+/** The name of the main script's unpacking of the carried files, done once: it returns their folder. */
+const folderName = "__harnessToolCarriedFolder";
+
+/** The asset key of the supervisor program a single executable carries (cli/release/supervisor-binaries.ts). */
+export const supervisorAssetKey = "harness-tool-supervisor";
+
 /**
- * A single executable's unpacking of the packages it carries (its assets, keyed `node_modules/…`):
- * on the first run into `<cache>/harness-tool/provider-files/<digest>/` (a temporary folder renamed
- * into place, so a folder there is complete; a second process racing the first uses the winner's),
- * then a `require` that resolves them there (and Node's built-ins). The digest is the files'
- * (cli/release/build-release.ts), so a changed provider never reads an older one's files.
+ * A single executable's unpacking of the files it carries (its assets: the packages kept out,
+ * keyed `node_modules/…`, and the supervisor program): on the first run into
+ * `<cache>/harness-tool/provider-files/<digest>/` (a temporary folder renamed into place, so a
+ * folder there is complete; a second process racing the first uses the winner's); returns that
+ * folder. The digest is the files' (cli/release/build-release.ts), so a changed provider never
+ * reads an older one's files.
  */
 export const unpackCarried = `function (seaRequire, keys, digest) {
   const fs = seaRequire("node:fs"), path = seaRequire("node:path"), os = seaRequire("node:os"), sea = seaRequire("node:sea");
@@ -287,39 +294,64 @@ export const unpackCarried = `function (seaRequire, keys, digest) {
       partial = fs.mkdtempSync(path.join(base, "." + digest.slice(0, 16) + "-"));
       for (const key of keys) {
         const file = path.join(partial, key);
+        const executable = key.endsWith(".node") || key === ${JSON.stringify(supervisorAssetKey)};
         fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: key.endsWith(".node") ? 0o755 : 0o644 });
+        fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: executable ? 0o755 : 0o644 });
       }
       fs.writeFileSync(path.join(partial, ".complete"), "");
       fs.renameSync(partial, dir);
     } catch (error) {
       if (partial !== undefined) fs.rmSync(partial, { recursive: true, force: true });
       if (!fs.existsSync(complete)) {
-        throw new Error("could not unpack the provider's packages into " + dir + " (" + error.message + "): set HARNESS_TOOL_PROVIDER_FILES to a writable folder");
+        throw new Error("could not unpack the provider's files into " + dir + " (" + error.message + "): set HARNESS_TOOL_PROVIDER_FILES to a writable folder");
       }
     }
   }
-  return seaRequire("node:module").createRequire(path.join(dir, "provider.cjs"));
+  return dir;
 }`;
 
-/** The packages a single executable carries as assets: their keys and the digest of their contents. */
+/**
+ * The supervisor program a single executable hands supervision to (asked only in the process that
+ * supervises): the carried file, unpacked; none (the Node supervisor runs) where this Node has no
+ * `process.execve` or the file cannot be unpacked, which is said in one line on stderr.
+ */
+export const carriedSupervisor = `function (seaRequire, folder, key) {
+  if (typeof process.execve !== "function") return undefined;
+  try {
+    return seaRequire("node:path").join(folder(), key);
+  } catch (error) {
+    seaRequire("node:fs").writeSync(2, "harness-tool: the Node supervisor runs instead of the one this executable carries: " + error.message + "\\n");
+    return undefined;
+  }
+}`;
+
+/** The files a single executable carries as assets: their keys and the digest of their contents. */
 export interface CarriedAssets {
+  /** The packages kept out of the program (`node_modules/…`). */
   readonly keys: readonly string[];
   readonly digest: string;
+  /** The key of the supervisor program among the assets, if it carries one. */
+  readonly supervisor?: string;
 }
 
 /**
  * A single executable's main script: the supervision decided first (the supervisor inlined as a
  * classic script), the program run only when this process is not the supervisor. The program's
  * function is parsed lazily, so a supervisor does not run or fully compile it. With `carried`, the
- * program's `require` is one that finds the packages kept out of it, unpacked from the executable.
+ * program's `require` is one that finds the packages kept out of it, unpacked from the executable,
+ * and a supervisor hands its place to the supervisor program it carries.
  */
 export async function singleExecutableMain(bundle: ScriptBundle, carried?: CarriedAssets): Promise<string> {
+  const packages = carried?.keys ?? [];
   const program =
-    carried === undefined || carried.keys.length === 0
+    packages.length === 0
       ? bundle.script
-      : `{ const require = (${unpackCarried})(${seaRequireName}, ${JSON.stringify(carried.keys)}, ${JSON.stringify(carried.digest)});\n${bundle.script}}\n`;
-  const head = carried === undefined || carried.keys.length === 0 ? "" : `const ${seaRequireName} = require;\n`;
+      : `{ const require = ${seaRequireName}("node:module").createRequire(${seaRequireName}("node:path").join(${folderName}(), "provider.cjs"));\n${bundle.script}}\n`;
+  const keys = [...packages, ...(carried?.supervisor !== undefined ? [carried.supervisor] : [])];
+  const head =
+    carried === undefined || keys.length === 0
+      ? ""
+      : `const ${seaRequireName} = require;\nconst ${folderName} = (() => { let folder; return () => (folder ??= (${unpackCarried})(${seaRequireName}, ${JSON.stringify(keys)}, ${JSON.stringify(carried.digest)})); })();\n`;
   const supervisor = await bundleEarlySupervision({
     entry: bundle.entry,
     providerInputs: bundle.inputs,
@@ -329,5 +361,9 @@ export async function singleExecutableMain(bundle: ScriptBundle, carried?: Carri
     globalName: supervisorName,
   });
   if (supervisor === undefined) return `${head}${program}`;
-  return `${head}${supervisor}if (!${supervisorName}.superviseBeforeLoading()) {\n${program}}\n`;
+  const supervisorProgram =
+    carried?.supervisor === undefined
+      ? ""
+      : `() => (${carriedSupervisor})(${seaRequireName}, ${folderName}, ${JSON.stringify(carried.supervisor)})`;
+  return `${head}${supervisor}if (!${supervisorName}.superviseBeforeLoading(${supervisorProgram})) {\n${program}}\n`;
 }

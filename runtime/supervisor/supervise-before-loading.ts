@@ -20,12 +20,14 @@ import { supervisionWanted } from "./supervision-wanted.js";
  * Becomes the supervisor when a go-plugin host launched this process and supervision is wanted
  * (then the caller must not load the provider: the process exits with the provider's status);
  * otherwise arms the start-failure guard (only under a go-plugin host) and returns false.
+ * `supervisorProgram`, asked only when this process supervises, names a supervisor program to run
+ * in its place (superviseProvider()); none, the Node supervisor runs.
  */
-export function superviseBeforeLoading(): boolean {
+export function superviseBeforeLoading(supervisorProgram?: () => string | undefined): boolean {
   if (!supervisionWanted(process.env, undefined)) {
     armStartFailureGuard();
     return false;
   }
-  void superviseProvider();
+  void superviseProvider(supervisorProgram?.());
   return true;
 }

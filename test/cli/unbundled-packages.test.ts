@@ -16,6 +16,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
@@ -26,7 +27,7 @@ import { main } from "../../cli/main.js";
 import { abiOf, carriedDigest, carriedFor, prebuildServes } from "../../cli/release/carried-packages.js";
 import { hostPlatformKey, releasePlatforms } from "../../cli/release/release-platforms.js";
 import { missingBuiltins } from "../../cli/release/single-executable.js";
-import { bundleAsScript, unpackCarried } from "../../cli/release/script-bundle.js";
+import { bundleAsScript, supervisorAssetKey, unpackCarried } from "../../cli/release/script-bundle.js";
 import type { KeptPackage } from "../../cli/release/unbundled-packages.js";
 import { captureStream } from "../support/captured-stream.js";
 
@@ -327,11 +328,15 @@ describe("packages a bundle must not inline", () => {
 });
 
 describe("a single executable's unpacking of the packages it carries", () => {
-  type Unpack = (seaRequire: NodeJS.Require, keys: readonly string[], digest: string) => NodeJS.Require;
-  const unpack = new Function(`return (${unpackCarried});`)() as Unpack;
+  type Unpack = (seaRequire: NodeJS.Require, keys: readonly string[], digest: string) => string;
+  const unpackFolder = new Function(`return (${unpackCarried});`)() as Unpack;
+  /** Unpacks, and a require that resolves from the folder as the executable's program does. */
+  const unpack = (seaRequire: NodeJS.Require, keys: readonly string[], digest: string) =>
+    createRequire(path.join(unpackFolder(seaRequire, keys, digest), "provider.cjs"));
   const assets: Record<string, string> = {
     "node_modules/carried/package.json": JSON.stringify({ name: "carried", main: "index.js" }),
     "node_modules/carried/index.js": 'module.exports = "carried " + require("node:path").basename(__dirname);\n',
+    [supervisorAssetKey]: "#!/bin/sh\necho supervised\n",
   };
   let dir = "";
   let reads = 0;
@@ -361,11 +366,14 @@ describe("a single executable's unpacking of the packages it carries", () => {
     const digest = "a".repeat(64);
     const required = unpack(seaRequire, Object.keys(assets), digest);
     assert.equal(required("carried"), "carried carried");
-    assert.equal(reads, 2);
+    assert.equal(reads, 3);
+    // The supervisor program is unpacked executable; the packages' files are not.
+    assert.equal(statSync(path.join(dir, "files", digest, supervisorAssetKey)).mode & 0o777, 0o755);
+    assert.equal(statSync(path.join(dir, "files", digest, "node_modules/carried/index.js")).mode & 0o777, 0o644);
     assert.ok(existsSync(path.join(dir, "files", digest, ".complete")));
     // The second run reads nothing: the folder is complete.
     assert.equal(unpack(seaRequire, Object.keys(assets), digest)("carried"), "carried carried");
-    assert.equal(reads, 2);
+    assert.equal(reads, 3);
     assert.deepEqual(readdirSync(path.join(dir, "files")), [digest], "no partial folder is left");
   });
 
@@ -374,7 +382,7 @@ describe("a single executable's unpacking of the packages it carries", () => {
     process.env.HARNESS_TOOL_PROVIDER_FILES = path.join(dir, "a-file", "files");
     assert.throws(
       () => unpack(seaRequire, Object.keys(assets), "b".repeat(64)),
-      /^Error: could not unpack the provider's packages into \S+a-file\/files\/b{64} \(.*\): set HARNESS_TOOL_PROVIDER_FILES to a writable folder$/,
+      /^Error: could not unpack the provider's files into \S+a-file\/files\/b{64} \(.*\): set HARNESS_TOOL_PROVIDER_FILES to a writable folder$/,
     );
   });
 });
