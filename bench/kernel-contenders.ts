@@ -45,7 +45,7 @@ export interface KernelBench {
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 /** Bundles `entry` (repository-relative) with `harness-tool bundle` into `<dir>/provider.mjs`. */
-async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<string> {
+export async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<string> {
   const outfile = path.join(ws.root, dir, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });
   await bundleCommand(path.join(repoRoot, entry), { outfile, external: [], out: silent });
@@ -53,7 +53,7 @@ async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<s
 }
 
 /**
- * The runtime, generated code and bench fixtures as they were at `commit` (`git archive` into the
+ * The runtime, the CLI, generated code and bench fixtures as they were at `commit` (`git archive` into the
  * workspace), with a node_modules of the repository's dependencies in which `harness-tool` is the
  * archived runtime (a link to the whole node_modules would resolve it to this checkout's, as
  * node_modules/harness-tool -> ../runtime). Returns the folder.
@@ -64,7 +64,7 @@ export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
   mkdirSync(dir, { recursive: true });
   const archive = spawnSync(
     "sh",
-    ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`],
+    ["-c", `git archive --format=tar ${commit} runtime cli generated bench/fixtures package.json | tar -x -C "${dir}"`],
     {
       cwd: repoRoot,
       encoding: "utf8",
@@ -270,3 +270,21 @@ export function treeCpuMs(pid: number): number {
  * HARNESS_TOOL_SUPERVISED=<pid>), or the pid itself.
  */
 export { servingPid } from "../test/support/serving-process.js";
+
+/**
+ * CPU time of the tree under `pid`, ms, from each thread's schedstat (nanoseconds on the CPU):
+ * /proc/<pid>/stat's 10 ms ticks are too coarse for blocks of a few hundred ms on a loaded machine.
+ * Threads that exited between two readings are not counted (none do while calls run).
+ */
+export function treeCpuPreciseMs(pid: number): number {
+  let ns = 0;
+  for (const p of processTree(pid)) {
+    try {
+      for (const task of readdirSync(`/proc/${p}/task`))
+        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // Gone.
+    }
+  }
+  return ns / 1e6;
+}

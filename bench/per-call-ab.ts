@@ -13,8 +13,7 @@
  */
 import os from "node:os";
 import { createWorkspace, removeAllWorkspaces } from "./bench-workspace.js";
-import { readdirSync, readFileSync } from "node:fs";
-import { bundleAtCommit, invokeRequest, processTree } from "./kernel-contenders.js";
+import { bundleAtCommit, invokeRequest, treeCpuPreciseMs } from "./kernel-contenders.js";
 import { bundleCommand } from "../cli/commands/bundle-command.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
 import { median, percentile, roundRobinOrder } from "./measure.js";
@@ -34,24 +33,6 @@ const levels = [
 ] as const;
 const replicas = option("replicas", 2);
 const env = args.includes("--unsupervised") ? { HARNESS_TOOL_SUPERVISOR: "off" } : {};
-
-/**
- * CPU time of the tree under `pid`, ms, from each thread's schedstat (nanoseconds on the CPU):
- * /proc/<pid>/stat's 10 ms ticks are too coarse for blocks of a few hundred ms on a loaded machine.
- * Threads that exited between two readings are not counted (none do while calls run).
- */
-function treeCpuPreciseMs(pid: number): number {
-  let ns = 0;
-  for (const p of processTree(pid)) {
-    try {
-      for (const task of readdirSync(`/proc/${p}/task`))
-        ns += Number(readFileSync(`/proc/${p}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // Gone.
-    }
-  }
-  return ns / 1e6;
-}
 
 const go = buildBenchGo();
 if ("skip" in go) throw new Error(go.skip);
