@@ -199,6 +199,7 @@ async function liveRound(
   );
   if (result.bytes !== plan.sizeMb * mb || result.terminal !== 5)
     throw new Error(`${c.label}: the stream delivered ${result.bytes} bytes and ended with event ${result.terminal}`);
+  samples.add(c.key, "before-stream", idleKb / 1024);
   samples.add(c.key, "mbps", result.bytes / mb / (result.ms / 1000));
   samples.add(c.key, "peak", peakKb / 1024);
   samples.add(c.key, "above", (peakKb - idleKb) / 1024);
@@ -465,6 +466,11 @@ export const costTableSuite: Suite = {
     const { samples, failed } = measured;
     const { lines, figures } = table(plan, contenders, samples);
     const floors = `Floors, same run: \`node -e 0\` spawn → exit ${ms(median(samples.get(nodeFloor, "start")))}; one bare node:http2 tool server process (bench/fixtures/http2-tool-server.ts) idle RSS ${megabytes(median(samples.get(http2Floor, "idle")))}, spawn → GetSchema reply ${ms(median(samples.get(http2Floor, "schema")))}, Kill → exit ${ms(median(samples.get(http2Floor, "kill")))}.`;
+    const retained = all.map((c) => {
+      const before = samples.get(c.key, "before-stream");
+      return `${c.label} ${megabytes(before[0] ?? Number.NaN)} → ${megabytes(before[before.length - 1] ?? Number.NaN)}`;
+    });
+    const growth = `The long-lived instances' tree VmRSS just before their stream, first round → last: ${retained.join("; ")}.`;
     return {
       id: this.id,
       title: this.title,
@@ -477,7 +483,7 @@ export const costTableSuite: Suite = {
         `Echo: ${plan.c1} calls at c=1 and ${plan.c32} at c=32 per round; CPU per call from the tree's schedstat around each block (median of rounds); p50 of the pooled latencies. Stream: \`bash\` running \`cat\` of ${plan.sizeMb} MB, every chunk read and hashed by the host; the tree's VmRSS polled every 5 ms, its peak and its peak above the reading before the stream.`,
         `harness-tool contenders (HARNESS_TOOL_COST_CONTENDERS=${spec}): each revision's kernel bench provider bundled by that revision's own \`harness-tool bundle\` (tree: this checkout's); supervisor node = the runtime's default, go-execve = HARNESS_TOOL_SUPERVISOR_BINARY (one Node start, then the Go program in its place), go-launcher = the host launches the Go program, which starts node. Ratios in the cells are against Go.`,
       ],
-      table: [...lines, "", floors],
+      table: [...lines, "", floors, "", growth],
       figures,
       notes: [],
       failures: [...failed.values(), ...missingValues(plan, contenders, samples, failed)],
