@@ -289,53 +289,26 @@ const megabytes = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} MB` : "�
 
 function rows(plan: Plan): Row[] {
   const p50 = (values: readonly number[]) => percentile(values, 50);
+  const row = (name: string, figure: string, format: Row["format"], target?: Row["target"], reduce = median): Row => ({
+    name,
+    figure,
+    reduce,
+    format,
+    ...(target ? { target } : {}),
+  });
+  const twiceGo = { ratio: 2, against: "go" } as const;
+  const mbps = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} MB/s` : "—");
   return [
-    {
-      name: "spawn → GetSchema reply",
-      figure: "schema",
-      reduce: median,
-      format: ms,
-      target: { ratio: 2, against: "node" },
-    },
-    {
-      name: "idle RSS of the launched process tree",
-      figure: "idle",
-      reduce: median,
-      format: megabytes,
-      target: { ratio: 1.15, against: "http2" },
-    },
-    { name: `peak RSS while streaming ${plan.sizeMb} MB (tree)`, figure: "peak", reduce: median, format: megabytes },
-    {
-      name: `memory above idle while streaming ${plan.sizeMb} MB`,
-      figure: "above",
-      reduce: median,
-      format: megabytes,
-      target: { ratio: 2, against: "go" },
-    },
-    {
-      name: "provider CPU per echo call, c=1",
-      figure: "c1-cpu",
-      reduce: median,
-      format: cpu,
-      target: { ratio: 2, against: "go" },
-    },
-    {
-      name: "provider CPU per echo call, c=32",
-      figure: "c32-cpu",
-      reduce: median,
-      format: cpu,
-      target: { ratio: 2, against: "go" },
-    },
-    { name: "Invoke p50, c=1", figure: "c1", reduce: p50, format: ms, target: { ratio: 2, against: "go" } },
-    { name: "Invoke p50, c=32", figure: "c32", reduce: p50, format: ms, target: { ratio: 2, against: "go" } },
-    {
-      name: "bash stream throughput",
-      figure: "mbps",
-      reduce: median,
-      format: (v) => (Number.isFinite(v) ? `${v.toFixed(0)} MB/s` : "—"),
-      target: { ratio: 1, against: "go", higher: true },
-    },
-    { name: "Kill → exit", figure: "kill", reduce: median, format: ms, target: { ratio: 3, against: "go" } },
+    row("spawn → GetSchema reply", "schema", ms, { ratio: 2, against: "node" }),
+    row("idle RSS of the launched process tree", "idle", megabytes, { ratio: 1.15, against: "http2" }),
+    row(`peak RSS while streaming ${plan.sizeMb} MB (tree)`, "peak", megabytes),
+    row(`memory above idle while streaming ${plan.sizeMb} MB`, "above", megabytes, twiceGo),
+    row("provider CPU per echo call, c=1", "c1-cpu", cpu, twiceGo),
+    row("provider CPU per echo call, c=32", "c32-cpu", cpu, twiceGo),
+    row("Invoke p50, c=1", "c1", ms, twiceGo, p50),
+    row("Invoke p50, c=32", "c32", ms, twiceGo, p50),
+    row("bash stream throughput", "mbps", mbps, { ratio: 1, against: "go", higher: true }),
+    row("Kill → exit", "kill", ms, { ratio: 3, against: "go" }),
   ];
 }
 

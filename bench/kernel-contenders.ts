@@ -64,7 +64,10 @@ export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
   mkdirSync(dir, { recursive: true });
   const archive = spawnSync(
     "sh",
-    ["-c", `git archive --format=tar ${commit} runtime cli generated bench/fixtures package.json | tar -x -C "${dir}"`],
+    [
+      "-c",
+      `git archive --format=tar ${commit} runtime cli generated bench/fixtures package.json tsconfig.json | tar -x -C "${dir}"`,
+    ],
     {
       cwd: repoRoot,
       encoding: "utf8",
