@@ -111,6 +111,21 @@ function goSupervisor(): string {
   return built.binary;
 }
 
+/**
+ * The host, started without the bench's HARNESS_TOOL_SUPERVISOR_BINARY: GoHost hands that variable
+ * to every launch (a test run against another supervisor), which would override each contender's
+ * own choice of supervisor.
+ */
+function hostOwnChoices(binary: string): KernelHost {
+  const saved = process.env["HARNESS_TOOL_SUPERVISOR_BINARY"];
+  delete process.env["HARNESS_TOOL_SUPERVISOR_BINARY"];
+  try {
+    return new KernelHost(binary);
+  } finally {
+    if (saved !== undefined) process.env["HARNESS_TOOL_SUPERVISOR_BINARY"] = saved;
+  }
+}
+
 /** The harness-tool contenders of `spec`, each bundled once per revision. */
 async function harnessContenders(ws: BenchWorkspace, spec: string, log: (m: string) => void): Promise<Contender[]> {
   const bundles = new Map<string, { file: string; name: string }>();
@@ -429,7 +444,7 @@ export const costTableSuite: Suite = {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ");
-    const host = new KernelHost(go.host);
+    const host = hostOwnChoices(go.host);
     let measured: { samples: Samples; failed: Map<string, string> };
     try {
       measured = await measure(context, host, all, floor, plan, file, ws);

@@ -53,7 +53,7 @@ it("a contender that does not start fails the cost table with its error, the oth
   assert.ok(existsSync(out), "the report is still written");
   // The contender that ran is in the table, the one that failed has no figure.
   const report = readFileSync(out, "utf8");
-  assert.match(report, /\| spawn → GetSchema reply \| [\d.]+ ms \| [\d.]+ ms \([\d.]+× Go\) \| — \(—× Go\) \|/, report);
+  assert.match(report, /\| spawn → GetSchema reply \| [\d.]+ ms \| [\d.]+ ms \([\d.]+× Go\) \| — \(— Go\) \|/, report);
   assert.match(report, /- FAILED: this tree, Go launcher: /);
 });
 
