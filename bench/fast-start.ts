@@ -32,7 +32,7 @@ import { embeddedNodeVersion, hostPlatformKey } from "../cli/release/release-pla
 import { createWorkspace, removeAllWorkspaces, repoRoot } from "./bench-workspace.js";
 import { treeRssKb } from "./kernel-contenders.js";
 import { buildBenchGo, KernelHost } from "./kernel-host.js";
-import { median, roundRobinOrder } from "./measure.js";
+import { bareNodeMs, median, roundRobinOrder } from "./measure.js";
 import { cli } from "./release.js";
 import { installSupervisorPackage } from "../test/support/supervisor-package.mjs";
 
@@ -173,14 +173,6 @@ async function goSupervisedContenders(entry: string, host: string, plain: string
       env: { HARNESS_TOOL_SUPERVISOR: "off" },
     },
   ];
-}
-
-/** `node -e 0`, spawn → exit, ms. */
-function bareNodeMs(node: string): number {
-  const started = performance.now();
-  const run = spawnSync(node, ["-e", "0"], { timeout: 10_000 });
-  if (run.status !== 0) throw new Error(`${node} -e 0 exited ${run.status}`);
-  return performance.now() - started;
 }
 
 try {

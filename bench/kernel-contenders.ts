@@ -46,7 +46,7 @@ export interface KernelBench {
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 /** Bundles `entry` (repository-relative) with `harness-tool bundle` into `<dir>/provider.mjs`. */
-async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<string> {
+export async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<string> {
   const outfile = path.join(ws.root, dir, "provider.mjs");
   mkdirSync(path.dirname(outfile), { recursive: true });
   await bundleCommand(path.join(repoRoot, entry), { outfile, external: [], out: silent });
@@ -54,7 +54,7 @@ async function bundle(ws: BenchWorkspace, entry: string, dir: string): Promise<s
 }
 
 /**
- * The runtime, generated code and bench fixtures as they were at `commit` (`git archive` into the
+ * The runtime, the CLI, generated code and bench fixtures as they were at `commit` (`git archive` into the
  * workspace), with a node_modules of the repository's dependencies in which `harness-tool` is the
  * archived runtime (a link to the whole node_modules would resolve it to this checkout's, as
  * node_modules/harness-tool -> ../runtime). Returns the folder.
@@ -65,7 +65,10 @@ export function sourceTreeAtCommit(ws: BenchWorkspace, commit: string): string {
   mkdirSync(dir, { recursive: true });
   const archive = spawnSync(
     "sh",
-    ["-c", `git archive --format=tar ${commit} runtime generated bench/fixtures package.json | tar -x -C "${dir}"`],
+    [
+      "-c",
+      `git archive --format=tar ${commit} runtime cli generated bench/fixtures package.json tsconfig.json | tar -x -C "${dir}"`,
+    ],
     {
       cwd: repoRoot,
       encoding: "utf8",

@@ -71,6 +71,40 @@ export function buildBenchGo(): GoBuild {
   return built;
 }
 
+let supervisor: { readonly binary: string } | { readonly skip: string } | undefined;
+
+/**
+ * The Go supervisor candidate (supervisor-go/, standard library only) built static and stripped as
+ * it would ship (`-trimpath -ldflags="-s -w"`, CGO_ENABLED=0), once per content and Go version into
+ * the temp dir; or why it could not be built.
+ */
+export function buildSupervisorGo(): { readonly binary: string } | { readonly skip: string } {
+  if (supervisor) return supervisor;
+  const version = spawnSync("go", ["version"], { encoding: "utf8" });
+  if (version.status !== 0) return (supervisor = { skip: "`go` is not installed (it builds supervisor-go/)" });
+  const source = path.join(repoRoot, "supervisor-go");
+  const hash = createHash("sha256").update(version.stdout);
+  for (const file of moduleFiles(source)) hash.update(path.relative(source, file)).update(readFileSync(file));
+  const dir = path.join(os.tmpdir(), `harness-tool-supervisor-go-${hash.digest("hex").slice(0, 16)}`);
+  const binary = path.join(dir, "harness-tool-supervisor");
+  if (!existsSync(binary)) {
+    mkdirSync(dir, { recursive: true });
+    const staging = path.join(dir, `build-${process.pid}`);
+    const build = spawnSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", staging, "."], {
+      cwd: source,
+      encoding: "utf8",
+      env: { ...process.env, CGO_ENABLED: "0" },
+      timeout: 300_000,
+    });
+    if (build.status !== 0)
+      return (supervisor = {
+        skip: `go build of supervisor-go failed: ${`${build.stdout}${build.stderr}`.trim().slice(0, 800)}`,
+      });
+    renameSync(staging, binary);
+  }
+  return (supervisor = { binary });
+}
+
 /** What the host reports for one launch (go-plugin's Client(), Dispense, then GetSchema). */
 export interface Launched {
   /** The pid go-plugin started (the supervisor's, for a supervised harness-tool provider). */

@@ -2,7 +2,7 @@
  * Measuring child processes: wall time, peak RSS through GNU time, time limits that kill the whole
  * process group, and the statistics the tables report (medians, percentiles, ratios).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -175,4 +175,28 @@ export function echoLevels(args: readonly string[]) {
     { key: "c1", calls: numericOption(args, "c1", 2000), concurrency: 1 },
     { key: "c32", calls: numericOption(args, "c32", 10_000), concurrency: 32 },
   ] as const;
+}
+
+/** `node -e 0`, spawn → exit, ms: Node's own start-up floor. */
+export function bareNodeMs(node: string): number {
+  const started = performance.now();
+  const run = spawnSync(node, ["-e", "0"], { timeout: 10_000 });
+  if (run.status !== 0) throw new Error(`${node} -e 0 exited ${run.status ?? run.signal} (is it a node binary?)`);
+  return performance.now() - started;
+}
+
+/** `promise`, or a rejection naming `what` once `ms` have passed without it settling. */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} took more than ${ms / 1000} s (the machine is overloaded or it hangs)`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -35,6 +35,8 @@ export interface SuiteReport {
   readonly notes: readonly string[];
   /** Contenders that failed (did not build, start or answer), with their errors: they fail the run. */
   readonly failures?: readonly string[];
+  /** A suite's own table (markdown lines), printed and written as it is, before the figures. */
+  readonly table?: readonly string[];
 }
 
 /** Everything that failed in a suite: its failures and its FAIL figures, one line each. */
@@ -168,7 +170,7 @@ export function textTable(report: SuiteReport): string {
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join("  ")
       .trimEnd();
-  const out = [`== ${report.title}`, line(rows[0] as string[]), ...rows.slice(1).map(line)];
+  const out = [`== ${report.title}`, ...(report.table ?? []), line(rows[0] as string[]), ...rows.slice(1).map(line)];
   for (const n of report.notes) out.push(`   note: ${n}`);
   for (const f of report.failures ?? []) out.push(`   FAILED: ${f}`);
   return out.join("\n");
@@ -188,6 +190,7 @@ export function markdownSection(report: SuiteReport, machine: MachineInfo, mode:
     "",
     ...report.method.map((m) => `- ${m}`),
     "",
+    ...(report.table && report.table.length > 0 ? [...report.table, ""] : []),
     `| ${columns.join(" | ")} |`,
     `| ${columns.map(() => "---").join(" | ")} |`,
     ...report.figures.map((f) => `| ${cells(f).map(markdownCell).join(" | ")} |`),

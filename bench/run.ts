@@ -2,7 +2,7 @@
  * `npm run bench [-- SUITE... --sizes=10,100 --runs=N --quick --out=FILE --keep --profile]`: runs the
  * benchmark suites (docs/benchmarks.md), prints a table per suite (figure, baseline, ratio,
  * target, verdict) and writes RESULTS.md. Suites: codegen, typecheck, startup, invoke, memory,
- * streams, telemetry, inspector, packaging, release, node-lines, validators (default: all).
+ * streams, telemetry, inspector, packaging, release, node-lines, validators, cost-table (default: all).
  * --quick is a smoke run (10 tools, one repetition, short loops) whose report goes to the OS temp
  * dir unless --out is given; a full run writes bench/RESULTS.md, replacing only the sections of the
  * suites it ran.
@@ -18,6 +18,7 @@ import {
   type PackageBuild,
 } from "./bench-workspace.js";
 import { codegenSuite } from "./codegen.js";
+import { costTableSuite } from "./cost-table.js";
 import { inspectorSuite } from "./inspector.js";
 import { invokeSuite } from "./invoke.js";
 import { memorySuite } from "./memory.js";
@@ -54,6 +55,7 @@ const allSuites: readonly Suite[] = [
   packagingSuite,
   releaseSuite,
   nodeLinesSuite,
+  costTableSuite,
 ];
 
 interface Args {

@@ -29,13 +29,20 @@ export function writeDataFile(dir: string, size: number): string {
   return file;
 }
 
-/** Polls `pid`'s VmRSS every 5 ms until `until` settles; resolves with the largest reading (KiB). */
-export async function peakWhile<T>(pid: number, until: Promise<T>): Promise<{ result: T; peakKb: number }> {
-  let peakKb = rssKb(pid);
+/**
+ * Polls `pid`'s VmRSS (or what `pid` reads, a process tree's) every 5 ms until `until` settles;
+ * resolves with the largest reading (KiB).
+ */
+export async function peakWhile<T>(
+  pid: number | (() => number),
+  until: Promise<T>,
+): Promise<{ result: T; peakKb: number }> {
+  const read = typeof pid === "number" ? () => rssKb(pid) : pid;
+  let peakKb = read();
   let done = false;
   const poll = (async () => {
     while (!done) {
-      peakKb = Math.max(peakKb, rssKb(pid));
+      peakKb = Math.max(peakKb, read());
       await sleep(5);
     }
   })();

@@ -185,6 +185,7 @@ it("npm run bench -- --quick runs every suite", () => {
     "Release",
     "per Node line",
     "Generated validators",
+    "Cost table, one run",
   ]) {
     assert.match(report, new RegExp(suite), `the report has no ${suite} section`);
   }

@@ -55,6 +55,7 @@ export const e2eTests = [
   "test/cli/init-e2e.test.ts", // packs, installs and builds a scaffold
   "test/cli/real-providers.test.ts", // packs, init, better-sqlite3 built by node-gyp, releases launched by the kernel
   "test/cli/mcp-import-e2e.test.ts", // packs, imports server-memory, installs, builds, tests, releases; the kernel launches it
+  "test/bench-cost-table.test.ts", // builds bench/go and supervisor-go, quick cost-table runs (~30 s)
   "test/fresh-clone.test.ts", // clones, npm ci, the demo and the quick benchmarks
 ];
 
