@@ -7,7 +7,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client, credentials, Metadata, Server, ServerCredentials, type ServerWritableStream } from "@grpc/grpc-js";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { createBrokerKernelClient } from "../../../runtime/transport/broker-kernel-client.js";
+import { EmptySchema } from "../../../runtime/transport/go-plugin-messages.js";
+import { addGoPluginServices } from "../../../runtime/transport/go-plugin-services.js";
+import { goPluginServices } from "../../../runtime/transport/grpc-service-definition.js";
 import type { BrokerConnections } from "../../../runtime/transport/broker-connections.js";
 import { kernelSettleMs, ProviderLife, type ProviderLifeParts } from "../../../runtime/transport/provider-life.js";
 
@@ -81,7 +85,7 @@ test("shutting the server with the host's streams open builds their errors witho
   assert.equal(Error.stackTraceLimit, limit, "the stack trace limit is restored");
 });
 
-test("a stop waits for the kernel's answers to callbacks in flight before closing the kernel client and exiting", async () => {
+test("a stop waits for the kernel's answers to callbacks in flight, then exits before closing the kernel client and server", async () => {
   const steps: string[] = [];
   const parts = {
     server: { unbind: () => {}, forceShutdown: () => steps.push("server closed") },
@@ -100,14 +104,16 @@ test("a stop waits for the kernel's answers to callbacks in flight before closin
     graceMs: 100,
   } as unknown as ProviderLifeParts;
   assert.equal(await new ProviderLife(parts).stop("broker-closed"), 0);
+  // The exit comes before the teardown: a process.exit (and the supervisor it tells) does not wait
+  // for the closes, which only an exit that returns reaches.
   assert.deepEqual(steps, [
     "calls ended",
     `settle ${kernelSettleMs}`,
     "settled",
+    "exit",
     "kernel closed",
     "broker closed",
     "server closed",
-    "exit",
   ]);
   assert.ok(kernelSettleMs < 1000, "the wait stays well inside the host's 2 s grace");
 });
@@ -139,4 +145,24 @@ test("the broker's kernel client settles when its calls in flight do, or at the 
   assert.ok(performance.now() - started >= 35, "a call that never ends holds settle only until its timeout");
   stuck.abort();
   kernel.close();
+});
+
+test("Shutdown replies with an Empty (no bytes) and starts the stop in the same turn", async () => {
+  const implementations = new Map<unknown, Record<string, (...args: unknown[]) => void>>();
+  const server = {
+    addService: (definition: unknown, implementation: never) => implementations.set(definition, implementation),
+  };
+  const stops: string[] = [];
+  const life = { stop: (trigger: string) => stops.push(trigger), stopping: false, openStreams: new Set() };
+  addGoPluginServices(server as unknown as Server, life as unknown as ProviderLife, {} as BrokerConnections);
+  const shutdown = implementations.get(goPluginServices.controller)?.shutdown;
+  assert.ok(shutdown, "the controller's Shutdown is served");
+  const replies: [unknown, Uint8Array][] = [];
+  shutdown({}, (error: unknown, reply: Uint8Array) => replies.push([error, reply]));
+  // No await before these: a stop begun a loop turn later held every Kill() for that turn.
+  assert.deepEqual(stops, ["shutdown-rpc"]);
+  assert.equal(replies.length, 1);
+  const [error, reply] = replies[0] as [unknown, Uint8Array];
+  assert.equal(error, null);
+  assert.deepEqual(reply, toBinary(EmptySchema, create(EmptySchema)), "the reply is plugin.Empty's encoding");
 });
