@@ -89,8 +89,8 @@ export const mutations = [
     "SIGKILLed",
     [
       "runtime/transport/provider-life.ts",
-      "    closeWithoutStacks(() => server.forceShutdown());\n    return this.finish(0);",
-      "    return this.finish(0);",
+      "    closeWithoutStacks(() => server.forceShutdown());\n    return code;",
+      "    return code;",
     ],
   ],
   [

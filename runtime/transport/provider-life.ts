@@ -117,9 +117,14 @@ export class ProviderLife {
 
   async #stop(trigger: ShutdownReason): Promise<number> {
     const { server, core, kernel, broker, graceMs } = this.#parts;
-    // From here on no new connection is accepted: a host reconnecting meets a closed socket
-    // (UNAVAILABLE at once) rather than a provider on its way out.
-    if (this.listening) {
+    // A stop that waits (the calls' grace, the children's kill, the kernel's answers) first closes
+    // the door: no new connection is accepted, a host reconnecting meets a closed socket
+    // (UNAVAILABLE at once) rather than a provider on its way out. One with nothing to wait for
+    // exits before any connection could come in (the closes after the exit end the listener when
+    // the exit returns) and skips it: unbinding also closes the host's sessions gracefully, most of
+    // a millisecond of every idle Kill().
+    const waits = (core.busy?.() ?? true) || kernel.busy();
+    if (waits && this.listening) {
       try {
         server.unbind(this.listening.target);
       } catch {

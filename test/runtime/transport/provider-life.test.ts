@@ -53,7 +53,7 @@ test("shutting the server with the host's streams open builds their errors witho
   const parts = {
     server,
     core: { shutdown: async () => {} },
-    kernel: { close: () => {}, settle: async () => {} },
+    kernel: { close: () => {}, settle: async () => {}, busy: () => false },
     broker: { close: () => {} },
     stdout: { flush: () => {} },
     exit: (code: number) => exits.push(code),
@@ -96,6 +96,7 @@ test("a stop waits for the kernel's answers to callbacks in flight, then exits b
         await new Promise((resolve) => setTimeout(resolve, 20));
         steps.push("settled");
       },
+      busy: () => true,
       close: () => steps.push("kernel closed"),
     },
     broker: { close: () => steps.push("broker closed") },
@@ -129,8 +130,11 @@ test("the broker's kernel client settles when its calls in flight do, or at the 
   await kernel.settle(5_000);
   assert.ok(performance.now() - started < 1_000, "nothing in flight: settle resolves at once");
 
+  assert.equal(kernel.busy(), false, "nothing in flight: not busy");
+
   const abort = new AbortController();
   const call = kernel.runSession({} as never, abort.signal).catch(() => "failed");
+  assert.equal(kernel.busy(), true, "a callback in flight: busy");
   started = performance.now();
   const settled = kernel.settle(5_000);
   setTimeout(() => abort.abort(), 30);
@@ -165,4 +169,31 @@ test("Shutdown replies with an Empty (no bytes) and starts the stop in the same 
   const [error, reply] = replies[0] as [unknown, Uint8Array];
   assert.equal(error, null);
   assert.deepEqual(reply, toBinary(EmptySchema, create(EmptySchema)), "the reply is plugin.Empty's encoding");
+});
+
+test("a stop with something to wait for unbinds first; one with nothing to wait for exits without it", async () => {
+  const stopWith = async (coreBusy: boolean | undefined, kernelBusy: boolean) => {
+    const steps: string[] = [];
+    const parts = {
+      server: { unbind: () => steps.push("unbind"), forceShutdown: () => steps.push("server closed") },
+      core: {
+        shutdown: async () => steps.push("calls ended"),
+        ...(coreBusy === undefined ? {} : { busy: () => coreBusy }),
+      },
+      kernel: { settle: async () => {}, busy: () => kernelBusy, close: () => {} },
+      broker: { close: () => {} },
+      stdout: { flush: () => {} },
+      exit: () => steps.push("exit"),
+      graceMs: 100,
+    } as unknown as ProviderLifeParts;
+    const life = new ProviderLife(parts);
+    life.listening = { network: "unix", address: "/nowhere", target: "unix:/nowhere", cleanup: () => {} };
+    await life.stop("shutdown-rpc");
+    return steps;
+  };
+  assert.deepEqual(await stopWith(false, false), ["calls ended", "exit", "server closed"]);
+  assert.deepEqual(await stopWith(true, false), ["unbind", "calls ended", "exit", "server closed"]);
+  assert.deepEqual(await stopWith(false, true), ["unbind", "calls ended", "exit", "server closed"]);
+  // A core that cannot say is taken to be busy.
+  assert.deepEqual(await stopWith(undefined, false), ["unbind", "calls ended", "exit", "server closed"]);
 });
