@@ -83,7 +83,7 @@ export const mutations = [
   [
     "socket file left behind",
     "runtime/transport/listen.ts",
-    "const cleanup = () => rmSync(socketPath, { force: true });",
+    "const cleanup = () => removeSocketFile(socketPath);",
     "const cleanup = () => {};",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
