@@ -36,6 +36,35 @@ describe("the supervisor's exit", () => {
     assert.ok(await eventually(() => processGone(pid), 2000), `provider ${pid} still runs after its supervisor left`);
   });
 
+  it("told, the supervisor is given the CPU: the provider sleeps for its SIGKILL instead of running Node's teardown", async () => {
+    // This process plays the supervisor: the marker names it, fd 3 is read here, nothing is killed.
+    const child = spawn(
+      process.execPath,
+      ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "exit"],
+      {
+        env: { ...process.env, HARNESS_TOOL_SUPERVISED: String(process.pid) },
+        stdio: ["ignore", "ignore", "pipe", "pipe"],
+        timeout: 20_000,
+      },
+    );
+    child.stderr?.resume();
+    let channel = "";
+    const told = new Promise<number>((resolve) =>
+      child.stdio[3]?.on("data", (chunk: Buffer) => {
+        channel += chunk.toString("utf8");
+        if (channel.includes("\n")) resolve(performance.now());
+      }),
+    );
+    const ended = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once("exit", (code) => resolve({ code, at: performance.now() })),
+    );
+    const [toldAt, { code, at }] = await Promise.all([told, ended]);
+    assert.deepEqual(JSON.parse(channel), { exiting: 6 });
+    assert.equal(code, 6, "unkilled, it ends by itself after the wait");
+    // A lower bound only: the provider's own 100 ms wait, however slow the machine.
+    assert.ok(at - toldAt >= 90, `the provider ended ${(at - toldAt).toFixed(1)} ms after saying it exits`);
+  });
+
   it("channel.exit announces the code after the provider's exit listeners ran", async () => {
     const { code, stderr } = await supervised("exit");
     assert.equal(code, 6, stderr);
