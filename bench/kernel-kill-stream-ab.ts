@@ -7,7 +7,9 @@
  * (base: a commit, default HEAD; kill: Kill() 300 ms after Configure, a fresh launch per round;
  * stream: one launch each, an 8 MB warm-up, then per round `cat` of a 200 MB file with the serving
  * process's VmRSS polled every 5 ms for its peak above idle). AB_FLOORS=bare,http2 adds the
- * bare servers; AB_AFTER_ENV sets variables for this checkout's provider only.
+ * bare servers; AB_AFTER_ENV sets variables for this checkout's provider only;
+ * AB_SUPERVISOR_BINARIES=<base's build>,<this checkout's build> adds both bundles again under those
+ * supervisor programs (HARNESS_TOOL_SUPERVISOR_BINARY, supervisor-go/).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -48,9 +50,27 @@ const afterEnv = Object.fromEntries(
     .filter((pair) => pair.includes("="))
     .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
 );
+// AB_SUPERVISOR_BINARIES: the Go supervisor built at the base and here, each beside its own bundle.
+const [beforeSupervisor, afterSupervisor] = (process.env["AB_SUPERVISOR_BINARIES"] ?? "").split(",");
 const contenders = [
   { id: `before (${base})`, command: process.execPath, args: [before], env: {} },
   { id: "after", command: process.execPath, args: [after], env: afterEnv },
+  ...(beforeSupervisor && afterSupervisor
+    ? [
+        {
+          id: `before (${base}), Go supervisor`,
+          command: process.execPath,
+          args: [before],
+          env: { HARNESS_TOOL_SUPERVISOR_BINARY: beforeSupervisor },
+        },
+        {
+          id: "after, Go supervisor",
+          command: process.execPath,
+          args: [after],
+          env: { ...afterEnv, HARNESS_TOOL_SUPERVISOR_BINARY: afterSupervisor },
+        },
+      ]
+    : []),
   { id: "go", command: go.provider, args: [] as string[], env: {} },
   // AB_FLOORS=bare,http2: the bare servers of bench/fixtures too (grpc-js; gRPC framed by hand on node:http2).
   ...(await Promise.all(

@@ -83,14 +83,14 @@ export const mutations = [
   [
     "socket file left behind",
     "runtime/transport/listen.ts",
-    "const cleanup = () => rmSync(socketPath, { force: true });",
+    "const cleanup = () => removeSocketFile(socketPath);",
     "const cleanup = () => {};",
     ["test/runtime/reliability/faults.test.ts"],
     "SIGKILLed",
     [
       "runtime/transport/provider-life.ts",
-      "    closeWithoutStacks(() => server.forceShutdown());\n    return this.finish(0);",
-      "    return this.finish(0);",
+      "    closeWithoutStacks(() => server.forceShutdown());\n    return code;",
+      "    return code;",
     ],
   ],
   [

@@ -41,6 +41,8 @@ export interface BrokerKernelClient extends KernelClient {
    * so the kernel receives a provider's last lines.
    */
   settle(timeoutMs: number): Promise<void>;
+  /** Whether callbacks are in flight (what `settle` would wait for). */
+  busy(): boolean;
   close(): void;
 }
 
@@ -130,6 +132,7 @@ export function createBrokerKernelClient(broker: BrokerConnections, channel?: Ch
       ]);
       clearTimeout(timer);
     },
+    busy: () => inFlight.size > 0,
     close(): void {
       closed = true;
       current?.client.close();

@@ -38,6 +38,8 @@ export interface ServiceHost {
 }
 
 type Unary = ServerUnaryCall<Uint8Array, Uint8Array>;
+/** plugin.Empty (and any message with no field set) in the wire format: no bytes. */
+const emptyMessage = new Uint8Array(0);
 type Reply = sendUnaryData<Uint8Array>;
 
 /** Adds health, broker, controller and stdio to `server`, each ending through `life`. */
@@ -70,10 +72,11 @@ export function addGoPluginServices(server: ServiceHost, life: ProviderLife, bro
   });
   server.addService(goPluginServices.broker, { startStream: brokerStream(life, broker) });
   server.addService(goPluginServices.controller, {
+    // The reply (an Empty, zero bytes) and the stop start in the same turn: go-plugin ignores the
+    // reply and waits for the exit, and a reply awaited first held every Kill() for a loop turn.
     shutdown: (_call: Unary, callback: Reply) => {
-      void loadHostMessages()
-        .then(({ EmptySchema }) => callback(null, toBinary(EmptySchema, create(EmptySchema))))
-        .finally(() => setImmediate(() => void life.stop("shutdown-rpc")));
+      callback(null, emptyMessage);
+      void life.stop("shutdown-rpc");
     },
   });
   server.addService(goPluginServices.stdio, {

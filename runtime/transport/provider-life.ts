@@ -1,9 +1,9 @@
 /**
  * How a served provider ends: every trigger (Shutdown, the broker stream ending, the parent gone,
  * SIGTERM, stderr closed) leads to one orderly stop: no new connection, in-flight calls get the
- * grace, the kernel's answers to callbacks still in flight are awaited (briefly), the streams and
- * the kernel client close, the server goes, and `exit` is called once with
- * the socket file removed, well inside the host's 2 s.
+ * grace, the kernel's answers to callbacks still in flight are awaited (briefly), then `exit` is
+ * called once with the socket file removed, well inside the host's 2 s, and the streams, the kernel
+ * client and the server close (with the process, when the exit ends it).
  */
 import type { ToolServiceCore } from "../service/calls/tool-service-core.js";
 import type { BrokerConnections } from "./broker-connections.js";
@@ -123,9 +123,14 @@ export class ProviderLife {
 
   async #stop(trigger: ShutdownReason): Promise<number> {
     const { server, core, kernel, broker, graceMs } = this.#parts;
-    // From here on no new connection is accepted: a host reconnecting meets a closed socket
-    // (UNAVAILABLE at once) rather than a provider on its way out.
-    if (this.listening) {
+    // A stop that waits (the calls' grace, the children's kill, the kernel's answers) first closes
+    // the door: no new connection is accepted, a host reconnecting meets a closed socket
+    // (UNAVAILABLE at once) rather than a provider on its way out. One with nothing to wait for
+    // exits before any connection could come in (the closes after the exit end the listener when
+    // the exit returns) and skips it: unbinding also closes the host's sessions gracefully, most of
+    // a millisecond of every idle Kill().
+    const waits = (core.busy?.() ?? true) || kernel.busy();
+    if (waits && this.listening) {
       try {
         server.unbind(this.listening.target);
       } catch {
@@ -144,11 +149,15 @@ export class ProviderLife {
     }
     clearTimeout(hardStop);
     await kernel.settle(kernelSettleMs);
+    // Nothing is left to wait for: the exit comes first. process.exit (with the supervisor told at
+    // once) ends the streams, channels and server with the process, without a loop turn for their
+    // teardown; an exit that returns (a test's, or one that flushes spans first) gets them closed here.
+    const code = this.finish(0);
     for (const stream of this.openStreams) stream.end();
     kernel.close();
     broker.close(new Error("the provider is shutting down"));
     closeWithoutStacks(() => server.forceShutdown());
-    return this.finish(0);
+    return code;
   }
 
   /** The reason to log: a broker stream ended by nghttp2's reset limit is named as such. */

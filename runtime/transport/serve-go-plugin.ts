@@ -168,6 +168,10 @@ export async function serveGoPlugin(
   // The host's messages and google.rpc.Status, booted now that the line is out (not before it).
   void loadHostMessages();
   void loadStatusDetails();
+  // The first write to process.stderr runs Node's stream write path for the first time (~0.5 ms);
+  // made now, with nothing in it, a provider's first line (often the stop's, on the way to the
+  // host's Kill() returning) does not pay it.
+  writeStderr("");
   watchForTheEnd(life);
   // A provider never dies from a misbehaving handler.
   if (options.guardProcess !== false) guardProcess();

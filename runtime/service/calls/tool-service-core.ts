@@ -71,4 +71,9 @@ export interface ToolServiceCore extends ServiceSemantics<typeof ToolService, In
    * when they have all ended or `graceMs` has passed, whichever is first.
    */
   shutdown(graceMs: number): Promise<void>;
+  /**
+   * Whether a shutdown now would have anything to wait for: a call in flight or a child still
+   * running. A core without it is taken to be busy.
+   */
+  busy?(): boolean;
 }

@@ -71,6 +71,8 @@ export interface ToolService extends ToolServiceCore {
   readonly redactText: (text: string) => string;
   /** How many calls are in flight (Invoke, and DispatchHook when the provider serves hooks). */
   readonly inFlight: () => number;
+  /** Whether a shutdown now would wait for a call in flight or a child still running. */
+  readonly busy: () => boolean;
   /**
    * What the provider's HookSubscriberService shares with this service (runtime/service/hooks):
    * the accepted config, the kernel connection, the in-flight calls and the secret exits.
@@ -212,6 +214,7 @@ export function createToolService<Config>(
   return {
     redactText: (text) => exits.text(text),
     inFlight: () => rt.calls.size,
+    busy: () => rt.calls.size > 0 || rt.children.size > 0,
     serviceScope: { rt, exits },
 
     getSchema: (trace) => traceUnary("GetSchema", trace, () => schema),

@@ -190,11 +190,14 @@ describe("spawn", () => {
     const rec = recordingSink((event) => {
       if (event.event.case === "outputChunk") pid = Number(Buffer.from(event.event.value.data).toString());
     });
+    assert.equal(service.busy(), false, "nothing for a shutdown to wait for before the call");
     const done = service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), rec.sink);
     await waitUntil(() => pid > 0, "the child to start");
+    assert.equal(service.busy(), true, "a call and its child in flight: a shutdown waits for them");
     await service.shutdown(1_000);
     await done;
     assert.equal(alive(pid), false);
+    assert.equal(service.busy(), false, "nothing left after the shutdown");
     const t = onlyTerminal(rec);
     assert.equal(t.case === "error" && t.value.category, ToolErrorCategory.CANCELLED);
     // After shutdown, new calls are refused.
@@ -202,6 +205,26 @@ describe("spawn", () => {
     await service.invoke(invokeRequest("exec", { text: "a" }), later.sink);
     assert.equal(terminalError(later).category, ToolErrorCategory.CANCELLED);
     void dataTool;
+  });
+
+  it("a child that outlives its call keeps the service busy until it is gone", async () => {
+    const service = createToolService(
+      providerWith(exec, async (_i, ctx) => {
+        // Not awaited: the call ends while its child runs on.
+        void ctx.spawn(node, ["-e", "setInterval(() => {}, 1000)"]);
+        await waitUntil(() => service.serviceScope.rt.children.size > 0, "the child to start");
+        return { text: "" };
+      }),
+      { stderr: () => {}, killGraceMs: 50 },
+    );
+    await service.invoke(
+      invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }),
+      recordingSink().sink,
+    );
+    assert.equal(service.inFlight(), 0, "the call ended");
+    assert.equal(service.busy(), true, "its child still runs: a shutdown would wait for its kill");
+    await service.shutdown(1_000);
+    assert.equal(service.busy(), false);
   });
 
   it("a child's working directory goes through resolvePath", async () => {

@@ -45,3 +45,34 @@ for (const program of supervisorPrograms)
       assert.match(stderr, /an exit listener of the provider ran/);
     });
   });
+
+describe("the provider's exit, told to the supervisor", () => {
+  it("told, the supervisor is given the CPU: the provider sleeps for its SIGKILL instead of running Node's teardown", async () => {
+    // This process plays the supervisor: the marker names it, fd 3 is read here, nothing is killed.
+    const child = spawn(
+      process.execPath,
+      ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "exit"],
+      {
+        env: { ...process.env, HARNESS_TOOL_SUPERVISED: String(process.pid) },
+        stdio: ["ignore", "ignore", "pipe", "pipe"],
+        timeout: 20_000,
+      },
+    );
+    child.stderr?.resume();
+    let channel = "";
+    const told = new Promise<number>((resolve) =>
+      child.stdio[3]?.on("data", (chunk: Buffer) => {
+        channel += chunk.toString("utf8");
+        if (channel.includes("\n")) resolve(performance.now());
+      }),
+    );
+    const ended = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.once("exit", (code) => resolve({ code, at: performance.now() })),
+    );
+    const [toldAt, { code, at }] = await Promise.all([told, ended]);
+    assert.deepEqual(JSON.parse(channel), { exiting: 6 });
+    assert.equal(code, 6, "unkilled, it ends by itself after the wait");
+    // A lower bound only: the provider's own 100 ms wait, however slow the machine.
+    assert.ok(at - toldAt >= 90, `the provider ended ${(at - toldAt).toFixed(1)} ms after saying it exits`);
+  });
+});

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { after, describe, test } from "node:test";
 import { Client, credentials, Metadata, type ClientReadableStream } from "@grpc/grpc-js";
 import { launch, kernelEnvironment, ProviderCallError, type LaunchedProvider } from "harness-tool/testing";
@@ -116,6 +117,24 @@ describe("a provider on the default unix socket", () => {
     assert.ok(processGone(pid));
     assert.ok(fileGone(p.handshake.address));
   });
+});
+
+test("the first write to stderr is an empty one after the handshake: the stop's line does not pay Node's first stream write", async () => {
+  const probe = path.join(import.meta.dirname, "fixtures", "first-stderr-write.mjs");
+  const entry = fake.args.at(-1) as string;
+  const p = await launch(fake.command, {
+    args: [...fake.args.slice(0, -1), "--import", pathToFileURL(probe).href, entry],
+    cwd: fake.cwd,
+    handshakeTimeoutMs: 30_000,
+  });
+  await p.ping();
+  assert.ok((await p.kill()).graceful);
+  assert.ok(
+    p.stderr.some((e) => e.message === "provider shutting down"),
+    "the stop wrote its line",
+  );
+  const first = p.stderr.find((e) => e.message === "first stderr write");
+  assert.equal(first?.fields.first, "", "the first write was the empty one, before the stop's line");
 });
 
 test("a call that ignores cancellation does not hold Shutdown past the grace: still a graceful exit", async () => {
