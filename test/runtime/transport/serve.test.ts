@@ -59,11 +59,13 @@ const grpcJsProbe = `
   process.on("exit", () => writeSync(2, "grpc-js loaded: " + Object.keys(cache).some((f) => f.includes("@grpc/grpc-js")) + "\\n"));
 `;
 
-for (const [transport, loaded] of [
-  ["http2", "false"],
-  ["grpc-js", "true"],
+for (const [transport, autoMTLS, loaded] of [
+  ["http2", false, "false"],
+  ["http2", true, "false"],
+  ["grpc-js", false, "true"],
 ] as const) {
-  test(`HARNESS_TOOL_TRANSPORT=${transport}: GetSchema, Configure, an Invoke and Kill, and grpc-js loaded: ${loaded}`, async () => {
+  const name = `HARNESS_TOOL_TRANSPORT=${transport}${autoMTLS ? ", AutoMTLS" : ""}`;
+  test(`${name}: GetSchema, Configure, an Invoke and Kill, and grpc-js loaded: ${loaded}`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "transport-probe-"));
     const probe = path.join(dir, "probe.mjs");
     writeFileSync(probe, grpcJsProbe);
@@ -73,6 +75,7 @@ for (const [transport, loaded] of [
         args: sample.args,
         cwd: sample.cwd,
         handshakeTimeoutMs: 30_000,
+        autoMTLS,
         env: { HARNESS_TOOL_TRANSPORT: transport, HARNESS_TOOL_SUPERVISOR: "off", NODE_OPTIONS: `--import=${probe}` },
       });
       assert.ok((await p.getSchema()).tools.length > 0);
