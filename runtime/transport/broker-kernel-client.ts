@@ -18,17 +18,25 @@ import type { TraceHeaders } from "../telemetry/trace-headers.js";
 import type { BrokerConnections } from "./broker-connections.js";
 import type { ConnInfo } from "../generated/plugin/grpc_broker_pb.js";
 import type { CallControl, ChannelSecurity, ServiceClient } from "./service-client.js";
+import type { MutualTls } from "./tls/mutual-tls.js";
 import type { KernelClient } from "../service/kernel/kernel-client.js";
 
 /** The kernel's callbacks are served on the fixed broker ID 1 (docs/transport.md#kernel-callbacks). */
 export const kernelCallbackBrokerId = 1;
 
 /**
- * grpc-js's client (service-client.ts), loaded by the first callback rather than at start-up: a
- * provider served on node:http2 whose handlers never call the kernel never loads grpc-js.
+ * grpc-js's client (service-client.ts), and under AutoMTLS its credentials (tls/mutual-tls.ts),
+ * loaded by the first callback rather than at start-up: a provider served on node:http2 whose
+ * handlers never call the kernel never loads grpc-js.
  */
 let serviceClient: Promise<typeof import("./service-client.js")> | undefined;
 const loadServiceClient = () => (serviceClient ??= import("./service-client.js"));
+
+/** How the broker dial is secured: plaintext, or mutual TLS with `tls` (built once, at the first dial). */
+async function brokerChannel(tls: MutualTls | undefined): Promise<ChannelSecurity> {
+  if (!tls) return (await loadServiceClient()).plaintextChannel;
+  return (await import("./tls/mutual-tls.js")).mutualTlsChannel(tls);
+}
 
 /** Log and Emit are short; a kernel that does not answer them in this time is treated as gone. */
 const shortCallTimeoutMs = 30_000;
@@ -48,28 +56,26 @@ export interface BrokerKernelClient extends KernelClient {
 
 /**
  * Creates the kernel callback client over the broker; nothing is dialed until the first call.
- * `channel`: with AutoMTLS the host serves broker connections with TLS too.
+ * `tls`: with AutoMTLS the host serves broker connections with TLS too.
  */
-export function createBrokerKernelClient(broker: BrokerConnections, channel?: ChannelSecurity): BrokerKernelClient {
+export function createBrokerKernelClient(broker: BrokerConnections, tls?: MutualTls): BrokerKernelClient {
   let current: { info: ConnInfo; client: ServiceClient<typeof KernelCallbackService> } | undefined;
+  let channel: Promise<ChannelSecurity> | undefined;
   let closed = false;
   const inFlight = new Set<Promise<unknown>>();
 
   async function client(signal?: AbortSignal): Promise<ServiceClient<typeof KernelCallbackService>> {
     if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
     const info = await broker.waitFor(kernelCallbackBrokerId, undefined, signal);
-    const { grpcTarget, plaintextChannel, ServiceClient } = await loadServiceClient();
+    const { grpcTarget, ServiceClient } = await loadServiceClient();
+    const security = await (channel ??= brokerChannel(tls));
     if (closed) throw new Error("the kernel callback client is closed (the provider is shutting down)");
     if (current && current.info.address === info.address && current.info.network === info.network)
       return current.client;
     current?.client.close();
     current = {
       info,
-      client: new ServiceClient(
-        KernelCallbackService,
-        grpcTarget(info.network, info.address),
-        channel ?? plaintextChannel,
-      ),
+      client: new ServiceClient(KernelCallbackService, grpcTarget(info.network, info.address), security),
     };
     return current.client;
   }

@@ -1,9 +1,9 @@
 /**
- * pluggableharness.hook.v1.HookSubscriberService on grpc-js, on the same server (and so the same
- * go-plugin connection) as ToolService, delegating to the HookServiceCore: the request and the
- * response stay bytes (the core cuts a transform's answer from the request's), a failure becomes a
- * status with its HookError packed into google.rpc.Status.details, and the kernel's cancel and the
- * call's deadline reach the core.
+ * pluggableharness.hook.v1.HookSubscriberService as handlers shaped for grpc-js, on the same
+ * server (and so the same go-plugin connection) as ToolService, delegating to the
+ * HookServiceCore: the request and the response stay bytes (the core cuts a transform's answer
+ * from the request's), a failure becomes a status with its HookError packed into
+ * google.rpc.Status.details, and the kernel's cancel and the call's deadline reach the core.
  */
 import type { MethodDefinition, sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
 import { StatusTrailers } from "./status-trailers.js";

@@ -1,14 +1,14 @@
 /**
- * The gRPC server a provider serves on, chosen by HARNESS_TOOL_TRANSPORT: `grpc-js` (the default)
- * or `http2`, gRPC on node:http2 with the framing of node-grpc/ (no grpc-js loaded before the
- * handshake line; the broker's client to the kernel loads it at the first callback). Both take the
- * same service definitions and handler tables, listen where go-plugin's host expects, retire a
- * connection before nghttp2's stream-reset limit, and stop the same way.
+ * The gRPC server a provider serves on, chosen by HARNESS_TOOL_TRANSPORT: `http2` (the default),
+ * gRPC on node:http2 with the framing of node-grpc/ (no grpc-js loaded before the handshake line;
+ * the broker's client to the kernel loads it at the first callback), or `grpc-js`, grpc-js's
+ * server. Both take the same service definitions and handler tables, listen where go-plugin's host
+ * expects, retire a connection before nghttp2's stream-reset limit, and stop the same way.
  */
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { listen, listenWith, type Listening } from "./listen.js";
 import type { PluginEnvironment } from "./plugin-environment.js";
-import type { ProviderAutoMtls } from "./tls/mutual-tls.js";
+import type { ProviderAutoMtls } from "./tls/provider-auto-mtls.js";
 import {
   nodeCanRaiseStreamResetLimit,
   raisedStreamResetLimit,
@@ -21,7 +21,7 @@ import {
 export const transportVariable = "HARNESS_TOOL_TRANSPORT";
 
 /** The transports a provider can serve on. */
-export const transportNames = ["grpc-js", "http2"] as const;
+export const transportNames = ["http2", "grpc-js"] as const;
 export type TransportName = (typeof transportNames)[number];
 
 /** The transport the environment asks for, or an error message naming the choices. */
@@ -29,11 +29,11 @@ export function transportFromEnv(
   env: NodeJS.ProcessEnv,
 ): { ok: true; value: TransportName } | { ok: false; message: string } {
   const value = env[transportVariable];
-  if (value === undefined || value === "") return { ok: true, value: "grpc-js" };
+  if (value === undefined || value === "") return { ok: true, value: "http2" };
   if ((transportNames as readonly string[]).includes(value)) return { ok: true, value: value as TransportName };
   return {
     ok: false,
-    message: `${transportVariable}=${value} is not a transport (set it to grpc-js or http2, or unset it)`,
+    message: `${transportVariable}=${value} is not a transport (set it to http2 or grpc-js, or unset it for http2)`,
   };
 }
 
@@ -69,11 +69,14 @@ export const providerServerOptions = { "grpc.max_receive_message_length": -1, "g
 
 async function grpcJsServer(autoMtls: ProviderAutoMtls | undefined): Promise<ProviderServer> {
   const { Server, ServerCredentials } = await import("@grpc/grpc-js");
+  const credentials = autoMtls
+    ? (await import("./tls/mutual-tls.js")).mutualTlsServerCredentials(autoMtls.tls)
+    : ServerCredentials.createInsecure();
   const server = new Server(providerServerOptions);
   const resetLimitRaised = raiseStreamResetLimit(server);
   return {
     addService: (definition, implementation) => server.addService(definition, implementation),
-    listen: (env) => listen(server, env, autoMtls?.serverCredentials ?? ServerCredentials.createInsecure()),
+    listen: (env) => listen(server, env, credentials),
     unbind: (target) => server.unbind(target),
     forceShutdown: () => server.forceShutdown(),
     resetLimitRaised,

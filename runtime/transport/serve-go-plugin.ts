@@ -1,6 +1,6 @@
 /**
  * The plugin side of go-plugin over gRPC (docs/transport.md#what-the-provider-does-in-order): one
- * gRPC server (grpc-js's, or node:http2's with HARNESS_TOOL_TRANSPORT=http2: provider-server.ts)
+ * gRPC server (node:http2's, or grpc-js's with HARNESS_TOOL_TRANSPORT=grpc-js: provider-server.ts)
  * on a unix socket (or TCP), with mutual TLS when the host asks for AutoMTLS,
  * serving ToolService (and, when the provider declares hooks, HookSubscriberService) beside
  * go-plugin's health, broker, controller and stdio services; the handshake line printed once it
@@ -20,7 +20,7 @@ import { addGoPluginServices, loadHostMessages } from "./go-plugin-services.js";
 import { addGrpcService } from "./grpc-service-definition.js";
 import { formatHandshakeLine } from "./handshake-line.js";
 import { guardStdout, hostLog, survivePipeErrors, writeStderr } from "./host-log.js";
-import type { ProviderAutoMtls } from "./tls/mutual-tls.js";
+import type { ProviderAutoMtls } from "./tls/provider-auto-mtls.js";
 import { kernelHandshake, type PluginEnvironment, readPluginEnvironment } from "./plugin-environment.js";
 import { ProviderLife } from "./provider-life.js";
 import { disarmStartFailureGuard, reportStartFailure } from "./start-failure.js";
@@ -75,7 +75,7 @@ async function readStart(
   // AutoMTLS (the host sent PLUGIN_CLIENT_CERT): loaded, and a certificate made, only when asked.
   if (env.clientCertificatePem === undefined) return { env, autoMtls: undefined, transport: transport.value };
   try {
-    const autoMtls = (await import("./tls/mutual-tls.js")).providerAutoMtls(env.clientCertificatePem);
+    const autoMtls = (await import("./tls/provider-auto-mtls.js")).providerAutoMtls(env.clientCertificatePem);
     return { env, autoMtls, transport: transport.value };
   } catch (error) {
     reportStartFailure(error instanceof Error ? error.message : String(error), error);
@@ -102,7 +102,7 @@ export async function serveGoPlugin(
   const stdout = guardStdout();
 
   const broker = new BrokerConnections();
-  const kernel = createBrokerKernelClient(broker, autoMtls?.brokerChannel);
+  const kernel = createBrokerKernelClient(broker, autoMtls?.tls);
   let core: ServedCore;
   try {
     core = createCore(kernel);

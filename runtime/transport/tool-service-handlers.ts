@@ -1,9 +1,9 @@
 /**
- * pluggableharness.tool.v1.ToolService on grpc-js, delegating to the ToolServiceCore: unary
- * failures become statuses (an RpcStatusError keeps its code, its ToolError goes into
+ * pluggableharness.tool.v1.ToolService as handlers shaped for grpc-js (node-grpc/'s server takes
+ * them too), delegating to the ToolServiceCore: unary failures become statuses (an RpcStatusError keeps its code, its ToolError goes into
  * google.rpc.Status.details; anything else is INTERNAL, never UNKNOWN:
  * docs/runtime.md#the-error-surface), and Invoke's stream is closed OK when the core says so, or
- * left when the kernel cancelled it. The Invoke sink reports grpc-js's backpressure (write() false,
+ * left when the kernel cancelled it. The Invoke sink reports the call's backpressure (write() false,
  * then 'drain') to the core.
  */
 import type { sendUnaryData, ServerUnaryCall, ServerWritableStream, ServiceError } from "@grpc/grpc-js";
@@ -131,8 +131,8 @@ export interface ToolServiceObserver {
 }
 
 /**
- * The grpc-js implementation of ToolService, its table typed from the generated descriptor (every
- * rpc, its messages, its kind), keyed like grpcServiceDefinition(ToolService).
+ * The implementation of ToolService, its table (grpc-js's handler shape) typed from the generated
+ * descriptor (every rpc, its messages, its kind), keyed like grpcServiceDefinition(ToolService).
  */
 export function toolServiceHandlers(
   core: ToolServiceCore,
@@ -160,8 +160,9 @@ export function toolServiceHandlers(
         open = false;
         cancelled.abort();
       });
-      // Flow control: write() says false once grpc-js holds a full buffer (the kernel stopped
-      // reading and HTTP/2's window is shut); 'drain' says when it has room again.
+      // Flow control: write() says false once the call holds a full buffer (1 MiB on node:http2's
+      // server, 16 messages on grpc-js's: the kernel stopped reading, HTTP/2's window is shut);
+      // 'drain' says when it has room again.
       const sink = {
         send(response: InvokeResponse): boolean {
           return open ? call.write(response) : true;

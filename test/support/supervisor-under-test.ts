@@ -64,7 +64,7 @@ export function executableOf(pid: number): string | undefined {
 
 /**
  * The transport the tests' providers serve on: HARNESS_TOOL_TRANSPORT in the test run's
- * environment (http2: gRPC on node:http2) is handed on; unset, grpc-js (the default). launch()
+ * environment (grpc-js: grpc-js's server) is handed on; unset, node:http2 (the default). launch()
  * and go-plugin's hosts pass it on by themselves; the kernel's environment needs it as an extra.
  */
 export function transportUnderTest(): { readonly [name: string]: string } {

@@ -1,8 +1,8 @@
 /**
- * The gRPC server on node:http2 (runtime/transport/node-grpc/, HARNESS_TOOL_TRANSPORT=http2) on its
+ * The gRPC server on node:http2 (runtime/transport/node-grpc/, the default transport) on its
  * own: grpc-js's client against it for what a gRPC client sees, and a raw node:http2 client for
  * the wire itself (trailers-only answers, grpc-timeout, resets, backpressure, size limits). The
- * providers on it are proven by the interop and kernel tests run with the switch on.
+ * providers on it are proven by the interop and kernel tests.
  */
 import assert from "node:assert/strict";
 import http2 from "node:http2";
@@ -245,13 +245,15 @@ test("the reader yields the same messages however DATA is cut", () => {
   assert.equal(parseGrpcTimeout("123456789S"), undefined);
 });
 
-test("HARNESS_TOOL_TRANSPORT: unset is grpc-js, http2 is node:http2, anything else a one-line error", () => {
-  assert.deepEqual(transportFromEnv({}), { ok: true, value: "grpc-js" });
+test("HARNESS_TOOL_TRANSPORT: unset is node:http2, grpc-js is grpc-js's server, anything else a one-line error", () => {
+  assert.deepEqual(transportFromEnv({}), { ok: true, value: "http2" });
+  assert.deepEqual(transportFromEnv({ HARNESS_TOOL_TRANSPORT: "" }), { ok: true, value: "http2" });
   assert.deepEqual(transportFromEnv({ HARNESS_TOOL_TRANSPORT: "http2" }), { ok: true, value: "http2" });
+  assert.deepEqual(transportFromEnv({ HARNESS_TOOL_TRANSPORT: "grpc-js" }), { ok: true, value: "grpc-js" });
   const bad = transportFromEnv({ HARNESS_TOOL_TRANSPORT: "quic" });
   assert.equal(bad.ok, false);
   assert.match(
     (bad as { message: string }).message,
-    /HARNESS_TOOL_TRANSPORT=quic is not a transport \(set it to grpc-js or http2/,
+    /HARNESS_TOOL_TRANSPORT=quic is not a transport \(set it to http2 or grpc-js, or unset it for http2\)$/,
   );
 });

@@ -59,21 +59,33 @@ const grpcJsProbe = `
   process.on("exit", () => writeSync(2, "grpc-js loaded: " + Object.keys(cache).some((f) => f.includes("@grpc/grpc-js")) + "\\n"));
 `;
 
-for (const [transport, loaded] of [
-  ["http2", "false"],
-  ["grpc-js", "true"],
+// The default (the variable removed from what launch() passes on), http2 named, and grpc-js set in
+// the test process's own environment: launch() passes it on, as the interop and kernel tests rely on.
+for (const [transport, autoMTLS, loaded] of [
+  [undefined, false, "false"],
+  [undefined, true, "false"],
+  ["http2", false, "false"],
+  ["grpc-js", false, "true"],
 ] as const) {
-  test(`HARNESS_TOOL_TRANSPORT=${transport}: GetSchema, Configure, an Invoke and Kill, and grpc-js loaded: ${loaded}`, async () => {
+  const name = `HARNESS_TOOL_TRANSPORT=${transport ?? "(unset)"}${autoMTLS ? ", AutoMTLS" : ""}`;
+  test(`${name}: GetSchema, Configure, an Invoke and Kill, and grpc-js loaded: ${loaded}`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "transport-probe-"));
     const probe = path.join(dir, "probe.mjs");
     writeFileSync(probe, grpcJsProbe);
     const sample = typeScriptProvider("sample", "test/runtime/transport/fixtures/sample-provider.ts");
+    const before = process.env.HARNESS_TOOL_TRANSPORT;
+    if (transport === "grpc-js") process.env.HARNESS_TOOL_TRANSPORT = transport;
     try {
       const p = await launch(sample.command, {
         args: sample.args,
         cwd: sample.cwd,
         handshakeTimeoutMs: 30_000,
-        env: { HARNESS_TOOL_TRANSPORT: transport, HARNESS_TOOL_SUPERVISOR: "off", NODE_OPTIONS: `--import=${probe}` },
+        autoMTLS,
+        env: {
+          ...(transport === "grpc-js" ? {} : { HARNESS_TOOL_TRANSPORT: transport }),
+          HARNESS_TOOL_SUPERVISOR: "off",
+          NODE_OPTIONS: `--import=${probe}`,
+        },
       });
       assert.ok((await p.getSchema()).tools.length > 0);
       await p.configure({ root: "/tmp" });
@@ -91,6 +103,8 @@ for (const [transport, loaded] of [
         p.stderr.map((e) => e.message).join("\n"),
       );
     } finally {
+      if (before === undefined) delete process.env.HARNESS_TOOL_TRANSPORT;
+      else process.env.HARNESS_TOOL_TRANSPORT = before;
       rmSync(dir, { recursive: true, force: true });
     }
   });
