@@ -9,11 +9,16 @@
  * (bench/fixtures/http2-tool-server.ts).
  *
  * HARNESS_TOOL_COST_CONTENDERS=<rev>:<supervisor>,... picks the harness-tool contenders (default
- * below): rev is a commit of this repository or `tree`; supervisor is `node` (the runtime's
- * default), `go-execve` (HARNESS_TOOL_SUPERVISOR_BINARY in the provider's environment: one Node
- * start, then the Go program in its place), `go-launcher` (the host launches the Go program, which
- * starts node: what a bundle launcher would do) or `off`. The Go program is supervisor-go/ built
- * here, or the bench's own HARNESS_TOOL_SUPERVISOR_BINARY when set.
+ * below): rev is a commit of this repository or `tree`; supervisor is `default` (`node <bundle>`,
+ * the runtime choosing: the Node supervisor before the Go one became the default, the installed
+ * Go program after), `exec` (the host executes the bundle's file as the kernel does: since the
+ * Go supervisor became the default, its sh line starts the Go program before any Node), `node`
+ * (HARNESS_TOOL_SUPERVISOR_BINARY=node: the Node supervisor, on revisions that know that value),
+ * `go-execve` (HARNESS_TOOL_SUPERVISOR_BINARY=<the Go program>: one Node start, then the Go program
+ * in its place), `go-launcher` (the host launches the Go program, which starts node) or `off`. The
+ * Go program is supervisor-go/ built here, or the bench's own HARNESS_TOOL_SUPERVISOR_BINARY when
+ * set; for `tree` it is also installed as this platform's package first, so the tree's bundle
+ * carries it as users' bundles do.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -34,13 +39,14 @@ import { bareNodeMs, median, percentile, roundRobinOrder, sleep, withDeadline } 
 import { failedFigure, type Figure, formatRatio, type SuiteReport } from "./report.js";
 import { peakWhile, writeDataFile } from "./streams.js";
 import type { Suite, SuiteContext } from "./suite.js";
+import { installSupervisorPackage } from "../test/support/supervisor-package.mjs";
 
 /** The "before" of the cost session: main as it was, Node supervisor and grpc-js. */
 export const defaultBefore = "e6bedf1";
 /** The harness-tool contenders when HARNESS_TOOL_COST_CONTENDERS is not set. */
-export const defaultContenders = `${defaultBefore}:node,tree:node,tree:go-execve,tree:go-launcher`;
+export const defaultContenders = `${defaultBefore}:default,tree:node,tree:go-execve,tree:exec`;
 
-const supervisorChoices = ["node", "go-execve", "go-launcher", "off"] as const;
+const supervisorChoices = ["default", "exec", "node", "go-execve", "go-launcher", "off"] as const;
 type SupervisorChoice = (typeof supervisorChoices)[number];
 
 /** One process the host launches. */
@@ -134,9 +140,11 @@ async function harnessContenders(ws: BenchWorkspace, spec: string, log: (m: stri
     let built = bundles.get(rev);
     if (!built) {
       log(`cost-table: bundling harness-tool at ${rev}`);
-      if (rev === "tree")
+      if (rev === "tree") {
+        const installed = installSupervisorPackage();
+        if (installed.reason !== undefined) throw new Error(`the tree's Go supervisor: ${installed.reason}`);
         built = { file: await bundle(ws, "bench/fixtures/kernel-bench-provider.ts", "cost-tree"), name: "this tree" };
-      else {
+      } else {
         const commit = shortCommit(rev);
         built = { file: bundleWithItsOwnCli(ws, commit), name: commit };
       }
@@ -144,7 +152,11 @@ async function harnessContenders(ws: BenchWorkspace, spec: string, log: (m: stri
     }
     const node = process.execPath;
     const base = { key: `${rev}:${supervisor}`, command: node, args: [built.file], env: {} };
-    if (supervisor === "node") out.push({ ...base, label: `${built.name}, Node supervisor` });
+    if (supervisor === "default") out.push({ ...base, label: `${built.name}, node <bundle>` });
+    else if (supervisor === "exec")
+      out.push({ ...base, label: `${built.name}, bundle executed`, command: built.file, args: [] });
+    else if (supervisor === "node")
+      out.push({ ...base, label: `${built.name}, Node supervisor`, env: { HARNESS_TOOL_SUPERVISOR_BINARY: "node" } });
     else if (supervisor === "off")
       out.push({ ...base, label: `${built.name}, supervisor off`, env: { HARNESS_TOOL_SUPERVISOR: "off" } });
     else if (supervisor === "go-execve")

@@ -31,9 +31,12 @@ it("the contenders are <rev>:<supervisor> pairs, the default the before and the 
   ]);
   assert.deepEqual(
     parseContenderSpec(defaultContenders).map((c) => c.supervisor),
-    ["node", "node", "go-execve", "go-launcher"],
+    ["default", "node", "go-execve", "exec"],
   );
-  assert.throws(() => parseContenderSpec("tree:rust"), /tree:rust is not <rev>:<supervisor>.*node, go-execve/);
+  assert.throws(
+    () => parseContenderSpec("tree:rust"),
+    /tree:rust is not <rev>:<supervisor>.*default, exec, node, go-execve/,
+  );
   assert.throws(() => parseContenderSpec("tree"), /tree is not <rev>:<supervisor>/);
 });
 
