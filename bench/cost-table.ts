@@ -44,7 +44,7 @@ import { installSupervisorPackage } from "../test/support/supervisor-package.mjs
 /** The "before" of the cost session: main as it was, Node supervisor and grpc-js. */
 export const defaultBefore = "e6bedf1";
 /** The harness-tool contenders when HARNESS_TOOL_COST_CONTENDERS is not set. */
-export const defaultContenders = `${defaultBefore}:default,tree:node,tree:go-execve,tree:exec`;
+export const defaultContenders = `${defaultBefore}:default,tree:exec,tree:node,tree:go-execve`;
 
 const supervisorChoices = ["default", "exec", "node", "go-execve", "go-launcher", "off"] as const;
 type SupervisorChoice = (typeof supervisorChoices)[number];
@@ -481,7 +481,7 @@ export const costTableSuite: Suite = {
           .join(" ")} at the end.`,
         "Each round and contender: a fresh launch (spawn → GetSchema reply; Configure; the launched process tree's VmRSS after a pause; Kill() → exit), then on a long-lived instance (Configure'd, warmed up) the echo blocks and the stream.",
         `Echo: ${plan.c1} calls at c=1 and ${plan.c32} at c=32 per round; CPU per call from the tree's schedstat around each block (median of rounds); p50 of the pooled latencies. Stream: \`bash\` running \`cat\` of ${plan.sizeMb} MB, every chunk read and hashed by the host; the tree's VmRSS polled every 5 ms, its peak and its peak above the reading before the stream.`,
-        `harness-tool contenders (HARNESS_TOOL_COST_CONTENDERS=${spec}): each revision's kernel bench provider bundled by that revision's own \`harness-tool bundle\` (tree: this checkout's); supervisor node = the runtime's default, go-execve = HARNESS_TOOL_SUPERVISOR_BINARY (one Node start, then the Go program in its place), go-launcher = the host launches the Go program, which starts node. Ratios in the cells are against Go.`,
+        `harness-tool contenders (HARNESS_TOOL_COST_CONTENDERS=${spec}): each revision's kernel bench provider bundled by that revision's own \`harness-tool bundle\` (tree: this checkout's); supervisor default = \`node <bundle>\` (the runtime chooses: the Node supervisor at e6bedf1), exec = the host executes the bundle's file as the kernel does (since the Go supervisor is the default, its sh line starts the Go program before any Node), node = HARNESS_TOOL_SUPERVISOR_BINARY=node (the Node supervisor), go-execve = HARNESS_TOOL_SUPERVISOR_BINARY=<the Go program> (one Node start, then the Go program in its place), go-launcher = the host launches the Go program, which starts node. Ratios in the cells are against Go; the verdicts judge the second contender (by default this tree as the kernel launches it).`,
       ],
       table: [...lines, "", floors, "", growth],
       figures,

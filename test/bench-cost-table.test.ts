@@ -31,7 +31,7 @@ it("the contenders are <rev>:<supervisor> pairs, the default the before and the 
   ]);
   assert.deepEqual(
     parseContenderSpec(defaultContenders).map((c) => c.supervisor),
-    ["default", "node", "go-execve", "exec"],
+    ["default", "exec", "node", "go-execve"],
   );
   assert.throws(
     () => parseContenderSpec("tree:rust"),
