@@ -5,8 +5,10 @@
  * the kernel bench provider (bench/fixtures/kernel-bench-provider.ts: `echo` and the exec example's
  * `bash`) bundled at a git revision by that revision's own `harness-tool bundle` (or this checkout,
  * `tree`), and launched with a supervisor of its own choice. Beside them, the floors of the same
- * run: `node -e 0` spawn → exit, and the idle RSS of one bare node:http2 tool server process
- * (bench/fixtures/http2-tool-server.ts).
+ * run: `node -e 0` spawn → exit, and the Node floor, one bare node:http2 tool server process
+ * (bench/fixtures/http2-tool-server.ts: no validation, no supervisor) measured as a contender on
+ * every row (fresh launches, and a long-lived instance for the echo blocks and the stream), so
+ * each target shows whether Node itself can reach it and how close the judged contender is.
  *
  * HARNESS_TOOL_COST_CONTENDERS=<rev>:<supervisor>,... picks the harness-tool contenders (default
  * below): rev is a commit of this repository or `tree`; supervisor is `default` (`node <bundle>`,
@@ -277,7 +279,7 @@ async function measure(
     cat: invokeRequest("bash", { command: `cat ${file}` }, ws.root),
     warm: invokeRequest("bash", { command: `head -c ${8 * mb} ${file}` }, ws.root),
   };
-  const live = await launchLive(host, contenders, plan, requests, failed);
+  const live = await launchLive(host, [...contenders, floor], plan, requests, failed);
   const keys = [...contenders.map((c) => c.key), nodeFloor, http2Floor];
   for (let round = 0; round < plan.rounds; round++) {
     context.log(`cost-table round ${round + 1}/${plan.rounds} (load average ${os.loadavg()[0]?.toFixed(1)})`);
@@ -285,14 +287,13 @@ async function measure(
       if (failed.has(key)) continue;
       try {
         if (key === nodeFloor) samples.add(key, "start", bareNodeMs(process.execPath));
-        else if (key === http2Floor) await freshLaunch(host, floor, `${key}-${round}`, plan, samples);
         else {
-          const c = contenders.find((x) => x.key === key) as Contender;
+          const c = key === http2Floor ? floor : (contenders.find((x) => x.key === key) as Contender);
           await freshLaunch(host, c, `${key}-${round}`, plan, samples);
           await liveRound(host, c, live.get(key) as number, plan, requests, samples);
         }
       } catch (error) {
-        const label = contenders.find((x) => x.key === key)?.label ?? key;
+        const label = [...contenders, floor].find((x) => x.key === key)?.label ?? key;
         failed.set(key, `${label}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
@@ -353,35 +354,67 @@ function reference(row: Row, samples: Samples): { value: number; label: string }
   return { value: row.reduce(samples.get("go", row.figure)), label: "Go" };
 }
 
-/** The table: Go, each harness-tool contender (its ratio to Go), the second over the first, the target's ratios. */
+/** Whether `v` meets the row's target against `ref`. */
+function meets(target: NonNullable<Row["target"]>, v: number, ref: number): boolean {
+  return target.higher ? v / ref >= target.ratio : v / ref <= target.ratio;
+}
+
+/**
+ * Where the Node floor stands against a row's target, and the judged contender against the floor:
+ * "floor 2.27×: out of Node's reach; B 1.47× the floor".
+ */
+function floorStance(
+  row: Row,
+  refValue: number,
+  floorValue: number,
+  judged: { letter: string; value: number },
+): string {
+  const target = row.target as NonNullable<Row["target"]>;
+  const ours = `${judged.letter} ${formatRatio(judged.value / floorValue)} the floor`;
+  if (target.against === "http2") return `the reference is the Node floor; ${ours}`;
+  if (!Number.isFinite(floorValue) || !Number.isFinite(refValue)) return "the floor: not measured";
+  const reach = meets(target, floorValue, refValue) ? "within Node's reach" : "out of Node's reach";
+  return `floor ${formatRatio(floorValue / refValue)}: ${reach}; ${ours}`;
+}
+
+/**
+ * The table: Go, the Node floor and each harness-tool contender (their ratios to Go), the second
+ * over the first, the target's ratios and where the floor stands against the target.
+ */
 function table(plan: Plan, contenders: readonly Contender[], samples: Samples): { lines: string[]; figures: Figure[] } {
   const [first, second] = contenders;
   const judged = second ?? first;
   const letter = (i: number) => String.fromCharCode(65 + i);
-  const headers = ["figure", "Go", ...contenders.map((c, i) => `${letter(i)}: harness-tool ${c.label}`)];
+  const judgedLetter = letter(judged ? contenders.indexOf(judged) : 0);
+  const headers = ["figure", "Go", "Node floor (bare node:http2 server)"];
+  headers.push(...contenders.map((c, i) => `${letter(i)}: harness-tool ${c.label}`));
   if (first && second) headers.push("B / A");
-  headers.push("target: A, B, … against it");
+  headers.push(`target: A, B, … against it; the Node floor against it, ${judgedLetter} against the floor`);
   const lines = [`| ${headers.join(" | ")} |`, `| ${headers.map(() => "---").join(" | ")} |`];
   const figures: Figure[] = [];
   for (const row of rows(plan)) {
     const go = row.reduce(samples.get("go", row.figure));
-    const value = (c: Contender) => row.reduce(samples.get(c.key, row.figure));
+    const value = (key: string) => row.reduce(samples.get(key, row.figure));
+    const floorValue = value(http2Floor);
+    const processes = (key: string) =>
+      row.figure === "idle" ? `, ${median(samples.get(key, "processes"))} processes` : "";
     const cells = [row.name, row.format(go)];
-    for (const c of contenders) {
-      const processes = row.figure === "idle" ? `, ${median(samples.get(c.key, "processes"))} processes` : "";
-      cells.push(`${row.format(value(c))} (${formatRatio(value(c) / go)} Go${processes})`);
-    }
-    if (first && second) cells.push(formatRatio(value(second) / value(first)));
+    for (const key of [http2Floor, ...contenders.map((c) => c.key)])
+      cells.push(`${row.format(value(key))} (${formatRatio(value(key) / go)} Go${processes(key)})`);
+    if (first && second) cells.push(formatRatio(value(second.key) / value(first.key)));
     const ref = reference(row, samples);
     const target = row.target;
     if (target) {
-      const ok = (v: number) => (target.higher ? v / ref.value >= target.ratio : v / ref.value <= target.ratio);
+      const ok = (v: number) => meets(target, v, ref.value);
       const each = contenders.map(
-        (c, i) => `${letter(i)} ${formatRatio(value(c) / ref.value)} ${ok(value(c)) ? "pass" : "miss"}`,
+        (c, i) => `${letter(i)} ${formatRatio(value(c.key) / ref.value)} ${ok(value(c.key)) ? "pass" : "miss"}`,
       );
-      cells.push(`${target.higher ? "≥" : "≤"} ${target.ratio}× ${ref.label}: ${each.join(", ")}`);
+      const stance = judged
+        ? `; ${floorStance(row, ref.value, floorValue, { letter: judgedLetter, value: value(judged.key) })}`
+        : "";
+      cells.push(`${target.higher ? "≥" : "≤"} ${target.ratio}× ${ref.label}: ${each.join(", ")}${stance}`);
       if (judged) {
-        const v = value(judged);
+        const v = value(judged.key);
         const measured = Number.isFinite(v) && Number.isFinite(ref.value);
         figures.push({
           name: `${row.name}: ${judged.label}`,
@@ -390,6 +423,7 @@ function table(plan: Plan, contenders: readonly Contender[], samples: Samples): 
           ...(measured ? { ratio: v / ref.value } : {}),
           target: `${target.higher ? "≥" : "≤"} ${target.ratio}×`,
           verdict: !measured ? "FAIL" : ok(v) ? "pass" : "miss",
+          note: `Node floor ${row.format(floorValue)}; ${floorStance(row, ref.value, floorValue, { letter: "ours", value: v })}`,
         });
       }
     } else cells.push("");
@@ -406,15 +440,13 @@ function missingValues(
   failed: ReadonlyMap<string, string>,
 ): string[] {
   const out: string[] = [];
-  for (const c of [{ key: "go", label: "Go" }, ...contenders])
+  for (const c of [{ key: "go", label: "Go" }, { key: http2Floor, label: "the Node floor" }, ...contenders])
     if (!failed.has(c.key))
       for (const row of rows(plan))
         if (!Number.isFinite(row.reduce(samples.get(c.key, row.figure))))
           out.push(`${c.label}: no ${row.name} measured`);
   if (!failed.has(nodeFloor) && samples.get(nodeFloor, "start").length === 0)
     out.push("the `node -e 0` floor: not measured");
-  if (!failed.has(http2Floor) && samples.get(http2Floor, "idle").length === 0)
-    out.push("the node:http2 floor: not measured");
   return out;
 }
 
@@ -444,7 +476,7 @@ export const costTableSuite: Suite = {
     const contenders = await harnessContenders(ws, spec, context.log);
     const floor: Contender = {
       key: http2Floor,
-      label: "bare node:http2 server",
+      label: "Node floor (bare node:http2 server)",
       command: process.execPath,
       args: [await bundle(ws, "bench/fixtures/http2-tool-server.ts", "cost-http2")],
       env: {},
@@ -465,8 +497,8 @@ export const costTableSuite: Suite = {
     }
     const { samples, failed } = measured;
     const { lines, figures } = table(plan, contenders, samples);
-    const floors = `Floors, same run: \`node -e 0\` spawn → exit ${ms(median(samples.get(nodeFloor, "start")))}; one bare node:http2 tool server process (bench/fixtures/http2-tool-server.ts) idle RSS ${megabytes(median(samples.get(http2Floor, "idle")))}, spawn → GetSchema reply ${ms(median(samples.get(http2Floor, "schema")))}, Kill → exit ${ms(median(samples.get(http2Floor, "kill")))}.`;
-    const retained = all.map((c) => {
+    const floors = `Floors, same run: \`node -e 0\` spawn → exit ${ms(median(samples.get(nodeFloor, "start")))}; the Node floor column is one bare node:http2 tool server process (bench/fixtures/http2-tool-server.ts: gRPC framed by hand, \`echo\` and a streaming \`bash\`, no validation, no supervisor), measured as the contenders are. "Out of Node's reach": the floor itself misses the target.`;
+    const retained = [...all, floor].map((c) => {
       const before = samples.get(c.key, "before-stream");
       return `${c.label} ${megabytes(before[0] ?? Number.NaN)} → ${megabytes(before[before.length - 1] ?? Number.NaN)}`;
     });
@@ -479,7 +511,7 @@ export const costTableSuite: Suite = {
           .loadavg()
           .map((l) => l.toFixed(2))
           .join(" ")} at the end.`,
-        "Each round and contender: a fresh launch (spawn → GetSchema reply; Configure; the launched process tree's VmRSS after a pause; Kill() → exit), then on a long-lived instance (Configure'd, warmed up) the echo blocks and the stream.",
+        "Each round and contender (the Node floor included): a fresh launch (spawn → GetSchema reply; Configure; the launched process tree's VmRSS after a pause; Kill() → exit), then on a long-lived instance (Configure'd, warmed up) the echo blocks and the stream.",
         `Echo: ${plan.c1} calls at c=1 and ${plan.c32} at c=32 per round; CPU per call from the tree's schedstat around each block (median of rounds); p50 of the pooled latencies. Stream: \`bash\` running \`cat\` of ${plan.sizeMb} MB, every chunk read and hashed by the host; the tree's VmRSS polled every 5 ms, its peak and its peak above the reading before the stream.`,
         `harness-tool contenders (HARNESS_TOOL_COST_CONTENDERS=${spec}): each revision's kernel bench provider bundled by that revision's own \`harness-tool bundle\` (tree: this checkout's); supervisor default = \`node <bundle>\` (the runtime chooses: the Node supervisor at e6bedf1), exec = the host executes the bundle's file as the kernel does (since the Go supervisor is the default, its sh line starts the Go program before any Node), node = HARNESS_TOOL_SUPERVISOR_BINARY=node (the Node supervisor), go-execve = HARNESS_TOOL_SUPERVISOR_BINARY=<the Go program> (one Node start, then the Go program in its place), go-launcher = the host launches the Go program, which starts node. Ratios in the cells are against Go; the verdicts judge the second contender (by default this tree as the kernel launches it).`,
       ],
