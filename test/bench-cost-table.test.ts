@@ -54,10 +54,23 @@ it("a contender that does not start fails the cost table with its error, the oth
   assert.match(run.stderr, /bench: failed suites: cost-table/, shown);
   assert.doesNotMatch(run.stderr, /cost-table failed: this tree, Node supervisor/, shown);
   assert.ok(existsSync(out), "the report is still written");
-  // The contender that ran is in the table, the one that failed has no figure.
+  // The contender that ran is in the table after Go and the Node floor, the one that failed has no figure.
   const report = readFileSync(out, "utf8");
-  assert.match(report, /\| spawn → GetSchema reply \| [\d.]+ ms \| [\d.]+ ms \([\d.]+× Go\) \| — \(— Go\) \|/, report);
+  assert.match(
+    report,
+    /\| spawn → GetSchema reply \| [\d.]+ ms \| [\d.]+ ms \([\d.]+× Go\) \| [\d.]+ ms \([\d.]+× Go\) \| — \(— Go\) \|/,
+    report,
+  );
   assert.match(report, /- FAILED: this tree, Go launcher: /);
+  // The Node floor is measured on every row; each target says where it stands, and the judged
+  // contender (the second, failed here) against it.
+  assert.match(report, /\| figure \| Go \| Node floor \(bare node:http2 server\) \| A: /, report);
+  const rows = report.split("\n").filter((line) => /^\| (?!figure|---)/.test(line) && line.includes("× Go"));
+  assert.equal(rows.length, 10, report);
+  for (const row of rows) assert.match(row.split(" | ")[2] ?? "", /^[\d.]+ (ms|MB|MB\/s) \([\d.]+× Go/, row);
+  const stances = rows.filter((row) => /: (within|out of) Node's reach; B — the floor \|$/.test(row));
+  assert.equal(stances.length, 8, report);
+  assert.match(report, /the reference is the Node floor; B — the floor \|/, report);
 });
 
 it("a revision that is not a commit fails the cost table, saying so", { skip }, () => {
