@@ -18,6 +18,7 @@ import {
   readFileSync,
   readlinkSync,
   realpathSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -28,6 +29,7 @@ import { launch } from "harness-tool/testing";
 import { hostPlatformKey, lockFilePlatformKeys } from "../../cli/release/release-platforms.js";
 import { repoRoot } from "../support/buf.js";
 import { buildSupervisorGo, goMissing } from "../support/supervisor-go-builds.js";
+import { installedSupervisorPackage } from "../support/supervisor-package.mjs";
 import { cli } from "./support/run-cli.js";
 
 const fixture = path.join(repoRoot, "test/runtime/transport/fixtures/below-javascript-provider.ts");
@@ -222,7 +224,17 @@ describe("harness-tool release carries the Go supervisor", {
     skip: host === "linux_amd64" ? false : `runs on linux_amd64, not ${host}`,
   }, async () => {
     const plain = path.join(dir, "plain");
-    const built = await cli(["release", fixture, "--platform", "linux_amd64", "--out-dir", plain]);
+    // The test run installs this platform's package in the checkout (test/run.mjs), where the
+    // release would find it: out of the way while the release searches, put back at once.
+    const hidden = `${installedSupervisorPackage}.hidden-by-release-test`;
+    const wasInstalled = existsSync(installedSupervisorPackage);
+    if (wasInstalled) renameSync(installedSupervisorPackage, hidden);
+    let built: Awaited<ReturnType<typeof cli>>;
+    try {
+      built = await cli(["release", fixture, "--platform", "linux_amd64", "--out-dir", plain]);
+    } finally {
+      if (wasInstalled) renameSync(hidden, installedSupervisorPackage);
+    }
     assert.equal(built.code, 0, built.err);
     const warnings = built.err.split("\n").filter((l) => l.startsWith("warning:"));
     assert.equal(warnings.length, 1, built.err);
