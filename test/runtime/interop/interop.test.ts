@@ -381,10 +381,11 @@ for (const id of hostIds) {
             return true;
           });
           // go-plugin reads stdout and stderr concurrently: the launch error may come back before
-          // the stderr line is logged, so wait for the host to process the provider's exit.
+          // the stderr line is logged, so wait for the host to process the provider's exit (up to
+          // 10 s: a loaded 2-core CI machine once took longer than 3 s).
           const causeLines = async () =>
             (await go.logEntries()).filter((e) => e.module !== "host" && cause.test(e.message));
-          await eventually(async () => (await causeLines()).length > 0, 3000);
+          await eventually(async () => (await causeLines()).length > 0, 10_000);
           const logged = await causeLines();
           assert.deepEqual(
             logged.map((e) => e.level),
