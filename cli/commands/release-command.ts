@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import { defineCommand } from "./command-definition.js";
+import { durationText, parseTimeout } from "../provider/command-deadline.js";
 import { launchProvider } from "../provider/launch-provider.js";
 import type { ProviderIdentity } from "../release/release-manifest.js";
 import { UsageError } from "../terminal/usage-error.js";
@@ -17,15 +18,22 @@ export interface ReleaseOptions {
   readonly nodeBinaries: readonly string[];
   readonly supervisorBinaries?: readonly string[];
   readonly codeCache: boolean;
+  /** The deadline of the whole release (the tools it runs, the built provider's Describe); default 30m. */
+  readonly timeoutMs?: number;
   readonly out: NodeJS.WritableStream;
   readonly err: NodeJS.WritableStream;
 }
+
+/** release's `--timeout` when none is given (its flag's default). */
+const defaultReleaseTimeoutMs = 30 * 60_000;
+/** How long the built provider's launch and Describe may take. */
+const describeTimeoutMs = 30_000;
 
 /** Launches the built `.mjs` with this Node and asks it who it is (Describe's producer). */
 async function describeBuilt(moduleFile: string): Promise<ProviderIdentity> {
   const launched = await launchProvider({ command: process.execPath, args: [moduleFile] });
   try {
-    const { producer } = await launched.describe();
+    const { producer } = await launched.describe({ timeoutMs: describeTimeoutMs });
     if (!producer || producer.name === "" || producer.version === "") {
       throw new UsageError(
         "the built provider's Describe names no producer: give its proto's provider option a source and package.json a version",
@@ -37,8 +45,33 @@ async function describeBuilt(moduleFile: string): Promise<ProviderIdentity> {
   }
 }
 
-/** Builds the release of `entry`; resolves to the exit code. */
+/** Builds the release of `entry` under the command's deadline; resolves to the exit code. */
 export async function releaseCommand(entry: string, options: ReleaseOptions): Promise<number> {
+  const { ReleaseError } = await import("../release/release-error.js");
+  const { withToolDeadline } = await import("../release/run-tool.js");
+  const timeoutMs = options.timeoutMs ?? defaultReleaseTimeoutMs;
+  const deadline = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const longer = durationText(timeoutMs * 2);
+      reject(
+        new ReleaseError(
+          `did not finish within ${durationText(timeoutMs)}, the tools it was running killed (a slow registry or network? give it longer with --timeout ${longer})`,
+        ),
+      );
+      deadline.abort();
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([withToolDeadline(deadline.signal, () => buildReleaseFiles(entry, options)), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves the Node to embed, builds the release and reports its files; resolves to the exit code. */
+async function buildReleaseFiles(entry: string, options: ReleaseOptions): Promise<number> {
   const { buildRelease, parseNodeBinaries } = await import("../release/build-release.js");
   const { embeddedNodeVersion, hostPlatformKey, releasePlatforms } = await import("../release/release-platforms.js");
   const { checkNodeLine, resolveNodeVersion, splitNodeOption } = await import("../release/node-lines.js");
@@ -115,6 +148,13 @@ export const releaseCommandDefinition = defineCommand({
       description:
         "this supervisor program (supervisor-go/, built for that platform) in that platform's executable instead of its @harness-tool/supervisor-<os>-<arch> package",
     },
+    timeout: {
+      type: "string",
+      value: "duration",
+      default: "30m",
+      description:
+        "the deadline of the whole release (fetching each platform's node, injecting, the built provider's Describe); at it the tools still running are killed",
+    },
   },
   examples: [
     "harness-tool release",
@@ -130,6 +170,7 @@ export const releaseCommandDefinition = defineCommand({
       nodeBinaries: values.node,
       supervisorBinaries: values["supervisor-binary"],
       codeCache: values["code-cache"],
+      timeoutMs: parseTimeout(values.timeout),
       out,
       err,
     }),

@@ -69,9 +69,28 @@ export function parseSnapshot(text: string, where: string): Omit<LoadedSurface, 
   }
 }
 
+/** How long one `git` or `buf generate` that diff runs may take before it is killed (tests lower it). */
+export const diffToolBounds = { timeoutMs: 120_000 };
+
+/** The one-line error for a tool that ran past diffToolBounds, or undefined when `error` is another. */
+function pastBound(what: string, tool: string, error: Error | undefined): UsageError | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== "ETIMEDOUT") return undefined;
+  const seconds = diffToolBounds.timeoutMs / 1000;
+  return new UsageError(
+    `${what}: ${tool} did not finish within ${seconds}s and was killed (a lock held or a network fetch hanging? run it yourself to see)`,
+  );
+}
+
 /** `git <args>` in `cwd`; its stdout, or a UsageError with git's first line of complaint. */
 function git(cwd: string, args: readonly string[], what: string): Buffer {
-  const run = spawnSync("git", args, { cwd, maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync("git", args, {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: diffToolBounds.timeoutMs,
+    killSignal: "SIGKILL",
+  });
+  const late = pastBound(what, `git ${args[0] ?? ""}`, run.error);
+  if (late) throw late;
   if (run.error) throw new UsageError(`${what}: git is not installed: install git, or give a .json snapshot`);
   if (run.status !== 0) throw new UsageError(`${what}: ${String(run.stderr).trim().split("\n")[0] ?? "git failed"}`);
   return run.stdout;
@@ -136,7 +155,11 @@ async function surfaceFromWorkspace(workspace: string, label: string, projectRoo
     const run = spawnSync(bin("buf"), ["generate", input, "--template", template], {
       cwd: workspace,
       encoding: "utf8",
+      timeout: diffToolBounds.timeoutMs,
+      killSignal: "SIGKILL",
     });
+    const late = pastBound(label, "buf generate", run.error);
+    if (late) throw late;
     if (run.status !== 0)
       throw new UsageError(`${label}: buf generate failed: ${(run.stderr || String(run.error)).trim().split("\n")[0]}`);
     // ES modules, as the generated code and the main below are written.
@@ -217,7 +240,11 @@ async function surfaceAtRef(ref: string, cwd: string): Promise<GetSchemaResponse
   const scratch = mkdtempSync(path.join(cache, "ref-"));
   try {
     writeFileSync(path.join(scratch, "buf.yaml"), bufYaml);
-    const genYaml = spawnSync("git", ["show", `${ref}:${at("buf.gen.yaml")}`], { cwd: top });
+    const genYaml = spawnSync("git", ["show", `${ref}:${at("buf.gen.yaml")}`], {
+      cwd: top,
+      timeout: diffToolBounds.timeoutMs,
+      killSignal: "SIGKILL",
+    });
     if (genYaml.status === 0) writeFileSync(path.join(scratch, "buf.gen.yaml"), genYaml.stdout);
     for (const module of bufModules(bufYaml)) {
       // A module whose protos the commit holds comes from the commit; one it does not (under
