@@ -3,21 +3,19 @@
  * the command fails on one line naming the tool and the bound.
  */
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { diffToolBounds, loadSurface } from "../../cli/diff/load-surface.js";
+import { hangingTool, toolGone } from "../support/hanging-tool.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "diff-deadline-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("diff's tool bound", () => {
   it("kills a git that hangs and fails on one line naming it and the bound", async () => {
-    const pidFile = path.join(dir, "git.pid");
-    writeFileSync(path.join(dir, "git"), `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 60\n`);
-    chmodSync(path.join(dir, "git"), 0o755);
+    const git = hangingTool(dir, "git");
     const before = { path: process.env["PATH"], bound: diffToolBounds.timeoutMs };
     process.env["PATH"] = `${dir}${path.delimiter}${before.path ?? ""}`;
     diffToolBounds.timeoutMs = 300;
@@ -34,16 +32,6 @@ describe("diff's tool bound", () => {
       process.env["PATH"] = before.path;
       diffToolBounds.timeoutMs = before.bound;
     }
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 200 && alive(); i++) await sleep(50);
-    assert.equal(alive(), false, `the hanging git (pid ${pid}) was killed`);
+    await toolGone(git.pidFile);
   });
 });

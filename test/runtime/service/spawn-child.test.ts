@@ -8,17 +8,9 @@ import { dataTool, exec, providerWith } from "./support/sample-tools.js";
 import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from "./support/recording-sink.js";
 import { defineTool } from "../../../runtime/index.js";
 import { textSchema } from "./support/sample-tools.js";
+import { alive } from "../../support/hanging-tool.js";
 
 const node = process.execPath;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
