@@ -9,7 +9,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -31,7 +30,7 @@ func main() {
 		os.Exit(runWatchdog(os.Stdin))
 	}
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])")
+		_, _ = os.Stderr.WriteString("harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])\n")
 		os.Exit(2)
 	}
 	os.Exit(supervise(os.Args[1], os.Args[2:]))
@@ -50,7 +49,7 @@ func environment() []string {
 
 // startFailed reports a provider that could not start where go-plugin shows it: in the handshake's place.
 func startFailed(err error) int {
-	fmt.Fprintf(os.Stdout, "harness-tool: the provider cannot start: its supervisor could not start it: %v\n", err)
+	_, _ = os.Stdout.WriteString("harness-tool: the provider cannot start: its supervisor could not start it: " + err.Error() + "\n")
 	return 1
 }
 
