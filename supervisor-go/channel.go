@@ -2,20 +2,11 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
+	"strconv"
 )
 
-// channelMessage is one line the provider writes on fd 3 (runtime/supervisor/supervisor-channel.ts).
-type channelMessage struct {
-	Secrets     *[]any `json:"secrets"`
-	WatchGroup  *int   `json:"watchGroup"`
-	ForgetGroup *int   `json:"forgetGroup"`
-	PassThrough *bool  `json:"passThrough"`
-	Exiting     *int   `json:"exiting"`
-}
-
-// channelHandler acts on the provider's messages.
+// channelHandler acts on the provider's messages (runtime/supervisor/supervisor-channel.ts).
 type channelHandler interface {
 	learn(secrets []string)
 	watchGroup(pgid int)
@@ -34,29 +25,38 @@ func serveChannel(conn io.ReadWriter, h channelHandler) {
 		if err != nil {
 			return
 		}
-		var m channelMessage
-		if json.Unmarshal(line, &m) != nil {
+		m, ok := parseObject(line)
+		if !ok {
 			continue
 		}
-		switch {
-		case m.Secrets != nil:
-			var secrets []string
-			for _, s := range *m.Secrets {
+		if secrets, ok := m["secrets"].([]any); ok {
+			var texts []string
+			for _, s := range secrets {
 				if text, ok := s.(string); ok {
-					secrets = append(secrets, text)
+					texts = append(texts, text)
 				}
 			}
-			h.learn(secrets)
+			h.learn(texts)
 			_, _ = conn.Write([]byte("\n"))
-		case m.WatchGroup != nil:
-			h.watchGroup(*m.WatchGroup)
-		case m.ForgetGroup != nil:
-			h.forgetGroup(*m.ForgetGroup)
-		case m.PassThrough != nil && *m.PassThrough:
+		} else if pgid, ok := intField(m, "watchGroup"); ok {
+			h.watchGroup(pgid)
+		} else if pgid, ok := intField(m, "forgetGroup"); ok {
+			h.forgetGroup(pgid)
+		} else if pass, _ := m["passThrough"].(bool); pass {
 			h.passThrough()
 			_, _ = conn.Write([]byte("\n"))
-		case m.Exiting != nil:
-			h.exiting(*m.Exiting)
+		} else if code, ok := intField(m, "exiting"); ok {
+			h.exiting(code)
 		}
 	}
+}
+
+// intField is m[key] when it is a JSON number written as an integer.
+func intField(m map[string]any, key string) (int, bool) {
+	text, ok := m[key].(jsonNumber)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(text))
+	return n, err == nil
 }

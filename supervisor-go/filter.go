@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,8 @@ var marker = []byte("[REDACTED]")
 // minimumSecretLength: shorter secrets are only replaced where a whole string equals them, which a
 // byte stream has not (runtime/redaction's minimumSubstringSecretLength, in UTF-16 code units).
 const minimumSecretLength = 4
+
+const upperHex = "0123456789ABCDEF"
 
 // jsonEscaped is the text between the quotes of JavaScript's JSON.stringify(s).
 func jsonEscaped(s string) string {
@@ -37,7 +38,9 @@ func jsonEscaped(s string) string {
 			b.WriteString(`\t`)
 		default:
 			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[r>>4])
+				b.WriteByte(hexDigits[r&0xf])
 			} else {
 				b.WriteRune(r)
 			}
@@ -55,7 +58,9 @@ func uriEncoded(s string) string {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(unreserved, c) >= 0 {
 			b.WriteByte(c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&0xf])
 		}
 	}
 	return b.String()

@@ -2,13 +2,13 @@
 // that is not a Node process: `harness-tool-supervisor <node> [args...]` starts the provider with
 // fds 1 and 2 as pipes it filters, fd 3 as the private channel (secrets, the tools' process groups,
 // pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
-// SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, starts the
-// orphan watchdog (this program again, with --orphan-watchdog), and exits with the provider's
-// status (or the same signal), or at once with the code the provider announced on fd 3.
+// SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, has the provider
+// die with it (Linux's death signal) and starts the orphan watchdog (this program again, with
+// --orphan-watchdog; on Linux only once a tool's process group is listed), and exits with the
+// provider's status (or the same signal), or at once with the code the provider announced on fd 3.
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -30,7 +30,7 @@ func main() {
 		os.Exit(runWatchdog(os.Stdin))
 	}
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])")
+		_, _ = os.Stderr.WriteString("harness-tool-supervisor: no program to supervise (run harness-tool-supervisor <program> [args...])\n")
 		os.Exit(2)
 	}
 	os.Exit(supervise(os.Args[1], os.Args[2:]))
@@ -49,7 +49,7 @@ func environment() []string {
 
 // startFailed reports a provider that could not start where go-plugin shows it: in the handshake's place.
 func startFailed(err error) int {
-	fmt.Fprintf(os.Stdout, "harness-tool: the provider cannot start: its supervisor could not start it: %v\n", err)
+	_, _ = os.Stdout.WriteString("harness-tool: the provider cannot start: its supervisor could not start it: " + err.Error() + "\n")
 	return 1
 }
 
@@ -76,6 +76,7 @@ func supervise(program string, args []string) int {
 	cmd.Env = environment()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdoutWrite, stderrWrite
 	cmd.ExtraFiles = []*os.File{theirs}
+	cmd.SysProcAttr = providerAttributes()
 	if err := cmd.Start(); err != nil {
 		return startFailed(err)
 	}
@@ -83,7 +84,7 @@ func supervise(program string, args []string) int {
 	_ = stderrWrite.Close()
 	_ = theirs.Close()
 
-	watchdog := startWatchdog()
+	watchdog := newWatchdog(lazyWatchdog)
 	watchdog.WatchProcess(cmd.Process.Pid)
 	relay := newRelay(watchdog)
 	pipes := []*pipeReader{

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"strings"
 	"sync"
@@ -55,18 +54,14 @@ func writeErr(r *relay, data []byte) {
 	_, _ = os.Stderr.Write(data)
 }
 
-// stdoutLogLine is a go-plugin log line (hclog's JSON keys; six fractional digits, as go-plugin parses them).
+// stdoutLogLine is a go-plugin log line (hclog's JSON keys, sorted; six fractional digits, as go-plugin parses them).
 func stdoutLogLine(message []byte) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(map[string]string{
-		"stream":     "stdout",
-		"@level":     "info",
-		"@message":   strings.ToValidUTF8(string(message), "\uFFFD"),
-		"@timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000") + "000Z",
-	})
-	return b.Bytes()
+	b := make([]byte, 0, len(message)+96)
+	b = append(b, `{"@level":"info","@message":`...)
+	b = appendJSONString(b, strings.ToValidUTF8(string(message), "\uFFFD"))
+	b = append(b, `,"@timestamp":"`...)
+	b = time.Now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000")
+	return append(b, `000Z","stream":"stdout"}`+"\n"...)
 }
 
 // stdoutRest handles stdout bytes after the handshake line; outMu held.

@@ -202,3 +202,108 @@ func TestAnAnnouncedExitIsNotWaitedFor(t *testing.T) {
 		t.Fatalf("provider %d outlived its announced exit by 3 s", pid)
 	}
 }
+
+// children lists the processes whose parent is pid.
+func children(t *testing.T, pid int) []string {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, task := range tasks {
+		list, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + task.Name() + "/children")
+		out = append(out, strings.Fields(string(list))...)
+	}
+	return out
+}
+
+// startReading starts the supervisor on script and returns it with the first stdout line's fields.
+func startReading(t *testing.T, script string) (*exec.Cmd, []string) {
+	t.Helper()
+	cmd := exec.Command(binary, "/bin/sh", "-c", script)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 64)
+	n, _ := stdout.Read(line)
+	return cmd, strings.Fields(string(line[:n]))
+}
+
+func goneWithin(pid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return !alive(pid)
+}
+
+func TestAKilledSupervisorWithNoToolGroupsTakesTheProviderWithoutAWatchdog(t *testing.T) {
+	if !lazyWatchdog {
+		t.Skip("the watchdog starts with the provider where there is no death signal")
+	}
+	cmd, fields := startReading(t, `echo "$$"; exec sleep 60`)
+	pid, _ := strconv.Atoi(fields[0])
+	time.Sleep(100 * time.Millisecond)
+	if kids := children(t, cmd.Process.Pid); len(kids) != 1 || kids[0] != fields[0] {
+		t.Fatalf("the supervisor's children are %v, want only the provider %d (no watchdog)", kids, pid)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	// No watchdog, no SIGTERM then SIGKILL a second later: the death signal ends it at once.
+	if !goneWithin(pid, 500*time.Millisecond) {
+		t.Fatalf("provider %d outlived its SIGKILLed supervisor by 500 ms", pid)
+	}
+}
+
+func TestTheWatchdogStartsAtTheFirstToolGroup(t *testing.T) {
+	if !lazyWatchdog {
+		t.Skip("the watchdog starts with the provider where there is no death signal")
+	}
+	cmd, fields := startReading(t, `echo "$$"; sleep 0.3; setsid sleep 60 & echo "{\"watchGroup\":$!}" >&3; wait`)
+	if len(fields) != 1 {
+		t.Fatalf("fields %q", fields)
+	}
+	if kids := children(t, cmd.Process.Pid); len(kids) != 1 {
+		t.Fatalf("before any tool group the supervisor's children are %v, want only the provider", kids)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for len(children(t, cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	kids := children(t, cmd.Process.Pid)
+	if len(kids) != 2 {
+		t.Fatalf("after a tool group the supervisor's children are %v, want the provider and the watchdog", kids)
+	}
+	group := 0
+	for _, k := range kids {
+		if k != fields[0] {
+			cmdline, _ := os.ReadFile("/proc/" + k + "/cmdline")
+			if !strings.Contains(string(cmdline), watchdogFlag) {
+				t.Fatalf("child %s is %q, not the watchdog", k, cmdline)
+			}
+		}
+	}
+	// The group's leader: the provider's only child in a session of its own.
+	for _, k := range children(t, mustAtoi(t, fields[0])) {
+		group = mustAtoi(t, k)
+	}
+	if group == 0 {
+		t.Fatal("the tool's process was not found")
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if !goneWithin(group, 3*time.Second) {
+		t.Fatalf("the tool's group %d outlived the SIGKILLed supervisor by 3 s", group)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

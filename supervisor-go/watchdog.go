@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -55,37 +54,90 @@ func runWatchdog(commands io.Reader) int {
 	return 0
 }
 
-// Watchdog is a running orphan watchdog; the zero value (none could start) does nothing.
+// Watchdog is the orphan watchdog of one provider: started with it, or (lazy) at the first tool
+// group listed, when it is told the provider's pid too. Not started (or unable to start), it does nothing.
 type Watchdog struct {
-	mu    sync.Mutex
-	stdin io.WriteCloser
+	mu       sync.Mutex
+	lazy     bool
+	started  bool
+	stdin    io.WriteCloser
+	provider int // the provider's pid while it runs, 0 after
 }
 
-// startWatchdog starts this program again as the watchdog; if it cannot, nothing is watched.
-func startWatchdog() *Watchdog {
+// newWatchdog starts the watchdog now, or (lazy) leaves it for the first tool group.
+func newWatchdog(lazy bool) *Watchdog {
+	w := &Watchdog{lazy: lazy}
+	if !lazy {
+		w.start()
+	}
+	return w
+}
+
+// start runs this program again as the watchdog, once; if it cannot, nothing is watched. mu held (or not yet shared).
+func (w *Watchdog) start() {
+	if w.started {
+		return
+	}
+	w.started = true
 	self, err := os.Executable()
 	if err != nil {
-		return &Watchdog{}
+		return
 	}
 	cmd := exec.Command(self, watchdogFlag)
 	stdin, err := cmd.StdinPipe()
 	if err != nil || cmd.Start() != nil {
-		return &Watchdog{}
+		return
 	}
 	// Reaped in the background; its exit never matters to this process.
 	go func() { _ = cmd.Wait() }()
-	return &Watchdog{stdin: stdin}
+	w.stdin = stdin
 }
 
+// send writes one line; mu held.
 func (w *Watchdog) send(verb string, id int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.stdin != nil {
-		_, _ = fmt.Fprintf(w.stdin, "%s %d\n", verb, id)
+		_, _ = io.WriteString(w.stdin, verb+" "+strconv.Itoa(id)+"\n")
 	}
 }
 
-func (w *Watchdog) WatchProcess(pid int)  { w.send("a", pid) }
-func (w *Watchdog) ForgetProcess(pid int) { w.send("d", pid) }
-func (w *Watchdog) WatchGroup(pgid int)   { w.send("a", -pgid) }
-func (w *Watchdog) ForgetGroup(pgid int)  { w.send("d", -pgid) }
+// Started says whether a watchdog process was started.
+func (w *Watchdog) Started() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stdin != nil
+}
+
+func (w *Watchdog) WatchProcess(pid int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.provider = pid
+	w.send("a", pid)
+}
+
+func (w *Watchdog) ForgetProcess(pid int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.provider == pid {
+		w.provider = 0
+	}
+	w.send("d", pid)
+}
+
+// WatchGroup lists a tool's group, starting a lazy watchdog first (told the provider's pid too).
+func (w *Watchdog) WatchGroup(pgid int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.lazy && !w.started {
+		w.start()
+		if w.provider != 0 {
+			w.send("a", w.provider)
+		}
+	}
+	w.send("a", -pgid)
+}
+
+func (w *Watchdog) ForgetGroup(pgid int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.send("d", -pgid)
+}

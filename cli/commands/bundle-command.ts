@@ -37,6 +37,7 @@ import {
   UnbundledPackages,
   UnbundledPackageError,
 } from "../release/unbundled-packages.js";
+import { nativeBase64Plugin } from "../release/native-base64.js";
 import { missingFileText } from "../terminal/fault-wording.js";
 import { UsageError } from "../terminal/usage-error.js";
 
@@ -188,7 +189,8 @@ export async function bundleCommand(entry: string, options: BundleOptions): Prom
         banner: { js: banner },
         external: [...options.external],
         // Native addons and what else cannot be inlined stay out (cli/release/unbundled-packages.ts).
-        plugins: [unbundled.plugin()],
+        // protobuf's base64 decoder on Node's, so no TurboFan compile pages in at start (native-base64.ts).
+        plugins: [nativeBase64Plugin(), unbundled.plugin()],
         // Packages' ES module builds where their exports offer one (@opentelemetry/api): esbuild can
         // drop what a provider never uses (the API's metrics half), about 40 KiB.
         // An entry inside this repository (an example) finds the runtime's workspace, which has no

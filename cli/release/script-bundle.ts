@@ -23,6 +23,7 @@ import { Script } from "node:vm";
 import type { Plugin } from "esbuild";
 import { isRuntimeCheckout, runtimeRootFrom, sourceCondition } from "../provider/runtime-sources.js";
 import { bundleEarlySupervision, supervisorSpecifier } from "./early-supervision.js";
+import { nativeBase64Plugin } from "./native-base64.js";
 import { buildKeepingOut, type KeptPackage, UnbundledPackageError, UnbundledPackages } from "./unbundled-packages.js";
 
 /** The release target the script is built for: the engines floor (Node 22), which the `.mjs` must run on; every embedded Node is that or newer. */
@@ -138,7 +139,7 @@ export async function bundleAsScript(entry: string): Promise<ScriptBundle> {
         platform: "node",
         format: "esm",
         target: nodeTarget,
-        plugins: [keptPlugin, builtinsThroughRequire(builtins)],
+        plugins: [nativeBase64Plugin(), keptPlugin, builtinsThroughRequire(builtins)],
         define: { "import.meta.url": fileUrlName },
         conditions,
         logLevel: "silent",
