@@ -124,6 +124,20 @@ export class StreamCancellation implements CancelSignal {
   }
 }
 
+/** A call of node-grpc's server: it ends with a last message in one write. */
+interface EndsWithMessage<Res> {
+  endWith(lastMessage: Res): void;
+}
+
+/** Ends an Invoke stream OK after `last` (if any): one write on node-grpc, write then end on grpc-js. */
+function endWith(call: ServerWritableStream<InvokeRequest, InvokeResponse>, last: InvokeResponse | undefined): void {
+  if (last === undefined) return call.end();
+  const own = call as unknown as Partial<EndsWithMessage<InvokeResponse>>;
+  if (typeof own.endWith === "function") return own.endWith(last);
+  call.write(last);
+  call.end();
+}
+
 /** What the transport learns from the ToolService streams. */
 export interface ToolServiceObserver {
   /** The host cancelled (reset) an Invoke stream. */
@@ -163,9 +177,18 @@ export function toolServiceHandlers(
       // Flow control: write() says false once the call holds a full buffer (1 MiB on node:http2's
       // server, 16 messages on grpc-js's: the kernel stopped reading, HTTP/2's window is shut);
       // 'drain' says when it has room again.
+      // The terminal event (result or error: nothing follows it) is held and sent with the end of
+      // the stream, in one write where the transport can (node-grpc's endWith).
+      let terminal: InvokeResponse | undefined;
       const sink = {
         send(response: InvokeResponse): boolean {
-          return open ? call.write(response) : true;
+          if (!open) return true;
+          const kind = response.event?.event.case;
+          if (kind === "result" || kind === "error") {
+            terminal = response;
+            return true;
+          }
+          return call.write(response);
         },
         drained(): Promise<void> {
           if (!open || !call.writableNeedDrain) return Promise.resolve();
@@ -191,13 +214,14 @@ export function toolServiceHandlers(
         () => {
           if (!open) return;
           open = false;
-          call.end();
+          endWith(call, terminal);
         },
         (error: unknown) => {
           // The core promises never to reject for a handler's failure; this is its own bug.
           hostLog("error", "ToolService.Invoke failed inside the runtime", { error: stackOf(error) });
           if (!open) return;
           open = false;
+          if (terminal) call.write(terminal);
           void serviceErrorFrom(error).then((status) => call.emit("error", status));
         },
       );

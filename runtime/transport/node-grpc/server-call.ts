@@ -21,13 +21,23 @@ export interface CallStatus {
 /** The codes this file sends itself. */
 const statusCode = { OK: 0, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13 } as const;
 
-/** Response headers as grpc-js sends them (it advertises gzip and deflate, which the reader takes). */
-const responseHeaders = {
+/**
+ * Response headers to a request that came compressed: as grpc-js sends them (it advertises gzip and
+ * deflate, which the reader takes).
+ */
+const compressedResponseHeaders = {
   ":status": 200,
   "content-type": "application/grpc+proto",
   "grpc-accept-encoding": "identity,deflate,gzip",
   "grpc-encoding": "identity",
 } as const;
+
+/**
+ * Response headers to an uncompressed request (gRPC's default, and every kernel's): the two the
+ * protocol requires. Messages go out uncompressed either way, which an absent `grpc-encoding`
+ * says; every header fewer is node:http2 work saved on each call.
+ */
+const plainResponseHeaders = { ":status": 200, "content-type": "application/grpc+proto" } as const;
 
 /**
  * How many bytes a call's stream may hold before write() says false. node:http2's own mark (64 KiB
@@ -56,9 +66,13 @@ export class RequestMetadata {
   }
 }
 
+/** The trailers of a plain OK: `grpc-message` is optional and a grpc-go server leaves it out too. */
+const okTrailers = { "grpc-status": 0 } as const;
+
 /** The trailers (or trailers-only headers) of a status. */
 function statusHeaders(status: CallStatus): Record<string, string | number | string[]> {
   const details = status.details ?? status.message ?? "";
+  if (status.code === statusCode.OK && (details === "OK" || details === "") && !status.metadata) return okTrailers;
   return {
     "grpc-status": status.code,
     "grpc-message": encodeURI(details),
@@ -91,6 +105,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #headersSent = false;
   #ended = false;
+  readonly #responseHeaders: typeof compressedResponseHeaders | typeof plainResponseHeaders;
 
   constructor(
     stream: ServerHttp2Stream,
@@ -102,6 +117,9 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     this.#stream = stream;
     this.#serialize = serialize;
     this.metadata = new RequestMetadata(headers);
+    const encoding = headers["grpc-encoding"];
+    this.#responseHeaders =
+      encoding === undefined || encoding === "identity" ? plainResponseHeaders : compressedResponseHeaders;
     this.#deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
     if (timeoutMs !== undefined) {
       this.#deadlineTimer = setTimeout(() => {
@@ -151,16 +169,28 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     this.sendStatus({ code: statusCode.OK, details: "OK" });
   }
 
+  /** Sends `lastMessage` and ends the call OK, in one write (headers, the message, then trailers). */
+  endWith(lastMessage: Res): void {
+    this.sendStatus({ code: statusCode.OK, details: "OK" }, lastMessage);
+  }
+
   /** Ends the call with `status`: trailers after what was sent, or a trailers-only response. */
   sendStatus(status: CallStatus, lastMessage?: Res): void {
     if (this.#ended) return;
+    let bytes: Buffer | undefined;
+    if (lastMessage !== undefined) {
+      try {
+        bytes = frameMessage(this.#serialize(lastMessage));
+      } catch {
+        return this.sendStatus({ code: statusCode.INTERNAL, details: "Error serializing response" });
+      }
+    }
     this.#ended = true;
     if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed) return;
     try {
-      if (lastMessage !== undefined) {
-        const bytes = frameMessage(this.#serialize(lastMessage));
+      if (bytes !== undefined) {
         this.#sendHeaders();
         stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end(bytes);
@@ -183,7 +213,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(responseHeaders, { waitForTrailers: true });
+    this.#stream.respond(this.#responseHeaders, { waitForTrailers: true });
   }
 
   #cancel(): void {
