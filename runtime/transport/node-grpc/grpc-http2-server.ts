@@ -127,7 +127,7 @@ export class Http2GrpcServer {
   }
 
   #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
-    stream.on("error", () => {});
+    stream.on("error", ignoreError);
     const contentType = headers["content-type"];
     if (typeof contentType !== "string" || !contentType.startsWith("application/grpc")) {
       stream.respond({ ":status": 415 }, { endStream: true });
@@ -162,6 +162,9 @@ export class Http2GrpcServer {
     else singleRequest(parts);
   }
 }
+
+/** A stream's error is its 'close' with an error code, which the call handles: one function for all. */
+function ignoreError(): void {}
 
 function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
   stream.respond(
@@ -212,7 +215,7 @@ function readMessages(
       on.each(message);
     }
   });
-  stream.once("end", () => {
+  stream.on("end", () => {
     if (!failed && !call.cancelled) on.end();
   });
 }

@@ -105,6 +105,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #headersSent = false;
   #ended = false;
+  #relayingDrain = false;
   readonly #responseHeaders: typeof compressedResponseHeaders | typeof plainResponseHeaders;
 
   constructor(
@@ -127,13 +128,37 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
         this.#cancel();
       }, timeoutMs);
     }
-    // A handler's emit('error', status) ends the call with that status, as on grpc-js's streams.
-    this.on("error", (error: unknown) => this.sendStatus(statusOf(error)));
-    stream.once("close", () => {
+    // One plain listener per call ('close' comes once): a `once` wrapper per call costs more.
+    stream.on("close", () => {
       if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
       if (!this.#ended) this.#cancel();
     });
-    stream.on("drain", () => this.emit("drain"));
+  }
+
+  /**
+   * A handler's emit('error', status) ends the call with that status, as on grpc-js's streams
+   * (before the handler's own 'error' listeners run; none needed).
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== "error") return super.emit(event, ...args);
+    this.sendStatus(statusOf(args[0]));
+    if (this.listenerCount("error") > 0) super.emit(event, ...args);
+    return true;
+  }
+
+  /** The stream's 'drain' is relayed once something listens for the call's. */
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's own listener type
+  override on(event: string | symbol, listener: (...args: any[]) => void): this {
+    if (event === "drain" && !this.#relayingDrain) {
+      this.#relayingDrain = true;
+      this.#stream.on("drain", () => this.emit("drain"));
+    }
+    return super.on(event, listener);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's own listener type
+  override addListener(event: string | symbol, listener: (...args: any[]) => void): this {
+    return this.on(event, listener);
   }
 
   /** The deadline in ms since the epoch; Infinity when the client set none (as grpc-js says). */
