@@ -29,6 +29,7 @@ import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
+import type { Deadline } from "./deadline-queue.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
@@ -132,7 +133,7 @@ export class InvokeInFlight implements LiveCall {
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
     const onCancel = (): void => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
-    let timer: NodeJS.Timeout | undefined;
+    let timeout: Deadline | undefined;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
@@ -163,7 +164,7 @@ export class InvokeInFlight implements LiveCall {
       const timeoutMs = this.#entry.timeoutMs;
       // seed: ToolSchema.default_timeout — enforced here too; it covers waiting at the gate.
       if (timeoutMs !== undefined)
-        timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
+        timeout = rt.deadlines.add(timeoutMs, () => this.#stop("timeout", this.#rt.timings.settleGraceMs));
 
       let lease: GateLease;
       try {
@@ -202,7 +203,7 @@ export class InvokeInFlight implements LiveCall {
       if (!this.#closed && this.#stopReason !== "cancelled")
         this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
-      clearTimeout(timer);
+      if (timeout) rt.deadlines.cancel(timeout);
       cancelled.removeEventListener("abort", onCancel);
       this.#close();
       rt.calls.delete(this);
