@@ -57,7 +57,6 @@ export function callInfoOf(call: ToolCall): CallInfo {
 
 /** One Invoke in flight. Create it, then await run(). */
 export class InvokeInFlight implements LiveCall {
-  readonly ended: Promise<void>;
   readonly info: CallInfo;
   /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
   readonly trace: CallTrace;
@@ -75,7 +74,9 @@ export class InvokeInFlight implements LiveCall {
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
-  #markEnded: () => void = () => {};
+  // Made when first asked for (shutdown): most calls end without anyone waiting on them.
+  #ended: Promise<void> | undefined;
+  #markEnded: (() => void) | undefined;
   /** Set once the stream's last event is decided: afterwards every event is dropped. */
   #closed = false;
   #stopReason: StopReason | undefined;
@@ -103,9 +104,16 @@ export class InvokeInFlight implements LiveCall {
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
     this.info = callInfoOf(call);
-    this.ended = new Promise<void>((resolve) => {
-      this.#markEnded = resolve;
-    });
+  }
+
+  /** Resolves once the call's stream is closed (its last event decided). */
+  get ended(): Promise<void> {
+    this.#ended ??= this.#closed
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          this.#markEnded = resolve;
+        });
+    return this.#ended;
   }
 
   /** The handler's signal: aborted on cancellation, timeout and shutdown. */
@@ -179,12 +187,15 @@ export class InvokeInFlight implements LiveCall {
       }
 
       const settled = this.#runHandler(input);
-      void settled.then(() => lease.release());
-      // Whichever comes first: the handler settles, or the call is stopped.
+      // Whichever comes first: the handler settles (its claim freed then, stopped or not), or the
+      // call is stopped.
       const first = await new Promise<Settled | "stopped">((resolve) => {
+        void settled.then((value) => {
+          lease.release();
+          resolve(value);
+        });
         if (this.#stopReason) return resolve("stopped");
         this.#onStop = () => resolve("stopped");
-        void settled.then(resolve);
       });
       if (first !== "stopped") return this.#finishSettled(first);
       // Stopped: give the handler a short grace to settle and report what really happened.
@@ -209,7 +220,7 @@ export class InvokeInFlight implements LiveCall {
       rt.calls.delete(this);
       // The stream closes when run() resolves: first every queued event reaches the transport
       // (at the kernel's pace), unless the kernel went away.
-      await this.#outbox?.flushed();
+      if (this.#outbox) await this.#outbox.flushed();
     }
   }
 
@@ -334,7 +345,7 @@ export class InvokeInFlight implements LiveCall {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#markEnded();
+    this.#markEnded?.();
   }
 
   #send(event: EventInit): void {
