@@ -11,7 +11,10 @@ import { create, type JsonObject } from "@bufbuild/protobuf";
 import { context as otelContext } from "@opentelemetry/api";
 import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import {
+  type InvokeResponse,
   InvokeResponseSchema,
+  ToolEventSchema,
+  ToolResultSchema,
   OutputStream,
   type ToolCall,
   type ToolError as WireToolError,
@@ -41,6 +44,20 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+/**
+ * A result's InvokeResponse as `create` makes it, built directly: every call ends with one, and
+ * `create` walks the schema for it (test/runtime/service/result-response.test.ts keeps them equal).
+ */
+export function resultResponse(payload: JsonObject): InvokeResponse {
+  return {
+    $typeName: InvokeResponseSchema.typeName,
+    event: {
+      $typeName: ToolEventSchema.typeName,
+      event: { case: "result", value: { $typeName: ToolResultSchema.typeName, payload } },
+    },
+  };
 }
 
 /** The call as the handler sees it. */
@@ -351,7 +368,11 @@ export class InvokeInFlight implements LiveCall {
   #send(event: EventInit): void {
     if (this.#outbox) return this.#outbox.event(event);
     try {
-      this.#sink.send(create(InvokeResponseSchema, { event: { event } }));
+      this.#sink.send(
+        event.case === "result"
+          ? resultResponse((event.value as { payload: JsonObject }).payload)
+          : create(InvokeResponseSchema, { event: { event } }),
+      );
     } catch (error) {
       this.#onSendError(error);
     }
