@@ -1,10 +1,11 @@
 /**
  * One gRPC call on one node:http2 stream, as the handler tables written for grpc-js see it: the
  * call object (request, metadata, getDeadline, write/end, the 'cancelled', 'drain', 'data', 'end'
- * and 'error' events) and the callback of a unary call. What reaches the wire is what grpc-js
- * 1.14 sends: response headers before the first message, `grpc-status`, `grpc-message`
- * (URI-encoded) and the status's metadata as trailers, or all of it in one trailers-only
- * response when no message was sent; a reset or a passed deadline is 'cancelled'.
+ * and 'error' events) and the callback of a unary call. What reaches the wire is what gRPC's
+ * protocol asks for: response headers before the first message (the encodings only to a
+ * compressed request), `grpc-status`, `grpc-message` (URI-encoded; none on a plain OK) and the
+ * status's metadata as trailers, or all of it in one trailers-only response when no message was
+ * sent; a reset or a passed deadline is 'cancelled'.
  */
 import { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
