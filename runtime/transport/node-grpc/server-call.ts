@@ -50,6 +50,9 @@ export const writeBufferBytes = 1024 * 1024;
 /** Request headers that are the transport's, not the call's metadata (grpc-js removes them too). */
 const transportHeaders = new Set(["grpc-timeout", "grpc-encoding", "grpc-accept-encoding", "accept-encoding", "te"]);
 
+/** What get() answers for an absent key: frozen, so a caller that pushes onto it fails loudly. */
+const noValues = Object.freeze([]) as unknown as (string | Buffer)[];
+
 /** The request's metadata, read the way grpc-js's Metadata reads it (`-bin` values base64-decoded). */
 export class RequestMetadata {
   readonly #headers: IncomingHttpHeaders;
@@ -61,7 +64,8 @@ export class RequestMetadata {
     const name = key.toLowerCase();
     if (name.startsWith(":") || name === "content-type" || transportHeaders.has(name)) return [];
     const value = this.#headers[name];
-    if (value === undefined) return [];
+    // Absent (every call's trace headers, most of the time): one shared empty list, not one per lookup.
+    if (value === undefined) return noValues;
     const values = Array.isArray(value) ? value : name.endsWith("-bin") ? value.split(",") : [value];
     return name.endsWith("-bin") ? values.map((v) => Buffer.from(v.trim(), "base64")) : values;
   }
