@@ -11,7 +11,7 @@ import http2 from "node:http2";
 import type { IncomingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from "node:http2";
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { MessageReader, MessageTooLarge, parseGrpcTimeout } from "./grpc-framing.js";
-import { Http2ServerCall, unaryCallback, type CallStatus } from "./server-call.js";
+import { Http2ServerCall, respondAndEnd, unaryCallback, type CallStatus } from "./server-call.js";
 
 /** The server's TLS: its own key and certificate, and the one CA a client's certificate must chain to. */
 export interface Http2GrpcTls {
@@ -174,7 +174,7 @@ function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
       "grpc-status": status.code,
       "grpc-message": encodeURI(status.details ?? ""),
     },
-    { endStream: true },
+    respondAndEnd,
   );
 }
 

@@ -8,7 +8,7 @@
  * sent; a reset or a passed deadline is 'cancelled'.
  */
 import { EventEmitter } from "node:events";
-import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import type { IncomingHttpHeaders, ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
 import { frameMessage } from "./grpc-framing.js";
 
 /** A call's end as handlers hand it over (grpc-js's StatusObject / ServiceError, structurally). */
@@ -39,6 +39,17 @@ const compressedResponseHeaders = {
  * says; every header fewer is node:http2 work saved on each call.
  */
 const plainResponseHeaders = { ":status": 200, "content-type": "application/grpc+proto" } as const;
+
+/**
+ * respond()'s options, shared by every call: no `date` header (gRPC has no use for it and grpc-go's
+ * server sends none; node:http2 takes `sendDate` on Node 22, 24 and 26, though its docs list it
+ * only for the compatibility API). Frozen: node:http2 reads them and never writes.
+ */
+export const respondWithTrailers = Object.freeze({
+  waitForTrailers: true,
+  sendDate: false,
+}) as ServerStreamResponseOptions;
+export const respondAndEnd = Object.freeze({ endStream: true, sendDate: false }) as ServerStreamResponseOptions;
 
 /**
  * How many bytes a call's stream may hold before write() says false. node:http2's own mark (64 KiB
@@ -222,17 +233,15 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     try {
       if (bytes !== undefined) {
         this.#sendHeaders();
-        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.on("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end(bytes);
       } else if (this.#headersSent) {
-        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.on("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end();
       } else {
         stream.respond(
           { ...statusHeaders(status), ":status": 200, "content-type": "application/grpc+proto" },
-          {
-            endStream: true,
-          },
+          respondAndEnd,
         );
       }
     } catch {
@@ -243,7 +252,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(this.#responseHeaders, { waitForTrailers: true });
+    this.#stream.respond(this.#responseHeaders, respondWithTrailers);
   }
 
   #cancel(): void {
