@@ -12,7 +12,7 @@
  * with unknown fields are left to `toBinary`.
  */
 import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
-import type { ScratchBuffer } from "./output-chunk-encoding.js";
+import { type ScratchBuffer, varintSize, writeVarint } from "./output-chunk-encoding.js";
 
 /** Deeper payloads take `toBinary`'s path (its own recursion, its own errors). */
 const maxDepth = 64;
@@ -32,23 +32,6 @@ const tag = {
   listLen: 0x32,
   listItemLen: 0x0a,
 } as const;
-
-function varintSize(value: number): number {
-  let size = 1;
-  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) size++;
-  return size;
-}
-
-function writeVarint(target: Buffer, offset: number, value: number): number {
-  let at = offset;
-  let v = value;
-  while (v >= 0x80) {
-    target[at++] = (v % 0x80) | 0x80;
-    v = Math.floor(v / 0x80);
-  }
-  target[at++] = v;
-  return at;
-}
 
 function isPlainObject(value: object): value is Record<string, unknown> {
   const proto = Object.getPrototypeOf(value);
