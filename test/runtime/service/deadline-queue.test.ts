@@ -8,6 +8,10 @@ import { test } from "node:test";
 import { DeadlineQueue } from "../../../runtime/service/calls/deadline-queue.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Until nothing waits (a loaded machine's timers fire late), at most 10 s. */
+async function settled(queue: DeadlineQueue): Promise<void> {
+  for (let waited = 0; queue.waiting > 0 && waited < 10_000; waited += 10) await sleep(10);
+}
 const refedTimers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
 
 test("deadlines come due in order and never before their time, across timeouts of different lengths", async () => {
@@ -22,7 +26,7 @@ test("deadlines come due in order and never before their time, across timeouts o
   await sleep(10);
   add("short-2", 30);
   add("mid", 60);
-  await sleep(200);
+  await settled(queue);
   assert.deepEqual(
     fired.map((f) => f.name),
     ["short-1", "short-2", "mid", "long"],
@@ -41,7 +45,8 @@ test("a cancelled deadline never comes due, also the earliest one the timer was 
   queue.cancel(second);
   queue.cancel(second);
   assert.equal(queue.waiting, 1);
-  await sleep(100);
+  await settled(queue);
+  await sleep(50);
   assert.deepEqual(fired, ["third"]);
 });
 
@@ -64,7 +69,7 @@ test("the timer holds the process only while a deadline waits", async () => {
   queue.add(40, () => {
     fired = true;
   });
-  await sleep(80);
+  await settled(queue);
   assert.ok(fired);
   assert.equal(refedTimers(), before);
 });
