@@ -131,7 +131,10 @@ interface EndsWithMessage<Res> {
 
 /** Ends an Invoke stream OK after `last` (if any): one write on node-grpc, write then end on grpc-js. */
 function endWith(call: ServerWritableStream<InvokeRequest, InvokeResponse>, last: InvokeResponse | undefined): void {
-  if (last === undefined) return call.end();
+  if (last === undefined) {
+    call.end();
+    return;
+  }
   const own = call as unknown as Partial<EndsWithMessage<InvokeResponse>>;
   if (typeof own.endWith === "function") return own.endWith(last);
   call.write(last);

@@ -89,7 +89,9 @@ test("left to toBinary: other events, values that are not plain JSON, unknown fi
 });
 
 test("Invoke's serializer writes results the fast way and everything else as before", () => {
-  const serialize = grpcServiceDefinition(ToolService).invoke.responseSerialize as (value: unknown) => Buffer;
+  const invoke = grpcServiceDefinition(ToolService).invoke;
+  assert.ok(invoke);
+  const serialize = invoke.responseSerialize as (value: unknown) => Buffer;
   const message = resultOf({ text: "hello", n: [1, null] });
   assert.deepEqual([...serialize(message)], [...toBinary(InvokeResponseSchema, message)]);
   // A payload that is not plain JSON goes through toBinary, whatever toBinary makes of it.
