@@ -23,8 +23,8 @@ export const mutations = [
   [
     "default timeout not enforced",
     "runtime/service/calls/invoke-in-flight.ts",
-    "if (timeoutMs !== undefined)\n        timer = setTimeout(",
-    "if (false)\n        timer = setTimeout(",
+    "if (timeoutMs !== undefined)\n        timeout = rt.deadlines.add(",
+    "if (false)\n        timeout = rt.deadlines.add(",
     ["test/runtime/reliability/faults.test.ts"],
     "timeout",
   ],

@@ -24,6 +24,7 @@ import type {
 import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 import type { RpcRequest, RpcResponse } from "../rpc/service-shape.js";
 import { encodeOutputChunkResponse, ScratchBuffer } from "./output-chunk-encoding.js";
+import { encodeResultResponse } from "./result-encoding.js";
 
 /** The grpc-js handler of one rpc, for its kind, on `Req` and `Res`. */
 type GrpcHandler<M extends DescMethod, Req, Res> = M["methodKind"] extends "unary"
@@ -82,7 +83,7 @@ export function grpcServiceDefinition(service: DescService, decodeRequest?: Requ
   return definition;
 }
 
-/** Invoke's responses: output chunks, the bulk of a stream, take the one-copy path. */
+/** Invoke's responses: output chunks, the bulk of a stream, take the one-copy path; results theirs. */
 const invokeResponseName = "pluggableharness.tool.v1.InvokeResponse";
 
 function messageCodec<Desc extends DescMessage>(side: "request" | "response", desc: Desc, decode?: RequestDecoder) {
@@ -96,7 +97,9 @@ function messageCodec<Desc extends DescMessage>(side: "request" | "response", de
     // method serves every output chunk (at most 64 KiB of data from the runtime, and their framing).
     const scratch = side === "response" ? new ScratchBuffer(128 * 1024) : undefined;
     serialize = (value: MessageShape<Desc>): Buffer =>
-      encodeOutputChunkResponse(value as unknown as InvokeResponse, scratch) ?? generic(value);
+      encodeOutputChunkResponse(value as unknown as InvokeResponse, scratch) ??
+      encodeResultResponse(value as unknown as InvokeResponse, scratch) ??
+      generic(value);
   }
   const deserialize = decode
     ? (bytes: Buffer): MessageShape<Desc> => decode(desc, bytes)

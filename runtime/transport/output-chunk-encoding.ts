@@ -13,14 +13,14 @@
 import type { InvokeResponse } from "../generated/pluggableharness/tool/v1/tool_pb.js";
 
 /** Bytes of a varint. */
-function varintSize(value: number): number {
+export function varintSize(value: number): number {
   let size = 1;
   for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) size++;
   return size;
 }
 
 /** Writes a varint at `offset`; returns the offset after it. */
-function writeVarint(target: Buffer, offset: number, value: number): number {
+export function writeVarint(target: Buffer, offset: number, value: number): number {
   let at = offset;
   let v = value;
   while (v >= 0x80) {

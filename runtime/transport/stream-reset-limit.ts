@@ -130,23 +130,23 @@ export function retireConnectionsBeforeResetLimit(server: Server, retired: (rese
 export function retireSessionBeforeResetLimit(session: ServerHttp2Session, retired: (resets: number) => void): void {
   const budget = new StreamResetBudget();
   let retiring = false;
-  session.on("stream", (stream: ServerHttp2Stream) => {
-    stream.once("close", () => {
-      // Any stream closed with an error code: the host's resets, and (harmlessly counted too) ours.
-      // Once a GOAWAY is out nghttp2 counts no more resets on this session, nor does the mirror.
-      if (retiring || stream.rstCode === http2Constants.NGHTTP2_NO_ERROR) return;
-      budget.reset();
-      if (budget.remaining > retireAtRemainingResets) return;
-      retiring = true;
-      try {
-        session.goaway(http2Constants.NGHTTP2_NO_ERROR, goawayNoticeLastStreamId);
-      } catch {
-        return; // the session is already gone
-      }
-      retired(budget.resets);
-      setTimeout(() => {
-        if (!session.closed && !session.destroyed) session.close();
-      }, retiredSessionCloseMs).unref();
-    });
-  });
+  // One listener function for every stream of the session ('close' comes once; `this` is the stream).
+  function closed(this: ServerHttp2Stream): void {
+    // Any stream closed with an error code: the host's resets, and (harmlessly counted too) ours.
+    // Once a GOAWAY is out nghttp2 counts no more resets on this session, nor does the mirror.
+    if (retiring || this.rstCode === http2Constants.NGHTTP2_NO_ERROR) return;
+    budget.reset();
+    if (budget.remaining > retireAtRemainingResets) return;
+    retiring = true;
+    try {
+      session.goaway(http2Constants.NGHTTP2_NO_ERROR, goawayNoticeLastStreamId);
+    } catch {
+      return; // the session is already gone
+    }
+    retired(budget.resets);
+    setTimeout(() => {
+      if (!session.closed && !session.destroyed) session.close();
+    }, retiredSessionCloseMs).unref();
+  }
+  session.on("stream", (stream: ServerHttp2Stream) => stream.on("close", closed));
 }

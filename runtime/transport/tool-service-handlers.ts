@@ -124,6 +124,97 @@ export class StreamCancellation implements CancelSignal {
   }
 }
 
+/** A call of node-grpc's server: it ends with a last message in one write. */
+interface EndsWithMessage<Res> {
+  endWith(lastMessage: Res): void;
+}
+
+/** Ends an Invoke stream OK after `last` (if any): one write on node-grpc, write then end on grpc-js. */
+function endWith(call: ServerWritableStream<InvokeRequest, InvokeResponse>, last: InvokeResponse | undefined): void {
+  if (last === undefined) {
+    call.end();
+    return;
+  }
+  const own = call as unknown as Partial<EndsWithMessage<InvokeResponse>>;
+  if (typeof own.endWith === "function") return own.endWith(last);
+  call.write(last);
+  call.end();
+}
+
+/**
+ * One Invoke stream as the core's sink (InvokeSink) and its cancellation: one object per call.
+ * Flow control: write() says false once the call holds a full buffer (1 MiB on node:http2's
+ * server, 16 messages on grpc-js's: the kernel stopped reading, HTTP/2's window is shut); 'drain'
+ * says when it has room again. The terminal event (result or error: nothing follows it) is held
+ * and sent with the end of the stream, in one write where the transport can (node-grpc's endWith).
+ */
+class InvokeStream extends StreamCancellation {
+  readonly #call: ServerWritableStream<InvokeRequest, InvokeResponse>;
+  #open = true;
+  #terminal: InvokeResponse | undefined;
+
+  constructor(call: ServerWritableStream<InvokeRequest, InvokeResponse>, observer: ToolServiceObserver) {
+    super();
+    this.#call = call;
+    // seed: a stream cancelled by the kernel is normal control flow, never a failure.
+    call.on("cancelled", () => {
+      observer.streamCancelled?.();
+      this.#stop();
+    });
+    call.on("error", () => this.#stop());
+  }
+
+  /** The sink's cancellation is the stream itself. */
+  get cancelled(): CancelSignal {
+    return this;
+  }
+
+  send(response: InvokeResponse): boolean {
+    if (!this.#open) return true;
+    const kind = response.event?.event.case;
+    if (kind === "result" || kind === "error") {
+      this.#terminal = response;
+      return true;
+    }
+    return this.#call.write(response);
+  }
+
+  drained(): Promise<void> {
+    const call = this.#call;
+    if (!this.#open || !call.writableNeedDrain) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        call.off("drain", done);
+        this.removeEventListener("abort", done);
+        resolve();
+      };
+      call.on("drain", done);
+      this.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** The core ran the call to its end: the stream is closed OK (after its terminal event). */
+  finish(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    endWith(this.#call, this.#terminal);
+  }
+
+  /** The core failed: its own bug (it promises never to reject for a handler's failure). */
+  fail(error: unknown): void {
+    hostLog("error", "ToolService.Invoke failed inside the runtime", { error: stackOf(error) });
+    if (!this.#open) return;
+    this.#open = false;
+    if (this.#terminal) this.#call.write(this.#terminal);
+    void serviceErrorFrom(error).then((status) => this.#call.emit("error", status));
+  }
+
+  #stop(): void {
+    this.#open = false;
+    this.abort();
+  }
+}
+
 /** What the transport learns from the ToolService streams. */
 export interface ToolServiceObserver {
   /** The host cancelled (reset) an Invoke stream. */
@@ -148,58 +239,16 @@ export function toolServiceHandlers(
     preview: unary((request, trace) => core.preview(request, trace)),
     describe: unary((_, trace) => core.describe(trace)),
     invoke: (call: ServerWritableStream<InvokeRequest, InvokeResponse>) => {
-      const cancelled = new StreamCancellation();
-      let open = true;
-      // seed: a stream cancelled by the kernel is normal control flow, never a failure.
-      call.on("cancelled", () => {
-        observer.streamCancelled?.();
-        open = false;
-        cancelled.abort();
-      });
-      call.on("error", () => {
-        open = false;
-        cancelled.abort();
-      });
-      // Flow control: write() says false once the call holds a full buffer (1 MiB on node:http2's
-      // server, 16 messages on grpc-js's: the kernel stopped reading, HTTP/2's window is shut);
-      // 'drain' says when it has room again.
-      const sink = {
-        send(response: InvokeResponse): boolean {
-          return open ? call.write(response) : true;
-        },
-        drained(): Promise<void> {
-          if (!open || !call.writableNeedDrain) return Promise.resolve();
-          return new Promise<void>((resolve) => {
-            const done = (): void => {
-              call.off("drain", done);
-              cancelled.removeEventListener("abort", done);
-              resolve();
-            };
-            call.on("drain", done);
-            cancelled.addEventListener("abort", done, { once: true });
-          });
-        },
-        cancelled,
-      };
+      const stream = new InvokeStream(call, observer);
       let running: Promise<void>;
       try {
-        running = core.invoke(call.request, sink, traceHeadersFromMetadata(call.metadata));
+        running = core.invoke(call.request, stream, traceHeadersFromMetadata(call.metadata));
       } catch (error) {
         running = Promise.reject(error);
       }
       running.then(
-        () => {
-          if (!open) return;
-          open = false;
-          call.end();
-        },
-        (error: unknown) => {
-          // The core promises never to reject for a handler's failure; this is its own bug.
-          hostLog("error", "ToolService.Invoke failed inside the runtime", { error: stackOf(error) });
-          if (!open) return;
-          open = false;
-          void serviceErrorFrom(error).then((status) => call.emit("error", status));
-        },
+        () => stream.finish(),
+        (error: unknown) => stream.fail(error),
       );
     },
   };

@@ -64,6 +64,37 @@ interface Holder {
   released: boolean;
 }
 
+/** A granted claim: the holder is its own lease, one object per call (no closures). */
+class Lease implements Holder, GateLease {
+  orphaned = false;
+  released = false;
+  readonly claim: CallClaim;
+  readonly #gate: GateInternals;
+
+  constructor(claim: CallClaim, gate: GateInternals) {
+    this.claim = claim;
+    this.#gate = gate;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.#gate.released(this);
+  }
+
+  orphan(): void {
+    if (this.released || this.orphaned) return;
+    this.orphaned = true;
+    this.#gate.orphaned(this);
+  }
+}
+
+/** What a lease tells its gate. */
+interface GateInternals {
+  released(holder: Holder): void;
+  orphaned(holder: Holder): void;
+}
+
 interface Waiter {
   readonly claim: CallClaim;
   readonly resolve: (lease: GateLease) => void;
@@ -150,28 +181,27 @@ export class ConcurrencyGate {
     return false;
   }
 
+  /** The gate's side of its leases, built once per gate. */
+  readonly #internals: GateInternals = {
+    released: (holder) => {
+      this.#holders--;
+      if (this.#exclusive === holder) this.#exclusive = undefined;
+      for (const key of holder.claim.keys) if (this.#byKey.get(key) === holder) this.#byKey.delete(key);
+      if (this.#orphans.size > 0) this.#orphans.delete(holder);
+      if (this.#waiting.length > 0) this.#drain();
+    },
+    orphaned: (holder) => {
+      this.#orphans.add(holder);
+      this.#drain();
+    },
+  };
+
   #grant(claim: CallClaim): GateLease {
-    const holder: Holder = { claim, orphaned: false, released: false };
+    const holder = new Lease(claim, this.#internals);
     this.#holders++;
     if (claim.exclusive) this.#exclusive = holder;
     for (const key of claim.keys) this.#byKey.set(key, holder);
-    return {
-      release: () => {
-        if (holder.released) return;
-        holder.released = true;
-        this.#holders--;
-        if (this.#exclusive === holder) this.#exclusive = undefined;
-        for (const key of claim.keys) if (this.#byKey.get(key) === holder) this.#byKey.delete(key);
-        this.#orphans.delete(holder);
-        this.#drain();
-      },
-      orphan: () => {
-        if (holder.released || holder.orphaned) return;
-        holder.orphaned = true;
-        this.#orphans.add(holder);
-        this.#drain();
-      },
-    };
+    return holder;
   }
 
   /** Grants, in order, every waiter that no longer conflicts; fails those stuck behind an orphan. */

@@ -17,22 +17,41 @@ import type { ServiceRuntime } from "./service-runtime.js";
 import type { InvokeSink } from "./tool-service-core.js";
 
 /** A call refused before it starts still gets its one terminal event (none if already cancelled). */
-function refuse(rt: ServiceRuntime, sink: InvokeSink, error: WireToolError): void {
-  if (sink.cancelled.aborted) return;
+function refuse(rt: ServiceRuntime, sink: InvokeSink, error: WireToolError): undefined {
+  if (sink.cancelled.aborted) return undefined;
   try {
     sink.send(create(InvokeResponseSchema, { event: { event: { case: "error", value: error } } }));
   } catch (thrown) {
     rt.stderr(`[WARN] harness-tool: could not send a refusal: ${String(thrown)}`);
   }
+  return undefined;
 }
 
-/** Starts the call `request` names, or refuses it; resolves when the call has ended. */
-export async function admitInvoke(
+/**
+ * Starts the call `request` names, or refuses it; resolves when the call has ended. Not an async
+ * function: the call's own run() is the promise, without a wrapper and an await per call.
+ */
+export function admitInvoke(
   rt: ServiceRuntime,
   request: InvokeRequest,
   sink: InvokeSink,
   trace: CallTrace,
 ): Promise<void> {
+  try {
+    const inFlight = admitted(rt, request, sink, trace);
+    return inFlight ? inFlight.run() : Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The call to run, or undefined once it was refused. */
+function admitted(
+  rt: ServiceRuntime,
+  request: InvokeRequest,
+  sink: InvokeSink,
+  trace: CallTrace,
+): InvokeInFlight | undefined {
   const call = request.call;
   if (!call) return refuse(rt, sink, wireError("invalid_arguments", "InvokeRequest has no call"));
   const entry = rt.tools.get(call.toolName);
@@ -63,5 +82,5 @@ export async function admitInvoke(
       ),
     );
   }
-  await new InvokeInFlight(rt, entry, call, sink, config, trace).run();
+  return new InvokeInFlight(rt, entry, call, sink, config, trace);
 }

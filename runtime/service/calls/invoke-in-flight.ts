@@ -11,7 +11,10 @@ import { create, type JsonObject } from "@bufbuild/protobuf";
 import { context as otelContext } from "@opentelemetry/api";
 import type { CallContext } from "../../generated/pluggableharness/common/v1/common_pb.js";
 import {
+  type InvokeResponse,
   InvokeResponseSchema,
+  ToolEventSchema,
+  ToolResultSchema,
   OutputStream,
   type ToolCall,
   type ToolError as WireToolError,
@@ -29,6 +32,7 @@ import { claimFor, type GateLease } from "./concurrency-gate.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
 import { InvokeOutbox } from "./invoke-outbox.js";
+import type { Deadline } from "./deadline-queue.js";
 import type { AcceptedConfig, LiveCall, ServiceRuntime, ToolEntry } from "./service-runtime.js";
 
 type EventInit = Exclude<ToolEvent["event"], { case: undefined }>;
@@ -40,6 +44,20 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+/**
+ * A result's InvokeResponse as `create` makes it, built directly: every call ends with one, and
+ * `create` walks the schema for it (test/runtime/service/result-response.test.ts keeps them equal).
+ */
+export function resultResponse(payload: JsonObject): InvokeResponse {
+  return {
+    $typeName: InvokeResponseSchema.typeName,
+    event: {
+      $typeName: ToolEventSchema.typeName,
+      event: { case: "result", value: { $typeName: ToolResultSchema.typeName, payload } },
+    },
+  };
 }
 
 /** The call as the handler sees it. */
@@ -56,7 +74,6 @@ export function callInfoOf(call: ToolCall): CallInfo {
 
 /** One Invoke in flight. Create it, then await run(). */
 export class InvokeInFlight implements LiveCall {
-  readonly ended: Promise<void>;
   readonly info: CallInfo;
   /** The call's span (runtime/telemetry): parent of the handler's spans, children and callbacks. */
   readonly trace: CallTrace;
@@ -74,7 +91,9 @@ export class InvokeInFlight implements LiveCall {
   // Created on first use: most handlers never read their signal, and AbortController is costly.
   #controller: AbortController | undefined;
   #abortReason: ToolError | undefined;
-  #markEnded: () => void = () => {};
+  // Made when first asked for (shutdown): most calls end without anyone waiting on them.
+  #ended: Promise<void> | undefined;
+  #markEnded: (() => void) | undefined;
   /** Set once the stream's last event is decided: afterwards every event is dropped. */
   #closed = false;
   #stopReason: StopReason | undefined;
@@ -102,9 +121,16 @@ export class InvokeInFlight implements LiveCall {
     this.#accepted = accepted;
     this.#stopGraceMs = rt.timings.settleGraceMs;
     this.info = callInfoOf(call);
-    this.ended = new Promise<void>((resolve) => {
-      this.#markEnded = resolve;
-    });
+  }
+
+  /** Resolves once the call's stream is closed (its last event decided). */
+  get ended(): Promise<void> {
+    this.#ended ??= this.#closed
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          this.#markEnded = resolve;
+        });
+    return this.#ended;
   }
 
   /** The handler's signal: aborted on cancellation, timeout and shutdown. */
@@ -132,7 +158,7 @@ export class InvokeInFlight implements LiveCall {
     rt.calls.add(this);
     const cancelled = this.#sink.cancelled;
     const onCancel = (): void => this.#stop("cancelled", this.#rt.timings.settleGraceMs);
-    let timer: NodeJS.Timeout | undefined;
+    let timeout: Deadline | undefined;
     try {
       // seed: cancellation — a call the kernel already closed is not started at all.
       if (cancelled.aborted) return this.#close();
@@ -163,7 +189,7 @@ export class InvokeInFlight implements LiveCall {
       const timeoutMs = this.#entry.timeoutMs;
       // seed: ToolSchema.default_timeout — enforced here too; it covers waiting at the gate.
       if (timeoutMs !== undefined)
-        timer = setTimeout(() => this.#stop("timeout", this.#rt.timings.settleGraceMs), timeoutMs);
+        timeout = rt.deadlines.add(timeoutMs, () => this.#stop("timeout", this.#rt.timings.settleGraceMs));
 
       let lease: GateLease;
       try {
@@ -178,12 +204,15 @@ export class InvokeInFlight implements LiveCall {
       }
 
       const settled = this.#runHandler(input);
-      void settled.then(() => lease.release());
-      // Whichever comes first: the handler settles, or the call is stopped.
+      // Whichever comes first: the handler settles (its claim freed then, stopped or not), or the
+      // call is stopped.
       const first = await new Promise<Settled | "stopped">((resolve) => {
+        void settled.then((value) => {
+          lease.release();
+          resolve(value);
+        });
         if (this.#stopReason) return resolve("stopped");
         this.#onStop = () => resolve("stopped");
-        void settled.then(resolve);
       });
       if (first !== "stopped") return this.#finishSettled(first);
       // Stopped: give the handler a short grace to settle and report what really happened.
@@ -202,13 +231,13 @@ export class InvokeInFlight implements LiveCall {
       if (!this.#closed && this.#stopReason !== "cancelled")
         this.#finish("error", normalizeError(error, { context: "runtime" }));
     } finally {
-      clearTimeout(timer);
+      if (timeout) rt.deadlines.cancel(timeout);
       cancelled.removeEventListener("abort", onCancel);
       this.#close();
       rt.calls.delete(this);
       // The stream closes when run() resolves: first every queued event reaches the transport
       // (at the kernel's pace), unless the kernel went away.
-      await this.#outbox?.flushed();
+      if (this.#outbox) await this.#outbox.flushed();
     }
   }
 
@@ -333,13 +362,17 @@ export class InvokeInFlight implements LiveCall {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#markEnded();
+    this.#markEnded?.();
   }
 
   #send(event: EventInit): void {
     if (this.#outbox) return this.#outbox.event(event);
     try {
-      this.#sink.send(create(InvokeResponseSchema, { event: { event } }));
+      this.#sink.send(
+        event.case === "result"
+          ? resultResponse((event.value as { payload: JsonObject }).payload)
+          : create(InvokeResponseSchema, { event: { event } }),
+      );
     } catch (error) {
       this.#onSendError(error);
     }

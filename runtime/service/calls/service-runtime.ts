@@ -6,6 +6,7 @@
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition, ToolImplementation } from "../../provider/provider-definition.js";
 import type { ConcurrencyGate } from "./concurrency-gate.js";
+import type { DeadlineQueue } from "./deadline-queue.js";
 import type { ChildRegistry } from "../process/spawn-child.js";
 
 /** The configuration Configure accepted (or the defaults, when they decode on their own). */
@@ -47,6 +48,8 @@ export interface ServiceRuntime {
   readonly tools: ReadonlyMap<string, ToolEntry>;
   readonly timings: ServiceTimings;
   readonly gate: ConcurrencyGate;
+  /** The calls' default timeouts, on one timer. */
+  readonly deadlines: DeadlineQueue;
   readonly children: ChildRegistry;
   readonly calls: Set<LiveCall>;
   /** One diagnostic line, through the stderr exit. */

@@ -22,6 +22,7 @@ import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
+import { DeadlineQueue } from "./deadline-queue.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig, defaultConfigureHookTimeoutMs, runConfigureHook } from "./configure-call.js";
 import { failureLog } from "./failure-log.js";
@@ -200,6 +201,7 @@ export function createToolService<Config>(
     tools: entriesOf(erased),
     timings: { settleGraceMs: options.settleGraceMs ?? 1000, killGraceMs: options.killGraceMs ?? 500 },
     gate: new ConcurrencyGate(),
+    deadlines: new DeadlineQueue(),
     children: new ChildRegistry(),
     calls: new Set(),
     stderr: exits.stderr(stderr),

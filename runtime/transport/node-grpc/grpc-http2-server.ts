@@ -11,7 +11,7 @@ import http2 from "node:http2";
 import type { IncomingHttpHeaders, ServerHttp2Session, ServerHttp2Stream } from "node:http2";
 import type { MethodDefinition, ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { MessageReader, MessageTooLarge, parseGrpcTimeout } from "./grpc-framing.js";
-import { Http2ServerCall, unaryCallback, type CallStatus } from "./server-call.js";
+import { Http2ServerCall, respondAndEnd, unaryCallback, type CallStatus } from "./server-call.js";
 
 /** The server's TLS: its own key and certificate, and the one CA a client's certificate must chain to. */
 export interface Http2GrpcTls {
@@ -127,7 +127,7 @@ export class Http2GrpcServer {
   }
 
   #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
-    stream.on("error", () => {});
+    stream.on("error", ignoreError);
     const contentType = headers["content-type"];
     if (typeof contentType !== "string" || !contentType.startsWith("application/grpc")) {
       stream.respond({ ":status": 415 }, { endStream: true });
@@ -163,6 +163,9 @@ export class Http2GrpcServer {
   }
 }
 
+/** A stream's error is its 'close' with an error code, which the call handles: one function for all. */
+function ignoreError(): void {}
+
 function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
   stream.respond(
     {
@@ -171,7 +174,7 @@ function trailersOnly(stream: ServerHttp2Stream, status: CallStatus): void {
       "grpc-status": status.code,
       "grpc-message": encodeURI(status.details ?? ""),
     },
-    { endStream: true },
+    respondAndEnd,
   );
 }
 
@@ -212,7 +215,7 @@ function readMessages(
       on.each(message);
     }
   });
-  stream.once("end", () => {
+  stream.on("end", () => {
     if (!failed && !call.cancelled) on.end();
   });
 }

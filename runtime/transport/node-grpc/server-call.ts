@@ -1,13 +1,14 @@
 /**
  * One gRPC call on one node:http2 stream, as the handler tables written for grpc-js see it: the
  * call object (request, metadata, getDeadline, write/end, the 'cancelled', 'drain', 'data', 'end'
- * and 'error' events) and the callback of a unary call. What reaches the wire is what grpc-js
- * 1.14 sends: response headers before the first message, `grpc-status`, `grpc-message`
- * (URI-encoded) and the status's metadata as trailers, or all of it in one trailers-only
- * response when no message was sent; a reset or a passed deadline is 'cancelled'.
+ * and 'error' events) and the callback of a unary call. What reaches the wire is what gRPC's
+ * protocol asks for: response headers before the first message (the encodings only to a
+ * compressed request), `grpc-status`, `grpc-message` (URI-encoded; none on a plain OK) and the
+ * status's metadata as trailers, or all of it in one trailers-only response when no message was
+ * sent; a reset or a passed deadline is 'cancelled'.
  */
 import { EventEmitter } from "node:events";
-import type { IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import type { IncomingHttpHeaders, ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
 import { frameMessage } from "./grpc-framing.js";
 
 /** A call's end as handlers hand it over (grpc-js's StatusObject / ServiceError, structurally). */
@@ -21,13 +22,34 @@ export interface CallStatus {
 /** The codes this file sends itself. */
 const statusCode = { OK: 0, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13 } as const;
 
-/** Response headers as grpc-js sends them (it advertises gzip and deflate, which the reader takes). */
-const responseHeaders = {
+/**
+ * Response headers to a request that came compressed: as grpc-js sends them (it advertises gzip and
+ * deflate, which the reader takes).
+ */
+const compressedResponseHeaders = {
   ":status": 200,
   "content-type": "application/grpc+proto",
   "grpc-accept-encoding": "identity,deflate,gzip",
   "grpc-encoding": "identity",
 } as const;
+
+/**
+ * Response headers to an uncompressed request (gRPC's default, and every kernel's): the two the
+ * protocol requires. Messages go out uncompressed either way, which an absent `grpc-encoding`
+ * says; every header fewer is node:http2 work saved on each call.
+ */
+const plainResponseHeaders = { ":status": 200, "content-type": "application/grpc+proto" } as const;
+
+/**
+ * respond()'s options, shared by every call: no `date` header (gRPC has no use for it and grpc-go's
+ * server sends none; node:http2 takes `sendDate` on Node 22, 24 and 26, though its docs list it
+ * only for the compatibility API). Frozen: node:http2 reads them and never writes.
+ */
+export const respondWithTrailers = Object.freeze({
+  waitForTrailers: true,
+  sendDate: false,
+}) as ServerStreamResponseOptions;
+export const respondAndEnd = Object.freeze({ endStream: true, sendDate: false }) as ServerStreamResponseOptions;
 
 /**
  * How many bytes a call's stream may hold before write() says false. node:http2's own mark (64 KiB
@@ -38,6 +60,9 @@ export const writeBufferBytes = 1024 * 1024;
 
 /** Request headers that are the transport's, not the call's metadata (grpc-js removes them too). */
 const transportHeaders = new Set(["grpc-timeout", "grpc-encoding", "grpc-accept-encoding", "accept-encoding", "te"]);
+
+/** What get() answers for an absent key: frozen, so a caller that pushes onto it fails loudly. */
+const noValues = Object.freeze([]) as unknown as (string | Buffer)[];
 
 /** The request's metadata, read the way grpc-js's Metadata reads it (`-bin` values base64-decoded). */
 export class RequestMetadata {
@@ -50,15 +75,20 @@ export class RequestMetadata {
     const name = key.toLowerCase();
     if (name.startsWith(":") || name === "content-type" || transportHeaders.has(name)) return [];
     const value = this.#headers[name];
-    if (value === undefined) return [];
+    // Absent (every call's trace headers, most of the time): one shared empty list, not one per lookup.
+    if (value === undefined) return noValues;
     const values = Array.isArray(value) ? value : name.endsWith("-bin") ? value.split(",") : [value];
     return name.endsWith("-bin") ? values.map((v) => Buffer.from(v.trim(), "base64")) : values;
   }
 }
 
+/** The trailers of a plain OK: `grpc-message` is optional and a grpc-go server leaves it out too. */
+const okTrailers = { "grpc-status": 0 } as const;
+
 /** The trailers (or trailers-only headers) of a status. */
 function statusHeaders(status: CallStatus): Record<string, string | number | string[]> {
   const details = status.details ?? status.message ?? "";
+  if (status.code === statusCode.OK && (details === "OK" || details === "") && !status.metadata) return okTrailers;
   return {
     "grpc-status": status.code,
     "grpc-message": encodeURI(details),
@@ -91,6 +121,8 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #headersSent = false;
   #ended = false;
+  #relayingDrain = false;
+  readonly #responseHeaders: typeof compressedResponseHeaders | typeof plainResponseHeaders;
 
   constructor(
     stream: ServerHttp2Stream,
@@ -102,6 +134,9 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     this.#stream = stream;
     this.#serialize = serialize;
     this.metadata = new RequestMetadata(headers);
+    const encoding = headers["grpc-encoding"];
+    this.#responseHeaders =
+      encoding === undefined || encoding === "identity" ? plainResponseHeaders : compressedResponseHeaders;
     this.#deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
     if (timeoutMs !== undefined) {
       this.#deadlineTimer = setTimeout(() => {
@@ -109,13 +144,37 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
         this.#cancel();
       }, timeoutMs);
     }
-    // A handler's emit('error', status) ends the call with that status, as on grpc-js's streams.
-    this.on("error", (error: unknown) => this.sendStatus(statusOf(error)));
-    stream.once("close", () => {
+    // One plain listener per call ('close' comes once): a `once` wrapper per call costs more.
+    stream.on("close", () => {
       if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
       if (!this.#ended) this.#cancel();
     });
-    stream.on("drain", () => this.emit("drain"));
+  }
+
+  /**
+   * A handler's emit('error', status) ends the call with that status, as on grpc-js's streams
+   * (before the handler's own 'error' listeners run; none needed).
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event !== "error") return super.emit(event, ...args);
+    this.sendStatus(statusOf(args[0]));
+    if (this.listenerCount("error") > 0) super.emit(event, ...args);
+    return true;
+  }
+
+  /** The stream's 'drain' is relayed once something listens for the call's. */
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's own listener type
+  override on(event: string | symbol, listener: (...args: any[]) => void): this {
+    if (event === "drain" && !this.#relayingDrain) {
+      this.#relayingDrain = true;
+      this.#stream.on("drain", () => this.emit("drain"));
+    }
+    return super.on(event, listener);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: EventEmitter's own listener type
+  override addListener(event: string | symbol, listener: (...args: any[]) => void): this {
+    return this.on(event, listener);
   }
 
   /** The deadline in ms since the epoch; Infinity when the client set none (as grpc-js says). */
@@ -151,28 +210,38 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     this.sendStatus({ code: statusCode.OK, details: "OK" });
   }
 
+  /** Sends `lastMessage` and ends the call OK, in one write (headers, the message, then trailers). */
+  endWith(lastMessage: Res): void {
+    this.sendStatus({ code: statusCode.OK, details: "OK" }, lastMessage);
+  }
+
   /** Ends the call with `status`: trailers after what was sent, or a trailers-only response. */
   sendStatus(status: CallStatus, lastMessage?: Res): void {
     if (this.#ended) return;
+    let bytes: Buffer | undefined;
+    if (lastMessage !== undefined) {
+      try {
+        bytes = frameMessage(this.#serialize(lastMessage));
+      } catch {
+        return this.sendStatus({ code: statusCode.INTERNAL, details: "Error serializing response" });
+      }
+    }
     this.#ended = true;
     if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed) return;
     try {
-      if (lastMessage !== undefined) {
-        const bytes = frameMessage(this.#serialize(lastMessage));
+      if (bytes !== undefined) {
         this.#sendHeaders();
-        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.on("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end(bytes);
       } else if (this.#headersSent) {
-        stream.once("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
+        stream.on("wantTrailers", () => stream.sendTrailers(statusHeaders(status)));
         stream.end();
       } else {
         stream.respond(
           { ...statusHeaders(status), ":status": 200, "content-type": "application/grpc+proto" },
-          {
-            endStream: true,
-          },
+          respondAndEnd,
         );
       }
     } catch {
@@ -183,7 +252,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(responseHeaders, { waitForTrailers: true });
+    this.#stream.respond(this.#responseHeaders, respondWithTrailers);
   }
 
   #cancel(): void {

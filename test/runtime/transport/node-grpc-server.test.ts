@@ -9,6 +9,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
@@ -101,6 +102,15 @@ function callUnary(text: string, deadlineMs?: number): Promise<Buffer> {
   });
 }
 
+/** One gRPC message compressed: flag 1, the gzip bytes' length, the gzip bytes. */
+function gzipFrame(message: Buffer): Buffer {
+  const body = gzipSync(message);
+  const prefix = Buffer.alloc(5);
+  prefix[0] = 1;
+  prefix.writeUInt32BE(body.length, 1);
+  return Buffer.concat([prefix, body]);
+}
+
 /** A raw HTTP/2 request: the response headers, the DATA bytes and the trailers. */
 function raw(
   headers: http2.OutgoingHttpHeaders,
@@ -132,14 +142,31 @@ test("unary: an answer, and a failure's code, URI-encoded message and binary tra
   assert.deepEqual([...(error.metadata.get("grpc-status-details-bin")[0] as Buffer)], [1, 2, 3, 250]);
   const wire = await raw({ ":path": "/t.T/Unary" }, frameMessage(Buffer.from("fail")));
   // No message was sent: one trailers-only response, as grpc-js answers a failed unary call.
+  assert.equal(wire.headers.date, undefined);
   assert.equal(wire.headers["grpc-status"], "9");
   assert.equal(wire.headers["grpc-message"], "not%20now:%20100%25%20sure");
   assert.equal(wire.headers["grpc-status-details-bin"], Buffer.from([1, 2, 3, 250]).toString("base64"));
   const ok = await raw({ ":path": "/t.T/Unary" }, frameMessage(Buffer.from("x")));
   assert.equal(ok.headers["content-type"], "application/grpc+proto");
   assert.equal(ok.trailers["grpc-status"], "0");
-  assert.equal(ok.trailers["grpc-message"], "OK");
   assert.deepEqual(ok.data, frameMessage(Buffer.from("echo x")));
+});
+
+test("an uncompressed request is answered with :status and content-type only (no date), and OK with grpc-status alone", async () => {
+  // gRPC's response headers: content-type is required, grpc-encoding and grpc-accept-encoding are
+  // optional (absent means identity), and an OK needs no grpc-message (grpc-go's server sends none).
+  for (const encoding of [{}, { "grpc-encoding": "identity" }]) {
+    const ok = await raw({ ":path": "/t.T/Stream", ...encoding }, frameMessage(Buffer.from("ok")));
+    // No `date` either: gRPC has no use for it.
+    assert.deepEqual(Object.keys(ok.headers).sort(), [":status", "content-type"]);
+    assert.deepEqual(Object.keys(ok.trailers), ["grpc-status"]);
+    assert.equal(ok.trailers["grpc-status"], "0");
+  }
+  // A compressed request is answered as grpc-js answers it: the encodings the reader takes.
+  const gzipped = await raw({ ":path": "/t.T/Unary", "grpc-encoding": "gzip" }, gzipFrame(Buffer.from("x")));
+  assert.equal(gzipped.headers["grpc-encoding"], "identity");
+  assert.equal(gzipped.headers["grpc-accept-encoding"], "identity,deflate,gzip");
+  assert.deepEqual(gzipped.data, frameMessage(Buffer.from("echo x")));
 });
 
 test("an unknown method is UNIMPLEMENTED, a non-gRPC content type HTTP 415, a bad grpc-timeout INTERNAL", async () => {
