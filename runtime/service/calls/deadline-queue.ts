@@ -8,6 +8,9 @@
  * The timer keeps the process alive only while some call is waiting, as a call's own timer did.
  */
 
+/** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
+const longestTimerMs = 2_147_483_647;
+
 /** One call's place in the queue. */
 export interface Deadline {
   /** When it is due, performance.now() milliseconds. */
@@ -61,8 +64,11 @@ export class DeadlineQueue {
   #arm(at: number): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timerAt = at;
-    // Node's timers count whole milliseconds: rounded up, the timer never fires before `at`.
-    this.#timer = setTimeout(() => this.#fire(), Math.max(1, Math.ceil(at - this.#now())));
+    // Node's timers count whole milliseconds: rounded up, the timer never fires before `at`. A
+    // delay past setTimeout's limit (about 24.8 days) would fire at once: it is armed at the limit,
+    // fires with nothing due and is re-armed for what is left.
+    const delay = Math.min(longestTimerMs, Math.max(1, Math.ceil(at - this.#now())));
+    this.#timer = setTimeout(() => this.#fire(), delay);
     if (this.#waiting === 0) this.#timer.unref();
   }
 

@@ -73,3 +73,26 @@ test("the timer holds the process only while a deadline waits", async () => {
   assert.ok(fired);
   assert.equal(refedTimers(), before);
 });
+
+test("a timeout longer than setTimeout's limit waits instead of firing at once or spinning", async () => {
+  const queue = new DeadlineQueue();
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.name);
+  process.on("warning", onWarning);
+  let armings = 0;
+  const realSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    armings++;
+    return realSetTimeout(fn, ms);
+  }) as typeof setTimeout;
+  try {
+    const long = queue.add(40 * 24 * 3_600_000, () => assert.fail("a 40-day timeout came due"));
+    await sleep(100);
+    queue.cancel(long);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    process.off("warning", onWarning);
+  }
+  assert.deepEqual(warnings, [], "no TimeoutOverflowWarning");
+  assert.ok(armings <= 3, `armed ${armings} times in 100 ms: it spins`);
+});
