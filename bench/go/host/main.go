@@ -187,11 +187,19 @@ type outcome struct {
 	events     int
 }
 
+// invokeDeadline is each Invoke's deadline, a kernel's global default's order of size (grpc-go
+// sends it as what is left in µs, e.g. 29999870u), long enough for the 200 MB stream when loaded.
+const invokeDeadline = 30 * time.Second
+
 // invoke runs one Invoke to the end of its stream; with a hash, output chunk data goes into it.
 func (p *provider) invoke(request []byte, digest io.Writer) (outcome, error) {
 	var o outcome
 	desc := &grpc.StreamDesc{StreamName: "Invoke", ServerStreams: true}
-	stream, err := p.conn.NewStream(context.Background(), desc, invokeMethod, grpc.ForceCodec(rawCodec{}))
+	// As the kernel does: every Invoke carries a deadline (the tool's default_timeout, else the
+	// kernel's global default), which reaches the provider as grpc-timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), invokeDeadline)
+	defer cancel()
+	stream, err := p.conn.NewStream(ctx, desc, invokeMethod, grpc.ForceCodec(rawCodec{}))
 	if err != nil {
 		return o, err
 	}
