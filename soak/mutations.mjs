@@ -268,10 +268,18 @@ export const mutations = [
   [
     "supervisor: the watchdog not told of the tools' process groups",
     "runtime/service/process/spawn-child.ts",
-    "groupWatch?.watch(child.pid);",
+    "watched = groupWatch?.watch(child.pid);",
     "",
     ["test/runtime/transport/supervisor-wire.test.ts"],
     "grandchild",
+  ],
+  [
+    "supervisor: a child's output passed on before its group is watched",
+    "runtime/service/process/spawn-child.ts",
+    "confirmWatched();\n      const wait = hooks.output(stream, chunk);",
+    "const wait = hooks.output(stream, chunk);",
+    ["test/runtime/service/spawn-child.test.ts"],
+    "confirmed",
   ],
   [
     "supervisor: the watchdog not told of the provider",

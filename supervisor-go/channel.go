@@ -16,8 +16,10 @@ type channelHandler interface {
 	exiting(code int)
 }
 
-// serveChannel reads messages until EOF; secrets and pass-through are answered ("\n") once acted on,
-// so nothing the provider writes after its Configure can reach a filter before the secret does.
+// serveChannel reads messages until EOF; secrets, tool groups and pass-through are answered ("\n")
+// once acted on: nothing the provider writes after its Configure can reach a filter before the
+// secret does, and the provider passes on nothing a tool's child says before the watchdog has its
+// group (the host may kill this process on that output).
 func serveChannel(conn io.ReadWriter, h channelHandler) {
 	lines := bufio.NewReader(conn)
 	for {
@@ -40,6 +42,7 @@ func serveChannel(conn io.ReadWriter, h channelHandler) {
 			_, _ = conn.Write([]byte("\n"))
 		} else if pgid, ok := intField(m, "watchGroup"); ok {
 			h.watchGroup(pgid)
+			_, _ = conn.Write([]byte("\n"))
 		} else if pgid, ok := intField(m, "forgetGroup"); ok {
 			h.forgetGroup(pgid)
 		} else if pass, _ := m["passThrough"].(bool); pass {

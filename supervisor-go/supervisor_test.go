@@ -307,3 +307,36 @@ func mustAtoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+func TestAToolGroupIsAnsweredOnceTheWatchdogHasIt(t *testing.T) {
+	// The provider says nothing of its tool before the answer (as the runtime passes on none of a
+	// child's output before it); the host kills the supervisor the moment it hears of the tool.
+	for round := 0; round < 10; round++ {
+		cmd := exec.Command(binary, "/bin/sh", "-c", `setsid sleep 60 & echo "{\"watchGroup\":$!}" >&3; read -r answer <&3; echo "$!"; wait`)
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string, 1)
+		go func() {
+			line := make([]byte, 64)
+			n, _ := stdout.Read(line)
+			lines <- strings.TrimSpace(string(line[:n]))
+		}()
+		var group int
+		select {
+		case line := <-lines:
+			group = mustAtoi(t, line)
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatal("the supervisor did not answer watchGroup within 5 s")
+		}
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if !goneWithin(group, 3*time.Second) {
+			_ = syscall.Kill(-group, syscall.SIGKILL)
+			t.Fatalf("round %d: the tool's group %d outlived the supervisor killed on the answer by 3 s", round, group)
+		}
+	}
+}

@@ -262,7 +262,7 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
   };
 }
 
-/** fd 3: secrets (answered once the filters have them), the tools' process groups, pass-through (answered), the exit code. */
+/** fd 3: secrets (answered once the filters have them), the tools' process groups (answered once the watchdog has them), pass-through (answered), the exit code. */
 function relayChannel(
   child: ChildProcess,
   secrets: SecretSet,
@@ -286,8 +286,10 @@ function relayChannel(
         output.passThrough = true;
         channel.write("\n");
       } else if ("exiting" in message) exiting(message.exiting);
-      else if ("watchGroup" in message) watchdog?.watchGroup(message.watchGroup);
-      else watchdog?.forgetGroup(message.forgetGroup);
+      else if ("watchGroup" in message) {
+        watchdog?.watchGroup(message.watchGroup);
+        channel.write("\n");
+      } else watchdog?.forgetGroup(message.forgetGroup);
     }
   });
 }

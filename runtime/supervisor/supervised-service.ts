@@ -36,6 +36,7 @@ export function superviseService(service: ToolServiceCore, options: SupervisionO
           watch: (pgid) => {
             watchdog ??= OrphanWatchdog.start();
             watchdog?.watchGroup(pgid);
+            return undefined;
           },
           forget: (pgid) => watchdog?.forgetGroup(pgid),
         },

@@ -14,6 +14,14 @@ import * as nodeModule from "node:module";
 
 /** After saying it is exiting, how long the provider waits for the supervisor's SIGKILL before ending by itself. */
 const killWaitMs = 100;
+/**
+ * How long the provider sleeps between looks for an answer not yet there: 50 µs at first (an answer
+ * takes the supervisor microseconds), doubling up to 1 ms.
+ */
+const firstPollMs = 0.05;
+const lastPollMs = 1;
+/** What Atomics.wait sleeps on. */
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Set by the supervisor for the provider it starts: its own pid. */
 export const supervisedVariable = "HARNESS_TOOL_SUPERVISED";
 /** The provider's end of the channel. */
@@ -35,7 +43,12 @@ export type ChannelMessage =
 export interface SupervisorChannel {
   /** Blocks until the supervisor filters `secrets` too (or is gone). */
   learnSecrets(secrets: readonly string[]): void;
-  watchGroup(pgid: number): void;
+  /**
+   * Tells the supervisor a tool's child's process group, which its watchdog ends if the supervisor
+   * dies. Returns what blocks until the supervisor has it (at once when it already answered), so
+   * the runtime passes on nothing the child says before the group is watched.
+   */
+  watchGroup(pgid: number): () => void;
   forgetGroup(pgid: number): void;
   /** Blocks until the supervisor passes the provider's stdout and stderr through as they are. */
   passThrough(): void;
@@ -76,31 +89,48 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
       return false;
     }
   };
-  // The supervisor answers one byte once it acted on the message; EOF means it is gone.
-  const awaitAnswer = (): void => {
-    const answer = Buffer.alloc(1);
-    for (;;) {
+  // The supervisor answers one byte per answered message, in order, once it acted on it; EOF means
+  // it is gone. `asked` counts the answers owed since the start, `answered` those read.
+  let asked = 0;
+  let answered = 0;
+  const awaitAnswers = (upTo: number): void => {
+    const answers = Buffer.alloc(8);
+    let pollMs = firstPollMs;
+    while (open && answered < upTo) {
       try {
-        if (readSync(channelFd, answer, 0, 1, null) === 0) open = false;
-        return;
+        const read = readSync(channelFd, answers, 0, Math.min(answers.length, upTo - answered), null);
+        if (read === 0) open = false;
+        answered += read;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EAGAIN") {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          Atomics.wait(sleeper, 0, 0, pollMs);
+          pollMs = Math.min(pollMs * 2, lastPollMs);
           continue;
         }
         open = false;
-        return;
       }
     }
   };
+  const ask = (message: ChannelMessage): number | undefined => {
+    if (!send(message)) return undefined;
+    asked += 1;
+    return asked;
+  };
   return {
     learnSecrets(secrets) {
-      if (secrets.length > 0 && send({ secrets })) awaitAnswer();
+      const answer = secrets.length > 0 ? ask({ secrets }) : undefined;
+      if (answer !== undefined) awaitAnswers(answer);
     },
-    watchGroup: (pgid) => void send({ watchGroup: pgid }),
+    watchGroup(pgid) {
+      const answer = ask({ watchGroup: pgid });
+      return () => {
+        if (answer !== undefined) awaitAnswers(answer);
+      };
+    },
     forgetGroup: (pgid) => void send({ forgetGroup: pgid }),
     passThrough() {
-      if (send({ passThrough: true })) awaitAnswer();
+      const answer = ask({ passThrough: true });
+      if (answer !== undefined) awaitAnswers(answer);
     },
     exit(code) {
       // Registered now, it runs after the listeners registered before (process.exit emits in order).

@@ -46,10 +46,13 @@ export class ChildRegistry {
 
 /**
  * Told of each child's process group while it may run: serve() points this at the orphan
- * watchdog (runtime/supervisor), which ends the groups if the provider is SIGKILLed.
+ * watchdog (runtime/supervisor), which ends the groups if the provider is SIGKILLed. `watch` may
+ * return what blocks until the group is watched: the runtime calls it before it passes on the
+ * child's first output and before the call ends, so nobody can have seen a child whose group is
+ * not watched yet (a host that kills the provider on that output leaves no orphan).
  */
 export interface ChildGroupWatch {
-  watch(pgid: number): void;
+  watch(pgid: number): (() => void) | undefined;
   forget(pgid: number): void;
 }
 
@@ -187,6 +190,12 @@ export function spawnChild(
       settle = done;
     });
     let killTimer: NodeJS.Timeout | undefined;
+    let watched: (() => void) | undefined;
+    const confirmWatched = (): void => {
+      const confirm = watched;
+      watched = undefined;
+      confirm?.();
+    };
     const onAbort = (): void => {
       signalGroup(child, "SIGTERM");
       killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), hooks.killGraceMs);
@@ -197,7 +206,7 @@ export function spawnChild(
       hooks.registry.track(child, closed);
       if (child.pid !== undefined) {
         spawnedPids.add(child.pid);
-        groupWatch?.watch(child.pid);
+        watched = groupWatch?.watch(child.pid);
       }
     });
     child.once("error", (error: NodeJS.ErrnoException) => {
@@ -209,6 +218,7 @@ export function spawnChild(
     // Both pipes pause together, so their interleaving stays the order in which they were read.
     let paused = false;
     const forward = (stream: "stdout" | "stderr", chunk: Buffer): void => {
+      confirmWatched();
       const wait = hooks.output(stream, chunk);
       if (!wait || paused) return;
       paused = true;
@@ -227,6 +237,7 @@ export function spawnChild(
     });
     // 'close' comes after 'exit' and after every stdio stream ended: all output was reported.
     child.once("close", () => {
+      confirmWatched();
       if (child.pid !== undefined && spawnedPids.delete(child.pid) && !groupAlive(child.pid))
         groupWatch?.forget(child.pid);
       hooks.signal.removeEventListener("abort", onAbort);
@@ -251,7 +262,7 @@ export function spawnChild(
  */
 export function superviseProviderChild(pid: number): () => void {
   spawnedPids.add(pid);
-  groupWatch?.watch(pid);
+  groupWatch?.watch(pid)?.();
   return () => {
     if (spawnedPids.delete(pid) && !groupAlive(pid)) groupWatch?.forget(pid);
   };

@@ -9,6 +9,7 @@ import { invokeRequest, onlyTerminal, recordingSink, sleep, terminalError } from
 import { defineTool } from "../../../runtime/index.js";
 import { textSchema } from "./support/sample-tools.js";
 import { alive } from "../../support/hanging-tool.js";
+import { watchChildGroups } from "../../../runtime/service/process/spawn-child.js";
 
 const node = process.execPath;
 
@@ -230,5 +231,51 @@ describe("spawn", () => {
     const rec = recordingSink();
     await service.invoke(invokeRequest("exec", { text: "a" }, { workingDirectory: process.cwd() }), rec.sink);
     assert.equal(text(rec.events, 1), "/");
+  });
+
+  it("passes on none of a child's output, and ends no call, before its group's watch is confirmed", async () => {
+    // The supervisor answers a group once its watchdog has it; a host that kills the provider on a
+    // child's first output must find the group watched.
+    const order: string[] = [];
+    watchChildGroups({
+      watch: (pgid) => {
+        order.push("watch");
+        return () => order.push(`confirmed ${pgid}`);
+      },
+      forget: () => {},
+    });
+    try {
+      const service = createToolService(
+        providerWith(exec, async (input, ctx) => {
+          const exit = await ctx.spawn(node, ["-e", input.text]);
+          return { text: `exit ${exit.exitCode}` };
+        }),
+        { stderr: () => {} },
+      );
+      const speaks = recordingSink((event) => {
+        if (event.event.case === "outputChunk") order.push("output");
+      });
+      await service.invoke(
+        invokeRequest(
+          "exec",
+          { text: "process.stdout.write(String(process.pid))" },
+          { workingDirectory: process.cwd() },
+        ),
+        speaks.sink,
+      );
+      const pid = Number(text(speaks.events, 1));
+      assert.deepEqual(order.slice(0, 3), ["watch", `confirmed ${pid}`, "output"]);
+      assert.equal(order.filter((o) => o.startsWith("confirmed")).length, 1, "confirmed once");
+      order.length = 0;
+      const silent = recordingSink();
+      await service.invoke(invokeRequest("exec", { text: "" }, { workingDirectory: process.cwd() }), silent.sink);
+      assert.deepEqual(
+        order.map((o) => o.split(" ")[0]),
+        ["watch", "confirmed"],
+      );
+      assert.equal(onlyTerminal(silent).case, "result");
+    } finally {
+      watchChildGroups(undefined);
+    }
   });
 });
