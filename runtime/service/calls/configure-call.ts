@@ -18,6 +18,7 @@ import { unaryFailure } from "../../errors/unary-failure.js";
 import { collectSecrets, minimumSubstringSecretLength } from "../../redaction/collect-secrets.js";
 import { boundedMessage, reportViolations } from "../../errors/input-error-bounds.js";
 import { msBeforeDeadline } from "./call-deadline.js";
+import { type LongTimeout, setLongTimeout } from "./long-timeout.js";
 import { prepareRoots } from "./resolve-path.js";
 import type { AcceptedConfig } from "./service-runtime.js";
 
@@ -120,9 +121,9 @@ export async function runConfigureHook(
   // Answered before the host's deadline, so it reads why (call-deadline.ts).
   const timeoutMs = run.deadline === undefined ? run.fallbackMs : msBeforeDeadline(run.deadline);
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = setLongTimeout(() => {
       const why =
         run.deadline === undefined
           ? `its bound of ${timeoutMs} ms (the host set no deadline)`
@@ -141,7 +142,7 @@ export async function runConfigureHook(
   } catch (error) {
     throw unaryFailure(error, { context: "configuration rejected: the provider's configure hook threw", log: run.log });
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -23,6 +23,7 @@ import { resolveToolPath } from "./resolve-path.js";
 import type { ServiceRuntime } from "./service-runtime.js";
 import { unaryFailure } from "../../errors/unary-failure.js";
 import { failureLog } from "./failure-log.js";
+import { type LongTimeout, setLongTimeout } from "./long-timeout.js";
 
 /**
  * Runs `work` with a signal that aborts after `timeoutMs` (if set); rejects with a `timeout`
@@ -34,10 +35,10 @@ export async function withDeadline<T>(
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     if (timeoutMs === undefined) return;
-    timer = setTimeout(() => {
+    timer = setLongTimeout(() => {
       const error = new ToolError("timeout", `${what} did not finish within ${timeoutMs} ms`, { retryable: true });
       controller.abort(error);
       reject(error);
@@ -46,7 +47,7 @@ export async function withDeadline<T>(
   try {
     return await Promise.race([Promise.resolve().then(() => work(controller.signal)), deadline]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -7,6 +7,7 @@
 import type { HookCallInfo } from "../../provider/hook-subscriptions.js";
 import type { CallTrace } from "../../telemetry/call-spans.js";
 import type { LiveCall, ServiceRuntime } from "../calls/service-runtime.js";
+import { setLongTimeout } from "../calls/long-timeout.js";
 import { buildHookContext } from "./hook-context.js";
 import type { ResolvedHook } from "./hook-request.js";
 import type { HookCallControl } from "./hook-service-core.js";
@@ -85,7 +86,8 @@ export class HookInFlight implements LiveCall {
       };
     });
     const untilDeadline = msUntil(deadline);
-    const timer = untilDeadline === undefined ? undefined : setTimeout(() => this.#stop?.("timeout"), untilDeadline);
+    const timer =
+      untilDeadline === undefined ? undefined : setLongTimeout(() => this.#stop?.("timeout"), untilDeadline);
     // The transport's cancel at or past the deadline is the deadline's doing (grpc-js ends the call then).
     const onCancel = () =>
       this.#stop?.(untilDeadline !== undefined && msUntil(deadline) === 0 ? "timeout" : "cancelled");
@@ -106,7 +108,7 @@ export class HookInFlight implements LiveCall {
       (thrown: unknown): HookSettlement => ({ thrown }),
     );
     const outcome = await Promise.race([settled, stoppedEarly]);
-    clearTimeout(timer);
+    timer?.clear();
     this.#control.cancelled.removeEventListener("abort", onCancel);
     void settled.then(() => this.#done());
     return outcome;

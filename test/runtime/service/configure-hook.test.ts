@@ -135,6 +135,11 @@ describe("the configure hook", () => {
     assert.ok(aborted instanceof ToolError && aborted.category === "timeout");
   });
 
+  it("a deadline past setTimeout's limit (40 days) lets a slow hook finish", { timeout: 10_000 }, async () => {
+    const s = service(() => new Promise<void>((resolve) => setTimeout(resolve, 30)));
+    await configure(s, { db_path: "notes.db" }, new Date(Date.now() + 40 * 24 * 3600 * 1000));
+  });
+
   it("without a deadline from the host, the service's bound applies", { timeout: 10_000 }, async () => {
     const s = service(() => new Promise<void>(() => {}), { configureHookTimeoutMs: 20 });
     const error = await rejection(configure(s, { db_path: "notes.db" }));

@@ -162,3 +162,34 @@ describe("Render", () => {
     assert.match(line?.stack ?? "", /^Error: renderer bug\n\s+at /);
   });
 });
+
+describe("Preview with a default timeout past setTimeout's limit", () => {
+  it("a 40-day default timeout lets a Preview finish (it does not time out at once)", async () => {
+    const slow = defineTool<{ text: string }, { text: string }>()({
+      name: "slow_edit",
+      kind: "resource",
+      risk: "moderate",
+      description: "Edits slowly.",
+      inputSchema: textSchema,
+      outputSchema: textSchema,
+      concurrency: { safe: true },
+      idempotent: false,
+      preview: true,
+      defaultTimeoutMs: 40 * 24 * 3600 * 1000,
+    });
+    const provider = defineProvider(
+      { name: "p", version: "1", source: "github.com/acme/s", tools: { slow } },
+      { slow: async (i) => i },
+      {
+        slow: async (input) => {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return { root: { node: { case: "text", value: { content: `would write ${input.text}` } } } };
+        },
+      },
+    );
+    const service = createToolService(provider, { stderr: () => {} });
+    const response = await service.preview(previewRequest("slow_edit"));
+    const node = response.preview?.root?.node;
+    assert.equal(node?.case === "text" && node.value.content, "would write a");
+  });
+});

@@ -444,6 +444,16 @@ describe("DispatchHook: failures, deadline, cancel, shutdown", () => {
     await aborted;
   });
 
+  it("a deadline past setTimeout's limit (40 days) lets a slow handler answer", async () => {
+    const { hooks } = serviceWith({
+      "plan-ready": { veto: () => new Promise<"allow">((resolve) => setTimeout(() => resolve("allow"), 30)) },
+    });
+    const response = responseOf(
+      await dispatch(hooks, planReady, { deadline: new Date(Date.now() + 40 * 24 * 3600 * 1000) }),
+    );
+    assert.deepEqual(response.outcome.case === "veto" && response.outcome.value.decision, HookDecision.ALLOW);
+  });
+
   it("the kernel's cancel: CANCELLED with no HookError, the handler's signal aborted, nothing on stderr", async () => {
     const cancel = new AbortController();
     let reason: unknown;
