@@ -272,6 +272,27 @@ test("the reader yields the same messages however DATA is cut", () => {
   assert.equal(parseGrpcTimeout("123456789S"), undefined);
 });
 
+test("grpc-timeout read by hand agrees with its grammar (1-8 digits, a unit) on any text", () => {
+  const units: { [unit: string]: number } = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 0.001, n: 0.000001 };
+  const byGrammar = (value: string): number | undefined => {
+    const match = /^(\d{1,8})\s*([HMSmun])$/.exec(value.trim());
+    return match ? Number(match[1]) * (units[match[2] as string] as number) : undefined;
+  };
+  const piece = fc.oneof(
+    fc.stringMatching(/^\d{0,10}$/),
+    fc.constantFrom("H", "M", "S", "m", "u", "n", "x", " ", "\t", "\u00a0", "\u2000", "-", "+", ".", "e", "1", "0", ""),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 4 }), (pieces) => {
+      const value = pieces.join("");
+      assert.equal(parseGrpcTimeout(value), byGrammar(value), JSON.stringify(value));
+    }),
+    { numRuns: 5000 },
+  );
+  for (const value of ["29999873u", "30S", " 5m ", "5 m", "99999999H", "0n", "", "m", "1", "-1m", "1.5m", "１m"])
+    assert.equal(parseGrpcTimeout(value), byGrammar(value), JSON.stringify(value));
+});
+
 test("HARNESS_TOOL_TRANSPORT: unset is node:http2, grpc-js is grpc-js's server, anything else a one-line error", () => {
   assert.deepEqual(transportFromEnv({}), { ok: true, value: "http2" });
   assert.deepEqual(transportFromEnv({ HARNESS_TOOL_TRANSPORT: "" }), { ok: true, value: "http2" });
