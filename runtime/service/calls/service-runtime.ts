@@ -6,7 +6,7 @@
 import type { KernelClient } from "../kernel/kernel-client.js";
 import type { ProviderDefinition, ToolImplementation } from "../../provider/provider-definition.js";
 import type { ConcurrencyGate } from "./concurrency-gate.js";
-import type { DeadlineQueue } from "../../deadlines/deadline-queue.js";
+import type { DeadlineQueue } from "./deadline-queue.js";
 import type { ChildRegistry } from "../process/spawn-child.js";
 
 /** The configuration Configure accepted (or the defaults, when they decode on their own). */

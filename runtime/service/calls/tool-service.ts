@@ -22,7 +22,7 @@ import type { TraceHeaders } from "../../telemetry/trace-headers.js";
 import { checkProvider, ProviderDefinitionError } from "./check-provider.js";
 import { tooDeep, tooDeepError } from "./argument-depth.js";
 import { collectSecrets } from "../../redaction/collect-secrets.js";
-import { DeadlineQueue } from "../../deadlines/deadline-queue.js";
+import { DeadlineQueue } from "./deadline-queue.js";
 import { ConcurrencyGate } from "./concurrency-gate.js";
 import { acceptConfig, defaultConfig, defaultConfigureHookTimeoutMs, runConfigureHook } from "./configure-call.js";
 import { failureLog } from "./failure-log.js";

@@ -9,7 +9,6 @@
  */
 import { EventEmitter } from "node:events";
 import type { IncomingHttpHeaders, ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
-import { type Deadline, DeadlineQueue } from "../../deadlines/deadline-queue.js";
 import { frameMessage } from "./grpc-framing.js";
 
 /** A call's end as handlers hand it over (grpc-js's StatusObject / ServiceError, structurally). */
@@ -19,12 +18,6 @@ export interface CallStatus {
   readonly message?: string;
   readonly metadata?: { toHttp2Headers(): Record<string, string | string[]> } | null;
 }
-
-/**
- * Every call's grpc-timeout on one timer: a setTimeout and clearTimeout per call were a measurable
- * share of a call's CPU once every Invoke carried the kernel's deadline (bench/RESULTS.md).
- */
-const callDeadlines = new DeadlineQueue();
 
 /** The codes this file sends itself. */
 const statusCode = { OK: 0, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13 } as const;
@@ -125,7 +118,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
   readonly #stream: ServerHttp2Stream;
   readonly #serialize: (value: Res) => Buffer;
   readonly #deadline: number;
-  #deadlineEntry: Deadline | undefined;
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   #headersSent = false;
   #ended = false;
   #relayingDrain = false;
@@ -146,14 +139,14 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
       encoding === undefined || encoding === "identity" ? plainResponseHeaders : compressedResponseHeaders;
     this.#deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
     if (timeoutMs !== undefined) {
-      this.#deadlineEntry = callDeadlines.add(timeoutMs, () => {
+      this.#deadlineTimer = setTimeout(() => {
         this.sendStatus({ code: statusCode.DEADLINE_EXCEEDED, details: "Deadline exceeded" });
         this.#cancel();
-      });
+      }, timeoutMs);
     }
     // One plain listener per call ('close' comes once): a `once` wrapper per call costs more.
     stream.on("close", () => {
-      if (this.#deadlineEntry) callDeadlines.cancel(this.#deadlineEntry);
+      if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
       if (!this.#ended) this.#cancel();
     });
   }
@@ -234,7 +227,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
       }
     }
     this.#ended = true;
-    if (this.#deadlineEntry) callDeadlines.cancel(this.#deadlineEntry);
+    if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed) return;
     try {

@@ -1,11 +1,11 @@
 /**
- * The calls' timeouts on one timer (runtime/deadlines/deadline-queue.ts): each due in deadline
+ * The calls' timeouts on one timer (runtime/service/calls/deadline-queue.ts): each due in deadline
  * order and never early, across lanes of different timeouts; a cancelled one never due, also when
  * it was the one the timer was armed for; and the timer holds the process only while one waits.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DeadlineQueue } from "../../../runtime/deadlines/deadline-queue.js";
+import { DeadlineQueue } from "../../../runtime/service/calls/deadline-queue.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Until nothing waits (a loaded machine's timers fire late), at most 10 s. */
@@ -95,30 +95,4 @@ test("a timeout longer than setTimeout's limit waits instead of firing at once o
   }
   assert.deepEqual(warnings, [], "no TimeoutOverflowWarning");
   assert.ok(armings <= 3, `armed ${armings} times in 100 ms: it spins`);
-});
-
-test("fractional timeouts share a whole-millisecond lane, come due in order never early, and emptied lanes leave", async () => {
-  const queue = new DeadlineQueue();
-  const fired: { i: number; late: number }[] = [];
-  // As grpc-timeout arrives: microseconds, what is left of the client's deadline, a little less each call.
-  const deadlines = Array.from({ length: 200 }, (_, i) => {
-    const timeoutMs = 40 - i * 0.003;
-    const at = performance.now() + timeoutMs;
-    return queue.add(timeoutMs, () => fired.push({ i, late: performance.now() - at }));
-  });
-  assert.equal(queue.lanes, 1, "200 timeouts between 39.4 and 40 ms share the 40 ms lane");
-  // Many distinct whole-millisecond timeouts: a lane each, gone as soon as its calls end.
-  const distinct = Array.from({ length: 1000 }, (_, i) => queue.add(1000 + i, () => assert.fail("cancelled")));
-  assert.equal(queue.lanes, 1001);
-  for (const deadline of distinct) queue.cancel(deadline);
-  assert.equal(queue.lanes, 1);
-  queue.cancel(deadlines[199] as (typeof deadlines)[number]);
-  await settled(queue);
-  assert.equal(fired.length, 199);
-  assert.deepEqual(
-    fired.map((f) => f.i),
-    [...fired.map((f) => f.i)].sort((a, b) => a - b),
-  );
-  for (const f of fired) assert.ok(f.late >= 0, `${f.i} came due ${-f.late} ms early`);
-  assert.equal(queue.lanes, 0);
 });

@@ -1,16 +1,11 @@
 /**
- * Many calls' timeouts on one timer: the service's (a tool's timeout) and the transport's (each
- * call's grpc-timeout). A setTimeout and clearTimeout per call were a measurable share of a
- * trivial call's CPU (bench/RESULTS.md, c=32 CPU cuts), and almost every call ends long before its
- * timeout. Calls with the same timeout in whole milliseconds wait in one lane, in arrival order, so
- * a lane's deadlines ascend and its first is its earliest; the one timer is armed for the earliest
- * first of all lanes. A fractional timeout (grpc-timeout counts microseconds, and a client sends
- * what is left of its deadline, a little less on each call) is rounded up: it comes due at most
- * 1 ms late, never early, and the calls of one deadline share a lane. A call that ends leaves its
- * lane at once (a Set: no search), an emptied lane leaves the map (so distinct timeouts do not pile
- * up), and the timer stays as it is: when it fires with nothing due it is re-armed for the earliest
- * deadline still waiting. The timer keeps the process alive only while some call is waiting, as a
- * call's own timer did.
+ * Many calls' timeouts on one timer. A setTimeout and clearTimeout per call were a measurable
+ * share of a trivial call's CPU (bench/RESULTS.md, c=32 CPU cuts), and almost every call ends long
+ * before its timeout. Calls with the same timeout wait in one lane, in arrival order, so a lane's
+ * deadlines ascend and its first is its earliest; the one timer is armed for the earliest first
+ * of all lanes. A call that ends leaves its lane at once (a Set: no search) and the timer stays as
+ * it is: when it fires with nothing due it is re-armed for the earliest deadline still waiting.
+ * The timer keeps the process alive only while some call is waiting, as a call's own timer did.
  */
 
 /** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
@@ -23,7 +18,6 @@ export interface Deadline {
 }
 
 interface Entry extends Deadline {
-  readonly ms: number;
   readonly lane: Set<Entry>;
   readonly due: () => void;
 }
@@ -46,20 +40,14 @@ export class DeadlineQueue {
     return this.#waiting;
   }
 
-  /** How many lanes (distinct whole-millisecond timeouts) hold a deadline. */
-  get lanes(): number {
-    return this.#lanes.size;
-  }
-
-  /** Calls `due` once `timeoutMs` milliseconds have passed (at most 1 ms later), unless cancel() comes first. */
-  add(timeoutMs: number, due: () => void): Deadline {
-    const ms = Math.ceil(timeoutMs);
+  /** Calls `due` once `ms` milliseconds have passed, unless cancel() comes first. */
+  add(ms: number, due: () => void): Deadline {
     let lane = this.#lanes.get(ms);
     if (!lane) {
       lane = new Set();
       this.#lanes.set(ms, lane);
     }
-    const entry: Entry = { at: this.#now() + ms, ms, lane, due };
+    const entry: Entry = { at: this.#now() + ms, lane, due };
     lane.add(entry);
     if (this.#waiting++ === 0) this.#timer?.ref();
     if (entry.at < this.#timerAt) this.#arm(entry.at);
@@ -69,9 +57,7 @@ export class DeadlineQueue {
   /** The call ended first: its `due` is not called. Idempotent. */
   cancel(deadline: Deadline): void {
     const entry = deadline as Entry;
-    const lane = entry.lane;
-    if (!lane.delete(entry)) return;
-    if (lane.size === 0 && this.#lanes.get(entry.ms) === lane) this.#lanes.delete(entry.ms);
+    if (!entry.lane.delete(entry)) return;
     if (--this.#waiting === 0) this.#timer?.unref();
   }
 
