@@ -131,14 +131,18 @@ export class KernelHost {
     this.#host = new GoHost(binary);
   }
 
-  /** Launches `command args` with `env` added to the kernel's environment, as the kernel does, and calls GetSchema. */
+  /**
+   * Launches `command args` with `env` added to the kernel's environment, as the kernel does, and
+   * calls GetSchema. Its Invokes carry the host's deadline, as the kernel's do, unless `noDeadline`.
+   */
   async launch(
     id: string,
     command: string,
     args: readonly string[],
     env: { readonly [name: string]: string } = {},
+    noDeadline = false,
   ): Promise<Launched> {
-    const r = await this.#host.request({ op: "launch", id, command, args, env, dir: os.tmpdir() });
+    const r = await this.#host.request({ op: "launch", id, command, args, env, dir: os.tmpdir(), noDeadline });
     return { pid: Number(r.pid), handshakeMs: Number(r.handshakeMs), schemaMs: Number(r.schemaMs) };
   }
 

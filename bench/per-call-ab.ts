@@ -9,7 +9,9 @@
  * block's p50, and the median over rounds of each round's ratio to the first commit and to bare.
  * Each contender runs as several processes (`--replicas`), its value in a round their mean.
  * With --node-options=<flags> the first commit runs again with NODE_OPTIONS=<flags> (a V8 flag's price).
- * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised] [--node-options=<flags>]`
+ * With --no-deadline the first commit runs again with Invokes that carry no deadline (the host
+ * gives the other contenders' the kernel's 30 s): the deadline's price.
+ * Run: `node --conditions=harness-tool-source --import tsx bench/per-call-ab.ts <commit>... [--rounds=6] [--c1=2000] [--c32=10000] [--replicas=2] [--unsupervised] [--node-options=<flags>] [--no-deadline]`
  */
 import os from "node:os";
 import { createWorkspace, removeAllWorkspaces } from "./bench-workspace.js";
@@ -36,7 +38,7 @@ const ws = createWorkspace("per-call-ab");
 const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
 const log = (line: string) => process.stderr.write(`${line}\n`);
 try {
-  const contenders: { id: string; file: string; env?: Record<string, string> }[] = [];
+  const contenders: { id: string; file: string; env?: Record<string, string>; noDeadline?: boolean }[] = [];
   for (const [i, commit] of commits.entries()) {
     // The same commit named twice (an A/A run) gets two ids and one bundle.
     contenders.push({
@@ -59,6 +61,8 @@ try {
       id: `${firstContender.id} ${nodeOptions}`,
       env: { NODE_OPTIONS: nodeOptions },
     });
+  if (args.includes("--no-deadline") && firstContender)
+    contenders.push({ ...firstContender, id: `${firstContender.id} no deadline`, noDeadline: true });
   contenders.push({ id: "bare", file: bare });
   log(
     `load average at start: ${os
@@ -82,7 +86,7 @@ try {
     );
     const echo = invokeRequest("echo", { text: "hello" }, ws.root);
     for (const c of instances) {
-      c.pid = (await host.launch(c.instance, process.execPath, [c.file], { ...env, ...c.env })).pid;
+      c.pid = (await host.launch(c.instance, process.execPath, [c.file], { ...env, ...c.env }, c.noDeadline)).pid;
       await host.configure(c.instance);
       await host.load(c.instance, echo, 2000, 32);
     }

@@ -86,6 +86,7 @@ type command struct {
 	Args        []string          `json:"args"`
 	Env         map[string]string `json:"env"`
 	Dir         string            `json:"dir"`
+	NoDeadline  bool              `json:"noDeadline"`
 	Request     string            `json:"request"`
 	Calls       int               `json:"calls"`
 	Concurrency int               `json:"concurrency"`
@@ -94,6 +95,9 @@ type command struct {
 type provider struct {
 	client *plugin.Client
 	conn   *grpc.ClientConn
+	// noDeadline: this provider's Invokes carry no deadline (launch's noDeadline), to price the
+	// deadline against the same provider with it, in the same run.
+	noDeadline bool
 }
 
 type host struct {
@@ -159,7 +163,7 @@ func (h *host) launch(c command) (result, error) {
 		client.Kill()
 		return nil, err
 	}
-	p := &provider{client: client, conn: raw.(*grpc.ClientConn)}
+	p := &provider{client: client, conn: raw.(*grpc.ClientConn), noDeadline: c.NoDeadline}
 	var schema []byte
 	request := []byte{}
 	if err := p.conn.Invoke(context.Background(), getSchemaMethod, &request, &schema, grpc.ForceCodec(rawCodec{})); err != nil {
@@ -198,6 +202,9 @@ func (p *provider) invoke(request []byte, digest io.Writer) (outcome, error) {
 	// As the kernel does: every Invoke carries a deadline (the tool's default_timeout, else the
 	// kernel's global default), which reaches the provider as grpc-timeout.
 	ctx, cancel := context.WithTimeout(context.Background(), invokeDeadline)
+	if p.noDeadline {
+		ctx, cancel = context.WithCancel(context.Background())
+	}
 	defer cancel()
 	stream, err := p.conn.NewStream(ctx, desc, invokeMethod, grpc.ForceCodec(rawCodec{}))
 	if err != nil {

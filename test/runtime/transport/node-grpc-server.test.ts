@@ -188,6 +188,37 @@ test("grpc-timeout: the call ends DEADLINE_EXCEEDED and the handler sees 'cancel
   assert.ok(events.includes("unary cancelled hang"));
 });
 
+test("grpc-timeout: calls of many distinct microsecond deadlines each end DEADLINE_EXCEEDED, none early", async () => {
+  const session = http2.connect("http://localhost", { createConnection: () => net.connect(socket) });
+  // As a client sends what is left of its deadline: microseconds, a little different on each call.
+  const calls = Array.from({ length: 300 }, (_, i) => {
+    const timeoutUs = 300_000 + i * 1_337;
+    const sent = performance.now();
+    const req = session.request({
+      ":method": "POST",
+      ":path": "/t.T/Unary",
+      "content-type": "application/grpc",
+      te: "trailers",
+      "grpc-timeout": `${timeoutUs}u`,
+    });
+    req.end(frameMessage(Buffer.from("hang")));
+    req.resume();
+    return new Promise<{ status: unknown; early: number }>((resolve) => {
+      let status: unknown;
+      req.on("response", (h) => (status = h["grpc-status"]));
+      req.on("trailers", (t) => (status = t["grpc-status"]));
+      req.on("close", () => resolve({ status, early: timeoutUs / 1000 - (performance.now() - sent) }));
+    });
+  });
+  const ended = await Promise.all(calls);
+  session.close();
+  for (const [i, call] of ended.entries()) {
+    assert.equal(call.status, "4", `call ${i}`);
+    // Node's timers count whole milliseconds of the event loop's clock: within 1 ms.
+    assert.ok(call.early <= 1, `call ${i} ended ${call.early} ms before its deadline`);
+  }
+});
+
 test("a message over the receive limit is RESOURCE_EXHAUSTED; two on a unary call UNIMPLEMENTED", async () => {
   const big = await raw({ ":path": "/t.T/Unary" }, frameMessage(Buffer.alloc(1001)));
   assert.equal(big.headers["grpc-status"], "8");
