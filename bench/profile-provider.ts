@@ -4,12 +4,12 @@
  * v1.8.0 host of bench/kernel-host.ts with `--cpu-prof`, runs one scenario, stops it with Kill()
  * and prints self time by source file (grouped by package) and by function, busy samples only.
  * The evidence behind the per-call and start-up cuts (bench/RESULTS.md's tables). Run:
- * `node --conditions=harness-tool-source --import tsx bench/profile-provider.ts <startup|invoke|stream|kill|idle> [--supervised] [--bare|--http2] [--shipped] [--top=N] [--calls=N] [--concurrency=N] [--env=K=V]`
+ * `node --conditions=harness-tool-source --import tsx bench/profile-provider.ts <startup|invoke|stream|kill|idle> [--supervised] [--bare|--http2] [--shipped] [--no-deadline] [--top=N] [--calls=N] [--concurrency=N] [--env=K=V]`
  * (invoke: 20,000 echo calls at concurrency 1 unless told, only the samples taken during that block
  * counted; stream: three 200 MB `bash` streams; startup: three launches to the first GetSchema
  * reply; kill: Kill() one second after Configure; idle: no profile, the launched process's memory
  * split 2 s after Configure, and the Go supervisor's when `--supervised`; `--env=PROFILE_HEAP_SNAPSHOT=<file>`
- * writes a heap snapshot there too). `--http2` profiles
+ * writes a heap snapshot there too; `--no-deadline`: the Invokes carry no deadline). `--http2` profiles
  * bench/fixtures/http2-tool-server.ts, the bare node:http2 floor; `--shipped` runs `harness-tool bundle`'s
  * output (minified: the profile's functions lose their files) instead of the plain esbuild bundle.
  */
@@ -221,7 +221,7 @@ try {
   try {
     const launches = scenario === "startup" ? 3 : 1;
     for (let i = 0; i < launches; i++) {
-      const launched = await host.launch(`p${i}`, process.execPath, args, env);
+      const launched = await host.launch(`p${i}`, process.execPath, args, env, flags.includes("--no-deadline"));
       process.stderr.write(`launch ${i}: spawn → GetSchema ${launched.schemaMs.toFixed(1)} ms\n`);
       if (scenario !== "startup") await host.configure(`p${i}`);
       if (scenario === "invoke") {
