@@ -6,7 +6,8 @@
  * measured first, without recursion (so at any depth a message can hold); one deeper than
  * `maxArgumentDepth` is left out of the decoded request and remembered, and the call is refused
  * with `invalid_arguments` naming the depth. Everything else is decoded with a recursion limit
- * that admits `maxArgumentDepth` levels.
+ * that admits `maxArgumentDepth` levels. A short InvokeRequest in the form the kernel sends is
+ * read by hand (invoke-request-decoding.ts), to the same message.
  *
  * invalid_arguments (`pluggableharness.tool.v1.ToolErrorCategory`): arguments that fail the tool's
  * contract, fed back to the model; docs/runtime.md#deep-arguments.
@@ -14,6 +15,10 @@
 import { fromBinary, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { ToolError as WireToolError } from "../../generated/pluggableharness/tool/v1/tool_pb.js";
 import { wireError } from "../../errors/classify-error.js";
+import { readPlainInvokeRequest } from "./invoke-request-decoding.js";
+
+/** The request Invoke decodes with readPlainInvokeRequest first (a short one: no depth to prune). */
+const invokeRequestTypeName = "pluggableharness.tool.v1.InvokeRequest";
 
 /**
  * The deepest JSON a request may carry in its arguments or config, in levels (`{}` and `[]` are
@@ -260,6 +265,10 @@ function lengthDelimited(number: number, body: Uint8Array): Uint8Array {
  * recursion limit that admits that depth. Malformed bytes still throw, as protobuf-es says.
  */
 export function decodeRequest<Desc extends DescMessage>(desc: Desc, bytes: Uint8Array): MessageShape<Desc> {
+  if (desc.typeName === invokeRequestTypeName && bytes.byteLength < shortestTooDeep) {
+    const plain = readPlainInvokeRequest(bytes);
+    if (plain) return plain as MessageShape<Desc>;
+  }
   const pruned: Pruned[] = [];
   const kept =
     bytes.byteLength < shortestTooDeep ? bytes : (prune(desc, bytes, 0, bytes.byteLength, [], pruned) ?? bytes);
