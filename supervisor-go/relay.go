@@ -23,6 +23,9 @@ type relay struct {
 	stderrF    StreamFilter
 	handshake  []byte
 	handshaken bool
+	// heldFirst: a start failure's line in the handshake's place, held until the provider ends or
+	// firstLineHold passes; written then, after its stderr.
+	heldFirst  []byte
 	stdoutLine []byte
 	exits      chan int // the code the provider announced on fd 3 (the first one)
 }
@@ -67,6 +70,7 @@ func stdoutLogLine(message []byte) []byte {
 // stdoutRest handles stdout bytes after the handshake line; outMu held.
 func (r *relay) stdoutRest(data []byte) {
 	if r.pass.Load() {
+		r.releaseFirst()
 		_, _ = os.Stdout.Write(append(r.stdoutLine, data...))
 		r.stdoutLine = nil
 		return
@@ -98,11 +102,44 @@ func (r *relay) stdoutChunk(chunk []byte) {
 	if end < 0 {
 		return
 	}
-	_, _ = os.Stdout.Write(r.handshake[:end+1])
+	r.writeFirstLine(r.handshake[:end+1])
 	rest := r.handshake[end+1:]
 	r.handshake, r.handshaken = nil, true
 	if len(rest) > 0 {
 		r.stdoutRest(r.filtered(&r.stdoutF, rest))
+	}
+}
+
+// firstLineHold: how long a start failure's line waits for the provider to end.
+const firstLineHold = 500 * time.Millisecond
+
+// startFailurePrefix begins the line the runtime writes in the handshake's place when the provider
+// cannot start (runtime/transport/start-failure.ts), after the failure's log line on stderr.
+var startFailurePrefix = []byte("harness-tool: the provider cannot start")
+
+// writeFirstLine writes the first stdout line, the handshake, at once; a start failure's line, on
+// which the host gives up and kills this process, waits until the provider ended and its pipes
+// were drained (finish), or firstLineHold, or pass-through: what the provider wrote on stderr
+// before it (the failure's log line, with its stack) is relayed by another goroutine, which could
+// otherwise lose that race. outMu held.
+func (r *relay) writeFirstLine(line []byte) {
+	if !bytes.HasPrefix(line, startFailurePrefix) {
+		_, _ = os.Stdout.Write(line)
+		return
+	}
+	r.heldFirst = append([]byte(nil), line...)
+	time.AfterFunc(firstLineHold, func() {
+		r.outMu.Lock()
+		defer r.outMu.Unlock()
+		r.releaseFirst()
+	})
+}
+
+// releaseFirst writes the held first line, once; outMu held.
+func (r *relay) releaseFirst() {
+	if r.heldFirst != nil {
+		_, _ = os.Stdout.Write(r.heldFirst)
+		r.heldFirst = nil
 	}
 }
 
@@ -161,7 +198,7 @@ func (p *pipeReader) drainNow(deadline <-chan struct{}) {
 }
 
 // finish writes what is left once the provider exited: an unfinished handshake, the filters' held
-// bytes, an unfinished stdout line as a last log line.
+// bytes, a held first line (after them), an unfinished stdout line as a last log line.
 func (r *relay) finish() {
 	r.outMu.Lock()
 	defer r.outMu.Unlock()
@@ -169,6 +206,7 @@ func (r *relay) finish() {
 		_, _ = os.Stdout.Write(r.handshake)
 	}
 	writeErr(r, r.stderrF.Flush())
+	r.releaseFirst()
 	if r.pass.Load() {
 		if len(r.stdoutLine) > 0 {
 			_, _ = os.Stdout.Write(r.stdoutLine)

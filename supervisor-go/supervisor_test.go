@@ -340,3 +340,54 @@ func TestAToolGroupIsAnsweredOnceTheWatchdogHasIt(t *testing.T) {
 		}
 	}
 }
+
+func TestAStartFailuresStderrReachesTheHostBeforeItsStdoutLine(t *testing.T) {
+	// The runtime reports a start failure on stderr (its log line, with the stack), then in the
+	// handshake's place on stdout; the host kills this process the moment it reads that line.
+	payload := strings.Repeat("x", 60_000)
+	for round := 0; round < 20; round++ {
+		cmd := exec.Command(binary, "/bin/sh", "-c", `printf '%s end-of-stderr\n' "$PAYLOAD" >&2; echo 'harness-tool: the provider cannot start: broken'; exit 1`)
+		cmd.Env = append(os.Environ(), "PAYLOAD="+payload)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line := make([]byte, 128)
+		n, _ := stdout.Read(line)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if !strings.HasPrefix(string(line[:n]), "harness-tool: the provider cannot start") {
+			t.Fatalf("round %d: stdout %q", round, line[:n])
+		}
+		if !strings.Contains(stderr.String(), "end-of-stderr") {
+			t.Fatalf("round %d: killed on the stdout line, the host had %d bytes of the provider's stderr, not its end", round, stderr.Len())
+		}
+	}
+}
+
+func TestOnlyAStartFailuresLineIsHeld(t *testing.T) {
+	// Neither provider ends: a handshake (or any other first line) goes out at once, a start
+	// failure's line after firstLineHold.
+	firstLineAfter := func(line string) time.Duration {
+		cmd := exec.Command(binary, "/bin/sh", "-c", "echo '"+line+"'; exec sleep 30")
+		stdout, _ := cmd.StdoutPipe()
+		started := time.Now()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		got := make([]byte, 128)
+		n, _ := stdout.Read(got)
+		if string(got[:n]) != line+"\n" {
+			t.Fatalf("stdout %q, want %q", got[:n], line)
+		}
+		return time.Since(started)
+	}
+	handshake := firstLineAfter("1|1|unix|/tmp/plugin1|grpc")
+	failure := firstLineAfter("harness-tool: the provider cannot start: broken")
+	if failure < firstLineHold*9/10 || handshake >= failure {
+		t.Fatalf("the handshake came after %s, the start failure after %s: want the failure held about %s, the handshake not", handshake, failure, firstLineHold)
+	}
+}

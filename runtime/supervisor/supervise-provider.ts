@@ -37,6 +37,7 @@ import { fileURLToPath } from "node:url";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
 import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
+import { startFailurePrefix } from "../transport/start-failure.js";
 
 /** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
 export const supervisorBinaryVariable = "HARNESS_TOOL_SUPERVISOR_BINARY";
@@ -123,6 +124,8 @@ function execSupervisor(program: string): void {
 const parentPollMs = 500;
 /** After the provider exited, how long its pipes may still take to drain (a child may hold them). */
 const drainMs = 200;
+/** How long a start failure's line waits for the provider to end. */
+const firstLineHoldMs = 500;
 
 /** Writes all of `data` to `fd`, waiting out a full non-blocking pipe; drops it when the reader is gone. */
 function writeAll(fd: number, data: Uint8Array): void {
@@ -177,6 +180,7 @@ export function superviseProvider(supervisorProgram?: string): Promise<never> {
     finished = true;
     stdout.flushHandshake();
     writeAll(2, stderrFilter.flush());
+    stdout.releaseFirstLine();
     stdout.flushRest();
     if (signal) {
       process.removeAllListeners(signal);
@@ -212,6 +216,8 @@ interface OutputMode {
 interface StdoutRelay {
   /** Writes a handshake line that never ended to fd 1. */
   flushHandshake(): void;
+  /** Writes a held first line (a start failure in the handshake's place) to fd 1, after stderr's rest. */
+  releaseFirstLine(): void;
   /** Writes the filter's held-back bytes and an unfinished line as a last log line. */
   flushRest(): void;
 }
@@ -226,6 +232,7 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
   let stdoutLine = Buffer.alloc(0);
   const stdoutRest = (data: Buffer): void => {
     if (output.passThrough) {
+      releaseFirstLine();
       writeAll(1, stdoutLine.length === 0 ? data : Buffer.concat([stdoutLine, data]));
       stdoutLine = Buffer.alloc(0);
       return;
@@ -237,17 +244,32 @@ function relayStdout(child: ChildProcess, stdoutFilter: SecretStreamFilter, outp
     }
     stdoutLine = Buffer.from(pending);
   };
+  // A start failure's line in the handshake's place (runtime/transport/start-failure.ts), on which
+  // the host gives up and kills this process: what the provider wrote on stderr before it (the
+  // failure's log line, with its stack) arrives on another pipe, maybe in a later turn of the
+  // loop, so the line waits until the provider ended (finish), firstLineHoldMs, or pass-through.
+  let heldFirst: Buffer | undefined;
+  const releaseFirstLine = (): void => {
+    if (heldFirst !== undefined) writeAll(1, heldFirst);
+    heldFirst = undefined;
+  };
+  const writeFirstLine = (line: Buffer): void => {
+    if (!line.toString("latin1").startsWith(startFailurePrefix)) return writeAll(1, line);
+    heldFirst = Buffer.from(line);
+    setTimeout(releaseFirstLine, firstLineHoldMs).unref();
+  };
   child.stdout?.on("data", (chunk: Buffer) => {
     if (handshake === undefined) return stdoutRest(output.passThrough ? chunk : stdoutFilter.push(chunk));
     handshake = Buffer.concat([handshake, chunk]);
     const end = handshake.indexOf(0x0a);
     if (end === -1) return;
-    writeAll(1, handshake.subarray(0, end + 1));
+    writeFirstLine(handshake.subarray(0, end + 1));
     const rest = handshake.subarray(end + 1);
     handshake = undefined;
     if (rest.length > 0) stdoutRest(output.passThrough ? rest : stdoutFilter.push(rest));
   });
   return {
+    releaseFirstLine,
     flushHandshake: () => {
       if (handshake !== undefined && handshake.length > 0) writeAll(1, handshake);
     },

@@ -11,6 +11,9 @@ import { kernelHandshake } from "./plugin-environment.js";
 import { hostLog } from "./host-log.js";
 import { stackOf } from "../errors/error-stack.js";
 
+/** How the stdout line begins (a supervisor holds such a line until the stderr before it is out). */
+export const startFailurePrefix = "harness-tool: the provider cannot start";
+
 /** Long enough for a reason, far below the host's 64 KiB line limit. */
 const maxLineLength = 2000;
 
@@ -24,7 +27,7 @@ export function startFailureLine(reason: string): string {
     .replace(/\s*\n\s*/g, "; ")
     .replace(/\|/g, "/")
     .trim();
-  const text = `harness-tool: the provider cannot start: ${flat}`;
+  const text = `${startFailurePrefix}: ${flat}`;
   return `${text.length > maxLineLength ? `${text.slice(0, maxLineLength - 1)}…` : text}\n`;
 }
 

@@ -39,6 +39,34 @@ for (const program of supervisorPrograms)
       assert.ok(await eventually(() => processGone(pid), 2000), `provider ${pid} still runs after its supervisor left`);
     });
 
+    it("a start failure's stderr reaches the host before its stdout line, on which the host kills", async () => {
+      for (let round = 0; round < 5; round++) {
+        const child = spawn(
+          process.execPath,
+          ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "start-failure"],
+          {
+            env: { ...process.env, ...program.env, HARNESS_TOOL_SUPERVISED: "" },
+            stdio: ["ignore", "pipe", "pipe"],
+            timeout: 20_000,
+          },
+        );
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString("utf8");
+        });
+        const line = await new Promise<string>((resolve) =>
+          child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
+        );
+        child.kill("SIGKILL");
+        await new Promise((resolve) => child.once("close", resolve));
+        assert.match(line, /^harness-tool: the provider cannot start: broken/);
+        assert.ok(
+          stderr.includes("end-of-stderr"),
+          `round ${round}: killed on the stdout line, the host had ${stderr.length} bytes of stderr`,
+        );
+      }
+    });
+
     it("channel.exit announces the code after the provider's exit listeners ran", async () => {
       const { code, stderr } = await supervised("exit", program);
       assert.equal(code, 6, stderr);
