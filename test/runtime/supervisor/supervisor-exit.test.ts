@@ -15,18 +15,25 @@ const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const fixture = path.join(import.meta.dirname, "fixtures/exiting-provider.ts");
 const tsxLoader = pathToFileURL(path.join(repoRoot, "node_modules/tsx/dist/loader.mjs")).href;
 
-/** Runs the fixture (the supervisor and its provider) to its exit; at most 20 s. */
-function supervised(mode: string, program: SupervisorProgram): Promise<{ code: number | null; stderr: string }> {
+/** Starts the fixture (the supervisor and its provider) in `mode`, at most 20 s; `stderr()` is what it wrote there so far. */
+function start(mode: string, program: SupervisorProgram) {
   const child = spawn(process.execPath, ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, mode], {
     env: { ...process.env, ...program.env, HARNESS_TOOL_SUPERVISED: "" },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
     timeout: 20_000,
   });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stderr })));
+  child.stdout.resume();
+  return { child, stderr: () => stderr };
+}
+
+/** Runs the fixture to its exit. */
+function supervised(mode: string, program: SupervisorProgram): Promise<{ code: number | null; stderr: string }> {
+  const { child, stderr } = start(mode, program);
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stderr: stderr() })));
 }
 
 for (const program of supervisorPrograms)
@@ -41,19 +48,7 @@ for (const program of supervisorPrograms)
 
     it("a start failure's stderr reaches the host before its stdout line, on which the host kills", async () => {
       for (let round = 0; round < 5; round++) {
-        const child = spawn(
-          process.execPath,
-          ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "start-failure"],
-          {
-            env: { ...process.env, ...program.env, HARNESS_TOOL_SUPERVISED: "" },
-            stdio: ["ignore", "pipe", "pipe"],
-            timeout: 20_000,
-          },
-        );
-        let stderr = "";
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString("utf8");
-        });
+        const { child, stderr } = start("start-failure", program);
         const line = await new Promise<string>((resolve) =>
           child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
         );
@@ -61,8 +56,8 @@ for (const program of supervisorPrograms)
         await new Promise((resolve) => child.once("close", resolve));
         assert.match(line, /^harness-tool: the provider cannot start: broken/);
         assert.ok(
-          stderr.includes("end-of-stderr"),
-          `round ${round}: killed on the stdout line, the host had ${stderr.length} bytes of stderr`,
+          stderr().includes("end-of-stderr"),
+          `round ${round}: killed on the stdout line, the host had ${stderr().length} bytes of stderr`,
         );
       }
     });
