@@ -19,6 +19,9 @@ export interface CallStatus {
   readonly metadata?: { toHttp2Headers(): Record<string, string | string[]> } | null;
 }
 
+/** The longest delay one setTimeout takes (2^31 − 1 ms, about 24.8 days). */
+export const longestTimerMs = 2_147_483_647;
+
 /** The codes this file sends itself. */
 const statusCode = { OK: 0, UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13 } as const;
 
@@ -138,12 +141,7 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     this.#responseHeaders =
       encoding === undefined || encoding === "identity" ? plainResponseHeaders : compressedResponseHeaders;
     this.#deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
-    if (timeoutMs !== undefined) {
-      this.#deadlineTimer = setTimeout(() => {
-        this.sendStatus({ code: statusCode.DEADLINE_EXCEEDED, details: "Deadline exceeded" });
-        this.#cancel();
-      }, timeoutMs);
-    }
+    if (timeoutMs !== undefined) this.#armDeadline(timeoutMs);
     // One plain listener per call ('close' comes once): a `once` wrapper per call costs more.
     stream.on("close", () => {
       if (this.#deadlineTimer) clearTimeout(this.#deadlineTimer);
@@ -247,6 +245,19 @@ export class Http2ServerCall<Req, Res> extends EventEmitter {
     } catch {
       // The stream went between the check and the write: the client is gone.
     }
+  }
+
+  /**
+   * Ends the call DEADLINE_EXCEEDED in `ms`: in steps of at most longestTimerMs, since a longer
+   * setTimeout fires after 1 ms (grpc-timeout reaches 99,999,999 hours; a 30-day one is "720H").
+   */
+  #armDeadline(ms: number): void {
+    const step = Math.min(ms, longestTimerMs);
+    this.#deadlineTimer = setTimeout(() => {
+      if (ms > step) return this.#armDeadline(ms - step);
+      this.sendStatus({ code: statusCode.DEADLINE_EXCEEDED, details: "Deadline exceeded" });
+      this.#cancel();
+    }, step);
   }
 
   #sendHeaders(): void {

@@ -43,6 +43,7 @@ server.addService({ unary, stream, bidi }, {
     const text = Buffer.from(call.request).toString();
     call.on("cancelled", () => events.push(`unary cancelled ${text}`));
     if (text === "hang") return;
+    if (text === "later") return void setTimeout(() => callback(null, Buffer.from("echo later")), 100);
     if (text === "fail") {
       const trailers = new StatusTrailers();
       trailers.set("grpc-status-details-bin", Buffer.from([1, 2, 3, 250]));
@@ -186,6 +187,14 @@ test("grpc-timeout: the call ends DEADLINE_EXCEEDED and the handler sees 'cancel
   const wire = await raw({ ":path": "/t.T/Unary", "grpc-timeout": "50m" }, frameMessage(Buffer.from("hang")));
   assert.equal(wire.headers["grpc-status"], "4");
   assert.ok(events.includes("unary cancelled hang"));
+});
+
+test("grpc-timeout past setTimeout's 24.8-day limit: the call is not ended early", async () => {
+  // 30 days as grpc-go writes it, and the grammar's largest: a single setTimeout of either fires at once.
+  for (const timeout of ["720H", "2592000S", "99999999H"]) {
+    const wire = await raw({ ":path": "/t.T/Unary", "grpc-timeout": timeout }, frameMessage(Buffer.from("later")));
+    assert.equal(wire.headers["grpc-status"] ?? wire.trailers["grpc-status"], "0", timeout);
+  }
 });
 
 test("grpc-timeout: calls of many distinct microsecond deadlines each end DEADLINE_EXCEEDED, none early", async () => {
