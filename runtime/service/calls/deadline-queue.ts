@@ -8,8 +8,7 @@
  * The timer keeps the process alive only while some call is waiting, as a call's own timer did.
  */
 
-/** The longest delay setTimeout takes (2^31 − 1 ms); a longer one fires after 1 ms. */
-const longestTimerMs = 2_147_483_647;
+import { longestDelayMs as longestTimerMs } from "./long-timeout.js";
 
 /** One call's place in the queue. */
 export interface Deadline {

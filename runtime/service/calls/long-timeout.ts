@@ -5,8 +5,8 @@
  * the whole delay has passed; a delay that is not finite never fires.
  */
 
-/** The longest delay one setTimeout takes. */
-const longestDelayMs = 2_147_483_647;
+/** The longest delay one setTimeout takes (the transport's node-grpc room keeps its own copy). */
+export const longestDelayMs = 2_147_483_647;
 
 /** A pending long timeout. */
 export interface LongTimeout {
