@@ -86,6 +86,16 @@ func TestTheMarkerNamesTheSupervisor(t *testing.T) {
 	}
 }
 
+func TestTheProviderIsToldTheChannelVersion(t *testing.T) {
+	// A stale value in the supervisor's own environment (a provider's child that inherited it) is replaced.
+	t.Setenv(channelVersionVariable, "0")
+	stdout, _, _ := run(t, `echo "$HARNESS_TOOL_SUPERVISOR_CHANNEL"`)
+	// 1: runtime/supervisor/supervisor-channel.ts's channelVersion, which the provider requires.
+	if stdout != "1\n" {
+		t.Fatalf("the provider saw channel version %q", stdout)
+	}
+}
+
 func TestPassThroughWritesAsItIs(t *testing.T) {
 	stdout, stderr, _ := run(t, `echo handshake; `+learn+`printf '{"passThrough":true}\n' >&3; read -r a <&3; echo 'raw sk-live-7f3a9c2e'; echo 'err sk-live-7f3a9c2e' >&2`)
 	if stdout != "handshake\nraw sk-live-7f3a9c2e\n" || stderr != "err sk-live-7f3a9c2e\n" {

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
+import { channelVersion } from "../../../runtime/supervisor/supervisor-channel.js";
 import { eventually, processGone } from "../interop/process-state.js";
 import { type SupervisorProgram, supervisorPrograms } from "../../support/supervisor-under-test.js";
 
@@ -71,12 +72,17 @@ for (const program of supervisorPrograms)
 
 describe("the provider's exit, told to the supervisor", () => {
   it("told, the supervisor is given the CPU: the provider sleeps for its SIGKILL instead of running Node's teardown", async () => {
-    // This process plays the supervisor: the marker names it, fd 3 is read here, nothing is killed.
+    // This process plays the supervisor: the marker names it (with the channel's version), fd 3 is
+    // read here, nothing is killed.
     const child = spawn(
       process.execPath,
       ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "exit"],
       {
-        env: { ...process.env, HARNESS_TOOL_SUPERVISED: String(process.pid) },
+        env: {
+          ...process.env,
+          HARNESS_TOOL_SUPERVISED: String(process.pid),
+          HARNESS_TOOL_SUPERVISOR_CHANNEL: String(channelVersion),
+        },
         stdio: ["ignore", "ignore", "pipe", "pipe"],
         timeout: 20_000,
       },
