@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// channelHandler acts on the provider's messages (runtime/supervisor/supervisor-channel.ts).
+// channelHandler acts on the provider's messages (runtime/supervisor/supervisor-channel.ts): channel
+// version 1 (channelVersion, told to the provider in its environment).
 type channelHandler interface {
 	learn(secrets []string)
 	watchGroup(pgid int)

@@ -1,7 +1,8 @@
 // Command harness-tool-supervisor is a candidate for the supervisor of docs/runtime.md#the-supervisor
 // that is not a Node process: `harness-tool-supervisor <node> [args...]` starts the provider with
 // fds 1 and 2 as pipes it filters, fd 3 as the private channel (secrets, the tools' process groups,
-// pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid>, and stdin inherited; it forwards
+// pass-through), the marker HARNESS_TOOL_SUPERVISED=<its pid> with the channel's version
+// HARNESS_TOOL_SUPERVISOR_CHANNEL=<n> beside it, and stdin inherited; it forwards
 // SIGTERM and SIGHUP, ignores SIGINT, passes the host's going away on as SIGTERM, has the provider
 // die with it (Linux's death signal) and starts the orphan watchdog (this program again, with
 // --orphan-watchdog; on Linux only once a tool's process group is listed), and exits with the
@@ -13,12 +14,18 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
 
 const (
 	supervisedVariable = "HARNESS_TOOL_SUPERVISED"
+	// channelVersionVariable carries the channel version this program speaks (channel.go), which the
+	// provider checks before it relies on an answer (runtime/supervisor/supervisor-channel.ts,
+	// channelVersion: the same number).
+	channelVersionVariable = "HARNESS_TOOL_SUPERVISOR_CHANNEL"
+	channelVersion         = "1"
 	// parentPoll: how often the parent pid is checked (the host gone without closing anything).
 	parentPoll = 500 * time.Millisecond
 	// drainTime: after the provider exited, how long its pipes may still take to drain.
@@ -36,15 +43,15 @@ func main() {
 	os.Exit(supervise(os.Args[1], os.Args[2:]))
 }
 
-// environment is this process's environment with the marker naming it.
+// environment is this process's environment with the marker naming it and the channel's version.
 func environment() []string {
 	env := []string{}
 	for _, kv := range os.Environ() {
-		if len(kv) <= len(supervisedVariable) || kv[:len(supervisedVariable)+1] != supervisedVariable+"=" {
+		if !strings.HasPrefix(kv, supervisedVariable+"=") && !strings.HasPrefix(kv, channelVersionVariable+"=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, supervisedVariable+"="+strconv.Itoa(os.Getpid()))
+	return append(env, supervisedVariable+"="+strconv.Itoa(os.Getpid()), channelVersionVariable+"="+channelVersion)
 }
 
 // startFailed reports a provider that could not start where go-plugin shows it: in the handshake's place.

@@ -86,6 +86,16 @@ func TestTheMarkerNamesTheSupervisor(t *testing.T) {
 	}
 }
 
+func TestTheProviderIsToldTheChannelVersion(t *testing.T) {
+	// A stale value in the supervisor's own environment (a provider's child that inherited it) is replaced.
+	t.Setenv(channelVersionVariable, "0")
+	stdout, _, _ := run(t, `echo "$HARNESS_TOOL_SUPERVISOR_CHANNEL"`)
+	// 1: runtime/supervisor/supervisor-channel.ts's channelVersion, which the provider requires.
+	if stdout != "1\n" {
+		t.Fatalf("the provider saw channel version %q", stdout)
+	}
+}
+
 func TestPassThroughWritesAsItIs(t *testing.T) {
 	stdout, stderr, _ := run(t, `echo handshake; `+learn+`printf '{"passThrough":true}\n' >&3; read -r a <&3; echo 'raw sk-live-7f3a9c2e'; echo 'err sk-live-7f3a9c2e' >&2`)
 	if stdout != "handshake\nraw sk-live-7f3a9c2e\n" || stderr != "err sk-live-7f3a9c2e\n" {
@@ -350,29 +360,46 @@ func TestAToolGroupIsAnsweredOnceTheWatchdogHasIt(t *testing.T) {
 	}
 }
 
+// killedOnTheFirstLine supervises script and kills the supervisor the moment its first stdout bytes
+// arrive, as go-plugin's host does on a start failure's line; returns those bytes and the stderr
+// the host had by then.
+func killedOnTheFirstLine(t *testing.T, script string, env ...string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, "/bin/sh", "-c", script)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 128)
+	n, _ := stdout.Read(line)
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if !strings.HasPrefix(string(line[:n]), "harness-tool: the provider cannot start") {
+		t.Fatalf("stdout %q", line[:n])
+	}
+	return string(line[:n]), stderr.String()
+}
+
 func TestAStartFailuresStderrReachesTheHostBeforeItsStdoutLine(t *testing.T) {
 	// The runtime reports a start failure on stderr (its log line, with the stack), then in the
 	// handshake's place on stdout; the host kills this process the moment it reads that line.
 	payload := strings.Repeat("x", 60_000)
 	for round := 0; round < 20; round++ {
-		cmd := exec.Command(binary, "/bin/sh", "-c", `printf '%s end-of-stderr\n' "$PAYLOAD" >&2; echo 'harness-tool: the provider cannot start: broken'; exit 1`)
-		cmd.Env = append(os.Environ(), "PAYLOAD="+payload)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		_, stderr := killedOnTheFirstLine(t, `printf '%s end-of-stderr\n' "$PAYLOAD" >&2; echo 'harness-tool: the provider cannot start: broken'; exit 1`, "PAYLOAD="+payload)
+		if !strings.Contains(stderr, "end-of-stderr") {
+			t.Fatalf("round %d: killed on the stdout line, the host had %d bytes of the provider's stderr, not its end", round, len(stderr))
 		}
-		line := make([]byte, 128)
-		n, _ := stdout.Read(line)
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if !strings.HasPrefix(string(line[:n]), "harness-tool: the provider cannot start") {
-			t.Fatalf("round %d: stdout %q", round, line[:n])
-		}
-		if !strings.Contains(stderr.String(), "end-of-stderr") {
-			t.Fatalf("round %d: killed on the stdout line, the host had %d bytes of the provider's stderr, not its end", round, stderr.Len())
-		}
+	}
+}
+
+func TestAStartFailuresLineWaitsForStderrWrittenAfterIt(t *testing.T) {
+	// The line is held until the provider ended, not just until the stderr already written is out.
+	line, stderr := killedOnTheFirstLine(t, `echo 'harness-tool: the provider cannot start: broken'; sleep 0.05; echo late-stderr >&2; exit 1`)
+	if !strings.Contains(stderr, "late-stderr") {
+		t.Fatalf("killed on the stdout line %q, the host had stderr %q", line, stderr)
 	}
 }
 

@@ -1,7 +1,7 @@
 /**
  * The supervisor: the process the kernel launched, when serve() finds it is not yet supervised. It
  * owns fds 1 and 2 (the host's pipes) and starts the provider again (same Node, same flags, same
- * entry, same environment plus the marker) with stdout and stderr as pipes it reads, so every byte
+ * entry, same environment plus the marker and the channel's version) with stdout and stderr as pipes it reads, so every byte
  * the provider process and whatever inherits its stdio write passes one filter, below the
  * JavaScript layer: `fs.writeSync(2, ...)`, `process._rawDebug`, Node's own fatal reports, a child
  * started with stderr inherited.
@@ -36,7 +36,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { OrphanWatchdog } from "./orphan-watchdog.js";
 import { SecretSet, SecretStreamFilter } from "./secret-stream-filter.js";
-import { parseChannelMessage, supervisedVariable } from "./supervisor-channel.js";
+import {
+  channelVersion,
+  channelVersionVariable,
+  parseChannelMessage,
+  supervisedVariable,
+} from "./supervisor-channel.js";
 import { startFailurePrefix } from "../transport/start-failure.js";
 
 /** Names a supervisor program that takes this process's place: `<program> <node> <args...>`. */
@@ -157,7 +162,11 @@ export function superviseProvider(supervisorProgram?: string): Promise<never> {
   const stderrFilter = new SecretStreamFilter(secrets);
   const output: OutputMode = { passThrough: false };
   const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    env: { ...process.env, [supervisedVariable]: String(process.pid) },
+    env: {
+      ...process.env,
+      [supervisedVariable]: String(process.pid),
+      [channelVersionVariable]: String(channelVersion),
+    },
     stdio: ["inherit", "pipe", "pipe", "pipe"],
     windowsHide: true,
   });

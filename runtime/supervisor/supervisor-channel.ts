@@ -5,12 +5,15 @@
  * before the secret does) and the process groups of its tools' children (which the supervisor's
  * watchdog ends if the supervisor is SIGKILLed). The environment variable carries the
  * supervisor's pid: a provider whose parent is not that process (a child that inherited the
- * variable) is not supervised. Last, the provider says it is exiting, with its code: the supervisor
+ * variable) is not supervised. A second variable carries the channel's version, which the provider
+ * checks before it relies on any answer: a supervisor that speaks another version (or, older, none)
+ * is a start failure, not a provider that waits forever for an answer never sent. Last, the provider says it is exiting, with its code: the supervisor
  * SIGKILLs it and exits then, without waiting for the kernel to tear down the provider's memory,
  * and the provider sleeps until that SIGKILL rather than run Node's teardown meanwhile.
  */
-import { readSync, writeSync } from "node:fs";
+import { readlinkSync, readSync, writeSync } from "node:fs";
 import * as nodeModule from "node:module";
+import { disarmStartFailureGuard, reportStartFailure } from "../transport/start-failure.js";
 
 /** After saying it is exiting, how long the provider waits for the supervisor's SIGKILL before ending by itself. */
 const killWaitMs = 100;
@@ -26,6 +29,14 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 export const supervisedVariable = "HARNESS_TOOL_SUPERVISED";
 /** The provider's end of the channel. */
 export const channelFd = 3;
+/** Set by the supervisor beside the marker: the channel version it speaks. */
+export const channelVersionVariable = "HARNESS_TOOL_SUPERVISOR_CHANNEL";
+/**
+ * The channel this runtime speaks (supervisor-go/main.go has the same number): the messages below,
+ * `secrets`, `watchGroup` and `passThrough` each answered with one byte once acted on. Raised with
+ * any change a supervisor of the previous version would not honour.
+ */
+export const channelVersion = 1;
 
 /**
  * A message from the provider to the supervisor. `passThrough`: the provider was started with
@@ -71,12 +82,16 @@ export function supervisedByParent(env: NodeJS.ProcessEnv): boolean {
 
 /**
  * The channel when this process was started by harness-tool's supervisor, else undefined. Removes
- * the variable from the environment either way, so no child of the provider inherits it.
+ * both variables from the environment either way, so no child of the provider inherits them. A
+ * supervisor that speaks another channel version, or none, ends the start here (exit 1).
  */
 export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): SupervisorChannel | undefined {
   const supervised = supervisedByParent(env);
+  const spoken = env[channelVersionVariable];
   delete env[supervisedVariable];
+  delete env[channelVersionVariable];
   if (!supervised) return undefined;
+  if (spoken !== String(channelVersion)) endForChannelVersion(spoken);
   let open = true;
   const send = (message: ChannelMessage): boolean => {
     if (!open) return false;
@@ -145,6 +160,29 @@ export function supervisorChannel(env: NodeJS.ProcessEnv = process.env): Supervi
       process.exit(code);
     },
   };
+}
+
+/**
+ * A supervisor of another channel version (HARNESS_TOOL_SUPERVISOR_BINARY naming an older program,
+ * say) would leave an answer the provider waits for unsent: the start fails in the handshake's
+ * place instead (runtime/transport/start-failure.ts), once, so the guard is disarmed first.
+ */
+function endForChannelVersion(spoken: string | undefined): never {
+  let program = `pid ${process.ppid}`;
+  try {
+    program = readlinkSync(`/proc/${process.ppid}/exe`);
+  } catch {
+    // No /proc (darwin): the pid names it.
+  }
+  const found =
+    spoken === undefined
+      ? `speaks no channel version (${channelVersionVariable} unset: a supervisor program older than this runtime)`
+      : `speaks channel version ${JSON.stringify(spoken)}`;
+  disarmStartFailureGuard();
+  reportStartFailure(
+    `its supervisor (${program}) ${found}, and this runtime needs channel version ${channelVersion}: unset HARNESS_TOOL_SUPERVISOR_BINARY, or install @harness-tool/supervisor-${process.platform}-${process.arch} at the version of the harness-tool package the provider runs on`,
+  );
+  process.exit(1);
 }
 
 /** Parses one line of the channel; undefined for anything else. */

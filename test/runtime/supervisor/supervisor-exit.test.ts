@@ -1,13 +1,16 @@
 // The supervisor's exit (docs/runtime.md#the-supervisor): a provider that announces its exit code
 // over fd 3 is not waited for: the supervisor relays what the provider wrote before, exits with
-// that code and ends the provider, whose teardown it does not wait out; and channel.exit tells the
-// code only after the provider's own exit listeners ran. Under both supervisor programs: the Go
-// one (the default) and the Node one.
+// that code and ends the provider, whose teardown it does not wait out; channel.exit tells the
+// code only after the provider's own exit listeners ran; and a start failure's stdout line (on
+// which a host kills) is held until the provider ended, so its stderr, even stderr written after
+// that line, reaches the host first. Under both supervisor programs: the Go one (the default) and
+// the Node one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
+import { channelVersion } from "../../../runtime/supervisor/supervisor-channel.js";
 import { eventually, processGone } from "../interop/process-state.js";
 import { type SupervisorProgram, supervisorPrograms } from "../../support/supervisor-under-test.js";
 
@@ -36,6 +39,21 @@ function supervised(mode: string, program: SupervisorProgram): Promise<{ code: n
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stderr: stderr() })));
 }
 
+/**
+ * Starts the fixture and SIGKILLs the supervisor the moment its first stdout bytes arrive (a start
+ * failure's line), as go-plugin's host does: the stderr the host got before that kill.
+ */
+async function stderrBeforeTheKill(mode: string, program: SupervisorProgram): Promise<string> {
+  const { child, stderr } = start(mode, program);
+  const line = await new Promise<string>((resolve) =>
+    child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
+  );
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.once("close", resolve));
+  assert.match(line, /^harness-tool: the provider cannot start: broken/);
+  return stderr();
+}
+
 for (const program of supervisorPrograms)
   describe(`${program.name}: the supervisor's exit`, { skip: program.skip }, () => {
     it("exits with the code the provider announced, its last lines relayed, without waiting for its end", async () => {
@@ -48,18 +66,36 @@ for (const program of supervisorPrograms)
 
     it("a start failure's stderr reaches the host before its stdout line, on which the host kills", async () => {
       for (let round = 0; round < 5; round++) {
-        const { child, stderr } = start("start-failure", program);
-        const line = await new Promise<string>((resolve) =>
-          child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
-        );
-        child.kill("SIGKILL");
-        await new Promise((resolve) => child.once("close", resolve));
-        assert.match(line, /^harness-tool: the provider cannot start: broken/);
+        const stderr = await stderrBeforeTheKill("start-failure", program);
         assert.ok(
-          stderr().includes("end-of-stderr"),
-          `round ${round}: killed on the stdout line, the host had ${stderr().length} bytes of stderr`,
+          stderr.includes("end-of-stderr"),
+          `round ${round}: killed on the stdout line, the host had ${stderr.length} bytes of stderr`,
         );
       }
+    });
+
+    it("a start failure's line waits for what the provider writes on stderr after it, until it ended", async () => {
+      const stderr = await stderrBeforeTheKill("late-stderr", program);
+      assert.ok(
+        stderr.includes("late-stderr"),
+        `the stdout line came first, the host had stderr ${JSON.stringify(stderr)}`,
+      );
+    });
+
+    it("a start failure's line from a provider that does not end goes out after 500 ms", async () => {
+      const { child, stderr } = start("held-line", program);
+      let wroteAt: number | undefined;
+      child.stderr.on("data", () => {
+        if (wroteAt === undefined && stderr().includes("wrote the line")) wroteAt = performance.now();
+      });
+      await new Promise((resolve) => child.stdout.once("data", resolve));
+      const heldMs = performance.now() - (wroteAt ?? Number.NaN);
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("close", resolve));
+      assert.ok(
+        heldMs >= 300 && heldMs < 5000,
+        `the line went out ${heldMs.toFixed(0)} ms after the provider wrote it`,
+      );
     });
 
     it("channel.exit announces the code after the provider's exit listeners ran", async () => {
@@ -71,12 +107,17 @@ for (const program of supervisorPrograms)
 
 describe("the provider's exit, told to the supervisor", () => {
   it("told, the supervisor is given the CPU: the provider sleeps for its SIGKILL instead of running Node's teardown", async () => {
-    // This process plays the supervisor: the marker names it, fd 3 is read here, nothing is killed.
+    // This process plays the supervisor: the marker names it (with the channel's version), fd 3 is
+    // read here, nothing is killed.
     const child = spawn(
       process.execPath,
       ["--conditions=harness-tool-source", "--import", tsxLoader, fixture, "exit"],
       {
-        env: { ...process.env, HARNESS_TOOL_SUPERVISED: String(process.pid) },
+        env: {
+          ...process.env,
+          HARNESS_TOOL_SUPERVISED: String(process.pid),
+          HARNESS_TOOL_SUPERVISOR_CHANNEL: String(channelVersion),
+        },
         stdio: ["ignore", "ignore", "pipe", "pipe"],
         timeout: 20_000,
       },
