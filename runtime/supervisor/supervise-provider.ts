@@ -1,10 +1,10 @@
 /**
  * The supervisor: the process the kernel launched, when serve() finds it is not yet supervised. It
  * owns fds 1 and 2 (the host's pipes) and starts the provider again (same Node, same flags, same
- * entry, same environment plus the marker and the channel's version) with stdout and stderr as pipes it reads, so every byte
- * the provider process and whatever inherits its stdio write passes one filter, below the
- * JavaScript layer: `fs.writeSync(2, ...)`, `process._rawDebug`, Node's own fatal reports, a child
- * started with stderr inherited.
+ * entry, same environment plus the marker and the channel's version) with stdout and stderr as
+ * pipes it reads, so every byte the provider process and whatever inherits its stdio write passes
+ * one filter, below the JavaScript layer: `fs.writeSync(2, ...)`, `process._rawDebug`, Node's own
+ * fatal reports, a child started with stderr inherited.
  *
  * - stdout: the first line (the go-plugin handshake, or a start failure in its place) is forwarded
  *   verbatim: no secret exists before Configure. Nothing else is ever written to fd 1; later

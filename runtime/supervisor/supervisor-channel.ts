@@ -7,9 +7,10 @@
  * supervisor's pid: a provider whose parent is not that process (a child that inherited the
  * variable) is not supervised. A second variable carries the channel's version, which the provider
  * checks before it relies on any answer: a supervisor that speaks another version (or, older, none)
- * is a start failure, not a provider that waits forever for an answer never sent. Last, the provider says it is exiting, with its code: the supervisor
- * SIGKILLs it and exits then, without waiting for the kernel to tear down the provider's memory,
- * and the provider sleeps until that SIGKILL rather than run Node's teardown meanwhile.
+ * is a start failure, not a provider that waits forever for an answer never sent. Last, the
+ * provider says it is exiting, with its code: the supervisor SIGKILLs it and exits then, without
+ * waiting for the kernel to tear down the provider's memory, and the provider sleeps until that
+ * SIGKILL rather than run Node's teardown meanwhile.
  */
 import { readlinkSync, readSync, writeSync } from "node:fs";
 import * as nodeModule from "node:module";

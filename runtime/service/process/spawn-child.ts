@@ -129,8 +129,10 @@ const hostOnlyVariables = new Set([
   "PLUGIN_UNIX_SOCKET_DIR",
   "PLUGIN_UNIX_SOCKET_GROUP",
   "PLUGIN_MULTIPLEX_GRPC",
-  // runtime/supervisor/supervisor-channel.ts: the supervisor's marker (serve() removes it too).
+  // runtime/supervisor/supervisor-channel.ts: the supervisor's marker and its channel's version
+  // (serve() removes them too).
   "HARNESS_TOOL_SUPERVISED",
+  "HARNESS_TOOL_SUPERVISOR_CHANNEL",
 ]);
 
 /** `env` without the variables meant for the provider alone. */

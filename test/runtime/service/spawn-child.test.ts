@@ -72,6 +72,9 @@ describe("spawn", () => {
       PLUGIN_PROTOCOL_VERSIONS: "1",
       PLUGIN_MIN_PORT: "10000",
       PLUGIN_CLIENT_CERT: "pem",
+      // The supervisor's marker and channel version (serve() removes them too).
+      HARNESS_TOOL_SUPERVISED: "1",
+      HARNESS_TOOL_SUPERVISOR_CHANNEL: "1",
     };
     const saved = Object.fromEntries(Object.keys(hostVariables).map((k) => [k, process.env[k]]));
     Object.assign(process.env, hostVariables, { HARNESS_TOOL_TEST_KEPT: "kept" });
@@ -80,7 +83,7 @@ describe("spawn", () => {
         providerWith(exec, async (_i, ctx) => {
           await ctx.spawn(node, [
             "-e",
-            "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /^(PLUGGABLEHARNESS_AGENT_PLUGIN|PLUGIN_.*|HARNESS_TOOL_TEST_KEPT)$/.test(k)).sort()))",
+            "process.stdout.write(JSON.stringify(Object.keys(process.env).filter((k) => /^(PLUGGABLEHARNESS_AGENT_PLUGIN|PLUGIN_.*|HARNESS_TOOL_SUPERVIS.*|HARNESS_TOOL_TEST_KEPT)$/.test(k)).sort()))",
           ]);
           return { text: "" };
         }),
