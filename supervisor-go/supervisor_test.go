@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,15 +113,8 @@ func TestASignalledProviderEndsTheSupervisorWithTheSameSignal(t *testing.T) {
 }
 
 func TestSigtermIsPassedOn(t *testing.T) {
-	cmd := exec.Command(binary, "/bin/sh", "-c", `trap 'echo got-term >&2; exit 7' TERM; echo ready; while :; do sleep 0.05; done`)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 6)
-	_, _ = stdout.Read(buf)
+	cmd, _ := supervising(t, `trap 'echo got-term >&2; exit 7' TERM; echo ready; while :; do sleep 0.05; done`, &stderr)
 	_ = cmd.Process.Signal(syscall.SIGINT) // ignored
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	_ = cmd.Wait()
@@ -141,16 +135,9 @@ func alive(pid int) bool {
 
 func TestAKilledSupervisorTakesTheProviderAndTheToolsGroupsWithIt(t *testing.T) {
 	// The provider starts a tool in a group of its own (as ctx.spawn does) and tells the supervisor.
-	cmd := exec.Command(binary, "/bin/sh", "-c", `setsid sleep 60 & echo "{\"watchGroup\":$!}" >&3; echo "$$ $!"; wait`)
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 64)
-	n, _ := stdout.Read(line)
-	pids := strings.Fields(string(line[:n]))
+	cmd, pids := startReading(t, `setsid sleep 60 & echo "{\"watchGroup\":$!}" >&3; echo "$$ $!"; wait`)
 	if len(pids) != 2 {
-		t.Fatalf("pids %q", line[:n])
+		t.Fatalf("pids %q", pids)
 	}
 	time.Sleep(100 * time.Millisecond)
 	_ = cmd.Process.Kill()
@@ -228,17 +215,28 @@ func children(t *testing.T, pid int) []string {
 	return out
 }
 
-// startReading starts the supervisor on script and returns it with the first stdout line's fields.
-func startReading(t *testing.T, script string) (*exec.Cmd, []string) {
+// supervising starts the supervisor on script (env added to this process's) and returns it with
+// the first bytes it wrote on stdout; stderr, when not nil, collects its stderr (nil: none is
+// read, so a tool's process that keeps the pipe cannot hold up Wait).
+func supervising(t *testing.T, script string, stderr io.Writer, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(binary, "/bin/sh", "-c", script)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = stderr
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line := make([]byte, 64)
-	n, _ := stdout.Read(line)
-	return cmd, strings.Fields(string(line[:n]))
+	first := make([]byte, 128)
+	n, _ := stdout.Read(first)
+	return cmd, string(first[:n])
+}
+
+// startReading starts the supervisor on script and returns it with the first stdout line's fields.
+func startReading(t *testing.T, script string) (*exec.Cmd, []string) {
+	t.Helper()
+	cmd, first := supervising(t, script, nil)
+	return cmd, strings.Fields(first)
 }
 
 func goneWithin(pid int, d time.Duration) bool {
@@ -365,22 +363,14 @@ func TestAToolGroupIsAnsweredOnceTheWatchdogHasIt(t *testing.T) {
 // the host had by then.
 func killedOnTheFirstLine(t *testing.T, script string, env ...string) (string, string) {
 	t.Helper()
-	cmd := exec.Command(binary, "/bin/sh", "-c", script)
-	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 128)
-	n, _ := stdout.Read(line)
+	cmd, line := supervising(t, script, &stderr, env...)
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	if !strings.HasPrefix(string(line[:n]), "harness-tool: the provider cannot start") {
-		t.Fatalf("stdout %q", line[:n])
+	if !strings.HasPrefix(line, "harness-tool: the provider cannot start") {
+		t.Fatalf("stdout %q", line)
 	}
-	return string(line[:n]), stderr.String()
+	return line, stderr.String()
 }
 
 func TestAStartFailuresStderrReachesTheHostBeforeItsStdoutLine(t *testing.T) {
@@ -407,19 +397,15 @@ func TestOnlyAStartFailuresLineIsHeld(t *testing.T) {
 	// Neither provider ends: a handshake (or any other first line) goes out at once, a start
 	// failure's line after firstLineHold.
 	firstLineAfter := func(line string) time.Duration {
-		cmd := exec.Command(binary, "/bin/sh", "-c", "echo '"+line+"'; exec sleep 30")
-		stdout, _ := cmd.StdoutPipe()
 		started := time.Now()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		cmd, got := supervising(t, "echo '"+line+"'; exec sleep 30", nil)
+		took := time.Since(started)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if got != line+"\n" {
+			t.Fatalf("stdout %q, want %q", got, line)
 		}
-		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		got := make([]byte, 128)
-		n, _ := stdout.Read(got)
-		if string(got[:n]) != line+"\n" {
-			t.Fatalf("stdout %q, want %q", got[:n], line)
-		}
-		return time.Since(started)
+		return took
 	}
 	handshake := firstLineAfter("1|1|unix|/tmp/plugin1|grpc")
 	failure := firstLineAfter("harness-tool: the provider cannot start: broken")
