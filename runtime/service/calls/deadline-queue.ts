@@ -8,7 +8,7 @@
  * The timer keeps the process alive only while some call is waiting, as a call's own timer did.
  */
 
-import { longestDelayMs as longestTimerMs } from "./long-timeout.js";
+import { longestDelayMs } from "./long-timeout.js";
 
 /** One call's place in the queue. */
 export interface Deadline {
@@ -66,7 +66,7 @@ export class DeadlineQueue {
     // Node's timers count whole milliseconds: rounded up, the timer never fires before `at`. A
     // delay past setTimeout's limit (about 24.8 days) would fire at once: it is armed at the limit,
     // fires with nothing due and is re-armed for what is left.
-    const delay = Math.min(longestTimerMs, Math.max(1, Math.ceil(at - this.#now())));
+    const delay = Math.min(longestDelayMs, Math.max(1, Math.ceil(at - this.#now())));
     this.#timer = setTimeout(() => this.#fire(), delay);
     if (this.#waiting === 0) this.#timer.unref();
   }
