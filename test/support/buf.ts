@@ -25,6 +25,9 @@ export interface BufRun {
   stderr: string;
 }
 
+/** How long one buf run may take: a hung plugin fails its test instead of stalling the suite. */
+const bufDeadlineMs = 300_000;
+
 /**
  * Runs `buf <args>` in `cwd` (default: the repository root) with node_modules/.bin first on PATH,
  * so `local:` plugins such as protoc-gen-es resolve to the installed ones.
@@ -35,7 +38,13 @@ export function runBuf(args: readonly string[], cwd: string = repoRoot): BufRun 
     cwd,
     env: { ...process.env, PATH: `${binDir}${path.delimiter}${process.env["PATH"] ?? ""}` },
     maxBuffer: 256 * 1024 * 1024,
+    timeout: bufDeadlineMs,
+    killSignal: "SIGKILL",
   });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
+    throw new Error(
+      `buf ${args.join(" ")} did not finish within ${bufDeadlineMs / 1000} s (a plugin that wrote its answer and hung in Node's exit: nodejs/node#54918)`,
+    );
   if (result.error) throw result.error;
   return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr.toString("utf8") };
 }
